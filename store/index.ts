@@ -1,0 +1,23 @@
+import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store.js';
+import { EtcdStore } from './etcd/etcd-store.js';
+import type { Store } from './types.js';
+
+export * from './types.js';
+export * from './errors.js';
+export { EmbeddedStore } from './embedded/embedded-store.js';
+export { EtcdStore } from './etcd/etcd-store.js';
+
+export interface OpenStoreOptions extends EmbeddedStoreOptions {
+  /** When given, the store is etcd at these endpoints; otherwise the embedded store. */
+  etcdEndpoints?: string[];
+  etcdPrefix?: string;
+}
+
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  if (options.etcdEndpoints?.length) {
+    const store = new EtcdStore({ endpoints: options.etcdEndpoints, prefix: options.etcdPrefix });
+    await store.currentRevision();
+    return store;
+  }
+  return EmbeddedStore.open(options);
+}

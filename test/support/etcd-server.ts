@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { freePort } from './free-port.js';
+import { makeTempDir } from './temp-dir.js';
+
+export interface EtcdServer {
+  endpoint: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real etcd (Debian's etcd-server, 3.4) on free loopback ports in a temp dir, with the short
+ * heartbeat and election timeouts that let a one-member cluster start in tens of milliseconds.
+ * Stopped by PID.
+ */
+export async function startEtcd(): Promise<EtcdServer> {
+  const { dir, remove } = await makeTempDir('etcd');
+  const clientPort = await freePort();
+  const peerPort = await freePort();
+  const client = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const child = spawn(
+    process.env.ETCD_BIN ?? 'etcd',
+    [
+      '--name', 'n',
+      '--data-dir', dir,
+      '--listen-client-urls', client,
+      '--advertise-client-urls', client,
+      '--listen-peer-urls', peer,
+      '--initial-advertise-peer-urls', peer,
+      '--initial-cluster', `n=${peer}`,
+      '--heartbeat-interval=10',
+      '--election-timeout=100',
+      '--log-level=error',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  try {
+    await waitForPort(clientPort, child, () => stderr);
+  } catch (err) {
+    child.kill('SIGKILL');
+    await remove();
+    throw err;
+  }
+  return {
+    endpoint: client,
+    pid: child.pid!,
+    stop: async () => {
+      await killAndWait(child);
+      await remove();
+    },
+  };
+}
+
+async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 15000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}: ${stderr()}`);
+    if (await canConnect(port)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`etcd did not listen on ${port} within 15s: ${stderr()}`);
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export async function killAndWait(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
