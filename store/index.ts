@@ -16,7 +16,12 @@ export interface OpenStoreOptions extends EmbeddedStoreOptions {
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.etcdEndpoints?.length) {
     const store = new EtcdStore({ endpoints: options.etcdEndpoints, prefix: options.etcdPrefix });
-    await store.currentRevision();
+    try {
+      await store.currentRevision();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
     return store;
   }
   return EmbeddedStore.open(options);

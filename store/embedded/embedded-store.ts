@@ -59,8 +59,13 @@ export class EmbeddedStore implements Store {
 
   static async open(options: EmbeddedStoreOptions = {}): Promise<EmbeddedStore> {
     const store = new EmbeddedStore(options);
-    if (options.dataDir) await store.recover(options.dataDir);
-    await store.deleteKeysOfEndedLeases();
+    try {
+      if (options.dataDir) await store.recover(options.dataDir);
+      await store.deleteKeysOfEndedLeases();
+    } catch (err) {
+      await store.close().catch(() => undefined);
+      throw err;
+    }
     return store;
   }
 

@@ -28,7 +28,9 @@ export class EtcdStore implements Store {
     if (options.endpoints.length === 0) throw new Error('etcd store needs at least one endpoint');
     this.prefix = (options.prefix ?? '/paddock').replace(/\/+$/, '');
     if (this.prefix !== '') validateKey(this.prefix, 'prefix');
-    this.client = new Etcd3({ hosts: options.endpoints, dialTimeout: 3000 });
+    // gRPC refuses responses over 4 MiB by default; a list of a few thousand objects is more.
+    // kube-apiserver lifts the limit for the same reason.
+    this.client = new Etcd3({ hosts: options.endpoints, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
   }
 
   async currentRevision(): Promise<number> {

@@ -250,6 +250,14 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       expect(collected.map((kv) => [kv.key, kv.value])).to.deep.equal([...state.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
     });
 
+    it('returns a list larger than 4 MiB (gRPC\'s default message limit) in one page', async () => {
+      const value = 'v'.repeat(512 * 1024);
+      for (let i = 0; i < 10; i++) await store.create(`/big/k${i}`, value);
+      const { items } = await store.list('/big/');
+      expect(items).to.have.length(10);
+      expect(items.every((kv) => kv.value === value)).to.equal(true);
+    });
+
     it('reads at an explicit older revision', async () => {
       const r1 = await store.create('/old/a', 'one');
       await store.update('/old/a', 'two');

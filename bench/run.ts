@@ -1,0 +1,16 @@
+/**
+ * `npm run bench -- NAME`: runs one benchmark and prints its table. Benchmarks measure; they
+ * never assert a timing.
+ */
+import { benchStore } from './store.js';
+
+const benchmarks: Record<string, () => Promise<void>> = { store: benchStore };
+
+const name = process.argv[2];
+const run = name ? benchmarks[name] : undefined;
+if (!run) {
+  process.stderr.write(`usage: npm run bench -- ${Object.keys(benchmarks).join('|')}\n`);
+  process.exitCode = 2;
+} else {
+  await run();
+}

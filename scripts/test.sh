@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The test command (README, .ci/run): installs what the tests need on a fresh machine, builds,
+# and runs every test. Extra arguments narrow the run: a test-file substring, then a title grep.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v etcd >/dev/null 2>&1; then
+  echo "etcd not found: installing Debian's etcd-server"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server
+fi
+
+npm ci --no-audit --no-fund
+npm run build
+node --enable-source-maps dist/test/run.js "$@"
