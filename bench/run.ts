@@ -2,9 +2,10 @@
  * `npm run bench -- NAME`: runs one benchmark and prints its table. Benchmarks measure; they
  * never assert a timing.
  */
+import { benchDevcluster } from './devcluster.js';
 import { benchStore } from './store.js';
 
-const benchmarks: Record<string, () => Promise<void>> = { store: benchStore };
+const benchmarks: Record<string, () => Promise<void>> = { store: benchStore, devcluster: benchDevcluster };
 
 const name = process.argv[2];
 const run = name ? benchmarks[name] : undefined;

@@ -5,15 +5,15 @@
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
+import { startDevCluster } from '../devcluster/devcluster.js';
 import { openStore } from '../store/index.js';
 
 const USAGE = `usage:
   paddock serve [--data-dir .paddock] [--etcd-endpoints http://127.0.0.1:2379,...] [--etcd-prefix /paddock]
-  paddock devcluster [--listen 127.0.0.1:6444] [--data-dir DIR]
+  paddock devcluster [--listen 127.0.0.1:6444] [--data-dir .paddock/devcluster] [--etcd-endpoints URL,...] [--etcd-prefix /devcluster] [--name devcluster]
   paddock tenant create|get|list|delete|kubeconfig ID`;
 
 const NOT_BUILT: Record<string, string> = {
-  devcluster: 'the devcluster (a Kubernetes API server for development) is not built yet',
   tenant: 'tenant administration needs the gateway\'s admin API, which is not built yet',
 };
 
@@ -35,15 +35,44 @@ async function serve(args: string[]): Promise<number> {
   const where = endpoints?.length ? `etcd at ${endpoints.join(',')} under ${values['etcd-prefix']}` : `embedded, in ${dataDir}`;
   process.stdout.write(
     `store: ${where}, revision ${revision}: opened and closed again\n` +
-      `not built yet: the gateway (HTTPS on ${values.listen}), its admin API and the embedded devcluster upstream;\n` +
-      `nothing is listening. The store is the only part of Paddock that exists so far.\n`,
+      `not built yet: the gateway (HTTPS on ${values.listen}) and its admin API; nothing is listening.\n` +
+      `A devcluster (a Kubernetes API server for development) runs with: npm run paddock -- devcluster\n`,
   );
+  return 0;
+}
+
+/** Runs one devcluster until SIGINT or SIGTERM. */
+async function devcluster(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      listen: { type: 'string', default: '127.0.0.1:6444' },
+      'data-dir': { type: 'string', default: '.paddock/devcluster' },
+      'etcd-endpoints': { type: 'string' },
+      'etcd-prefix': { type: 'string', default: '/devcluster' },
+      name: { type: 'string', default: 'devcluster' },
+    },
+  });
+  const cluster = await startDevCluster({
+    name: values.name,
+    listen: values.listen,
+    dataDir: values['data-dir'],
+    etcdEndpoints: values['etcd-endpoints']?.split(',').filter(Boolean),
+    etcdPrefix: values['etcd-prefix'],
+  });
+  process.stdout.write(`devcluster ${cluster.name} listening on ${cluster.url}; admin kubeconfig: ${cluster.kubeconfigPath}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await cluster.stop();
   return 0;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
+  if (command === 'devcluster') return devcluster(rest);
   if (command && NOT_BUILT[command]) {
     process.stderr.write(`paddock ${command}: ${NOT_BUILT[command]}\n`);
     return 3;

@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Store } from '../store/index.js';
+import type { ResourceCatalog } from './catalog.js';
+import { handleDiscovery } from './handlers/discovery-handler.js';
+import { sendJson, sendStatus } from './handlers/http-io.js';
+import { OpenApiHandler } from './handlers/openapi-handler.js';
+import { handleResource } from './handlers/resource-handler.js';
+import { GenericRegistry } from './registry/generic-registry.js';
+import type { StrategyFor } from './registry/strategy.js';
+import { parseRequestInfo } from './request-info.js';
+import type { ResourceInfo } from './resources/resource-info.js';
+import { ApiError, pathNotFound, toApiError } from './status.js';
+import type { Printer } from './table/registry.js';
+
+/** The user a request runs as (from its client certificate). */
+export interface UserInfo {
+  name: string;
+  groups: string[];
+}
+
+export interface ApiServerOptions {
+  store: Store;
+  catalog: ResourceCatalog;
+  strategyFor: StrategyFor;
+  printerFor: (info: ResourceInfo) => Printer;
+  /** What `/version` answers; kubectl's dispatcher picks its binary by `minor`. */
+  version: Record<string, string>;
+  /** host:port clients reach the server at, for `/api`'s serverAddressByClientCIDRs. */
+  serverAddress: string;
+  /** How often a watch that allows bookmarks gets one (kube-apiserver: about a minute). */
+  bookmarkIntervalMs?: number;
+}
+
+/**
+ * The Kubernetes REST API over a store: discovery, OpenAPI, health, version, and every resource
+ * in the catalog through the generic registry. Authentication happens before `handle`.
+ */
+export class ApiServer {
+  private readonly registries = new Map<string, GenericRegistry>();
+  private readonly openapi: OpenApiHandler;
+
+  constructor(readonly options: ApiServerOptions) {
+    this.openapi = new OpenApiHandler(options.catalog);
+  }
+
+  /** The registry serving a resource at one version (registries share storage across versions). */
+  registryFor(info: ResourceInfo): GenericRegistry {
+    const key = `${info.group}/${info.version}/${info.resource}`;
+    let registry = this.registries.get(key);
+    if (!registry || registry.info !== info) {
+      registry = new GenericRegistry(this.options.store, info, this.options.strategyFor(info), (name) => this.lookupNamespace(name));
+      this.registries.set(key, registry);
+    }
+    return registry;
+  }
+
+  /** The registry of a group-resource at its first served version. */
+  registryOf(group: string, resource: string): GenericRegistry | undefined {
+    const info = this.options.catalog.versionsOf(group, resource)[0];
+    return info ? this.registryFor(info) : undefined;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, _user: UserInfo): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    try {
+      if (this.handleNonResource(req, res, path, url.searchParams)) return;
+      const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
+      if (!info.isResourceRequest || !info.resource) throw pathNotFound();
+      const resource = this.options.catalog.lookup(info.group, info.version, info.resource);
+      if (!resource) throw pathNotFound();
+      const registry = this.registryFor(resource);
+      await handleResource(req, res, info, url.searchParams, {
+        store: this.options.store,
+        registry,
+        printer: this.options.printerFor(resource),
+        bookmarkIntervalMs: this.options.bookmarkIntervalMs ?? 60_000,
+      });
+    } catch (err) {
+      const apiError = err instanceof ApiError ? err : toApiError(err);
+      if (apiError.code >= 500 && apiError.status.reason === 'InternalError') process.stderr.write(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}\n`);
+      sendStatus(req, res, apiError);
+    }
+  }
+
+  private handleNonResource(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): boolean {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    if (path === '/version') {
+      sendJson(req, res, 200, this.options.version);
+      return true;
+    }
+    if (path === '/healthz' || path === '/readyz' || path === '/livez') {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('ok');
+      return true;
+    }
+    if (this.openapi.handle(req, res, path, query)) return true;
+    return handleDiscovery(req, res, path, this.options.catalog, this.options.serverAddress);
+  }
+
+  private async lookupNamespace(name: string) {
+    const registry = this.registryOf('', 'namespaces');
+    if (!registry) return null;
+    try {
+      return (await registry.objects.get('', name)).object;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return null;
+      throw err;
+    }
+  }
+}

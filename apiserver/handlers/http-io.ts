@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { parse as parseYaml } from 'yaml';
+import { ApiError, badRequest, requestEntityTooLarge, unsupportedMediaType, type Status } from '../status.js';
+
+/** kube-apiserver's default --max-request-bytes. */
+export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+/** Responses larger than this are gzipped when the client accepts it, as kube-apiserver does. */
+const GZIP_THRESHOLD = 128 * 1024;
+
+export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) throw requestEntityTooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw requestEntityTooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The media type of a Content-Type header, without parameters, lower-cased. */
+export function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** A create/update body: JSON, or YAML (which kube-apiserver also accepts). */
+export function decodeObjectBody(body: Buffer, contentType: string | undefined): unknown {
+  const type = mediaType(contentType) || 'application/json';
+  if (type === 'application/json') return parseJson(body);
+  if (type === 'application/yaml') {
+    try {
+      return parseYaml(body.toString('utf8'));
+    } catch (err) {
+      throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+    }
+  }
+  throw unsupportedMediaType(['application/json', 'application/yaml']);
+}
+
+export function parseJson(body: Buffer): unknown {
+  if (body.length === 0) throw badRequest('the body of the request was empty');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
+  }
+}
+
+export function sendJson(req: IncomingMessage, res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  let payload: Buffer = Buffer.from(JSON.stringify(body));
+  const out: Record<string, string> = { 'Content-Type': 'application/json', ...headers };
+  if (payload.length > GZIP_THRESHOLD && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    payload = gzipSync(payload);
+    out['Content-Encoding'] = 'gzip';
+  }
+  out['Content-Length'] = String(payload.length);
+  res.writeHead(code, out);
+  res.end(req.method === 'HEAD' ? undefined : payload);
+}
+
+export function sendStatus(req: IncomingMessage, res: ServerResponse, err: ApiError | Status): void {
+  const status = err instanceof ApiError ? err.status : err;
+  const headers: Record<string, string> = {};
+  if (status.details?.retryAfterSeconds) headers['Retry-After'] = String(status.details.retryAfterSeconds);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(req, res, status.code, status, headers);
+}

@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
+import type { ResourceInfo } from '../resources/resource-info.js';
+import { ApiError, badRequest, conflict, forbidden, invalid, notFound, statusOf } from '../status.js';
+import type { Cause } from '../validation/cause.js';
+import { nameValidatorFor, validateObjectMeta } from '../validation/names.js';
+import { findUnknownFields, strictDecodingMessage, unknownFieldMessage } from '../validation/unknown-fields.js';
+import { ObjectStore, type ApiObject, type StoredObject } from './object-store.js';
+import type { Strategy } from './strategy.js';
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+/** Options of create, update and patch (kube's `?fieldValidation=` and `?dryRun=All`). */
+export interface WriteOptions {
+  /** Unknown fields of kinds with a schema: Strict rejects (400), Warn adds warnings, Ignore does nothing. */
+  fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
+  /** Validate and answer as if written, without writing. */
+  dryRun?: boolean;
+  /** Filled with warnings for the response's `Warning` headers. */
+  warnings?: string[];
+}
+
+/** Looks a namespace up, for admission of namespaced objects. */
+export type NamespaceLookup = (name: string) => Promise<ApiObject | null>;
+
+const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+const PATCH_RETRIES = 5;
+
+export const FINALIZER_FOREGROUND = 'foregroundDeletion';
+export const FINALIZER_ORPHAN = 'orphan';
+
+/**
+ * The create/get/update/patch/delete semantics every kind shares, as kube-apiserver's generic
+ * registry Store implements them over etcd: server-set metadata (uid, creationTimestamp,
+ * generation), name validation, optimistic concurrency on resourceVersion, status subresources,
+ * finalizers and graceful deletion. Kind-specific behaviour comes from the Strategy.
+ */
+export class GenericRegistry {
+  readonly objects: ObjectStore;
+  private readonly validateName: (name: string, prefix: boolean) => string[];
+  private readonly hasStatus: boolean;
+
+  constructor(
+    store: import('../../store/index.js').Store,
+    readonly info: ResourceInfo,
+    private readonly strategy: Strategy,
+    private readonly lookupNamespace: NamespaceLookup,
+  ) {
+    this.objects = new ObjectStore(store, { group: info.group, resource: info.resource }, info.namespaced);
+    this.validateName = nameValidatorFor(info.group, info.resource);
+    this.hasStatus = info.subresources.some((s) => s.name === 'status');
+  }
+
+  get gr() {
+    return this.objects.gr;
+  }
+
+  apiVersion(): string {
+    return this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
+  }
+
+  /** The object as served at this resource's version. */
+  present(object: ApiObject): ApiObject {
+    const { apiVersion: _apiVersion, kind: _kind, ...rest } = object;
+    return { apiVersion: this.apiVersion(), kind: this.info.kind, ...rest } as ApiObject;
+  }
+
+  async get(namespace: string, name: string): Promise<ApiObject> {
+    return this.present((await this.objects.get(namespace, name)).object);
+  }
+
+  async create(namespace: string, body: unknown, options: WriteOptions = {}): Promise<ApiObject> {
+    const object = this.checkBody(body);
+    this.checkFields(object, options);
+    const meta = object.metadata;
+    if (this.info.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) {
+        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = namespace || meta.namespace;
+    } else {
+      delete meta.namespace;
+    }
+    if (!meta.name && meta.generateName && typeof meta.generateName === 'string') {
+      meta.name = meta.generateName + randomSuffix();
+    }
+    for (const field of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields']) delete meta[field];
+    meta.uid = randomUUID();
+    meta.creationTimestamp = timestamp();
+    meta.generation = 1;
+    this.strategy.prepareForCreate?.(object);
+    this.validate(object);
+    if (this.info.namespaced) await this.admitNamespace(meta.namespace, meta.name);
+    if (options.dryRun) return this.present(object);
+    const created = await this.objects.create(object);
+    this.strategy.afterWrite?.(created.object, false);
+    return this.present(created.object);
+  }
+
+  /** PUT of the object, or of its status when `subresource` is "status". */
+  async update(namespace: string, name: string, body: unknown, subresource = '', options: WriteOptions = {}): Promise<ApiObject> {
+    const object = this.checkBody(body);
+    this.checkFields(object, options);
+    if (object.metadata.name !== undefined && object.metadata.name !== name) {
+      throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    const requested = object.metadata.resourceVersion as string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.objects.get(namespace, name);
+      if (requested && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
+      try {
+        return await this.write(current, structuredClone(object), subresource, options);
+      } catch (err) {
+        // An unconditional update retries against whatever is current, as kube-apiserver does.
+        if (requested || attempt >= PATCH_RETRIES || !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')) throw err;
+      }
+    }
+  }
+
+  async patch(namespace: string, name: string, type: PatchType, patch: unknown, subresource = '', options: WriteOptions = {}): Promise<ApiObject> {
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.objects.get(namespace, name);
+      let patched: ApiObject;
+      try {
+        patched = applyPatch(type, this.present(current.object), patch, { group: this.info.group, version: this.info.version, kind: this.info.kind }, this.info.builtin) as ApiObject;
+      } catch (err) {
+        if (err instanceof PatchError) throw new ApiError(statusOf(err.status, reasonForPatchStatus(err.status), err.message));
+        throw err;
+      }
+      if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
+        throw badRequest('the patch removed the object\'s metadata');
+      }
+      const requested = patched.metadata.resourceVersion;
+      if (requested !== undefined && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
+      if (patched.metadata.name !== name) throw badRequest(`the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`);
+      this.checkFields(patched, options);
+      try {
+        return await this.write(current, patched, subresource, options);
+      } catch (err) {
+        if (attempt >= PATCH_RETRIES || !(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
+      }
+    }
+  }
+
+  async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject> {
+    const current = await this.objects.get(namespace, name);
+    const meta = current.object.metadata;
+    const { uid, resourceVersion } = options.preconditions ?? {};
+    if (uid && uid !== meta.uid) {
+      throw new ApiError(statusOf(409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${meta.uid}`, { name, group: this.gr.group, kind: this.gr.resource }));
+    }
+    if (resourceVersion && resourceVersion !== meta.resourceVersion) {
+      throw new ApiError(statusOf(409, 'Conflict', `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`, { name, group: this.gr.group, kind: this.gr.resource }));
+    }
+    const finalizers: string[] = Array.isArray(meta.finalizers) ? [...meta.finalizers] : [];
+    if (options.propagationPolicy === 'Foreground' && !finalizers.includes(FINALIZER_FOREGROUND)) finalizers.push(FINALIZER_FOREGROUND);
+    if (options.propagationPolicy === 'Orphan' && !finalizers.includes(FINALIZER_ORPHAN)) finalizers.push(FINALIZER_ORPHAN);
+    const graceful = finalizers.length > 0 || this.strategy.deleteGracefully?.(current.object) === true;
+    if (options.dryRun) return this.present(current.object);
+    if (!graceful) {
+      const deleted = await this.objects.delete(namespace, name, current.revision);
+      this.strategy.afterWrite?.(deleted.object, true);
+      return this.present(deleted.object);
+    }
+    if (meta.deletionTimestamp && isDeepStrictEqual(finalizers, meta.finalizers ?? [])) return this.present(current.object);
+    const deleting = structuredClone(current.object);
+    deleting.metadata.deletionTimestamp ??= timestamp();
+    deleting.metadata.deletionGracePeriodSeconds ??= 0;
+    if (finalizers.length) deleting.metadata.finalizers = finalizers;
+    this.strategy.beginDeletion?.(deleting);
+    const updated = await this.objects.update(deleting, current.revision);
+    this.strategy.afterWrite?.(updated.object, false);
+    return this.present(updated.object);
+  }
+
+  /** Checked write of `object` over `current`, shared by update and patch. */
+  private async write(current: StoredObject, object: ApiObject, subresource: string, options: WriteOptions): Promise<ApiObject> {
+    const previous = current.object;
+    let next: ApiObject;
+    if (subresource === 'status') {
+      next = { ...structuredClone(previous), status: object.status };
+    } else {
+      next = object;
+      if (this.hasStatus) {
+        if (previous.status === undefined) delete next.status;
+        else next.status = structuredClone(previous.status);
+      }
+    }
+    next.apiVersion = previous.apiVersion;
+    next.kind = previous.kind;
+    const meta = (next.metadata = { ...next.metadata });
+    for (const field of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'namespace', 'name']) {
+      if (previous.metadata[field] === undefined) delete meta[field];
+      else meta[field] = previous.metadata[field];
+    }
+    delete meta.selfLink;
+    delete meta.managedFields;
+    meta.generation = previous.metadata.generation ?? 1;
+    if (subresource !== 'status' && specChanged(previous, next)) meta.generation += 1;
+    this.strategy.prepareForUpdate?.(next, previous);
+    this.validate(next, previous);
+    if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
+    if (options.dryRun) return this.present(next);
+    if (meta.deletionTimestamp && !meta.finalizers?.length) {
+      const deleted = await this.objects.delete(meta.namespace ?? '', meta.name, current.revision);
+      this.strategy.afterWrite?.(deleted.object, true);
+      return this.present({ ...next, metadata: { ...next.metadata, resourceVersion: deleted.object.metadata.resourceVersion } });
+    }
+    const unchanged = { ...next, metadata: { ...meta, resourceVersion: previous.metadata.resourceVersion } };
+    if (isDeepStrictEqual(unchanged, this.present(previous)) || isDeepStrictEqual(unchanged, previous)) return this.present(previous);
+    const updated = await this.objects.update(next, current.revision);
+    this.strategy.afterWrite?.(updated.object, false);
+    return this.present(updated.object);
+  }
+
+  private checkBody(body: unknown): ApiObject {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request must be a JSON object');
+    const object = structuredClone(body) as ApiObject;
+    if (object.kind !== undefined && object.kind !== this.info.kind) {
+      throw badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${this.info.kind})`);
+    }
+    if (object.apiVersion !== undefined && !this.acceptsApiVersion(String(object.apiVersion))) {
+      throw badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${this.apiVersion()})`);
+    }
+    if (object.metadata === undefined) object.metadata = {};
+    if (!object.metadata || typeof object.metadata !== 'object' || Array.isArray(object.metadata)) throw badRequest('metadata must be an object');
+    return object;
+  }
+
+  /** Unknown fields, as kube-apiserver's strict decoder reports them. */
+  private checkFields(object: ApiObject, options: WriteOptions): void {
+    const mode = options.fieldValidation ?? 'Warn';
+    if (mode === 'Ignore') return;
+    const unknown = findUnknownFields(this.info.group, this.info.kind, object);
+    if (unknown.length === 0) return;
+    if (mode === 'Strict') {
+      throw badRequest(`${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${strictDecodingMessage(unknown)}`);
+    }
+    options.warnings?.push(...unknown.map(unknownFieldMessage));
+  }
+
+  private acceptsApiVersion(apiVersion: string): boolean {
+    return apiVersion === this.apiVersion();
+  }
+
+  private validate(object: ApiObject, previous?: ApiObject): void {
+    const causes: Cause[] = [
+      ...validateObjectMeta(object.metadata, {
+        namespaced: this.info.namespaced,
+        nameValidator: this.validateName,
+        generateNameAllowed: previous === undefined,
+      }),
+      ...(this.strategy.validate?.(object, previous) ?? []),
+    ];
+    if (causes.length) throw invalid(this.info.kind, this.info.group, String(object.metadata.name ?? object.metadata.generateName ?? ''), causes);
+  }
+
+  private async admitNamespace(namespace: string, name: string): Promise<void> {
+    const ns = await this.lookupNamespace(namespace);
+    if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating') {
+      throw forbidden(this.gr, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+    }
+  }
+}
+
+function specChanged(previous: ApiObject, next: ApiObject): boolean {
+  const strip = ({ metadata: _m, status: _s, ...rest }: ApiObject) => rest;
+  return !isDeepStrictEqual(strip(previous), strip(next));
+}
+
+function randomSuffix(): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += GENERATE_NAME_CHARS[Math.floor(Math.random() * GENERATE_NAME_CHARS.length)];
+  return suffix;
+}
+
+/** RFC 3339 with seconds, as Kubernetes serialises metav1.Time. */
+export function timestamp(date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function reasonForPatchStatus(status: number): string {
+  return ({ 400: 'BadRequest', 415: 'UnsupportedMediaType', 422: 'Invalid', 500: 'InternalError' } as Record<number, string>)[status] ?? 'BadRequest';
+}

@@ -1,0 +1,25 @@
+import type { ResourceInfo } from '../resources/resource-info.js';
+import type { Cause } from '../validation/cause.js';
+import type { ApiObject } from './object-store.js';
+
+/**
+ * What differs between kinds in the generic create/update/delete flow, as kube-apiserver's
+ * RESTCreateStrategy/RESTUpdateStrategy: defaults before a write, validation, and which
+ * finalizers an object always carries.
+ */
+export interface Strategy {
+  /** Set defaults and server-owned fields on a new object (status, phase, finalizers). */
+  prepareForCreate?(object: ApiObject): void;
+  /** Adjust an update (for example keep immutable fields); `previous` is the stored object. */
+  prepareForUpdate?(object: ApiObject, previous: ApiObject): void;
+  /** Kind-specific validation beyond ObjectMeta; causes use the object's field paths. */
+  validate?(object: ApiObject, previous?: ApiObject): Cause[];
+  /** Whether deleting starts a graceful deletion even without finalizers (namespaces do). */
+  deleteGracefully?(object: ApiObject): boolean;
+  /** Changes made when graceful deletion begins (a namespace turns Terminating). */
+  beginDeletion?(object: ApiObject): void;
+  /** Called after every committed write of this kind (CRDs register their resources). */
+  afterWrite?(object: ApiObject, deleted: boolean): void;
+}
+
+export type StrategyFor = (info: ResourceInfo) => Strategy;

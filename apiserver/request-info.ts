@@ -1,0 +1,101 @@
+/**
+ * What a request is about, parsed from its method and path as kube-apiserver's RequestInfoFactory
+ * does: `/apis/<group>/<version>/namespaces/<ns>/<resource>/<name>/<subresource>`, with `/api/v1`
+ * for the core group, the verb from the method (GET without a name is list, `?watch=true` makes
+ * it watch, DELETE without a name is deletecollection) and the namespace's own paths
+ * (`/api/v1/namespaces/<ns>/status`) treated as the namespace resource.
+ */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export interface ResourceRequestInfo {
+  isResourceRequest: true;
+  verb: Verb;
+  apiPrefix: 'api' | 'apis';
+  group: string;
+  version: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  /** Path segments after the subresource (`pods/x/proxy/a/b` → ['a', 'b']). */
+  rest: string[];
+}
+
+export interface NonResourceRequestInfo {
+  isResourceRequest: false;
+  verb: string;
+  path: string;
+}
+
+export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
+
+const METHOD_VERBS: Record<string, Verb> = { POST: 'create', PUT: 'update', PATCH: 'patch', GET: 'get', HEAD: 'get', DELETE: 'delete' };
+
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const nonResource: NonResourceRequestInfo = { isResourceRequest: false, verb: method.toLowerCase(), path };
+  const parts = path.split('/').filter((p) => p !== '').map(decodeSegment);
+  if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource;
+  const apiPrefix = parts[0] as 'api' | 'apis';
+  let rest = parts.slice(1);
+  let group = '';
+  if (apiPrefix === 'apis') {
+    if (rest.length < 3) return nonResource;
+    group = rest[0]!;
+    rest = rest.slice(1);
+  } else if (rest.length < 2) {
+    return nonResource;
+  }
+  const version = rest[0]!;
+  rest = rest.slice(1);
+
+  let verb = METHOD_VERBS[method.toUpperCase()];
+  if (!verb) return nonResource;
+  if (rest[0] === 'watch') {
+    // The deprecated /watch/ path prefix.
+    verb = 'watch';
+    rest = rest.slice(1);
+  }
+
+  let namespace = '';
+  if (rest[0] === 'namespaces') {
+    if (rest.length > 1) {
+      namespace = rest[1]!;
+      // /namespaces/<ns> and /namespaces/<ns>/{status,finalize} are the namespace object itself.
+      if (rest.length > 2 && !['status', 'finalize'].includes(rest[2]!)) rest = rest.slice(2);
+    }
+  }
+  const [resource = '', name = '', subresource = '', ...extra] = rest;
+  const info: ResourceRequestInfo = {
+    isResourceRequest: true,
+    verb,
+    apiPrefix,
+    group,
+    version,
+    namespace: resource === 'namespaces' && rest[0] === 'namespaces' ? '' : namespace,
+    resource,
+    subresource,
+    name,
+    rest: extra,
+  };
+  if (!name) {
+    if (verb === 'get') info.verb = isWatch(query) ? 'watch' : 'list';
+    if (verb === 'delete') info.verb = 'deletecollection';
+  } else if (verb === 'get' && isWatch(query) && !subresource) {
+    // A watch on one object (`?watch=true` with a name) is a watch narrowed by metadata.name.
+    info.verb = 'watch';
+  }
+  return info;
+}
+
+function isWatch(query: URLSearchParams): boolean {
+  const watch = query.get('watch');
+  return watch === 'true' || watch === '1';
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * What the server knows about one resource at one group-version: enough to route requests,
+ * answer discovery and build OpenAPI documents.
+ */
+export interface SubresourceInfo {
+  name: string;
+  kind: string;
+  /** Set only when the subresource speaks another group-version (e.g. `scale` → autoscaling/v1 Scale). */
+  group?: string;
+  version?: string;
+  verbs: string[];
+}
+
+export interface ResourceInfo {
+  group: string;
+  version: string;
+  resource: string;
+  kind: string;
+  listKind: string;
+  singular: string;
+  namespaced: boolean;
+  /** In the order discovery lists them (kube sorts them for built-ins, not for custom resources). */
+  verbs: string[];
+  shortNames: string[];
+  categories: string[];
+  /** In the order discovery lists them. */
+  subresources: SubresourceInfo[];
+  /** false for custom resources (no strategic merge patch) */
+  builtin: boolean;
+}

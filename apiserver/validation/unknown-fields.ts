@@ -1,0 +1,93 @@
+/**
+ * Unknown fields of built-in objects, found and worded as kube-apiserver's strict JSON decoding
+ * (sigs.k8s.io/json) reports them for `?fieldValidation=Strict` (400) and `Warn` (warnings).
+ */
+import { builtinKindSchemas, type FieldShape } from './field-schema.js';
+
+/** The decoder keeps at most this many strict errors and drops the rest. */
+const MAX_STRICT_ERRORS = 100;
+
+/**
+ * Paths of fields in `object` the kind does not have, in document order, formatted as
+ * kube-apiserver formats them (`spec.template.spec.containers[0].imagee`; a map's keys are path
+ * segments too); [] for kinds without a schema (custom resources and unmodelled kinds accept
+ * anything).
+ */
+export function findUnknownFields(group: string, kind: string, object: unknown): string[] {
+  const schema = builtinKindSchemas.get(`${group}/${kind}`);
+  const unknown: string[] = [];
+  if (schema) collect(schema, object, '', unknown);
+  return unknown;
+}
+
+/** The kinds that have a schema, for the docs ("group/Kind"). */
+export function kindsWithFieldSchema(): string[] {
+  return [...builtinKindSchemas.keys()].sort();
+}
+
+/** kube's message for Strict: `strict decoding error: unknown field "a", unknown field "b"` */
+export function strictDecodingMessage(paths: string[]): string {
+  return `strict decoding error: ${paths.map(unknownFieldMessage).join(', ')}`;
+}
+
+/** One unknown field as kube words it, also the text of its `Warn` warning: `unknown field "a"`. */
+export function unknownFieldMessage(path: string): string {
+  return `unknown field ${goQuote(path)}`;
+}
+
+/**
+ * Walks `value` as `shape` describes it. A value of another JSON type than the shape expects is
+ * a type error kube reports on its own, so nothing below it is looked at.
+ */
+function collect(shape: FieldShape, value: unknown, path: string, unknown: string[]): void {
+  if (shape === 'scalar' || shape === 'any') return;
+  if ('listOf' in shape) {
+    if (!Array.isArray(value)) return;
+    value.forEach((item, index) => collect(shape.listOf, item, `${path}[${index}]`, unknown));
+    return;
+  }
+  if (!isJsonObject(value)) return;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = path === '' ? key : `${path}.${key}`;
+    const childShape = 'mapOf' in shape ? shape.mapOf : shape.fields.get(key);
+    if (childShape !== undefined) collect(childShape, child, childPath, unknown);
+    else if (unknown.length < MAX_STRICT_ERRORS) unknown.push(childPath);
+  }
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const GO_ESCAPES: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
+};
+/** Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go's strconv.Quote, which kube uses for the path (the escapes differ from JSON's). */
+function goQuote(text: string): string {
+  let quoted = '"';
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    if (GO_ESCAPES[char] !== undefined) quoted += GO_ESCAPES[char];
+    else if (code < 0x20 || code === 0x7f) quoted += `\\x${hex(code, 2)}`;
+    // A lone surrogate reached Go's decoder as invalid UTF-8, which it replaced with U+FFFD.
+    else if (code >= 0xd800 && code <= 0xdfff) quoted += '\ufffd';
+    else if (GO_PRINTABLE.test(char)) quoted += char;
+    else quoted += code < 0x10000 ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
+  }
+  return `${quoted}"`;
+}
+
+function hex(code: number, digits: number): string {
+  return code.toString(16).padStart(digits, '0');
+}

@@ -1,0 +1,109 @@
+import { parse, stringify } from 'yaml';
+
+export interface KubeconfigOptions {
+  clusterName: string;
+  /** https://host:port */
+  server: string;
+  caPem: string;
+  userName: string;
+  certPem: string;
+  keyPem: string;
+  contextName: string;
+  namespace?: string;
+}
+
+/** The current context of a kubeconfig, with its cluster and client-certificate user resolved. */
+export interface ParsedKubeconfig {
+  server: string;
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+  /** Name of the context's user entry. */
+  user: string;
+  /** Name of the current context. */
+  context: string;
+  namespace?: string;
+}
+
+/** A kubeconfig with one cluster, user and context, credentials inline so the file stands alone. */
+export function renderKubeconfig(options: KubeconfigOptions): string {
+  const base64 = (pem: string) => Buffer.from(pem, 'utf8').toString('base64');
+  return stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      {
+        name: options.clusterName,
+        cluster: { server: options.server, 'certificate-authority-data': base64(options.caPem) },
+      },
+    ],
+    users: [
+      {
+        name: options.userName,
+        user: { 'client-certificate-data': base64(options.certPem), 'client-key-data': base64(options.keyPem) },
+      },
+    ],
+    contexts: [
+      {
+        name: options.contextName,
+        context: {
+          cluster: options.clusterName,
+          user: options.userName,
+          ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+        },
+      },
+    ],
+    'current-context': options.contextName,
+    preferences: {},
+  });
+}
+
+interface NamedEntry {
+  name?: unknown;
+  [field: string]: unknown;
+}
+
+/**
+ * Reads the current context's server and inline (`-data`) credentials. File references
+ * (`certificate-authority`, `client-certificate`, `client-key`) and token or exec users are not
+ * supported and are reported as errors naming the missing field.
+ */
+export function parseKubeconfig(text: string): ParsedKubeconfig {
+  const config = (parse(text) ?? {}) as Record<string, unknown>;
+  const context = config['current-context'];
+  if (typeof context !== 'string' || context === '') throw new Error('kubeconfig has no current-context');
+  const contextEntry = entry(config, 'contexts', context, 'context');
+  const clusterName = stringField(contextEntry, 'cluster', `context ${context}`);
+  const user = stringField(contextEntry, 'user', `context ${context}`);
+  const cluster = entry(config, 'clusters', clusterName, 'cluster');
+  const userEntry = entry(config, 'users', user, 'user');
+  const namespace = contextEntry.namespace;
+  return {
+    server: stringField(cluster, 'server', `cluster ${clusterName}`),
+    caPem: pemField(cluster, 'certificate-authority-data', `cluster ${clusterName}`),
+    certPem: pemField(userEntry, 'client-certificate-data', `user ${user}`),
+    keyPem: pemField(userEntry, 'client-key-data', `user ${user}`),
+    user,
+    context,
+    ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}),
+  };
+}
+
+/** The inner object of the named entry in a list such as `clusters: [{name, cluster: {...}}]`. */
+function entry(config: Record<string, unknown>, list: string, name: string, inner: string): Record<string, unknown> {
+  const entries = config[list];
+  const found = Array.isArray(entries) ? (entries as NamedEntry[]).find((e) => e?.name === name) : undefined;
+  const value = found?.[inner];
+  if (!value || typeof value !== 'object') throw new Error(`kubeconfig has no ${inner} named ${JSON.stringify(name)}`);
+  return value as Record<string, unknown>;
+}
+
+function stringField(object: Record<string, unknown>, field: string, where: string): string {
+  const value = object[field];
+  if (typeof value !== 'string' || value === '') throw new Error(`kubeconfig ${where} has no ${field}`);
+  return value;
+}
+
+function pemField(object: Record<string, unknown>, field: string, where: string): string {
+  return Buffer.from(stringField(object, field, where), 'base64').toString('utf8');
+}

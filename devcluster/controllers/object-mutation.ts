@@ -1,0 +1,44 @@
+import type { GenericRegistry } from '../../apiserver/registry/generic-registry.js';
+import type { ApiObject } from '../../apiserver/registry/object-store.js';
+import { ApiError } from '../../apiserver/status.js';
+
+/**
+ * Read-modify-write of one object through its registry, retried on conflict; a controller's
+ * way to drop a finalizer or an ownerReference. `change` returns false to leave it alone.
+ * A missing object is not an error: someone else finished the job.
+ */
+export async function mutate(registry: GenericRegistry, namespace: string, name: string, change: (object: ApiObject) => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    let object: ApiObject;
+    try {
+      object = await registry.get(namespace, name);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return;
+      throw err;
+    }
+    if (!change(object)) return;
+    try {
+      await registry.update(namespace, name, object);
+      return;
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return;
+      if (!(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
+    }
+  }
+}
+
+/** Deletes through the registry; an object already gone is fine. */
+export async function deleteQuietly(registry: GenericRegistry, namespace: string, name: string, propagationPolicy: 'Background' | 'Foreground' = 'Background'): Promise<void> {
+  try {
+    await registry.delete(namespace, name, { propagationPolicy });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 404)) throw err;
+  }
+}
+
+export function removeFinalizer(object: ApiObject, finalizer: string): boolean {
+  const finalizers: string[] = object.metadata.finalizers ?? [];
+  if (!finalizers.includes(finalizer)) return false;
+  object.metadata.finalizers = finalizers.filter((f) => f !== finalizer);
+  return true;
+}

@@ -1,0 +1,87 @@
+import { isStoreError, type KeyValue, type Store, type Watch, type WatchEvent } from '../../store/index.js';
+
+/**
+ * The skeleton every devcluster controller shares: list a prefix, hand each object to
+ * `onObject`, then follow the watch from the list's revision, handing each event over one at a
+ * time. A broken watch (compacted history, store trouble) starts over with a fresh list, as an
+ * informer relists. Errors in a handler are reported and do not stop the loop.
+ */
+export class WatchLoop {
+  private watch: Watch | undefined;
+  private stopped = false;
+  private done: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: Store,
+    private readonly prefix: string,
+    private readonly handlers: {
+      onList?: (items: KeyValue[]) => Promise<void> | void;
+      onEvent: (event: WatchEvent) => Promise<void> | void;
+    },
+    private readonly name: string,
+  ) {}
+
+  /** Resolves once the first list has been handled. */
+  async start(): Promise<void> {
+    const revision = await this.relist();
+    this.done = this.follow(revision);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watch?.close();
+    await this.done;
+  }
+
+  private async relist(): Promise<number> {
+    const items: KeyValue[] = [];
+    let token: string | undefined;
+    let revision = 0;
+    do {
+      const page = await this.store.list(this.prefix, { limit: 1000, continue: token });
+      items.push(...page.items);
+      revision = page.revision;
+      token = page.continue;
+    } while (token);
+    await this.report(() => this.handlers.onList?.(items));
+    return revision;
+  }
+
+  private async follow(revision: number): Promise<void> {
+    while (!this.stopped) {
+      try {
+        this.watch = await this.store.watch(this.prefix, revision);
+        for await (const event of this.watch) {
+          revision = event.revision;
+          await this.report(() => this.handlers.onEvent(event));
+        }
+      } catch (err) {
+        if (this.stopped || (isStoreError(err, 'Unavailable') && /closed/.test(err.message))) return;
+        if (!isStoreError(err, 'Expired')) process.stderr.write(`${this.name}: watch failed, relisting: ${(err as Error).message}\n`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        try {
+          revision = await this.relist();
+        } catch (relistErr) {
+          if (this.stopped) return;
+          process.stderr.write(`${this.name}: relist failed: ${(relistErr as Error).message}\n`);
+        }
+      }
+    }
+  }
+
+  private async report(fn: () => Promise<void> | void): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      if (!this.stopped) process.stderr.write(`${this.name}: ${(err as Error).stack ?? String(err)}\n`);
+    }
+  }
+}
+
+/** group, resource, namespace and name of a `/registry/...` key. */
+export function parseRegistryKey(key: string): { group: string; resource: string; namespace: string; name: string } | null {
+  const parts = key.split('/').slice(2);
+  if (parts.length === 3) return { group: parts[0] === 'core' ? '' : parts[0]!, resource: parts[1]!, namespace: '', name: parts[2]! };
+  if (parts.length === 4) return { group: parts[0] === 'core' ? '' : parts[0]!, resource: parts[1]!, namespace: parts[2]!, name: parts[3]! };
+  return null;
+}

@@ -1,0 +1,76 @@
+import type { ResourceCatalog } from '../apiserver/catalog.js';
+import type { Strategy, StrategyFor } from '../apiserver/registry/strategy.js';
+import type { ApiObject } from '../apiserver/registry/object-store.js';
+import { resourceInfoFromCRD, validateCRD } from '../apiserver/resources/custom-resource.js';
+import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
+
+export const NAMESPACE_FINALIZER = 'kubernetes';
+export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+
+/**
+ * Per-kind behaviour of the devcluster, as kube-apiserver's registry strategies: a new object
+ * of a kind with a status subresource starts without status; namespaces carry the `kubernetes`
+ * finalizer and turn Terminating when deleted; CRDs are validated, accepted and established at
+ * once, and register their resources in the catalog on every write.
+ */
+export function devclusterStrategies(catalog: ResourceCatalog, onCrdChange: (crd: ApiObject, deleted: boolean) => void): StrategyFor {
+  return (info: ResourceInfo): Strategy => {
+    const dropStatusOnCreate = info.subresources.some((s) => s.name === 'status');
+    const base: Strategy = {
+      prepareForCreate: (object) => {
+        if (dropStatusOnCreate) delete object.status;
+      },
+    };
+    if (info.group === '' && info.resource === 'namespaces') return namespaceStrategy;
+    if (info.group === '' && info.resource === 'pods') {
+      return { prepareForCreate: (object) => void (object.status = { phase: 'Pending', qosClass: 'BestEffort' }) };
+    }
+    if (info.group === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions') {
+      return {
+        prepareForCreate: (object) => {
+          object.metadata.finalizers = [...new Set([...(object.metadata.finalizers ?? []), CRD_CLEANUP_FINALIZER])];
+          object.status = crdStatus(object);
+        },
+        prepareForUpdate: (object) => {
+          if (!object.metadata.deletionTimestamp) object.status = crdStatus(object);
+        },
+        validate: (object) => validateCRD(object),
+        afterWrite: (object, deleted) => {
+          catalog.setCustom(object.metadata.name, deleted || object.metadata.deletionTimestamp ? [] : resourceInfoFromCRD(object));
+          onCrdChange(object, deleted);
+        },
+      };
+    }
+    return base;
+  };
+}
+
+const namespaceStrategy: Strategy = {
+  prepareForCreate: (object) => {
+    object.spec = { ...(object.spec ?? {}), finalizers: [NAMESPACE_FINALIZER] };
+    object.status = { phase: 'Active' };
+    object.metadata.labels = { ...(object.metadata.labels ?? {}), 'kubernetes.io/metadata.name': object.metadata.name };
+  },
+  prepareForUpdate: (object, previous) => {
+    object.metadata.labels = { ...(object.metadata.labels ?? {}), 'kubernetes.io/metadata.name': object.metadata.name };
+    // spec.finalizers changes only through the namespace controller (kube's /finalize).
+    if (!previous.metadata.deletionTimestamp) object.spec = { ...(object.spec ?? {}), finalizers: previous.spec?.finalizers ?? [] };
+  },
+  deleteGracefully: () => true,
+  beginDeletion: (object) => {
+    object.status = { ...(object.status ?? {}), phase: 'Terminating' };
+  },
+};
+
+function crdStatus(crd: ApiObject): Record<string, unknown> {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const versions: { name: string; storage?: boolean }[] = crd.spec?.versions ?? [];
+  return {
+    acceptedNames: crd.spec?.names ?? {},
+    storedVersions: versions.filter((v) => v.storage).map((v) => v.name),
+    conditions: [
+      { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
+      { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+    ],
+  };
+}
