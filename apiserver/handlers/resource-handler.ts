@@ -4,6 +4,7 @@ import type { PatchType } from '../patch/index.js';
 import type { DeleteOptions, GenericRegistry, WriteOptions } from '../registry/generic-registry.js';
 import { listObjects } from '../registry/list-objects.js';
 import { ObjectFilter } from '../registry/object-filter.js';
+import { getScale, patchScale, updateScale } from '../registry/scale.js';
 import type { ApiObject } from '../registry/object-store.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
@@ -23,7 +24,7 @@ export interface ResourceHandlerContext {
 }
 
 const PATCH_TYPES: PatchType[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
-const SERVED_SUBRESOURCES = new Set(['', 'status']);
+const SERVED_SUBRESOURCES = new Set(['', 'status', 'scale']);
 
 /** Serves one resource request (the verb, group, resource and name are already parsed). */
 export async function handleResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, ctx: ResourceHandlerContext): Promise<void> {
@@ -32,7 +33,8 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
   if (!SERVED_SUBRESOURCES.has(info.subresource) || (info.subresource && !resource.subresources.some((s) => s.name === info.subresource))) {
     throw pathNotFound();
   }
-  if (info.subresource === 'status' && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotAllowed(info.verb, ctx.registry.gr);
+  if (info.subresource && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotAllowed(info.verb, ctx.registry.gr);
+  if (info.subresource === 'scale') return handleScale(req, res, info, query, ctx);
   if (!info.subresource && !resource.verbs.includes(info.verb)) throw methodNotAllowed(info.verb, ctx.registry.gr);
   const { registry } = ctx;
   switch (info.verb) {
@@ -100,6 +102,19 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       return respondObjects(req, res, 200, ctx, deleted, { resourceVersion: String(await ctx.store.currentRevision()) }, query, false);
     }
   }
+}
+
+async function handleScale(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, ctx: ResourceHandlerContext): Promise<void> {
+  const { registry } = ctx;
+  if (info.verb === 'get') return sendJson(req, res, 200, await getScale(registry, info.namespace, info.name));
+  const options = writeOptions(query);
+  if (info.verb === 'update') {
+    const body = decodeObjectBody(await readBody(req), req.headers['content-type']);
+    return sendJson(req, res, 200, await updateScale(registry, info.namespace, info.name, body, options));
+  }
+  const type = mediaType(req.headers['content-type']) as PatchType;
+  if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
+  sendJson(req, res, 200, await patchScale(registry, info.namespace, info.name, type, parseJson(await readBody(req)), options));
 }
 
 function writeOptions(query: URLSearchParams): WriteOptions {

@@ -190,6 +190,29 @@ for (const backend of ['embedded', 'etcd'] as const) {
       expect(table.split('\n')[0]).to.match(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE$/);
     });
 
+    it('scale, server-side dry run, and strict field validation of built-in kinds', async () => {
+      const ns = await freshNamespace();
+      await kubectl.ok(['apply', '-f', '-'], deploymentJson('scaled', ns, [{ name: 'app', image: 'nginx' }]));
+      expect(await kubectl.ok(['scale', 'deployment', 'scaled', '-n', ns, '--replicas=5'])).to.equal('deployment.apps/scaled scaled\n');
+      expect(await kubectl.ok(['get', 'deployment', 'scaled', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])).to.equal('5');
+
+      const dry = await kubectl.ok(['apply', '--dry-run=server', '-f', '-'], deploymentJson('imaginary', ns, [{ name: 'app', image: 'nginx' }]));
+      expect(dry).to.equal('deployment.apps/imaginary created (server dry run)\n');
+      expect((await kubectl.run(['get', 'deployment', 'imaginary', '-n', ns])).code).to.equal(1);
+
+      const typo = JSON.parse(deploymentJson('typo', ns, [{ name: 'app', image: 'nginx' }]));
+      typo.spec.replicass = 2;
+      typo.spec.template.spec.containers[0].imagee = 'x';
+      const strict = await kubectl.run(['apply', '-f', '-'], JSON.stringify(typo));
+      expect(strict.code).to.equal(1);
+      expect(strict.stderr.trim()).to.equal(
+        'Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replicass", unknown field "spec.template.spec.containers[0].imagee"',
+      );
+      const warned = await kubectl.run(['apply', '--validate=warn', '-f', '-'], JSON.stringify(typo));
+      expect(warned.code).to.equal(0);
+      expect(warned.stderr).to.contain('Warning: unknown field "spec.replicass"');
+    });
+
     it('label and annotate: --overwrite rules and removal', async () => {
       const ns = await freshNamespace();
       await kubectl.ok(['apply', '-f', '-'], configMapYaml('labelled', ns, { a: 'b' }));
