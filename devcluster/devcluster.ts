@@ -16,6 +16,7 @@ import { openStore, type Store } from '../store/index.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 
 export interface DevClusterOptions {
@@ -85,10 +86,10 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       }
     };
     let address = `${host}:${port}`;
-    const api = new ApiServer({
+    const api: ApiServer = new ApiServer({
       store,
       catalog,
-      strategyFor: devclusterStrategies(catalog, onCrd),
+      strategyFor: devclusterStrategies(catalog, onCrd, (): Promise<string> => allocateServiceIp(() => serviceIpsInUse(api))),
       printerFor: (info: ResourceInfo) =>
         info.builtin ? printerFor(info.group, info.resource) : customResourcePrinter((printerColumns.get(`${info.group}/${info.resource}/${info.version}`) ?? []) as never),
       version: DEVCLUSTER_VERSION,
@@ -150,6 +151,11 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     await store.close();
     throw err;
   }
+}
+
+async function serviceIpsInUse(api: ApiServer): Promise<Set<string>> {
+  const { objects } = await api.registryOf('', 'services')!.objects.list('', {});
+  return new Set(objects.flatMap((s) => (s.spec?.clusterIPs ?? [s.spec?.clusterIP]).filter(Boolean)));
 }
 
 async function loadOrCreateCa(dir: string, name: string): Promise<CertificateAuthority> {

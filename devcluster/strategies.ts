@@ -3,6 +3,7 @@ import type { Strategy, StrategyFor } from '../apiserver/registry/strategy.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { resourceInfoFromCRD, validateCRD } from '../apiserver/resources/custom-resource.js';
 import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
+import { applyDefaults } from './defaults.js';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -13,17 +14,52 @@ export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io
  * finalizer and turn Terminating when deleted; CRDs are validated, accepted and established at
  * once, and register their resources in the catalog on every write.
  */
-export function devclusterStrategies(catalog: ResourceCatalog, onCrdChange: (crd: ApiObject, deleted: boolean) => void): StrategyFor {
+export function devclusterStrategies(
+  catalog: ResourceCatalog,
+  onCrdChange: (crd: ApiObject, deleted: boolean) => void,
+  allocateServiceIp: () => Promise<string>,
+): StrategyFor {
   return (info: ResourceInfo): Strategy => {
     const dropStatusOnCreate = info.subresources.some((s) => s.name === 'status');
     const base: Strategy = {
       prepareForCreate: (object) => {
         if (dropStatusOnCreate) delete object.status;
+        applyDefaults(info.group, info.kind, object);
       },
+      prepareForUpdate: (object) => applyDefaults(info.group, info.kind, object),
     };
     if (info.group === '' && info.resource === 'namespaces') return namespaceStrategy;
     if (info.group === '' && info.resource === 'pods') {
-      return { prepareForCreate: (object) => void (object.status = { phase: 'Pending', qosClass: 'BestEffort' }) };
+      return {
+        ...base,
+        prepareForCreate: (object) => {
+          applyDefaults(info.group, info.kind, object);
+          object.status = { phase: 'Pending', qosClass: 'BestEffort' };
+        },
+      };
+    }
+    if (info.group === '' && info.resource === 'services') {
+      return {
+        prepareForCreate: async (object) => {
+          applyDefaults(info.group, info.kind, object);
+          object.status = { loadBalancer: {} };
+          const spec = object.spec;
+          if (spec.type === 'ExternalName') return;
+          if (spec.clusterIP === undefined || spec.clusterIP === '') spec.clusterIP = await allocateServiceIp();
+          spec.clusterIPs ??= [spec.clusterIP];
+          if (spec.clusterIP !== 'None') {
+            spec.ipFamilies ??= ['IPv4'];
+            spec.ipFamilyPolicy ??= 'SingleStack';
+          }
+        },
+        prepareForUpdate: (object, previous) => {
+          applyDefaults(info.group, info.kind, object);
+          // The allocated address is immutable; an update that leaves it out keeps it.
+          for (const field of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy']) {
+            if (object.spec[field] === undefined && previous.spec?.[field] !== undefined) object.spec[field] = previous.spec[field];
+          }
+        },
+      };
     }
     if (info.group === 'apiextensions.k8s.io' && info.resource === 'customresourcedefinitions') {
       return {

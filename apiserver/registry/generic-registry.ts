@@ -93,7 +93,7 @@ export class GenericRegistry {
     meta.uid = randomUUID();
     meta.creationTimestamp = timestamp();
     meta.generation = 1;
-    this.strategy.prepareForCreate?.(object);
+    await this.strategy.prepareForCreate?.(object);
     this.validate(object);
     if (this.info.namespaced) await this.admitNamespace(meta.namespace, meta.name);
     if (options.dryRun) return this.present(object);

@@ -8,8 +8,8 @@ import type { ApiObject } from './object-store.js';
  * finalizers an object always carries.
  */
 export interface Strategy {
-  /** Set defaults and server-owned fields on a new object (status, phase, finalizers). */
-  prepareForCreate?(object: ApiObject): void;
+  /** Set defaults and server-owned fields on a new object (status, phase, finalizers, allocated IPs). */
+  prepareForCreate?(object: ApiObject): void | Promise<void>;
   /** Adjust an update (for example keep immutable fields); `previous` is the stored object. */
   prepareForUpdate?(object: ApiObject, previous: ApiObject): void;
   /** Kind-specific validation beyond ObjectMeta; causes use the object's field paths. */

@@ -268,6 +268,30 @@ describe('devcluster: API semantics over HTTPS', function () {
     expect(none.rows[0].object).to.equal(null);
   });
 
+  it('fills in kube-apiserver defaults and allocates Service ClusterIPs that stay on update', async () => {
+    const ns = await namespace();
+    const svc = (await api.request('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { selector: { a: 'b' }, ports: [{ port: 80 }] } })).body;
+    expect(svc.spec.clusterIP).to.match(/^10\.(9[6-9]|10\d|11[01])\.\d+\.\d+$/);
+    expect(svc.spec.clusterIPs).to.deep.equal([svc.spec.clusterIP]);
+    expect(svc.spec.ports[0]).to.deep.equal({ port: 80, protocol: 'TCP', targetPort: 80 });
+    expect(svc.spec.type).to.equal('ClusterIP');
+    const other = (await api.request('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 't' }, spec: { ports: [{ port: 81 }] } })).body;
+    expect(other.spec.clusterIP).to.not.equal(svc.spec.clusterIP);
+    const { clusterIP: _ip, clusterIPs: _ips, ...specWithoutIp } = svc.spec;
+    const replaced = (await api.request('PUT', `/api/v1/namespaces/${ns}/services/s`, { ...svc, spec: specWithoutIp })).body;
+    expect(replaced.spec.clusterIP).to.equal(svc.spec.clusterIP);
+
+    const pod = (await api.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p' },
+      spec: { containers: [{ name: 'a', image: 'nginx:1.27' }, { name: 'b', image: 'busybox' }] },
+    })).body;
+    expect(pod.spec).to.include({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 });
+    expect(pod.spec.containers.map((c: { imagePullPolicy: string }) => c.imagePullPolicy)).to.deep.equal(['IfNotPresent', 'Always']);
+    expect(pod.status.phase).to.equal('Pending');
+  });
+
   it('refuses bodies over 3 MiB with 413 and keeps serving', async () => {
     const ns = await namespace();
     const big = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { ...cm('big'), data: { a: 'x'.repeat(3 * 1024 * 1024 + 10) } });
