@@ -4,7 +4,9 @@ import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
 import { ApiError, badRequest, conflict, forbidden, invalid, notFound, statusOf } from '../status.js';
 import type { Cause } from '../validation/cause.js';
+import { decodeTypeError } from '../validation/decode-types.js';
 import { nameValidatorFor, validateObjectMeta } from '../validation/names.js';
+import { validateOwnerReferences } from '../validation/owner-references.js';
 import { findUnknownFields, strictDecodingMessage, unknownFieldMessage } from '../validation/unknown-fields.js';
 import { ObjectStore, type ApiObject, type StoredObject } from './object-store.js';
 import type { Strategy } from './strategy.js';
@@ -135,6 +137,8 @@ export class GenericRegistry {
       if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
         throw badRequest('the patch removed the object\'s metadata');
       }
+      const typeError = decodeTypeError(this.info.group, this.info.kind, patched);
+      if (typeError) throw badRequest(`${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${typeError}`);
       const requested = patched.metadata.resourceVersion;
       if (requested !== undefined && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
       if (patched.metadata.name !== name) throw badRequest(`the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`);
@@ -227,8 +231,10 @@ export class GenericRegistry {
     if (object.apiVersion !== undefined && !this.acceptsApiVersion(String(object.apiVersion))) {
       throw badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${this.apiVersion()})`);
     }
-    if (object.metadata === undefined) object.metadata = {};
-    if (!object.metadata || typeof object.metadata !== 'object' || Array.isArray(object.metadata)) throw badRequest('metadata must be an object');
+    const typeError = decodeTypeError(this.info.group, this.info.kind, object);
+    if (typeError) throw badRequest(`${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${typeError}`);
+    if (object.metadata === undefined || object.metadata === null) object.metadata = {};
+    for (const [field, value] of Object.entries(object.metadata)) if (value === null) delete object.metadata[field];
     return object;
   }
 
@@ -255,6 +261,7 @@ export class GenericRegistry {
         nameValidator: this.validateName,
         generateNameAllowed: previous === undefined,
       }),
+      ...validateOwnerReferences(object.metadata.ownerReferences),
       ...(this.strategy.validate?.(object, previous) ?? []),
     ];
     if (causes.length) throw invalid(this.info.kind, this.info.group, String(object.metadata.name ?? object.metadata.generateName ?? ''), causes);
