@@ -93,6 +93,48 @@ describe('devcluster: API semantics over HTTPS', function () {
     await api.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.hash.example.com');
   });
 
+  it('serves custom resources of either scope with their status subresource and printer columns', async () => {
+    const crd = (scope: string, plural: string, kind: string) => ({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `${plural}.status.example.com` },
+      spec: {
+        group: 'status.example.com',
+        scope,
+        names: { plural, singular: plural.slice(0, -1), kind },
+        versions: [{
+          name: 'v1', served: true, storage: true,
+          subresources: { status: {} },
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          additionalPrinterColumns: [{ name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
+        }],
+      },
+    });
+    expect((await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('Namespaced', 'engines', 'Engine'))).status).to.equal(201);
+    expect((await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('Cluster', 'fleets', 'Fleet'))).status).to.equal(201);
+    const ns = await namespace();
+    const base = `/apis/status.example.com/v1/namespaces/${ns}/engines`;
+    const created = (await api.request('POST', base, { apiVersion: 'status.example.com/v1', kind: 'Engine', metadata: { name: 'e' }, spec: { power: 3 }, status: { phase: 'Made up' } })).body;
+    expect(created.status, 'status is dropped on create').to.equal(undefined);
+    expect(created.spec).to.deep.equal({ power: 3 });
+    const withStatus = (await api.request('PUT', `${base}/e/status`, { ...created, spec: { power: 99 }, status: { phase: 'Running' } })).body;
+    expect(withStatus.status).to.deep.equal({ phase: 'Running' });
+    expect(withStatus.spec.power).to.equal(3);
+    const patched = (await api.request('PATCH', `${base}/e`, { spec: { power: 4 }, status: { phase: 'Ignored' } }, { 'Content-Type': 'application/merge-patch+json' })).body;
+    expect([patched.spec.power, patched.status.phase, patched.metadata.generation]).to.deep.equal([4, 'Running', 2]);
+    const table = (await api.request('GET', base, undefined, { Accept: TABLE })).body;
+    expect(table.columnDefinitions.map((c: { name: string }) => c.name), 'declared columns replace the default Age').to.deep.equal(['Name', 'Phase']);
+    expect(table.rows[0].cells.slice(0, 2)).to.deep.equal(['e', 'Running']);
+
+    const fleet = await api.request('POST', '/apis/status.example.com/v1/fleets', { apiVersion: 'status.example.com/v1', kind: 'Fleet', metadata: { name: 'f', namespace: 'ignored' } });
+    expect(fleet.status).to.equal(201);
+    expect(fleet.body.metadata.namespace).to.equal(undefined);
+    expect((await api.request('GET', `/apis/status.example.com/v1/namespaces/${ns}/fleets/f`)).status).to.equal(404);
+    expect((await api.request('GET', '/apis/status.example.com/v1/fleets/f')).status).to.equal(200);
+    for (const plural of ['engines', 'fleets']) await api.request('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${plural}.status.example.com`);
+    await waitUntil(async () => (await api.request('GET', '/apis/status.example.com/v1/fleets/f')).status === 404);
+  });
+
   it('creates with generateName, sets uid, creationTimestamp and generation, and validates names with causes', async () => {
     const ns = await namespace();
     const created = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { ...cm(''), metadata: { generateName: 'gen-' } });
