@@ -18,6 +18,7 @@ const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
 export class CrdController {
   private readonly loop: WatchLoop;
   private readonly busy = new Set<string>();
+  private stopped = false;
 
   constructor(
     private readonly api: ApiServer,
@@ -36,6 +37,7 @@ export class CrdController {
   }
 
   stop(): Promise<void> {
+    this.stopped = true;
     return this.loop.stop();
   }
 
@@ -65,7 +67,7 @@ export class CrdController {
       const crds = this.api.registryOf('apiextensions.k8s.io', 'customresourcedefinitions')!;
       await mutate(crds, '', name, (object) => removeFinalizer(object, CRD_CLEANUP_FINALIZER));
     } catch (err) {
-      process.stderr.write(`CRD controller: cleaning up ${name}: ${(err as Error).message}\n`);
+      if (!this.stopped) process.stderr.write(`CRD controller: cleaning up ${name}: ${(err as Error).message}\n`);
     } finally {
       this.busy.delete(name);
     }

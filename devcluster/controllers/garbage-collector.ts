@@ -30,6 +30,7 @@ export class GarbageCollector {
   private readonly nodes = new Map<string, Node>();
   private readonly dependents = new Map<string, Set<string>>();
   private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(
     private readonly api: ApiServer,
@@ -43,6 +44,7 @@ export class GarbageCollector {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.loop.stop();
     await this.queue;
   }
@@ -150,7 +152,7 @@ export class GarbageCollector {
   /** One action at a time, in order, so the graph and the store do not race each other. */
   private enqueue(action: () => Promise<void>): void {
     this.queue = this.queue.then(action).catch((err: Error) => {
-      process.stderr.write(`garbage collector: ${err.message}\n`);
+      if (!this.stopped) process.stderr.write(`garbage collector: ${err.message}\n`);
     });
   }
 }

@@ -15,6 +15,7 @@ import { WatchLoop } from './watch-loop.js';
 export class NamespaceController {
   private readonly loop: WatchLoop;
   private readonly busy = new Set<string>();
+  private stopped = false;
   private readonly pending = new Set<string>();
   private resync: NodeJS.Timeout | undefined;
 
@@ -38,6 +39,7 @@ export class NamespaceController {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.resync);
     await this.loop.stop();
   }
@@ -74,7 +76,7 @@ export class NamespaceController {
       await namespaces.objects.delete('', name, current.revision);
       this.pending.delete(name);
     } catch (err) {
-      process.stderr.write(`namespace controller: finalizing ${name}: ${(err as Error).message}\n`);
+      if (!this.stopped) process.stderr.write(`namespace controller: finalizing ${name}: ${(err as Error).message}\n`);
     } finally {
       this.busy.delete(name);
     }
