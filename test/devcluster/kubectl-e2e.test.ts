@@ -237,6 +237,23 @@ for (const backend of ['embedded', 'etcd'] as const) {
       expect(gone.stderr.trim()).to.equal('Error from server (NotFound): configmaps "doomed" not found');
     });
 
+    it('delete --wait: follows a finalizer-held object through its informer until it is gone', async () => {
+      const ns = await freshNamespace();
+      const held = JSON.parse(configMapYaml('held', ns));
+      held.metadata.finalizers = ['example.com/hold'];
+      await kubectl.ok(['apply', '-f', '-'], JSON.stringify(held));
+      const deleting = kubectl.start(['delete', 'configmap', 'held', '-n', ns, '--wait', '--timeout=30s']);
+      await deleting.waitFor(/configmap "held" deleted/);
+      await sleep(700);
+      expect(deleting.child.exitCode, 'still waiting while the finalizer holds the object').to.equal(null);
+      await kubectl.ok(['patch', 'configmap', 'held', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+      const code = await new Promise<number | null>((resolve) => {
+        if (deleting.child.exitCode !== null) resolve(deleting.child.exitCode);
+        else deleting.child.once('exit', resolve);
+      });
+      expect(code).to.equal(0);
+    });
+
     it('CRDs: established at once, objects with printer columns, merge-patch re-apply, deletion removes objects', async () => {
       const ns = await freshNamespace();
       await kubectl.ok(['apply', '-f', '-'], CRD);
