@@ -27,7 +27,7 @@ async function timed(fn: () => Promise<unknown>, repeat: number): Promise<number
 }
 
 async function measure(cluster: DevCluster): Promise<Results> {
-  const api = await ApiClient.fromKubeconfig(cluster.kubeconfigPath);
+  const api = await ApiClient.load(cluster.kubeconfigPath);
   const results: Results = new Map();
   await api.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
   let next = 0;

@@ -129,3 +129,11 @@ function withRevision(object: ApiObject, revision: number): ApiObject {
   object.metadata = { ...object.metadata, resourceVersion: String(revision) };
   return object;
 }
+
+/** group, resource, namespace and name of a `/registry/...` key. */
+export function parseRegistryKey(key: string): { group: string; resource: string; namespace: string; name: string } | null {
+  const parts = key.split('/').slice(2);
+  if (parts.length === 3) return { group: parts[0] === 'core' ? '' : parts[0]!, resource: parts[1]!, namespace: '', name: parts[2]! };
+  if (parts.length === 4) return { group: parts[0] === 'core' ? '' : parts[0]!, resource: parts[1]!, namespace: parts[2]!, name: parts[3]! };
+  return null;
+}

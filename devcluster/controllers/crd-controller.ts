@@ -5,7 +5,7 @@ import { resourceInfoFromCRD } from '../../apiserver/resources/custom-resource.j
 import type { Store } from '../../store/index.js';
 import { CRD_CLEANUP_FINALIZER } from '../strategies.js';
 import { deleteQuietly, mutate, removeFinalizer } from './object-mutation.js';
-import { WatchLoop } from './watch-loop.js';
+import { WatchLoop } from '../../store/watch-loop.js';
 
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
 

@@ -3,7 +3,8 @@ import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../apiserver/registry
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import type { KeyValue, Store, WatchEvent } from '../../store/index.js';
 import { deleteQuietly, mutate, removeFinalizer } from './object-mutation.js';
-import { parseRegistryKey, WatchLoop } from './watch-loop.js';
+import { parseRegistryKey } from '../../apiserver/registry/object-store.js';
+import { WatchLoop } from '../../store/watch-loop.js';
 
 interface Node {
   group: string;

@@ -4,7 +4,7 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import type { Store } from '../../store/index.js';
 import { NAMESPACE_FINALIZER } from '../strategies.js';
 import { deleteQuietly } from './object-mutation.js';
-import { WatchLoop } from './watch-loop.js';
+import { WatchLoop } from '../../store/watch-loop.js';
 
 /**
  * Namespace deletion, as kube-controller-manager's namespace controller: a Terminating namespace

@@ -19,7 +19,7 @@ describe('devcluster: API semantics over HTTPS', function () {
     const temp = await makeTempDir('semantics');
     remove = temp.remove;
     cluster = await startDevCluster({ listen: '127.0.0.1:0', dataDir: temp.dir, bookmarkIntervalMs: 300 });
-    api = await ApiClient.fromKubeconfig(cluster.kubeconfigPath);
+    api = await ApiClient.load(cluster.kubeconfigPath);
   });
   after(async () => {
     await cluster?.stop();

@@ -18,7 +18,7 @@ describe('devcluster: hostile input', function () {
     const temp = await makeTempDir('hostile');
     remove = temp.remove;
     cluster = await startDevCluster({ listen: '127.0.0.1:0', dataDir: temp.dir });
-    api = await ApiClient.fromKubeconfig(cluster.kubeconfigPath);
+    api = await ApiClient.load(cluster.kubeconfigPath);
   });
   after(async () => {
     await cluster?.stop();

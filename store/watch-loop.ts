@@ -1,7 +1,8 @@
-import { isStoreError, type KeyValue, type Store, type Watch, type WatchEvent } from '../../store/index.js';
+import { isStoreError } from './errors.js';
+import type { KeyValue, Store, Watch, WatchEvent } from './types.js';
 
 /**
- * The skeleton every devcluster controller shares: list a prefix, hand each object to
+ * The skeleton every controller shares (devcluster, tenants, gateway replicas following the store): list a prefix, hand each object to
  * `onObject`, then follow the watch from the list's revision, handing each event over one at a
  * time. A broken watch (compacted history, store trouble) starts over with a fresh list, as an
  * informer relists. Errors in a handler are reported and do not stop the loop.
@@ -76,12 +77,4 @@ export class WatchLoop {
       if (!this.stopped) process.stderr.write(`${this.name}: ${(err as Error).stack ?? String(err)}\n`);
     }
   }
-}
-
-/** group, resource, namespace and name of a `/registry/...` key. */
-export function parseRegistryKey(key: string): { group: string; resource: string; namespace: string; name: string } | null {
-  const parts = key.split('/').slice(2);
-  if (parts.length === 3) return { group: parts[0] === 'core' ? '' : parts[0]!, resource: parts[1]!, namespace: '', name: parts[2]! };
-  if (parts.length === 4) return { group: parts[0] === 'core' ? '' : parts[0]!, resource: parts[1]!, namespace: parts[2]!, name: parts[3]! };
-  return null;
 }
