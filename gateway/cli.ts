@@ -1,21 +1,21 @@
 #!/usr/bin/env node
 /**
- * The `paddock` command. The gateway itself is not built yet: `serve` runs what exists (the
- * embedded devcluster upstreams) and says plainly what does not; `tenant` says so and exits 3.
+ * The `paddock` command: `serve` (a gateway replica), `devcluster`, and `tenant` (administration
+ * through the gateway's admin API).
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
+import { startGateway } from './gateway.js';
+import { tenantCommand } from './tenant-cli.js';
 
 const USAGE = `usage:
-  paddock serve [--data-dir .paddock] [--dev-clusters 1] [--etcd-endpoints http://127.0.0.1:2379,...] [--etcd-prefix /paddock]
+  paddock serve [--listen 127.0.0.1:6443] [--advertise-address HOST:PORT] [--data-dir .paddock]
+                [--dev-clusters 1 | --upstream NAME=KUBECONFIG ...] [--etcd-endpoints http://127.0.0.1:2379,...] [--etcd-prefix /paddock]
+                [--ca-cert F --ca-key F] [--key-algorithm ecdsa|rsa] [--tenant-cert-validity 8760h] [--election-ttl 5]
   paddock devcluster [--listen 127.0.0.1:6444] [--data-dir .paddock/devcluster] [--etcd-endpoints URL,...] [--etcd-prefix /devcluster] [--name devcluster]
-  paddock tenant create|get|list|delete|kubeconfig ID`;
-
-const NOT_BUILT: Record<string, string> = {
-  tenant: 'tenant administration needs the gateway\'s admin API, which is not built yet',
-};
+  paddock tenant create|get|list|delete|kubeconfig|rotate ID [--data-dir .paddock | --kubeconfig F] [--cluster NAME] [-o yaml|json]`;
 
 function endpointsOf(value: string | undefined): string[] | undefined {
   const endpoints = value?.split(',').filter(Boolean);
@@ -30,50 +30,86 @@ async function untilSignal(): Promise<void> {
 }
 
 /**
- * `serve`: starts the embedded devclusters (`member1`…) that the gateway will use as upstreams,
- * writes `<data-dir>/clusters/<name>.kubeconfig` for each, and runs until SIGINT or SIGTERM.
+ * `serve`: a gateway replica. Without `--upstream` it first starts `--dev-clusters` embedded
+ * devclusters (`member1`…) as its upstream clusters and writes their kubeconfigs to
+ * `<data-dir>/clusters/<name>.kubeconfig`; the admin kubeconfig goes to `<data-dir>/admin.kubeconfig`.
  */
 async function serve(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
+      listen: { type: 'string', default: '127.0.0.1:6443' },
+      'advertise-address': { type: 'string' },
       'data-dir': { type: 'string', default: '.paddock' },
       'dev-clusters': { type: 'string', default: '1' },
+      upstream: { type: 'string', multiple: true },
       'etcd-endpoints': { type: 'string' },
       'etcd-prefix': { type: 'string', default: '/paddock' },
-      listen: { type: 'string', default: '127.0.0.1:6443' },
+      'ca-cert': { type: 'string' },
+      'ca-key': { type: 'string' },
+      'key-algorithm': { type: 'string', default: 'ecdsa' },
+      'tenant-cert-validity': { type: 'string', default: '8760h' },
+      'election-ttl': { type: 'string', default: '5' },
     },
   });
-  const count = Number(values['dev-clusters']);
-  if (!Number.isInteger(count) || count < 0 || count > 16) throw new Error('--dev-clusters must be a whole number from 0 to 16');
+  const keyAlgorithm = values['key-algorithm'];
+  if (keyAlgorithm !== 'ecdsa' && keyAlgorithm !== 'rsa') throw new Error('--key-algorithm must be ecdsa or rsa');
   const dataDir = path.resolve(values['data-dir']);
   const clustersDir = path.join(dataDir, 'clusters');
-  await mkdir(clustersDir, { recursive: true });
-  const clusters: DevCluster[] = [];
+  const etcdEndpoints = endpointsOf(values['etcd-endpoints']);
+  const devclusters: DevCluster[] = [];
   try {
-    for (let i = 1; i <= count; i++) {
-      const name = `member${i}`;
-      const cluster = await startDevCluster({
-        name,
-        listen: '127.0.0.1:0',
-        dataDir: path.join(clustersDir, name),
-        etcdEndpoints: endpointsOf(values['etcd-endpoints']),
-        etcdPrefix: `${values['etcd-prefix']}/clusters`,
-      });
-      clusters.push(cluster);
-      const kubeconfig = path.join(clustersDir, `${name}.kubeconfig`);
-      await copyFile(cluster.kubeconfigPath, kubeconfig);
-      process.stdout.write(`devcluster ${name} listening on ${cluster.url}; direct kubeconfig: ${kubeconfig}\n`);
+    const upstreams = await Promise.all((values.upstream ?? []).map(parseUpstream));
+    if (upstreams.length === 0) {
+      const count = Number(values['dev-clusters']);
+      if (!Number.isInteger(count) || count < 1 || count > 16) throw new Error('--dev-clusters must be a whole number from 1 to 16 (or give --upstream)');
+      await mkdir(clustersDir, { recursive: true });
+      for (let i = 1; i <= count; i++) {
+        const name = `member${i}`;
+        const cluster = await startDevCluster({ name, listen: '127.0.0.1:0', dataDir: path.join(clustersDir, name), etcdEndpoints, etcdPrefix: `${values['etcd-prefix']}/clusters` });
+        devclusters.push(cluster);
+        const kubeconfig = path.join(clustersDir, `${name}.kubeconfig`);
+        await copyFile(cluster.kubeconfigPath, kubeconfig);
+        upstreams.push({ name, kubeconfig: await readFile(kubeconfig, 'utf8') });
+        process.stdout.write(`devcluster ${name} listening on ${cluster.url}; direct kubeconfig: ${kubeconfig}\n`);
+      }
     }
-    process.stdout.write(
-      `not built yet: the gateway (HTTPS on ${values.listen}), its admin API and ${path.join(dataDir, 'admin.kubeconfig')}; ` +
-        `nothing listens on ${values.listen}. Use the devcluster kubeconfigs above for now.\n`,
-    );
+    const gateway = await startGateway({
+      listen: values.listen,
+      advertiseAddress: values['advertise-address'],
+      dataDir,
+      etcdEndpoints,
+      etcdPrefix: values['etcd-prefix'],
+      caCert: values['ca-cert'],
+      caKey: values['ca-key'],
+      keyAlgorithm,
+      tenantCertValidityDays: durationDays(values['tenant-cert-validity']),
+      upstreams,
+      electionTtlSeconds: Number(values['election-ttl']),
+    });
+    process.stdout.write(`paddock gateway listening on ${gateway.url}; admin kubeconfig: ${gateway.adminKubeconfigPath}\n`);
     await untilSignal();
+    await gateway.stop();
     return 0;
   } finally {
-    await Promise.all(clusters.map((c) => c.stop()));
+    await Promise.all(devclusters.map((c) => c.stop()));
   }
+}
+
+/** `--upstream NAME=KUBECONFIG` */
+async function parseUpstream(spec: string): Promise<{ name: string; kubeconfig: string }> {
+  const eq = spec.indexOf('=');
+  if (eq <= 0) throw new Error(`--upstream must be NAME=KUBECONFIG, got ${JSON.stringify(spec)}`);
+  return { name: spec.slice(0, eq), kubeconfig: await readFile(spec.slice(eq + 1), 'utf8') };
+}
+
+/** A validity such as `8760h` or `365d` (Go durations in hours, or days), in days. */
+function durationDays(text: string): number {
+  const match = /^(\d+)(h|d)$/.exec(text);
+  if (!match) throw new Error(`--tenant-cert-validity must look like 8760h or 365d, got ${JSON.stringify(text)}`);
+  const days = match[2] === 'd' ? Number(match[1]) : Number(match[1]) / 24;
+  if (days <= 0) throw new Error('--tenant-cert-validity must be positive');
+  return days;
 }
 
 /** Runs one devcluster until SIGINT or SIGTERM. */
@@ -105,10 +141,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
   if (command === 'devcluster') return devcluster(rest);
-  if (command && NOT_BUILT[command]) {
-    process.stderr.write(`paddock ${command}: ${NOT_BUILT[command]}\n`);
-    return 3;
-  }
+  if (command === 'tenant') return tenantCommand(rest, (line) => process.stdout.write(`${line}\n`));
   process.stderr.write(`${command ? `unknown command ${JSON.stringify(command)}\n` : ''}${USAGE}\n`);
   return 2;
 }

@@ -54,7 +54,7 @@ export class GenericRegistry {
     private readonly lookupNamespace: NamespaceLookup,
   ) {
     this.objects = new ObjectStore(store, { group: info.group, resource: info.resource }, info.namespaced);
-    this.validateName = nameValidatorFor(info.group, info.resource);
+    this.validateName = strategy.validateName ?? nameValidatorFor(info.group, info.resource);
     this.hasStatus = info.subresources.some((s) => s.name === 'status');
   }
 

@@ -1,5 +1,6 @@
 import type { ResourceInfo } from '../resources/resource-info.js';
 import type { Cause } from '../validation/cause.js';
+import type { NameValidator } from '../validation/names.js';
 import type { ApiObject } from './object-store.js';
 
 /**
@@ -12,6 +13,8 @@ export interface Strategy {
   prepareForCreate?(object: ApiObject): void | Promise<void>;
   /** Adjust an update (for example keep immutable fields); `previous` is the stored object. */
   prepareForUpdate?(object: ApiObject, previous: ApiObject): void;
+  /** How names of this kind are validated, when not by the resource's kube rule. */
+  validateName?: NameValidator;
   /** Kind-specific validation beyond ObjectMeta; causes use the object's field paths. */
   validate?(object: ApiObject, previous?: ApiObject): Cause[];
   /** Whether deleting starts a graceful deletion even without finalizers (namespaces do). */

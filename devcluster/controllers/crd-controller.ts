@@ -4,7 +4,7 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { resourceInfoFromCRD } from '../../apiserver/resources/custom-resource.js';
 import type { Store } from '../../store/index.js';
 import { CRD_CLEANUP_FINALIZER } from '../strategies.js';
-import { deleteQuietly, mutate, removeFinalizer } from './object-mutation.js';
+import { deleteQuietly, mutate, removeFinalizer } from '../../apiserver/registry/object-mutation.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';

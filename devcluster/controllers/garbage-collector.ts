@@ -2,7 +2,7 @@ import type { ApiServer } from '../../apiserver/api-server.js';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../apiserver/registry/generic-registry.js';
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import type { KeyValue, Store, WatchEvent } from '../../store/index.js';
-import { deleteQuietly, mutate, removeFinalizer } from './object-mutation.js';
+import { deleteQuietly, mutate, removeFinalizer } from '../../apiserver/registry/object-mutation.js';
 import { parseRegistryKey } from '../../apiserver/registry/object-store.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 

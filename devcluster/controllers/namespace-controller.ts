@@ -3,7 +3,7 @@ import type { ResourceCatalog } from '../../apiserver/catalog.js';
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import type { Store } from '../../store/index.js';
 import { NAMESPACE_FINALIZER } from '../strategies.js';
-import { deleteQuietly } from './object-mutation.js';
+import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 
 /**

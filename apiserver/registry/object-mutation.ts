@@ -1,6 +1,6 @@
-import type { GenericRegistry } from '../../apiserver/registry/generic-registry.js';
-import type { ApiObject } from '../../apiserver/registry/object-store.js';
-import { ApiError } from '../../apiserver/status.js';
+import type { GenericRegistry } from './generic-registry.js';
+import type { ApiObject } from './object-store.js';
+import { ApiError } from '../status.js';
 
 /**
  * Read-modify-write of one object through its registry, retried on conflict; a controller's

@@ -1,0 +1,34 @@
+import type { TLSSocket } from 'node:tls';
+import { identityFromPeerCertificate } from '../certs/index.js';
+import { isTenantId } from '../tenants/tenant-resource.js';
+import type { TenantRegistry } from '../tenants/tenant-registry.js';
+
+export type Identity =
+  | { kind: 'admin'; user: string; groups: string[] }
+  | { kind: 'tenant'; tenant: string; user: string; groups: string[]; serial: string };
+
+/**
+ * Who a request is (DESIGN.md, Identity): a client certificate that chains to the CA, then
+ * - OU[0] a tenant id and CN `<OU[0]>-…` → that tenant's user, if the tenant exists, is Active
+ *   and still accepts the certificate's serial;
+ * - O `system:masters` and no OU → the admin;
+ * - anything else → refused (401), with the reason for the log.
+ */
+export function authenticate(socket: TLSSocket, tenants: TenantRegistry): Identity | { refused: string } {
+  if (!socket.authorized) return { refused: `client certificate not verified: ${String(socket.authorizationError ?? 'none presented')}` };
+  let identity;
+  try {
+    identity = identityFromPeerCertificate(socket.getPeerCertificate());
+  } catch (err) {
+    return { refused: (err as Error).message };
+  }
+  const tenant = identity.organizationalUnits[0];
+  if (tenant !== undefined) {
+    if (!isTenantId(tenant) || !identity.user.startsWith(`${tenant}-`)) return { refused: `certificate of ${identity.user} names no tenant it belongs to` };
+    const refusal = tenants.refusal(tenant, identity.serial);
+    if (refusal) return { refused: refusal };
+    return { kind: 'tenant', tenant, user: identity.user, groups: identity.groups, serial: identity.serial };
+  }
+  if (identity.groups.includes('system:masters')) return { kind: 'admin', user: identity.user, groups: identity.groups };
+  return { refused: `certificate of ${identity.user} is neither a tenant's nor an administrator's` };
+}

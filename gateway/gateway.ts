@@ -1,0 +1,158 @@
+import { createServer } from 'node:https';
+import { promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { ApiServer } from '../apiserver/api-server.js';
+import { ResourceCatalog } from '../apiserver/catalog.js';
+import { RestClient } from '../apiserver/client/rest-client.js';
+import { handleDiscovery } from '../apiserver/handlers/discovery-handler.js';
+import { sendStatus } from '../apiserver/handlers/http-io.js';
+import { statusOf, unauthorized } from '../apiserver/status.js';
+import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
+import { renderKubeconfig } from '../certs/index.js';
+import { parseListen } from '../devcluster/devcluster.js';
+import { openStore, type Store } from '../store/index.js';
+import { TenantController } from '../tenants/tenant-controller.js';
+import { TenantRegistry } from '../tenants/tenant-registry.js';
+import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
+import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import { authenticate, type Identity } from './authenticate.js';
+import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
+import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH, SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
+
+export interface GatewayOptions {
+  /** host:port to listen on; port 0 picks a free one. */
+  listen: string;
+  /** host:port clients reach this replica (or the load balancer) at; default: the listen address. */
+  advertiseAddress?: string;
+  dataDir: string;
+  etcdEndpoints?: string[];
+  etcdPrefix?: string;
+  caCert?: string;
+  caKey?: string;
+  keyAlgorithm?: 'ecdsa' | 'rsa';
+  tenantCertValidityDays?: number;
+  /** The clusters tenants are placed on: a name and a kubeconfig's text each. */
+  upstreams: { name: string; kubeconfig: string; labels?: Record<string, string> }[];
+  electionTtlSeconds?: number;
+  /** This replica's name in the election (default host_pid). */
+  identity?: string;
+}
+
+export interface Gateway {
+  url: string;
+  adminKubeconfigPath: string;
+  store: Store;
+  stop(): Promise<void>;
+}
+
+const FALLBACK_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-paddock', gitCommit: '', gitTreeState: 'clean', buildDate: '', goVersion: 'go1.23.4', compiler: 'gc', platform: 'linux/amd64' };
+
+/**
+ * A gateway replica: HTTPS with client certificates, identities per DESIGN.md, the admin API
+ * (Tenants) served by `apiserver/` from the store, the tenant registry every replica follows,
+ * and the tenant controller that one elected replica runs. Replicas share nothing but the store.
+ */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const dataDir = path.resolve(options.dataDir);
+  await fs.mkdir(dataDir, { recursive: true });
+  const store = await openStore({ dataDir: path.join(dataDir, 'store'), etcdEndpoints: options.etcdEndpoints, etcdPrefix: options.etcdPrefix });
+  const stops: (() => Promise<void>)[] = [() => store.close()];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch(() => undefined);
+  };
+  try {
+    const ca = await bootstrapCertificateAuthority(store, { cert: options.caCert, key: options.caKey });
+    const { host, port } = parseListen(options.listen);
+    const clusters: UpstreamCluster[] = options.upstreams.map((u) => ({ name: u.name, labels: u.labels ?? {}, client: RestClient.fromKubeconfig(u.kubeconfig) }));
+    stops.push(async () => clusters.forEach((c) => c.client.close()));
+    const version = await upstreamVersion(clusters[0]);
+
+    const catalog = new ResourceCatalog([SELF_SUBJECT_REVIEW_RESOURCE, TENANT_RESOURCE]);
+    const tenantCatalog = new ResourceCatalog([SELF_SUBJECT_REVIEW_RESOURCE]);
+    let address = options.advertiseAddress ?? options.listen;
+    const api = new ApiServer({
+      store,
+      catalog,
+      strategyFor: (info) => (info === TENANT_RESOURCE ? tenantStrategy : {}),
+      printerFor: () => customResourcePrinter(TENANT_PRINTER_COLUMNS),
+      version,
+      get serverAddress() {
+        return address;
+      },
+    });
+    const tenants = new TenantRegistry(store);
+    await tenants.start();
+    stops.push(() => tenants.stop());
+
+    const advertised = parseListen(address);
+    const serving = await ca.issueServingCertificate({ hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])] });
+    const server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
+      const identity = authenticate(req.socket as TLSSocket, tenants);
+      if ('refused' in identity) return sendStatus(req, res, unauthorized());
+      route(req, res, identity).catch((err: Error) => {
+        process.stderr.write(`gateway: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
+        if (!res.headersSent) sendStatus(req, res, statusOf(500, 'InternalError', err.message));
+      });
+    });
+
+    const route = async (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, identity: Identity): Promise<void> => {
+      const url = new URL(req.url ?? '/', 'https://localhost');
+      const pathname = url.pathname.replace(/\/+$/, '') || '/';
+      if (req.method === 'POST' && pathname === SELF_SUBJECT_REVIEW_PATH) return answerSelfSubjectReview(req, res, identity);
+      if (identity.kind === 'admin') return api.handle(req, res, { name: identity.user, groups: identity.groups });
+      if (['/version', '/healthz', '/readyz', '/livez'].includes(pathname)) return api.handle(req, res, { name: identity.user, groups: identity.groups });
+      if (pathname.startsWith(`/apis/${TENANT_RESOURCE.group}`)) {
+        return sendStatus(req, res, statusOf(403, 'Forbidden', `${TENANT_RESOURCE.resource}.${TENANT_RESOURCE.group} is forbidden: User "${identity.user}" cannot ${req.method?.toLowerCase()} resource "${TENANT_RESOURCE.resource}" in API group "${TENANT_RESOURCE.group}" at the cluster scope`, { group: TENANT_RESOURCE.group, kind: TENANT_RESOURCE.resource }));
+      }
+      if (req.method === 'GET' && handleDiscovery(req, res, pathname, tenantCatalog, address)) return;
+      sendStatus(req, res, statusOf(404, 'NotFound', 'the gateway does not proxy tenant requests yet: only discovery and `kubectl auth whoami` are served to tenants'));
+    };
+
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    stops.push(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const actualPort = (server.address() as { port: number }).port;
+    if (!options.advertiseAddress) address = `${host}:${actualPort}`;
+    const url = `https://${bracket(parseListen(address).host)}:${parseListen(address).port}`;
+
+    const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
+    const adminKubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
+    await fs.writeFile(adminKubeconfigPath, renderKubeconfig({ clusterName: 'paddock', server: url, caPem: ca.certPem, userName: 'admin', certPem: admin.certPem, keyPem: admin.keyPem, contextName: 'admin@paddock' }), { mode: 0o600 });
+
+    const controller = new TenantController({
+      store,
+      tenants: api.registryFor(TENANT_RESOURCE),
+      clusters,
+      ca,
+      server: url,
+      keyAlgorithm: options.keyAlgorithm ?? 'ecdsa',
+      certificateValidityDays: options.tenantCertValidityDays ?? 365,
+      identity: options.identity ?? `${hostname()}_${process.pid}_${actualPort}`,
+      electionTtlSeconds: options.electionTtlSeconds ?? 5,
+    });
+    controller.start();
+    stops.splice(1, 0, () => controller.stop());
+    return { url, adminKubeconfigPath, store, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function upstreamVersion(cluster: UpstreamCluster | undefined): Promise<Record<string, string>> {
+  if (!cluster) return FALLBACK_VERSION;
+  const res = await cluster.client.request('GET', '/version').catch(() => undefined);
+  return res?.status === 200 && res.body?.minor ? res.body : FALLBACK_VERSION;
+}
+
+function bracket(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+

@@ -1,0 +1,36 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from '../apiserver/handlers/http-io.js';
+import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
+import type { Identity } from './authenticate.js';
+
+export const SELF_SUBJECT_REVIEW_PATH = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+
+export const SELF_SUBJECT_REVIEW_RESOURCE: ResourceInfo = {
+  group: 'authentication.k8s.io',
+  version: 'v1',
+  resource: 'selfsubjectreviews',
+  kind: 'SelfSubjectReview',
+  listKind: 'SelfSubjectReviewList',
+  singular: 'selfsubjectreview',
+  namespaced: false,
+  verbs: ['create'],
+  shortNames: [],
+  categories: [],
+  subresources: [],
+  builtin: true,
+};
+
+/**
+ * `kubectl auth whoami`: who the gateway thinks the caller is. The request body carries nothing
+ * (and comes as protobuf from kubectl), so it is not read; the answer is JSON.
+ */
+export function answerSelfSubjectReview(req: IncomingMessage, res: ServerResponse, identity: Identity): void {
+  req.resume();
+  const extra = identity.kind === 'tenant' ? { 'paddock.dev/tenant': [identity.tenant] } : undefined;
+  sendJson(req, res, 201, {
+    kind: 'SelfSubjectReview',
+    apiVersion: 'authentication.k8s.io/v1',
+    metadata: { creationTimestamp: null },
+    status: { userInfo: { username: identity.user, groups: identity.groups, ...(extra ? { extra } : {}) } },
+  });
+}

@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { stringify } from 'yaml';
+import { RestClient, type RestResponse } from '../apiserver/client/rest-client.js';
+import { humanDuration } from '../apiserver/table/duration.js';
+import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_GROUP, TENANT_VERSION } from '../tenants/tenant-resource.js';
+
+const TENANTS = `/apis/${TENANT_GROUP}/${TENANT_VERSION}/tenants`;
+
+/**
+ * `paddock tenant create|get|list|delete|kubeconfig|rotate [ID]`: tenant administration through
+ * the gateway's admin API with the admin kubeconfig. Commands that start something long
+ * (create, delete, rotate) wait for it and report progress.
+ */
+export async function tenantCommand(args: string[], out: (line: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string', default: '.paddock' },
+      kubeconfig: { type: 'string' },
+      cluster: { type: 'string' },
+      timeout: { type: 'string', default: '120' },
+      output: { type: 'string', short: 'o', default: 'yaml' },
+    },
+  });
+  const [verb, id] = positionals;
+  const kubeconfig = values.kubeconfig ?? path.join(values['data-dir'], 'admin.kubeconfig');
+  const client = RestClient.fromKubeconfig(await readFile(kubeconfig, 'utf8'));
+  const deadline = Date.now() + Number(values.timeout) * 1000;
+  try {
+    if (verb === 'list') return list(client, out);
+    if (!id) throw new Error(`usage: paddock tenant ${verb ?? 'create|get|list|delete|kubeconfig|rotate'} ID`);
+    switch (verb) {
+      case 'create':
+        return await create(client, id, values.cluster, deadline, out);
+      case 'get':
+        return await get(client, id, values.output, out);
+      case 'delete':
+        return await remove(client, id, deadline, out);
+      case 'kubeconfig':
+        return await kubeconfigOf(client, id, out);
+      case 'rotate':
+        return await rotate(client, id, deadline, out);
+      default:
+        throw new Error(`unknown tenant command ${JSON.stringify(verb)}: create, get, list, delete, kubeconfig or rotate`);
+    }
+  } finally {
+    client.close();
+  }
+}
+
+async function create(client: RestClient, id: string, cluster: string | undefined, deadline: number, out: (line: string) => void): Promise<number> {
+  const spec = cluster ? { clusterAffinity: { clusterNames: [cluster] } } : {};
+  check(await client.request('POST', TENANTS, { apiVersion: `${TENANT_GROUP}/${TENANT_VERSION}`, kind: 'Tenant', metadata: { name: id }, spec }), 201);
+  const tenant = await waitFor(client, id, deadline, (t) => t?.status?.phase === 'Active' && t.metadata.annotations?.[KUBECONFIG_ANNOTATION], out);
+  out(`tenant/${id} created (Active on ${tenant.status.cluster})`);
+  return 0;
+}
+
+async function get(client: RestClient, id: string, output: string, out: (line: string) => void): Promise<number> {
+  const tenant = check(await client.request('GET', `${TENANTS}/${id}`), 200).body;
+  out(output === 'json' ? JSON.stringify(tenant, null, 2) : stringify(tenant).trimEnd());
+  return 0;
+}
+
+async function list(client: RestClient, out: (line: string) => void): Promise<number> {
+  const items: any[] = check(await client.request('GET', TENANTS), 200).body.items;
+  const rows = [['NAME', 'PHASE', 'CLUSTER', 'AGE'], ...items.map((t) => [t.metadata.name, t.status?.phase ?? '', t.status?.cluster ?? '', humanDuration(Date.now() - Date.parse(t.metadata.creationTimestamp))])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const row of rows) out(row.map((cell, i) => cell.padEnd(widths[i]! + 3)).join('').trimEnd());
+  return 0;
+}
+
+async function remove(client: RestClient, id: string, deadline: number, out: (line: string) => void): Promise<number> {
+  check(await client.request('DELETE', `${TENANTS}/${id}`), 200);
+  out(`tenant/${id} deleting`);
+  await waitFor(client, id, deadline, (t) => t === null, out);
+  out(`tenant/${id} deleted`);
+  return 0;
+}
+
+async function kubeconfigOf(client: RestClient, id: string, out: (line: string) => void): Promise<number> {
+  const tenant = check(await client.request('GET', `${TENANTS}/${id}`), 200).body;
+  const encoded = tenant.metadata.annotations?.[KUBECONFIG_ANNOTATION];
+  if (!encoded) throw new Error(`tenant ${id} has no kubeconfig yet (phase ${tenant.status?.phase ?? 'unknown'})`);
+  out(Buffer.from(encoded, 'base64').toString('utf8').trimEnd());
+  return 0;
+}
+
+async function rotate(client: RestClient, id: string, deadline: number, out: (line: string) => void): Promise<number> {
+  const request = new Date().toISOString();
+  check(await client.request('PATCH', `${TENANTS}/${id}`, { metadata: { annotations: { [ROTATE_ANNOTATION]: request } } }, { 'Content-Type': 'application/merge-patch+json' }), 200);
+  const tenant = await waitFor(client, id, deadline, (t) => t?.status?.rotation === request, out);
+  out(`tenant/${id} certificate rotated (serial ${tenant.status.certificateSerials.join(', ')}); the previous certificate is revoked`);
+  return 0;
+}
+
+/** Polls the tenant until `done`, printing each new progress message of its Ready condition. */
+async function waitFor(client: RestClient, id: string, deadline: number, done: (tenant: any) => unknown, out: (line: string) => void): Promise<any> {
+  let lastMessage = '';
+  for (;;) {
+    const res = await client.request('GET', `${TENANTS}/${id}`);
+    const tenant = res.status === 404 ? null : check(res, 200).body;
+    if (done(tenant)) return tenant;
+    const ready = tenant?.status?.conditions?.find((c: { type: string }) => c.type === 'Ready');
+    const message: string | undefined = ready?.status === 'False' ? ready.message : undefined;
+    if (message && message !== lastMessage) out(`  ${message}`);
+    lastMessage = message ?? lastMessage;
+    if (Date.now() > deadline) throw new Error(`tenant ${id}: timed out (phase ${tenant?.status?.phase ?? 'gone'}${message ? `: ${message}` : ''})`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function check(res: RestResponse, ...ok: number[]): RestResponse {
+  if (ok.includes(res.status)) return res;
+  throw new Error(res.body?.message ?? `the gateway answered ${res.status}`);
+}

@@ -1,0 +1,200 @@
+import { mutate, removeFinalizer } from '../apiserver/registry/object-mutation.js';
+import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
+import type { ApiObject } from '../apiserver/registry/object-store.js';
+import { ApiError } from '../apiserver/status.js';
+import { renderKubeconfig, type CertificateAuthority } from '../certs/index.js';
+import { isStoreError, type Leadership, type Store } from '../store/index.js';
+import { WatchLoop } from '../store/watch-loop.js';
+import { placeTenant } from './placement.js';
+import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
+import { TENANTS_PREFIX } from './tenant-registry.js';
+import type { UpstreamCluster } from './upstream-clusters.js';
+import { ensureTenantSpace, removeTenantSpace } from './upstream-space.js';
+
+export interface TenantControllerOptions {
+  store: Store;
+  /** The gateway's Tenant registry (reads and writes go through the store). */
+  tenants: GenericRegistry;
+  clusters: readonly UpstreamCluster[];
+  ca: CertificateAuthority;
+  /** The gateway URL written into tenant kubeconfigs. */
+  server: string;
+  keyAlgorithm: 'ecdsa' | 'rsa';
+  certificateValidityDays: number;
+  /** Who this replica is, in the election. */
+  identity: string;
+  electionTtlSeconds: number;
+  /** How often a Terminating tenant is looked at again while its objects go away. */
+  retryMs?: number;
+}
+
+const ELECTION = 'tenant-controller';
+
+/**
+ * The tenant lifecycle, run by exactly one gateway replica (store election; the next leader
+ * resumes whatever the last one left unfinished, since every step is idempotent):
+ * - a new tenant is placed on a cluster, gets its namespaces and RBAC there, a certificate
+ *   (serial recorded in status) and a kubeconfig (annotation), and turns Active;
+ * - a rotation request (annotation) issues a new certificate and drops the old serials;
+ * - a deleted tenant is Terminating at once (so its certificates stop working), its objects
+ *   are removed from its cluster, progress is reported in a condition, and when nothing is
+ *   left the finalizer goes and so does the Tenant.
+ */
+export class TenantController {
+  private stopped = false;
+  private leadership: Leadership | undefined;
+  private campaign: Promise<void> = Promise.resolve();
+  private readonly queue = new Set<string>();
+  private working = false;
+  private readonly retryMs: number;
+  private readonly abort = new AbortController();
+
+  constructor(private readonly options: TenantControllerOptions) {
+    this.retryMs = options.retryMs ?? 300;
+  }
+
+  start(): void {
+    this.campaign = this.lead();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort(new Error('stopping'));
+    await this.leadership?.resign().catch(() => undefined);
+    await this.campaign;
+  }
+
+  /** Campaign, lead until leadership is lost, and campaign again. */
+  private async lead(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        this.leadership = await this.options.store.elect(ELECTION, this.options.electionTtlSeconds, { identity: this.options.identity, signal: this.abort.signal });
+      } catch (err) {
+        if (this.stopped) return;
+        process.stderr.write(`tenant controller: campaign failed: ${(err as Error).message}\n`);
+        await sleep(500);
+        continue;
+      }
+      const loop = new WatchLoop(this.options.store, TENANTS_PREFIX, {
+        onList: (items) => items.forEach((kv) => this.enqueue((JSON.parse(kv.value) as ApiObject).metadata.name)),
+        onEvent: (event) => {
+          if (event.type !== 'delete') this.enqueue((JSON.parse(event.value) as ApiObject).metadata.name);
+        },
+      }, 'tenant controller');
+      await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
+      await new Promise<void>((resolve) => {
+        if (this.leadership!.signal.aborted) return resolve();
+        this.leadership!.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await loop.stop();
+    }
+  }
+
+  private enqueue(name: string): void {
+    this.queue.add(name);
+    void this.work();
+  }
+
+  /** One tenant at a time, each queued name once, until the queue is empty. */
+  private async work(): Promise<void> {
+    if (this.working) return;
+    this.working = true;
+    try {
+      while (this.queue.size && this.isLeader()) {
+        const [name] = this.queue;
+        this.queue.delete(name!);
+        const again = await this.reconcile(name!).catch((err: Error) => {
+          if (this.isLeader()) process.stderr.write(`tenant controller: ${name}: ${err.message}\n`);
+          return true;
+        });
+        if (again && this.isLeader()) setTimeout(() => this.enqueue(name!), this.retryMs).unref();
+      }
+    } finally {
+      this.working = false;
+    }
+  }
+
+  private isLeader(): boolean {
+    return !this.stopped && this.leadership !== undefined && !this.leadership.signal.aborted;
+  }
+
+  /** Returns true when the tenant needs another look later. */
+  private async reconcile(name: string): Promise<boolean> {
+    let stored;
+    try {
+      stored = await this.options.tenants.objects.get('', name);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return false;
+      throw err;
+    }
+    const tenant = stored.object;
+    if (tenant.metadata.deletionTimestamp) return this.finalize(tenant, stored.revision);
+
+    const status = { ...(tenant.status ?? {}) };
+    const annotations = { ...(tenant.metadata.annotations ?? {}) };
+    const rotation: string | undefined = annotations[ROTATE_ANNOTATION];
+    const needsCertificate = !status.certificateSerials?.length || !annotations[KUBECONFIG_ANNOTATION] || (rotation !== undefined && rotation !== status.rotation);
+    const cluster = this.clusterFor(tenant);
+    if (status.phase === 'Active' && !needsCertificate && cluster?.name === status.cluster) return false;
+    if (!cluster) {
+      return this.writeStatus(tenant, stored.revision, { ...status, phase: 'Pending' }, annotations, condition('Ready', 'False', 'NoCluster', 'no cluster matches the tenant\'s clusterAffinity'));
+    }
+    await ensureTenantSpace(cluster.client, name);
+    if (needsCertificate) {
+      const issued = await this.options.ca.issueClientCertificate({
+        commonName: `${name}-admin`,
+        organizationalUnits: [name],
+        keyAlgorithm: this.options.keyAlgorithm,
+        validityDays: this.options.certificateValidityDays,
+      });
+      status.certificateSerials = [issued.serial];
+      if (rotation !== undefined) status.rotation = rotation;
+      annotations[KUBECONFIG_ANNOTATION] = Buffer.from(
+        renderKubeconfig({ clusterName: 'paddock', server: this.options.server, caPem: this.options.ca.certPem, userName: name, certPem: issued.certPem, keyPem: issued.keyPem, contextName: `${name}@paddock` }),
+      ).toString('base64');
+    }
+    return this.writeStatus(tenant, stored.revision, { ...status, phase: 'Active', cluster: cluster.name }, annotations, condition('Ready', 'True', 'Active', `the tenant's space is ready on ${cluster.name}`));
+  }
+
+  private clusterFor(tenant: ApiObject) {
+    const current = this.options.clusters.find((c) => c.name === tenant.status?.cluster);
+    return current ?? placeTenant(this.options.clusters, tenant.spec?.clusterAffinity, new Map());
+  }
+
+  /** Terminating: remove the tenant's objects upstream; when none are left, let the Tenant go. */
+  private async finalize(tenant: ApiObject, revision: number): Promise<boolean> {
+    if (!tenant.metadata.finalizers?.includes(TENANT_FINALIZER)) return false;
+    const cluster = this.options.clusters.find((c) => c.name === tenant.status?.cluster);
+    const leftovers = cluster ? await removeTenantSpace(cluster.client, tenant.metadata.name) : [];
+    if (leftovers.length) {
+      const shown = leftovers.slice(0, 5).join(', ') + (leftovers.length > 5 ? ', …' : '');
+      const message = `waiting for ${leftovers.length} object${leftovers.length === 1 ? '' : 's'} to be removed from ${cluster!.name}: ${shown}`;
+      await this.writeStatus(tenant, revision, { ...(tenant.status ?? {}), phase: 'Terminating' }, tenant.metadata.annotations ?? {}, condition('Ready', 'False', 'Terminating', message));
+      return true;
+    }
+    await mutate(this.options.tenants, '', tenant.metadata.name, (object) => removeFinalizer(object, TENANT_FINALIZER));
+    return false;
+  }
+
+  /** One write of status and annotations, skipped when nothing changes; a conflict retries later. */
+  private async writeStatus(tenant: ApiObject, revision: number, status: Record<string, any>, annotations: Record<string, string>, ready: Record<string, string>): Promise<boolean> {
+    const previous = (tenant.status?.conditions ?? []).find((c: { type: string }) => c.type === ready.type);
+    const sameCondition = previous && previous.status === ready.status && previous.reason === ready.reason && previous.message === ready.message;
+    status.conditions = [...(tenant.status?.conditions ?? []).filter((c: { type: string }) => c.type !== ready.type), sameCondition ? previous : ready];
+    const next = { ...tenant, metadata: { ...tenant.metadata, annotations }, status };
+    if (JSON.stringify(next) === JSON.stringify(tenant)) return false;
+    try {
+      await this.options.tenants.objects.update(next, revision);
+      return false;
+    } catch (err) {
+      if ((err instanceof ApiError && err.code === 409) || isStoreError(err, 'Conflict')) return true;
+      throw err;
+    }
+  }
+}
+
+function condition(type: string, status: string, reason: string, message: string): Record<string, string> {
+  return { type, status, reason, message, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

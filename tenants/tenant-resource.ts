@@ -1,0 +1,104 @@
+import type { ApiObject } from '../apiserver/registry/object-store.js';
+import type { Strategy } from '../apiserver/registry/strategy.js';
+import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
+import type { Cause } from '../apiserver/validation/cause.js';
+import type { PrinterColumn } from '../apiserver/table/printers/custom-resource.js';
+
+/**
+ * The Tenant kind (`tenant.kubezoo.io/v1alpha1`, cluster-scoped, name = tenant id), as KubeZoo
+ * defines it plus the fields Paddock's placement, failover and revocation need:
+ *
+ *   spec:   id, clusterAffinity {clusterNames, labelSelector}, clusterTolerations, failover {purgeMode}
+ *   status: phase Pending|Active|Terminating, cluster, certificateSerials, evictionTasks, conditions
+ */
+export const TENANT_GROUP = 'tenant.kubezoo.io';
+export const TENANT_VERSION = 'v1alpha1';
+export const TENANT_FINALIZER = 'kubezoo.io/tenant';
+export const KUBECONFIG_ANNOTATION = 'kubezoo.io/tenant.kubeconfig.base64';
+/** Set (to any new value) to have the controller issue a new certificate and revoke the old ones. */
+export const ROTATE_ANNOTATION = 'kubezoo.io/tenant.rotate';
+export const TENANT_LABEL = 'kubezoo.io/tenant';
+
+export const TENANT_RESOURCE: ResourceInfo = {
+  group: TENANT_GROUP,
+  version: TENANT_VERSION,
+  resource: 'tenants',
+  kind: 'Tenant',
+  listKind: 'TenantList',
+  singular: 'tenant',
+  namespaced: false,
+  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  shortNames: [],
+  categories: [],
+  subresources: [{ name: 'status', kind: 'Tenant', verbs: ['get', 'patch', 'update'] }],
+  // Not compiled into kubectl: client-side apply sends merge patches, as for custom resources.
+  builtin: false,
+};
+
+export const TENANT_PRINTER_COLUMNS: PrinterColumn[] = [
+  { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+  { name: 'Cluster', type: 'string', jsonPath: '.status.cluster' },
+  { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+];
+
+export type TenantPhase = 'Pending' | 'Active' | 'Terminating';
+
+const TENANT_ID = /^[a-z0-9]{6}$/;
+const PURGE_MODES = ['Gracefully', 'Directly', 'Never'];
+const TOLERATION_OPERATORS = ['Exists', 'Equal'];
+const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+export function isTenantId(id: string): boolean {
+  return TENANT_ID.test(id);
+}
+
+/** Tenant names are tenant ids; a generateName prefix must leave room for the 5 random characters. */
+export function validateTenantName(name: string, prefix: boolean): string[] {
+  if (prefix) return /^[a-z0-9]?$/.test(name) ? [] : ['a tenant id prefix must be at most 1 lowercase letter or digit, so that generated ids have 6'];
+  return TENANT_ID.test(name) ? [] : ["a tenant id must be exactly 6 lowercase letters or digits (regex used for validation is '[a-z0-9]{6}')"];
+}
+
+export function validateTenant(tenant: ApiObject): Cause[] {
+  const causes: Cause[] = [];
+  const spec = tenant.spec ?? {};
+  if (typeof spec !== 'object' || Array.isArray(spec)) {
+    return [...causes, { reason: 'FieldValueInvalid', field: 'spec', message: 'Invalid value: must be an object' }];
+  }
+  if (spec.id !== undefined && (!Number.isInteger(spec.id) || spec.id < 0)) {
+    causes.push({ reason: 'FieldValueInvalid', field: 'spec.id', message: `Invalid value: ${JSON.stringify(spec.id)}: must be a non-negative integer` });
+  }
+  const names = spec.clusterAffinity?.clusterNames;
+  if (names !== undefined && (!Array.isArray(names) || names.some((n: unknown) => typeof n !== 'string'))) {
+    causes.push({ reason: 'FieldValueInvalid', field: 'spec.clusterAffinity.clusterNames', message: 'Invalid value: must be a list of cluster names' });
+  }
+  for (const [i, toleration] of (Array.isArray(spec.clusterTolerations) ? spec.clusterTolerations : []).entries()) {
+    const field = `spec.clusterTolerations[${i}]`;
+    if (toleration.operator !== undefined && !TOLERATION_OPERATORS.includes(toleration.operator)) {
+      causes.push({ reason: 'FieldValueNotSupported', field: `${field}.operator`, message: `Unsupported value: ${JSON.stringify(toleration.operator)}: supported values: "Equal", "Exists"` });
+    }
+    if (toleration.effect !== undefined && toleration.effect !== '' && !TAINT_EFFECTS.includes(toleration.effect)) {
+      causes.push({ reason: 'FieldValueNotSupported', field: `${field}.effect`, message: `Unsupported value: ${JSON.stringify(toleration.effect)}: supported values: "NoExecute", "NoSchedule", "PreferNoSchedule"` });
+    }
+  }
+  const purgeMode = spec.failover?.purgeMode;
+  if (purgeMode !== undefined && !PURGE_MODES.includes(purgeMode)) {
+    causes.push({ reason: 'FieldValueNotSupported', field: 'spec.failover.purgeMode', message: `Unsupported value: ${JSON.stringify(purgeMode)}: supported values: "Directly", "Gracefully", "Never"` });
+  }
+  return causes;
+}
+
+/**
+ * New tenants start Pending with the finalizer that keeps them until their upstream objects are
+ * gone; status is the controller's (the status subresource keeps clients off it).
+ */
+export const tenantStrategy: Strategy = {
+  prepareForCreate: (tenant) => {
+    tenant.metadata.finalizers = [...new Set([...(tenant.metadata.finalizers ?? []), TENANT_FINALIZER])];
+    tenant.status = { phase: 'Pending' };
+  },
+  validateName: validateTenantName,
+  validate: (tenant) => validateTenant(tenant),
+  beginDeletion: (tenant) => {
+    tenant.status = { ...(tenant.status ?? {}), phase: 'Terminating' };
+  },
+};
