@@ -30,7 +30,7 @@ export async function tenantCommand(args: string[], out: (line: string) => void)
   const client = RestClient.fromKubeconfig(await readFile(kubeconfig, 'utf8'));
   const deadline = Date.now() + Number(values.timeout) * 1000;
   try {
-    if (verb === 'list') return list(client, out);
+    if (verb === 'list') return await list(client, out);
     if (!id) throw new Error(`usage: paddock tenant ${verb ?? 'create|get|list|delete|kubeconfig|rotate'} ID`);
     switch (verb) {
       case 'create':

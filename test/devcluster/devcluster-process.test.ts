@@ -44,30 +44,6 @@ describe('devcluster: the command, restarts and several clusters in one process'
     }
   });
 
-  it('`paddock serve` (npm start) runs a member devcluster, writes its kubeconfig, and says the gateway is not built', async () => {
-    const { dir, remove } = await makeTempDir('serve');
-    const child = spawn(process.execPath, [cli, 'serve', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    try {
-      const lines: string[] = [];
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          lines.push(line);
-          if (lines.length === 2) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`paddock serve exited with ${code}`)));
-      });
-      expect(lines[0]).to.match(new RegExp(`^devcluster member1 listening on https://127\\.0\\.0\\.1:\\d+; direct kubeconfig: ${dir}/clusters/member1\\.kubeconfig$`));
-      expect(lines[1]).to.match(/^not built yet: the gateway/);
-      const kubectl = await Kubectl.create(`${dir}/clusters/member1.kubeconfig`);
-      expect(await kubectl.ok(['get', 'namespace', 'default', '-o', 'name'])).to.equal('namespace/default\n');
-      await kubectl.dispose();
-    } finally {
-      await killAndWait(child, 'SIGTERM');
-      await remove();
-    }
-    expect(child.exitCode).to.equal(0);
-  });
-
   it('runs three member clusters in one process on one etcd without seeing each other\'s objects', async () => {
     const etcd = await startEtcd();
     const dirs = await Promise.all([1, 2, 3].map(() => makeTempDir('member')));
