@@ -4,8 +4,9 @@
  */
 import { benchDevcluster } from './devcluster.js';
 import { benchStore } from './store.js';
+import { benchTenants } from './tenants.js';
 
-const benchmarks: Record<string, () => Promise<void>> = { store: benchStore, devcluster: benchDevcluster };
+const benchmarks: Record<string, () => Promise<void>> = { store: benchStore, devcluster: benchDevcluster, tenants: benchTenants };
 
 const name = process.argv[2];
 const run = name ? benchmarks[name] : undefined;

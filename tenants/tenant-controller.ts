@@ -26,6 +26,8 @@ export interface TenantControllerOptions {
   electionTtlSeconds: number;
   /** How often a Terminating tenant is looked at again while its objects go away. */
   retryMs?: number;
+  /** Tenants reconciled at the same time (default 8). */
+  concurrency?: number;
 }
 
 const ELECTION = 'tenant-controller';
@@ -45,7 +47,9 @@ export class TenantController {
   private leadership: Leadership | undefined;
   private campaign: Promise<void> = Promise.resolve();
   private readonly queue = new Set<string>();
-  private working = false;
+  /** Tenants being reconciled now: each by one worker at a time. */
+  private readonly active = new Set<string>();
+  private workers = 0;
   private readonly retryMs: number;
   private readonly abort = new AbortController();
 
@@ -92,25 +96,28 @@ export class TenantController {
 
   private enqueue(name: string): void {
     this.queue.add(name);
-    void this.work();
+    if (this.workers < (this.options.concurrency ?? 8)) void this.work();
   }
 
-  /** One tenant at a time, each queued name once, until the queue is empty. */
+  /** A worker: takes queued tenants no other worker holds, until none is left. */
   private async work(): Promise<void> {
-    if (this.working) return;
-    this.working = true;
+    this.workers++;
     try {
-      while (this.queue.size && this.isLeader()) {
-        const [name] = this.queue;
-        this.queue.delete(name!);
-        const again = await this.reconcile(name!).catch((err: Error) => {
+      for (;;) {
+        const name = [...this.queue].find((n) => !this.active.has(n));
+        if (name === undefined || !this.isLeader()) return;
+        this.queue.delete(name);
+        this.active.add(name);
+        const again = await this.reconcile(name).catch((err: Error) => {
           if (this.isLeader()) process.stderr.write(`tenant controller: ${name}: ${err.message}\n`);
           return true;
         });
-        if (again && this.isLeader()) setTimeout(() => this.enqueue(name!), this.retryMs).unref();
+        this.active.delete(name);
+        if (again && this.isLeader()) setTimeout(() => this.enqueue(name), this.retryMs).unref();
       }
     } finally {
-      this.working = false;
+      this.workers--;
+      if (this.queue.size && this.isLeader() && [...this.queue].some((n) => !this.active.has(n))) void this.work();
     }
   }
 
