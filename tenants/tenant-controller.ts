@@ -141,7 +141,7 @@ export class TenantController {
     const annotations = { ...(tenant.metadata.annotations ?? {}) };
     const rotation: string | undefined = annotations[ROTATE_ANNOTATION];
     const needsCertificate = !status.certificateSerials?.length || !annotations[KUBECONFIG_ANNOTATION] || (rotation !== undefined && rotation !== status.rotation);
-    const cluster = this.clusterFor(tenant);
+    const cluster = await this.clusterFor(tenant);
     if (status.phase === 'Active' && !needsCertificate && cluster?.name === status.cluster) return false;
     if (!cluster) {
       return this.writeStatus(tenant, stored.revision, { ...status, phase: 'Pending' }, annotations, condition('Ready', 'False', 'NoCluster', 'no cluster matches the tenant\'s clusterAffinity'));
@@ -163,9 +163,16 @@ export class TenantController {
     return this.writeStatus(tenant, stored.revision, { ...status, phase: 'Active', cluster: cluster.name }, annotations, condition('Ready', 'True', 'Active', `the tenant's space is ready on ${cluster.name}`));
   }
 
-  private clusterFor(tenant: ApiObject) {
+  /** The tenant's cluster, or a new placement: the least loaded cluster its affinity allows. */
+  private async clusterFor(tenant: ApiObject) {
     const current = this.options.clusters.find((c) => c.name === tenant.status?.cluster);
-    return current ?? placeTenant(this.options.clusters, tenant.spec?.clusterAffinity, new Map());
+    if (current) return current;
+    const load = new Map<string, number>();
+    for (const other of (await this.options.tenants.objects.list('', {})).objects) {
+      const cluster = other.status?.cluster;
+      if (cluster) load.set(cluster, (load.get(cluster) ?? 0) + 1);
+    }
+    return placeTenant(this.options.clusters, tenant.spec?.clusterAffinity, load);
   }
 
   /** Terminating: remove the tenant's objects upstream; when none are left, let the Tenant go. */
