@@ -1,0 +1,140 @@
+/**
+ * What protocol conversion knows about one tenant and the upstream cluster's kinds. Pure data
+ * and functions: the gateway builds a TenantContext per request from its discovery cache.
+ *
+ * Vocabulary:
+ * - **up** is tenant → upstream, **down** is upstream → tenant;
+ * - the **prefix** is `<tid>-`: it goes in front of every namespace, every cluster-scoped name
+ *   (except shared kinds such as Nodes) and every custom (CRD) API group upstream;
+ * - a **tenant group** is an API group that is not a built-in Kubernetes group: the tenant's own
+ *   CRD groups, which upstream carry the prefix (`stable.example.com` ↔ `<tid>-stable.example.com`);
+ * - a **foreign** upstream object is one that does not carry this tenant's prefix where it must:
+ *   it belongs to another tenant or the admin and never reaches this tenant.
+ */
+export interface TenantContext {
+  tenantId: string;
+  /** `<tid>-` */
+  prefix: string;
+  kinds: KindScope;
+}
+
+/** Scope of kinds and resources, in the tenant's view (unprefixed groups). */
+export interface KindScope {
+  /** Whether objects of this kind are namespaced; undefined when the kind is unknown. */
+  kindIsNamespaced(group: string, kind: string): boolean | undefined;
+  /** Whether this resource (plural) is namespaced; undefined when unknown. */
+  resourceIsNamespaced(group: string, resource: string): boolean | undefined;
+  /** The kind a resource serves (`pods` → `Pod`); undefined when unknown. */
+  kindOf(group: string, resource: string): string | undefined;
+}
+
+/**
+ * API groups served by Kubernetes itself, kept as they are in both directions. Every other group
+ * is a CRD group and, for a tenant, its own (prefixed upstream).
+ */
+export const BUILTIN_GROUPS: ReadonlySet<string> = new Set([
+  '',
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'apps',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'autoscaling',
+  'batch',
+  'certificates.k8s.io',
+  'coordination.k8s.io',
+  'discovery.k8s.io',
+  'events.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+  'internal.apiserver.k8s.io',
+  'networking.k8s.io',
+  'node.k8s.io',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'resource.k8s.io',
+  'scheduling.k8s.io',
+  'storage.k8s.io',
+  'storagemigration.k8s.io',
+]);
+
+/** Groups only the admin sees; hidden from tenants' discovery and refused (403). */
+export const ADMIN_GROUPS: ReadonlySet<string> = new Set(['tenant.kubezoo.io', 'cluster.karmada.io', 'search.karmada.io']);
+
+/** Cluster-scoped kinds every tenant shares read-only, with names unchanged. */
+export const SHARED_KINDS: ReadonlySet<string> = new Set(['/Node', '/ComponentStatus', 'apiregistration.k8s.io/APIService', 'flowcontrol.apiserver.k8s.io/FlowSchema', 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration']);
+
+/** Resources (plural) of the shared kinds, for request paths. */
+export const SHARED_RESOURCES: ReadonlySet<string> = new Set(['/nodes', '/componentstatuses', 'apiregistration.k8s.io/apiservices', 'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations']);
+
+export function isSharedKind(group: string, kind: string): boolean {
+  return SHARED_KINDS.has(`${group}/${kind}`);
+}
+
+export function isSharedResource(group: string, resource: string): boolean {
+  return SHARED_RESOURCES.has(`${group}/${resource}`);
+}
+
+export function isTenantGroup(group: string): boolean {
+  return !BUILTIN_GROUPS.has(group) && !ADMIN_GROUPS.has(group);
+}
+
+export function tenantContext(tenantId: string, kinds: KindScope): TenantContext {
+  return { tenantId, prefix: `${tenantId}-`, kinds };
+}
+
+/** Name up: `foo` → `<tid>-foo`. */
+export function addPrefix(ctx: TenantContext, name: string): string {
+  return ctx.prefix + name;
+}
+
+/** Name down: `<tid>-foo` → `foo`; null when the name is not this tenant's. */
+export function stripPrefix(ctx: TenantContext, name: string): string | null {
+  return name.startsWith(ctx.prefix) && name.length > ctx.prefix.length ? name.slice(ctx.prefix.length) : null;
+}
+
+/** Group up: tenant CRD groups get the prefix, built-in groups stay. */
+export function groupUp(ctx: TenantContext, group: string): string {
+  return isTenantGroup(group) ? ctx.prefix + group : group;
+}
+
+/** Group down: the tenant's CRD groups lose the prefix; null for any other custom group. */
+export function groupDown(ctx: TenantContext, group: string): string | null {
+  if (BUILTIN_GROUPS.has(group)) return group;
+  const stripped = stripPrefix(ctx, group);
+  return stripped !== null && isTenantGroup(stripped) ? stripped : null;
+}
+
+/** `group/version` (or `v1`) up. */
+export function apiVersionUp(ctx: TenantContext, apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? apiVersion : `${groupUp(ctx, apiVersion.slice(0, slash))}${apiVersion.slice(slash)}`;
+}
+
+/** `group/version` down; null when the group is not this tenant's to see. */
+export function apiVersionDown(ctx: TenantContext, apiVersion: string): string | null {
+  const slash = apiVersion.indexOf('/');
+  if (slash < 0) return apiVersion;
+  const group = groupDown(ctx, apiVersion.slice(0, slash));
+  return group === null ? null : `${group}${apiVersion.slice(slash)}`;
+}
+
+export function groupOfApiVersion(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/**
+ * A request the conversion refuses, shaped as the Kubernetes Status the gateway answers with
+ * (translate/ does no I/O and knows nothing of HTTP; the gateway sends it).
+ */
+export class TranslationError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly details?: { name?: string; group?: string; kind?: string; causes?: { reason: string; field: string; message: string }[] },
+  ) {
+    super(message);
+  }
+}
