@@ -13,7 +13,7 @@ import { tenantCommand } from './tenant-cli.js';
 const USAGE = `usage:
   paddock serve [--listen 127.0.0.1:6443] [--advertise-address HOST:PORT] [--data-dir .paddock]
                 [--dev-clusters 1 | --upstream NAME=KUBECONFIG ...] [--etcd-endpoints http://127.0.0.1:2379,...] [--etcd-prefix /paddock]
-                [--ca-cert F --ca-key F] [--key-algorithm ecdsa|rsa] [--tenant-cert-validity 8760h] [--election-ttl 5]
+                [--ca-cert F --ca-key F] [--key-algorithm ecdsa|rsa] [--tenant-cert-validity 8760h] [--election-ttl 5] [--max-request-bytes 3145728]
   paddock devcluster [--listen 127.0.0.1:6444] [--data-dir .paddock/devcluster] [--etcd-endpoints URL,...] [--etcd-prefix /devcluster] [--name devcluster]
   paddock tenant create|get|list|delete|kubeconfig|rotate ID [--data-dir .paddock | --kubeconfig F] [--cluster NAME] [-o yaml|json]`;
 
@@ -50,6 +50,7 @@ async function serve(args: string[]): Promise<number> {
       'key-algorithm': { type: 'string', default: 'ecdsa' },
       'tenant-cert-validity': { type: 'string', default: '8760h' },
       'election-ttl': { type: 'string', default: '5' },
+      'max-request-bytes': { type: 'string', default: String(3 * 1024 * 1024) },
     },
   });
   const keyAlgorithm = values['key-algorithm'];
@@ -86,6 +87,7 @@ async function serve(args: string[]): Promise<number> {
       tenantCertValidityDays: durationDays(values['tenant-cert-validity']),
       upstreams,
       electionTtlSeconds: Number(values['election-ttl']),
+      maxRequestBytes: Number(values['max-request-bytes']),
     });
     process.stdout.write(`paddock gateway listening on ${gateway.url}; admin kubeconfig: ${gateway.adminKubeconfigPath}\n`);
     await untilSignal();

@@ -1,12 +1,12 @@
 import { createServer } from 'node:https';
 import { promises as fs } from 'node:fs';
+import { hkdfSync } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
-import { handleDiscovery } from '../apiserver/handlers/discovery-handler.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
 import { statusOf, unauthorized } from '../apiserver/status.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
@@ -19,6 +19,8 @@ import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tena
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
+import { TenantProxy } from './tenant-proxy.js';
+import { UpstreamConnection } from './upstream-connection.js';
 import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH, SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
 
 export interface GatewayOptions {
@@ -38,6 +40,8 @@ export interface GatewayOptions {
   electionTtlSeconds?: number;
   /** This replica's name in the election (default host_pid). */
   identity?: string;
+  /** Largest request body accepted (default 3 MiB, as kube-apiserver). */
+  maxRequestBytes?: number;
 }
 
 export interface Gateway {
@@ -68,9 +72,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const clusters: UpstreamCluster[] = options.upstreams.map((u) => ({ name: u.name, labels: u.labels ?? {}, client: RestClient.fromKubeconfig(u.kubeconfig) }));
     stops.push(async () => clusters.forEach((c) => c.client.close()));
     const version = await upstreamVersion(clusters[0]);
+    const connections = new Map(options.upstreams.map((u) => [u.name, new UpstreamConnection(u.name, u.kubeconfig)]));
+    stops.push(async () => {
+      await Promise.all([...connections.values()].map((c) => c.close()));
+    });
+    const proxy = new TenantProxy({ continueKey: continueTokenKey(ca.keyPem), maxRequestBytes: options.maxRequestBytes });
 
     const catalog = new ResourceCatalog([SELF_SUBJECT_REVIEW_RESOURCE, TENANT_RESOURCE]);
-    const tenantCatalog = new ResourceCatalog([SELF_SUBJECT_REVIEW_RESOURCE]);
     let address = options.advertiseAddress ?? options.listen;
     const api = new ApiServer({
       store,
@@ -106,8 +114,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (pathname.startsWith(`/apis/${TENANT_RESOURCE.group}`)) {
         return sendStatus(req, res, statusOf(403, 'Forbidden', `${TENANT_RESOURCE.resource}.${TENANT_RESOURCE.group} is forbidden: User "${identity.user}" cannot ${req.method?.toLowerCase()} resource "${TENANT_RESOURCE.resource}" in API group "${TENANT_RESOURCE.group}" at the cluster scope`, { group: TENANT_RESOURCE.group, kind: TENANT_RESOURCE.resource }));
       }
-      if (req.method === 'GET' && handleDiscovery(req, res, pathname, tenantCatalog, address)) return;
-      sendStatus(req, res, statusOf(404, 'NotFound', 'the gateway does not proxy tenant requests yet: only discovery and `kubectl auth whoami` are served to tenants'));
+      const cluster = tenants.clusterOf(identity.tenant);
+      const connection = cluster ? connections.get(cluster) : undefined;
+      if (!connection) {
+        return sendStatus(req, res, statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, { retryAfterSeconds: 1 }));
+      }
+      await proxy.handle(req, res, identity, connection);
     };
 
     await new Promise<void>((resolve, reject) => {
@@ -144,6 +156,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     await stop();
     throw err;
   }
+}
+
+/** The key continue tokens are sealed with: derived from the CA key, so every replica has it. */
+function continueTokenKey(caKeyPem: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', caKeyPem, 'paddock', 'continue-token', 32));
 }
 
 async function upstreamVersion(cluster: UpstreamCluster | undefined): Promise<Record<string, string>> {

@@ -1,0 +1,315 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
+import { MAX_REQUEST_BYTES, readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
+import { ApiError, statusOf } from '../apiserver/status.js';
+import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
+import { openContinue, sealContinue } from '../translate/continue-token.js';
+import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
+import { objectDown, objectUp, textDown } from '../translate/objects.js';
+import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
+import { patchUp, type PatchBodyType } from '../translate/patch.js';
+import { requestUp, type TranslatedRequest } from '../translate/request.js';
+import { statusDown } from '../translate/status.js';
+import { tableDown, type RowKind } from '../translate/table.js';
+import { watchEventDown } from '../translate/watch-event.js';
+import type { Identity } from './authenticate.js';
+import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
+
+type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
+
+const PATCH_TYPES = new Set(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
+const PASS_THROUGH = new Set(['/version', '/healthz', '/readyz', '/livez']);
+/** Upstream pages read at most per tenant page, so a sparse list cannot hold a request forever. */
+const MAX_UPSTREAM_PAGES = 1000;
+
+export interface TenantProxyOptions {
+  /** Key for sealing continue tokens, the same on every replica. */
+  continueKey: Buffer;
+  maxRequestBytes?: number;
+}
+
+/**
+ * The tenant path of the gateway: every request translated up (translate/), forwarded to the
+ * tenant's cluster with the cluster's credentials and the tenant user's identity as
+ * impersonation headers, and every response translated down — objects, lists in full pages,
+ * Tables, watch streams line by line, Status errors, discovery and OpenAPI.
+ */
+export class TenantProxy {
+  constructor(private readonly options: TenantProxyOptions) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse, identity: TenantIdentity, upstream: UpstreamConnection): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const scope = await upstream.scope();
+    const ctx = tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant));
+    try {
+      if (PASS_THROUGH.has(path)) return await this.passThrough(req, res, path, upstream);
+      if (await this.discovery(req, res, ctx, path, upstream)) return;
+      let translated: TranslatedRequest | null;
+      try {
+        translated = requestUp(ctx, req.method ?? 'GET', path, url.searchParams);
+      } catch (err) {
+        // A resource the cached discovery does not know may be a CRD created a moment ago.
+        if (!(err instanceof TranslationError && err.code === 404)) throw err;
+        await scope.refresh();
+        translated = requestUp(ctx, req.method ?? 'GET', path, url.searchParams);
+      }
+      if (!translated) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+      await this.forward(req, res, ctx, identity, translated, upstream);
+    } catch (err) {
+      this.fail(req, res, ctx, err);
+    }
+  }
+
+  private async forward(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
+    const headers = impersonation(identity);
+    headers.accept = acceptUp(req.headers.accept);
+    const continueToken = t.query.get('continue');
+    if (continueToken) t.query.set('continue', openContinue(this.options.continueKey, ctx.tenantId, continueToken));
+    const wantsNoObject = t.query.get('includeObject') === 'None';
+    if (wantsNoObject) t.query.set('includeObject', 'Metadata');
+    let body: string | undefined;
+    if (['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) {
+      const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
+      body = JSON.stringify(await this.bodyUp(req, ctx, t, contentType));
+      headers['content-type'] = contentType;
+    } else if (req.method === 'DELETE') {
+      const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
+      if (raw.length) {
+        body = raw.toString('utf8');
+        headers['content-type'] = 'application/json';
+      }
+    }
+    const rowKind: RowKind = { group: t.info.group, kind: t.kind, namespaced: t.namespaced };
+    if (t.info.verb === 'watch') return this.watch(req, res, ctx, t, upstream, headers, rowKind);
+    if (t.info.verb === 'list') return this.list(req, res, ctx, t, upstream, headers, rowKind, wantsNoObject);
+    const response = await upstream.request(req.method ?? 'GET', pathWithQuery(t.path, t.query), headers, body);
+    const text = await response.body.text();
+    if (t.info.group === 'apiextensions.k8s.io' && req.method !== 'GET') upstream.invalidate();
+    const parsed = parseJson(text);
+    if (!parsed) return this.rawDown(req, res, ctx, response, text);
+    const out = this.responseDown(ctx, parsed, rowKind, wantsNoObject);
+    if (out === null) throw new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
+    sendJson(req, res, response.status, out, warningsDown(ctx, response.headers));
+  }
+
+  /** A list in full pages: upstream pages are read until the tenant's page is full or the list ends. */
+  private async list(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind, wantsNoObject: boolean): Promise<void> {
+    const limit = Number(t.query.get('limit') ?? 0);
+    let combined: Record<string, any> | undefined;
+    let upstreamContinue: string | undefined;
+    for (let page = 0; page < MAX_UPSTREAM_PAGES; page++) {
+      const query = new URLSearchParams(t.query);
+      if (limit > 0 && combined) query.set('limit', String(limit - entries(combined).length));
+      if (upstreamContinue) {
+        query.set('continue', upstreamContinue);
+        query.delete('resourceVersion');
+        query.delete('resourceVersionMatch');
+      }
+      const response = await upstream.request('GET', pathWithQuery(t.path, query), headers);
+      const text = await response.body.text();
+      const parsed = parseJson(text);
+      if (!parsed) return this.rawDown(req, res, ctx, response, text);
+      if (response.status !== 200 || parsed.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
+      const translated = this.responseDown(ctx, parsed, rowKind, wantsNoObject)!;
+      if (!combined) combined = translated;
+      else if (combined.kind === 'Table') combined.rows.push(...translated.rows);
+      else combined.items.push(...translated.items);
+      upstreamContinue = parsed.metadata?.continue || undefined;
+      if (!upstreamContinue || limit <= 0 || entries(combined).length >= limit) break;
+    }
+    const metadata: Record<string, any> = { ...(combined!.metadata ?? {}) };
+    delete metadata.remainingItemCount;
+    delete metadata.continue;
+    if (upstreamContinue && limit > 0) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, upstreamContinue);
+    sendJson(req, res, 200, { ...combined, metadata });
+  }
+
+  /** A watch streamed line by line; the tenant's hang-up closes the upstream watch. */
+  private async watch(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind): Promise<void> {
+    const response = await upstream.request('GET', pathWithQuery(t.path, t.query), headers, undefined, 0);
+    if (response.status !== 200) {
+      const parsed = parseJson(await response.body.text());
+      return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the upstream watch failed'));
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.flushHeaders();
+    const close = () => response.body.destroy();
+    res.on('close', close);
+    let buffer = '';
+    let columns: unknown;
+    let sentColumns = false;
+    try {
+      for await (const chunk of response.body) {
+        buffer += (chunk as Buffer).toString('utf8');
+        let newline: number;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + 1);
+          const event = parseJson(line);
+          if (!event) continue;
+          if (event.object?.kind === 'Table' && event.object.columnDefinitions) columns ??= event.object.columnDefinitions;
+          const down = watchEventDown(ctx, event as { type: string; object: Record<string, any> }, rowKind);
+          if (!down) continue;
+          // Column definitions come with the first upstream event, which may not be the tenant's.
+          if (down.object.kind === 'Table' && !sentColumns) down.object.columnDefinitions ??= columns;
+          if (down.object.kind === 'Table') sentColumns = true;
+          if (!res.write(`${JSON.stringify(down)}\n`)) await new Promise((resolve) => res.once('drain', resolve));
+        }
+      }
+    } catch {
+      // The upstream stream ended abnormally or the tenant hung up: end the tenant's stream.
+    } finally {
+      res.off('close', close);
+      if (!res.destroyed) res.end();
+    }
+  }
+
+  private async bodyUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, contentType: string): Promise<unknown> {
+    const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
+    if (contentType === 'application/vnd.kubernetes.protobuf') {
+      throw new TranslationError(415, 'UnsupportedMediaType', 'the gateway does not translate protobuf request bodies yet; send JSON');
+    }
+    const parsed = parseJson(raw.toString('utf8'));
+    if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
+    const apiVersion = t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version;
+    if (t.info.subresource && !['status'].includes(t.info.subresource)) return parsed;
+    if (req.method === 'PATCH') {
+      if (!PATCH_TYPES.has(contentType)) throw new TranslationError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${[...PATCH_TYPES].join(', ')}`);
+      return patchUp(ctx, contentType as PatchBodyType, parsed, apiVersion, t.kind);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TranslationError(400, 'BadRequest', 'the body of the request must be a JSON object');
+    const object = parsed as Record<string, any>;
+    if (t.namespaced && t.info.namespace && object.metadata && typeof object.metadata === 'object' && object.metadata.namespace === undefined) {
+      object.metadata = { ...object.metadata, namespace: t.info.namespace };
+    }
+    return objectUp(ctx, { ...object, apiVersion: object.apiVersion ?? apiVersion, kind: object.kind ?? t.kind });
+  }
+
+  /** Any JSON response down: Status, Table, list or object (null when the object is foreign). */
+  private responseDown(ctx: TenantContext, body: Record<string, any>, rowKind: RowKind, wantsNoObject: boolean): Record<string, any> | null {
+    if (body.kind === 'Status') return statusDown(ctx, body);
+    if (body.kind === 'Table') {
+      const table = tableDown(ctx, body, rowKind);
+      if (wantsNoObject) table.rows = table.rows.map((row: Record<string, unknown>) => ({ ...row, object: null }));
+      return table;
+    }
+    if (Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List')) {
+      const items = body.items.flatMap((item: Record<string, any>) => {
+        const down = objectDown(ctx, { apiVersion: body.apiVersion, kind: body.kind.slice(0, -4), ...item });
+        return down ? [down] : [];
+      });
+      return { ...body, apiVersion: apiVersionDown(ctx, String(body.apiVersion ?? 'v1')) ?? body.apiVersion, items };
+    }
+    return objectDown(ctx, body);
+  }
+
+  private async discovery(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, path: string, upstream: UpstreamConnection): Promise<boolean> {
+    if (path === '/openapi/v2') {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': '0' });
+      res.end();
+      return true;
+    }
+    if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
+      const query = new URL(req.url ?? '/', 'https://localhost').search;
+      if (path === '/openapi/v3') {
+        const doc = await upstream.document('/openapi/v3', 'application/json');
+        sendJson(req, res, doc.status, doc.status === 200 ? openapiIndexDown(ctx, JSON.parse(doc.body)) : JSON.parse(doc.body), { 'Cache-Control': 'no-cache, private' });
+        return true;
+      }
+      const upstreamPath = openapiPathUp(ctx, path);
+      if (!upstreamPath) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+      const doc = await upstream.document(upstreamPath + query, 'application/json');
+      const cache = new URLSearchParams(query).has('hash') ? 'public, immutable' : 'no-cache, private';
+      sendJson(req, res, doc.status, doc.status === 200 ? openapiDocumentDown(ctx, JSON.parse(doc.body)) : statusDown(ctx, JSON.parse(doc.body)), { 'Cache-Control': cache });
+      return true;
+    }
+    const parts = path.split('/').filter(Boolean);
+    const isDiscovery = (parts[0] === 'api' && parts.length <= 2) || (parts[0] === 'apis' && parts.length <= 3);
+    if (!isDiscovery || req.method !== 'GET') return false;
+    const upstreamPath = discoveryPathUp(ctx, path);
+    if (!upstreamPath) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+    const aggregated = parts.length === 1 ? acceptsAggregatedDiscovery(req.headers.accept ?? '') : null;
+    const doc = await upstream.document(upstreamPath, aggregated ? String(req.headers.accept) : 'application/json');
+    if (doc.status !== 200) {
+      sendJson(req, res, doc.status, statusDown(ctx, JSON.parse(doc.body)));
+      return true;
+    }
+    const body = JSON.parse(doc.body);
+    const down = parts.length === 1 ? discoveryRootDown(ctx, body) : parts[0] === 'apis' && parts.length === 2 ? apiGroupDown(ctx, body) : apiResourceListDown(ctx, body);
+    if (!down) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+    sendJson(req, res, 200, down, { 'Content-Type': doc.contentType, Vary: 'Accept' });
+    return true;
+  }
+
+  private async passThrough(req: IncomingMessage, res: ServerResponse, path: string, upstream: UpstreamConnection): Promise<void> {
+    const response = await upstream.request('GET', path, { accept: req.headers.accept ?? '*/*' });
+    const text = await response.body.text();
+    res.writeHead(response.status, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain') });
+    res.end(text);
+  }
+
+  /** A non-JSON upstream answer: its status with the text stripped of the prefix. */
+  private rawDown(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, response: UpstreamResponse, text: string): void {
+    if (response.status >= 400) return sendJson(req, res, response.status, statusOf(response.status, 'InternalError', textDown(ctx, text.slice(0, 1000))));
+    res.writeHead(response.status, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain') });
+    res.end(textDown(ctx, text));
+  }
+
+  private fail(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, err: unknown): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof TranslationError) {
+      return sendStatus(req, res, statusOf(err.code, err.reason, err.message, err.details as never));
+    }
+    if (err instanceof ApiError) return sendStatus(req, res, statusDown(ctx, err.status) as never);
+    const name = (err as Error)?.name ?? '';
+    const code = (err as NodeJS.ErrnoException)?.code ?? '';
+    if (name === 'HeadersTimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT') {
+      return sendStatus(req, res, statusOf(504, 'Timeout', 'the tenant\'s cluster did not answer in time', { retryAfterSeconds: 1 }));
+    }
+    if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|UND_ERR_SOCKET|UND_ERR_CONNECT/.test(`${code} ${name}`)) {
+      return sendStatus(req, res, statusOf(503, 'ServiceUnavailable', 'the tenant\'s cluster is unreachable', { retryAfterSeconds: 1 }));
+    }
+    process.stderr.write(`tenant proxy: ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}\n`);
+    sendStatus(req, res, statusOf(500, 'InternalError', 'the gateway failed to handle the request'));
+  }
+}
+
+/** The user and each group as its own Impersonate-Group line (DESIGN.md, Identity: upstream). */
+function impersonation(identity: TenantIdentity): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = { 'impersonate-user': identity.user };
+  if (identity.groups.length) headers['impersonate-group'] = identity.groups.map((group) => `${identity.tenant}-${group}`);
+  return headers;
+}
+
+/** JSON or a JSON Table, never protobuf: the gateway must be able to read the answer. */
+function acceptUp(accept: string | undefined): string {
+  const kept = (accept ?? 'application/json').split(',').map((s) => s.trim()).filter((s) => s.startsWith('application/json') || s === '*/*');
+  return kept.length ? kept.join(',') : 'application/json';
+}
+
+function pathWithQuery(path: string, query: URLSearchParams): string {
+  const q = query.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+function entries(list: Record<string, any>): unknown[] {
+  return list.kind === 'Table' ? list.rows : list.items;
+}
+
+function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function warningsDown(ctx: TenantContext, headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const warning = headers.warning;
+  if (!warning) return {};
+  return { Warning: textDown(ctx, Array.isArray(warning) ? warning.join(', ') : warning) };
+}

@@ -1,0 +1,131 @@
+import { Pool } from 'undici';
+import { parseKubeconfig } from '../certs/index.js';
+import { isTenantGroup, type KindScope } from '../translate/context.js';
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: import('node:stream').Readable & { text(): Promise<string> };
+}
+
+interface ResourceEntry {
+  namespaced: boolean;
+  kind: string;
+}
+
+/**
+ * One upstream cluster as the tenant proxy uses it: an undici connection pool with the cluster's
+ * own client certificate (requests run as tenant users through impersonation headers), and a
+ * cache of the cluster's discovery — which resources are namespaced and what kinds they serve,
+ * and the discovery documents themselves — refreshed when stale or when a lookup misses (a CRD
+ * was just created) and dropped whenever a CRD changes through the gateway.
+ */
+export class UpstreamConnection {
+  private readonly pool: Pool;
+  private resources = new Map<string, ResourceEntry>();
+  private kinds = new Map<string, boolean>();
+  private fetchedAt = 0;
+  private refreshing: Promise<void> | undefined;
+  private readonly documents = new Map<string, Promise<{ status: number; contentType: string; body: string }>>();
+
+  constructor(
+    readonly name: string,
+    kubeconfig: string,
+    private readonly timeoutMs = 60_000,
+  ) {
+    const parsed = parseKubeconfig(kubeconfig);
+    this.pool = new Pool(new URL(parsed.server).origin, {
+      connections: 128,
+      connect: { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem },
+      headersTimeout: timeoutMs,
+      bodyTimeout: 0,
+    });
+  }
+
+  async request(method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer, timeoutMs?: number): Promise<UpstreamResponse> {
+    const res = await this.pool.request({ method: method as 'GET', path, headers: { 'accept-encoding': 'identity', ...headers }, body, headersTimeout: timeoutMs ?? this.timeoutMs });
+    return { status: res.statusCode, headers: res.headers, body: res.body as unknown as UpstreamResponse['body'] };
+  }
+
+  /** The scope of upstream resources, keyed by upstream group. */
+  async scope(): Promise<UpstreamScope> {
+    if (Date.now() - this.fetchedAt > 30_000) await this.refresh();
+    return {
+      resource: (group, resource) => this.resources.get(`${group}/${resource}`),
+      kindIsNamespaced: (group, kind) => this.kinds.get(`${group}/${kind}`),
+      refresh: () => this.refresh(1000),
+    };
+  }
+
+  /** A discovery or OpenAPI document, cached until the next invalidation. */
+  document(path: string, accept: string): Promise<{ status: number; contentType: string; body: string }> {
+    const key = `${accept}\n${path}`;
+    let cached = this.documents.get(key);
+    if (!cached) {
+      cached = this.request('GET', path, { accept }).then(async (res) => ({ status: res.status, contentType: String(res.headers['content-type'] ?? 'application/json'), body: await res.body.text() }));
+      cached.catch(() => this.documents.delete(key));
+      this.documents.set(key, cached);
+    }
+    return cached;
+  }
+
+  /** Forget discovery: a CRD was created, changed or deleted. */
+  invalidate(): void {
+    this.fetchedAt = 0;
+    this.documents.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  /** Re-read discovery, at most once per `minAgeMs`. */
+  private refresh(minAgeMs = 0): Promise<void> {
+    if (Date.now() - this.fetchedAt < minAgeMs) return Promise.resolve();
+    this.refreshing ??= this.readDiscovery().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async readDiscovery(): Promise<void> {
+    const getJson = async (path: string) => {
+      const res = await this.request('GET', path, { accept: 'application/json' });
+      const text = await res.body.text();
+      return res.status === 200 ? JSON.parse(text) : undefined;
+    };
+    const resources = new Map<string, ResourceEntry>();
+    const kinds = new Map<string, boolean>();
+    const groupVersions: [string, string][] = [['', '/api/v1']];
+    for (const group of (await getJson('/apis'))?.groups ?? []) {
+      for (const version of group.versions ?? []) groupVersions.push([group.name, `/apis/${version.groupVersion}`]);
+    }
+    await Promise.all(
+      groupVersions.map(async ([group, path]) => {
+        for (const resource of (await getJson(path))?.resources ?? []) {
+          if (String(resource.name).includes('/')) continue;
+          if (!resources.has(`${group}/${resource.name}`)) resources.set(`${group}/${resource.name}`, { namespaced: resource.namespaced, kind: resource.kind });
+          kinds.set(`${group}/${resource.kind}`, resource.namespaced);
+        }
+      }),
+    );
+    this.resources = resources;
+    this.kinds = kinds;
+    this.fetchedAt = Date.now();
+    this.documents.clear();
+  }
+}
+
+export interface UpstreamScope {
+  resource(group: string, resource: string): ResourceEntry | undefined;
+  kindIsNamespaced(group: string, kind: string): boolean | undefined;
+  refresh(): Promise<void>;
+}
+
+/** The tenant's KindScope over the upstream scope: tenant groups are looked up with their prefix. */
+export function tenantKindScope(scope: UpstreamScope, tenantId: string): KindScope {
+  const groupUp = (group: string) => (isTenantGroup(group) ? `${tenantId}-${group}` : group);
+  return {
+    kindIsNamespaced: (group, kind) => scope.kindIsNamespaced(groupUp(group), kind),
+    resourceIsNamespaced: (group, resource) => scope.resource(groupUp(group), resource)?.namespaced,
+    kindOf: (group, resource) => scope.resource(groupUp(group), resource)?.kind,
+  };
+}

@@ -1,0 +1,163 @@
+import { expect } from 'chai';
+import { readFile, writeFile } from 'node:fs/promises';
+import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { ApiClient } from '../support/api-client.js';
+import { Kubectl } from '../support/kubectl.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitUntil(condition: () => Promise<boolean>, ms = 10000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}
+
+const crd = (group: string, plural: string, kind: string, scope = 'Namespaced') => JSON.stringify({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${plural}.${group}` },
+  spec: {
+    group,
+    scope,
+    names: { plural, singular: plural.slice(0, -1), kind },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+});
+
+const deployment = (name: string, image: string) => JSON.stringify({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name },
+  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image }] } } },
+});
+
+describe('gateway: the tenant proxy with the real kubectl, two tenants', function () {
+  let upstream: DevCluster;
+  let gateway: Gateway;
+  let remove: (() => Promise<void>)[] = [];
+  let alice: Kubectl;
+  let bob: Kubectl;
+  let member: Kubectl;
+
+  before(async () => {
+    const upstreamDir = await makeTempDir('proxy-upstream');
+    const gatewayDir = await makeTempDir('proxy-gateway');
+    remove = [upstreamDir.remove, gatewayDir.remove];
+    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
+    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    const kubectls: Kubectl[] = [];
+    for (const id of ['alice1', 'bobby2']) {
+      await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: id } });
+      let tenant: any;
+      await waitUntil(async () => (tenant = (await admin.request('GET', `/apis/tenant.kubezoo.io/v1alpha1/tenants/${id}`)).body)?.status?.phase === 'Active');
+      const file = `${gatewayDir.dir}/${id}.kubeconfig`;
+      await writeFile(file, Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
+      kubectls.push(await Kubectl.create(file));
+    }
+    admin.close();
+    [alice, bob] = kubectls as [Kubectl, Kubectl];
+    member = await Kubectl.create(upstream.kubeconfigPath);
+  });
+  after(async () => {
+    for (const k of [alice, bob, member]) await k?.dispose();
+    await gateway?.stop();
+    await upstream?.stop();
+    for (const r of remove) await r();
+  });
+
+  it('get ns shows exactly the four namespaces of a fresh cluster, then the tenant\'s own', async () => {
+    expect(await alice.ok(['get', 'ns', '-o', 'name'])).to.equal('namespace/default\nnamespace/kube-node-lease\nnamespace/kube-public\nnamespace/kube-system\n');
+    await alice.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n');
+    expect(await alice.ok(['get', 'ns', '-o', 'name'])).to.contain('namespace/shop\n');
+    expect(await bob.ok(['get', 'ns', '-o', 'name'])).to.not.contain('shop');
+    const table = await alice.ok(['get', 'ns', 'shop']);
+    expect(table).to.match(/^NAME\s+STATUS\s+AGE\nshop\s+Active\s+\d+s\n$/);
+  });
+
+  it('applies a Deployment, a Service, a ConfigMap and a CRD with objects, and reads them back every way', async () => {
+    expect(await alice.ok(['apply', '-f', '-'], deployment('web', 'nginx:1.26'))).to.equal('deployment.apps/web created\n');
+    expect(await alice.ok(['apply', '-f', '-'], deployment('web', 'nginx:1.27'))).to.equal('deployment.apps/web configured\n');
+    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }));
+    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', labels: { tier: 'web' } }, data: { a: 'b' } }));
+    await alice.ok(['apply', '-f', '-'], crd('stable.example.com', 'crontabs', 'CronTab'));
+    await waitUntil(async () => (await alice.run(['get', 'crontabs'])).code === 0);
+    expect(await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'nightly' }, spec: { cron: '0 0 * * *' } }))).to.equal('crontab.stable.example.com/nightly created\n');
+
+    const all = await alice.ok(['get', 'all']);
+    expect(all).to.match(/^service\/web\s+ClusterIP/m);
+    expect(all).to.match(/^deployment\.apps\/web\s+/m);
+    const yaml = await alice.ok(['get', 'deployment', 'web', '-o', 'yaml']);
+    expect(yaml).to.match(/^ {2}namespace: default$/m);
+    expect(yaml).to.match(/image: nginx:1\.27/);
+    expect(yaml).to.not.contain('alice1');
+    const everywhere = await alice.ok(['get', 'configmaps', '-A', '-o', 'name']);
+    expect(everywhere).to.equal('configmap/settings\n');
+    expect(await alice.ok(['get', 'crontab', 'nightly', '-o', 'jsonpath={.apiVersion} {.metadata.namespace} {.spec.cron}'])).to.equal('stable.example.com/v1 default 0 0 * * *');
+    expect(await alice.ok(['get', 'cm', '-l', 'tier=web', '-o', 'name'])).to.equal('configmap/settings\n');
+    expect(await alice.ok(['get', 'ns', '--field-selector', 'metadata.name=shop', '-o', 'name'])).to.equal('namespace/shop\n');
+  });
+
+  it('pages with --chunk-size 10 over 25 objects and returns all 25', async () => {
+    const items = Array.from({ length: 25 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `page-${String(i).padStart(2, '0')}`, namespace: 'shop' } }));
+    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    await bob.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: items.map((i) => ({ ...i, metadata: { ...i.metadata, namespace: 'default' } })) }));
+    const names = (await alice.ok(['get', 'configmaps', '-A', '--chunk-size', '10', '-o', 'name'])).trim().split('\n').filter((l) => l.startsWith('configmap/page-'));
+    expect(names).to.have.length(25);
+    const table = (await alice.ok(['get', 'configmaps', '-n', 'shop', '--chunk-size', '10'])).trim().split('\n');
+    expect(table.filter((l) => l.startsWith('page-'))).to.have.length(25);
+  });
+
+  it('get -w sees changes live; label and delete work', async () => {
+    const watch = alice.start(['get', 'configmaps', '-w', '--output-watch-events']);
+    try {
+      await sleep(800);
+      await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'live' } }));
+      await watch.waitFor(/ADDED\s+live/);
+      await bob.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bobs-secret-plan' } }));
+      await alice.ok(['label', 'configmap', 'live', 'x=y']);
+      await watch.waitFor(/MODIFIED\s+live/);
+      expect(await alice.ok(['delete', 'configmap', 'live'])).to.equal('configmap "live" deleted\n');
+      await watch.waitFor(/DELETED\s+live/);
+      expect(watch.output()).to.not.contain('bobs-secret-plan');
+    } finally {
+      watch.child.kill();
+    }
+  });
+
+  it('api-resources shows the tenant\'s own CRD and not the other\'s', async () => {
+    await bob.ok(['apply', '-f', '-'], crd('gizmos.example.org', 'gadgets', 'Gadget'));
+    await waitUntil(async () => (await bob.run(['get', 'gadgets'])).code === 0);
+    const aliceResources = await alice.ok(['api-resources']);
+    expect(aliceResources).to.match(/^crontabs\s+stable\.example\.com\/v1\s+true\s+CronTab$/m);
+    expect(aliceResources).to.not.contain('gadgets');
+    const bobResources = await bob.ok(['api-resources']);
+    expect(bobResources).to.contain('gadgets');
+    expect(bobResources).to.not.contain('crontabs');
+  });
+
+  it('keeps tenant B away from tenant A\'s namespace, CRD, ClusterRole and PV, while upstream holds both under their prefixes', async () => {
+    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }));
+    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'disk' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/disk' } } }));
+    expect(await alice.ok(['get', 'pv', 'disk', '-o', 'name'])).to.equal('persistentvolume/disk\n');
+    for (const [kind, name, expected] of [
+      ['namespace', 'shop', 'namespaces "shop" not found'],
+      ['crd', 'crontabs.stable.example.com', 'customresourcedefinitions.apiextensions.k8s.io "crontabs.stable.example.com" not found'],
+      ['clusterrole', 'reader', 'clusterroles.rbac.authorization.k8s.io "reader" not found'],
+      ['pv', 'disk', 'persistentvolumes "disk" not found'],
+    ] as const) {
+      const res = await bob.run(['get', kind, name]);
+      expect(res.stderr.trim(), `${kind}/${name}`).to.equal(`Error from server (NotFound): ${expected}`);
+    }
+    expect(await bob.ok(['get', 'pv', '-o', 'name'])).to.equal('');
+    expect(await bob.ok(['get', 'clusterroles', '-o', 'name'])).to.not.contain('reader');
+    const upstreamNames = await member.ok(['get', 'namespaces,clusterroles,persistentvolumes,crds', '-o', 'name']);
+    for (const name of ['namespace/alice1-shop', 'clusterrole.rbac.authorization.k8s.io/alice1-reader', 'persistentvolume/alice1-disk', 'customresourcedefinition.apiextensions.k8s.io/crontabs.alice1-stable.example.com', 'customresourcedefinition.apiextensions.k8s.io/gadgets.bobby2-gizmos.example.org', 'namespace/bobby2-default']) {
+      expect(upstreamNames).to.contain(`${name}\n`);
+    }
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * The small building blocks every kind's convertor is made of: a Transform rewrites one JSON node
+ * both ways, and the combinators place transforms at paths, over arrays and on string fields.
+ * Everything here skips what is absent or of the wrong type, so partial objects (patch bodies)
+ * convert without invented fields and malformed bodies reach the apiserver to be refused there.
+ */
+import { addPrefix, stripPrefix, type TenantContext } from '../context.js';
+
+export type Json = Record<string, any>;
+
+/** One rewrite of a JSON node. Both directions rewrite in place: objects.ts works on a copy. */
+export interface Transform {
+  up(ctx: TenantContext, node: Json): void;
+  /** false when the node is not this tenant's to see; whoever holds it leaves it out. */
+  down(ctx: TenantContext, node: Json): boolean;
+}
+
+/** A string value both ways; down, null means the value is not this tenant's. */
+export interface StringRule {
+  up(ctx: TenantContext, value: string): string;
+  down(ctx: TenantContext, value: string): string | null;
+}
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A name of a cluster-scoped tenant object; `""` (meaning "none", as in storageClassName) stays. */
+export const prefixed: StringRule = {
+  up: (ctx, value) => (value === '' ? value : addPrefix(ctx, value)),
+  down: (ctx, value) => (value === '' ? value : stripPrefix(ctx, value)),
+};
+
+/** Every transform in order; down stops at the first that finds the node foreign. */
+export function all(...transforms: Transform[]): Transform {
+  return {
+    up: (ctx, node) => transforms.forEach((transform) => transform.up(ctx, node)),
+    down: (ctx, node) => transforms.every((transform) => transform.down(ctx, node)),
+  };
+}
+
+function child(node: Json, path: readonly string[]): Json | undefined {
+  let current: unknown = node;
+  for (const key of path) current = isObject(current) ? current[key] : undefined;
+  return isObject(current) ? current : undefined;
+}
+
+/** The object at `path`, when there; a foreign child makes its holder foreign (required parts). */
+export function at(path: readonly string[], transform: Transform): Transform {
+  return {
+    up: (ctx, node) => {
+      const target = child(node, path);
+      if (target) transform.up(ctx, target);
+    },
+    down: (ctx, node) => {
+      const target = child(node, path);
+      return target ? transform.down(ctx, target) : true;
+    },
+  };
+}
+
+/** The object under `key`, when there; a foreign one is left out (deleted), the holder stays. */
+export function optional(key: string, transform: Transform): Transform {
+  return {
+    up: (ctx, node) => {
+      if (isObject(node[key])) transform.up(ctx, node[key]);
+    },
+    down: (ctx, node) => {
+      if (isObject(node[key]) && !transform.down(ctx, node[key])) delete node[key];
+      return true;
+    },
+  };
+}
+
+/** Every object of the array at `path`; down, foreign elements are dropped and never fail the holder. */
+export function each(path: readonly string[], transform: Transform): Transform {
+  const arrayAt = (node: Json): unknown[] | undefined => {
+    const holder = child(node, path.slice(0, -1));
+    const array = holder?.[path[path.length - 1]];
+    return Array.isArray(array) ? array : undefined;
+  };
+  return {
+    up: (ctx, node) => arrayAt(node)?.forEach((element) => isObject(element) && transform.up(ctx, element)),
+    down: (ctx, node) => {
+      const array = arrayAt(node);
+      if (array) {
+        const kept = array.filter((element) => !isObject(element) || transform.down(ctx, element));
+        array.splice(0, array.length, ...kept);
+      }
+      return true;
+    },
+  };
+}
+
+/** An optional string field: down, a value that is not this tenant's is left out (deleted). */
+export function stringAt(key: string, rule: StringRule): Transform {
+  return {
+    up: (ctx, node) => {
+      if (typeof node[key] === 'string') node[key] = rule.up(ctx, node[key]);
+    },
+    down: (ctx, node) => {
+      if (typeof node[key] !== 'string') return true;
+      const value = rule.down(ctx, node[key]);
+      if (value === null) delete node[key];
+      else node[key] = value;
+      return true;
+    },
+  };
+}
+
+/** A string field the node means nothing without: down, a value not this tenant's makes the node foreign. */
+export function requiredStringAt(key: string, rule: StringRule): Transform {
+  return {
+    up: (ctx, node) => {
+      if (typeof node[key] === 'string') node[key] = rule.up(ctx, node[key]);
+    },
+    down: (ctx, node) => {
+      if (typeof node[key] !== 'string') return true;
+      const value = rule.down(ctx, node[key]);
+      if (value === null) return false;
+      node[key] = value;
+      return true;
+    },
+  };
+}
+
+/** An array of strings: down, values that are not this tenant's are dropped. */
+export function stringsAt(key: string, rule: StringRule): Transform {
+  return {
+    up: (ctx, node) => {
+      if (Array.isArray(node[key])) node[key] = node[key].map((value: unknown) => (typeof value === 'string' ? rule.up(ctx, value) : value));
+    },
+    down: (ctx, node) => {
+      if (!Array.isArray(node[key])) return true;
+      node[key] = node[key].flatMap((value: unknown) => {
+        if (typeof value !== 'string') return [value];
+        const converted = rule.down(ctx, value);
+        return converted === null ? [] : [converted];
+      });
+      return true;
+    },
+  };
+}
+
+/** Picks the transform by the node's `kind` field (RBAC subjects, roleRefs); other kinds pass unchanged. */
+export function byKind(transforms: Readonly<Record<string, Transform>>): Transform {
+  const pick = (node: Json): Transform | undefined => (typeof node.kind === 'string' && Object.hasOwn(transforms, node.kind) ? transforms[node.kind] : undefined);
+  return {
+    up: (ctx, node) => pick(node)?.up(ctx, node),
+    down: (ctx, node) => pick(node)?.down(ctx, node) ?? true,
+  };
+}

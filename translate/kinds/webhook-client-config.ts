@@ -1,0 +1,16 @@
+/**
+ * A WebhookClientConfig (admission webhooks, CRD conversion webhooks): the service it calls lives
+ * in one of the tenant's namespaces; a URL could reach anything the apiserver can, so tenants may
+ * not use one.
+ */
+import { TranslationError } from '../context.js';
+import { all, optional, prefixed, requiredStringAt, type Transform } from './transform.js';
+
+const noUrl: Transform = {
+  up: (_ctx, config) => {
+    if (typeof config.url === 'string') throw new TranslationError(403, 'Forbidden', 'webhooks by URL are not allowed for tenants');
+  },
+  down: () => true,
+};
+
+export const webhookClientConfig: Transform = all(noUrl, optional('service', requiredStringAt('namespace', prefixed)));

@@ -1,0 +1,69 @@
+/**
+ * Object conversion between a tenant's view and the upstream cluster, for whole objects, lists
+ * and partial objects (patch bodies): metadata rules for every kind, then the kind's own
+ * convertor from the table in kinds/registry.ts.
+ */
+import { ADMIN_GROUPS, apiVersionDown, apiVersionUp, groupDown, groupOfApiVersion, TranslationError, type TenantContext } from './context.js';
+import { metadataDown, metadataUp } from './kinds/metadata.js';
+import { convertorFor } from './kinds/registry.js';
+import { isObject, type Json } from './kinds/transform.js';
+
+export { textDown } from './kinds/text.js';
+
+/** The type of a JSON object as its `apiVersion` and `kind` say (upstream's words down). */
+interface TypeMeta {
+  apiVersion: string;
+  kind: string;
+}
+
+function isList(object: Json, kind: string): object is Json & { items: unknown[] } {
+  return kind.endsWith('List') && Array.isArray(object.items);
+}
+
+function typeOf(object: Json, inherited: TypeMeta): TypeMeta {
+  return {
+    apiVersion: typeof object.apiVersion === 'string' ? object.apiVersion : inherited.apiVersion,
+    kind: typeof object.kind === 'string' ? object.kind : inherited.kind,
+  };
+}
+
+/** Items of a typed list leave out kind and apiVersion: they are the list's (`PodList` → `Pod`). */
+const listItemType = (list: TypeMeta): TypeMeta => ({ apiVersion: list.apiVersion, kind: list.kind.slice(0, -'List'.length) });
+
+/** Tenant object → upstream object (a new object; the input is not modified). Throws TranslationError for what must be refused. */
+export function objectUp(ctx: TenantContext, object: Record<string, any>): Record<string, any> {
+  const copy = structuredClone(object);
+  convertUp(ctx, copy, typeOf(copy, { apiVersion: '', kind: '' }));
+  return copy;
+}
+
+function convertUp(ctx: TenantContext, object: Json, type: TypeMeta): void {
+  const group = groupOfApiVersion(type.apiVersion);
+  if (ADMIN_GROUPS.has(group)) throw new TranslationError(403, 'Forbidden', `the API group "${group}" is not available to tenants`, { group, kind: type.kind });
+  if (typeof object.apiVersion === 'string') object.apiVersion = apiVersionUp(ctx, object.apiVersion);
+  if (isList(object, type.kind)) {
+    for (const item of object.items) if (isObject(item)) convertUp(ctx, item, typeOf(item, listItemType(type)));
+    return;
+  }
+  // Kind convertors always see the tenant's metadata (for their error messages): before it goes up, after it comes down.
+  convertorFor(group, type.kind)?.up(ctx, object);
+  metadataUp(ctx, object, { group, kind: type.kind });
+}
+
+/** Upstream object → tenant object (a new object), or null when the object is foreign (another tenant's or the admin's). */
+export function objectDown(ctx: TenantContext, object: Record<string, any>): Record<string, any> | null {
+  const copy = structuredClone(object);
+  return convertDown(ctx, copy, typeOf(copy, { apiVersion: '', kind: '' })) ? copy : null;
+}
+
+/** false when the object is foreign. Lists drop foreign items and are never foreign for them. */
+function convertDown(ctx: TenantContext, object: Json, type: TypeMeta): boolean {
+  const group = groupDown(ctx, groupOfApiVersion(type.apiVersion));
+  if (group === null) return false;
+  if (typeof object.apiVersion === 'string') object.apiVersion = apiVersionDown(ctx, object.apiVersion);
+  if (isList(object, type.kind)) {
+    object.items = object.items.filter((item) => isObject(item) && convertDown(ctx, item, typeOf(item, listItemType(type))));
+    return true;
+  }
+  return metadataDown(ctx, object, { group, kind: type.kind }) && (convertorFor(group, type.kind)?.down(ctx, object) ?? true);
+}

@@ -1,0 +1,162 @@
+import { ADMIN_GROUPS, groupDown, groupUp, type TenantContext } from './context.js';
+
+/**
+ * OpenAPI v3 down (upstream → tenant) and its paths up. The tenant's index lists the built-in
+ * group-versions and its own CRD groups without the prefix; a document of its own group reads
+ * as kube-apiserver would write it for the unprefixed group: path keys, group-version-kinds,
+ * CRD schema names (`com.example.<p>stable.v1.CronTab` → `com.example.stable.v1.CronTab`) and
+ * the operation ids and tags kube derives from the group.
+ */
+
+type Json = Record<string, any>;
+
+const OPENAPI_V3 = '/openapi/v3/';
+const SCHEMA_REF = '#/components/schemas/';
+const GVK = 'x-kubernetes-group-version-kind';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Upstream `/openapi/v3` index → tenant's: hidden groups removed, the tenant's CRD groups renamed in keys and URLs (the `hash` query kept as it is). */
+export function openapiIndexDown(ctx: TenantContext, index: any): any {
+  const paths: Json = {};
+  for (const [key, entry] of Object.entries<Json>(index.paths ?? {})) {
+    const keyDown = relativePathDown(ctx, key);
+    const urlDown = typeof entry.serverRelativeURL === 'string' ? serverRelativeUrlDown(ctx, entry.serverRelativeURL) : null;
+    if (keyDown !== null && urlDown !== null) paths[keyDown] = { ...entry, serverRelativeURL: urlDown };
+  }
+  return { ...index, paths };
+}
+
+/** The upstream path for a tenant's `/openapi/v3/<gv>` path (no query), or null when hidden (an admin group) or not under `/openapi/v3/`. */
+export function openapiPathUp(ctx: TenantContext, path: string): string | null {
+  if (!path.startsWith(OPENAPI_V3)) return null;
+  const [root, group, ...rest] = path.slice(OPENAPI_V3.length).split('/');
+  if (root !== 'apis' || group === undefined) return path;
+  if (ADMIN_GROUPS.has(group)) return null;
+  return OPENAPI_V3 + ['apis', groupUp(ctx, group), ...rest].join('/');
+}
+
+/** Upstream group-version document → tenant's: the tenant's CRD groups renamed wherever kube embeds them; nothing else changes. */
+export function openapiDocumentDown(ctx: TenantContext, doc: any): any {
+  const out: Json = refsAndKindsDown(ctx, doc);
+  if (isObject(out.paths)) out.paths = pathsDown(ctx, out.paths);
+  if (isObject(out.components?.schemas)) {
+    const schemas = Object.entries<unknown>(out.components.schemas).map(([name, schema]) => [schemaNameDown(ctx, name), schema]);
+    out.components = { ...out.components, schemas: Object.fromEntries(schemas) };
+  }
+  return out;
+}
+
+/** `apis/<p>G[/...]` → `apis/G[/...]`; null for a hidden group; any other path unchanged. */
+function relativePathDown(ctx: TenantContext, path: string): string | null {
+  const [root, group, ...rest] = path.split('/');
+  if (root !== 'apis' || !group) return path;
+  const down = groupDown(ctx, group);
+  return down === null ? null : ['apis', down, ...rest].join('/');
+}
+
+function serverRelativeUrlDown(ctx: TenantContext, url: string): string | null {
+  const queryAt = url.indexOf('?');
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  if (!path.startsWith(OPENAPI_V3)) return url;
+  const down = relativePathDown(ctx, path.slice(OPENAPI_V3.length));
+  return down === null ? null : OPENAPI_V3 + down + (queryAt < 0 ? '' : url.slice(queryAt));
+}
+
+/** Every `$ref` to a schema and every group-version-kind extension, wherever it sits. */
+function refsAndKindsDown(ctx: TenantContext, node: unknown): any {
+  if (Array.isArray(node)) return node.map((child) => refsAndKindsDown(ctx, child));
+  if (!isObject(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) out[key] = SCHEMA_REF + schemaNameDown(ctx, value.slice(SCHEMA_REF.length));
+    else if (key === GVK) out[key] = Array.isArray(value) ? value.map((gvk) => gvkDown(ctx, gvk)) : gvkDown(ctx, value);
+    else out[key] = refsAndKindsDown(ctx, value);
+  }
+  return out;
+}
+
+function gvkDown(ctx: TenantContext, gvk: unknown): unknown {
+  return isObject(gvk) && typeof gvk.group === 'string' ? { ...gvk, group: renamedGroup(ctx, gvk.group) } : gvk;
+}
+
+/** Path keys `/apis/<p>G/...`, with the operation ids and tags kube derived from `<p>G`. */
+function pathsDown(ctx: TenantContext, paths: Json): Json {
+  const out: Json = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const [empty, root, upstreamGroup, ...rest] = path.split('/');
+    const group = root === 'apis' && upstreamGroup ? renamedGroup(ctx, upstreamGroup) : undefined;
+    if (group === undefined || group === upstreamGroup) out[path] = item;
+    else out[[empty, root, group, ...rest].join('/')] = operationNamesDown(item, upstreamGroup!, group);
+  }
+  return out;
+}
+
+function operationNamesDown(item: Json, upstreamGroup: string, group: string): Json {
+  const out: Json = { ...item };
+  const upstreamId = operationIdGroup(upstreamGroup, true);
+  const id = operationIdGroup(group, true);
+  const upstreamTag = operationIdGroup(upstreamGroup, false);
+  const tag = operationIdGroup(group, false);
+  for (const method of METHODS) {
+    const operation = item[method];
+    if (!isObject(operation)) continue;
+    const renamed: Json = { ...operation };
+    if (typeof operation.operationId === 'string') {
+      // kube writes `<verb><Group><Version><Kind...>`, the verb in lower case (`listStableExampleComV1...`).
+      const verb = /^[a-z]*/.exec(operation.operationId)![0];
+      if (operation.operationId.startsWith(upstreamId, verb.length)) renamed.operationId = verb + id + operation.operationId.slice(verb.length + upstreamId.length);
+    }
+    if (Array.isArray(operation.tags)) {
+      // Tags are `<group>_<version>` (`stableExampleCom_v1`), or the group alone.
+      renamed.tags = operation.tags.map((t: unknown) => (t === upstreamTag ? tag : typeof t === 'string' && t.startsWith(`${upstreamTag}_`) ? tag + t.slice(upstreamTag.length) : t));
+    }
+    out[method] = renamed;
+  }
+  return out;
+}
+
+/** The group part of kube's operation ids and tags (apiserver's GetOperationIDAndTags). */
+function operationIdGroup(group: string, capitalizeFirstLetter: boolean): string {
+  return toValidOperationId(group.replace(/\.k8s\.io$/, ''), capitalizeFirstLetter);
+}
+
+/** kube-openapi's ToValidOperationID: drops non-letters, capitalizing the letter after each. */
+function toValidOperationId(text: string, capitalizeFirstLetter: boolean): string {
+  let out = '';
+  let capitalize = capitalizeFirstLetter;
+  [...text].forEach((ch, i) => {
+    if (/\p{L}/u.test(ch) || ch === '_' || (i !== 0 && /\p{Nd}/u.test(ch))) {
+      out += capitalize ? ch.toUpperCase() : ch;
+      capitalize = false;
+    } else {
+      capitalize = true;
+    }
+  });
+  return out;
+}
+
+/**
+ * kube names a CRD's schemas `<group, dot-separated parts reversed>.<version>.<Kind>`
+ * (kube-openapi's ToRESTFriendlyName of `<group>/<version>.<Kind>`). A name whose group part is
+ * the tenant's own CRD group gets the unprefixed group; every other name (built-in `io.k8s...`)
+ * stays as it is.
+ */
+function schemaNameDown(ctx: TenantContext, name: string): string {
+  const parts = name.split('.');
+  if (parts.length < 3) return name;
+  const upstreamGroup = parts.slice(0, -2).reverse().join('.');
+  const group = groupDown(ctx, upstreamGroup);
+  return group === null || group === upstreamGroup ? name : [...group.split('.').reverse(), ...parts.slice(-2)].join('.');
+}
+
+/**
+ * A group named inside a document the tenant may see: its own loses the prefix, any other
+ * stays (kube lists only compiled-in groups besides the document's own, e.g. DeleteOptions').
+ */
+function renamedGroup(ctx: TenantContext, group: string): string {
+  return groupDown(ctx, group) ?? group;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,25 @@
+import { groupDown, stripPrefix, type TenantContext } from './context.js';
+import { textDown } from './objects.js';
+
+/**
+ * An upstream Status down: its message, the name and group in its details and every cause lose
+ * the tenant's prefix, so kubectl prints the tenant's own names (`pods "web" not found`).
+ */
+export function statusDown(ctx: TenantContext, status: Record<string, any>): Record<string, any> {
+  const out: Record<string, any> = { ...status };
+  if (typeof out.message === 'string') out.message = textDown(ctx, out.message);
+  if (out.details && typeof out.details === 'object') {
+    const details = { ...out.details };
+    if (typeof details.name === 'string') details.name = stripPrefix(ctx, details.name) ?? textDown(ctx, details.name);
+    if (typeof details.group === 'string') details.group = groupDown(ctx, details.group) ?? '';
+    if (Array.isArray(details.causes)) {
+      details.causes = details.causes.map((cause: Record<string, any>) => ({
+        ...cause,
+        ...(typeof cause.message === 'string' ? { message: textDown(ctx, cause.message) } : {}),
+        ...(typeof cause.field === 'string' ? { field: textDown(ctx, cause.field) } : {}),
+      }));
+    }
+    out.details = details;
+  }
+  return out;
+}
