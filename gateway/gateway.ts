@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
+import { parseRequestInfo } from '../apiserver/request-info.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
 import { statusOf, unauthorized } from '../apiserver/status.js';
@@ -19,6 +20,7 @@ import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tena
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
+import { GatewayMetrics } from './metrics.js';
 import { TenantProxy } from './tenant-proxy.js';
 import { UpstreamConnection } from './upstream-connection.js';
 import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH, SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
@@ -42,6 +44,8 @@ export interface GatewayOptions {
   identity?: string;
   /** Largest request body accepted (default 3 MiB, as kube-apiserver). */
   maxRequestBytes?: number;
+  /** How long an upstream may take to answer before the tenant gets 504 (default 60 s). */
+  upstreamTimeoutMs?: number;
 }
 
 export interface Gateway {
@@ -72,11 +76,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const clusters: UpstreamCluster[] = options.upstreams.map((u) => ({ name: u.name, labels: u.labels ?? {}, client: RestClient.fromKubeconfig(u.kubeconfig) }));
     stops.push(async () => clusters.forEach((c) => c.client.close()));
     const version = await upstreamVersion(clusters[0]);
-    const connections = new Map(options.upstreams.map((u) => [u.name, new UpstreamConnection(u.name, u.kubeconfig)]));
+    const connections = new Map(options.upstreams.map((u) => [u.name, new UpstreamConnection(u.name, u.kubeconfig, options.upstreamTimeoutMs)]));
     stops.push(async () => {
       await Promise.all([...connections.values()].map((c) => c.close()));
     });
-    const proxy = new TenantProxy({ continueKey: continueTokenKey(ca.keyPem), maxRequestBytes: options.maxRequestBytes });
+    const metrics = new GatewayMetrics();
+    const proxy = new TenantProxy({ continueKey: continueTokenKey(ca.keyPem), maxRequestBytes: options.maxRequestBytes, metrics });
 
     const catalog = new ResourceCatalog([SELF_SUBJECT_REVIEW_RESOURCE, TENANT_RESOURCE]);
     let address = options.advertiseAddress ?? options.listen;
@@ -98,6 +103,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const serving = await ca.issueServingCertificate({ hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])] });
     const server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
       const identity = authenticate(req.socket as TLSSocket, tenants);
+      const verb = verbOf(req);
+      res.once('finish', () =>
+        metrics.requests.inc({ identity: 'refused' in identity ? 'unknown' : identity.kind, tenant: 'refused' in identity || identity.kind === 'admin' ? '' : identity.tenant, verb, code: String(res.statusCode) }),
+      );
       if ('refused' in identity) return sendStatus(req, res, unauthorized());
       route(req, res, identity).catch((err: Error) => {
         process.stderr.write(`gateway: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
@@ -109,6 +118,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const url = new URL(req.url ?? '/', 'https://localhost');
       const pathname = url.pathname.replace(/\/+$/, '') || '/';
       if (req.method === 'POST' && pathname === SELF_SUBJECT_REVIEW_PATH) return answerSelfSubjectReview(req, res, identity);
+      if (pathname === '/metrics' && req.method === 'GET') {
+        if (identity.kind !== 'admin') return sendStatus(req, res, statusOf(403, 'Forbidden', `forbidden: User "${identity.user}" cannot get path "/metrics"`));
+        res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
+        res.end(await metrics.registry.metrics());
+        return;
+      }
       if (identity.kind === 'admin') return api.handle(req, res, { name: identity.user, groups: identity.groups });
       if (['/version', '/healthz', '/readyz', '/livez'].includes(pathname)) return api.handle(req, res, { name: identity.user, groups: identity.groups });
       if (pathname.startsWith(`/apis/${TENANT_RESOURCE.group}`)) {
@@ -156,6 +171,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     await stop();
     throw err;
   }
+}
+
+/** The verb of a request for metrics: kube's verbs for resources, the method otherwise. */
+function verbOf(req: import('node:http').IncomingMessage): string {
+  const url = new URL(req.url ?? '/', 'https://localhost');
+  const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+  return info.verb;
 }
 
 /** The key continue tokens are sealed with: derived from the CA key, so every replica has it. */

@@ -13,6 +13,7 @@ import { statusDown } from '../translate/status.js';
 import { tableDown, type RowKind } from '../translate/table.js';
 import { watchEventDown } from '../translate/watch-event.js';
 import type { Identity } from './authenticate.js';
+import type { GatewayMetrics } from './metrics.js';
 import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
 
 type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
@@ -26,6 +27,7 @@ export interface TenantProxyOptions {
   /** Key for sealing continue tokens, the same on every replica. */
   continueKey: Buffer;
   maxRequestBytes?: number;
+  metrics: GatewayMetrics;
 }
 
 /**
@@ -45,14 +47,15 @@ export class TenantProxy {
     try {
       if (PASS_THROUGH.has(path)) return await this.passThrough(req, res, path, upstream);
       if (await this.discovery(req, res, ctx, path, upstream)) return;
+      const up = () => this.options.metrics.time('up', () => requestUp(ctx, req.method ?? 'GET', path, url.searchParams));
       let translated: TranslatedRequest | null;
       try {
-        translated = requestUp(ctx, req.method ?? 'GET', path, url.searchParams);
+        translated = up();
       } catch (err) {
         // A resource the cached discovery does not know may be a CRD created a moment ago.
         if (!(err instanceof TranslationError && err.code === 404)) throw err;
         await scope.refresh();
-        translated = requestUp(ctx, req.method ?? 'GET', path, url.searchParams);
+        translated = up();
       }
       if (!translated) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
       await this.forward(req, res, ctx, identity, translated, upstream);
@@ -71,7 +74,8 @@ export class TenantProxy {
     let body: string | undefined;
     if (['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) {
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
-      body = JSON.stringify(await this.bodyUp(req, ctx, t, contentType));
+      const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
+      body = this.options.metrics.time('up', () => JSON.stringify(this.bodyUp(req, ctx, t, contentType, raw)));
       headers['content-type'] = contentType;
     } else if (req.method === 'DELETE') {
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
@@ -83,12 +87,12 @@ export class TenantProxy {
     const rowKind: RowKind = { group: t.info.group, kind: t.kind, namespaced: t.namespaced };
     if (t.info.verb === 'watch') return this.watch(req, res, ctx, t, upstream, headers, rowKind);
     if (t.info.verb === 'list') return this.list(req, res, ctx, t, upstream, headers, rowKind, wantsNoObject);
-    const response = await upstream.request(req.method ?? 'GET', pathWithQuery(t.path, t.query), headers, body);
+    const response = await this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), headers, body);
     const text = await response.body.text();
     if (t.info.group === 'apiextensions.k8s.io' && req.method !== 'GET') upstream.invalidate();
     const parsed = parseJson(text);
     if (!parsed) return this.rawDown(req, res, ctx, response, text);
-    const out = this.responseDown(ctx, parsed, rowKind, wantsNoObject);
+    const out = this.options.metrics.time('down', () => this.responseDown(ctx, parsed, rowKind, wantsNoObject));
     if (out === null) throw new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
     sendJson(req, res, response.status, out, warningsDown(ctx, response.headers));
   }
@@ -106,12 +110,12 @@ export class TenantProxy {
         query.delete('resourceVersion');
         query.delete('resourceVersionMatch');
       }
-      const response = await upstream.request('GET', pathWithQuery(t.path, query), headers);
+      const response = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(t.path, query), headers);
       const text = await response.body.text();
       const parsed = parseJson(text);
       if (!parsed) return this.rawDown(req, res, ctx, response, text);
       if (response.status !== 200 || parsed.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
-      const translated = this.responseDown(ctx, parsed, rowKind, wantsNoObject)!;
+      const translated = this.options.metrics.time('down', () => this.responseDown(ctx, parsed, rowKind, wantsNoObject))!;
       if (!combined) combined = translated;
       else if (combined.kind === 'Table') combined.rows.push(...translated.rows);
       else combined.items.push(...translated.items);
@@ -165,8 +169,7 @@ export class TenantProxy {
     }
   }
 
-  private async bodyUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, contentType: string): Promise<unknown> {
-    const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
+  private bodyUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, contentType: string, raw: Buffer): unknown {
     if (contentType === 'application/vnd.kubernetes.protobuf') {
       throw new TranslationError(415, 'UnsupportedMediaType', 'the gateway does not translate protobuf request bodies yet; send JSON');
     }
@@ -184,6 +187,15 @@ export class TenantProxy {
       object.metadata = { ...object.metadata, namespace: t.info.namespace };
     }
     return objectUp(ctx, { ...object, apiVersion: object.apiVersion ?? apiVersion, kind: object.kind ?? t.kind });
+  }
+
+  private async timedRequest(upstream: UpstreamConnection, verb: string, method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<UpstreamResponse> {
+    const end = this.options.metrics.upstreamLatency.startTimer({ cluster: upstream.name, verb });
+    try {
+      return await upstream.request(method, path, headers, body);
+    } finally {
+      end();
+    }
   }
 
   /** Any JSON response down: Status, Table, list or object (null when the object is foreign). */

@@ -1,0 +1,48 @@
+import { createServer, connect, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP relay in front of a server (TLS passes through end to end), that a test can make stall:
+ * connections stop relaying the server's answers, as an overloaded or hung cluster would.
+ */
+export class TcpRelay {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private stalled = false;
+  port = 0;
+
+  constructor(private readonly targetPort: number) {}
+
+  async start(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.targetPort, '127.0.0.1');
+      this.sockets.add(client).add(upstream);
+      client.on('data', (chunk) => upstream.write(chunk));
+      upstream.on('data', (chunk) => {
+        if (!this.stalled) client.write(chunk);
+      });
+      const close = () => {
+        client.destroy();
+        upstream.destroy();
+        this.sockets.delete(client);
+        this.sockets.delete(upstream);
+      };
+      client.on('close', close).on('error', close);
+      upstream.on('close', close).on('error', close);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  stall(): void {
+    this.stalled = true;
+  }
+
+  resume(): void {
+    this.stalled = false;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
