@@ -7,16 +7,23 @@ import { OpenApiHandler } from './handlers/openapi-handler.js';
 import { handleResource } from './handlers/resource-handler.js';
 import { GenericRegistry } from './registry/generic-registry.js';
 import type { StrategyFor } from './registry/strategy.js';
-import { parseRequestInfo } from './request-info.js';
+import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from './request-info.js';
 import type { ResourceInfo } from './resources/resource-info.js';
-import { ApiError, pathNotFound, toApiError } from './status.js';
+import { ApiError, pathNotFound, statusOf, toApiError } from './status.js';
 import type { Printer } from './table/registry.js';
 
-/** The user a request runs as (from its client certificate). */
+/** The user a request runs as (from its client certificate, a token, or impersonation). */
 export interface UserInfo {
   name: string;
   groups: string[];
+  extra?: Record<string, string[]>;
 }
+
+/** Decides whether a user may do what a request asks; null lets it through. */
+export type RequestAuthorizer = (user: UserInfo, info: RequestInfo) => { allowed: boolean; message: string } | null;
+
+/** Serves a resource that is not stored (reviews, tokens, streams); returns false to decline. */
+export type VirtualResourceHandler = (req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, user: UserInfo) => Promise<boolean>;
 
 export interface ApiServerOptions {
   store: Store;
@@ -29,6 +36,9 @@ export interface ApiServerOptions {
   serverAddress: string;
   /** How often a watch that allows bookmarks gets one (kube-apiserver: about a minute). */
   bookmarkIntervalMs?: number;
+  /** Authorization of every request (the devcluster's RBAC); absent: everyone may do everything. */
+  authorize?: RequestAuthorizer;
+  virtualResources?: VirtualResourceHandler;
 }
 
 /**
@@ -60,13 +70,19 @@ export class ApiServer {
     return info ? this.registryFor(info) : undefined;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, _user: UserInfo): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://localhost');
     const path = url.pathname.replace(/\/+$/, '') || '/';
     try {
-      if (this.handleNonResource(req, res, path, url.searchParams)) return;
       const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
+      const denied = this.options.authorize?.(user, info);
+      if (denied && !denied.allowed) {
+        const details = info.isResourceRequest ? { name: info.name, group: info.group, kind: info.resource } : {};
+        throw new ApiError(statusOf(403, 'Forbidden', denied.message, details));
+      }
+      if (this.handleNonResource(req, res, path, url.searchParams)) return;
       if (!info.isResourceRequest || !info.resource) throw pathNotFound();
+      if (await this.options.virtualResources?.(req, res, info, user)) return;
       const resource = this.options.catalog.lookup(info.group, info.version, info.resource);
       if (!resource) throw pathNotFound();
       const registry = this.registryFor(resource);

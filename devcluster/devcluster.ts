@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:https';
 import { existsSync, promises as fs } from 'node:fs';
-import type { TLSSocket } from 'node:tls';
 import path from 'node:path';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
@@ -11,7 +10,16 @@ import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
 import { ApiError, unauthorized } from '../apiserver/status.js';
 import { printerFor } from '../apiserver/table/registry.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
-import { createCertificateAuthority, identityFromPeerCertificate, loadCertificateAuthority, renderKubeconfig, type CertificateAuthority } from '../certs/index.js';
+import type { Attributes } from '../apiserver/authorization/attributes.js';
+import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from '../apiserver/authorization/bootstrap-policy.js';
+import { forbiddenMessage, RbacAuthorizer } from '../apiserver/authorization/rbac-authorizer.js';
+import type { RequestInfo } from '../apiserver/request-info.js';
+import { createCertificateAuthority, loadCertificateAuthority, renderKubeconfig, type CertificateAuthority } from '../certs/index.js';
+import { authenticateRequest, readTokenFile, type AuthenticatedUser } from './authentication.js';
+import { impersonate } from './impersonation.js';
+import { RbacObjectCache } from './rbac-objects.js';
+import { handleReview } from './reviews.js';
+import { ServiceAccountTokens } from './service-account-tokens.js';
 import { openStore, type Store } from '../store/index.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
@@ -30,6 +38,8 @@ export interface DevClusterOptions {
   /** Keys go under `<etcdPrefix>/<name>` (default `/devcluster`). */
   etcdPrefix?: string;
   bookmarkIntervalMs?: number;
+  /** kube-apiserver's --token-auth-file: lines `token,user,uid,"group1,group2"`. */
+  tokenAuthFile?: string;
 }
 
 export interface DevCluster {
@@ -86,7 +96,18 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       }
     };
     let address = `${host}:${port}`;
+    const rbacObjects = new RbacObjectCache(store);
+    const authorizer = new RbacAuthorizer(() => rbacObjects.objects());
+    const authorize = (attributes: Attributes) => authorizer.authorize(attributes);
+    const tokens = options.tokenAuthFile ? await readTokenFile(options.tokenAuthFile) : new Map<string, AuthenticatedUser>();
+    const serviceAccounts = new ServiceAccountTokens();
     const api: ApiServer = new ApiServer({
+      authorize: (user, info) => {
+        const attributes = attributesOf(user, info);
+        const decision = authorizer.authorize(attributes);
+        return decision.allowed ? null : { allowed: false, message: decision.message ?? forbiddenMessage(attributes, decision.reason) };
+      },
+      virtualResources: (req, res, info, user) => handleReview(req, res, info, user, { authorizer, authorize, tokens, serviceAccounts, api }),
       store,
       catalog,
       strategyFor: devclusterStrategies(catalog, onCrd, (): Promise<string> => allocateServiceIp(() => serviceIpsInUse(api))),
@@ -102,20 +123,21 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const crdController = new CrdController(api, catalog, store, onCrd);
     await crdController.start();
     await bootstrapNamespaces(api);
+    await bootstrapRbac(api);
+    await rbacObjects.start();
     const namespaceController = new NamespaceController(api, catalog, store);
     const garbageCollector = new GarbageCollector(api, store);
     await namespaceController.start();
     await garbageCollector.start();
 
     const server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const socket = req.socket as TLSSocket;
-      if (!socket.authorized) return sendStatus(req, res, unauthorized());
-      let user;
+      const authenticated = authenticateRequest(req, tokens, serviceAccounts);
+      if (!authenticated) return sendStatus(req, res, unauthorized());
+      let user: AuthenticatedUser;
       try {
-        const identity = identityFromPeerCertificate(socket.getPeerCertificate());
-        user = { name: identity.user, groups: identity.groups };
-      } catch {
-        return sendStatus(req, res, unauthorized());
+        user = impersonate(req, authenticated, authorize);
+      } catch (err) {
+        return sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
       }
       api.handle(req, res, user).catch((err: Error) => {
         if (!res.headersSent) sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
@@ -143,7 +165,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       stop: async () => {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
-        await Promise.all([crdController.stop(), namespaceController.stop(), garbageCollector.stop()]);
+        await Promise.all([crdController.stop(), namespaceController.stop(), garbageCollector.stop(), rbacObjects.stop()]);
         await store.close();
       },
     };
@@ -151,6 +173,28 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     await store.close();
     throw err;
   }
+}
+
+/** kube-apiserver's bootstrap RBAC policy: cluster-admin for system:masters, discovery for everyone. */
+async function bootstrapRbac(api: ApiServer): Promise<void> {
+  for (const [resource, objects] of [['clusterroles', BOOTSTRAP_CLUSTER_ROLES], ['clusterrolebindings', BOOTSTRAP_CLUSTER_ROLE_BINDINGS]] as const) {
+    const registry = api.registryOf('rbac.authorization.k8s.io', resource)!;
+    for (const object of objects) {
+      try {
+        await registry.create('', object);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 409)) throw err;
+      }
+    }
+  }
+}
+
+/** The authorizer's view of a parsed request. */
+function attributesOf(user: { name: string; groups: string[]; extra?: Record<string, string[]> }, info: RequestInfo): Attributes {
+  if (info.isResourceRequest) {
+    return { user, verb: info.verb, isResourceRequest: true, namespace: info.namespace, apiGroup: info.group, resource: info.resource, subresource: info.subresource, name: info.name, path: '' };
+  }
+  return { user, verb: info.verb, isResourceRequest: false, namespace: '', apiGroup: '', resource: '', subresource: '', name: '', path: info.path };
 }
 
 async function serviceIpsInUse(api: ApiServer): Promise<Set<string>> {

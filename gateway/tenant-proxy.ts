@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
+import { decodeKubernetesProtobuf, ProtobufDecodeError } from '../apiserver/protobuf/decode.js';
 import { MAX_REQUEST_BYTES, readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
@@ -76,7 +77,7 @@ export class TenantProxy {
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
       body = this.options.metrics.time('up', () => JSON.stringify(this.bodyUp(req, ctx, t, contentType, raw)));
-      headers['content-type'] = contentType;
+      headers['content-type'] = contentType === 'application/vnd.kubernetes.protobuf' ? 'application/json' : contentType;
     } else if (req.method === 'DELETE') {
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
       if (raw.length) {
@@ -85,6 +86,7 @@ export class TenantProxy {
       }
     }
     const rowKind: RowKind = { group: t.info.group, kind: t.kind, namespaced: t.namespaced };
+    if (t.info.verb === 'deletecollection' && !(t.namespaced && t.info.namespace)) return this.deleteOwnCollection(req, res, ctx, t, upstream, headers, body);
     if (t.info.verb === 'watch') return this.watch(req, res, ctx, t, upstream, headers, rowKind);
     if (t.info.verb === 'list') return this.list(req, res, ctx, t, upstream, headers, rowKind, wantsNoObject);
     const response = await this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), headers, body);
@@ -95,6 +97,35 @@ export class TenantProxy {
     const out = this.options.metrics.time('down', () => this.responseDown(ctx, parsed, rowKind, wantsNoObject));
     if (out === null) throw new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
     sendJson(req, res, response.status, out, warningsDown(ctx, response.headers));
+  }
+
+  /**
+   * Delete-collection beyond one namespace would reach every tenant's objects upstream. As
+   * kube-apiserver does, a cluster-wide delete of a namespaced kind is 405; for cluster-scoped
+   * kinds the tenant's own matching objects are listed and deleted one by one.
+   */
+  private async deleteOwnCollection(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, body: string | undefined): Promise<void> {
+    if (t.namespaced) {
+      throw new TranslationError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (delete ${t.info.resource})`, { group: t.info.group, kind: t.info.resource });
+    }
+    const query = new URLSearchParams();
+    for (const key of ['labelSelector', 'fieldSelector']) {
+      const value = t.query.get(key);
+      if (value) query.set(key, value);
+    }
+    const listed = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(t.path, query), { ...headers, accept: 'application/json' });
+    const list = parseJson(await listed.body.text());
+    if (listed.status !== 200 || !list) return sendJson(req, res, listed.status, list ? statusDown(ctx, list) : statusOf(listed.status, 'InternalError', 'listing failed'));
+    const items: Record<string, any>[] = [];
+    for (const item of list.items ?? []) {
+      const own = objectDown(ctx, { apiVersion: list.apiVersion, kind: t.kind, ...item });
+      if (!own) continue;
+      const deleted = await this.timedRequest(upstream, 'delete', 'DELETE', `${t.path}/${encodeURIComponent(item.metadata.name)}`, { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body);
+      const answer = parseJson(await deleted.body.text());
+      if (deleted.status < 300 && answer) items.push(objectDown(ctx, answer) ?? own);
+    }
+    if (t.info.group === 'apiextensions.k8s.io') upstream.invalidate();
+    sendJson(req, res, 200, { kind: `${t.kind}List`, apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion, metadata: { resourceVersion: list.metadata?.resourceVersion }, items });
   }
 
   /** A list in full pages: upstream pages are read until the tenant's page is full or the list ends. */
@@ -170,10 +201,8 @@ export class TenantProxy {
   }
 
   private bodyUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, contentType: string, raw: Buffer): unknown {
-    if (contentType === 'application/vnd.kubernetes.protobuf') {
-      throw new TranslationError(415, 'UnsupportedMediaType', 'the gateway does not translate protobuf request bodies yet; send JSON');
-    }
-    const parsed = parseJson(raw.toString('utf8'));
+    // Protobuf bodies (kubectl's typed clients) are decoded and go upstream as JSON.
+    const parsed = contentType === 'application/vnd.kubernetes.protobuf' ? decodeProtobuf(raw) : parseJson(raw.toString('utf8'));
     if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
     const apiVersion = t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version;
     if (t.info.subresource && !['status'].includes(t.info.subresource)) return parsed;
@@ -310,6 +339,15 @@ function pathWithQuery(path: string, query: URLSearchParams): string {
 
 function entries(list: Record<string, any>): unknown[] {
   return list.kind === 'Table' ? list.rows : list.items;
+}
+
+function decodeProtobuf(raw: Buffer): unknown {
+  try {
+    return decodeKubernetesProtobuf(raw).object;
+  } catch (err) {
+    if (err instanceof ProtobufDecodeError) throw new TranslationError(415, 'UnsupportedMediaType', err.message);
+    throw err;
+  }
 }
 
 function parseJson(text: string): any {

@@ -21,7 +21,7 @@ export async function ensureTenantSpace(client: RestClient, tenantId: string): P
   await create(client, '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
-    metadata: { name: `${prefix}cluster-admin`, labels: { [TENANT_LABEL]: tenantId } },
+    metadata: { name: `${prefix}cluster-admin` },
     rules: [
       { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
       { nonResourceURLs: ['*'], verbs: ['*'] },
@@ -30,7 +30,7 @@ export async function ensureTenantSpace(client: RestClient, tenantId: string): P
   await create(client, '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
-    metadata: { name: `${prefix}cluster-admin`, labels: { [TENANT_LABEL]: tenantId } },
+    metadata: { name: `${prefix}cluster-admin` },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${prefix}cluster-admin` },
     subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${prefix}admin` }],
   });

@@ -1,5 +1,7 @@
 import { isSharedKind, stripPrefix, type TenantContext } from './context.js';
 import { objectDown, textDown } from './objects.js';
+import { namespaceConvertor } from './kinds/namespace.js';
+import { nameRuleFor } from './kinds/names.js';
 
 /** Scope of the rows' kind, which the row objects (PartialObjectMetadata) do not carry. */
 export interface RowKind {
@@ -34,7 +36,7 @@ function rowObjectDown(ctx: TenantContext, object: Record<string, any> | null | 
       if (namespace === null) return undefined;
       out.namespace = namespace;
     } else if (!isSharedKind(rowKind.group, rowKind.kind)) {
-      const name = typeof meta.name === 'string' ? stripPrefix(ctx, meta.name) : null;
+      const name = typeof meta.name === 'string' ? nameRuleFor(rowKind.group, rowKind.kind).down(ctx, meta.name) : null;
       if (name === null) return undefined;
       out.name = name;
     }
@@ -42,6 +44,7 @@ function rowObjectDown(ctx: TenantContext, object: Record<string, any> | null | 
       const { ['kubezoo.io/tenant']: _tenant, ...labels } = out.labels as Record<string, string>;
       out.labels = labels;
     }
+    if (rowKind.group === '' && rowKind.kind === 'Namespace') namespaceConvertor.down(ctx, { metadata: out });
     if (out.ownerReferences) delete out.ownerReferences;
     return { ...object, metadata: out };
   }

@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
-import { ApiError, badRequest, requestEntityTooLarge, unsupportedMediaType, type Status } from '../status.js';
+import { decodeKubernetesProtobuf, ProtobufDecodeError } from '../protobuf/decode.js';
+import { ApiError, badRequest, requestEntityTooLarge, statusOf, unsupportedMediaType, type Status } from '../status.js';
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** kube-apiserver's default --max-request-bytes. */
 export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
@@ -26,10 +29,18 @@ export function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** A create/update body: JSON, or YAML (which kube-apiserver also accepts). */
+/** A create/update body: JSON, YAML, or protobuf (what kubectl's typed clients send). */
 export function decodeObjectBody(body: Buffer, contentType: string | undefined): unknown {
   const type = mediaType(contentType) || 'application/json';
   if (type === 'application/json') return parseJson(body);
+  if (type === PROTOBUF) {
+    try {
+      return decodeKubernetesProtobuf(body).object;
+    } catch (err) {
+      if (err instanceof ProtobufDecodeError) throw new ApiError(statusOf(415, 'UnsupportedMediaType', err.message));
+      throw err;
+    }
+  }
   if (type === 'application/yaml') {
     try {
       return parseYaml(body.toString('utf8'));
@@ -37,7 +48,7 @@ export function decodeObjectBody(body: Buffer, contentType: string | undefined):
       throw badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
     }
   }
-  throw unsupportedMediaType(['application/json', 'application/yaml']);
+  throw unsupportedMediaType(['application/json', 'application/yaml', PROTOBUF]);
 }
 
 export function parseJson(body: Buffer): unknown {

@@ -91,6 +91,8 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       return respondObjects(req, res, 200, ctx, [deleted], {}, query, true);
     }
     case 'deletecollection': {
+      // As kube-apiserver: deleting a collection spans one namespace at most.
+      if (resource.namespaced && !info.namespace) throw methodNotAllowed('deletecollection', ctx.registry.gr);
       const options = parseListOptions(query, false);
       const filter = new ObjectFilter(resource, options.labelSelector, options.fieldSelector);
       const deleteOpts = await deleteOptions(req, query);
