@@ -18,7 +18,9 @@ import { createCertificateAuthority, loadCertificateAuthority, renderKubeconfig,
 import { authenticateRequest, readTokenFile, type AuthenticatedUser } from './authentication.js';
 import { impersonate } from './impersonation.js';
 import { RbacObjectCache } from './rbac-objects.js';
+import { handlePodLog, handlePodUpgrade } from './pod-streams.js';
 import { handleReview } from './reviews.js';
+import { refuseUpgrade } from './streaming/upgrade.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
 import { openStore, type Store } from '../store/index.js';
 import { CrdController } from './controllers/crd-controller.js';
@@ -107,7 +109,8 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         const decision = authorizer.authorize(attributes);
         return decision.allowed ? null : { allowed: false, message: decision.message ?? forbiddenMessage(attributes, decision.reason) };
       },
-      virtualResources: (req, res, info, user) => handleReview(req, res, info, user, { authorizer, authorize, tokens, serviceAccounts, api }),
+      virtualResources: async (req, res, info, user) =>
+        (await handlePodLog(req, res, info, api)) || handleReview(req, res, info, user, { authorizer, authorize, tokens, serviceAccounts, api }),
       store,
       catalog,
       strategyFor: devclusterStrategies(catalog, onCrd, (): Promise<string> => allocateServiceIp(() => serviceIpsInUse(api))),
@@ -141,6 +144,21 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       }
       api.handle(req, res, user).catch((err: Error) => {
         if (!res.headersSent) sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
+      });
+    });
+    server.on('upgrade', (req, socket, head) => {
+      const authenticated = authenticateRequest(req, tokens, serviceAccounts);
+      if (!authenticated) return refuseUpgrade(socket, unauthorized().status);
+      let user: AuthenticatedUser;
+      try {
+        user = impersonate(req, authenticated, authorize);
+      } catch (err) {
+        return refuseUpgrade(socket, (err instanceof ApiError ? err : unauthorized()).status);
+      }
+      void handlePodUpgrade(req, socket, head, user, api, (who, info) => {
+        const attributes = attributesOf(who, info);
+        const decision = authorizer.authorize(attributes);
+        return decision.allowed ? null : (decision.message ?? forbiddenMessage(attributes, decision.reason));
       });
     });
     await listen(server, host, port);

@@ -39,13 +39,14 @@ export async function handleReview(req: IncomingMessage, res: ServerResponse, in
   const spec = body.spec ?? {};
   const answer = (status: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     sendJson(req, res, 201, { ...body, apiVersion: `${info.group ? `${info.group}/` : ''}${info.version}`, metadata: { ...(body.metadata ?? {}), creationTimestamp: null }, ...extra, status });
+  // TokenRequest is served under core v1's serviceaccounts but belongs to authentication.k8s.io.
 
   if (isToken) {
     const account = await ctx.api.registryOf('', 'serviceaccounts')!.get(info.namespace, info.name);
     const seconds = Number(spec.expirationSeconds ?? 3600);
     const exp = Math.floor(Date.now() / 1000) + seconds;
     const token = ctx.serviceAccounts.issue({ namespace: info.namespace, name: info.name, uid: account.metadata.uid, exp });
-    answer({ token, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }, { kind: 'TokenRequest' });
+    answer({ token, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }, { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1' });
     return true;
   }
   switch (info.resource) {

@@ -34,7 +34,7 @@ export function devclusterStrategies(
         ...base,
         prepareForCreate: (object) => {
           applyDefaults(info.group, info.kind, object);
-          object.status = { phase: 'Pending', qosClass: 'BestEffort' };
+          object.status = runningPodStatus(object);
         },
       };
     }
@@ -78,6 +78,35 @@ export function devclusterStrategies(
       };
     }
     return base;
+  };
+}
+
+/**
+ * There is no scheduler or kubelet: a new pod is reported Running at once, every container ready
+ * (the simulated containers of devcluster/streaming answer exec, logs and port-forward).
+ */
+function runningPodStatus(pod: ApiObject): Record<string, unknown> {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const ip = `10.244.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 2}`;
+  const containers: { name: string; image: string }[] = pod.spec?.containers ?? [];
+  return {
+    phase: 'Running',
+    conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: now })),
+    hostIP: '10.0.0.1',
+    hostIPs: [{ ip: '10.0.0.1' }],
+    podIP: ip,
+    podIPs: [{ ip }],
+    startTime: now,
+    qosClass: 'BestEffort',
+    containerStatuses: containers.map((c) => ({
+      name: c.name,
+      image: c.image,
+      imageID: '',
+      ready: true,
+      started: true,
+      restartCount: 0,
+      state: { running: { startedAt: now } },
+    })),
   };
 }
 

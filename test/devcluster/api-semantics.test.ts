@@ -331,7 +331,8 @@ describe('devcluster: API semantics over HTTPS', function () {
     })).body;
     expect(pod.spec).to.include({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 });
     expect(pod.spec.containers.map((c: { imagePullPolicy: string }) => c.imagePullPolicy)).to.deep.equal(['IfNotPresent', 'Always']);
-    expect(pod.status.phase).to.equal('Pending');
+    expect(pod.status.phase, 'a simulated kubelet runs pods at once').to.equal('Running');
+    expect(pod.status.containerStatuses.map((c: { name: string; ready: boolean }) => [c.name, c.ready])).to.deep.equal([['a', true], ['b', true]]);
   });
 
   it('refuses bodies over 3 MiB with 413 and keeps serving', async () => {

@@ -1,0 +1,128 @@
+import { expect } from 'chai';
+import { createConnection } from 'node:net';
+import { readFile, writeFile } from 'node:fs/promises';
+import { loadCertificateAuthority, parseKubeconfig, renderKubeconfig } from '../../certs/index.js';
+import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { freePort } from '../support/free-port.js';
+import { Kubectl } from '../support/kubectl.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and impersonation, exec, logs, port-forward', function () {
+  let cluster: DevCluster;
+  let dir: string;
+  let remove: () => Promise<void>;
+  let admin: Kubectl;
+  let carol: Kubectl;
+
+  before(async () => {
+    ({ dir, remove } = await makeTempDir('part2'));
+    cluster = await startDevCluster({ listen: '127.0.0.1:0', dataDir: dir });
+    admin = await Kubectl.create(cluster.kubeconfigPath);
+    const ca = await loadCertificateAuthority(await readFile(`${dir}/pki/ca.crt`, 'utf8'), await readFile(`${dir}/pki/ca.key`, 'utf8'));
+    const cert = await ca.issueClientCertificate({ commonName: 'carol', organizations: ['devs'] });
+    const server = parseKubeconfig(await readFile(cluster.kubeconfigPath, 'utf8')).server;
+    await writeFile(`${dir}/carol.kubeconfig`, renderKubeconfig({ clusterName: 'dev', server, caPem: ca.certPem, userName: 'carol', certPem: cert.certPem, keyPem: cert.keyPem, contextName: 'carol@dev' }));
+    carol = await Kubectl.create(`${dir}/carol.kubeconfig`);
+  });
+  after(async () => {
+    await admin?.dispose();
+    await carol?.dispose();
+    await cluster?.stop();
+    await remove?.();
+  });
+
+  it('kubectl create <generator> (protobuf bodies) creates what kubectl meant', async () => {
+    expect(await admin.ok(['create', 'namespace', 'gen'])).to.equal('namespace/gen created\n');
+    const n = ['-n', 'gen'];
+    expect(await admin.ok(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80', ...n])).to.equal('deployment.apps/web created\n');
+    expect(await admin.ok(['create', 'configmap', 'settings', '--from-literal=color=blue', ...n])).to.equal('configmap/settings created\n');
+    expect(await admin.ok(['create', 'secret', 'generic', 'creds', '--from-literal=password=s3cret', ...n])).to.equal('secret/creds created\n');
+    await admin.ok(['create', 'serviceaccount', 'robot', ...n]);
+    await admin.ok(['create', 'role', 'reader', '--verb=get,list', '--resource=pods', ...n]);
+    await admin.ok(['create', 'rolebinding', 'readers', '--role=reader', '--user=alice', '--serviceaccount=gen:robot', ...n]);
+    await admin.ok(['create', 'clusterrole', 'node-reader', '--verb=list', '--resource=nodes']);
+    await admin.ok(['create', 'clusterrolebinding', 'node-readers', '--clusterrole=node-reader', '--group=devs']);
+    await admin.ok(['create', 'quota', 'limits', '--hard=pods=10,cpu=2', ...n]);
+    await admin.ok(['create', 'job', 'once', '--image=busybox', ...n, '--', 'echo', 'hi']);
+    await admin.ok(['create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 0 * * *', ...n, '--', 'echo', 'hi']);
+
+    const deployment = JSON.parse(await admin.ok(['get', 'deployment', 'web', ...n, '-o', 'json']));
+    expect(deployment.spec.replicas).to.equal(3);
+    expect(deployment.spec.template.spec.containers[0]).to.deep.include({ name: 'nginx', image: 'nginx:1.27' });
+    expect(deployment.spec.template.spec.containers[0].ports).to.deep.equal([{ containerPort: 80, protocol: 'TCP' }]);
+    expect(await admin.ok(['get', 'configmap', 'settings', ...n, '-o', 'jsonpath={.data.color}'])).to.equal('blue');
+    expect(Buffer.from(await admin.ok(['get', 'secret', 'creds', ...n, '-o', 'jsonpath={.data.password}']), 'base64').toString()).to.equal('s3cret');
+    const binding = JSON.parse(await admin.ok(['get', 'rolebinding', 'readers', ...n, '-o', 'json']));
+    expect(binding.subjects).to.deep.equal([
+      { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
+      { kind: 'ServiceAccount', name: 'robot', namespace: 'gen' },
+    ]);
+    expect(await admin.ok(['get', 'quota', 'limits', ...n, '-o', 'jsonpath={.spec.hard.pods} {.spec.hard.cpu}'])).to.equal('10 2');
+    expect(await admin.ok(['get', 'cronjob', 'nightly', ...n, '-o', 'jsonpath={.spec.schedule}'])).to.equal('0 0 * * *');
+    expect(await admin.ok(['get', 'job', 'once', ...n, '-o', 'jsonpath={.spec.template.spec.containers[0].command}'])).to.equal('["echo","hi"]');
+  });
+
+  it('authorizes with RBAC: can-i for impersonated users, 403 text, impersonation only for those allowed', async () => {
+    expect(await admin.ok(['auth', 'can-i', 'create', 'pods'])).to.equal('yes\n');
+    const no = await admin.run(['auth', 'can-i', 'list', 'pods', '-n', 'gen', '--as', 'bob']);
+    expect([no.code, no.stdout]).to.deep.equal([1, 'no\n']);
+    expect(await admin.ok(['auth', 'can-i', 'list', 'pods', '-n', 'gen', '--as', 'alice'])).to.equal('yes\n');
+    const forbidden = await admin.run(['get', 'secrets', '-n', 'gen', '--as', 'alice']);
+    expect(forbidden.stderr.trim()).to.equal('Error from server (Forbidden): secrets is forbidden: User "alice" cannot list resource "secrets" in API group "" in the namespace "gen"');
+    expect(await carol.ok(['get', 'nodes', '-o', 'name'])).to.equal('');
+    const impersonating = await carol.run(['get', 'pods', '-n', 'gen', '--as', 'alice']);
+    expect(impersonating.stderr.trim()).to.equal('Error from server (Forbidden): users "alice" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope');
+    const whoami = JSON.parse(await admin.ok(['auth', 'whoami', '-o', 'json', '--as', 'alice', '--as-group', 'team']));
+    expect(whoami.status.userInfo).to.deep.include({ username: 'alice' });
+    expect(whoami.status.userInfo.groups).to.include.members(['team', 'system:authenticated']);
+  });
+
+  it('issues ServiceAccount tokens that authenticate as the account', async () => {
+    const token = (await admin.ok(['create', 'token', 'robot', '-n', 'gen'])).trim();
+    expect(token.split('.')).to.have.length(3);
+    const server = parseKubeconfig(await readFile(cluster.kubeconfigPath, 'utf8')).server;
+    const asRobot = await admin.run(['--kubeconfig', '/dev/null', '--server', server, '--certificate-authority', `${dir}/pki/ca.crt`, '--token', token, 'get', 'pods', '-n', 'gen', '-o', 'name']);
+    expect([asRobot.code, asRobot.stdout, asRobot.stderr]).to.deep.equal([0, '', '']);
+    const denied = await admin.run(['--kubeconfig', '/dev/null', '--server', server, '--certificate-authority', `${dir}/pki/ca.crt`, '--token', token, 'get', 'secrets', '-n', 'gen']);
+    expect(denied.stderr).to.contain('User "system:serviceaccount:gen:robot" cannot list resource "secrets"');
+  });
+
+  it('exec and logs over the real protocols, with the simulated container', async () => {
+    await admin.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'box', namespace: 'gen' }, spec: { containers: [{ name: 'main', image: 'busybox' }] } }));
+    expect(await admin.ok(['exec', 'box', '-n', 'gen', '--', 'echo', 'hello', 'world'])).to.equal('hello world\n');
+    const failed = await admin.run(['exec', 'box', '-n', 'gen', '--', 'exit', '3']);
+    expect([failed.code, failed.stderr.trim()]).to.deep.equal([3, 'command terminated with exit code 3']);
+    expect(await admin.ok(['exec', '-i', 'box', '-n', 'gen', '--', 'cat'], 'piped\n')).to.equal('piped\n');
+    const logs = await admin.ok(['logs', 'box', '-n', 'gen']);
+    expect(logs.length).to.be.greaterThan(0);
+    const refused = await admin.run(['exec', 'box', '-n', 'gen', '--as', 'alice', '--', 'echo', 'x']);
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.contain('cannot create resource "pods/exec"');
+  });
+
+  it('port-forward echoes bytes through the forwarded port', async () => {
+    const port = await freePort();
+    const forward = admin.start(['port-forward', 'pod/box', '-n', 'gen', `${port}:80`]);
+    try {
+      await forward.waitFor(/Forwarding from 127\.0\.0\.1/);
+      const echoed = await new Promise<string>((resolve, reject) => {
+        const socket = createConnection(port, '127.0.0.1', () => socket.write('ping through the tunnel'));
+        let data = '';
+        socket.on('data', (chunk) => {
+          data += chunk.toString();
+          if (data.length >= 'ping through the tunnel'.length) {
+            socket.end();
+            resolve(data);
+          }
+        });
+        socket.on('error', reject);
+      });
+      expect(echoed).to.equal('ping through the tunnel');
+    } finally {
+      forward.child.kill();
+      await sleep(100);
+    }
+  });
+});
