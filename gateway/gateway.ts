@@ -9,7 +9,8 @@ import { ResourceCatalog } from '../apiserver/catalog.js';
 import { parseRequestInfo } from '../apiserver/request-info.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
-import { statusOf, unauthorized } from '../apiserver/status.js';
+import { statusOf, unauthorized, type Status } from '../apiserver/status.js';
+import { tenantContext } from '../translate/context.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
 import { renderKubeconfig } from '../certs/index.js';
 import { parseListen } from '../devcluster/devcluster.js';
@@ -21,8 +22,9 @@ import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
-import { TenantProxy } from './tenant-proxy.js';
-import { UpstreamConnection } from './upstream-connection.js';
+import { impersonation, TenantProxy } from './tenant-proxy.js';
+import { proxyUpgrade, upgradeTarget } from './upgrade-proxy.js';
+import { tenantKindScope, UpstreamConnection } from './upstream-connection.js';
 import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH, SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
 
 export interface GatewayOptions {
@@ -137,6 +139,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       await proxy.handle(req, res, identity, connection);
     };
 
+    const upgradeTargets = new Map(options.upstreams.map((u) => [u.name, upgradeTarget(u.kubeconfig)]));
+    server.on('upgrade', (req, socket, head) => {
+      const identity = authenticate(req.socket as TLSSocket, tenants);
+      const refuse = (status: Status) => {
+        const body = JSON.stringify(status);
+        socket.end(`HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      };
+      if ('refused' in identity) return refuse(unauthorized().status);
+      if (identity.kind !== 'tenant') return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));
+      const cluster = tenants.clusterOf(identity.tenant);
+      const connection = cluster ? connections.get(cluster) : undefined;
+      const target = cluster ? upgradeTargets.get(cluster) : undefined;
+      if (!connection || !target) return refuse(statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, { retryAfterSeconds: 1 }));
+      void connection.scope().then(
+        (scope) => proxyUpgrade(req, socket, head, tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant)), impersonation(identity), target),
+        () => refuse(statusOf(503, 'ServiceUnavailable', 'the tenant\'s cluster is unreachable', { retryAfterSeconds: 1 })),
+      );
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, host, () => resolve());

@@ -88,6 +88,7 @@ export class TenantProxy {
     const rowKind: RowKind = { group: t.info.group, kind: t.kind, namespaced: t.namespaced };
     if (t.info.verb === 'deletecollection' && !(t.namespaced && t.info.namespace)) return this.deleteOwnCollection(req, res, ctx, t, upstream, headers, body);
     if (t.info.verb === 'watch') return this.watch(req, res, ctx, t, upstream, headers, rowKind);
+    if (t.info.resource === 'pods' && t.info.subresource === 'log' && req.method === 'GET') return this.streamLog(req, res, ctx, t, upstream, headers);
     if (t.info.verb === 'list') return this.list(req, res, ctx, t, upstream, headers, rowKind, wantsNoObject);
     const response = await this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), headers, body);
     const text = await response.body.text();
@@ -158,6 +159,26 @@ export class TenantProxy {
     delete metadata.continue;
     if (upstreamContinue && limit > 0) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, upstreamContinue);
     sendJson(req, res, 200, { ...combined, metadata });
+  }
+
+  /** Container logs are the tenant's own output: streamed through as they come (`logs -f`). */
+  private async streamLog(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>): Promise<void> {
+    const response = await upstream.request('GET', pathWithQuery(t.path, t.query), { ...headers, accept: '*/*' }, undefined, 0);
+    if (response.status !== 200) {
+      const parsed = parseJson(await response.body.text());
+      return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the cluster refused the log request'));
+    }
+    res.writeHead(200, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain'), 'Transfer-Encoding': 'chunked' });
+    const close = () => response.body.destroy();
+    res.on('close', close);
+    try {
+      for await (const chunk of response.body) if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+    } catch {
+      // The tenant hung up or the cluster ended the stream.
+    } finally {
+      res.off('close', close);
+      if (!res.destroyed) res.end();
+    }
   }
 
   /** A watch streamed line by line; the tenant's hang-up closes the upstream watch. */
@@ -320,7 +341,7 @@ export class TenantProxy {
 }
 
 /** The user and each group as its own Impersonate-Group line (DESIGN.md, Identity: upstream). */
-function impersonation(identity: TenantIdentity): Record<string, string | string[]> {
+export function impersonation(identity: TenantIdentity): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = { 'impersonate-user': identity.user };
   if (identity.groups.length) headers['impersonate-group'] = identity.groups.map((group) => `${identity.tenant}-${group}`);
   return headers;

@@ -1,0 +1,101 @@
+import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect } from 'node:tls';
+import { statusOf, type Status } from '../apiserver/status.js';
+import { parseKubeconfig } from '../certs/index.js';
+import { TranslationError, type TenantContext } from '../translate/context.js';
+import { requestUp } from '../translate/request.js';
+import { statusDown } from '../translate/status.js';
+
+/** Connection-level headers that belong to one hop, and those the gateway sets itself. */
+const DROPPED = new Set(['host', 'authorization', 'proxy-authorization', 'content-length', 'transfer-encoding', 'keep-alive', 'te', 'trailer']);
+const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
+
+export interface UpgradeTarget {
+  server: URL;
+  tls: { ca: string; cert: string; key: string };
+}
+
+export function upgradeTarget(kubeconfig: string): UpgradeTarget {
+  const parsed = parseKubeconfig(kubeconfig);
+  return { server: new URL(parsed.server), tls: { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem } };
+}
+
+/**
+ * `exec`, `attach` and `portforward` through the gateway: the path is translated like any
+ * request, the client's own impersonation and credential headers are dropped and the tenant
+ * user's impersonation headers added, and once the cluster switches protocols (101) the two
+ * connections are piped byte for byte — WebSocket and SPDY alike, since nothing in them is
+ * read. A refusal from the cluster comes back as a translated Status.
+ */
+export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer, ctx: TenantContext, impersonation: Record<string, string | string[]>, target: UpgradeTarget): void {
+  let translated;
+  try {
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    translated = requestUp(ctx, req.method ?? 'GET', url.pathname, url.searchParams);
+    if (!translated || translated.info.resource !== 'pods' || !UPGRADABLE.has(translated.info.subresource)) {
+      throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+    }
+  } catch (err) {
+    const status = err instanceof TranslationError ? statusOf(err.code, err.reason, err.message, err.details as never) : statusOf(400, 'BadRequest', (err as Error).message);
+    return refuse(client, status);
+  }
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headersDistinct)) {
+    if (value && !DROPPED.has(name) && !name.startsWith('impersonate-')) headers[name] = value.length === 1 ? value[0]! : value;
+  }
+  Object.assign(headers, impersonation, { host: target.server.host });
+  const query = translated.query.toString();
+  const upstream = request({
+    method: req.method,
+    path: query ? `${translated.path}?${query}` : translated.path,
+    headers,
+    createConnection: () =>
+      connect({ host: target.server.hostname, port: Number(target.server.port), ...(isIP(target.server.hostname) ? {} : { servername: target.server.hostname }), ...target.tls }),
+  });
+  upstream.on('upgrade', (res, socket, upstreamHead) => {
+    client.write(responseHead(res.statusCode ?? 101, res.statusMessage ?? 'Switching Protocols', res.headers));
+    if (upstreamHead.length) client.write(upstreamHead);
+    if (head.length) socket.write(head);
+    socket.pipe(client).pipe(socket);
+    const close = () => {
+      socket.destroy();
+      client.destroy();
+    };
+    socket.on('error', close).on('close', close);
+    client.on('error', close).on('close', close);
+  });
+  upstream.on('response', (res) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => (text += chunk));
+    res.on('end', () => {
+      let status: Status;
+      try {
+        status = statusDown(ctx, JSON.parse(text)) as Status;
+      } catch {
+        status = statusOf(res.statusCode ?? 502, 'InternalError', 'the cluster refused the upgrade');
+      }
+      refuse(client, status);
+    });
+  });
+  upstream.on('error', () => refuse(client, statusOf(503, 'ServiceUnavailable', 'the tenant\'s cluster is unreachable', { retryAfterSeconds: 1 })));
+  client.on('error', () => upstream.destroy());
+  upstream.end();
+}
+
+function responseHead(code: number, message: string, headers: IncomingHttpHeaders): string {
+  const lines = [`HTTP/1.1 ${code} ${message}`];
+  for (const [name, value] of Object.entries(headers)) {
+    for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) lines.push(`${name}: ${v}`);
+  }
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** A Status on the raw socket, as the answer to the upgrade request. */
+function refuse(client: Duplex, status: Status): void {
+  if (client.destroyed) return;
+  const body = JSON.stringify(status);
+  client.end(`HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}

@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { createConnection } from 'node:net';
+import { readFile, writeFile } from 'node:fs/promises';
+import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { ApiClient } from '../support/api-client.js';
+import { freePort } from '../support/free-port.js';
+import { Kubectl } from '../support/kubectl.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-forward through the gateway', function () {
+  let upstream: DevCluster;
+  let gateway: Gateway;
+  let remove: (() => Promise<void>)[] = [];
+  let tenant: Kubectl;
+  let member: Kubectl;
+
+  before(async () => {
+    const upstreamDir = await makeTempDir('streams-upstream');
+    const gatewayDir = await makeTempDir('streams-gateway');
+    remove = [upstreamDir.remove, gatewayDir.remove];
+    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
+    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: 'strm01' } });
+    let object: any;
+    const deadline = Date.now() + 10000;
+    while ((object = (await admin.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/strm01')).body)?.status?.phase !== 'Active' && Date.now() < deadline) await sleep(20);
+    admin.close();
+    await writeFile(`${gatewayDir.dir}/tenant.kubeconfig`, Buffer.from(object.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
+    tenant = await Kubectl.create(`${gatewayDir.dir}/tenant.kubeconfig`);
+    member = await Kubectl.create(upstream.kubeconfigPath);
+  });
+  after(async () => {
+    await tenant?.dispose();
+    await member?.dispose();
+    await gateway?.stop();
+    await upstream?.stop();
+    for (const r of remove) await r();
+  });
+
+  it('kubectl create generators (protobuf bodies) create the right objects under the tenant\'s prefix upstream', async () => {
+    expect(await tenant.ok(['create', 'namespace', 'shop'])).to.equal('namespace/shop created\n');
+    await tenant.ok(['create', 'deployment', 'web', '--image=nginx:1.27', '-n', 'shop']);
+    await tenant.ok(['create', 'configmap', 'settings', '--from-literal=a=b', '-n', 'shop']);
+    await tenant.ok(['create', 'secret', 'generic', 'creds', '--from-literal=p=q', '-n', 'shop']);
+    await tenant.ok(['create', 'serviceaccount', 'robot', '-n', 'shop']);
+    await tenant.ok(['create', 'role', 'reader', '--verb=get', '--resource=pods', '-n', 'shop']);
+    await tenant.ok(['create', 'rolebinding', 'readers', '--role=reader', '--user=alice', '--serviceaccount=shop:robot', '-n', 'shop']);
+    await tenant.ok(['create', 'clusterrole', 'viewer', '--verb=list', '--resource=pods']);
+    await tenant.ok(['create', 'clusterrolebinding', 'viewers', '--clusterrole=viewer', '--group=devs']);
+    await tenant.ok(['create', 'quota', 'limits', '--hard=pods=5', '-n', 'shop']);
+    await tenant.ok(['create', 'job', 'once', '--image=busybox', '-n', 'shop', '--', 'echo', 'hi']);
+
+    expect(await member.ok(['get', 'namespace', 'strm01-shop', '-o', 'jsonpath={.metadata.labels.kubezoo\\.io/tenant}'])).to.equal('strm01');
+    for (const kind of ['deployment/web', 'configmap/settings', 'secret/creds', 'serviceaccount/robot', 'role/reader', 'rolebinding/readers', 'quota/limits', 'job/once']) {
+      expect((await member.run(['get', kind, '-n', 'strm01-shop'])).code, kind).to.equal(0);
+    }
+    const binding = JSON.parse(await member.ok(['get', 'rolebinding', 'readers', '-n', 'strm01-shop', '-o', 'json']));
+    expect(binding.subjects).to.deep.equal([
+      { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'strm01-alice' },
+      { kind: 'ServiceAccount', name: 'robot', namespace: 'strm01-shop' },
+    ]);
+    const clusterBinding = JSON.parse(await member.ok(['get', 'clusterrolebinding', 'strm01-viewers', '-o', 'json']));
+    expect(clusterBinding.roleRef.name).to.equal('strm01-viewer');
+    expect(clusterBinding.subjects[0].name).to.equal('strm01-devs');
+    expect(await tenant.ok(['get', 'rolebinding', 'readers', '-n', 'shop', '-o', 'jsonpath={.subjects[0].name}'])).to.equal('alice');
+  });
+
+  it('auth can-i answers for the tenant\'s own user', async () => {
+    expect(await tenant.ok(['auth', 'can-i', 'create', 'pods', '-n', 'shop'])).to.equal('yes\n');
+  });
+
+  it('exec over WebSocket, logs -f, and port-forward echo bytes through the gateway', async () => {
+    await tenant.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'box', namespace: 'shop' }, spec: { containers: [{ name: 'main', image: 'busybox' }] } }));
+    expect(await tenant.ok(['exec', 'box', '-n', 'shop', '--', 'echo', 'through', 'the', 'gateway'])).to.equal('through the gateway\n');
+    const failed = await tenant.run(['exec', 'box', '-n', 'shop', '--', 'exit', '4']);
+    expect([failed.code, failed.stderr.trim()]).to.deep.equal([4, 'command terminated with exit code 4']);
+    expect(await tenant.ok(['exec', '-i', 'box', '-n', 'shop', '--', 'cat'], 'stdin through the gateway\n')).to.equal('stdin through the gateway\n');
+
+    const follow = tenant.start(['logs', '-f', 'box', '-n', 'shop']);
+    try {
+      await follow.waitFor(/tick 1/);
+    } finally {
+      follow.child.kill();
+    }
+
+    const port = await freePort();
+    const forward = tenant.start(['port-forward', 'pod/box', '-n', 'shop', `${port}:80`]);
+    try {
+      await forward.waitFor(/Forwarding from 127\.0\.0\.1/);
+      const echoed = await new Promise<string>((resolve, reject) => {
+        const socket = createConnection(port, '127.0.0.1', () => socket.write('hello tunnel'));
+        let data = '';
+        socket.on('data', (chunk) => {
+          data += chunk.toString();
+          if (data.length >= 'hello tunnel'.length) {
+            socket.end();
+            resolve(data);
+          }
+        });
+        socket.on('error', reject);
+      });
+      expect(echoed).to.equal('hello tunnel');
+    } finally {
+      forward.child.kill();
+    }
+  });
+
+  it('exec over SPDY (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false) through the gateway', async () => {
+    const { spawn } = await import('node:child_process');
+    const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn('/usr/bin/kubectl', ['exec', 'box', '-n', 'shop', '--', 'echo', 'over', 'spdy'], { env: { ...tenant.env, KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' } });
+      let stdout = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.once('exit', (code) => resolve({ code, stdout }));
+    });
+    expect(out).to.deep.equal({ code: 0, stdout: 'over spdy\n' });
+  });
+});
