@@ -7,7 +7,7 @@ import { OpenApiHandler } from './handlers/openapi-handler.js';
 import { handleResource } from './handlers/resource-handler.js';
 import { GenericRegistry } from './registry/generic-registry.js';
 import type { StrategyFor } from './registry/strategy.js';
-import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from './request-info.js';
+import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo, requestUrl } from './request-info.js';
 import type { ResourceInfo } from './resources/resource-info.js';
 import { ApiError, pathNotFound, statusOf, toApiError } from './status.js';
 import type { Printer } from './table/registry.js';
@@ -71,7 +71,7 @@ export class ApiServer {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<void> {
-    const url = new URL(req.url ?? '/', 'https://localhost');
+    const url = requestUrl(req.url);
     const path = url.pathname.replace(/\/+$/, '') || '/';
     try {
       const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);

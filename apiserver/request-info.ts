@@ -99,3 +99,17 @@ function decodeSegment(segment: string): string {
     return segment;
   }
 }
+
+/**
+ * The URL of a request. A request target is always a path here, even one starting with `//`,
+ * which `new URL(target, base)` would read as a host (and throw on) — a crash waiting for
+ * anyone who sends `GET //%00`.
+ */
+export function requestUrl(target: string | undefined): URL {
+  const path = target ?? '/';
+  try {
+    return new URL(`https://localhost${path.startsWith('/') ? path : `/${path}`}`);
+  } catch {
+    return new URL('https://localhost/');
+  }
+}

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiServer, UserInfo } from '../apiserver/api-server.js';
-import { parseRequestInfo, type ResourceRequestInfo } from '../apiserver/request-info.js';
+import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, notFound, pathNotFound, statusOf, toApiError } from '../apiserver/status.js';
 import { servePodLog } from './streaming/pod-log.js';
 import { servePortForward } from './streaming/port-forward.js';
@@ -14,7 +14,7 @@ const UPGRADED = new Set(['exec', 'attach', 'portforward']);
 export async function handlePodLog(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, api: ApiServer): Promise<boolean> {
   if (info.group !== '' || info.resource !== 'pods' || info.subresource !== 'log' || info.verb !== 'get') return false;
   const pod = await api.registryOf('', 'pods')!.get(info.namespace, info.name);
-  servePodLog(req, res, pod, new URL(req.url ?? '/', 'https://localhost').searchParams);
+  servePodLog(req, res, pod, requestUrl(req.url).searchParams);
   return true;
 }
 
@@ -25,7 +25,7 @@ export async function handlePodLog(req: IncomingMessage, res: ServerResponse, in
  */
 export async function handlePodUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, user: UserInfo, api: ApiServer, authorize: (user: UserInfo, info: ResourceRequestInfo) => string | null): Promise<void> {
   try {
-    const url = new URL(req.url ?? '/', 'https://localhost');
+    const url = requestUrl(req.url);
     const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
     if (!info.isResourceRequest || info.group !== '' || info.resource !== 'pods' || !UPGRADED.has(info.subresource) || !info.name) throw pathNotFound();
     const asCreate: ResourceRequestInfo = { ...info, verb: 'create' };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
-import { parseRequestInfo } from '../apiserver/request-info.js';
+import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
 import { statusOf, unauthorized, type Status } from '../apiserver/status.js';
@@ -117,7 +117,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
 
     const route = async (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, identity: Identity): Promise<void> => {
-      const url = new URL(req.url ?? '/', 'https://localhost');
+      const url = requestUrl(req.url);
       const pathname = url.pathname.replace(/\/+$/, '') || '/';
       if (req.method === 'POST' && pathname === SELF_SUBJECT_REVIEW_PATH) return answerSelfSubjectReview(req, res, identity);
       if (pathname === '/metrics' && req.method === 'GET') {
@@ -195,7 +195,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
 /** The verb of a request for metrics: kube's verbs for resources, the method otherwise. */
 function verbOf(req: import('node:http').IncomingMessage): string {
-  const url = new URL(req.url ?? '/', 'https://localhost');
+  const url = requestUrl(req.url);
   const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
   return info.verb;
 }

@@ -1,7 +1,8 @@
+import { requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
 import { decodeKubernetesProtobuf, ProtobufDecodeError } from '../apiserver/protobuf/decode.js';
-import { MAX_REQUEST_BYTES, readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
@@ -41,7 +42,7 @@ export class TenantProxy {
   constructor(private readonly options: TenantProxyOptions) {}
 
   async handle(req: IncomingMessage, res: ServerResponse, identity: TenantIdentity, upstream: UpstreamConnection): Promise<void> {
-    const url = new URL(req.url ?? '/', 'https://localhost');
+    const url = requestUrl(req.url);
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const scope = await upstream.scope();
     const ctx = tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant));
@@ -223,7 +224,11 @@ export class TenantProxy {
 
   private bodyUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, contentType: string, raw: Buffer): unknown {
     // Protobuf bodies (kubectl's typed clients) are decoded and go upstream as JSON.
-    const parsed = contentType === 'application/vnd.kubernetes.protobuf' ? decodeProtobuf(raw) : parseJson(raw.toString('utf8'));
+    const text = raw.toString('utf8');
+    if (contentType !== 'application/vnd.kubernetes.protobuf' && nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new TranslationError(400, 'BadRequest', `the body of the request is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    const parsed = contentType === 'application/vnd.kubernetes.protobuf' ? decodeProtobuf(raw) : parseJson(text);
     if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
     const apiVersion = t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version;
     if (t.info.subresource && !['status'].includes(t.info.subresource)) return parsed;
@@ -273,7 +278,7 @@ export class TenantProxy {
       return true;
     }
     if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
-      const query = new URL(req.url ?? '/', 'https://localhost').search;
+      const query = requestUrl(req.url).search;
       if (path === '/openapi/v3') {
         const doc = await upstream.document('/openapi/v3', 'application/json');
         sendJson(req, res, doc.status, doc.status === 200 ? openapiIndexDown(ctx, JSON.parse(doc.body)) : JSON.parse(doc.body), { 'Cache-Control': 'no-cache, private' });

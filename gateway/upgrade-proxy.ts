@@ -1,3 +1,4 @@
+import { requestUrl } from '../apiserver/request-info.js';
 import { request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -32,7 +33,7 @@ export function upgradeTarget(kubeconfig: string): UpgradeTarget {
 export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer, ctx: TenantContext, impersonation: Record<string, string | string[]>, target: UpgradeTarget): void {
   let translated;
   try {
-    const url = new URL(req.url ?? '/', 'https://localhost');
+    const url = requestUrl(req.url);
     translated = requestUp(ctx, req.method ?? 'GET', url.pathname, url.searchParams);
     if (!translated || translated.info.resource !== 'pods' || !UPGRADABLE.has(translated.info.subresource)) {
       throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');

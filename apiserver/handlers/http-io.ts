@@ -51,10 +51,31 @@ export function decodeObjectBody(body: Buffer, contentType: string | undefined):
   throw unsupportedMediaType(['application/json', 'application/yaml', PROTOBUF]);
 }
 
+/** Deeper than this, a body is refused before parsing: every later step recurses over it. */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Whether JSON text nests arrays and objects deeper than `limit` (strings skipped). */
+export function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0) throw badRequest('the body of the request was empty');
+  const text = body.toString('utf8');
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw badRequest(`the body of the request is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(text);
   } catch (err) {
     throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
   }
