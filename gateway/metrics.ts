@@ -20,6 +20,12 @@ export class GatewayMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  readonly objectsRead = new Counter({
+    name: 'paddock_upstream_objects_read_total',
+    help: 'Objects (list items and Table rows) read from upstream lists, by cluster: what a list costs upstream.',
+    labelNames: ['cluster'] as const,
+    registers: [this.registry],
+  });
   readonly translation = new Histogram({
     name: 'paddock_translation_duration_seconds',
     help: 'Time spent translating, by direction (up: request, down: response).',

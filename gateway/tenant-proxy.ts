@@ -130,36 +130,67 @@ export class TenantProxy {
     sendJson(req, res, 200, { kind: `${t.kind}List`, apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion, metadata: { resourceVersion: list.metadata?.resourceVersion }, items });
   }
 
-  /** A list in full pages: upstream pages are read until the tenant's page is full or the list ends. */
+  /**
+   * A list in full pages: upstream pages are read until the tenant's page is full or the list
+   * ends. A list of a namespaced kind across all namespaces (`get -A`) fans out over the tenant's
+   * own namespaces (found by their `kubezoo.io/tenant` label) one after another, so it never
+   * reads the other tenants' objects; the continue token (sealed) records which namespace and
+   * which upstream page come next.
+   */
   private async list(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind, wantsNoObject: boolean): Promise<void> {
     const limit = Number(t.query.get('limit') ?? 0);
+    const cursor = parseCursor(t.query.get('continue'));
+    const paths = t.namespaced && !t.info.namespace ? await this.tenantNamespacePaths(ctx, t, upstream, headers) : [t.path];
     let combined: Record<string, any> | undefined;
-    let upstreamContinue: string | undefined;
-    for (let page = 0; page < MAX_UPSTREAM_PAGES; page++) {
+    // Resume at the path the token names; if it went away meanwhile, at the next one after it.
+    let index = cursor.path === undefined ? 0 : paths.findIndex((path) => path >= cursor.path!);
+    if (index < 0) index = paths.length;
+    let upstreamContinue: string | undefined = paths[index] === cursor.path ? cursor.continue : undefined;
+    let revision: string | undefined;
+    for (let page = 0; page < MAX_UPSTREAM_PAGES && index < paths.length; page++) {
       const query = new URLSearchParams(t.query);
-      if (limit > 0 && combined) query.set('limit', String(limit - entries(combined).length));
+      query.delete('continue');
+      if (limit > 0) query.set('limit', String(limit - (combined ? entries(combined).length : 0)));
       if (upstreamContinue) {
         query.set('continue', upstreamContinue);
         query.delete('resourceVersion');
         query.delete('resourceVersionMatch');
       }
-      const response = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(t.path, query), headers);
+      const response = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(paths[index]!, query), headers);
       const text = await response.body.text();
       const parsed = parseJson(text);
       if (!parsed) return this.rawDown(req, res, ctx, response, text);
       if (response.status !== 200 || parsed.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
+      this.options.metrics.objectsRead.inc({ cluster: upstream.name }, (parsed.items ?? parsed.rows ?? []).length);
       const translated = this.options.metrics.time('down', () => this.responseDown(ctx, parsed, rowKind, wantsNoObject))!;
       if (!combined) combined = translated;
       else if (combined.kind === 'Table') combined.rows.push(...translated.rows);
       else combined.items.push(...translated.items);
+      // With several namespaces read, the list's resourceVersion is the oldest of them, so a
+      // watch from it misses nothing (it may see a change twice, which watches allow).
+      const pageRevision = parsed.metadata?.resourceVersion;
+      if (pageRevision && (!revision || Number(pageRevision) < Number(revision))) revision = pageRevision;
       upstreamContinue = parsed.metadata?.continue || undefined;
-      if (!upstreamContinue || limit <= 0 || entries(combined).length >= limit) break;
+      if (!upstreamContinue) index++;
+      if (limit > 0 && entries(combined).length >= limit) break;
     }
-    const metadata: Record<string, any> = { ...(combined!.metadata ?? {}) };
+    combined ??= { kind: `${t.kind}List`, apiVersion: t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version, metadata: {}, items: [] };
+    const metadata: Record<string, any> = { ...(combined.metadata ?? {}), ...(revision ? { resourceVersion: revision } : {}) };
     delete metadata.remainingItemCount;
     delete metadata.continue;
-    if (upstreamContinue && limit > 0) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, upstreamContinue);
+    if (limit > 0 && index < paths.length) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, JSON.stringify({ p: paths[index], c: upstreamContinue ?? '' }));
     sendJson(req, res, 200, { ...combined, metadata });
+  }
+
+  /** Collection paths of the tenant's own namespaces, in name order. */
+  private async tenantNamespacePaths(ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>): Promise<string[]> {
+    const response = await this.timedRequest(upstream, 'list', 'GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(`kubezoo.io/tenant=${ctx.tenantId}`)}`, { ...headers, accept: 'application/json' });
+    const list = parseJson(await response.body.text());
+    if (response.status !== 200 || !list) throw new TranslationError(response.status || 503, 'ServiceUnavailable', 'could not list the tenant\'s namespaces');
+    const names: string[] = (list.items ?? []).map((ns: { metadata: { name: string } }) => ns.metadata.name).filter((name: string) => name.startsWith(ctx.prefix)).sort();
+    this.options.metrics.objectsRead.inc({ cluster: upstream.name }, names.length);
+    const slash = t.path.lastIndexOf('/');
+    return names.map((name) => `${t.path.slice(0, slash)}/namespaces/${encodeURIComponent(name)}${t.path.slice(slash)}`);
   }
 
   /** Container logs are the tenant's own output: streamed through as they come (`logs -f`). */
@@ -361,6 +392,18 @@ function acceptUp(accept: string | undefined): string {
 function pathWithQuery(path: string, query: URLSearchParams): string {
   const q = query.toString();
   return q ? `${path}?${q}` : path;
+}
+
+/** Where a paged list goes on: which upstream path (namespace) and which upstream page. */
+function parseCursor(token: string | null): { path: string | undefined; continue: string | undefined } {
+  if (!token) return { path: undefined, continue: undefined };
+  try {
+    const cursor = JSON.parse(token) as { p?: unknown; c?: unknown };
+    if (typeof cursor.p === 'string' && typeof cursor.c === 'string') return { path: cursor.p, continue: cursor.c || undefined };
+  } catch {
+    // fall through
+  }
+  throw new TranslationError(400, 'BadRequest', 'continue token is not valid');
 }
 
 function entries(list: Record<string, any>): unknown[] {

@@ -1,4 +1,4 @@
-import { isSharedKind, stripPrefix, type TenantContext } from './context.js';
+import { apiVersionDown, isSharedKind, stripPrefix, type TenantContext } from './context.js';
 import { objectDown, textDown } from './objects.js';
 import { namespaceConvertor } from './kinds/namespace.js';
 import { nameRuleFor } from './kinds/names.js';
@@ -46,6 +46,12 @@ function rowObjectDown(ctx: TenantContext, object: Record<string, any> | null | 
     }
     if (rowKind.group === '' && rowKind.kind === 'Namespace') namespaceConvertor.down(ctx, { metadata: out });
     if (out.ownerReferences) delete out.ownerReferences;
+    if (Array.isArray(out.managedFields)) {
+      out.managedFields = out.managedFields.flatMap((entry: Record<string, any>) => {
+        const apiVersion = typeof entry.apiVersion === 'string' ? apiVersionDown(ctx, entry.apiVersion) : entry.apiVersion;
+        return apiVersion === null ? [] : [{ ...entry, apiVersion }];
+      });
+    }
     return { ...object, metadata: out };
   }
   return objectDown(ctx, object) ?? undefined;
