@@ -1,3 +1,5 @@
+import { BUILTIN_API_GROUPS } from '../apiserver/resources/builtin-groups.js';
+
 /**
  * What protocol conversion knows about one tenant and the upstream cluster's kinds. Pure data
  * and functions: the gateway builds a TenantContext per request from its discovery cache.
@@ -32,31 +34,7 @@ export interface KindScope {
  * API groups served by Kubernetes itself, kept as they are in both directions. Every other group
  * is a CRD group and, for a tenant, its own (prefixed upstream).
  */
-export const BUILTIN_GROUPS: ReadonlySet<string> = new Set([
-  '',
-  'admissionregistration.k8s.io',
-  'apiextensions.k8s.io',
-  'apiregistration.k8s.io',
-  'apps',
-  'authentication.k8s.io',
-  'authorization.k8s.io',
-  'autoscaling',
-  'batch',
-  'certificates.k8s.io',
-  'coordination.k8s.io',
-  'discovery.k8s.io',
-  'events.k8s.io',
-  'flowcontrol.apiserver.k8s.io',
-  'internal.apiserver.k8s.io',
-  'networking.k8s.io',
-  'node.k8s.io',
-  'policy',
-  'rbac.authorization.k8s.io',
-  'resource.k8s.io',
-  'scheduling.k8s.io',
-  'storage.k8s.io',
-  'storagemigration.k8s.io',
-]);
+export const BUILTIN_GROUPS = BUILTIN_API_GROUPS;
 
 /** Groups only the admin sees; hidden from tenants' discovery and refused (403). */
 export const ADMIN_GROUPS: ReadonlySet<string> = new Set(['tenant.kubezoo.io', 'cluster.karmada.io', 'search.karmada.io']);

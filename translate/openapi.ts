@@ -1,3 +1,4 @@
+import { toValidOperationId } from '../apiserver/openapi/v3.js';
 import { ADMIN_GROUPS, groupDown, groupUp, type TenantContext } from './context.js';
 
 /**
@@ -120,20 +121,6 @@ function operationIdGroup(group: string, capitalizeFirstLetter: boolean): string
   return toValidOperationId(group.replace(/\.k8s\.io$/, ''), capitalizeFirstLetter);
 }
 
-/** kube-openapi's ToValidOperationID: drops non-letters, capitalizing the letter after each. */
-function toValidOperationId(text: string, capitalizeFirstLetter: boolean): string {
-  let out = '';
-  let capitalize = capitalizeFirstLetter;
-  [...text].forEach((ch, i) => {
-    if (/\p{L}/u.test(ch) || ch === '_' || (i !== 0 && /\p{Nd}/u.test(ch))) {
-      out += capitalize ? ch.toUpperCase() : ch;
-      capitalize = false;
-    } else {
-      capitalize = true;
-    }
-  });
-  return out;
-}
 
 /**
  * kube names a CRD's schemas `<group, dot-separated parts reversed>.<version>.<Kind>`

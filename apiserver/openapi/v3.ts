@@ -127,7 +127,7 @@ function operationNames(group: string, version: string): OperationNames {
 }
 
 /** kube-openapi's ToValidOperationID: drops non-letters, capitalizing the letter after each. */
-function toValidOperationId(text: string, capitalizeFirstLetter: boolean): string {
+export function toValidOperationId(text: string, capitalizeFirstLetter: boolean): string {
   let out = '';
   let capitalize = capitalizeFirstLetter;
   [...text].forEach((ch, i) => {

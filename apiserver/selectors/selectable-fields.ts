@@ -7,6 +7,7 @@
  * events.k8s.io's `regarding.*`), the value is filed under the name the request uses, so a parsed
  * selector matches `selectableFields` as it is.
  */
+import { BUILTIN_API_GROUPS } from '../resources/builtin-groups.js';
 import type { FieldSelector } from './field-selector.js';
 import { goQuote, SelectorParseError } from './label-selector.js';
 
@@ -177,29 +178,4 @@ const defaultConversionRules: FieldLabelRules = {
 const namespacedCustomRules: FieldLabelRules = { fields: objectMeta, refusal: notSupported };
 const clusterCustomRules: FieldLabelRules = { fields: name, refusal: notSupported };
 
-/** API groups kube-apiserver 1.32 serves itself (kube-apiserver, apiextensions and aggregator schemes); any other group is a CRD's. */
-const builtInGroups = new Set([
-  '',
-  'admissionregistration.k8s.io',
-  'apiextensions.k8s.io',
-  'apiregistration.k8s.io',
-  'apps',
-  'authentication.k8s.io',
-  'authorization.k8s.io',
-  'autoscaling',
-  'batch',
-  'certificates.k8s.io',
-  'coordination.k8s.io',
-  'discovery.k8s.io',
-  'events.k8s.io',
-  'flowcontrol.apiserver.k8s.io',
-  'internal.apiserver.k8s.io',
-  'networking.k8s.io',
-  'node.k8s.io',
-  'policy',
-  'rbac.authorization.k8s.io',
-  'resource.k8s.io',
-  'scheduling.k8s.io',
-  'storage.k8s.io',
-  'storagemigration.k8s.io',
-]);
+const builtInGroups = BUILTIN_API_GROUPS;
