@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
 import type { Store } from '../../store/index.js';
 import type { PatchType } from '../patch/index.js';
 import type { DeleteOptions, GenericRegistry, WriteOptions } from '../registry/generic-registry.js';
@@ -24,6 +25,7 @@ export interface ResourceHandlerContext {
 }
 
 const PATCH_TYPES: PatchType[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+const APPLY_PATCH = 'application/apply-patch+yaml';
 const SERVED_SUBRESOURCES = new Set(['', 'status', 'scale']);
 
 /** Serves one resource request (the verb, group, resource and name are already parsed). */
@@ -63,25 +65,27 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
     case 'create': {
       if (info.name) throw methodNotAllowed('create', ctx.registry.gr);
       const body = decodeObjectBody(await readBody(req), req.headers['content-type']);
-      const options = writeOptions(query);
+      const options = writeOptions(query, req);
       const created = await registry.create(info.namespace, body, options);
       warn(res, options);
       return respondObjects(req, res, 201, ctx, [created], {}, query, true);
     }
     case 'update': {
       const body = decodeObjectBody(await readBody(req), req.headers['content-type']);
-      const options = writeOptions(query);
+      const options = writeOptions(query, req);
       const updated = await registry.update(info.namespace, info.name, body, info.subresource, options);
       warn(res, options);
       return respondObjects(req, res, 200, ctx, [updated], {}, query, true);
     }
     case 'patch': {
-      const type = mediaType(req.headers['content-type']) as PatchType;
+      const contentType = mediaType(req.headers['content-type']);
+      if (contentType === APPLY_PATCH && !info.subresource) return serveApply(req, res, info, query, ctx);
+      const type = contentType as PatchType;
       if (!PATCH_TYPES.includes(type) || (type === 'application/strategic-merge-patch+json' && !resource.builtin)) {
-        throw unsupportedMediaType(resource.builtin ? PATCH_TYPES : PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json'));
+        throw unsupportedMediaType([...(resource.builtin ? PATCH_TYPES : PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json')), APPLY_PATCH]);
       }
       const patch = parseJson(await readBody(req));
-      const options = writeOptions(query);
+      const options = writeOptions(query, req);
       const patched = await registry.patch(info.namespace, info.name, type, patch, info.subresource, options);
       warn(res, options);
       return respondObjects(req, res, 200, ctx, [patched], {}, query, true);
@@ -109,7 +113,7 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
 async function handleScale(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, ctx: ResourceHandlerContext): Promise<void> {
   const { registry } = ctx;
   if (info.verb === 'get') return sendJson(req, res, 200, await getScale(registry, info.namespace, info.name));
-  const options = writeOptions(query);
+  const options: WriteOptions = { ...writeOptions(query, req), managerSubresource: 'scale' };
   if (info.verb === 'update') {
     const body = decodeObjectBody(await readBody(req), req.headers['content-type']);
     return sendJson(req, res, 200, await updateScale(registry, info.namespace, info.name, body, options));
@@ -119,12 +123,37 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, info: Reso
   sendJson(req, res, 200, await patchScale(registry, info.namespace, info.name, type, parseJson(await readBody(req)), options));
 }
 
-function writeOptions(query: URLSearchParams): WriteOptions {
+/** Server-side apply: the body is YAML (or JSON, which YAML includes); 201 when it created the object. */
+async function serveApply(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, ctx: ResourceHandlerContext): Promise<void> {
+  const manager = query.get('fieldManager');
+  if (!manager) throw badRequest('fieldManager is required for apply requests');
+  const text = (await readBody(req)).toString('utf8');
+  let body: unknown;
+  try {
+    body = parseYaml(text);
+  } catch (err) {
+    throw badRequest(`error decoding YAML: ${(err as Error).message}`);
+  }
+  const options = { ...writeOptions(query, req), manager, force: query.get('force') === 'true' };
+  const { object, created } = await ctx.registry.apply(info.namespace, info.name, body, options);
+  warn(res, options);
+  return respondObjects(req, res, created ? 201 : 200, ctx, [object], {}, query, true);
+}
+
+function writeOptions(query: URLSearchParams, req: IncomingMessage): WriteOptions {
   const fieldValidation = query.get('fieldValidation') ?? 'Warn';
   if (!['Strict', 'Warn', 'Ignore'].includes(fieldValidation)) {
     throw badRequest(`fieldValidation: Unsupported value: "${fieldValidation}": supported values: "Ignore", "Strict", "Warn"`);
   }
-  return { fieldValidation: fieldValidation as WriteOptions['fieldValidation'], dryRun: dryRun(query), warnings: [] };
+  const options: WriteOptions = { fieldValidation: fieldValidation as WriteOptions['fieldValidation'], dryRun: dryRun(query), warnings: [] };
+  const manager = query.get('fieldManager') || userAgentPrefix(req.headers['user-agent']);
+  if (manager) options.manager = manager;
+  return options;
+}
+
+/** kube's default field manager: the User-Agent up to its first slash (`kubectl/v1.32.5 …` → `kubectl`), printable only. */
+function userAgentPrefix(userAgent: string | undefined): string {
+  return [...(userAgent ?? '').split('/')[0]!].filter((ch) => !/\p{C}/u.test(ch)).join('').slice(0, 128);
 }
 
 function dryRun(query: URLSearchParams): boolean {

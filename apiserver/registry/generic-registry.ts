@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { recordUpdate } from '../apply/managed-fields.js';
+import { ApplyConflictError, conflictCauses, conflictStatusMessage, serverSideApply, type ApplyResult } from '../apply/server-side-apply.js';
 import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
 import { ApiError, badRequest, conflict, forbidden, invalid, notFound, statusOf } from '../status.js';
@@ -25,7 +27,23 @@ export interface WriteOptions {
   dryRun?: boolean;
   /** Filled with warnings for the response's `Warning` headers. */
   warnings?: string[];
+  /** The field manager recorded in managedFields as making this write (kube's `?fieldManager=`). */
+  manager?: string;
+  /** The subresource recorded with the manager when it is not the one written: `scale` writes the object. */
+  managerSubresource?: string;
 }
+
+/** Options of a server-side apply: its field manager is required, `force` takes fields from others. */
+export interface ApplyOptions extends WriteOptions {
+  manager: string;
+  force: boolean;
+}
+
+/** Whose ownership a write records: an Update by the request's manager, or what apply decided. */
+type Ownership = 'update' | 'applied';
+
+/** The manager of writes made without one, such as the devcluster's own. */
+const UNKNOWN_MANAGER = 'unknown';
 
 /** Looks a namespace up, for admission of namespaced objects. */
 export type NamespaceLookup = (name: string) => Promise<ApiObject | null>;
@@ -77,7 +95,10 @@ export class GenericRegistry {
   }
 
   async create(namespace: string, body: unknown, options: WriteOptions = {}): Promise<ApiObject> {
-    const object = this.checkBody(body);
+    return this.insert(namespace, this.checkBody(body), options, 'update');
+  }
+
+  private async insert(namespace: string, object: ApiObject, options: WriteOptions, ownership: Ownership): Promise<ApiObject> {
     this.checkFields(object, options);
     const meta = object.metadata;
     if (this.info.namespaced) {
@@ -91,13 +112,14 @@ export class GenericRegistry {
     if (!meta.name && meta.generateName && typeof meta.generateName === 'string') {
       meta.name = meta.generateName + randomSuffix();
     }
-    for (const field of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields']) delete meta[field];
+    for (const field of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink']) delete meta[field];
     meta.uid = randomUUID();
     meta.creationTimestamp = timestamp();
     meta.generation = 1;
     await this.strategy.prepareForCreate?.(object);
     this.validate(object);
     if (this.info.namespaced) await this.admitNamespace(meta.namespace, meta.name);
+    if (ownership === 'update') this.recordUpdate(null, object, '', options);
     if (options.dryRun) return this.present(object);
     const created = await this.objects.create(object);
     this.strategy.afterWrite?.(created.object, false);
@@ -151,6 +173,46 @@ export class GenericRegistry {
     }
   }
 
+  /**
+   * Server-side apply of `body` by `options.manager`: creates the object when it does not exist,
+   * and retries against whatever is current when a concurrent write wins, as patch does.
+   */
+  async apply(namespace: string, name: string, body: unknown, options: ApplyOptions): Promise<ApplyResult & { object: ApiObject }> {
+    const applied = this.checkApplyBody(namespace, name, body);
+    const requested = applied.metadata.resourceVersion as string | undefined;
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.objects.get(namespace, name).catch((err: unknown) => {
+        if (err instanceof ApiError && err.code === 404) return null;
+        throw err;
+      });
+      if (requested && current && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
+      let next: ApiObject;
+      try {
+        next = serverSideApply(current && this.present(current.object), applied, {
+          manager: options.manager,
+          force: options.force,
+          apiVersion: this.apiVersion(),
+          group: this.info.group,
+          kind: this.info.kind,
+          now: timestamp(),
+        }) as ApiObject;
+      } catch (err) {
+        if (err instanceof ApplyConflictError) {
+          throw new ApiError(statusOf(409, 'Conflict', conflictStatusMessage(err.conflicts), { causes: conflictCauses(err.conflicts) }));
+        }
+        throw err;
+      }
+      try {
+        if (!current) return { object: await this.insert(namespace, next, options, 'applied'), created: true };
+        this.checkFields(applied, options);
+        return { object: await this.write(current, next, '', options, 'applied'), created: false };
+      } catch (err) {
+        const raced = err instanceof ApiError && err.code === 409 && (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
+        if (requested || attempt >= PATCH_RETRIES || !raced) throw err;
+      }
+    }
+  }
+
   async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject> {
     const current = await this.objects.get(namespace, name);
     const meta = current.object.metadata;
@@ -183,7 +245,7 @@ export class GenericRegistry {
   }
 
   /** Checked write of `object` over `current`, shared by update and patch. */
-  private async write(current: StoredObject, object: ApiObject, subresource: string, options: WriteOptions): Promise<ApiObject> {
+  private async write(current: StoredObject, object: ApiObject, subresource: string, options: WriteOptions, ownership: Ownership = 'update'): Promise<ApiObject> {
     const previous = current.object;
     let next: ApiObject;
     if (subresource === 'status') {
@@ -203,12 +265,12 @@ export class GenericRegistry {
       else meta[field] = previous.metadata[field];
     }
     delete meta.selfLink;
-    delete meta.managedFields;
     meta.generation = previous.metadata.generation ?? 1;
     if (subresource !== 'status' && specChanged(previous, next)) meta.generation += 1;
     this.strategy.prepareForUpdate?.(next, previous);
     this.validate(next, previous);
     if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
+    if (ownership === 'update') this.recordUpdate(previous, next, options.managerSubresource ?? subresource, options);
     if (options.dryRun) return this.present(next);
     if (meta.deletionTimestamp && !meta.finalizers?.length) {
       const deleted = await this.objects.delete(meta.namespace ?? '', meta.name, current.revision);
@@ -220,6 +282,39 @@ export class GenericRegistry {
     const updated = await this.objects.update(next, current.revision);
     this.strategy.afterWrite?.(updated.object, false);
     return this.present(updated.object);
+  }
+
+  /** Sets `next`'s managedFields for an Update by the write's manager; a client's own are never kept. */
+  private recordUpdate(previous: ApiObject | null, next: ApiObject, subresource: string, options: WriteOptions): void {
+    const { managedFields } = recordUpdate(previous, next, {
+      manager: options.manager ?? UNKNOWN_MANAGER,
+      apiVersion: this.apiVersion(),
+      group: this.info.group,
+      kind: this.info.kind,
+      now: timestamp(),
+      ...(subresource ? { subresource } : {}),
+    }).metadata;
+    if (managedFields) next.metadata.managedFields = managedFields;
+    else delete next.metadata.managedFields;
+  }
+
+  /** An apply body names its kind and version exactly, and the object of the URL. */
+  private checkApplyBody(namespace: string, name: string, body: unknown): ApiObject {
+    if (body && typeof body === 'object' && !Array.isArray(body)) {
+      const { apiVersion, kind } = body as Record<string, unknown>;
+      if (apiVersion !== this.apiVersion() || kind !== this.info.kind) {
+        const [group, version] = typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion ?? ''];
+        throw badRequest(`invalid object type: ${group}/${String(version)}, Kind=${String(kind ?? '')}`);
+      }
+    }
+    const object = this.checkBody(body);
+    const meta = object.metadata;
+    meta.name ??= name;
+    if (meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    if (this.info.namespaced && meta.namespace !== undefined && meta.namespace !== namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    return object;
   }
 
   private checkBody(body: unknown): ApiObject {

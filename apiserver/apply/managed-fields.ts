@@ -1,0 +1,153 @@
+/**
+ * Ownership bookkeeping in `metadata.managedFields`, as kube-apiserver's field manager keeps it:
+ * one entry per manager (name, operation, apiVersion for Updates, subresource), and how an
+ * ordinary write — an Update — moves ownership: the writer takes every field it changed, from
+ * everyone else.
+ */
+import { patchMetaFor, type FieldPatchMeta } from '../patch/patch-meta.js';
+import { compareObjects, FieldSet, isPlainObject, type Comparison } from './field-set.js';
+
+export type Operation = 'Apply' | 'Update';
+
+export interface ManagerIdentity {
+  manager: string;
+  operation: Operation;
+  apiVersion: string;
+  subresource?: string;
+}
+
+export interface ManagerEntry extends ManagerIdentity {
+  time?: string;
+  fields: FieldSet;
+}
+
+type Json = Record<string, any>;
+
+/** The field metadata of a whole object of a kind. */
+export function kindMeta(group: string, kind: string): FieldPatchMeta {
+  return { fields: patchMetaFor(group, kind) };
+}
+
+/** Set by the server, owned by no one (kube-apiserver's stripped fields). */
+const SERVER_FIELDS = FieldSet.fromPaths([
+  ['f:apiVersion'],
+  ['f:kind'],
+  ['f:metadata'],
+  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'generation', 'managedFields', 'resourceVersion'].map((field) => ['f:metadata', `f:${field}`]),
+]);
+
+export function withoutServerFields(set: FieldSet): FieldSet {
+  return set.difference(SERVER_FIELDS);
+}
+
+/** Apply entries are one per manager whatever the version they applied at; Updates are per version. */
+export function isSameManager(a: ManagerIdentity, b: ManagerIdentity): boolean {
+  return (
+    a.manager === b.manager &&
+    a.operation === b.operation &&
+    (a.subresource ?? '') === (b.subresource ?? '') &&
+    (a.operation === 'Apply' || a.apiVersion === b.apiVersion)
+  );
+}
+
+/** Entries that are not objects are skipped rather than failing the write. */
+export function decodeManagedFields(value: unknown): ManagerEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isPlainObject).map((entry) => {
+    const decoded: ManagerEntry = {
+      manager: String(entry.manager ?? ''),
+      operation: entry.operation === 'Apply' ? 'Apply' : 'Update',
+      apiVersion: String(entry.apiVersion ?? ''),
+      fields: FieldSet.fromFieldsV1(entry.fieldsV1),
+    };
+    if (typeof entry.time === 'string') decoded.time = entry.time;
+    if (typeof entry.subresource === 'string' && entry.subresource) decoded.subresource = entry.subresource;
+    return decoded;
+  });
+}
+
+/** In kube's order: Apply entries first, then by time, manager, apiVersion and subresource. */
+export function encodeManagedFields(entries: ManagerEntry[]): Json[] {
+  const sortKey = (e: ManagerEntry) => [e.operation, e.time ?? '', e.manager, e.apiVersion, e.subresource ?? ''];
+  return [...entries]
+    .sort((a, b) => {
+      const [x, y] = [sortKey(a), sortKey(b)];
+      const at = x.findIndex((value, i) => value !== y[i]);
+      return at < 0 ? 0 : x[at]! < y[at]! ? -1 : 1;
+    })
+    .map((e) => {
+      const json: Json = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
+      if (e.time) json.time = e.time;
+      json.fieldsType = 'FieldsV1';
+      json.fieldsV1 = e.fields.toFieldsV1();
+      if (e.subresource) json.subresource = e.subresource;
+      return json;
+    });
+}
+
+/** What an Update changed that a manager can own; null when it changed nothing ownable. */
+export function ownableChanges(comparison: Comparison): { changed: FieldSet; removed: FieldSet } | null {
+  const changed = withoutServerFields(comparison.added.union(comparison.modified));
+  const removed = withoutServerFields(comparison.removed);
+  return changed.isEmpty() && removed.isEmpty() ? null : { changed, removed };
+}
+
+/**
+ * The entries after an Update by `writer`: the writer's entry gains what changed (and is
+ * timestamped), every other entry loses it, and everyone loses what was removed. Entries left
+ * owning nothing disappear.
+ */
+export function ownershipAfterUpdate(
+  entries: ManagerEntry[],
+  changes: { changed: FieldSet; removed: FieldSet },
+  writer: Omit<ManagerIdentity, 'operation'>,
+  now: string,
+): ManagerEntry[] {
+  const { changed, removed } = changes;
+  const identity: ManagerIdentity = { ...writer, operation: 'Update' };
+  const result: ManagerEntry[] = [];
+  let own: ManagerEntry | undefined;
+  for (const entry of entries) {
+    const kept = { ...entry, fields: entry.fields.difference(changed).difference(removed) };
+    if (isSameManager(entry, identity)) own = kept;
+    else if (!kept.fields.isEmpty()) result.push(kept);
+  }
+  if (!changed.isEmpty()) own = { ...identity, time: now, fields: (own?.fields ?? new FieldSet()).union(changed) };
+  if (own && !own.fields.isEmpty()) result.push(own);
+  return result;
+}
+
+/**
+ * What a create is compared with: kube compares with the kind's zero value, in which top-level
+ * structs such as spec already exist, so a creator owns spec's fields but not spec itself.
+ */
+export function zeroValueOf(object: Json): Json {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => isPlainObject(value)).map(([field]) => [field, {}]));
+}
+
+export interface UpdateOptions {
+  manager: string;
+  apiVersion: string;
+  group: string;
+  kind: string;
+  now: string;
+  subresource?: string;
+}
+
+/**
+ * For non-apply writes: `next` with the managedFields of an Update by `manager` (compared with
+ * `previous`, null on create). An existing object without managedFields stays untracked, as in
+ * kube: only creates start tracking.
+ */
+export function recordUpdate(previous: Json | null, next: Json, options: UpdateOptions): Json {
+  const { managedFields: _ignored, ...metadata } = isPlainObject(next.metadata) ? next.metadata : {};
+  const untracked = { ...next, metadata };
+  const stored: unknown = previous?.metadata?.managedFields;
+  if (previous && !(Array.isArray(stored) && stored.length > 0)) return untracked;
+  const changes = ownableChanges(compareObjects(previous ?? zeroValueOf(untracked), untracked, kindMeta(options.group, options.kind)));
+  // Nothing to re-encode when nothing ownable changed, which keeps no-op writes no-ops.
+  if (!changes) return previous ? { ...next, metadata: { ...metadata, managedFields: stored } } : untracked;
+  const writer = { manager: options.manager, apiVersion: options.apiVersion, ...(options.subresource ? { subresource: options.subresource } : {}) };
+  const managedFields = encodeManagedFields(ownershipAfterUpdate(decodeManagedFields(stored), changes, writer, options.now));
+  return managedFields.length ? { ...next, metadata: { ...metadata, managedFields } } : untracked;
+}
