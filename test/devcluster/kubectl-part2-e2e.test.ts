@@ -18,7 +18,8 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
 
   before(async () => {
     ({ dir, remove } = await makeTempDir('part2'));
-    cluster = await startDevCluster({ listen: '127.0.0.1:0', dataDir: dir });
+    await writeFile(`${dir}/tokens.csv`, 'static-token-for-dana,dana,uid-dana,"ops,auditors"\n');
+    cluster = await startDevCluster({ listen: '127.0.0.1:0', dataDir: dir, tokenAuthFile: `${dir}/tokens.csv` });
     admin = await Kubectl.create(cluster.kubeconfigPath);
     const ca = await loadCertificateAuthority(await readFile(`${dir}/pki/ca.crt`, 'utf8'), await readFile(`${dir}/pki/ca.key`, 'utf8'));
     const cert = await ca.issueClientCertificate({ commonName: 'carol', organizations: ['devs'] });
@@ -87,6 +88,16 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
     expect([asRobot.code, asRobot.stdout, asRobot.stderr]).to.deep.equal([0, '', '']);
     const denied = await admin.run(['--kubeconfig', '/dev/null', '--server', server, '--certificate-authority', `${dir}/pki/ca.crt`, '--token', token, 'get', 'secrets', '-n', 'gen']);
     expect(denied.stderr).to.contain('User "system:serviceaccount:gen:robot" cannot list resource "secrets"');
+  });
+
+  it('authenticates bearer tokens from the static token file', async () => {
+    const server = parseKubeconfig(await readFile(cluster.kubeconfigPath, 'utf8')).server;
+    const flags = ['--kubeconfig', '/dev/null', '--server', server, '--certificate-authority', `${dir}/pki/ca.crt`];
+    const whoami = JSON.parse(await admin.ok([...flags, '--token', 'static-token-for-dana', 'auth', 'whoami', '-o', 'json']));
+    expect(whoami.status.userInfo.username).to.equal('dana');
+    expect(whoami.status.userInfo.groups).to.include.members(['ops', 'auditors', 'system:authenticated']);
+    const wrong = await admin.run([...flags, '--token', 'not-a-token', 'get', 'pods']);
+    expect(wrong.stderr).to.contain('error: You must be logged in to the server (Unauthorized)');
   });
 
   it('exec and logs over the real protocols, with the simulated container', async () => {
