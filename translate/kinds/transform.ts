@@ -92,8 +92,12 @@ export function each(path: readonly string[], transform: Transform): Transform {
   };
 }
 
-/** An optional string field: down, a value that is not this tenant's is left out (deleted). */
-export function stringAt(key: string, rule: StringRule): Transform {
+/**
+ * A string field converted by `rule`. Down, a value that is not this tenant's is either left
+ * out (an optional reference: the field is deleted) or makes the whole node foreign (a field the
+ * node means nothing without).
+ */
+function stringField(key: string, rule: StringRule, foreignValue: 'drop-field' | 'foreign-node'): Transform {
   return {
     up: (ctx, node) => {
       if (typeof node[key] === 'string') node[key] = rule.up(ctx, node[key]);
@@ -101,27 +105,22 @@ export function stringAt(key: string, rule: StringRule): Transform {
     down: (ctx, node) => {
       if (typeof node[key] !== 'string') return true;
       const value = rule.down(ctx, node[key]);
-      if (value === null) delete node[key];
-      else node[key] = value;
+      if (value !== null) node[key] = value;
+      else if (foreignValue === 'foreign-node') return false;
+      else delete node[key];
       return true;
     },
   };
 }
 
+/** An optional string field: down, a value that is not this tenant's is left out (deleted). */
+export function stringAt(key: string, rule: StringRule): Transform {
+  return stringField(key, rule, 'drop-field');
+}
+
 /** A string field the node means nothing without: down, a value not this tenant's makes the node foreign. */
 export function requiredStringAt(key: string, rule: StringRule): Transform {
-  return {
-    up: (ctx, node) => {
-      if (typeof node[key] === 'string') node[key] = rule.up(ctx, node[key]);
-    },
-    down: (ctx, node) => {
-      if (typeof node[key] !== 'string') return true;
-      const value = rule.down(ctx, node[key]);
-      if (value === null) return false;
-      node[key] = value;
-      return true;
-    },
-  };
+  return stringField(key, rule, 'foreign-node');
 }
 
 /** An array of strings: down, values that are not this tenant's are dropped. */
