@@ -7,6 +7,7 @@ import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
 import { ApiClient, type WatchStream } from '../test/support/api-client.js';
 import { startEtcd } from '../test/support/etcd-server.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
+import { printTable } from './table.js';
 
 const OBJECTS = 10_000;
 const WATCHERS = 100;
@@ -77,10 +78,8 @@ export async function benchDevcluster(): Promise<void> {
     const etcdResults = await measure(onEtcd);
     await onEtcd.stop();
     const rows = [...embeddedResults.keys()].map((k) => [k, embeddedResults.get(k)!.toFixed(1), etcdResults.get(k)!.toFixed(1), (embeddedResults.get(k)! / etcdResults.get(k)!).toFixed(2)]);
-    const header = ['devcluster over HTTPS', 'embedded', 'etcd 3.4', 'embedded/etcd'];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-    process.stdout.write(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n`);
+    process.stdout.write('\n');
+    printTable(['devcluster over HTTPS', 'embedded', 'etcd 3.4', 'embedded/etcd'], rows);
   } finally {
     await etcd.stop();
     await embeddedDir.remove();

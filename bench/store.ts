@@ -6,6 +6,7 @@
 import { EmbeddedStore, EtcdStore, type Store } from '../store/index.js';
 import { startEtcd } from '../test/support/etcd-server.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
+import { printTable } from './table.js';
 
 const CONCURRENCY = 32;
 const WRITES = 4000;
@@ -79,21 +80,17 @@ export async function benchStore(): Promise<void> {
     const etcdStore = new EtcdStore({ endpoints: [etcd.endpoint], prefix: '/bench' });
     const etcdResults = await measure(etcdStore);
     await etcdStore.close();
-    printTable(embeddedResults, etcdResults);
+    printResults(embeddedResults, etcdResults);
   } finally {
     await etcd.stop();
     await remove();
   }
 }
 
-function printTable(embedded: Results, etcd: Results): void {
+function printResults(embedded: Results, etcd: Results): void {
   const rows = [...embedded.keys()].map((op) => [op, fmt(embedded.get(op)!), fmt(etcd.get(op)!), `${(embedded.get(op)! / etcd.get(op)!).toFixed(2)}x`]);
-  const header = ['operation (per second)', 'embedded', 'etcd 3.4', 'embedded/etcd'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   process.stdout.write(`\nstore benchmark: ${CONCURRENCY} concurrent writers, ${WRITES} writes per write test, values of ${VALUE.length} bytes\n`);
-  process.stdout.write(`${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
-  for (const row of rows) process.stdout.write(`${line(row)}\n`);
+  printTable(['operation (per second)', 'embedded', 'etcd 3.4', 'embedded/etcd'], rows);
 }
 
 function fmt(n: number): string {

@@ -8,6 +8,7 @@ import { RestClient } from '../apiserver/client/rest-client.js';
 import { startDevCluster } from '../devcluster/devcluster.js';
 import { startGateway } from '../gateway/gateway.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
+import { printTable } from './table.js';
 
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 const SERIAL = 20;
@@ -53,12 +54,9 @@ async function measure(keyAlgorithm: 'ecdsa' | 'rsa', prefix: string): Promise<{
 export async function benchTenants(): Promise<void> {
   const ecdsa = await measure('ecdsa', 'e');
   const rsa = await measure('rsa', 'r');
-  const rows = [
-    ['tenant creations per second (until Active)', 'ECDSA P-256', 'RSA-2048', 'ECDSA/RSA'],
+  process.stdout.write('\n');
+  printTable(['tenant creations per second (until Active)', 'ECDSA P-256', 'RSA-2048', 'ECDSA/RSA'], [
     ['one at a time', ecdsa.serial.toFixed(1), rsa.serial.toFixed(1), (ecdsa.serial / rsa.serial).toFixed(2)],
     [`${CONCURRENCY} at a time`, ecdsa.concurrent.toFixed(1), rsa.concurrent.toFixed(1), (ecdsa.concurrent / rsa.concurrent).toFixed(2)],
-  ];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  process.stdout.write(`\n${line(rows[0]!)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.slice(1).map(line).join('\n')}\n`);
+  ]);
 }
