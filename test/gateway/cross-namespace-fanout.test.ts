@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { createActiveTenant } from '../support/tenants.js';
 import { ApiClient } from '../support/api-client.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -47,12 +48,8 @@ describe('gateway: a tenant\'s cross-namespace list among many tenants', functio
     await Promise.all(work);
     member.close();
     admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: 'fanout' } });
-    let object: any;
-    const deadline = Date.now() + 10000;
-    while ((object = (await admin.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/fanout')).body)?.status?.phase !== 'Active' && Date.now() < deadline);
-    await writeFile(`${gatewayDir.dir}/tenant.kubeconfig`, Buffer.from(object.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
-    tenant = await Kubectl.create(`${gatewayDir.dir}/tenant.kubeconfig`);
+    const created = await createActiveTenant(admin, 'fanout', gatewayDir.dir);
+    tenant = await Kubectl.create(created.kubeconfigPath);
     for (const ns of ['a', 'b', 'c']) {
       await tenant.ok(['apply', '-f', '-'], `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${ns}\n`);
       for (const name of ['one', 'two']) await tenant.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns } }));

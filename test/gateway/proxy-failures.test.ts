@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { createActiveTenant } from '../support/tenants.js';
 import { ApiClient } from '../support/api-client.js';
 import { TcpRelay } from '../support/tcp-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -23,12 +24,8 @@ describe('gateway: the tenant proxy under failure, limits and metrics', function
     const kubeconfig = (await readFile(upstream.kubeconfigPath, 'utf8')).replace(/server: .*/, `server: https://127.0.0.1:${relay.port}`);
     gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: `${temp.dir}/gateway`, upstreams: [{ name: 'member1', kubeconfig }], upstreamTimeoutMs: 1000 });
     admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: 'fail01' } });
-    let object: any;
-    const deadline = Date.now() + 10000;
-    while ((object = (await admin.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/fail01')).body)?.status?.phase !== 'Active' && Date.now() < deadline);
-    await writeFile(`${temp.dir}/tenant.kubeconfig`, Buffer.from(object.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
-    tenant = await ApiClient.load(`${temp.dir}/tenant.kubeconfig`);
+    const created = await createActiveTenant(admin, 'fail01', temp.dir);
+    tenant = await ApiClient.load(created.kubeconfigPath);
   });
   after(async () => {
     admin?.close();

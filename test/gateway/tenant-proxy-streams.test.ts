@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { createConnection } from 'node:net';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { createActiveTenant } from '../support/tenants.js';
 import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-forward through the gateway', function () {
   let upstream: DevCluster;
@@ -24,13 +24,9 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
     gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: 'strm01' } });
-    let object: any;
-    const deadline = Date.now() + 10000;
-    while ((object = (await admin.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/strm01')).body)?.status?.phase !== 'Active' && Date.now() < deadline) await sleep(20);
+    const { kubeconfigPath } = await createActiveTenant(admin, 'strm01', gatewayDir.dir);
     admin.close();
-    await writeFile(`${gatewayDir.dir}/tenant.kubeconfig`, Buffer.from(object.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
-    tenant = await Kubectl.create(`${gatewayDir.dir}/tenant.kubeconfig`);
+    tenant = await Kubectl.create(kubeconfigPath);
     member = await Kubectl.create(upstream.kubeconfigPath);
   });
   after(async () => {

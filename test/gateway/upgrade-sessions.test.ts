@@ -1,10 +1,11 @@
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { createActiveTenant } from '../support/tenants.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const SESSIONS = 1000;
@@ -29,16 +30,11 @@ describe('gateway: a thousand exec sessions leave no sockets behind', function (
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
     gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: 'sess01' } });
-    let object: any;
-    const deadline = Date.now() + 10000;
-    while ((object = (await admin.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/sess01')).body)?.status?.phase !== 'Active' && Date.now() < deadline);
+    const { kubeconfig, kubeconfigPath } = await createActiveTenant(admin, 'sess01', gatewayDir.dir);
     admin.close();
-    const kubeconfig = Buffer.from(object.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8');
-    await writeFile(`${gatewayDir.dir}/tenant.kubeconfig`, kubeconfig);
     const parsed = parseKubeconfig(kubeconfig);
     tls = { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem };
-    const tenant = await ApiClient.load(`${gatewayDir.dir}/tenant.kubeconfig`);
+    const tenant = await ApiClient.load(kubeconfigPath);
     await tenant.request('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'box' }, spec: { containers: [{ name: 'main', image: 'busybox' }] } });
     tenant.close();
   });
