@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { createActiveTenant } from '../support/tenants.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const RUNS = Number(process.env.GATEWAY_FUZZ_RUNS ?? 10_000);
@@ -32,12 +33,7 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const clients: ApiClient[] = [];
     for (const id of ['fuzzer', 'victim']) {
-      await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: id } });
-      let tenant: any;
-      const deadline = Date.now() + 10000;
-      while ((tenant = (await admin.request('GET', `/apis/tenant.kubezoo.io/v1alpha1/tenants/${id}`)).body)?.status?.phase !== 'Active' && Date.now() < deadline);
-      await writeFile(`${gatewayDir.dir}/${id}.kubeconfig`, Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
-      clients.push(await ApiClient.load(`${gatewayDir.dir}/${id}.kubeconfig`));
+      clients.push(await ApiClient.load((await createActiveTenant(admin, id, gatewayDir.dir)).kubeconfigPath));
     }
     admin.close();
     const [fuzzer, victim] = clients as [ApiClient, ApiClient];

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { createActiveTenant } from '../support/tenants.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -52,12 +53,7 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const kubectls: Kubectl[] = [];
     for (const id of ['alice1', 'bobby2']) {
-      await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: id } });
-      let tenant: any;
-      await waitUntil(async () => (tenant = (await admin.request('GET', `/apis/tenant.kubezoo.io/v1alpha1/tenants/${id}`)).body)?.status?.phase === 'Active');
-      const file = `${gatewayDir.dir}/${id}.kubeconfig`;
-      await writeFile(file, Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
-      kubectls.push(await Kubectl.create(file));
+      kubectls.push(await Kubectl.create((await createActiveTenant(admin, id, gatewayDir.dir)).kubeconfigPath));
     }
     admin.close();
     [alice, bob] = kubectls as [Kubectl, Kubectl];
