@@ -26,6 +26,12 @@ export class GatewayMetrics {
     labelNames: ['cluster'] as const,
     registers: [this.registry],
   });
+  readonly watchEventsRead = new Counter({
+    name: 'paddock_upstream_watch_events_total',
+    help: 'Events read from upstream watches, by cluster, before the foreign ones are dropped: what a watch costs upstream.',
+    labelNames: ['cluster'] as const,
+    registers: [this.registry],
+  });
   readonly translation = new Histogram({
     name: 'paddock_translation_duration_seconds',
     help: 'Time spent translating, by direction (up: request, down: response).',
@@ -36,6 +42,16 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'paddock_' });
+  }
+
+  /** Awaits an upstream request, recording the time until its headers came under `verb`. */
+  async upstream<T>(cluster: string, verb: string, request: () => Promise<T>): Promise<T> {
+    const end = this.upstreamLatency.startTimer({ cluster, verb });
+    try {
+      return await request();
+    } finally {
+      end();
+    }
   }
 
   /** Runs `fn`, recording its duration under `direction`. */

@@ -13,8 +13,10 @@ import { patchUp, type PatchBodyType } from '../translate/patch.js';
 import { requestUp, type TranslatedRequest } from '../translate/request.js';
 import { statusDown } from '../translate/status.js';
 import { tableDown, type RowKind } from '../translate/table.js';
-import { watchEventDown } from '../translate/watch-event.js';
 import type { Identity } from './authenticate.js';
+import { watchAcrossNamespaces } from './cross-namespace-watch.js';
+import { namespacedPath, tenantNamespaces } from './tenant-namespaces.js';
+import { WatchEventsDown, watchLines } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
 import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
 
@@ -140,7 +142,7 @@ export class TenantProxy {
   private async list(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind, wantsNoObject: boolean): Promise<void> {
     const limit = Number(t.query.get('limit') ?? 0);
     const cursor = parseCursor(t.query.get('continue'));
-    const paths = t.namespaced && !t.info.namespace ? await this.tenantNamespacePaths(ctx, t, upstream, headers) : [t.path];
+    const paths = t.namespaced && !t.info.namespace ? (await tenantNamespaces(ctx, upstream, this.options.metrics)).names.map((name) => namespacedPath(t.path, name)) : [t.path];
     let combined: Record<string, any> | undefined;
     // Resume at the path the token names; if it went away meanwhile, at the next one after it.
     let index = cursor.path === undefined ? 0 : paths.findIndex((path) => path >= cursor.path!);
@@ -182,20 +184,9 @@ export class TenantProxy {
     sendJson(req, res, 200, { ...combined, metadata });
   }
 
-  /** Collection paths of the tenant's own namespaces, in name order. */
-  private async tenantNamespacePaths(ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>): Promise<string[]> {
-    const response = await this.timedRequest(upstream, 'list', 'GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(`kubezoo.io/tenant=${ctx.tenantId}`)}`, { ...headers, accept: 'application/json' });
-    const list = parseJson(await response.body.text());
-    if (response.status !== 200 || !list) throw new TranslationError(response.status || 503, 'ServiceUnavailable', 'could not list the tenant\'s namespaces');
-    const names: string[] = (list.items ?? []).map((ns: { metadata: { name: string } }) => ns.metadata.name).filter((name: string) => name.startsWith(ctx.prefix)).sort();
-    this.options.metrics.objectsRead.inc({ cluster: upstream.name }, names.length);
-    const slash = t.path.lastIndexOf('/');
-    return names.map((name) => `${t.path.slice(0, slash)}/namespaces/${encodeURIComponent(name)}${t.path.slice(slash)}`);
-  }
-
   /** Container logs are the tenant's own output: streamed through as they come (`logs -f`). */
   private async streamLog(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>): Promise<void> {
-    const response = await upstream.request('GET', pathWithQuery(t.path, t.query), { ...headers, accept: '*/*' }, undefined, 0);
+    const response = await upstream.stream(pathWithQuery(t.path, t.query), { ...headers, accept: '*/*' });
     if (response.status !== 200) {
       const parsed = parseJson(await response.body.text());
       return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the cluster refused the log request'));
@@ -213,9 +204,15 @@ export class TenantProxy {
     }
   }
 
-  /** A watch streamed line by line; the tenant's hang-up closes the upstream watch. */
+  /**
+   * A watch streamed line by line; the tenant's hang-up closes the upstream watch. Across all
+   * namespaces it fans out over the tenant's namespaces (cross-namespace-watch.ts).
+   */
   private async watch(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind): Promise<void> {
-    const response = await upstream.request('GET', pathWithQuery(t.path, t.query), headers, undefined, 0);
+    const events = new WatchEventsDown(ctx, rowKind);
+    const { metrics } = this.options;
+    if (t.namespaced && !t.info.namespace) return watchAcrossNamespaces(req, res, { ctx, upstream, metrics, path: t.path, query: t.query, headers, events });
+    const response = await metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), headers));
     if (response.status !== 200) {
       const parsed = parseJson(await response.body.text());
       return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the upstream watch failed'));
@@ -224,26 +221,12 @@ export class TenantProxy {
     res.flushHeaders();
     const close = () => response.body.destroy();
     res.on('close', close);
-    let buffer = '';
-    let columns: unknown;
-    let sentColumns = false;
     try {
-      for await (const chunk of response.body) {
-        buffer += (chunk as Buffer).toString('utf8');
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
-          const event = parseJson(line);
-          if (!event) continue;
-          if (event.object?.kind === 'Table' && event.object.columnDefinitions) columns ??= event.object.columnDefinitions;
-          const down = watchEventDown(ctx, event as { type: string; object: Record<string, any> }, rowKind);
-          if (!down) continue;
-          // Column definitions come with the first upstream event, which may not be the tenant's.
-          if (down.object.kind === 'Table' && !sentColumns) down.object.columnDefinitions ??= columns;
-          if (down.object.kind === 'Table') sentColumns = true;
-          if (!res.write(`${JSON.stringify(down)}\n`)) await new Promise((resolve) => res.once('drain', resolve));
-        }
+      for await (const line of watchLines(response.body)) {
+        metrics.watchEventsRead.inc({ cluster: upstream.name });
+        const event = WatchEventsDown.parse(line);
+        const down = event && events.down(event);
+        if (down && !res.write(`${JSON.stringify(down)}\n`)) await new Promise((resolve) => res.once('drain', resolve));
       }
     } catch {
       // The upstream stream ended abnormally or the tenant hung up: end the tenant's stream.
@@ -276,12 +259,7 @@ export class TenantProxy {
   }
 
   private async timedRequest(upstream: UpstreamConnection, verb: string, method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<UpstreamResponse> {
-    const end = this.options.metrics.upstreamLatency.startTimer({ cluster: upstream.name, verb });
-    try {
-      return await upstream.request(method, path, headers, body);
-    } finally {
-      end();
-    }
+    return this.options.metrics.upstream(upstream.name, verb, () => upstream.request(method, path, headers, body));
   }
 
   /** Any JSON response down: Status, Table, list or object (null when the object is foreign). */

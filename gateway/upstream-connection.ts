@@ -22,6 +22,8 @@ interface ResourceEntry {
  */
 export class UpstreamConnection {
   private readonly pool: Pool;
+  /** Watches and followed logs hold a connection for minutes: they get their own, unbounded, pool so they can never starve short requests. */
+  private readonly streams: Pool;
   private resources = new Map<string, ResourceEntry>();
   private kinds = new Map<string, boolean>();
   private fetchedAt = 0;
@@ -34,16 +36,23 @@ export class UpstreamConnection {
     private readonly timeoutMs = 60_000,
   ) {
     const parsed = parseKubeconfig(kubeconfig);
-    this.pool = new Pool(new URL(parsed.server).origin, {
-      connections: 128,
-      connect: { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem },
-      headersTimeout: timeoutMs,
-      bodyTimeout: 0,
-    });
+    const origin = new URL(parsed.server).origin;
+    const connect = { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem };
+    this.pool = new Pool(origin, { connections: 128, connect, headersTimeout: timeoutMs, bodyTimeout: 0 });
+    this.streams = new Pool(origin, { connect, headersTimeout: timeoutMs, bodyTimeout: 0 });
   }
 
   async request(method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer, timeoutMs?: number): Promise<UpstreamResponse> {
-    const res = await this.pool.request({ method: method as 'GET', path, headers: { 'accept-encoding': 'identity', ...headers }, body, headersTimeout: timeoutMs ?? this.timeoutMs });
+    return this.send(this.pool, method, path, headers, body, timeoutMs ?? this.timeoutMs);
+  }
+
+  /** A long-lived response (watch, followed log), on the stream pool; its headers may come late (a log waits for its container). */
+  async stream(path: string, headers: Record<string, string | string[]>): Promise<UpstreamResponse> {
+    return this.send(this.streams, 'GET', path, headers, undefined, 0);
+  }
+
+  private async send(pool: Pool, method: string, path: string, headers: Record<string, string | string[]>, body: string | Buffer | undefined, headersTimeout: number): Promise<UpstreamResponse> {
+    const res = await pool.request({ method: method as 'GET', path, headers: { 'accept-encoding': 'identity', ...headers }, body, headersTimeout });
     return { status: res.statusCode, headers: res.headers, body: res.body as unknown as UpstreamResponse['body'] };
   }
 
@@ -76,7 +85,7 @@ export class UpstreamConnection {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    await Promise.all([this.pool.close(), this.streams.close()]);
   }
 
   /** Re-read discovery, at most once per `minAgeMs`. */

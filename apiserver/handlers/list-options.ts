@@ -43,19 +43,39 @@ export function parseListOptions(query: URLSearchParams, watch: boolean): ListOp
   if (!['', 'Exact', 'NotOlderThan'].includes(resourceVersionMatch)) {
     throw badRequest(`resourceVersionMatch: Unsupported value: "${resourceVersionMatch}": supported values: "Exact", "NotOlderThan", ""`);
   }
+  if (watch) validateWatchOptions(options);
+  else validateListOnlyOptions(options);
+  if (options.continue && resourceVersion && resourceVersion !== '0') {
+    throw badRequest('resourceVersion: Forbidden: specifying resource version is not allowed when using continue');
+  }
+  return options;
+}
+
+/** kube-apiserver's rules for a list: resourceVersionMatch needs a resourceVersion; streaming options are watch-only. */
+function validateListOnlyOptions(options: ListOptions): void {
+  const { resourceVersion, resourceVersionMatch } = options;
   if (resourceVersionMatch && !resourceVersion) {
     throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
   }
   if (resourceVersionMatch === 'Exact' && resourceVersion === '0') {
     throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
   }
-  if (options.continue && resourceVersion && resourceVersion !== '0') {
-    throw badRequest('resourceVersion: Forbidden: specifying resource version is not allowed when using continue');
+  if (options.sendInitialEvents !== undefined) throw badRequest('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+}
+
+/**
+ * kube-apiserver's rules for a watch (WatchList is on in 1.32): a streaming list is
+ * `sendInitialEvents` with resourceVersionMatch=NotOlderThan, and the match is allowed only with it.
+ */
+function validateWatchOptions(options: ListOptions): void {
+  const match = options.resourceVersionMatch;
+  if (options.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+    throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
   }
-  if (watch && resourceVersionMatch) {
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch');
+  if (match && options.sendInitialEvents === undefined) {
+    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
   }
-  return options;
+  if (match && match !== 'NotOlderThan') throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "NotOlderThan"`);
 }
 
 function parseSelector<T>(parse: () => T): T {

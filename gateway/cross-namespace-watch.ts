@@ -1,0 +1,207 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from '../apiserver/handlers/http-io.js';
+import { statusOf } from '../apiserver/status.js';
+import type { TenantContext } from '../translate/context.js';
+import { statusDown } from '../translate/status.js';
+import type { WatchEvent } from '../translate/watch-event.js';
+import type { GatewayMetrics } from './metrics.js';
+import { namespacedPath, tenantNamespaces, tenantNamespaceSelector } from './tenant-namespaces.js';
+import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
+import { WatchEventsDown, watchLines } from './watch-lines.js';
+
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+/** How long a deleted namespace's watch stays open, so the deletions of its last objects still arrive. */
+const DELETED_NAMESPACE_GRACE_MS = 10_000;
+
+export interface CrossNamespaceWatchRequest {
+  ctx: TenantContext;
+  upstream: UpstreamConnection;
+  metrics: GatewayMetrics;
+  /** The translated all-namespaces collection path, e.g. `/api/v1/pods`. */
+  path: string;
+  /** The translated query (watch=1, selectors, resourceVersion, timeoutSeconds, ...). */
+  query: URLSearchParams;
+  /** Impersonation and accept headers. */
+  headers: Record<string, string | string[]>;
+  events: WatchEventsDown;
+}
+
+interface Feed {
+  namespace: string;
+  response: UpstreamResponse;
+  /** The last BOOKMARK's resourceVersion from this feed. */
+  bookmark?: string;
+  initialEventsEnded: boolean;
+  /** Closed on purpose (its namespace is gone): its end does not end the tenant's stream. */
+  retired: boolean;
+}
+
+/**
+ * A watch of a namespaced kind across all of a tenant's namespaces (`get -w -A`, informers of
+ * the tenant's controllers), without a cluster-wide upstream watch — whose every event of every
+ * tenant would cross the wire only to be dropped. One upstream watch per tenant namespace, plus a
+ * watch of the tenant's namespaces that opens one for each namespace created later (from the
+ * namespace's own resourceVersion, so nothing made in it is missed). When any upstream feed ends
+ * (timeout, error, cluster gone) the tenant's stream ends and the client re-watches, as it would
+ * after kube-apiserver ended a watch.
+ *
+ * Events of different namespaces arrive on different connections, so two events a few
+ * milliseconds apart may reach the tenant out of resourceVersion order; BOOKMARKs are only
+ * passed on at the lowest resourceVersion every feed has reached, so resuming from a bookmark
+ * never skips an event. A shared upstream watch per resource with a tenant index (the cache) is
+ * the later replacement that removes both the ordering caveat and the per-namespace connections.
+ */
+export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerResponse, w: CrossNamespaceWatchRequest): Promise<void> {
+  const namespaces = await tenantNamespaces(w.ctx, w.upstream, w.metrics);
+  const feeds = new Map<string, Feed>();
+  const opened = await Promise.all(namespaces.names.map((namespace) => openFeed(w, namespace, w.query)));
+  const refused = opened.find((feed) => feed.response.status !== 200);
+  if (refused) {
+    for (const feed of opened) if (feed !== refused) discard(feed.response);
+    return refuse(req, res, w.ctx, refused.response);
+  }
+  for (const feed of opened) feeds.set(feed.namespace, feed);
+
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  let ended = false;
+  let endStream!: () => void;
+  const done = new Promise<void>((resolve) => (endStream = resolve));
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    for (const feed of feeds.values()) discard(feed.response);
+    if (namespaceWatch) discard(namespaceWatch);
+    endStream();
+  };
+  res.on('close', finish);
+
+  let lastBookmark: string | undefined;
+  let sentInitialEventsEnd = false;
+  // Every feed writes to one response: they wait for one drain together, or for the hang-up.
+  let draining: Promise<void> | undefined;
+  const write = async (event: WatchEvent) => {
+    if (ended) return;
+    if (res.write(`${JSON.stringify(event)}\n`)) return;
+    draining ??= new Promise<void>((resolve) => {
+      const go = () => {
+        res.off('drain', go);
+        res.off('close', go);
+        draining = undefined;
+        resolve();
+      };
+      res.on('drain', go);
+      res.on('close', go);
+    });
+    await draining;
+  };
+  /** A bookmark goes on only once every live feed has reached it. */
+  const bookmark = async (feed: Feed, event: WatchEvent) => {
+    feed.bookmark = event.object?.metadata?.resourceVersion;
+    if (event.object?.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true') feed.initialEventsEnded = true;
+    const live = [...feeds.values()].filter((f) => !f.retired);
+    if (live.some((f) => f.bookmark === undefined || !/^\d+$/.test(f.bookmark))) return;
+    const lowest = live.reduce((min, f) => (BigInt(f.bookmark!) < BigInt(min) ? f.bookmark! : min), live[0]!.bookmark!);
+    const allEnded = live.every((f) => f.initialEventsEnded);
+    const announceEnd = allEnded && !sentInitialEventsEnd;
+    if (!announceEnd && lastBookmark !== undefined && BigInt(lowest) <= BigInt(lastBookmark)) return;
+    lastBookmark = lowest;
+    sentInitialEventsEnd ||= announceEnd;
+    const down = w.events.down({ type: 'BOOKMARK', object: { ...event.object, metadata: { ...event.object.metadata, resourceVersion: lowest } } });
+    if (down) await write(down);
+  };
+  const pump = async (feed: Feed) => {
+    try {
+      for await (const line of watchLines(feed.response.body)) {
+        w.metrics.watchEventsRead.inc({ cluster: w.upstream.name });
+        const event = WatchEventsDown.parse(line);
+        if (!event) continue;
+        if (event.type === 'BOOKMARK') await bookmark(feed, event);
+        else if (event.type === 'ERROR') {
+          // One ERROR ends the tenant's stream, as kube-apiserver's does; the other feeds would repeat it.
+          const down = ended ? null : w.events.down(event);
+          if (down) res.write(`${JSON.stringify(down)}\n`);
+          finish();
+          break;
+        } else {
+          const down = w.events.down(event);
+          if (down) await write(down);
+        }
+      }
+    } catch {
+      // The feed broke; as when it ends, the tenant's stream ends.
+    }
+    if (!feed.retired) finish();
+  };
+
+  // Namespaces made after the list are watched from their creation on.
+  const namespaceQuery = new URLSearchParams({ watch: '1', labelSelector: tenantNamespaceSelector(w.ctx), resourceVersion: namespaces.resourceVersion });
+  const timeout = w.query.get('timeoutSeconds');
+  if (timeout) namespaceQuery.set('timeoutSeconds', timeout);
+  const namespaceWatch: UpstreamResponse | undefined = await w.metrics.upstream(w.upstream.name, 'watch', () => w.upstream.stream(`/api/v1/namespaces?${namespaceQuery}`, { accept: 'application/json' })).catch(() => undefined);
+  if (namespaceWatch?.status !== 200) {
+    if (namespaceWatch) discard(namespaceWatch);
+    finish();
+  }
+  for (const feed of feeds.values()) void pump(feed);
+  if (namespaceWatch && !ended) {
+    void (async () => {
+      try {
+        for await (const line of watchLines(namespaceWatch.body)) {
+          const event = WatchEventsDown.parse(line);
+          const name: unknown = event?.object?.metadata?.name;
+          if (typeof name !== 'string' || !name.startsWith(w.ctx.prefix)) continue;
+          if (event!.type === 'ADDED' && !feeds.has(name)) {
+            const query = new URLSearchParams(w.query);
+            query.set('resourceVersion', String(event!.object.metadata.resourceVersion));
+            query.delete('resourceVersionMatch');
+            query.delete('sendInitialEvents');
+            const feed = await openFeed(w, name, query);
+            if (ended || feed.response.status !== 200) {
+              discard(feed.response);
+              continue;
+            }
+            feeds.set(name, feed);
+            void pump(feed);
+          } else if (event!.type === 'DELETED') {
+            const feed = feeds.get(name);
+            if (!feed) continue;
+            setTimeout(() => {
+              feed.retired = true;
+              feeds.delete(name);
+              discard(feed.response);
+            }, DELETED_NAMESPACE_GRACE_MS).unref();
+          }
+        }
+      } catch {
+        // Ends below.
+      }
+      finish();
+    })();
+  }
+  await done;
+  res.off('close', finish);
+  if (!res.destroyed) res.end();
+}
+
+async function openFeed(w: CrossNamespaceWatchRequest, namespace: string, query: URLSearchParams): Promise<Feed> {
+  const response = await w.metrics.upstream(w.upstream.name, 'watch', () => w.upstream.stream(`${namespacedPath(w.path, namespace)}?${query}`, w.headers));
+  return { namespace, response, initialEventsEnded: false, retired: false };
+}
+
+/** Hangs up an upstream stream; its body may never have been read, so its abort must not surface as an unhandled error. */
+function discard(response: UpstreamResponse): void {
+  response.body.on('error', () => {});
+  response.body.destroy();
+}
+
+async function refuse(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, response: UpstreamResponse): Promise<void> {
+  const text = await response.body.text();
+  let status: Record<string, any> | undefined;
+  try {
+    status = JSON.parse(text);
+  } catch {
+    status = undefined;
+  }
+  sendJson(req, res, response.status, status ? statusDown(ctx, status) : statusOf(response.status, 'InternalError', 'the upstream watch failed'));
+}

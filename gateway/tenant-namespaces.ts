@@ -1,0 +1,40 @@
+import { TranslationError, type TenantContext } from '../translate/context.js';
+import { TENANT_LABEL } from '../translate/kinds/namespace.js';
+import type { GatewayMetrics } from './metrics.js';
+import type { UpstreamConnection } from './upstream-connection.js';
+
+export interface TenantNamespaces {
+  /** Upstream names, in name order. */
+  names: string[];
+  /** The resourceVersion of the list: a namespace watch from it misses no namespace. */
+  resourceVersion: string;
+}
+
+/** The label selector that finds a tenant's namespaces upstream. */
+export const tenantNamespaceSelector = (ctx: TenantContext) => `${TENANT_LABEL}=${ctx.tenantId}`;
+
+/**
+ * A tenant's namespaces upstream, found by their tenant label — read with the gateway's own
+ * credentials, since which namespaces exist is not the tenant user's permission to have or lack:
+ * each per-namespace read after it is made as the tenant user and authorized upstream.
+ */
+export async function tenantNamespaces(ctx: TenantContext, upstream: UpstreamConnection, metrics: GatewayMetrics): Promise<TenantNamespaces> {
+  const response = await metrics.upstream(upstream.name, 'list', () => upstream.request('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(tenantNamespaceSelector(ctx))}`, { accept: 'application/json' }));
+  const text = await response.body.text();
+  let list: { metadata?: { resourceVersion?: string }; items?: { metadata: { name: string } }[] } | undefined;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    list = undefined;
+  }
+  if (response.status !== 200 || !list) throw new TranslationError(503, 'ServiceUnavailable', 'could not list the tenant\'s namespaces');
+  const names = (list.items ?? []).map((ns) => ns.metadata.name).filter((name) => name.startsWith(ctx.prefix)).sort();
+  metrics.objectsRead.inc({ cluster: upstream.name }, names.length);
+  return { names, resourceVersion: list.metadata?.resourceVersion ?? '' };
+}
+
+/** The collection path of a namespaced resource in one namespace, from its all-namespaces path. */
+export function namespacedPath(allNamespacesPath: string, namespace: string): string {
+  const slash = allNamespacesPath.lastIndexOf('/');
+  return `${allNamespacesPath.slice(0, slash)}/namespaces/${encodeURIComponent(namespace)}${allNamespacesPath.slice(slash)}`;
+}
