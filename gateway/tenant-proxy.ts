@@ -7,7 +7,7 @@ import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
-import { objectDown, objectUp, textDown } from '../translate/objects.js';
+import { objectDown, objectDownInPlace, objectUp, textDown } from '../translate/objects.js';
 import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
 import { patchUp, type PatchBodyType } from '../translate/patch.js';
 import { requestUp, type TranslatedRequest } from '../translate/request.js';
@@ -262,7 +262,7 @@ export class TenantProxy {
     return this.options.metrics.upstream(upstream.name, verb, () => upstream.request(method, path, headers, body));
   }
 
-  /** Any JSON response down: Status, Table, list or object (null when the object is foreign). */
+  /** Any JSON response down: Status, Table, list or object (null when the object is foreign; a list is never foreign, its foreign items are dropped). */
   private responseDown(ctx: TenantContext, body: Record<string, any>, rowKind: RowKind, wantsNoObject: boolean): Record<string, any> | null {
     if (body.kind === 'Status') return statusDown(ctx, body);
     if (body.kind === 'Table') {
@@ -270,14 +270,9 @@ export class TenantProxy {
       if (wantsNoObject) table.rows = table.rows.map((row: Record<string, unknown>) => ({ ...row, object: null }));
       return table;
     }
-    if (Array.isArray(body.items) && typeof body.kind === 'string' && body.kind.endsWith('List')) {
-      const items = body.items.flatMap((item: Record<string, any>) => {
-        const down = objectDown(ctx, { apiVersion: body.apiVersion, kind: body.kind.slice(0, -4), ...item });
-        return down ? [down] : [];
-      });
-      return { ...body, apiVersion: apiVersionDown(ctx, String(body.apiVersion ?? 'v1')) ?? body.apiVersion, items };
-    }
-    return objectDown(ctx, body);
+    // The body was parsed for this request alone: converted where it lies, no copies.
+    if (objectDownInPlace(ctx, body)) return body;
+    return Array.isArray(body.items) ? { ...body, items: [] } : null;
   }
 
   private async discovery(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, path: string, upstream: UpstreamConnection): Promise<boolean> {

@@ -11,7 +11,7 @@ import { isObject, type Json } from './kinds/transform.js';
 export { textDown } from './kinds/text.js';
 
 /** The type of a JSON object as its `apiVersion` and `kind` say (upstream's words down). */
-interface TypeMeta {
+export interface TypeMeta {
   apiVersion: string;
   kind: string;
 }
@@ -53,7 +53,16 @@ function convertUp(ctx: TenantContext, object: Json, type: TypeMeta): void {
 /** Upstream object → tenant object (a new object), or null when the object is foreign (another tenant's or the admin's). */
 export function objectDown(ctx: TenantContext, object: Record<string, any>): Record<string, any> | null {
   const copy = structuredClone(object);
-  return convertDown(ctx, copy, typeOf(copy, { apiVersion: '', kind: '' })) ? copy : null;
+  return objectDownInPlace(ctx, copy) ? copy : null;
+}
+
+/**
+ * objectDown for an object the caller owns (just parsed from an upstream answer): converted where
+ * it lies, since copying every object of a 10k-item list costs more than converting it. false
+ * when the object is foreign; its content is then unspecified.
+ */
+export function objectDownInPlace(ctx: TenantContext, object: Record<string, any>, inherited: TypeMeta = { apiVersion: '', kind: '' }): boolean {
+  return convertDown(ctx, object, typeOf(object, inherited));
 }
 
 /** false when the object is foreign. Lists drop foreign items and are never foreign for them. */

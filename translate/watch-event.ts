@@ -1,5 +1,5 @@
 import { apiVersionDown, type TenantContext } from './context.js';
-import { objectDown } from './objects.js';
+import { objectDownInPlace } from './objects.js';
 import { statusDown } from './status.js';
 import { tableDown, type RowKind } from './table.js';
 
@@ -9,7 +9,8 @@ export interface WatchEvent {
 }
 
 /**
- * One watch event down, or null when it is not the tenant's to see: objects as objectDown,
+ * One watch event down, or null when it is not the tenant's to see: objects as objectDown, but
+ * converted in place (the event is the caller's, just parsed: a watch is a hot path),
  * one-row Tables as tableDown, ERROR Status as statusDown, BOOKMARKs with their apiVersion only.
  */
 export function watchEventDown(ctx: TenantContext, event: WatchEvent, rowKind: RowKind): WatchEvent | null {
@@ -23,6 +24,5 @@ export function watchEventDown(ctx: TenantContext, event: WatchEvent, rowKind: R
     const table = tableDown(ctx, object, rowKind);
     return table.rows.length ? { type: event.type, object: table } : null;
   }
-  const translated = objectDown(ctx, object);
-  return translated ? { type: event.type, object: translated } : null;
+  return objectDownInPlace(ctx, object) ? { type: event.type, object } : null;
 }
