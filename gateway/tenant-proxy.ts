@@ -1,7 +1,6 @@
 import { requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
-import { decodeKubernetesProtobuf, ProtobufDecodeError } from '../apiserver/protobuf/decode.js';
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
@@ -10,6 +9,7 @@ import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown }
 import { objectDown, objectDownInPlace, objectUp, textDown } from '../translate/objects.js';
 import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
 import { patchUp, type PatchBodyType } from '../translate/patch.js';
+import { protobufBodyUp } from '../translate/protobuf-body.js';
 import { requestUp, type TranslatedRequest } from '../translate/request.js';
 import { statusDown } from '../translate/status.js';
 import { tableDown, type RowKind } from '../translate/table.js';
@@ -23,6 +23,7 @@ import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from 
 type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
 
 const PATCH_TYPES = new Set(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const PASS_THROUGH = new Set(['/version', '/healthz', '/readyz', '/livez']);
 /** Upstream pages read at most per tenant page, so a sparse list cannot hold a request forever. */
 const MAX_UPSTREAM_PAGES = 1000;
@@ -75,12 +76,12 @@ export class TenantProxy {
     if (continueToken) t.query.set('continue', openContinue(this.options.continueKey, ctx.tenantId, continueToken));
     const wantsNoObject = t.query.get('includeObject') === 'None';
     if (wantsNoObject) t.query.set('includeObject', 'Metadata');
-    let body: string | undefined;
+    let body: string | Buffer | undefined;
     if (['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) {
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
-      body = this.options.metrics.time('up', () => JSON.stringify(this.bodyUp(req, ctx, t, contentType, raw)));
-      headers['content-type'] = contentType === 'application/vnd.kubernetes.protobuf' ? 'application/json' : contentType;
+      body = this.options.metrics.time('up', () => (contentType === PROTOBUF ? this.protobufUp(req, ctx, t, raw) : JSON.stringify(this.bodyUp(req, ctx, t, contentType, raw))));
+      headers['content-type'] = contentType;
     } else if (req.method === 'DELETE') {
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
       if (raw.length) {
@@ -108,7 +109,7 @@ export class TenantProxy {
    * kube-apiserver does, a cluster-wide delete of a namespaced kind is 405; for cluster-scoped
    * kinds the tenant's own matching objects are listed and deleted one by one.
    */
-  private async deleteOwnCollection(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, body: string | undefined): Promise<void> {
+  private async deleteOwnCollection(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, body: string | Buffer | undefined): Promise<void> {
     if (t.namespaced) {
       throw new TranslationError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (delete ${t.info.resource})`, { group: t.info.group, kind: t.info.resource });
     }
@@ -236,18 +237,29 @@ export class TenantProxy {
     }
   }
 
+  /**
+   * A protobuf body (kubectl's `create` generators and `auth can-i`) rewritten in place and sent
+   * on as protobuf (translate/protobuf-body.ts). A subresource other than status carries a kind
+   * of its own (TokenRequest, Scale, Eviction) with nothing to rewrite, and goes as it came.
+   */
+  private protobufUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, raw: Buffer): Buffer {
+    if (req.method === 'PATCH') throw unsupportedPatch();
+    if (t.info.subresource && t.info.subresource !== 'status') return raw;
+    const apiVersion = t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version;
+    return protobufBodyUp(ctx, raw, { apiVersion, kind: t.kind, namespace: t.namespaced ? t.info.namespace : undefined });
+  }
+
   private bodyUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, contentType: string, raw: Buffer): unknown {
-    // Protobuf bodies (kubectl's typed clients) are decoded and go upstream as JSON.
     const text = raw.toString('utf8');
-    if (contentType !== 'application/vnd.kubernetes.protobuf' && nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
       throw new TranslationError(400, 'BadRequest', `the body of the request is nested deeper than ${MAX_JSON_DEPTH} levels`);
     }
-    const parsed = contentType === 'application/vnd.kubernetes.protobuf' ? decodeProtobuf(raw) : parseJson(text);
+    const parsed = parseJson(text);
     if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
     const apiVersion = t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version;
     if (t.info.subresource && !['status'].includes(t.info.subresource)) return parsed;
     if (req.method === 'PATCH') {
-      if (!PATCH_TYPES.has(contentType)) throw new TranslationError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${[...PATCH_TYPES].join(', ')}`);
+      if (!PATCH_TYPES.has(contentType)) throw unsupportedPatch();
       return patchUp(ctx, contentType as PatchBodyType, parsed, apiVersion, t.kind);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TranslationError(400, 'BadRequest', 'the body of the request must be a JSON object');
@@ -258,7 +270,7 @@ export class TenantProxy {
     return objectUp(ctx, { ...object, apiVersion: object.apiVersion ?? apiVersion, kind: object.kind ?? t.kind });
   }
 
-  private async timedRequest(upstream: UpstreamConnection, verb: string, method: string, path: string, headers: Record<string, string | string[]>, body?: string): Promise<UpstreamResponse> {
+  private async timedRequest(upstream: UpstreamConnection, verb: string, method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer): Promise<UpstreamResponse> {
     return this.options.metrics.upstream(upstream.name, verb, () => upstream.request(method, path, headers, body));
   }
 
@@ -383,13 +395,8 @@ function entries(list: Record<string, any>): unknown[] {
   return list.kind === 'Table' ? list.rows : list.items;
 }
 
-function decodeProtobuf(raw: Buffer): unknown {
-  try {
-    return decodeKubernetesProtobuf(raw).object;
-  } catch (err) {
-    if (err instanceof ProtobufDecodeError) throw new TranslationError(415, 'UnsupportedMediaType', err.message);
-    throw err;
-  }
+function unsupportedPatch(): TranslationError {
+  return new TranslationError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${[...PATCH_TYPES].join(', ')}`);
 }
 
 function parseJson(text: string): any {

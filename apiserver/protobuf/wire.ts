@@ -1,5 +1,5 @@
 /**
- * A minimal reader of the protobuf wire format (https://protobuf.dev/programming-guides/encoding/):
+ * A minimal reader and writer of the protobuf wire format (https://protobuf.dev/programming-guides/encoding/):
  * tags, varints and length-delimited values, plus skipping of any field it is not asked to read.
  */
 
@@ -34,6 +34,11 @@ export class WireReader {
 
   get done(): boolean {
     return this.offset >= this.bytes.length;
+  }
+
+  /** Where the next read starts, so a caller can slice out a field exactly as it was sent. */
+  get position(): number {
+    return this.offset;
   }
 
   tag(): Tag {
@@ -97,4 +102,38 @@ export class WireReader {
     if (this.offset + count > this.bytes.length) throw new WireFormatError('truncated fixed-width value');
     this.offset += count;
   }
+}
+
+/** Writes messages a field at a time; nested messages are written first and added as bytes. */
+export class WireWriter {
+  private readonly chunks: Uint8Array[] = [];
+
+  /** Bytes already in wire format (fields copied as they were sent). */
+  raw(bytes: Uint8Array): void {
+    this.chunks.push(bytes);
+  }
+
+  lengthDelimited(field: number, payload: Uint8Array): void {
+    this.chunks.push(varint(field * 8 + WireType.LengthDelimited), varint(payload.length), payload);
+  }
+
+  string(field: number, value: string): void {
+    this.lengthDelimited(field, Buffer.from(value, 'utf8'));
+  }
+
+  finish(): Uint8Array {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+/** Tags and lengths only: both are non-negative and below 2^32 here. */
+function varint(value: number): Uint8Array {
+  const bytes: number[] = [];
+  let rest = value >>> 0;
+  while (rest >= 0x80) {
+    bytes.push((rest & 0x7f) | 0x80);
+    rest >>>= 7;
+  }
+  bytes.push(rest);
+  return Uint8Array.from(bytes);
 }

@@ -1,148 +1,9 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
-import { once } from 'node:events';
-import { writeFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import fc from 'fast-check';
-import { createCertificateAuthority, renderKubeconfig } from '../../certs/index.js';
 import { decodeKubernetesProtobuf, ProtobufDecodeError } from '../../apiserver/protobuf/decode.js';
 import { MESSAGES, TOP_LEVEL_MESSAGES } from '../../apiserver/protobuf/schema.js';
-import { makeTempDir } from '../support/temp-dir.js';
-
-const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
-const PROTOBUF = 'application/vnd.kubernetes.protobuf';
-
-/** What the capture server serves in discovery, and the kinds it echoes back for POSTs. */
-const RESOURCES = [
-  { groupVersion: 'v1', name: 'namespaces', kind: 'Namespace', namespaced: false },
-  { groupVersion: 'v1', name: 'nodes', kind: 'Node', namespaced: false },
-  { groupVersion: 'v1', name: 'pods', kind: 'Pod', namespaced: true },
-  { groupVersion: 'v1', name: 'configmaps', kind: 'ConfigMap', namespaced: true },
-  { groupVersion: 'v1', name: 'secrets', kind: 'Secret', namespaced: true },
-  { groupVersion: 'v1', name: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true },
-  { groupVersion: 'v1', name: 'services', kind: 'Service', namespaced: true },
-  { groupVersion: 'v1', name: 'resourcequotas', kind: 'ResourceQuota', namespaced: true },
-  { groupVersion: 'apps/v1', name: 'deployments', kind: 'Deployment', namespaced: true },
-  { groupVersion: 'batch/v1', name: 'jobs', kind: 'Job', namespaced: true },
-  { groupVersion: 'batch/v1', name: 'cronjobs', kind: 'CronJob', namespaced: true },
-  { groupVersion: 'rbac.authorization.k8s.io/v1', name: 'roles', kind: 'Role', namespaced: true },
-  { groupVersion: 'rbac.authorization.k8s.io/v1', name: 'rolebindings', kind: 'RoleBinding', namespaced: true },
-  { groupVersion: 'rbac.authorization.k8s.io/v1', name: 'clusterroles', kind: 'ClusterRole', namespaced: false },
-  { groupVersion: 'rbac.authorization.k8s.io/v1', name: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
-  { groupVersion: 'scheduling.k8s.io/v1', name: 'priorityclasses', kind: 'PriorityClass', namespaced: false },
-  { groupVersion: 'policy/v1', name: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true },
-  { groupVersion: 'networking.k8s.io/v1', name: 'ingresses', kind: 'Ingress', namespaced: true },
-  { groupVersion: 'authorization.k8s.io/v1', name: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false },
-  { groupVersion: 'authorization.k8s.io/v1', name: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false },
-  { groupVersion: 'authentication.k8s.io/v1', name: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false },
-  // `create token` posts to the serviceaccounts/token subresource.
-  { groupVersion: 'authentication.k8s.io/v1', name: 'token', kind: 'TokenRequest', namespaced: true },
-];
-
-/** Statuses that make kubectl's review and token commands succeed. */
-const RESPONSE_STATUS: Record<string, unknown> = {
-  SelfSubjectAccessReview: { allowed: true },
-  SelfSubjectRulesReview: { resourceRules: [], nonResourceRules: [], incomplete: false },
-  SelfSubjectReview: { userInfo: { username: 'alice' } },
-  TokenRequest: { token: 'captured-token', expirationTimestamp: '2030-01-01T00:00:00Z' },
-};
-
-interface CapturedPost {
-  path: string;
-  contentType: string;
-  body: Buffer;
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-}
-
-/** Answers version and discovery like an apiserver, records every POST and echoes a 201. */
-function handle(req: IncomingMessage, res: ServerResponse, body: Buffer, posts: CapturedPost[]): void {
-  const url = (req.url ?? '').split('?')[0]!;
-  const groupVersions = [...new Set(RESOURCES.map((r) => r.groupVersion))];
-  if (req.method === 'POST') {
-    posts.push({ path: url, contentType: req.headers['content-type'] ?? '', body });
-    const resource = RESOURCES.find((r) => r.name === url.split('/').at(-1))!;
-    const status = RESPONSE_STATUS[resource.kind] ?? {};
-    return json(res, 201, { apiVersion: resource.groupVersion, kind: resource.kind, metadata: { name: 'created' }, status });
-  }
-  if (url === '/version') return json(res, 200, { major: '1', minor: '32', gitVersion: 'v1.32.0', platform: 'linux/amd64' });
-  if (url === '/api') return json(res, 200, { kind: 'APIVersions', versions: ['v1'] });
-  if (url === '/apis') {
-    const groups = groupVersions.filter((gv) => gv.includes('/')).map((gv) => {
-      const version = { groupVersion: gv, version: gv.split('/')[1] };
-      return { name: gv.split('/')[0], versions: [version], preferredVersion: version };
-    });
-    return json(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups });
-  }
-  const groupVersion = groupVersions.find((gv) => url === (gv === 'v1' ? '/api/v1' : `/apis/${gv}`));
-  if (groupVersion) {
-    const resources = RESOURCES.filter((r) => r.groupVersion === groupVersion && r.name !== 'token').map((r) => ({
-      name: r.name,
-      singularName: '',
-      namespaced: r.namespaced,
-      kind: r.kind,
-      verbs: ['create', 'get', 'list'],
-    }));
-    return json(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources });
-  }
-  json(res, 404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
-}
-
-interface CaptureServer {
-  kubectl: (args: string[]) => Promise<string>;
-  posts: CapturedPost[];
-  close: () => Promise<void>;
-}
-
-async function startCaptureServer(): Promise<CaptureServer> {
-  const ca = await createCertificateAuthority({ commonName: 'protobuf-capture-ca' });
-  const serving = await ca.issueServingCertificate({ hosts: ['127.0.0.1'] });
-  const client = await ca.issueClientCertificate({ commonName: 'alice' });
-  const posts: CapturedPost[] = [];
-  const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks), posts));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { dir, remove } = await makeTempDir('protobuf-capture');
-  const kubeconfig = path.join(dir, 'kubeconfig');
-  await writeFile(
-    kubeconfig,
-    renderKubeconfig({
-      clusterName: 'capture',
-      server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-      caPem: ca.certPem,
-      userName: 'alice',
-      certPem: client.certPem,
-      keyPem: client.keyPem,
-      contextName: 'capture',
-    }),
-  );
-  const env = { PATH: process.env.PATH, HOME: dir, KUBECACHEDIR: path.join(dir, 'cache') };
-  const kubectl = (args: string[]) =>
-    new Promise<string>((resolve, reject) => {
-      execFile(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { env }, (err, stdout, stderr) =>
-        err ? reject(new Error(`kubectl ${args.join(' ')} failed: ${err.message}\n${stderr}`)) : resolve(stdout),
-      );
-    });
-  return {
-    kubectl,
-    posts,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-      await remove();
-    },
-  };
-}
+import { PROTOBUF, startCaptureServer, type CaptureServer } from '../support/kubectl-protobuf-capture.js';
+import { envelope, intField, lenField, mapEntry, message, tag, varint } from '../support/protobuf-wire.js';
 
 /**
  * Go's JSON of the typed object, without what the decoder leaves out on purpose: nulls
@@ -388,34 +249,6 @@ const CASES: GeneratorCase[] = [
   },
 ];
 
-// --- a tiny protobuf writer for bodies kubectl's generators never produce ---
-
-function varint(value: bigint | number): Buffer {
-  let rest = BigInt.asUintN(64, BigInt(value));
-  const bytes: number[] = [];
-  do {
-    const low = Number(rest & 0x7fn);
-    rest >>= 7n;
-    bytes.push(rest === 0n ? low : low | 0x80);
-  } while (rest !== 0n);
-  return Buffer.from(bytes);
-}
-const tag = (field: number, wireType: number) => varint((field << 3) | wireType);
-const intField = (field: number, value: bigint | number) => Buffer.concat([tag(field, 0), varint(value)]);
-const lenField = (field: number, payload: Buffer | string) => {
-  const bytes = Buffer.from(payload);
-  return Buffer.concat([tag(field, 2), varint(bytes.length), bytes]);
-};
-const message = (...fields: Buffer[]) => Buffer.concat(fields);
-const mapEntry = (field: number, key: string, value?: Buffer | string) =>
-  lenField(field, message(lenField(1, key), ...(value === undefined ? [] : [lenField(2, value)])));
-
-/** `k8s\0` + runtime.Unknown {typeMeta {apiVersion, kind}, raw, ...extra fields}. */
-function envelope(apiVersion: string, kind: string, raw: Buffer, ...extra: Buffer[]): Buffer {
-  const typeMeta = message(lenField(1, apiVersion), lenField(2, kind));
-  return Buffer.concat([Buffer.from('k8s\0', 'latin1'), lenField(1, typeMeta), lenField(2, raw), ...extra]);
-}
-
 function decodeError(body: Buffer): ProtobufDecodeError {
   try {
     decodeKubernetesProtobuf(body);
@@ -435,11 +268,9 @@ describe('Kubernetes protobuf request bodies', () => {
     before(async () => {
       capture = await startCaptureServer();
       for (const generator of CASES) {
-        const before = capture.posts.length;
-        await capture.kubectl(generator.args);
-        const posts = capture.posts.slice(before);
-        expect(posts.map((post) => [post.path, post.contentType])).to.deep.equal([[generator.path, PROTOBUF]]);
-        bodies.set(generator, posts[0]!.body);
+        const post = await capture.post(generator.args);
+        expect([post.path, post.contentType]).to.deep.equal([generator.path, PROTOBUF]);
+        bodies.set(generator, post.body);
       }
     });
 

@@ -1,0 +1,686 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import { decodeKubernetesProtobuf } from '../../apiserver/protobuf/decode.js';
+import { MESSAGES, TOP_LEVEL_MESSAGES, type FieldSpec } from '../../apiserver/protobuf/schema.js';
+import { WireReader } from '../../apiserver/protobuf/wire.js';
+import { groupOfApiVersion, tenantContext, TranslationError, type KindScope } from '../../translate/context.js';
+import { objectUp } from '../../translate/objects.js';
+import { protobufBodyUp, type ProtobufRequest } from '../../translate/protobuf-body.js';
+import { PROTOBUF, startCaptureServer, type CaptureServer } from '../support/kubectl-protobuf-capture.js';
+import { envelope, intField, lenField, mapEntry, message, tag, varint } from '../support/protobuf-wire.js';
+
+type Json = Record<string, any>;
+
+/** (group, kind, resource, namespaced), as a discovery cache would know them. */
+const KINDS: [string, string, string, boolean][] = [
+  ['', 'Namespace', 'namespaces', false],
+  ['', 'ConfigMap', 'configmaps', true],
+  ['', 'Secret', 'secrets', true],
+  ['', 'ServiceAccount', 'serviceaccounts', true],
+  ['', 'Service', 'services', true],
+  ['', 'ResourceQuota', 'resourcequotas', true],
+  ['', 'Pod', 'pods', true],
+  ['', 'PodTemplate', 'podtemplates', true],
+  ['', 'ReplicationController', 'replicationcontrollers', true],
+  ['', 'Event', 'events', true],
+  ['', 'Endpoints', 'endpoints', true],
+  ['', 'PersistentVolume', 'persistentvolumes', false],
+  ['', 'PersistentVolumeClaim', 'persistentvolumeclaims', true],
+  ['apps', 'Deployment', 'deployments', true],
+  ['apps', 'ReplicaSet', 'replicasets', true],
+  ['apps', 'DaemonSet', 'daemonsets', true],
+  ['apps', 'StatefulSet', 'statefulsets', true],
+  ['batch', 'Job', 'jobs', true],
+  ['batch', 'CronJob', 'cronjobs', true],
+  ['rbac.authorization.k8s.io', 'Role', 'roles', true],
+  ['rbac.authorization.k8s.io', 'RoleBinding', 'rolebindings', true],
+  ['rbac.authorization.k8s.io', 'ClusterRole', 'clusterroles', false],
+  ['rbac.authorization.k8s.io', 'ClusterRoleBinding', 'clusterrolebindings', false],
+  ['scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false],
+  ['policy', 'PodDisruptionBudget', 'poddisruptionbudgets', true],
+  ['networking.k8s.io', 'Ingress', 'ingresses', true],
+  ['discovery.k8s.io', 'EndpointSlice', 'endpointslices', true],
+  ['events.k8s.io', 'Event', 'events', true],
+  ['apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false],
+  ['admissionregistration.k8s.io', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false],
+  ['admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false],
+  ['authentication.k8s.io', 'TokenReview', 'tokenreviews', false],
+  ['authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false],
+  ['authorization.k8s.io', 'SubjectAccessReview', 'subjectaccessreviews', false],
+  ['authorization.k8s.io', 'LocalSubjectAccessReview', 'localsubjectaccessreviews', true],
+  ['authorization.k8s.io', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', false],
+  ['authorization.k8s.io', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', false],
+  ['stable.example.com', 'CronTab', 'crontabs', true],
+];
+
+function kindScope(rows: [string, string, string, boolean][]): KindScope {
+  const byKind = new Map(rows.map(([group, kind, , namespaced]) => [`${group}/${kind}`, namespaced]));
+  const byResource = new Map(rows.map(([group, kind, resource, namespaced]) => [`${group}/${resource}`, { kind, namespaced }]));
+  return {
+    kindIsNamespaced: (group, kind) => byKind.get(`${group}/${kind}`),
+    resourceIsNamespaced: (group, resource) => byResource.get(`${group}/${resource}`)?.namespaced,
+    kindOf: (group, resource) => byResource.get(`${group}/${resource}`)?.kind,
+  };
+}
+
+const kinds = kindScope(KINDS);
+const ctx = tenantContext('abc123', kinds);
+const P = 'abc123-';
+
+/**
+ * What the gateway does with the same object as JSON: the URL's namespace filled in where the
+ * object has none (protobuf always carries an ObjectMeta, empty or not), then objectUp.
+ */
+function jsonUp(object: Json, request: ProtobufRequest): Json {
+  const hasNamespace = typeof object.metadata?.namespace === 'string';
+  const filled = request.namespace && !hasNamespace ? { ...object, metadata: { ...(object.metadata ?? {}), namespace: request.namespace } } : object;
+  return objectUp(ctx, filled);
+}
+
+function isNamespaced(apiVersion: string, kind: string): boolean {
+  return kinds.kindIsNamespaced(groupOfApiVersion(apiVersion), kind) === true;
+}
+
+/** The raw object (the last runtime.Unknown field 2) of a body. */
+function rawOf(body: Buffer): Buffer {
+  const reader = new WireReader(body.subarray(4));
+  let raw = Buffer.alloc(0);
+  while (!reader.done) {
+    const { field, wireType } = reader.tag();
+    if (field === 2) raw = Buffer.from(reader.lengthDelimited());
+    else reader.skip(wireType);
+  }
+  return raw;
+}
+
+function translationError(run: () => unknown): TranslationError {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof TranslationError) return err;
+    throw err;
+  }
+  throw new Error('expected a TranslationError');
+}
+
+/** Hex, so a failed comparison shows where the bytes differ. */
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+// Field builders: `s` a string field, `m` a nested message.
+const s = (field: number, value: string) => lenField(field, value);
+const m = (field: number, ...fields: Buffer[]) => lenField(field, message(...fields));
+
+/** Rewrites a raw object of a built-in kind and returns the raw object that goes up. */
+function rawUp(apiVersion: string, kind: string, raw: Buffer, namespace?: string): Buffer {
+  return rawOf(protobufBodyUp(ctx, envelope(apiVersion, kind, raw), { apiVersion, kind, namespace }));
+}
+
+describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () => {
+  describe('bodies captured from the real kubectl 1.32', function () {
+    this.timeout(120_000);
+
+    interface Capture {
+      args: string[];
+      request: ProtobufRequest;
+      check: (up: Json) => void;
+    }
+    const rbac = 'rbac.authorization.k8s.io/v1';
+    const CAPTURES: Capture[] = [
+      {
+        args: ['create', 'namespace', 'x'],
+        request: { apiVersion: 'v1', kind: 'Namespace' },
+        check: (up) => expect(up.metadata).to.deep.equal({ name: `${P}x`, labels: { 'kubezoo.io/tenant': 'abc123' } }),
+      },
+      {
+        args: ['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80'],
+        request: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default' },
+        check: (up) => expect(up.metadata).to.deep.equal({ name: 'web', namespace: `${P}default`, labels: { app: 'web' } }),
+      },
+      {
+        args: ['create', 'configmap', 'c', '--from-literal=a=b'],
+        request: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default' },
+        check: (up) => expect(up).to.deep.include({ metadata: { name: 'c', namespace: `${P}default` }, data: { a: 'b' } }),
+      },
+      {
+        args: ['create', 'secret', 'generic', 's', '--from-literal=p=q'],
+        request: { apiVersion: 'v1', kind: 'Secret', namespace: 'dev' },
+        check: (up) => expect(up.metadata.namespace).to.equal(`${P}dev`),
+      },
+      {
+        args: ['create', 'serviceaccount', 'sa'],
+        request: { apiVersion: 'v1', kind: 'ServiceAccount', namespace: 'default' },
+        check: (up) => expect(up.metadata.namespace).to.equal(`${P}default`),
+      },
+      {
+        args: ['create', 'quota', 'q', '--hard=pods=10,cpu=2'],
+        request: { apiVersion: 'v1', kind: 'ResourceQuota', namespace: 'default' },
+        check: (up) => expect(up.spec).to.deep.equal({ hard: { pods: '10', cpu: '2' } }),
+      },
+      {
+        args: ['create', 'job', 'j', '--image=busybox', '--', 'echo', 'hi'],
+        request: { apiVersion: 'batch/v1', kind: 'Job', namespace: 'default' },
+        check: (up) => expect(up.metadata.namespace).to.equal(`${P}default`),
+      },
+      {
+        args: ['create', 'cronjob', 'cj', '--image=busybox', '--schedule=*/5 * * * *', '--', 'echo', 'hi'],
+        request: { apiVersion: 'batch/v1', kind: 'CronJob', namespace: 'default' },
+        check: (up) => expect(up.spec.jobTemplate.metadata).to.deep.equal({ name: 'cj' }),
+      },
+      {
+        args: ['create', 'role', 'r', '--verb=get', '--resource=pods', '--resource-name=web'],
+        request: { apiVersion: rbac, kind: 'Role', namespace: 'default' },
+        check: (up) => expect(up.rules).to.deep.equal([{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['web'] }]),
+      },
+      {
+        args: ['create', 'rolebinding', 'rb', '--role=r', '--user=alice', '--serviceaccount=default:sa'],
+        request: { apiVersion: rbac, kind: 'RoleBinding', namespace: 'default' },
+        check: (up) => {
+          expect(up.subjects).to.deep.equal([
+            { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: `${P}alice` },
+            { kind: 'ServiceAccount', name: 'sa', namespace: `${P}default` },
+          ]);
+          expect(up.roleRef).to.deep.equal({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' });
+        },
+      },
+      {
+        args: ['create', 'rolebinding', 'view-devs', '--clusterrole=view', '--group=devs'],
+        request: { apiVersion: rbac, kind: 'RoleBinding', namespace: 'dev' },
+        check: (up) => expect(up.roleRef.name).to.equal(`${P}view`),
+      },
+      {
+        args: ['create', 'clusterrole', 'cr', '--verb=list', '--resource=nodes'],
+        request: { apiVersion: rbac, kind: 'ClusterRole' },
+        check: (up) => expect(up.metadata).to.deep.equal({ name: `${P}cr` }),
+      },
+      {
+        args: ['create', 'clusterrolebinding', 'crb', '--clusterrole=cr', '--group=devs', '--serviceaccount=kube-system:ctl'],
+        request: { apiVersion: rbac, kind: 'ClusterRoleBinding' },
+        check: (up) => {
+          expect(up.metadata.name).to.equal(`${P}crb`);
+          expect(up.roleRef.name).to.equal(`${P}cr`);
+          expect(up.subjects).to.deep.equal([
+            { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: `${P}devs` },
+            { kind: 'ServiceAccount', name: 'ctl', namespace: `${P}kube-system` },
+          ]);
+        },
+      },
+      {
+        args: ['auth', 'can-i', 'get', 'configmaps/settings', '-n', 'dev'],
+        request: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview' },
+        check: (up) => expect(up.spec.resourceAttributes).to.deep.equal({ namespace: `${P}dev`, verb: 'get', resource: 'configmaps', name: 'settings' }),
+      },
+      {
+        args: ['auth', 'can-i', 'delete', 'namespaces/prod'],
+        request: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview' },
+        check: (up) => expect(up.spec.resourceAttributes.name).to.equal(`${P}prod`),
+      },
+    ];
+
+    let capture: CaptureServer;
+    const bodies = new Map<Capture, Buffer>();
+
+    before(async () => {
+      capture = await startCaptureServer();
+      for (const c of CAPTURES) {
+        const post = await capture.post(c.args);
+        expect(post.contentType).to.equal(PROTOBUF);
+        bodies.set(c, post.body);
+      }
+    });
+
+    after(async () => {
+      await capture?.close();
+    });
+
+    for (const c of CAPTURES) {
+      it(`translates kubectl ${c.args.join(' ')} as its JSON would be`, () => {
+        const body = bodies.get(c)!;
+        const up = decodeKubernetesProtobuf(protobufBodyUp(ctx, body, c.request)).object;
+        expect(up).to.deep.equal(jsonUp(decodeKubernetesProtobuf(body).object, c.request));
+        c.check(up);
+      });
+    }
+
+    it('returns a body byte for byte when there is nothing to translate', () => {
+      const configMap = bodies.get(CAPTURES.find((c) => c.request.kind === 'ConfigMap')!)!;
+      expect(hex(protobufBodyUp(ctx, configMap, { apiVersion: 'v1', kind: 'ConfigMap' }))).to.equal(hex(configMap));
+    });
+
+    it('answers every truncation of a real body with a body or a TranslationError, never another error', () => {
+      for (const [c, body] of bodies) {
+        for (let length = 0; length < body.length; length++) {
+          try {
+            protobufBodyUp(ctx, body.subarray(0, length), c.request);
+          } catch (err) {
+            expect(err, `${c.args.join(' ')}: ${length} of ${body.length} bytes`).to.be.instanceOf(TranslationError);
+          }
+        }
+      }
+    });
+
+    it('answers corrupted real bodies with a body or a TranslationError, never another error', () => {
+      const cases = [...bodies];
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: cases.length - 1 }),
+          fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+          (which, edits) => {
+            const [c, original] = cases[which]!;
+            const body = Buffer.from(original);
+            // The magic stays intact so that corruption reaches the wire reader.
+            for (const [position, byte] of edits) body[4 + (position % (body.length - 4))] = byte;
+            try {
+              protobufBodyUp(ctx, body, c.request);
+            } catch (err) {
+              if (!(err instanceof TranslationError)) throw err;
+            }
+          },
+        ),
+        { seed: 20260301, numRuns: 3000 },
+      );
+    });
+  });
+
+  describe('the kinds of kinds/registry.ts, field by field', () => {
+    it('puts the pod spec rules where each workload keeps its pod template', () => {
+      // The path of field numbers from the object down to its PodSpec.
+      const PATHS: [string, string, number[]][] = [
+        ['v1', 'Pod', [2]],
+        ['v1', 'PodTemplate', [2, 2]],
+        ['v1', 'ReplicationController', [2, 3, 2]],
+        ['apps/v1', 'Deployment', [2, 3, 2]],
+        ['apps/v1', 'ReplicaSet', [2, 3, 2]],
+        ['apps/v1', 'DaemonSet', [2, 2, 2]],
+        ['apps/v1', 'StatefulSet', [2, 3, 2]],
+        ['batch/v1', 'Job', [2, 6, 2]],
+        ['batch/v1', 'CronJob', [2, 5, 2, 6, 2]],
+      ];
+      const at = (path: number[], inner: Buffer): Buffer => path.reduceRight((nested, field) => m(field, nested), inner);
+      for (const [apiVersion, kind, path] of PATHS) {
+        const podSpec = (priorityClass: string, runtimeClass: string) => message(m(2, s(1, 'app'), s(2, 'nginx')), s(24, priorityClass), s(29, runtimeClass));
+        const raw = message(m(1, s(1, 'w'), s(3, 'dev')), at(path, podSpec('high', 'gvisor')));
+        const expected = message(m(1, s(1, 'w'), s(3, `${P}dev`)), at(path, podSpec(`${P}high`, `${P}gvisor`)));
+        expect(hex(rawUp(apiVersion, kind, raw)), kind).to.equal(hex(expected));
+      }
+    });
+
+    it('prefixes ephemeral volumes and claim templates, and copies the fields it does not know', () => {
+      const claimSpec = (storageClass: string, volume: string) => m(2, s(5, storageClass), s(3, volume), s(99, 'unknown'), intField(98, 7));
+      const ephemeral = (storageClass: string, volume: string) => m(1, s(1, 'scratch'), m(2, m(29, m(1, m(1, mapEntry(11, 'a', 'b')), claimSpec(storageClass, volume)))));
+      const pod = (namespace: string, storageClass: string, volume: string) =>
+        message(m(1, s(1, 'p'), s(3, namespace)), m(2, ephemeral(storageClass, volume), m(1, s(1, 'cache'), m(2, m(2)))), m(3, s(1, 'Running')));
+      expect(hex(rawUp('v1', 'Pod', pod('', 'fast', 'pv1'), 'dev'))).to.equal(hex(pod(`${P}dev`, `${P}fast`, `${P}pv1`)));
+
+      const statefulSet = (storageClass: string) => message(m(1, s(1, 'db')), m(2, m(3), m(4, m(1, s(1, 'data')), claimSpec(storageClass, '')), s(5, 'db')));
+      expect(hex(rawUp('apps/v1', 'StatefulSet', statefulSet('fast')))).to.equal(hex(statefulSet(`${P}fast`)));
+    });
+
+    it('prefixes PersistentVolumes, their claimRef, storage classes and CSI secret namespaces', () => {
+      const pv = (name: string, annotation: string, secretNamespace: string, claimNamespace: string, storageClass: string) =>
+        message(
+          m(1, s(1, name), mapEntry(12, 'volume.beta.kubernetes.io/storage-class', annotation)),
+          m(2, m(2, m(22, s(1, 'csi.example.com'), m(6, s(1, 'publish')), m(10, s(1, 'expand'), s(2, secretNamespace)))), m(4, s(1, 'PersistentVolumeClaim'), s(2, claimNamespace), s(3, 'data')), s(6, storageClass)),
+        );
+      expect(hex(rawUp('v1', 'PersistentVolume', pv('pv1', 'slow', 'kube', 'dev', 'slow')))).to.equal(hex(pv(`${P}pv1`, `${P}slow`, `${P}kube`, `${P}dev`, `${P}slow`)));
+
+      const pvc = (namespace: string, volume: string) => message(m(1, s(1, 'data'), s(3, namespace)), m(2, s(1, 'ReadWriteOnce'), s(3, volume), s(5, '')));
+      // An empty storageClassName means "no class" and stays empty.
+      expect(hex(rawUp('v1', 'PersistentVolumeClaim', pvc('dev', 'pv1')))).to.equal(hex(pvc(`${P}dev`, `${P}pv1`)));
+    });
+
+    it('prefixes the references of Events, Endpoints and EndpointSlices', () => {
+      const ref = (kind: string, namespace: string, name: string) => message(s(1, kind), s(2, namespace), s(3, name), s(5, 'v1'));
+      const coreEvent = (namespace: string, refNamespace: string, relatedName: string) =>
+        message(m(1, s(1, 'e'), s(3, namespace)), lenField(2, ref('Pod', refNamespace, 'web')), s(4, 'pod web started'), lenField(13, ref('Namespace', '', relatedName)));
+      expect(hex(rawUp('v1', 'Event', coreEvent('dev', 'dev', 'dev')))).to.equal(hex(coreEvent(`${P}dev`, `${P}dev`, `${P}dev`)));
+
+      const event = (namespace: string) => message(m(1, s(1, 'e'), s(3, namespace)), s(7, 'Started'), lenField(8, ref('Pod', namespace, 'web')), lenField(9, ref('Pod', namespace, 'db')), s(10, 'note'));
+      expect(hex(rawUp('events.k8s.io/v1', 'Event', event('dev')))).to.equal(hex(event(`${P}dev`)));
+
+      const address = (ip: string, namespace: string) => message(s(1, ip), lenField(2, ref('Pod', namespace, 'web')));
+      const endpoints = (namespace: string) => message(m(1, s(1, 'svc')), m(2, lenField(1, address('10.0.0.1', namespace)), lenField(2, address('10.0.0.2', namespace)), m(3, intField(2, 80))));
+      expect(hex(rawUp('v1', 'Endpoints', endpoints('dev'), 'dev'))).to.equal(hex(message(m(1, s(1, 'svc'), s(3, `${P}dev`)), m(2, lenField(1, address('10.0.0.1', `${P}dev`)), lenField(2, address('10.0.0.2', `${P}dev`)), m(3, intField(2, 80))))));
+
+      const slice = (namespace: string) => message(m(1, s(1, 'svc-1'), s(3, namespace)), s(4, 'IPv4'), m(2, s(1, '10.0.0.1'), lenField(4, ref('Pod', namespace, 'web'))));
+      expect(hex(rawUp('discovery.k8s.io/v1', 'EndpointSlice', slice('dev')))).to.equal(hex(slice(`${P}dev`)));
+    });
+
+    it('prefixes ingress classes', () => {
+      const ingress = (className: string) => message(m(1, s(1, 'ing'), s(3, 'dev')), m(2, s(4, className), m(3, s(1, 'foo.com'))));
+      expect(hex(rawUp('networking.k8s.io/v1', 'Ingress', ingress('nginx')))).to.equal(hex(message(m(1, s(1, 'ing'), s(3, `${P}dev`)), m(2, s(4, `${P}nginx`), m(3, s(1, 'foo.com'))))));
+    });
+
+    it('prefixes the API groups of rules that name the tenant\'s own groups', () => {
+      const clusterRole = (name: string, group: string) => message(m(1, s(1, name)), m(2, s(1, 'get'), s(2, group), s(2, ''), s(2, '*'), s(3, 'crontabs')));
+      expect(hex(rawUp('rbac.authorization.k8s.io/v1', 'ClusterRole', clusterRole('cr', 'stable.example.com')))).to.equal(hex(clusterRole(`${P}cr`, `${P}stable.example.com`)));
+    });
+
+    it('prefixes a CRD\'s group, name and conversion webhook service, and refuses built-in groups', () => {
+      const crd = (name: string, group: string, namespace: string) =>
+        message(m(1, s(1, name)), m(2, s(1, group), m(3, s(1, 'crontabs'), s(4, 'CronTab')), s(4, 'Namespaced'), m(9, s(1, 'Webhook'), m(2, m(2, m(1, s(1, namespace), s(2, 'conv')), s(2, 'ca')), s(3, 'v1')))));
+      expect(hex(rawUp('apiextensions.k8s.io/v1', 'CustomResourceDefinition', crd('crontabs.stable.example.com', 'stable.example.com', 'conv')))).to.equal(
+        hex(crd(`crontabs.${P}stable.example.com`, `${P}stable.example.com`, `${P}conv`)),
+      );
+      const error = translationError(() => rawUp('apiextensions.k8s.io/v1', 'CustomResourceDefinition', crd('pods.apps', 'apps', 'conv')));
+      expect([error.code, error.message]).to.deep.equal([403, 'CustomResourceDefinitions in the built-in API group "apps" are not allowed for tenants']);
+    });
+
+    it('narrows webhooks to the tenant\'s namespaces and refuses webhooks by URL', () => {
+      const requirement = (key: string, value: string) => message(s(1, key), s(2, 'In'), s(3, value));
+      const rule = (...scope: Buffer[]) => m(3, s(1, 'CREATE'), m(2, s(1, ''), s(2, 'v1'), s(3, 'pods'), ...scope));
+      const sent = message(
+        m(1, s(1, 'policy')),
+        m(2, s(1, 'a.example.com'), m(2, m(1, s(1, 'hooks'), s(2, 'svc'))), rule(), m(5, lenField(2, requirement('env', 'prod'))), s(6, 'None')),
+        m(2, s(1, 'b.example.com'), m(2, m(1, s(1, 'hooks'), s(2, 'svc'))), rule(s(4, 'Cluster'))),
+      );
+      const tenantOnly = lenField(2, requirement('kubezoo.io/tenant', 'abc123'));
+      const up = message(
+        m(1, s(1, `${P}policy`)),
+        m(2, s(1, 'a.example.com'), m(2, m(1, s(1, `${P}hooks`), s(2, 'svc'))), rule(s(4, 'Namespaced')), m(5, lenField(2, requirement('env', 'prod')), tenantOnly), s(6, 'None')),
+        m(2, s(1, 'b.example.com'), m(2, m(1, s(1, `${P}hooks`), s(2, 'svc'))), rule(s(4, 'Namespaced')), m(5, tenantOnly)),
+      );
+      for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+        expect(hex(rawUp('admissionregistration.k8s.io/v1', kind, sent)), kind).to.equal(hex(up));
+      }
+      const byUrl = message(m(1, s(1, 'policy')), m(2, s(1, 'a.example.com'), m(2, s(3, 'https://example.com'))));
+      const error = translationError(() => rawUp('admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration', byUrl));
+      expect([error.code, error.message]).to.deep.equal([403, 'webhooks by URL are not allowed for tenants']);
+    });
+
+    it('translates the identities, namespaces and names that reviews ask about', () => {
+      const sar = (namespace: string, name: string, user: string, group: string) =>
+        message(m(1), m(2, m(1, s(1, namespace), s(2, 'get'), s(5, 'namespaces'), s(7, name)), s(3, user), s(4, group), s(4, 'system:authenticated'), mapEntry(5, 'scope', s(1, 'x'))));
+      expect(hex(rawUp('authorization.k8s.io/v1', 'SubjectAccessReview', sar('dev', 'prod', 'bob', 'devs')))).to.equal(hex(sar(`${P}dev`, `${P}prod`, `${P}bob`, `${P}devs`)));
+
+      const local = (namespace: string) => message(m(1, s(3, namespace)), m(2, m(1, s(1, namespace), s(2, 'list'), s(5, 'pods')), s(3, 'system:serviceaccount:dev:sa')));
+      expect(hex(rawUp('authorization.k8s.io/v1', 'LocalSubjectAccessReview', local('dev')))).to.equal(
+        hex(message(m(1, s(3, `${P}dev`)), m(2, m(1, s(1, `${P}dev`), s(2, 'list'), s(5, 'pods')), s(3, `system:serviceaccount:${P}dev:sa`)))),
+      );
+
+      const rules = (namespace: string) => message(m(1), m(2, s(1, namespace)), m(3));
+      expect(hex(rawUp('authorization.k8s.io/v1', 'SelfSubjectRulesReview', rules('dev')))).to.equal(hex(rules(`${P}dev`)));
+
+      const whoami = (user: string, group: string) => message(m(1), m(2, m(1, s(1, user), s(2, 'uid-1'), s(3, group))));
+      expect(hex(rawUp('authentication.k8s.io/v1', 'SelfSubjectReview', whoami('alice', 'devs')))).to.equal(hex(whoami(`${P}alice`, `${P}devs`)));
+
+      // A TokenReview only changes on the way down.
+      const tokenReview = message(m(1), m(2, s(1, 'token'), s(2, 'api')));
+      expect(hex(rawUp('authentication.k8s.io/v1', 'TokenReview', tokenReview))).to.equal(hex(tokenReview));
+    });
+
+    it('forces the tenant label on Namespaces and refuses another value for it', () => {
+      const namespace = (name: string, ...labels: Buffer[]) => message(m(1, s(1, name), ...labels), m(2, s(1, 'kubernetes')));
+      expect(hex(rawUp('v1', 'Namespace', namespace('dev', mapEntry(11, 'team', 'a'), mapEntry(11, 'kubernetes.io/metadata.name', 'dev'))))).to.equal(
+        hex(namespace(`${P}dev`, mapEntry(11, 'team', 'a'), mapEntry(11, 'kubernetes.io/metadata.name', `${P}dev`), mapEntry(11, 'kubezoo.io/tenant', 'abc123'))),
+      );
+      const error = translationError(() => rawUp('v1', 'Namespace', namespace('dev', mapEntry(11, 'kubezoo.io/tenant', 'other'))));
+      expect(error.code).to.equal(403);
+    });
+
+    it('sees an empty string as JSON does: kept where Go prints it, absent where it is omitempty', () => {
+      const rbac = 'rbac.authorization.k8s.io/v1';
+      const cases: [string, string, Buffer, (up: Json) => void][] = [
+        // Subject.name has no omitempty: JSON carries "" and the user rule prefixes it.
+        [rbac, 'RoleBinding', message(m(1, s(1, 'rb'), s(3, 'dev')), m(2, s(1, 'User'), s(3, '')), m(3, s(2, 'Role'), s(3, 'r'))), (up) => expect(up.subjects).to.deep.equal([{ kind: 'User', name: P }])],
+        // SubjectAccessReviewSpec.user is omitempty: no user, nothing to prefix.
+        ['authorization.k8s.io/v1', 'SubjectAccessReview', message(m(1), m(2, s(3, ''), s(4, 'devs'))), (up) => expect(up.spec).to.deep.equal({ groups: [`${P}devs`] })],
+      ];
+      for (const [apiVersion, kind, object, check] of cases) {
+        const body = envelope(apiVersion, kind, object);
+        const up = decodeKubernetesProtobuf(protobufBodyUp(ctx, body, { apiVersion, kind })).object;
+        expect(up).to.deep.equal(jsonUp(decodeKubernetesProtobuf(body).object, { apiVersion, kind }));
+        check(up);
+      }
+    });
+
+    it('refuses names that no longer fit once prefixed, as for JSON', () => {
+      const error = translationError(() => rawUp('v1', 'Namespace', message(m(1, s(1, 'n'.repeat(60))))));
+      expect([error.code, error.reason]).to.deep.equal([422, 'Invalid']);
+    });
+
+    it('translates owner references and managedFields in the metadata of every kind', () => {
+      const meta = (namespace: string, owner: string, group: string) =>
+        m(1, s(1, 'x'), s(3, namespace), m(13, s(5, 'v1'), s(1, 'Namespace'), s(3, owner), s(4, 'uid-1'), intField(6, 1)), m(17, s(1, 'kubectl'), s(2, 'Update'), s(3, `${group}/v1`), s(6, 'FieldsV1')));
+      expect(hex(rawUp('policy/v1', 'PodDisruptionBudget', message(meta('dev', 'dev', 'stable.example.com'))))).to.equal(hex(message(meta(`${P}dev`, `${P}dev`, `${P}stable.example.com`))));
+    });
+
+    it('gives custom resources the metadata rules and their group its prefix, in the envelope too', () => {
+      const body = envelope('stable.example.com/v1', 'CronTab', message(m(1, s(1, 'ct'), s(3, 'dev')), m(2, s(1, '*/5 * * * *'))), lenField(4, 'application/vnd.kubernetes.protobuf'));
+      const up = protobufBodyUp(ctx, body, { apiVersion: 'stable.example.com/v1', kind: 'CronTab' });
+      expect(hex(up)).to.equal(hex(envelope(`${P}stable.example.com/v1`, 'CronTab', message(m(1, s(1, 'ct'), s(3, `${P}dev`)), m(2, s(1, '*/5 * * * *'))), lenField(4, 'application/vnd.kubernetes.protobuf'))));
+    });
+
+    it('covers every kind with a convertor in its v1, and refuses other versions of them (415) rather than send them up untranslated', () => {
+      const REGISTRY = [
+        ['v1', 'Namespace'], ['v1', 'Event'], ['events.k8s.io/v1', 'Event'], ['v1', 'Endpoints'], ['discovery.k8s.io/v1', 'EndpointSlice'],
+        ['v1', 'PersistentVolume'], ['v1', 'PersistentVolumeClaim'], ['v1', 'Pod'], ['v1', 'PodTemplate'], ['v1', 'ReplicationController'],
+        ['apps/v1', 'Deployment'], ['apps/v1', 'ReplicaSet'], ['apps/v1', 'DaemonSet'], ['apps/v1', 'StatefulSet'], ['batch/v1', 'Job'], ['batch/v1', 'CronJob'],
+        ['networking.k8s.io/v1', 'Ingress'], ['rbac.authorization.k8s.io/v1', 'Role'], ['rbac.authorization.k8s.io/v1', 'ClusterRole'],
+        ['rbac.authorization.k8s.io/v1', 'RoleBinding'], ['rbac.authorization.k8s.io/v1', 'ClusterRoleBinding'], ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
+        ['admissionregistration.k8s.io/v1', 'MutatingWebhookConfiguration'], ['admissionregistration.k8s.io/v1', 'ValidatingWebhookConfiguration'],
+        ['authentication.k8s.io/v1', 'TokenReview'], ['authentication.k8s.io/v1', 'SelfSubjectReview'], ['authorization.k8s.io/v1', 'SubjectAccessReview'],
+        ['authorization.k8s.io/v1', 'LocalSubjectAccessReview'], ['authorization.k8s.io/v1', 'SelfSubjectAccessReview'], ['authorization.k8s.io/v1', 'SelfSubjectRulesReview'],
+      ];
+      for (const [apiVersion, kind] of REGISTRY) {
+        expect(() => rawUp(apiVersion!, kind!, message(m(1, s(1, 'x.example.com')))), `${apiVersion} ${kind}`).not.to.throw();
+      }
+      const error = translationError(() => rawUp('batch/v1beta1', 'CronJob', message(m(1, s(1, 'cj')))));
+      expect([error.code, error.reason, error.message]).to.deep.equal([
+        415,
+        'UnsupportedMediaType',
+        'protobuf bodies of kind "CronJob" (apiVersion "batch/v1beta1") cannot be translated field by field; send JSON',
+      ]);
+      expect(translationError(() => rawUp('v1', 'ConfigMapList', message(m(1, s(1, '/self'))))).code).to.equal(415);
+    });
+  });
+
+  describe('the envelope', () => {
+    const configMap = message(m(1, s(1, 'c')), mapEntry(2, 'a', 'b'));
+
+    it('refuses a body without the k8s\\0 magic (415)', () => {
+      for (const body of [Buffer.from('{"kind":"ConfigMap"}'), Buffer.from('k8s')]) {
+        const error = translationError(() => protobufBodyUp(ctx, body, { apiVersion: 'v1', kind: 'ConfigMap' }));
+        expect([error.code, error.message]).to.deep.equal([415, 'the body is not a Kubernetes protobuf object: it does not start with "k8s\\0"']);
+      }
+    });
+
+    it('refuses an encoded raw object (415)', () => {
+      const error = translationError(() => protobufBodyUp(ctx, envelope('v1', 'ConfigMap', configMap, lenField(3, 'gzip')), { apiVersion: 'v1', kind: 'ConfigMap' }));
+      expect([error.code, error.message]).to.deep.equal([415, 'protobuf bodies with contentEncoding "gzip" are not supported']);
+    });
+
+    it('refuses a body whose type disagrees with the URL (400)', () => {
+      const kindError = translationError(() => protobufBodyUp(ctx, envelope('v1', 'ConfigMap', configMap), { apiVersion: 'v1', kind: 'Secret', namespace: 'dev' }));
+      expect([kindError.code, kindError.message]).to.deep.equal([400, 'the kind in the data (ConfigMap) does not match the expected kind (Secret)']);
+      const versionError = translationError(() => protobufBodyUp(ctx, envelope('apps/v1', 'Deployment', message()), { apiVersion: 'batch/v1', kind: 'Deployment' }));
+      expect([versionError.code, versionError.message]).to.deep.equal([400, 'the API version in the data (apps/v1) does not match the expected API version (batch/v1)']);
+    });
+
+    it('takes the type from the URL when the envelope has none, and writes it in, translated', () => {
+      const body = Buffer.concat([Buffer.from('k8s\0', 'latin1'), lenField(2, message(m(1, s(1, 'ct'))))]);
+      const up = protobufBodyUp(ctx, body, { apiVersion: 'stable.example.com/v1', kind: 'CronTab', namespace: 'dev' });
+      expect(hex(up)).to.equal(hex(envelope(`${P}stable.example.com/v1`, 'CronTab', message(m(1, s(1, 'ct'), s(3, `${P}dev`))))));
+      const error = translationError(() => protobufBodyUp(ctx, body, { apiVersion: '', kind: '' }));
+      expect([error.code, error.message]).to.deep.equal([400, 'the protobuf body names no apiVersion and kind']);
+    });
+
+    it('sends up only the last raw object, which is the one the apiserver would read', () => {
+      const body = envelope('v1', 'ConfigMap', message(m(1, s(1, 'first'), s(3, 'victim'))), lenField(2, configMap));
+      const up = protobufBodyUp(ctx, body, { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'dev' });
+      expect(hex(up)).to.equal(hex(envelope('v1', 'ConfigMap', message(m(1, s(1, 'c'), s(3, `${P}dev`)), mapEntry(2, 'a', 'b')))));
+    });
+  });
+
+  describe('hostile bytes', () => {
+    const request: ProtobufRequest = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'dev' };
+
+    it('merges a message sent twice, as the apiserver does, so no part of it escapes translation', () => {
+      // Go's decoder merges both metadata fields: the namespace in the first must be translated too.
+      const body = envelope('v1', 'ConfigMap', message(m(1, s(3, 'victim')), mapEntry(2, 'a', 'b'), m(1, s(1, 'c'))));
+      expect(rawOf(protobufBodyUp(ctx, body, request))).to.deep.equal(message(m(1, s(3, `${P}victim`), s(1, 'c')), mapEntry(2, 'a', 'b')));
+      const binding = message(m(1, s(1, 'crb')), m(3, s(2, 'ClusterRole')), m(3, s(3, 'cluster-admin')));
+      expect(hex(rawUp('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', binding))).to.equal(hex(message(m(1, s(1, `${P}crb`)), m(3, s(2, 'ClusterRole'), s(3, `${P}cluster-admin`)))));
+    });
+
+    it('refuses garbage lengths, truncated varints and wrong wire types (400)', () => {
+      const bodies = [
+        envelope('v1', 'ConfigMap', Buffer.concat([tag(1, 2), varint(50), Buffer.from('short')])),
+        Buffer.concat([Buffer.from('k8s\0', 'latin1'), tag(2, 2), varint(2n ** 40n), Buffer.from('x')]),
+        envelope('v1', 'ConfigMap', Buffer.concat([tag(99, 0), Buffer.from([0x80])])),
+        envelope('v1', 'ConfigMap', message(intField(1, 5))),
+        Buffer.concat([Buffer.from('k8s\0', 'latin1'), intField(1, 1)]),
+        envelope('v1', 'ConfigMap', tag(7, 3)),
+      ];
+      for (const body of bodies) {
+        const error = translationError(() => protobufBodyUp(ctx, body, request));
+        expect([error.code, error.reason], hex(body)).to.deep.equal([400, 'BadRequest']);
+        expect(error.message).to.match(/^malformed protobuf body: /);
+      }
+    });
+
+    it('refuses strings it must read that are not UTF-8 (400), and copies those it does not read', () => {
+      const notUtf8 = Buffer.from([0x66, 0xff, 0x6f]);
+      const error = translationError(() => protobufBodyUp(ctx, envelope('v1', 'ConfigMap', message(m(1, lenField(1, notUtf8)))), request));
+      expect([error.code, error.message]).to.deep.equal([400, 'malformed protobuf body: name is not valid UTF-8']);
+      const data = message(m(1, s(1, 'c')), lenField(2, message(s(1, 'k'), lenField(2, notUtf8))));
+      expect(hex(rawUp('v1', 'ConfigMap', data))).to.equal(hex(data));
+    });
+
+    it('copies 10k nested messages off the table without reading them, and refuses them where it must read (never a hang)', () => {
+      const nested = (field: number, depth: number) => {
+        let inner = Buffer.from('core');
+        for (let level = 0; level < depth; level++) inner = lenField(field, inner);
+        return inner;
+      };
+      const started = Date.now();
+      const offTable = message(m(1, s(1, 'c'), lenField(50, nested(1, 10_000))), lenField(60, nested(60, 10_000)));
+      expect(hex(rawUp('v1', 'ConfigMap', offTable))).to.equal(hex(offTable));
+      // Along metadata (1) → name (1) the nesting is a name, and not UTF-8 once lengths take two bytes.
+      expect(translationError(() => rawUp('v1', 'ConfigMap', nested(1, 10_000))).code).to.equal(400);
+      expect(translationError(() => rawUp('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', nested(3, 10_000))).code).to.equal(400);
+      expect(Date.now() - started).to.be.below(2000);
+    });
+
+    it('rewrites a 3 MiB Namespace of 100k labels in linear time', () => {
+      const labels = Array.from({ length: 100_000 }, (_, index) => mapEntry(11, `key-${index}`, 'value'));
+      const body = envelope('v1', 'Namespace', lenField(1, Buffer.concat([s(1, 'big'), ...labels])));
+      const started = Date.now();
+      const translated = protobufBodyUp(ctx, body, { apiVersion: 'v1', kind: 'Namespace' });
+      expect(Date.now() - started).to.be.below(3000);
+      const up = decodeKubernetesProtobuf(translated).object as Json;
+      expect(Object.keys(up.metadata.labels)).to.have.length(100_001);
+      expect(up.metadata.labels['kubezoo.io/tenant']).to.equal('abc123');
+    });
+  });
+
+  describe('properties over random objects of every kind the full decoder knows', () => {
+    interface Sample {
+      bytes: Buffer;
+      /** Fields neither the decoder nor the rewrite knows, as sent: they must arrive byte for byte. */
+      unknown: Buffer[];
+    }
+    const STRINGS = [
+      '', 'x', 'dev', 'default', 'alice', 'devs', 'system:masters', 'system:serviceaccounts:dev', 'system:serviceaccount:dev:sa',
+      'User', 'Group', 'ServiceAccount', 'Role', 'ClusterRole', 'Namespace', 'ConfigMap', 'PriorityClass', 'v1', 'apps/v1', 'stable.example.com',
+      'stable.example.com/v1', '*', 'pods', 'namespaces', 'clusterroles', 'kubernetes.io/metadata.name', 'kubezoo.io/tenant', 'abc123', '__proto__', 'é',
+    ];
+    const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64']);
+    const MAX_DEPTH = 7;
+
+    const unknownField: fc.Arbitrary<Buffer> = fc
+      .tuple(
+        fc.integer({ min: 1000, max: 2 ** 29 - 1 }),
+        fc.oneof(
+          fc.bigInt({ min: 2n ** 40n, max: 2n ** 63n }).map((value) => [0, varint(value)] as const),
+          fc.uint8Array({ minLength: 8, maxLength: 8 }).map((value) => [1, Buffer.from(value)] as const),
+          fc.uint8Array({ minLength: 12, maxLength: 12 }).map((value) => [2, Buffer.concat([varint(12), value])] as const),
+          fc.uint8Array({ minLength: 4, maxLength: 4 }).map((value) => [5, Buffer.from(value)] as const),
+        ),
+      )
+      .map(([field, [wireType, value]]) => Buffer.concat([tag(field, wireType), value]));
+
+    function scalar(type: string): fc.Arbitrary<(field: number) => Buffer> {
+      switch (type) {
+        case 'string':
+          return fc.constantFrom(...STRINGS).map((value) => (field: number) => lenField(field, value));
+        case 'bytes':
+          return fc.uint8Array({ maxLength: 4 }).map((value) => (field: number) => lenField(field, Buffer.from(value)));
+        case 'bool':
+          return fc.boolean().map((value) => (field: number) => intField(field, value ? 1 : 0));
+        default:
+          return fc.integer({ min: -100_000, max: 100_000 }).map((value) => (field: number) => intField(field, value));
+      }
+    }
+
+    const messages = new Map<string, fc.Arbitrary<Sample>>();
+    /** A random message of the schema, as bytes, with unknown fields slipped in among its own. */
+    function messageOf(name: string, depth: number): fc.Arbitrary<Sample> {
+      const key = `${name}@${depth}`;
+      const known = messages.get(key);
+      if (known) return known;
+      const fields = Object.entries(MESSAGES[name]!).flatMap(([number, spec]) => {
+        const occurrence = field(Number(number), spec, depth);
+        if (occurrence === undefined) return [];
+        // Most fields absent, so that objects stay small however deep the schema goes.
+        const present = spec.repeated || spec.map ? fc.array(occurrence, { minLength: 1, maxLength: 2 }) : occurrence.map((one) => [one]);
+        return [fc.oneof({ arbitrary: fc.constant([]), weight: 1 }, { arbitrary: present, weight: 1 })];
+      });
+      const arbitrary = fc.tuple(fc.tuple(...fields), fc.array(unknownField, { maxLength: 1 }), fc.nat()).map(([present, unknown, at]) => {
+        const parts = present.flat();
+        const bytes = parts.map((part) => part.bytes);
+        bytes.splice(at % (bytes.length + 1), 0, ...unknown);
+        return { bytes: Buffer.concat(bytes), unknown: [...parts.flatMap((part) => part.unknown), ...unknown] };
+      });
+      messages.set(key, arbitrary);
+      return arbitrary;
+    }
+
+    function field(number: number, spec: FieldSpec, depth: number): fc.Arbitrary<Sample> | undefined {
+      const value = SCALARS.has(spec.type)
+        ? scalar(spec.type).map((write) => ({ write, unknown: [] as Buffer[] }))
+        : depth < MAX_DEPTH
+          ? messageOf(spec.type, depth + 1).map((sample) => ({ write: (at: number) => lenField(at, sample.bytes), unknown: sample.unknown }))
+          : undefined;
+      if (value === undefined) return undefined;
+      if (!spec.map) return value.map(({ write, unknown }) => ({ bytes: write(number), unknown }));
+      return fc.tuple(fc.constantFrom(...STRINGS), value).map(([key, { write, unknown }]) => ({ bytes: lenField(number, message(lenField(1, key), write(2))), unknown }));
+    }
+
+    const TOP_LEVEL = [...TOP_LEVEL_MESSAGES].map(([type, name]) => {
+      const kind = type.slice(type.lastIndexOf('/') + 1);
+      return { apiVersion: type.slice(0, type.lastIndexOf('/')), kind, name };
+    });
+    const cases = fc.constantFrom(...TOP_LEVEL).chain((top) =>
+      fc.record({ top: fc.constant(top), object: messageOf(top.name, 0), withNamespace: fc.boolean(), withType: fc.boolean(), extra: fc.array(unknownField, { maxLength: 1 }) }),
+    );
+
+    it('translates every object as objectUp translates its JSON, and keeps unknown fields byte for byte', () => {
+      fc.assert(
+        fc.property(cases, ({ top, object, withNamespace, withType, extra }) => {
+          const body = envelope(top.apiVersion, top.kind, object.bytes, ...extra);
+          const sent = withType ? body : Buffer.concat([Buffer.from('k8s\0', 'latin1'), lenField(2, object.bytes), ...extra]);
+          const request: ProtobufRequest = { apiVersion: top.apiVersion, kind: top.kind, ...(withNamespace && isNamespaced(top.apiVersion, top.kind) ? { namespace: 'dev' } : {}) };
+          let expected: Json | TranslationError;
+          try {
+            expected = jsonUp(decodeKubernetesProtobuf(body).object, request);
+          } catch (err) {
+            if (!(err instanceof TranslationError)) throw err;
+            expected = err;
+          }
+          if (expected instanceof TranslationError) {
+            const error = translationError(() => protobufBodyUp(ctx, sent, request));
+            expect([error.code, error.message]).to.deep.equal([expected.code, expected.message]);
+            return;
+          }
+          const up = protobufBodyUp(ctx, sent, request);
+          expect(decodeKubernetesProtobuf(up).object).to.deep.equal(expected);
+          for (const unknown of [...object.unknown, ...extra]) expect(up.includes(unknown), hex(unknown)).to.equal(true);
+          // Nothing to translate: not a byte changes.
+          if (withType && request.namespace === undefined && isDeepStrictEqual(expected, decodeKubernetesProtobuf(body).object)) expect(hex(up)).to.equal(hex(body));
+        }),
+        { seed: 20260302, numRuns: 1000 },
+      );
+    });
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * The protobuf fields the translation rules read or write, by field number, with their JSON names:
+ * protobuf-body.ts decodes only these into a JSON "shadow" of the object, lets objects.ts translate
+ * it, and copies every other field byte for byte. Deliberately sparse: a field belongs here only
+ * when a rule in kinds/ looks at it, and the path down to it. Numbers are those of the published
+ * generated.proto files of k8s.io/api, k8s.io/apimachinery and k8s.io/apiextensions-apiserver;
+ * they differ between API versions, so kinds are listed per apiVersion.
+ */
+import { groupOfApiVersion } from './context.js';
+import { convertorFor } from './kinds/registry.js';
+
+/**
+ * How one field appears in the JSON object. Every field here is length-delimited on the wire.
+ * - `string`: `keepEmpty` when Go's JSON prints `""` (a pointer, or no `omitempty`), as the full
+ *   decoder does, so the rules see the same value either way;
+ * - `strings`: a repeated string; `stringMap`: a map<string, string>;
+ * - `message`: a nested object (`repeated`: an array of them);
+ * - `inline`: an embedded Go struct (`json:",inline"`) whose fields sit in the enclosing object.
+ */
+export type FieldRule =
+  | { type: 'string'; name: string; keepEmpty?: true }
+  | { type: 'strings'; name: string }
+  | { type: 'stringMap'; name: string }
+  | { type: 'message'; name: string; fields: MessageFields; repeated?: true }
+  | { type: 'inline'; fields: MessageFields };
+
+export type MessageFields = Readonly<Record<number, FieldRule>>;
+
+const string = (name: string): FieldRule => ({ type: 'string', name });
+const stringKeptEmpty = (name: string): FieldRule => ({ type: 'string', name, keepEmpty: true });
+const strings = (name: string): FieldRule => ({ type: 'strings', name });
+const message = (name: string, fields: MessageFields): FieldRule => ({ type: 'message', name, fields });
+const list = (name: string, fields: MessageFields): FieldRule => ({ type: 'message', name, fields, repeated: true });
+
+// k8s.io/apimachinery meta/v1
+const ownerReference: MessageFields = { 1: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 5: stringKeptEmpty('apiVersion') };
+const objectMeta: MessageFields = {
+  1: string('name'),
+  2: string('generateName'),
+  3: string('namespace'),
+  11: { type: 'stringMap', name: 'labels' },
+  12: { type: 'stringMap', name: 'annotations' },
+  13: list('ownerReferences', ownerReference),
+  17: list('managedFields', { 3: string('apiVersion') }),
+};
+const labelSelector: MessageFields = {
+  2: list('matchExpressions', { 1: stringKeptEmpty('key'), 2: stringKeptEmpty('operator'), 3: strings('values') }),
+};
+
+/** runtime.TypeMeta inside the runtime.Unknown envelope (not meta/v1 TypeMeta, which numbers them the other way round). */
+export const TYPE_META: MessageFields = { 1: stringKeptEmpty('apiVersion'), 2: stringKeptEmpty('kind') };
+
+/** Field 1 of every top-level kind. */
+const METADATA: MessageFields = { 1: message('metadata', objectMeta) };
+
+// core/v1
+const objectReference: MessageFields = { 1: string('kind'), 2: string('namespace'), 3: string('name'), 5: string('apiVersion') };
+const persistentVolumeClaimSpec: MessageFields = { 3: string('volumeName'), 5: stringKeptEmpty('storageClassName') };
+const podSpec: MessageFields = {
+  // Volume.volumeSource (2) is inline; VolumeSource.ephemeral = 29 → volumeClaimTemplate = 1 → spec = 2.
+  1: list('volumes', { 2: { type: 'inline', fields: { 29: message('ephemeral', { 1: message('volumeClaimTemplate', { 2: message('spec', persistentVolumeClaimSpec) }) }) } } }),
+  24: string('priorityClassName'),
+  29: stringKeptEmpty('runtimeClassName'),
+};
+const podTemplateSpec: MessageFields = { 2: message('spec', podSpec) };
+/** Deployment, ReplicaSet, ReplicationController: spec.template is field 3 of their specs. */
+const templateAt3: MessageFields = { 2: message('spec', { 3: message('template', podTemplateSpec) }) };
+const jobSpec: MessageFields = { 6: message('template', podTemplateSpec) };
+const secretReference: MessageFields = { 2: string('namespace') };
+const persistentVolumeSpec: MessageFields = {
+  // PersistentVolumeSource (2) is inline; csi = 22 and its five secret references 6 to 10.
+  2: { type: 'inline', fields: { 22: message('csi', { 6: message('controllerPublishSecretRef', secretReference), 7: message('nodeStageSecretRef', secretReference), 8: message('nodePublishSecretRef', secretReference), 9: message('controllerExpandSecretRef', secretReference), 10: message('nodeExpandSecretRef', secretReference) }) } },
+  4: message('claimRef', objectReference),
+  6: string('storageClassName'),
+};
+const endpointAddress: MessageFields = { 2: message('targetRef', objectReference) };
+
+// rbac.authorization.k8s.io/v1 (PolicyRule: verbs = 1, apiGroups = 2, resources = 3, resourceNames = 4, nonResourceURLs = 5)
+const role: MessageFields = { 2: list('rules', { 2: strings('apiGroups') }) };
+const binding: MessageFields = {
+  2: list('subjects', { 1: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: string('namespace') }),
+  3: message('roleRef', { 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name') }),
+};
+
+// admissionregistration.k8s.io/v1 and apiextensions.k8s.io/v1 share the shape of WebhookClientConfig.
+const webhookClientConfig: MessageFields = { 1: message('service', { 1: stringKeptEmpty('namespace') }), 3: stringKeptEmpty('url') };
+/** MutatingWebhook and ValidatingWebhook number these alike; RuleWithOperations.rule (2) is inline. */
+const webhookConfiguration: MessageFields = {
+  2: list('webhooks', {
+    2: message('clientConfig', webhookClientConfig),
+    3: list('rules', { 2: { type: 'inline', fields: { 4: stringKeptEmpty('scope') } } }),
+    5: message('namespaceSelector', labelSelector),
+  }),
+};
+
+// authorization.k8s.io/v1 and authentication.k8s.io/v1
+const resourceAttributes: MessageFields = { 1: string('namespace'), 3: string('group'), 5: string('resource'), 7: string('name') };
+const subjectAccessReview: MessageFields = {
+  2: message('spec', { 1: message('resourceAttributes', resourceAttributes), 3: string('user'), 4: strings('groups') }),
+};
+
+/** `apiVersion/Kind` → the fields of the kinds whose convertor (kinds/registry.ts) touches more than metadata. */
+const KINDS: ReadonlyMap<string, MessageFields> = new Map([
+  ['v1/Namespace', {}],
+  ['v1/Event', { 2: message('involvedObject', objectReference), 13: message('related', objectReference) }],
+  ['events.k8s.io/v1/Event', { 8: message('regarding', objectReference), 9: message('related', objectReference) }],
+  ['v1/Endpoints', { 2: list('subsets', { 1: list('addresses', endpointAddress), 2: list('notReadyAddresses', endpointAddress) }) }],
+  ['discovery.k8s.io/v1/EndpointSlice', { 2: list('endpoints', { 4: message('targetRef', objectReference) }) }],
+  ['v1/PersistentVolume', { 2: message('spec', persistentVolumeSpec) }],
+  ['v1/PersistentVolumeClaim', { 2: message('spec', persistentVolumeClaimSpec) }],
+  ['v1/Pod', { 2: message('spec', podSpec) }],
+  ['v1/PodTemplate', { 2: message('template', podTemplateSpec) }],
+  ['v1/ReplicationController', templateAt3],
+  ['apps/v1/Deployment', templateAt3],
+  ['apps/v1/ReplicaSet', templateAt3],
+  ['apps/v1/DaemonSet', { 2: message('spec', { 2: message('template', podTemplateSpec) }) }],
+  ['apps/v1/StatefulSet', { 2: message('spec', { 3: message('template', podTemplateSpec), 4: list('volumeClaimTemplates', { 2: message('spec', persistentVolumeClaimSpec) }) }) }],
+  ['batch/v1/Job', { 2: message('spec', jobSpec) }],
+  ['batch/v1/CronJob', { 2: message('spec', { 5: message('jobTemplate', { 2: message('spec', jobSpec) }) }) }],
+  ['networking.k8s.io/v1/Ingress', { 2: message('spec', { 4: stringKeptEmpty('ingressClassName') }) }],
+  ['rbac.authorization.k8s.io/v1/Role', role],
+  ['rbac.authorization.k8s.io/v1/ClusterRole', role],
+  ['rbac.authorization.k8s.io/v1/RoleBinding', binding],
+  ['rbac.authorization.k8s.io/v1/ClusterRoleBinding', binding],
+  ['apiextensions.k8s.io/v1/CustomResourceDefinition', { 2: message('spec', { 1: stringKeptEmpty('group'), 9: message('conversion', { 2: message('webhook', { 2: message('clientConfig', webhookClientConfig) }) }) }) }],
+  ['admissionregistration.k8s.io/v1/MutatingWebhookConfiguration', webhookConfiguration],
+  ['admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration', webhookConfiguration],
+  // A TokenReview's convertor only rewrites its status on the way down.
+  ['authentication.k8s.io/v1/TokenReview', {}],
+  ['authentication.k8s.io/v1/SelfSubjectReview', { 2: message('status', { 1: message('userInfo', { 1: string('username'), 3: strings('groups') }) }) }],
+  ['authorization.k8s.io/v1/SubjectAccessReview', subjectAccessReview],
+  ['authorization.k8s.io/v1/LocalSubjectAccessReview', subjectAccessReview],
+  ['authorization.k8s.io/v1/SelfSubjectAccessReview', { 2: message('spec', { 1: message('resourceAttributes', resourceAttributes) }) }],
+  ['authorization.k8s.io/v1/SelfSubjectRulesReview', { 2: message('spec', { 1: string('namespace') }), 3: message('status', { 1: list('resourceRules', { 2: strings('apiGroups') }) }) }],
+]);
+
+/**
+ * The fields of a top-level object of this type (tenant's view), metadata included; undefined when
+ * the kind has a convertor but no table here, so its body cannot be translated field by field.
+ */
+export function protobufFieldsOf(apiVersion: string, kind: string): MessageFields | undefined {
+  const own = KINDS.get(`${apiVersion}/${kind}`);
+  if (own) return { ...own, ...METADATA };
+  return convertorFor(groupOfApiVersion(apiVersion), kind) ? undefined : METADATA;
+}
