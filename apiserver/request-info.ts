@@ -3,7 +3,9 @@
  * does: `/apis/<group>/<version>/namespaces/<ns>/<resource>/<name>/<subresource>`, with `/api/v1`
  * for the core group, the verb from the method (GET without a name is list, `?watch=true` makes
  * it watch, DELETE without a name is deletecollection) and the namespace's own paths
- * (`/api/v1/namespaces/<ns>/status`) treated as the namespace resource.
+ * (`/api/v1/namespaces/<ns>/status`) treated as the namespace resource. As in kube, the name of a
+ * proxy request is the whole segment (`pods/web:8080/proxy` → name `web:8080`, which is what RBAC
+ * resourceNames are matched against); `splitSchemeNamePort` reads the port out of it.
  */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -17,7 +19,7 @@ export interface ResourceRequestInfo {
   resource: string;
   subresource: string;
   name: string;
-  /** Path segments after the subresource (`pods/x/proxy/a/b` → ['a', 'b']). */
+  /** Path segments after the subresource (`pods/x/proxy/a/b` → ['a', 'b']); `subresourcePath` keeps kube's exact form. */
   rest: string[];
 }
 
@@ -85,6 +87,39 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     info.verb = 'watch';
   }
   return info;
+}
+
+/**
+ * The path a connect subresource (`proxy`) hands on, as kube-apiserver derives it from the request
+ * path (before any trailing slash is trimmed): the segments after `<resource>/<name>/<subresource>`
+ * behind a leading slash, empty inner segments kept, and a trailing slash when the request had
+ * one. Empty when nothing follows the subresource, which kube answers with a redirect for GET.
+ */
+export function subresourcePath(rawPath: string, info: ResourceRequestInfo): string {
+  const parts = rawPath.replace(/^\/+|\/+$/g, '').split('/').map(decodeSegment);
+  const prefixParts = (info.group ? 3 : 2) + (info.namespace ? 2 : 0);
+  let path = parts.slice(prefixParts + 3).join('/');
+  if (path && !path.startsWith('/')) path = `/${path}`;
+  if (rawPath.endsWith('/') && !path.endsWith('/')) path += '/';
+  return path;
+}
+
+/** Where a proxy request goes, from the name segment `[scheme:]name[:port]` (apimachinery's SplitSchemeNamePort). */
+export interface ProxyTarget {
+  /** `http`, `https`, or '' for http. */
+  scheme: string;
+  name: string;
+  /** As written: a number, a service port name, or '' when none is given. */
+  port: string;
+}
+
+/** Null when the name segment is not a valid `[scheme:]name[:port]`. */
+export function splitSchemeNamePort(id: string): ProxyTarget | null {
+  const parts = id.split(':');
+  if (parts.length > 3) return null;
+  const [scheme = '', name = '', port = ''] = parts.length === 3 ? parts : ['', ...parts];
+  if (!name || !['', 'http', 'https'].includes(scheme)) return null;
+  return { scheme, name, port };
 }
 
 function isWatch(query: URLSearchParams): boolean {

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:https';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ApiServer } from '../apiserver/api-server.js';
+import { ApiServer, type UserInfo } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
@@ -19,6 +19,7 @@ import { authenticateRequest, readTokenFile, type AuthenticatedUser } from './au
 import { impersonate } from './impersonation.js';
 import { RbacObjectCache } from './rbac-objects.js';
 import { handlePodLog, handlePodUpgrade } from './pod-streams.js';
+import { handleProxy, handleProxyUpgrade } from './proxy-subresources.js';
 import { handleReview } from './reviews.js';
 import { refuseUpgrade } from './streaming/upgrade.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
@@ -110,7 +111,9 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         return decision.allowed ? null : { allowed: false, message: decision.message ?? forbiddenMessage(attributes, decision.reason) };
       },
       virtualResources: async (req, res, info, user) =>
-        (await handlePodLog(req, res, info, api)) || handleReview(req, res, info, user, { authorizer, authorize, tokens, serviceAccounts, api }),
+        (await handleProxy(req, res, info, api)) ||
+        (await handlePodLog(req, res, info, api)) ||
+        handleReview(req, res, info, user, { authorizer, authorize, tokens, serviceAccounts, api }),
       store,
       catalog,
       strategyFor: devclusterStrategies(catalog, onCrd, (): Promise<string> => allocateServiceIp(() => serviceIpsInUse(api))),
@@ -155,10 +158,13 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       } catch (err) {
         return refuseUpgrade(socket, (err instanceof ApiError ? err : unauthorized()).status);
       }
-      void handlePodUpgrade(req, socket, head, user, api, (who, info) => {
+      const authorizeUpgrade = (who: UserInfo, info: RequestInfo) => {
         const attributes = attributesOf(who, info);
         const decision = authorizer.authorize(attributes);
         return decision.allowed ? null : (decision.message ?? forbiddenMessage(attributes, decision.reason));
+      };
+      void handleProxyUpgrade(req, socket, head, user, api, authorizeUpgrade).then(async (handled) => {
+        if (!handled) await handlePodUpgrade(req, socket, head, user, api, authorizeUpgrade);
       });
     });
     await listen(server, host, port);

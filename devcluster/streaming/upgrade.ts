@@ -33,7 +33,8 @@ export function chooseProtocol(offered: string[], supported: readonly string[]):
   return offered.find((protocol) => supported.includes(protocol));
 }
 
-function writeResponse(socket: Duplex, code: number, headers: Record<string, string | string[]>, body: string): void {
+/** A whole HTTP/1.1 response on the raw socket of an upgrade request, which is then closed. */
+export function writeResponse(socket: Duplex, code: number, headers: Record<string, string | string[]>, body: string): void {
   const lines = [`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? ''}`];
   for (const [name, value] of Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })) {
     for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
