@@ -1,11 +1,12 @@
 import { requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
-import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody, sendJson, sendJsonText, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
+import { collectionDown, renderCollection, type CollectionPage } from '../translate/list-text.js';
 import { objectDown, objectDownInPlace, objectUp, textDown } from '../translate/objects.js';
 import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
 import { patchUp, type PatchBodyType } from '../translate/patch.js';
@@ -15,6 +16,7 @@ import { statusDown } from '../translate/status.js';
 import { tableDown, type RowKind } from '../translate/table.js';
 import type { Identity } from './authenticate.js';
 import { watchAcrossNamespaces } from './cross-namespace-watch.js';
+import { proxySubresource } from './proxy-subresource.js';
 import { namespacedPath, tenantNamespaces } from './tenant-namespaces.js';
 import { WatchEventsDown, watchLines } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -70,6 +72,7 @@ export class TenantProxy {
   }
 
   private async forward(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
+    if (t.info.subresource === 'proxy') return proxySubresource(req, res, ctx, t, upstream, impersonation(identity), requestUrl(req.url).pathname, this.options.maxRequestBytes);
     const headers = impersonation(identity);
     headers.accept = acceptUp(req.headers.accept);
     const continueToken = t.query.get('continue');
@@ -144,7 +147,7 @@ export class TenantProxy {
     const limit = Number(t.query.get('limit') ?? 0);
     const cursor = parseCursor(t.query.get('continue'));
     const paths = t.namespaced && !t.info.namespace ? (await tenantNamespaces(ctx, upstream, this.options.metrics)).names.map((name) => namespacedPath(t.path, name)) : [t.path];
-    let combined: Record<string, any> | undefined;
+    let combined: CollectionPage | undefined;
     // Resume at the path the token names; if it went away meanwhile, at the next one after it.
     let index = cursor.path === undefined ? 0 : paths.findIndex((path) => path >= cursor.path!);
     if (index < 0) index = paths.length;
@@ -153,7 +156,7 @@ export class TenantProxy {
     for (let page = 0; page < MAX_UPSTREAM_PAGES && index < paths.length; page++) {
       const query = new URLSearchParams(t.query);
       query.delete('continue');
-      if (limit > 0) query.set('limit', String(limit - (combined ? entries(combined).length : 0)));
+      if (limit > 0) query.set('limit', String(limit - (combined?.elements.length ?? 0)));
       if (upstreamContinue) {
         query.set('continue', upstreamContinue);
         query.delete('resourceVersion');
@@ -161,28 +164,46 @@ export class TenantProxy {
       }
       const response = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(paths[index]!, query), headers);
       const text = await response.body.text();
-      const parsed = parseJson(text);
-      if (!parsed) return this.rawDown(req, res, ctx, response, text);
-      if (response.status !== 200 || parsed.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
-      this.options.metrics.objectsRead.inc({ cluster: upstream.name }, (parsed.items ?? parsed.rows ?? []).length);
-      const translated = this.options.metrics.time('down', () => this.responseDown(ctx, parsed, rowKind, wantsNoObject))!;
+      const translated = response.status === 200 ? this.options.metrics.time('down', () => this.pageDown(ctx, text, rowKind, wantsNoObject)) : null;
+      if (!translated) {
+        const parsed = parseJson(text);
+        if (!parsed) return this.rawDown(req, res, ctx, response, text);
+        if (response.status !== 200 || parsed.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
+        return sendJson(req, res, response.status, this.responseDown(ctx, parsed, rowKind, wantsNoObject), warningsDown(ctx, response.headers));
+      }
+      this.options.metrics.objectsRead.inc({ cluster: upstream.name }, translated.read);
       if (!combined) combined = translated;
-      else if (combined.kind === 'Table') combined.rows.push(...translated.rows);
-      else combined.items.push(...translated.items);
+      else combined.elements.push(...translated.elements);
       // With several namespaces read, the list's resourceVersion is the oldest of them, so a
       // watch from it misses nothing (it may see a change twice, which watches allow).
-      const pageRevision = parsed.metadata?.resourceVersion;
+      const pageRevision = translated.head.metadata?.resourceVersion;
       if (pageRevision && (!revision || Number(pageRevision) < Number(revision))) revision = pageRevision;
-      upstreamContinue = parsed.metadata?.continue || undefined;
+      upstreamContinue = translated.head.metadata?.continue || undefined;
       if (!upstreamContinue) index++;
-      if (limit > 0 && entries(combined).length >= limit) break;
+      if (limit > 0 && combined.elements.length >= limit) break;
     }
-    combined ??= { kind: `${t.kind}List`, apiVersion: t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version, metadata: {}, items: [] };
-    const metadata: Record<string, any> = { ...(combined.metadata ?? {}), ...(revision ? { resourceVersion: revision } : {}) };
+    combined ??= { head: { kind: `${t.kind}List`, apiVersion: t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version, metadata: {} }, key: 'items', elements: [], read: 0 };
+    const metadata: Record<string, any> = { ...(combined.head.metadata ?? {}), ...(revision ? { resourceVersion: revision } : {}) };
     delete metadata.remainingItemCount;
     delete metadata.continue;
     if (limit > 0 && index < paths.length) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, JSON.stringify({ p: paths[index], c: upstreamContinue ?? '' }));
-    sendJson(req, res, 200, { ...combined, metadata });
+    sendJsonText(req, res, 200, renderCollection({ ...combined, head: { ...combined.head, metadata } }));
+  }
+
+  /**
+   * One upstream page of a list or Table, converted from its text (translate/list-text.ts); null
+   * when it is not one. Text that is not what the scanner expects is parsed in full instead.
+   */
+  private pageDown(ctx: TenantContext, text: string, rowKind: RowKind, wantsNoObject: boolean): CollectionPage | null {
+    try {
+      return collectionDown(ctx, text, rowKind, wantsNoObject);
+    } catch {
+      const parsed = parseJson(text);
+      if (!parsed || !(Array.isArray(parsed.items) || Array.isArray(parsed.rows)) || parsed.kind === 'Status') return null;
+      const { items, rows, ...head } = this.responseDown(ctx, parsed, rowKind, wantsNoObject)!;
+      const key = Array.isArray(rows) ? 'rows' : 'items';
+      return { head, key, elements: (rows ?? items).map((element: unknown) => JSON.stringify(element)), read: (parsed.rows ?? parsed.items).length };
+    }
   }
 
   /** Container logs are the tenant's own output: streamed through as they come (`logs -f`). */
@@ -389,10 +410,6 @@ function parseCursor(token: string | null): { path: string | undefined; continue
     // fall through
   }
   throw new TranslationError(400, 'BadRequest', 'continue token is not valid');
-}
-
-function entries(list: Record<string, any>): unknown[] {
-  return list.kind === 'Table' ? list.rows : list.items;
 }
 
 function unsupportedPatch(): TranslationError {

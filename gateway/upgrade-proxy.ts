@@ -6,6 +6,7 @@ import { connect } from 'node:tls';
 import { statusOf, type Status } from '../apiserver/status.js';
 import { parseKubeconfig } from '../certs/index.js';
 import { TranslationError, type TenantContext } from '../translate/context.js';
+import { proxyPathUp } from '../translate/proxy-subresource.js';
 import { requestUp } from '../translate/request.js';
 import { statusDown } from '../translate/status.js';
 
@@ -24,7 +25,7 @@ export function upgradeTarget(kubeconfig: string): UpgradeTarget {
 }
 
 /**
- * `exec`, `attach` and `portforward` through the gateway: the path is translated like any
+ * `exec`, `attach`, `portforward` and upgrades on `proxy` (a WebSocket to a pod) through the gateway: the path is translated like any
  * request, the client's own impersonation and credential headers are dropped and the tenant
  * user's impersonation headers added, and once the cluster switches protocols (101) the two
  * connections are piped byte for byte — WebSocket and SPDY alike, since nothing in them is
@@ -35,7 +36,8 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
   try {
     const url = requestUrl(req.url);
     translated = requestUp(ctx, req.method ?? 'GET', url.pathname, url.searchParams);
-    if (!translated || translated.info.resource !== 'pods' || !UPGRADABLE.has(translated.info.subresource)) {
+    if (translated?.info.subresource === 'proxy') translated = { ...translated, path: proxyPathUp(translated, url.pathname) };
+    else if (!translated || translated.info.resource !== 'pods' || !UPGRADABLE.has(translated.info.subresource)) {
       throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
     }
   } catch (err) {

@@ -46,9 +46,9 @@ export class UpstreamConnection {
     return this.send(this.pool, method, path, headers, body, timeoutMs ?? this.timeoutMs);
   }
 
-  /** A long-lived response (watch, followed log), on the stream pool; its headers may come late (a log waits for its container). */
-  async stream(path: string, headers: Record<string, string | string[]>): Promise<UpstreamResponse> {
-    return this.send(this.streams, 'GET', path, headers, undefined, 0);
+  /** A long-lived response (watch, followed log, proxied workload), on the stream pool; its headers may come late (a log waits for its container). */
+  async stream(path: string, headers: Record<string, string | string[]>, method = 'GET', body?: Buffer): Promise<UpstreamResponse> {
+    return this.send(this.streams, method, path, headers, body, 0);
   }
 
   private async send(pool: Pool, method: string, path: string, headers: Record<string, string | string[]>, body: string | Buffer | undefined, headersTimeout: number): Promise<UpstreamResponse> {

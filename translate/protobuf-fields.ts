@@ -51,7 +51,7 @@ const labelSelector: MessageFields = {
 export const TYPE_META: MessageFields = { 1: stringKeptEmpty('apiVersion'), 2: stringKeptEmpty('kind') };
 
 /** Field 1 of every top-level kind. */
-const METADATA: MessageFields = { 1: message('metadata', objectMeta) };
+export const METADATA: MessageFields = { 1: message('metadata', objectMeta) };
 
 // core/v1
 const objectReference: MessageFields = { 1: string('kind'), 2: string('namespace'), 3: string('name'), 5: string('apiVersion') };

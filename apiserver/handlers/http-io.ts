@@ -82,10 +82,16 @@ export function parseJson(body: Buffer): unknown {
 }
 
 export function sendJson(req: IncomingMessage, res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
-  let payload: Buffer = Buffer.from(JSON.stringify(body));
+  sendJsonText(req, res, code, JSON.stringify(body), headers);
+}
+
+/** A JSON answer already serialised (a list written from its items' texts), compressed as sendJson would. */
+export function sendJsonText(req: IncomingMessage, res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
+  let payload: Buffer = Buffer.from(text);
   const out: Record<string, string> = { 'Content-Type': 'application/json', ...headers };
   if (payload.length > GZIP_THRESHOLD && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-    payload = gzipSync(payload);
+    // Level 1, as kube-apiserver compresses: most of the size win for a fraction of the CPU.
+    payload = gzipSync(payload, { level: 1 });
     out['Content-Encoding'] = 'gzip';
   }
   out['Content-Length'] = String(payload.length);

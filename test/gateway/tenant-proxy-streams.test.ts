@@ -115,4 +115,53 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
     });
     expect(out).to.deep.equal({ code: 0, stdout: 'over spdy\n' });
   });
+
+  it('pods/proxy and services/proxy reach the tenant\'s workload through the gateway, any method, path and query kept', async () => {
+    const echo = JSON.parse(await tenant.ok(['get', '--raw', '/api/v1/namespaces/shop/pods/box/proxy/hello/there/?x=1&y=two']));
+    expect(echo).to.include({ pod: 'box', namespace: 'strm01-shop', method: 'GET', path: '/hello/there/', query: 'x=1&y=two' });
+
+    await tenant.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'api', namespace: 'shop', labels: { app: 'api' } }, spec: { containers: [{ name: 'main', image: 'api', ports: [{ name: 'http', containerPort: 8080 }] }] } }));
+    await tenant.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'api', namespace: 'shop' }, spec: { selector: { app: 'api' }, ports: [{ name: 'web', port: 80, targetPort: 'http' }] } }));
+    const posted = JSON.parse(await tenant.ok(['create', '--raw', '/api/v1/namespaces/shop/services/api:web/proxy/orders', '-f', '-'], '{"item":"tea"}'));
+    expect(posted).to.include({ pod: 'api', port: 8080, method: 'POST', path: '/orders', body: '{"item":"tea"}' });
+
+    // The cluster's own refusals come back as the tenant's Status.
+    const missing = await tenant.run(['get', '--raw', '/api/v1/namespaces/shop/pods/nothere/proxy/']);
+    expect(missing.code).to.not.equal(0);
+    expect(missing.stderr).to.include('pods "nothere" not found').and.not.include('strm01-');
+    const elsewhere = await tenant.run(['get', '--raw', '/api/v1/namespaces/shop/pods/api:9999/proxy/']);
+    expect(elsewhere.stderr).to.match(/Error from server \(ServiceUnavailable\)/);
+  });
+
+  it('a WebSocket through pods/proxy reaches the workload and echoes', async () => {
+    const { default: WebSocket } = await import('ws');
+    const { parseKubeconfig } = await import('../../certs/index.js');
+    const config = parseKubeconfig(await readFile(tenant.kubeconfig, 'utf8'));
+    const url = `${config.server.replace(/^https/, 'wss')}/api/v1/namespaces/shop/pods/box/proxy/socket`;
+    const messages = await new Promise<string[]>((resolve, reject) => {
+      const ws = new WebSocket(url, { ca: config.caPem, cert: config.certPem, key: config.keyPem });
+      const got: string[] = [];
+      ws.on('open', () => ws.send('ping through the gateway'));
+      ws.on('message', (data) => {
+        got.push(data.toString());
+        if (got.length === 2) {
+          ws.close();
+          resolve(got);
+        }
+      });
+      ws.on('error', reject);
+    });
+    expect(JSON.parse(messages[0]!)).to.include({ pod: 'box', path: '/socket' });
+    expect(messages[1]).to.equal('ping through the gateway');
+  });
+
+  it('nodes/proxy reaches only the kubelet\'s health: everything else there names every tenant\'s pods', async () => {
+    await member.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' } }));
+    expect(await tenant.ok(['get', '--raw', '/api/v1/nodes/worker-1/proxy/healthz'])).to.equal('ok');
+    for (const path of ['pods', 'stats/summary', 'configz', 'metrics']) {
+      const refused = await tenant.run(['get', '--raw', `/api/v1/nodes/worker-1/proxy/${path}`]);
+      expect(refused.code, path).to.not.equal(0);
+      expect(refused.stderr, path).to.include('Error from server (Forbidden)').and.include('tenants may only reach /healthz');
+    }
+  });
 });

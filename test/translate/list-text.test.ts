@@ -1,0 +1,142 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { tenantContext, type KindScope } from '../../translate/context.js';
+import { collectionDown, renderCollection } from '../../translate/list-text.js';
+import { objectDownInPlace } from '../../translate/objects.js';
+import { tableDown } from '../../translate/table.js';
+
+type Json = Record<string, any>;
+
+const NAMESPACED = new Set(['Pod', 'ConfigMap', 'Event', 'RoleBinding', 'Deployment', 'CronTab']);
+const kinds: KindScope = {
+  kindIsNamespaced: (_group, kind) => (['Namespace', 'ClusterRole', 'PersistentVolume', 'Widget'].includes(kind) ? false : NAMESPACED.has(kind) ? true : undefined),
+  resourceIsNamespaced: () => undefined,
+  kindOf: () => undefined,
+};
+const ctx = tenantContext('aaaaaa', kinds);
+
+/** Upstream names: the tenant's own, another tenant's, and unprefixed. */
+const base = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?$/);
+const upstreamName = fc.oneof(base.map((b) => `aaaaaa-${b}`), base.map((b) => `bbbbbb-${b}`), base);
+const apiVersion = fc.constantFrom('v1', 'apps/v1', 'aaaaaa-stable.example.com/v1', 'bbbbbb-stable.example.com/v1', 'rbac.authorization.k8s.io/v1');
+/** Strings with the characters that JSON escapes, so texts carry escapes where Go would write them. */
+const text = fc.oneof(fc.string(), fc.constantFrom('<b>&amp;</b>', 'quote " and \\ backslash', 'line\nbreak', 'aaaaaa-default', '\u00e9t\u00e9'));
+
+const metadata = (namespaced: boolean) =>
+  fc.record(
+    {
+      name: upstreamName,
+      generateName: upstreamName,
+      ...(namespaced ? { namespace: upstreamName } : {}),
+      labels: fc.dictionary(base, fc.oneof(base, upstreamName)),
+      annotations: fc.dictionary(base, text),
+      ownerReferences: fc.array(fc.record({ apiVersion, kind: fc.constantFrom('ReplicaSet', 'Namespace', 'CronTab', 'Widget'), name: upstreamName, uid: base, controller: fc.boolean() }), { maxLength: 2 }),
+      managedFields: fc.array(fc.record({ manager: text, operation: fc.constantFrom('Update', 'Apply'), apiVersion, fieldsType: fc.constant('FieldsV1'), fieldsV1: fc.constant({ 'f:metadata': { 'f:labels': { '.': {} } } }) }), { maxLength: 2 }),
+      resourceVersion: fc.nat().map(String),
+    },
+    { requiredKeys: ['name'] },
+  );
+
+const items: Record<string, fc.Arbitrary<Json>> = {
+  Pod: fc.record({ metadata: metadata(true), spec: fc.record({ priorityClassName: upstreamName, runtimeClassName: upstreamName, containers: fc.constant([{ name: 'c', image: 'i', env: [{ name: 'X', value: 'aaaaaa-x' }] }]), volumes: fc.array(fc.record({ name: base, ephemeral: fc.record({ volumeClaimTemplate: fc.record({ spec: fc.record({ storageClassName: upstreamName }) }) }) }), { maxLength: 2 }) }, { requiredKeys: ['containers'] }), status: fc.constant({ phase: 'Running' }) }),
+  ConfigMap: fc.record({ metadata: metadata(true), data: fc.dictionary(base, text) }),
+  Namespace: fc.record({ metadata: metadata(false), spec: fc.constant({ finalizers: ['kubernetes'] }) }),
+  ClusterRole: fc.record({ metadata: metadata(false), rules: fc.array(fc.record({ apiGroups: fc.array(fc.constantFrom('', 'apps', '*', 'aaaaaa-stable.example.com', 'bbbbbb-stable.example.com'), { maxLength: 3 }), verbs: fc.constant(['get']) }), { maxLength: 2 }) }),
+  RoleBinding: fc.record({ metadata: metadata(true), subjects: fc.array(fc.record({ kind: fc.constantFrom('User', 'Group', 'ServiceAccount'), name: upstreamName, namespace: upstreamName }), { maxLength: 3 }), roleRef: fc.record({ apiGroup: fc.constant('rbac.authorization.k8s.io'), kind: fc.constantFrom('Role', 'ClusterRole'), name: upstreamName }) }),
+  Event: fc.record({ metadata: metadata(true), involvedObject: fc.record({ kind: fc.constantFrom('Pod', 'Namespace', 'ClusterRole'), namespace: upstreamName, name: upstreamName, apiVersion }), message: text }),
+  CronTab: fc.record({ metadata: metadata(true), spec: fc.dictionary(base, text) }),
+};
+
+const LIST_TYPES: Record<string, string> = { Pod: 'v1', ConfigMap: 'v1', Namespace: 'v1', ClusterRole: 'rbac.authorization.k8s.io/v1', RoleBinding: 'rbac.authorization.k8s.io/v1', Event: 'v1', CronTab: 'aaaaaa-stable.example.com/v1' };
+
+const list = fc.constantFrom(...Object.keys(items)).chain((kind) =>
+  fc.record({
+    kind: fc.constant(`${kind}List`),
+    apiVersion: fc.constant(LIST_TYPES[kind]!),
+    metadata: fc.record({ resourceVersion: fc.nat().map(String), continue: base }, { requiredKeys: ['resourceVersion'] }),
+    items: fc.array(items[kind]!, { maxLength: 6 }),
+  }),
+);
+
+/** The same document as Go (escaping <, > and &), as JSON.stringify, or indented. */
+const writing = fc.constantFrom(
+  (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026'),
+  (value: unknown) => JSON.stringify(value),
+  (value: unknown) => JSON.stringify(value, null, 2),
+);
+
+describe('translate: lists and Tables converted from their text', () => {
+  it('a list converted from its text equals the list parsed and converted whole (objectDownInPlace)', () => {
+    fc.assert(
+      fc.property(list, writing, (upstream, write) => {
+        const expected = structuredClone(upstream);
+        objectDownInPlace(ctx, expected);
+        const page = collectionDown(ctx, write(upstream), { group: '', kind: upstream.kind.slice(0, -4), namespaced: true }, false)!;
+        expect(page.read).to.equal(upstream.items.length);
+        expect(JSON.parse(renderCollection(page))).to.deep.equal(expected);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('an item whose conversion changes its shape (a foreign owner reference dropped) is parsed in full, with the same result', () => {
+    const upstream = {
+      kind: 'PodList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '9' },
+      items: [{ metadata: { name: 'p', namespace: 'aaaaaa-default', managedFields: [{ manager: 'm', apiVersion: 'bbbbbb-stable.example.com/v1' }, { manager: 'n', apiVersion: 'v1' }] } }],
+    };
+    const expected = structuredClone(upstream);
+    objectDownInPlace(ctx, expected);
+    const page = collectionDown(ctx, JSON.stringify(upstream), { group: '', kind: 'Pod', namespaced: true }, false)!;
+    expect(JSON.parse(renderCollection(page))).to.deep.equal(expected);
+  });
+
+  it('bytes the conversion does not touch are kept exactly as they came', () => {
+    const upstream = '{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"c","namespace":"aaaaaa-x"},"data":{"html":"\\u003cb\\u003e","n":  1.50}}]}';
+    const page = collectionDown(ctx, upstream, { group: '', kind: 'ConfigMap', namespaced: true }, false)!;
+    expect(page.elements).to.deep.equal(['{"metadata":{"name":"c","namespace":"x"},"data":{"html":"\\u003cb\\u003e","n":  1.50}}']);
+  });
+
+  const row = (namespace: string, name: string, extra: Json = {}) => ({
+    cells: [name, `${namespace}/${name}`, 3, null],
+    object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name, namespace, labels: { 'kubezoo.io/tenant': 'aaaaaa', app: 'x' }, ...extra } },
+  });
+  const table = fc.record({
+    kind: fc.constant('Table'),
+    apiVersion: fc.constant('meta.k8s.io/v1'),
+    metadata: fc.constant({ resourceVersion: '7' }),
+    columnDefinitions: fc.constant([{ name: 'Name', type: 'string' }]),
+    rows: fc.array(
+      fc.tuple(upstreamName, upstreamName, fc.boolean()).map(([namespace, name, owned]) => row(namespace, name, owned ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u' }] } : {})),
+      { maxLength: 6 },
+    ),
+  });
+
+  for (const wantsNoObject of [false, true]) {
+    it(`a Table converted from its text equals tableDown of the parsed Table${wantsNoObject ? ', row objects dropped' : ''}`, () => {
+      fc.assert(
+        fc.property(table, writing, (upstream, write) => {
+          const rowKind = { group: '', kind: 'Pod', namespaced: true };
+          const expected = tableDown(ctx, structuredClone(upstream), rowKind);
+          if (wantsNoObject) expected.rows = expected.rows.map((r: Json) => ({ ...r, object: null }));
+          const page = collectionDown(ctx, write(upstream), rowKind, wantsNoObject)!;
+          expect(page.key).to.equal('rows');
+          expect(JSON.parse(renderCollection(page))).to.deep.equal(expected);
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
+
+  it('a Status or a single object is not a collection', () => {
+    expect(collectionDown(ctx, '{"kind":"Status","apiVersion":"v1","code":404}', { group: '', kind: 'Pod', namespaced: true }, false)).to.equal(null);
+    expect(collectionDown(ctx, '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"}}', { group: '', kind: 'Pod', namespaced: true }, false)).to.equal(null);
+  });
+
+  it('text that is not JSON throws, so the caller can fall back', () => {
+    for (const broken of ['{"kind":"PodList","items":[{"metadata":{"name":"p"', '{"kind":"PodList","items":[{"a" 1}]}', '']) {
+      expect(() => collectionDown(ctx, broken, { group: '', kind: 'Pod', namespaced: true }, false), broken).to.throw();
+    }
+  });
+});

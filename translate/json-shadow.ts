@@ -1,0 +1,275 @@
+/**
+ * Rewrites a JSON document without parsing all of it: only the members a shape names are parsed
+ * into a sparse "shadow" of the document; a conversion runs on the shadow; the members whose
+ * values it changed (or removed) are spliced into the original text, and every other byte is
+ * kept as it came. This is how the gateway converts large lists (DESIGN.md "Performance"): a
+ * Pod's conversion looks at a dozen short strings of its 3 KB, so parsing and serialising the
+ * rest is waste. Pure; the input is assumed to be valid JSON (an upstream answer) and anything
+ * unexpected throws, so the caller can fall back to a full parse.
+ */
+
+/** Which members to read: a leaf takes the whole value; an object shape descends; an array shape descends into each element. */
+export type ShapeNode = { kind: 'leaf' } | { kind: 'object'; fields: ReadonlyMap<string, ShapeNode> } | { kind: 'array'; each: ShapeNode };
+
+export const LEAF: ShapeNode = { kind: 'leaf' };
+
+export class ShadowError extends Error {
+  override name = 'ShadowError';
+}
+
+interface Leaf {
+  kind: 'leaf';
+  /** Where the member starts (its key's quote); -1 for an array element. */
+  memberStart: number;
+  valueStart: number;
+  valueEnd: number;
+  /** The comma before the member, or -1 when it is the first. */
+  commaBefore: number;
+  /** The comma after the member, or -1 when it is the last. */
+  commaAfter: number;
+  /** A string, number, boolean or null as read; undefined for an object or array (compared by its text). */
+  primitive: unknown;
+}
+
+/** What was read of one object or array: its members (or elements) that are leaves or containers read further. */
+type Skeleton = { kind: 'object'; members: Map<string, Skeleton | Leaf> } | { kind: 'array'; elements: (Skeleton | Leaf)[] };
+
+/** The shadow of one JSON object and what is needed to write its changes back. */
+export interface Shadow {
+  object: Record<string, any>;
+  skeleton: Skeleton & { kind: 'object' };
+  start: number;
+  end: number;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const COMMA = 44;
+const COLON = 58;
+
+/** A cursor over JSON text that can skip whole values cheaply (strings by indexOf). */
+export class JsonScanner {
+  constructor(readonly text: string) {}
+
+  ws(i: number): number {
+    const t = this.text;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else return i;
+    }
+  }
+
+  /** i at the opening quote; returns the index after the closing quote. */
+  skipString(i: number): number {
+    const t = this.text;
+    let j = i + 1;
+    for (;;) {
+      const q = t.indexOf('"', j);
+      if (q < 0) throw new ShadowError('unterminated string');
+      let backslashes = 0;
+      for (let k = q - 1; t.charCodeAt(k) === BACKSLASH; k--) backslashes++;
+      if (backslashes % 2 === 0) return q + 1;
+      j = q + 1;
+    }
+  }
+
+  /** The end of the value starting at i. */
+  skipValue(i: number): number {
+    const t = this.text;
+    const c = t.charCodeAt(i);
+    if (c === QUOTE) return this.skipString(i);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      let depth = 0;
+      for (let j = i; j < t.length; ) {
+        const d = t.charCodeAt(j);
+        if (d === QUOTE) {
+          j = this.skipString(j);
+          continue;
+        }
+        if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+        else if (d === CLOSE_BRACE || d === CLOSE_BRACKET) {
+          depth--;
+          if (depth === 0) return j + 1;
+        }
+        j++;
+      }
+      throw new ShadowError('unterminated container');
+    }
+    let j = i;
+    for (; j < t.length; j++) {
+      const d = t.charCodeAt(j);
+      if (d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === 32 || d === 10 || d === 13 || d === 9) break;
+    }
+    if (j === i) throw new ShadowError(`unexpected character at ${i}`);
+    return j;
+  }
+
+  /** A string value's content (parsed only when it has escapes). */
+  stringAt(start: number, end: number): string {
+    const raw = this.text.slice(start + 1, end - 1);
+    return raw.includes('\\') ? JSON.parse(this.text.slice(start, end)) : raw;
+  }
+
+  valueAt(start: number, end: number): unknown {
+    return this.text.charCodeAt(start) === QUOTE ? this.stringAt(start, end) : JSON.parse(this.text.slice(start, end));
+  }
+
+  expect(i: number, code: number): void {
+    if (this.text.charCodeAt(i) !== code) throw new ShadowError(`expected ${String.fromCharCode(code)} at ${i}`);
+  }
+
+  /**
+   * Each member of the object at i: `visit(key, valueStart, memberStart, commaBefore)` returns the
+   * value's end. Returns the object's end and, per member, the comma after it.
+   */
+  members(i: number, visit: (key: string, valueStart: number, memberStart: number, commaBefore: number) => number, commaAfter?: (comma: number) => void): number {
+    this.expect(i, OPEN_BRACE);
+    i = this.ws(i + 1);
+    if (this.text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+    let commaBefore = -1;
+    for (;;) {
+      this.expect(i, QUOTE);
+      const keyEnd = this.skipString(i);
+      const key = this.stringAt(i, keyEnd);
+      let j = this.ws(keyEnd);
+      this.expect(j, COLON);
+      j = this.ws(j + 1);
+      const end = visit(key, j, i, commaBefore);
+      j = this.ws(end);
+      const c = this.text.charCodeAt(j);
+      if (c === CLOSE_BRACE) return j + 1;
+      if (c !== COMMA) throw new ShadowError(`expected , or } at ${j}`);
+      commaAfter?.(j);
+      commaBefore = j;
+      i = this.ws(j + 1);
+    }
+  }
+
+  /** Each element of the array at i: `visit(index, valueStart)` returns the element's end. */
+  elements(i: number, visit: (index: number, valueStart: number) => number): number {
+    this.expect(i, OPEN_BRACKET);
+    i = this.ws(i + 1);
+    if (this.text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+    for (let index = 0; ; index++) {
+      const end = visit(index, i);
+      const j = this.ws(end);
+      const c = this.text.charCodeAt(j);
+      if (c === CLOSE_BRACKET) return j + 1;
+      if (c !== COMMA) throw new ShadowError(`expected , or ] at ${j}`);
+      i = this.ws(j + 1);
+    }
+  }
+}
+
+/** The shadow of the object at `start`, reading only what `shape` names. */
+export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode & { kind: 'object' }): Shadow {
+  const text = scanner.text;
+  const leafAt = (valueStart: number, memberStart: number, commaBefore: number): [Leaf, unknown] => {
+    const valueEnd = scanner.skipValue(valueStart);
+    const value = scanner.valueAt(valueStart, valueEnd);
+    const primitive = value !== null && typeof value === 'object' ? undefined : value;
+    return [{ kind: 'leaf', memberStart, valueStart, valueEnd, commaBefore, commaAfter: -1, primitive }, value];
+  };
+  const readObject = (at: number, node: ShapeNode & { kind: 'object' }, into: Record<string, any>, skeleton: Skeleton & { kind: 'object' }): number => {
+    let last: Leaf | undefined;
+    return scanner.members(
+      at,
+      (key, valueStart, memberStart, commaBefore) => {
+        last = undefined;
+        const child = node.fields.get(key);
+        if (!child) return scanner.skipValue(valueStart);
+        const c = text.charCodeAt(valueStart);
+        if (child.kind === 'object' && c === OPEN_BRACE) {
+          const inner: Skeleton & { kind: 'object' } = { kind: 'object', members: new Map() };
+          skeleton.members.set(key, inner);
+          return readObject(valueStart, child, (into[key] = {}), inner);
+        }
+        if (child.kind === 'array' && c === OPEN_BRACKET) {
+          const inner: Skeleton & { kind: 'array' } = { kind: 'array', elements: [] };
+          skeleton.members.set(key, inner);
+          return readArray(valueStart, child, (into[key] = []), inner);
+        }
+        const [leaf, value] = leafAt(valueStart, memberStart, commaBefore);
+        skeleton.members.set(key, leaf);
+        into[key] = value;
+        last = leaf;
+        return leaf.valueEnd;
+      },
+      (comma) => {
+        if (last) last.commaAfter = comma;
+      },
+    );
+  };
+  const readArray = (at: number, node: ShapeNode & { kind: 'array' }, into: unknown[], skeleton: Skeleton & { kind: 'array' }): number =>
+    scanner.elements(at, (index, valueStart) => {
+      const child = node.each;
+      if (child.kind === 'object' && text.charCodeAt(valueStart) === OPEN_BRACE) {
+        const inner: Skeleton & { kind: 'object' } = { kind: 'object', members: new Map() };
+        skeleton.elements.push(inner);
+        return readObject(valueStart, child, (into[index] = {}) as Record<string, any>, inner);
+      }
+      const [leaf, value] = leafAt(valueStart, -1, -1);
+      skeleton.elements.push(leaf);
+      into[index] = value;
+      return leaf.valueEnd;
+    });
+  const skeleton: Skeleton & { kind: 'object' } = { kind: 'object', members: new Map() };
+  const object: Record<string, any> = {};
+  const end = readObject(start, shape, object, skeleton);
+  return { object, skeleton, start, end };
+}
+
+/**
+ * The object's text with the conversion's changes written in (`converted` is the shadow after the
+ * conversion, the same object or a new one). Null when the conversion changed the shape — added a
+ * member, removed an array element — which a splice cannot express: the caller parses in full.
+ */
+export function writeShadow(text: string, shadow: Shadow, converted: Record<string, any>): string | null {
+  const splices: [number, number, string][] = [];
+  if (!collectSplices(text, shadow.skeleton, converted, splices)) return null;
+  if (splices.length === 0) return text.slice(shadow.start, shadow.end);
+  splices.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let at = shadow.start;
+  for (const [start, end, replacement] of splices) {
+    if (start < at) return null;
+    out += text.slice(at, start) + replacement;
+    at = end;
+  }
+  return out + text.slice(at, shadow.end);
+}
+
+/** Walks the converted value along what was read; false when its shape is not the one read. */
+function collectSplices(text: string, skeleton: Skeleton, converted: unknown, splices: [number, number, string][]): boolean {
+  if (converted === null || typeof converted !== 'object' || Array.isArray(converted) !== (skeleton.kind === 'array')) return false;
+  if (skeleton.kind === 'array') {
+    const elements = converted as unknown[];
+    if (elements.length !== skeleton.elements.length) return false;
+    for (let i = 0; i < elements.length; i++) if (!visit(text, skeleton.elements[i]!, elements[i], splices)) return false;
+    return true;
+  }
+  const object = converted as Record<string, unknown>;
+  for (const key in object) if (!skeleton.members.has(key)) return false;
+  for (const [key, child] of skeleton.members) if (!visit(text, child, object[key], splices)) return false;
+  return true;
+}
+
+function visit(text: string, node: Skeleton | Leaf, now: unknown, splices: [number, number, string][]): boolean {
+  if (node.kind !== 'leaf') return now !== undefined && collectSplices(text, node, now, splices);
+  if (now === undefined) {
+    if (node.memberStart < 0) return false;
+    if (node.commaBefore >= 0) splices.push([node.commaBefore, node.valueEnd, '']);
+    else if (node.commaAfter >= 0) splices.push([node.memberStart, node.commaAfter + 1, '']);
+    else splices.push([node.memberStart, node.valueEnd, '']);
+    return true;
+  }
+  if (node.primitive !== undefined && now === node.primitive) return true;
+  const json = JSON.stringify(now);
+  if (json !== text.slice(node.valueStart, node.valueEnd)) splices.push([node.valueStart, node.valueEnd, json]);
+  return true;
+}

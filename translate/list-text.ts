@@ -1,0 +1,138 @@
+/**
+ * Lists and Tables down, from their JSON text: each item (or row) is converted through a shadow of
+ * the few members the rules read (json-shadow.ts) and its text kept apart from those, so a
+ * 10k-Pod list costs a scan and a few small parses rather than a full parse and serialisation.
+ * The members come from the same field table the protobuf rewrite uses (protobuf-fields.ts), so
+ * the conversion is objects.ts's own, run on a sparse object. An item the shadow cannot express
+ * (its conversion changed its shape) is parsed in full.
+ */
+import { apiVersionDown, type TenantContext } from './context.js';
+import { JsonScanner, LEAF, readShadow, writeShadow, type ShapeNode } from './json-shadow.js';
+import { objectDownInPlace, type TypeMeta } from './objects.js';
+import { METADATA, protobufFieldsOf, type FieldRule, type MessageFields } from './protobuf-fields.js';
+import { tableDown, type RowKind } from './table.js';
+
+type ObjectShape = ShapeNode & { kind: 'object' };
+
+/** One page of a list or Table, converted: everything but its items, and each kept item's text. */
+export interface CollectionPage {
+  head: Record<string, any>;
+  key: 'items' | 'rows';
+  elements: string[];
+  /** Items or rows read upstream, foreign ones included. */
+  read: number;
+}
+
+/** The page, or null when the text is not a list or a Table (a Status, a single object). */
+export function collectionDown(ctx: TenantContext, text: string, rowKind: RowKind, wantsNoObject: boolean): CollectionPage | null {
+  const scanner = new JsonScanner(text);
+  const head: Record<string, any> = {};
+  let range: { key: 'items' | 'rows'; start: number } | undefined;
+  scanner.members(scanner.ws(0), (key, valueStart) => {
+    const end = scanner.skipValue(valueStart);
+    if ((key === 'items' || key === 'rows') && text.charCodeAt(valueStart) === 91) range = { key, start: valueStart };
+    else head[key] = JSON.parse(text.slice(valueStart, end));
+    return end;
+  });
+  if (!range || typeof head.kind !== 'string') return null;
+  const elements: string[] = [];
+  let read = 0;
+  if (range.key === 'rows' && head.kind === 'Table') {
+    scanner.elements(range.start, (_, start) => {
+      read++;
+      const { end, text: row } = rowDown(ctx, scanner, start, rowKind, wantsNoObject);
+      if (row !== null) elements.push(row);
+      return end;
+    });
+  } else if (range.key === 'items' && head.kind.endsWith('List')) {
+    const itemType: TypeMeta = { apiVersion: String(head.apiVersion ?? ''), kind: head.kind.slice(0, -'List'.length) };
+    const shape = shapeOfKind(itemType.apiVersion, itemType.kind);
+    scanner.elements(range.start, (_, start) => {
+      read++;
+      const { end, text: item } = itemDown(ctx, scanner, start, itemType, shape);
+      if (item !== null) elements.push(item);
+      return end;
+    });
+    if (typeof head.apiVersion === 'string') head.apiVersion = apiVersionDown(ctx, head.apiVersion) ?? head.apiVersion;
+  } else {
+    return null;
+  }
+  return { head, key: range.key, elements, read };
+}
+
+/** The page's JSON text: its head's members, then its items. */
+export function renderCollection(page: Pick<CollectionPage, 'head' | 'key' | 'elements'>): string {
+  const head = JSON.stringify(page.head);
+  return `${head.length > 2 ? `${head.slice(0, -1)},` : '{'}${JSON.stringify(page.key)}:[${page.elements.join(',')}]}`;
+}
+
+function itemDown(ctx: TenantContext, scanner: JsonScanner, start: number, type: TypeMeta, shape: ObjectShape | undefined): { end: number; text: string | null } {
+  if (shape && scanner.text.charCodeAt(start) === 123) {
+    const shadow = readShadow(scanner, start, shape);
+    if (!objectDownInPlace(ctx, shadow.object, type)) return { end: shadow.end, text: null };
+    const text = writeShadow(scanner.text, shadow, shadow.object);
+    if (text !== null) return { end: shadow.end, text };
+  }
+  const end = scanner.skipValue(start);
+  const object = JSON.parse(scanner.text.slice(start, end));
+  return { end, text: object && typeof object === 'object' && objectDownInPlace(ctx, object, type) ? JSON.stringify(object) : null };
+}
+
+const ROW_SHAPE: ObjectShape = objectShape([['cells', LEAF], ['object', objectShape([['kind', LEAF], ['apiVersion', LEAF], ...shapeOfFields(METADATA).fields])]]);
+/** Without the object, the row's object is a leaf: the conversion replaces it with null. */
+const ROW_SHAPE_NO_OBJECT: ObjectShape = objectShape([['cells', LEAF], ['object', LEAF]]);
+
+/** Rows of PartialObjectMetadata (kubectl's default) through a shadow; rows of whole objects parsed. */
+function rowDown(ctx: TenantContext, scanner: JsonScanner, start: number, rowKind: RowKind, wantsNoObject: boolean): { end: number; text: string | null } {
+  const convert = (row: Record<string, any>): Record<string, any> | null => {
+    const down = tableDown(ctx, { rows: [row] }, rowKind).rows[0] as Record<string, any> | undefined;
+    if (!down) return null;
+    if (wantsNoObject) down.object = null;
+    return down;
+  };
+  const shadow = readShadow(scanner, start, wantsNoObject ? ROW_SHAPE_NO_OBJECT : ROW_SHAPE);
+  const object = shadow.object.object;
+  if (wantsNoObject || object?.kind === 'PartialObjectMetadata') {
+    const down = convert(shadow.object);
+    if (!down) return { end: shadow.end, text: null };
+    const text = writeShadow(scanner.text, shadow, down);
+    if (text !== null) return { end: shadow.end, text };
+  }
+  const row = JSON.parse(scanner.text.slice(start, shadow.end));
+  const down = convert(row);
+  return { end: shadow.end, text: down ? JSON.stringify(down) : null };
+}
+
+const shapes = new Map<string, ObjectShape | undefined>();
+
+/** The members an item of this type must show its conversion: its table's fields plus its type. Undefined: parse it in full. */
+function shapeOfKind(apiVersion: string, kind: string): ObjectShape | undefined {
+  const key = `${apiVersion}/${kind}`;
+  if (!shapes.has(key)) {
+    const fields = protobufFieldsOf(apiVersion, kind);
+    if (!fields) shapes.set(key, undefined);
+    else {
+      const shape = shapeOfFields(fields);
+      shapes.set(key, objectShape([...shape.fields, ['apiVersion', LEAF], ['kind', LEAF]]));
+    }
+  }
+  return shapes.get(key);
+}
+
+function shapeOfFields(fields: MessageFields): ObjectShape {
+  const members: [string, ShapeNode][] = [];
+  const add = (rule: FieldRule): void => {
+    if (rule.type === 'inline') for (const inner of Object.values(rule.fields)) add(inner);
+    else if (rule.type === 'message') {
+      const inner = shapeOfFields(rule.fields);
+      members.push([rule.name, rule.repeated ? { kind: 'array', each: inner } : inner]);
+    } else members.push([rule.name, LEAF]);
+  };
+  for (const rule of Object.values(fields)) add(rule);
+  return objectShape(members);
+}
+
+function objectShape(members: [string, ShapeNode][]): ObjectShape {
+  return { kind: 'object', fields: new Map(members) };
+}
+
