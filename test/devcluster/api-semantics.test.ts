@@ -344,7 +344,8 @@ describe('devcluster: API semantics over HTTPS', function () {
   });
 });
 
-async function waitUntil(condition: () => Promise<boolean>, ms = 10000): Promise<void> {
+/** Generous: the namespace controller's work is quick, but a loaded CI machine can stall it for seconds. */
+async function waitUntil(condition: () => Promise<boolean>, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
