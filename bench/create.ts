@@ -1,0 +1,35 @@
+/**
+ * `create`: 16 concurrent clients each creating a ConfigMap and deleting it again, on the direct
+ * path and through the gateway; writes carry a body to translate up and an object to translate
+ * down, and wait for the devcluster's fsync on both paths.
+ */
+import { measureBoth, roundsFor } from './harness/compare.js';
+import { withEnvironment, type BenchOptions } from './harness/environment.js';
+import { caseOf, report } from './harness/results.js';
+import { createBenchTenant } from './harness/tenant.js';
+
+const TENANT = 'bencre';
+const CLIENTS = 16;
+
+/** A small application config, as a Helm chart would render it. */
+const configMap = (name: string) =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, labels: { app: 'checkout', 'app.kubernetes.io/managed-by': 'Helm' } },
+    data: { 'application.properties': 'server.port=8080\nlogging.level.root=INFO\npayments.endpoint=http://payments:8080\ncache.ttl=300\n', FEATURE_FLAGS: 'new-cart,fast-checkout' },
+  });
+
+export async function benchCreate(options: BenchOptions): Promise<number> {
+  const shape = { concurrency: CLIENTS, warmup: options.quick ? 50 : 200, durationMs: options.quick ? 1500 : 8000 };
+  const { result, run } = await withEnvironment(options, async (env) => {
+    const tenant = await createBenchTenant(env, TENANT);
+    const steps = (namespace: string, name: string) => [
+      { method: 'POST', path: `/api/v1/namespaces/${namespace}/configmaps`, body: configMap(name) },
+      { method: 'DELETE', path: `/api/v1/namespaces/${namespace}/configmaps/${name}` },
+    ];
+    const { direct, gateway } = await measureBoth('create + delete ConfigMap', tenant, steps(`${TENANT}-default`, 'direct-{n}'), steps('default', 'gateway-{n}'), shape, roundsFor(options));
+    return [caseOf('create ConfigMap', CLIENTS, direct.steps[0]!, gateway.steps[0]!), caseOf('delete ConfigMap', CLIENTS, direct.steps[1]!, gateway.steps[1]!)];
+  });
+  return report('create', options.quick, result, run);
+}

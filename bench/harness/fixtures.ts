@@ -1,0 +1,68 @@
+/**
+ * Fixtures are written straight to the devcluster with its admin certificate, many requests at
+ * a time, laid out as the gateway lays tenants out (namespaces `<tid>-<name>` labelled
+ * `kubezoo.io/tenant=<tid>`), so a benchmark does not wait on the gateway to fill the cluster.
+ */
+import { Pool } from 'undici';
+import { RestClient } from '../../apiserver/client/rest-client.js';
+import { TENANT_LABEL } from '../../tenants/tenant-resource.js';
+import { ensureTenantSpace } from '../../tenants/upstream-space.js';
+import type { BenchEnvironment } from './environment.js';
+import { realisticPod } from './pods.js';
+import type { Target } from './target.js';
+
+/** Enough in flight to keep the devcluster's single thread busy while its log fsyncs. */
+const WRITERS = 32;
+
+export class UpstreamWriter {
+  private readonly pool: Pool;
+
+  constructor(private readonly target: Target) {
+    this.pool = new Pool(target.origin, { connections: WRITERS, connect: { ca: target.ca, cert: target.cert, key: target.key } });
+  }
+
+  async create(path: string, object: Record<string, unknown>): Promise<void> {
+    const res = await this.pool.request({ method: 'POST', path, headers: { ...this.target.headers, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(object) });
+    const text = await res.body.text();
+    if (res.statusCode !== 201) throw new Error(`creating ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
+  }
+
+  /** A namespace of the tenant's beyond the four it starts with. */
+  createTenantNamespace(tenantId: string, name: string): Promise<void> {
+    return this.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${tenantId}-${name}`, labels: { [TENANT_LABEL]: tenantId } } });
+  }
+
+  /** `perNamespace` realistic pods in each of these upstream namespaces. */
+  createPods(namespaces: string[], perNamespace: number): Promise<void> {
+    return inParallel(namespaces.length * perNamespace, WRITERS, (i) => {
+      const namespace = namespaces[Math.floor(i / perNamespace)]!;
+      return this.create(`/api/v1/namespaces/${namespace}/pods`, realisticPod(namespace, i % perNamespace));
+    });
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+/**
+ * Tenants that exist only upstream, with the gateway's own code for a tenant's space (its four
+ * namespaces, its ClusterRole and binding): the neighbours that make a cluster crowded.
+ */
+export async function createTenantSpaces(env: BenchEnvironment, ids: string[]): Promise<void> {
+  const client = RestClient.fromKubeconfig(env.upstreamAdminKubeconfig);
+  try {
+    await inParallel(ids.length, WRITERS, (i) => ensureTenantSpace(client, ids[i]!));
+  } finally {
+    client.close();
+  }
+}
+
+export async function inParallel(count: number, concurrency: number, op: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) await op(next++);
+    }),
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * The load generator as the benchmarks drive it: a spec goes to a separate node process
+ * (load-worker.ts) on stdin, its summary comes back as JSON on stdout, so the client's own CPU
+ * is never the benchmark process's (which holds fixtures and results).
+ */
+import { spawn } from 'node:child_process';
+import { LOAD_WORKER } from './locations.js';
+import type { Target } from './target.js';
+
+/** One request; `{n}` in `path` and `body` becomes the iteration's number, unique within a load. */
+export interface RequestTemplate {
+  method: string;
+  path: string;
+  body?: string;
+  accept?: string;
+  /** The first successful answer must hold exactly this many items (a list) or rows (a Table). */
+  expectItems?: number;
+}
+
+export interface LoadShape {
+  /** Clients, each with its own keep-alive connection, each running the templates in order. */
+  concurrency: number;
+  /** Iterations run (and checked) before measuring: connections opened, code paths warm. */
+  warmup: number;
+  /** Measure this many iterations, or for this long; one of the two. */
+  iterations?: number;
+  durationMs?: number;
+}
+
+/** What the worker reads on stdin. */
+export interface LoadSpec extends Target, LoadShape {
+  templates: RequestTemplate[];
+}
+
+/** What the worker prints: per template, every successful request's latency. */
+export interface LoadRun {
+  seconds: number;
+  steps: {
+    request: string;
+    requests: number;
+    errors: number;
+    firstError?: string;
+    latenciesMs: number[];
+    bytes: number;
+  }[];
+}
+
+/** Latency percentiles of successful requests (NaN, null in JSON, when none succeeded), and successful requests per second. */
+export interface Figures {
+  p50Ms: number;
+  p99Ms: number;
+  throughputPerSec: number;
+}
+
+export interface RequestSummary extends Figures {
+  /** `METHOD path` of the template(s). */
+  request: string;
+  /** Requests sent while measuring, failed ones included. */
+  requests: number;
+  /** Failed requests — non-2xx, transport errors, a wrong item count — warmup included. */
+  errors: number;
+  firstError?: string;
+  meanResponseBytes: number;
+}
+
+export interface LoadSummary extends RequestSummary {
+  /** The same figures per template. */
+  steps: RequestSummary[];
+}
+
+export async function runLoad(target: Target, templates: RequestTemplate[], shape: LoadShape): Promise<LoadRun> {
+  const spec: LoadSpec = { ...target, ...shape, templates };
+  // A cluster-wide list is hundreds of megabytes; checking its item count parses it once.
+  const child = spawn(process.execPath, ['--max-old-space-size=8192', LOAD_WORKER], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  child.stdin.end(JSON.stringify(spec));
+  const code = await exited;
+  if (code !== 0) throw new Error(`load worker exited with ${code}: ${stderr.trim()}`);
+  return JSON.parse(stdout) as LoadRun;
+}
+
+/** Several runs of the same templates as one: their latencies pooled, their times added. */
+export function summarize(runs: LoadRun[]): LoadSummary {
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const steps = runs[0]!.steps.map((_, i) => runs.map((run) => run.steps[i]!));
+  const stepSummaries = steps.map((parts) => figures(parts[0]!.request, parts, seconds));
+  return { ...figures(stepSummaries.map((s) => s.request).join(' then '), steps.flat(), seconds), steps: stepSummaries };
+}
+
+function figures(request: string, parts: LoadRun['steps'], seconds: number): RequestSummary {
+  const latencies = parts.flatMap((part) => part.latenciesMs).sort((a, b) => a - b);
+  const bytes = parts.reduce((sum, part) => sum + part.bytes, 0);
+  return {
+    request,
+    requests: parts.reduce((sum, part) => sum + part.requests, 0),
+    errors: parts.reduce((sum, part) => sum + part.errors, 0),
+    firstError: parts.find((part) => part.firstError !== undefined)?.firstError,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    throughputPerSec: latencies.length / seconds,
+    meanResponseBytes: latencies.length ? bytes / latencies.length : 0,
+  };
+}
+
+/** Nearest rank. */
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+}

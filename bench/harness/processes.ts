@@ -1,0 +1,78 @@
+/**
+ * The devcluster and the gateway as processes of their own (`paddock devcluster`, `paddock
+ * serve`), as they run in production: the benchmark process never shares their CPU or heap.
+ * Each is ready when it prints its listening line; each is stopped by its PID.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { CLI } from './locations.js';
+
+const STARTUP_TIMEOUT_MS = 60_000;
+/** A devcluster holding 100k pods takes a while to flush its log on SIGTERM. */
+const STOP_TIMEOUT_MS = 30_000;
+
+export interface ServerProcess {
+  label: string;
+  child: ChildProcess;
+  pid: number;
+  url: string;
+  kubeconfigPath: string;
+}
+
+/** `devcluster NAME listening on URL; admin kubeconfig: PATH` */
+export function startDevclusterProcess(dataDir: string): Promise<ServerProcess> {
+  return startCli('devcluster', [], ['devcluster', '--listen', '127.0.0.1:0', '--data-dir', dataDir], /^devcluster \S+ listening on (\S+); admin kubeconfig: (.+)$/);
+}
+
+/** `paddock gateway listening on URL; admin kubeconfig: PATH`, with `nodeArgs` (e.g. `--cpu-prof`) for its node. */
+export function startGatewayProcess(upstreamKubeconfigPath: string, dataDir: string, nodeArgs: string[]): Promise<ServerProcess> {
+  return startCli('gateway', nodeArgs, ['serve', '--upstream', `member1=${upstreamKubeconfigPath}`, '--listen', '127.0.0.1:0', '--data-dir', dataDir], /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/);
+}
+
+function startCli(label: string, nodeArgs: string[], args: string[], ready: RegExp): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its complaints (a failed request in the gateway) belong in the benchmark's output.
+  createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`[${label} ${child.pid}] ${line}\n`));
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      void stopProcess(child).finally(() => reject(err));
+    };
+    const onExit = (code: number | null, signal: string | null) => fail(new Error(`${label} exited (${code ?? signal}) before it was ready`));
+    const timer = setTimeout(() => fail(new Error(`${label} did not print its listening line within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
+    child.once('error', fail);
+    child.once('exit', onExit);
+    // Later lines keep being read, so the pipe never fills and blocks the server.
+    lines.on('line', (line) => {
+      const match = ready.exec(line);
+      if (!match) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve({ label, child, pid: child.pid!, url: match[1]!, kubeconfigPath: match[2]! });
+    });
+  });
+}
+
+/** SIGTERM to the PID, then SIGKILL if it has not exited within the timeout. */
+export async function stopProcess(child: ChildProcess, timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)))]);
+  clearTimeout(timer);
+  if (!timedOut) return;
+  process.stderr.write(`pid ${child.pid} did not exit within ${timeoutMs / 1000} s of SIGTERM; killing it\n`);
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/** Resident memory of a process (VmRSS of /proc/PID/status), in bytes. */
+export async function rssBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(match[1]) * 1024;
+}
