@@ -7,21 +7,37 @@ export type Identity =
   | { kind: 'admin'; user: string; groups: string[] }
   | { kind: 'tenant'; tenant: string; user: string; groups: string[]; serial: string };
 
+type CertificateIdentity = ReturnType<typeof identityFromPeerCertificate>;
+
+/** A connection's certificate cannot change, so it is decoded once per socket, not per request (it was a tenth of a GET's CPU). */
+const bySocket = new WeakMap<TLSSocket, CertificateIdentity | { refused: string }>();
+
+function certificateIdentity(socket: TLSSocket): CertificateIdentity | { refused: string } {
+  let identity = bySocket.get(socket);
+  if (!identity) {
+    try {
+      identity = identityFromPeerCertificate(socket.getPeerCertificate());
+    } catch (err) {
+      identity = { refused: (err as Error).message };
+    }
+    bySocket.set(socket, identity);
+  }
+  return identity;
+}
+
 /**
  * Who a request is (DESIGN.md, Identity): a client certificate that chains to the CA, then
  * - OU[0] a tenant id and CN `<OU[0]>-…` → that tenant's user, if the tenant exists, is Active
  *   and still accepts the certificate's serial;
  * - O `system:masters` and no OU → the admin;
  * - anything else → refused (401), with the reason for the log.
+ * The tenant's state and the serial are checked on every request, so a revocation takes effect
+ * on open connections too.
  */
 export function authenticate(socket: TLSSocket, tenants: TenantRegistry): Identity | { refused: string } {
   if (!socket.authorized) return { refused: `client certificate not verified: ${String(socket.authorizationError ?? 'none presented')}` };
-  let identity;
-  try {
-    identity = identityFromPeerCertificate(socket.getPeerCertificate());
-  } catch (err) {
-    return { refused: (err as Error).message };
-  }
+  const identity = certificateIdentity(socket);
+  if ('refused' in identity) return identity;
   const tenant = identity.organizationalUnits[0];
   if (tenant !== undefined) {
     if (!isTenantId(tenant) || !identity.user.startsWith(`${tenant}-`)) return { refused: `certificate of ${identity.user} names no tenant it belongs to` };

@@ -14,6 +14,15 @@ export interface TenantNamespaces {
 export const tenantNamespaceSelector = (ctx: TenantContext) => `${TENANT_LABEL}=${ctx.tenantId}`;
 
 /**
+ * The tenant's namespace names for a cross-namespace list: from the cluster's namespace index
+ * (namespace-index.ts) when it is in sync, else asked of the cluster. A watch needs a
+ * resourceVersion to start its namespace watch from, so it uses tenantNamespaces instead.
+ */
+export async function tenantNamespaceNames(ctx: TenantContext, upstream: UpstreamConnection, metrics: GatewayMetrics): Promise<string[]> {
+  return upstream.namespaceIndex.namespacesOf(ctx.tenantId) ?? (await tenantNamespaces(ctx, upstream, metrics)).names;
+}
+
+/**
  * A tenant's namespaces upstream, found by their tenant label — read with the gateway's own
  * credentials, since which namespaces exist is not the tenant user's permission to have or lack:
  * each per-namespace read after it is made as the tenant user and authorized upstream.

@@ -17,7 +17,7 @@ import { tableDown, type RowKind } from '../translate/table.js';
 import type { Identity } from './authenticate.js';
 import { watchAcrossNamespaces } from './cross-namespace-watch.js';
 import { proxySubresource } from './proxy-subresource.js';
-import { namespacedPath, tenantNamespaces } from './tenant-namespaces.js';
+import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import { WatchEventsDown, watchLines } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
 import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
@@ -29,6 +29,8 @@ const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const PASS_THROUGH = new Set(['/version', '/healthz', '/readyz', '/livez']);
 /** Upstream pages read at most per tenant page, so a sparse list cannot hold a request forever. */
 const MAX_UPSTREAM_PAGES = 1000;
+/** Namespaces of a cross-namespace list read at once. */
+const FAN_OUT_WIDTH = 8;
 
 export interface TenantProxyOptions {
   /** Key for sealing continue tokens, the same on every replica. */
@@ -102,6 +104,8 @@ export class TenantProxy {
     if (t.info.group === 'apiextensions.k8s.io' && req.method !== 'GET') upstream.invalidate();
     const parsed = parseJson(text);
     if (!parsed) return this.rawDown(req, res, ctx, response, text);
+    // The tenant's next `get -A` must see the namespace it just made, before the index's watch does.
+    if (t.info.group === '' && t.info.resource === 'namespaces' && response.status === 201 && typeof parsed.metadata?.name === 'string') upstream.namespaceIndex.added(ctx.tenantId, parsed.metadata.name);
     const out = this.options.metrics.time('down', () => this.responseDown(ctx, parsed, rowKind, wantsNoObject));
     if (out === null) throw new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
     sendJson(req, res, response.status, out, warningsDown(ctx, response.headers));
@@ -146,41 +150,54 @@ export class TenantProxy {
   private async list(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind, wantsNoObject: boolean): Promise<void> {
     const limit = Number(t.query.get('limit') ?? 0);
     const cursor = parseCursor(t.query.get('continue'));
-    const paths = t.namespaced && !t.info.namespace ? (await tenantNamespaces(ctx, upstream, this.options.metrics)).names.map((name) => namespacedPath(t.path, name)) : [t.path];
+    const paths = t.namespaced && !t.info.namespace ? (await tenantNamespaceNames(ctx, upstream, this.options.metrics)).map((name) => namespacedPath(t.path, name)) : [t.path];
     let combined: CollectionPage | undefined;
     // Resume at the path the token names; if it went away meanwhile, at the next one after it.
     let index = cursor.path === undefined ? 0 : paths.findIndex((path) => path >= cursor.path!);
     if (index < 0) index = paths.length;
     let upstreamContinue: string | undefined = paths[index] === cursor.path ? cursor.continue : undefined;
     let revision: string | undefined;
-    for (let page = 0; page < MAX_UPSTREAM_PAGES && index < paths.length; page++) {
+    const read = async (path: string, continueToken: string | undefined, need: number) => {
       const query = new URLSearchParams(t.query);
       query.delete('continue');
-      if (limit > 0) query.set('limit', String(limit - (combined?.elements.length ?? 0)));
-      if (upstreamContinue) {
-        query.set('continue', upstreamContinue);
+      if (limit > 0) query.set('limit', String(need));
+      if (continueToken) {
+        query.set('continue', continueToken);
         query.delete('resourceVersion');
         query.delete('resourceVersionMatch');
       }
-      const response = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(paths[index]!, query), headers);
+      const response = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(path, query), headers);
       const text = await response.body.text();
       const translated = response.status === 200 ? this.options.metrics.time('down', () => this.pageDown(ctx, text, rowKind, wantsNoObject)) : null;
-      if (!translated) {
-        const parsed = parseJson(text);
-        if (!parsed) return this.rawDown(req, res, ctx, response, text);
-        if (response.status !== 200 || parsed.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
-        return sendJson(req, res, response.status, this.responseDown(ctx, parsed, rowKind, wantsNoObject), warningsDown(ctx, response.headers));
+      if (translated) this.options.metrics.objectsRead.inc({ cluster: upstream.name }, translated.read);
+      return { response, text, translated };
+    };
+    for (let round = 0; round < MAX_UPSTREAM_PAGES && index < paths.length; round++) {
+      const need = limit > 0 ? limit - (combined?.elements.length ?? 0) : 0;
+      // Namespaces are read a window at a time, each asked for the whole remaining page; a
+      // namespace resumed mid-way through its pages is read alone.
+      const width = upstreamContinue ? 1 : Math.min(FAN_OUT_WIDTH, paths.length - index);
+      const pages = await Promise.all(Array.from({ length: width }, (_, k) => read(paths[index + k]!, k === 0 ? upstreamContinue : undefined, need)));
+      for (const { response, text, translated } of pages) {
+        if (!translated) {
+          const parsed = parseJson(text);
+          if (!parsed) return this.rawDown(req, res, ctx, response, text);
+          if (response.status !== 200 || parsed.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
+          return sendJson(req, res, response.status, this.responseDown(ctx, parsed, rowKind, wantsNoObject), warningsDown(ctx, response.headers));
+        }
+        // A later namespace's page that no longer fits is read again, asked for what is left.
+        if (combined && limit > 0 && translated.elements.length > limit - combined.elements.length) break;
+        if (!combined) combined = translated;
+        else combined.elements.push(...translated.elements);
+        // With several namespaces read, the list's resourceVersion is the oldest of them, so a
+        // watch from it misses nothing (it may see a change twice, which watches allow).
+        const pageRevision = translated.head.metadata?.resourceVersion;
+        if (pageRevision && (!revision || Number(pageRevision) < Number(revision))) revision = pageRevision;
+        upstreamContinue = translated.head.metadata?.continue || undefined;
+        if (upstreamContinue) break;
+        index++;
       }
-      this.options.metrics.objectsRead.inc({ cluster: upstream.name }, translated.read);
-      if (!combined) combined = translated;
-      else combined.elements.push(...translated.elements);
-      // With several namespaces read, the list's resourceVersion is the oldest of them, so a
-      // watch from it misses nothing (it may see a change twice, which watches allow).
-      const pageRevision = translated.head.metadata?.resourceVersion;
-      if (pageRevision && (!revision || Number(pageRevision) < Number(revision))) revision = pageRevision;
-      upstreamContinue = translated.head.metadata?.continue || undefined;
-      if (!upstreamContinue) index++;
-      if (limit > 0 && combined.elements.length >= limit) break;
+      if (limit > 0 && (combined?.elements.length ?? 0) >= limit) break;
     }
     combined ??= { head: { kind: `${t.kind}List`, apiVersion: t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version, metadata: {} }, key: 'items', elements: [], read: 0 };
     const metadata: Record<string, any> = { ...(combined.head.metadata ?? {}), ...(revision ? { resourceVersion: revision } : {}) };

@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import { parseKubeconfig } from '../certs/index.js';
 import { isTenantGroup, type KindScope } from '../translate/context.js';
+import { NamespaceIndex } from './namespace-index.js';
 
 export interface UpstreamResponse {
   status: number;
@@ -29,6 +30,8 @@ export class UpstreamConnection {
   private fetchedAt = 0;
   private refreshing: Promise<void> | undefined;
   private readonly documents = new Map<string, Promise<{ status: number; contentType: string; body: string }>>();
+  /** Every tenant's namespaces on this cluster, for cross-namespace lists. */
+  readonly namespaceIndex = new NamespaceIndex(this);
 
   constructor(
     readonly name: string,
@@ -85,6 +88,7 @@ export class UpstreamConnection {
   }
 
   async close(): Promise<void> {
+    this.namespaceIndex.stop();
     await Promise.all([this.pool.close(), this.streams.close()]);
   }
 

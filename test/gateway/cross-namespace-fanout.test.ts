@@ -102,6 +102,21 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
     expect(cost.lists, 'one list of the tenant\'s namespaces, then one per namespace').to.equal(1 + 20);
   });
 
+  it('once the namespace index is in, get pods -A lists no namespaces; a namespace made a moment ago is in it', async () => {
+    let cost = await upstreamCost(async () => {});
+    for (let tries = 0; tries < 100; tries++) {
+      cost = await upstreamCost(async () => void (await tenantApi.request('GET', '/api/v1/pods')));
+      if (cost.lists === 20) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(cost, 'the 20 namespaces read at once, their 32 Pods, no namespace list').to.deep.include({ lists: 20, objects: OWN_NAMESPACES.length * 2 });
+    expect((await tenantApi.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } })).status).to.equal(201);
+    expect((await tenantApi.request('POST', '/api/v1/namespaces/fresh/pods', pod('new'))).status).to.equal(201);
+    const out = await tenant.ok(['get', 'pods', '-A', '-o', 'name']);
+    expect(out.trim().split('\n')).to.have.length(OWN_NAMESPACES.length * 2 + 1);
+    expect((await tenantApi.request('DELETE', '/api/v1/namespaces/fresh/pods/new')).status).to.equal(200);
+  });
+
   it('pages across namespaces with --chunk-size, every object once and in order', async () => {
     const table = await tenant.ok(['get', 'pods', '-A', '--chunk-size', '3']);
     const rows = table.trim().split('\n').slice(1).map((line) => line.split(/\s+/).slice(0, 2).join('/'));
@@ -109,6 +124,7 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
   });
 
   it('a watch across namespaces gets every event of the tenant\'s, including new namespaces\', and reads no other tenant\'s', async () => {
+    const namespacesNow = (await tenantApi.request('GET', '/api/v1/namespaces')).body.items.length;
     const listed = await tenantApi.request('GET', '/api/v1/pods?limit=1');
     expect(listed.status).to.equal(200);
     let watch!: WatchStream;
@@ -129,7 +145,7 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
     expect(seen.filter((s) => s.startsWith('ADDED'))).to.deep.equal(['ADDED ns03/three', 'ADDED later/new']);
     expect(seen).to.include('DELETED ns05/one');
     expect(seen.filter((s) => /o00007|late\d/.test(s))).to.deep.equal([]);
-    expect(cost.watches, 'one watch per tenant namespace, one for new namespaces, one for the namespace made later').to.equal(20 + 1 + 1);
+    expect(cost.watches, 'one watch per tenant namespace, one for new namespaces, one for the namespace made later').to.equal(namespacesNow + 1 + 1);
     expect(cost.events, 'upstream events read: the tenant\'s own only').to.equal(seen.length);
   });
 
