@@ -5,6 +5,7 @@ import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { createActiveTenant } from '../support/tenants.js';
+import { envelope, lenField, message } from '../support/protobuf-wire.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const RUNS = Number(process.env.GATEWAY_FUZZ_RUNS ?? 10_000);
@@ -85,12 +86,22 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
     },
     { requiredKeys: [] },
   );
+  /** Well-formed protobuf bodies that aim at the other tenant (ASCII only, so the string carries the bytes as they are). */
+  const protobufName = fc.constantFrom('x', 'default', 'victim-default', 'victim-x', `victim-${victimSecret}`, '../victim', 'n'.repeat(70), '');
+  const protobufBody = fc
+    .tuple(fc.constantFrom(['v1', 'ConfigMap'], ['v1', 'Namespace'], ['rbac.authorization.k8s.io/v1', 'RoleBinding'], ['rbac.authorization.k8s.io/v1', 'ClusterRole'], ['v1', 'Pod'], ['stable.example.com/v1', 'CronTab']), protobufName, protobufName, protobufName)
+    .map(([[apiVersion, kind], name, namespace, target]) => {
+      const meta = lenField(1, message(lenField(1, name!), lenField(3, namespace!), lenField(13, message(lenField(1, 'Namespace'), lenField(3, target!), lenField(5, 'v1')))));
+      const extra = kind === 'RoleBinding' ? [lenField(2, message(lenField(1, 'User'), lenField(3, target!))), lenField(3, message(lenField(1, 'rbac.authorization.k8s.io'), lenField(2, 'ClusterRole'), lenField(3, target!)))] : [];
+      return envelope(apiVersion!, kind!, message(meta, ...extra)).toString('latin1');
+    });
   const body = fc.oneof(
     objectBody.map((o) => JSON.stringify(o)),
     fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
     fc.string({ maxLength: 30 }),
     fc.constant('['.repeat(10_000) + ']'.repeat(10_000)),
     fc.constant('k8s\u0000garbage'),
+    protobufBody,
   );
   const contentType = fc.constantFrom('application/json', 'application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/yaml', 'text/plain', 'application/vnd.kubernetes.protobuf');
   const extraHeaders = fc.constantFrom<Record<string, string>>({}, { 'Impersonate-User': 'admin' }, { 'Impersonate-Group': 'system:masters' }, { 'Impersonate-User': 'victim-admin', 'Impersonate-Group': 'system:masters' }, { Authorization: 'Bearer nothing' });
