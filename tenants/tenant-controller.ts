@@ -46,6 +46,8 @@ export class TenantController {
   private stopped = false;
   private leadership: Leadership | undefined;
   private campaign: Promise<void> = Promise.resolve();
+  /** Tenant → cluster, from the watch: the load that placement spreads. */
+  private readonly placed = new Map<string, string>();
   private readonly queue = new Set<string>();
   /** Tenants being reconciled now: each by one worker at a time. */
   private readonly active = new Set<string>();
@@ -80,9 +82,14 @@ export class TenantController {
         continue;
       }
       const loop = new WatchLoop(this.options.store, TENANTS_PREFIX, {
-        onList: (items) => items.forEach((kv) => this.enqueue((JSON.parse(kv.value) as ApiObject).metadata.name)),
+        onList: (items) => {
+          this.placed.clear();
+          for (const kv of items) this.enqueue(this.follow(JSON.parse(kv.value) as ApiObject));
+        },
         onEvent: (event) => {
-          if (event.type !== 'delete') this.enqueue((JSON.parse(event.value) as ApiObject).metadata.name);
+          const tenant = JSON.parse(event.value) as ApiObject;
+          if (event.type === 'delete') this.placed.delete(tenant.metadata.name);
+          else this.enqueue(this.follow(tenant));
         },
       }, 'tenant controller');
       await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
@@ -92,6 +99,13 @@ export class TenantController {
       });
       await loop.stop();
     }
+  }
+
+  /** Records where the tenant lives, for placing the next ones; returns its name. */
+  private follow(tenant: ApiObject): string {
+    const cluster = tenant.status?.cluster;
+    if (typeof cluster === 'string') this.placed.set(tenant.metadata.name, cluster);
+    return tenant.metadata.name;
   }
 
   private enqueue(name: string): void {
@@ -167,11 +181,10 @@ export class TenantController {
   private async clusterFor(tenant: ApiObject) {
     const current = this.options.clusters.find((c) => c.name === tenant.status?.cluster);
     if (current) return current;
+    // Counted from the watch, not listed from the store: with 10,000 tenants a list per creation
+    // cost more than the rest of the creation.
     const load = new Map<string, number>();
-    for (const other of (await this.options.tenants.objects.list('', {})).objects) {
-      const cluster = other.status?.cluster;
-      if (cluster) load.set(cluster, (load.get(cluster) ?? 0) + 1);
-    }
+    for (const cluster of this.placed.values()) load.set(cluster, (load.get(cluster) ?? 0) + 1);
     return placeTenant(this.options.clusters, tenant.spec?.clusterAffinity, load);
   }
 

@@ -11,29 +11,32 @@ export const TENANT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
  */
 export async function ensureTenantSpace(client: RestClient, tenantId: string): Promise<void> {
   const prefix = `${tenantId}-`;
-  for (const namespace of TENANT_NAMESPACES) {
-    await create(client, '/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: prefix + namespace, labels: { [TENANT_LABEL]: tenantId } },
-    });
-  }
-  await create(client, '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRole',
-    metadata: { name: `${prefix}cluster-admin` },
-    rules: [
-      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-      { nonResourceURLs: ['*'], verbs: ['*'] },
-    ],
-  });
-  await create(client, '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: `${prefix}cluster-admin` },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${prefix}cluster-admin` },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${prefix}admin` }],
-  });
+  // Nothing here depends on anything else here (a binding may name a role not yet made), so all of it goes at once.
+  await Promise.all([
+    ...TENANT_NAMESPACES.map((namespace) =>
+      create(client, '/api/v1/namespaces', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: prefix + namespace, labels: { [TENANT_LABEL]: tenantId } },
+      }),
+    ),
+    create(client, '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: `${prefix}cluster-admin` },
+      rules: [
+        { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+        { nonResourceURLs: ['*'], verbs: ['*'] },
+      ],
+    }),
+    create(client, '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: `${prefix}cluster-admin` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${prefix}cluster-admin` },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${prefix}admin` }],
+    }),
+  ]);
 }
 
 async function create(client: RestClient, path: string, object: { metadata: { name: string; [field: string]: unknown }; [field: string]: unknown }): Promise<void> {
