@@ -9,9 +9,11 @@ import { benchDevcluster } from './devcluster.js';
 import { benchGet } from './get.js';
 import type { BenchOptions } from './harness/environment.js';
 import { benchList } from './list.js';
+import { benchMemory } from './memory.js';
 import { benchStore } from './store.js';
 import { benchTenantListAll } from './tenant-list-all.js';
 import { benchTenants } from './tenants.js';
+import { benchWatch } from './watch.js';
 
 interface Benchmark {
   /** Resolves to the number of failed requests. */
@@ -26,11 +28,13 @@ const separate = (run: (options: BenchOptions) => Promise<number>): Benchmark =>
 const BENCHMARKS: Record<string, Benchmark> = {
   store: inProcess(benchStore),
   devcluster: inProcess(benchDevcluster),
-  tenants: inProcess(benchTenants),
   get: separate(benchGet),
   create: separate(benchCreate),
   list: separate(benchList),
   'tenant-list-all': separate(benchTenantListAll),
+  watch: separate(benchWatch),
+  tenants: separate(benchTenants),
+  memory: separate(benchMemory),
 };
 
 const USAGE = `usage: npm run bench -- [NAME...] [--quick] [--cpu-prof]

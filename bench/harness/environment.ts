@@ -35,8 +35,8 @@ export interface EnvironmentRun {
   cpuProfiles: string[];
 }
 
-/** Runs `body` against a fresh devcluster and gateway, which are stopped when it ends. */
-export async function withEnvironment<T>(options: BenchOptions, body: (env: BenchEnvironment) => Promise<T>): Promise<{ result: T; run: EnvironmentRun }> {
+/** Runs `body` against a fresh devcluster and gateway (`paddock serve` with `serveArgs` too), which are stopped when it ends. */
+export async function withEnvironment<T>(options: BenchOptions, body: (env: BenchEnvironment) => Promise<T>, serveArgs: string[] = []): Promise<{ result: T; run: EnvironmentRun }> {
   const temp = await makeTempDir('bench');
   let devcluster: ServerProcess | undefined;
   let gateway: ServerProcess | undefined;
@@ -44,7 +44,7 @@ export async function withEnvironment<T>(options: BenchOptions, body: (env: Benc
   let succeeded = false;
   try {
     devcluster = await startDevclusterProcess(path.join(temp.dir, 'devcluster'));
-    gateway = await startGatewayProcess(devcluster.kubeconfigPath, path.join(temp.dir, 'gateway'), options.cpuProf ? CPU_PROF_ARGS : []);
+    gateway = await startGatewayProcess(devcluster.kubeconfigPath, path.join(temp.dir, 'gateway'), options.cpuProf ? CPU_PROF_ARGS : [], serveArgs);
     const upstreamAdminKubeconfig = await readFile(devcluster.kubeconfigPath, 'utf8');
     const env: BenchEnvironment = {
       dir: temp.dir,

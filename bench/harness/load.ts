@@ -110,6 +110,6 @@ function figures(request: string, parts: LoadRun['steps'], seconds: number): Req
 }
 
 /** Nearest rank. */
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
 }

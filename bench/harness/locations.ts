@@ -6,5 +6,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** The `paddock` command, as built. */
 export const CLI = path.join(REPO_ROOT, 'dist/gateway/cli.js');
 export const LOAD_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/load-worker.js');
-export const RESULTS_DIR = path.join(REPO_ROOT, 'bench/results');
+export const WATCH_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/watch-worker.js');
+export const TENANT_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/tenant-worker.js');
+/** `PADDOCK_BENCH_RESULTS` moves the results (and profiles) elsewhere, e.g. to a test's temp dir. */
+export const RESULTS_DIR = process.env.PADDOCK_BENCH_RESULTS ? path.resolve(process.env.PADDOCK_BENCH_RESULTS) : path.join(REPO_ROOT, 'bench/results');
 export const PROFILES_DIR = path.join(RESULTS_DIR, 'profiles');

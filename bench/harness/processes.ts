@@ -25,9 +25,9 @@ export function startDevclusterProcess(dataDir: string): Promise<ServerProcess> 
   return startCli('devcluster', [], ['devcluster', '--listen', '127.0.0.1:0', '--data-dir', dataDir], /^devcluster \S+ listening on (\S+); admin kubeconfig: (.+)$/);
 }
 
-/** `paddock gateway listening on URL; admin kubeconfig: PATH`, with `nodeArgs` (e.g. `--cpu-prof`) for its node. */
-export function startGatewayProcess(upstreamKubeconfigPath: string, dataDir: string, nodeArgs: string[]): Promise<ServerProcess> {
-  return startCli('gateway', nodeArgs, ['serve', '--upstream', `member1=${upstreamKubeconfigPath}`, '--listen', '127.0.0.1:0', '--data-dir', dataDir], /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/);
+/** `paddock gateway listening on URL; admin kubeconfig: PATH`, with `nodeArgs` (e.g. `--cpu-prof`) for its node and `serveArgs` (e.g. `--key-algorithm rsa`) for `paddock serve`. */
+export function startGatewayProcess(upstreamKubeconfigPath: string, dataDir: string, nodeArgs: string[], serveArgs: string[] = []): Promise<ServerProcess> {
+  return startCli('gateway', nodeArgs, ['serve', '--upstream', `member1=${upstreamKubeconfigPath}`, '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...serveArgs], /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/);
 }
 
 function startCli(label: string, nodeArgs: string[], args: string[], ready: RegExp): Promise<ServerProcess> {

@@ -38,15 +38,10 @@ export function progress(line: string): void {
 
 /** Prints the table, writes the JSON, and returns how many requests failed. */
 export async function report(name: string, quick: boolean, cases: CaseResult[], { memory, cpuProfiles }: EnvironmentRun): Promise<number> {
-  // A side whose every request failed has no latency (null once through JSON).
-  const shown = (format: (n: number) => string) => (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : format(n));
-  const ms = shown((n) => (n < 10 ? n.toFixed(2) : n.toFixed(1)));
-  const perSecond = shown((n) => (n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')));
-  const ratio = shown((n) => `${n >= 0.1 ? n.toFixed(2) : n.toPrecision(2)}x`);
   process.stdout.write(`\n${name}${quick ? ' (quick)' : ''}: ratios are gateway/direct for latency and direct/gateway for throughput, so each says how many times slower the gateway path is (1.00x: no cost)\n`);
   printTable(
     [name, 'clients', 'p50 direct ms', 'p50 gateway ms', 'p50 ratio', 'p99 direct ms', 'p99 gateway ms', 'p99 ratio', 'direct req/s', 'gateway req/s', 'req/s ratio'],
-    cases.map((c) => [c.name, String(c.concurrency), ms(c.direct.p50Ms), ms(c.gateway.p50Ms), ratio(c.ratios.p50), ms(c.direct.p99Ms), ms(c.gateway.p99Ms), ratio(c.ratios.p99), perSecond(c.direct.throughputPerSec), perSecond(c.gateway.throughputPerSec), ratio(c.ratios.throughput)]),
+    cases.map((c) => [c.name, String(c.concurrency), formatMs(c.direct.p50Ms), formatMs(c.gateway.p50Ms), formatRatio(c.ratios.p50), formatMs(c.direct.p99Ms), formatMs(c.gateway.p99Ms), formatRatio(c.ratios.p99), formatPerSecond(c.direct.throughputPerSec), formatPerSecond(c.gateway.throughputPerSec), formatRatio(c.ratios.throughput)]),
   );
   process.stdout.write(`memory at the end: gateway RSS ${mib(memory.gatewayRssBytes)}, devcluster RSS ${mib(memory.devclusterRssBytes)}\n`);
   let errors = 0;
@@ -60,19 +55,35 @@ export async function report(name: string, quick: boolean, cases: CaseResult[], 
       process.stdout.write(`ERRORS: ${c.name}, ${side}: ${summary.errors} failed requests; first: ${summary.firstError}\n`);
     }
   }
+  await saveResults(name, { quick, memory, cpuProfiles, cases });
+  await printProfiles(cpuProfiles);
+  return errors;
+}
+
+// A side whose every request failed has no latency (null once through JSON).
+const shown = (format: (n: number) => string) => (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : format(n));
+export const formatMs = shown((n) => (n < 10 ? n.toFixed(2) : n.toFixed(1)));
+export const formatPerSecond = shown((n) => (n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')));
+export const formatRatio = shown((n) => `${n >= 0.1 ? n.toFixed(2) : n.toPrecision(2)}x`);
+
+/** Writes bench/results/NAME.json: the name, the date, the machine, then `fields`; prints where. */
+export async function saveResults(name: string, fields: Record<string, unknown>): Promise<void> {
   const cpus = os.cpus();
   const machine = { cpuModel: cpus[0]?.model ?? 'unknown', cpuCount: cpus.length, totalMemoryBytes: os.totalmem(), node: process.version, os: `${os.type()} ${os.release()}` };
   await mkdir(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.json`);
-  await writeFile(file, `${JSON.stringify({ name, date: new Date().toISOString(), machine, quick, memory, cpuProfiles, cases }, null, 2)}\n`);
+  await writeFile(file, `${JSON.stringify({ name, date: new Date().toISOString(), machine, ...fields }, null, 2)}\n`);
   process.stdout.write(`results: ${path.relative(process.cwd(), file)}\n`);
+}
+
+/** With --cpu-prof: where each gateway profile is, and its top functions. */
+export async function printProfiles(cpuProfiles: string[]): Promise<void> {
   for (const profile of cpuProfiles) {
     process.stdout.write(`gateway CPU profile: ${path.relative(process.cwd(), profile)}\n`);
     await printTopSelfTime(profile);
   }
-  return errors;
 }
 
-function mib(bytes: number): string {
+export function mib(bytes: number): string {
   return `${Math.round(bytes / 1024 / 1024)} MiB`;
 }

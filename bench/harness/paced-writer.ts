@@ -1,0 +1,76 @@
+/**
+ * The `watch` benchmark's writer: ConfigMap writes straight to the devcluster at a steady rate,
+ * each stamped (watch-stamp.ts). Write i is due at i / rate seconds after the start, whatever
+ * the answers to earlier ones, so the event stream is as steady as the devcluster allows. Lanes
+ * run side by side, each over objects of its own, so that an object is always created before
+ * it is patched: a lane's first write to an object creates it (an ADDED event), the next ones
+ * patch its annotations (MODIFIED).
+ */
+import { Pool } from 'undici';
+import type { Target } from './target.js';
+import { stampAnnotations } from './watch-stamp.js';
+
+const LANES = 32;
+const OBJECTS_PER_LANE = 8;
+
+export interface WriterRun {
+  /** From the first write sent to the last answered. */
+  seconds: number;
+  /** Sequence numbers of the writes that failed. */
+  failedSeqs: number[];
+  firstError?: string;
+}
+
+/** `writes` writes at `perSecond` into `namespace` upstream, on objects named `<prefix>-<lane>-<n>`. */
+export async function writePaced(target: Target, namespace: string, prefix: string, writes: number, perSecond: number): Promise<WriterRun> {
+  const pool = new Pool(target.origin, { connections: LANES, connect: { ca: target.ca, cert: target.cert, key: target.key } });
+  const failedSeqs: number[] = [];
+  let firstError: string | undefined;
+  // Every lane's connection open and its TLS handshake done before the first write is due.
+  await Promise.all(
+    Array.from({ length: LANES }, async () => {
+      const res = await pool.request({ method: 'GET', path: `/api/v1/namespaces/${namespace}`, headers: { ...target.headers, accept: 'application/json' } });
+      await res.body.text();
+    }),
+  );
+  let next = 0;
+  const started = performance.now();
+  const lane = async (laneIndex: number) => {
+    for (let own = 0; next < writes; own++) {
+      const seq = next++;
+      const wait = started + (seq * 1000) / perSecond - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const name = `${prefix}-${laneIndex}-${own % OBJECTS_PER_LANE}`;
+      const create = own < OBJECTS_PER_LANE;
+      const annotations = stampAnnotations(seq);
+      const body = create ? configMap(name, annotations) : { metadata: { annotations } };
+      try {
+        const res = await pool.request({
+          method: create ? 'POST' : 'PATCH',
+          path: `/api/v1/namespaces/${namespace}/configmaps${create ? '' : `/${name}`}`,
+          headers: { ...target.headers, 'content-type': create ? 'application/json' : 'application/merge-patch+json', accept: 'application/json' },
+          body: JSON.stringify(body),
+        });
+        const text = await res.body.text();
+        if (res.statusCode !== (create ? 201 : 200)) throw new Error(`${res.statusCode} ${text.slice(0, 300)}`);
+      } catch (err) {
+        failedSeqs.push(seq);
+        firstError ??= `${create ? 'creating' : 'patching'} ConfigMap ${namespace}/${name}: ${(err as Error).message}`;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i)));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return { seconds, failedSeqs, firstError };
+}
+
+/** A small application config, as a Helm chart would render it. */
+function configMap(name: string, annotations: Record<string, string>): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, labels: { app: 'checkout', 'app.kubernetes.io/managed-by': 'Helm' }, annotations },
+    data: { 'application.properties': 'server.port=8080\nlogging.level.root=INFO\npayments.endpoint=http://payments:8080\ncache.ttl=300\n', FEATURE_FLAGS: 'new-cart,fast-checkout' },
+  };
+}

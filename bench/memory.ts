@@ -1,0 +1,120 @@
+/**
+ * `memory`: the gateway's resident memory (RSS, from /proc) idle after it started, at its peak
+ * under the `get` load (64 clients on one keep-alive connection each), once the load has ended,
+ * and with 10,000 tenants registered (created through the admin API, 32 at a time: every one is
+ * in the gateway's store, its registry and the tenant controller's view). The memory is the
+ * gateway process's own, so there is no direct path to set it against; the devcluster's RSS is
+ * shown for scale.
+ */
+import { RestClient } from '../apiserver/client/rest-client.js';
+import { withEnvironment, type BenchEnvironment, type BenchOptions } from './harness/environment.js';
+import { UpstreamWriter } from './harness/fixtures.js';
+import { runLoad, summarize } from './harness/load.js';
+import { podName } from './harness/pods.js';
+import { sampleRss } from './harness/process-stats.js';
+import { rssBytes } from './harness/processes.js';
+import { formatMs, formatPerSecond, mib, printProfiles, progress, saveResults } from './harness/results.js';
+import { createTenants, tenantIds } from './harness/tenant-creations.js';
+import { createBenchTenant } from './harness/tenant.js';
+import { printTable } from './table.js';
+
+const TENANT = 'benmem';
+const CLIENTS = 64;
+const TENANT_CONCURRENCY = 32;
+/** A pause before each reading, so that it is of the gateway at rest rather than still busy with what came before. */
+const SETTLE_MS = 1000;
+
+interface Reading {
+  name: string;
+  gatewayRssBytes: number;
+  /** What of the RSS is V8's heap in use and memory outside it (Buffers), from the gateway's /metrics. */
+  gatewayHeapUsedBytes: number;
+  gatewayExternalBytes: number;
+  devclusterRssBytes: number;
+  note: string;
+}
+
+export async function benchMemory(options: BenchOptions): Promise<number> {
+  const tenants = options.quick ? 200 : 10_000;
+  const shape = { concurrency: CLIENTS, warmup: options.quick ? 50 : 500, durationMs: options.quick ? 1500 : 5000 };
+  const { result, run } = await withEnvironment(options, async (env) => {
+    const readings: Reading[] = [];
+    const read = async (name: string, note = '') => {
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      readings.push({ name, gatewayRssBytes: await rssBytes(env.gateway.pid), ...(await gatewayHeap(env)), devclusterRssBytes: await rssBytes(env.devcluster.pid), note });
+    };
+    await read('idle after start');
+
+    const tenant = await createBenchTenant(env, TENANT);
+    const upstream = new UpstreamWriter(env.upstreamAdmin);
+    await upstream.createPods([`${TENANT}-default`], 1);
+    await upstream.close();
+    progress(`GET one pod, ${CLIENTS} clients, ${shape.durationMs / 1000} s, through the gateway`);
+    const load = await peakUnderLoad(env, () => runLoad(tenant.gateway, [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }], shape));
+    const get = summarize([load.run]);
+    readings.push({ name: `under get load, ${CLIENTS} clients (peak)`, ...load.peaks, gatewayHeapUsedBytes: NaN, gatewayExternalBytes: NaN, note: `${formatPerSecond(get.throughputPerSec)} req/s, p50 ${formatMs(get.p50Ms)} ms, p99 ${formatMs(get.p99Ms)} ms; RSS read every 50 ms` });
+    await read('after the load');
+
+    // The measured tenant is one of them.
+    const more = tenants - 1;
+    progress(`${more.toLocaleString('en-US')} more tenants, ${TENANT_CONCURRENCY} at a time`);
+    const before = readings[readings.length - 1]!;
+    const created = await createTenants(env, tenantIds('m', more), TENANT_CONCURRENCY);
+    await read(`with ${tenants.toLocaleString('en-US')} tenants registered`, `${more.toLocaleString('en-US')} created in ${created.seconds.toFixed(1)} s`);
+    const after = readings[readings.length - 1]!;
+    const perThousand = ((after.gatewayRssBytes - before.gatewayRssBytes) / more) * 1000;
+    const heapPerThousand = ((after.gatewayHeapUsedBytes - before.gatewayHeapUsedBytes) / more) * 1000;
+    after.note += `; per 1,000 tenants, RSS ${signedMib(perThousand)} and V8 heap used ${signedMib(heapPerThousand)}`;
+    return { readings, get, created, perThousand, heapPerThousand };
+  });
+
+  process.stdout.write(`\nmemory${options.quick ? ' (quick)' : ''}: resident set size (RSS) of the gateway process; there is no direct path (this is the gateway's own memory), the devcluster's is shown for scale\n`);
+  printTable(
+    ['gateway memory', 'gateway RSS', 'V8 heap used', 'external', 'devcluster RSS'],
+    result.readings.map((r) => [r.name, mib(r.gatewayRssBytes), heapMib(r.gatewayHeapUsedBytes), heapMib(r.gatewayExternalBytes), mib(r.devclusterRssBytes)]),
+  );
+  for (const r of result.readings) if (r.note) process.stdout.write(`${r.name}: ${r.note}\n`);
+  const errors = result.get.errors + result.created.errors;
+  if (result.get.errors) process.stdout.write(`ERRORS: get load: ${result.get.errors} failed requests; first: ${result.get.firstError}\n`);
+  if (result.created.errors) process.stdout.write(`ERRORS: tenant creations: ${result.created.errors} failed; first: ${result.created.firstError}\n`);
+  await saveResults('memory', { quick: options.quick, memory: run.memory, cpuProfiles: run.cpuProfiles, readings: result.readings, get: result.get, tenants: result.created, gatewayRssBytesPerThousandTenants: result.perThousand, gatewayHeapUsedBytesPerThousandTenants: result.heapPerThousand });
+  await printProfiles(run.cpuProfiles);
+  return errors;
+}
+
+/** The gateway's own account of its memory, from its /metrics (prom-client's default metrics). */
+async function gatewayHeap(env: BenchEnvironment): Promise<{ gatewayHeapUsedBytes: number; gatewayExternalBytes: number }> {
+  const client = RestClient.fromKubeconfig(env.gatewayAdminKubeconfig);
+  try {
+    const res = await client.request('GET', '/metrics', undefined, { Accept: 'text/plain' });
+    if (res.status !== 200) throw new Error(`GET /metrics: ${res.status} ${res.text.slice(0, 300)}`);
+    const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(res.text)?.[1] ?? NaN);
+    return { gatewayHeapUsedBytes: metric('paddock_nodejs_heap_size_used_bytes'), gatewayExternalBytes: metric('paddock_nodejs_external_memory_bytes') };
+  } finally {
+    client.close();
+  }
+}
+
+/** Growth can be negative: garbage from before collected meanwhile. */
+function signedMib(bytes: number): string {
+  return `${bytes >= 0 ? '+' : ''}${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Heap figures are not read under load, where the scrape itself would compete with the load. */
+function heapMib(bytes: number): string {
+  return Number.isFinite(bytes) ? mib(bytes) : '-';
+}
+
+/** Runs `body` while sampling both servers' RSS; their highest readings. */
+async function peakUnderLoad<T>(env: BenchEnvironment, body: () => Promise<T>): Promise<{ run: T; peaks: { gatewayRssBytes: number; devclusterRssBytes: number } }> {
+  const gateway = sampleRss(env.gateway.pid);
+  const devcluster = sampleRss(env.devcluster.pid);
+  let run: T;
+  try {
+    run = await body();
+  } catch (err) {
+    await Promise.allSettled([gateway.stop(), devcluster.stop()]);
+    throw err;
+  }
+  return { run, peaks: { gatewayRssBytes: await gateway.stop(), devclusterRssBytes: await devcluster.stop() } };
+}

@@ -1,0 +1,247 @@
+/**
+ * `watch`: 1, 100 and 1,000 watchers of one tenant's ConfigMaps in `default` while a writer
+ * creates and patches ConfigMaps there upstream at a steady rate, on the direct path and through
+ * the gateway, which holds one upstream watch per tenant watch and converts every event down.
+ * Measured: events delivered per second (all watchers together), the latency from a write sent
+ * to its event received, and the events the gateway converted per second of its own CPU time.
+ * Every watcher must receive every write once.
+ *
+ * Two loads: a steady one both paths keep up with, where latency means something, and one more
+ * than this machine keeps up with, where events queue (so latency grows with the run) and the
+ * events per second delivered are the capacity.
+ */
+import { RestClient } from '../apiserver/client/rest-client.js';
+import { withEnvironment, type BenchEnvironment, type BenchOptions } from './harness/environment.js';
+import { writePaced } from './harness/paced-writer.js';
+import { cpuSeconds } from './harness/process-stats.js';
+import { formatMs, formatPerSecond, formatRatio, mib, printProfiles, progress, saveResults } from './harness/results.js';
+import { createBenchTenant, type BenchTenant } from './harness/tenant.js';
+import { openWatchers, type WatchRun } from './harness/watchers.js';
+import { printTable } from './table.js';
+
+const TENANT = 'benwat';
+/** With this long without an event after the last write, what has not come is missed. */
+const IDLE_MS = 10_000;
+/** Before the measured runs, one second of this on each side. */
+const WARMUP: Size = { load: 'steady', watchers: 10, writesPerSec: 200 };
+
+interface Size {
+  load: 'steady' | 'saturating';
+  watchers: number;
+  /** Writes per second: events per second offered are this times the watchers. */
+  writesPerSec: number;
+}
+
+/** What one side delivered, its runs pooled. */
+interface SideResult {
+  runs: number;
+  watchers: number;
+  writes: number;
+  writeErrors: number;
+  /** Writes per second reached (the writer may fall behind its schedule). */
+  writesPerSec: number;
+  events: number;
+  expected: number;
+  missed: number;
+  duplicates: number;
+  /** Watch failures: refused, ended early, unreadable or duplicate events. */
+  errors: number;
+  firstError?: string;
+  seconds: number;
+  eventsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanEventBytes: number;
+  gatewayCpuSeconds: number;
+  devclusterCpuSeconds: number;
+}
+
+interface WatchCase {
+  name: string;
+  watchers: number;
+  offeredWritesPerSec: number;
+  direct: SideResult;
+  gateway: SideResult;
+  /** gateway/direct for latency, direct/gateway for events per second: how many times worse the gateway path is. */
+  ratios: { p50: number; p99: number; throughput: number };
+  /** Events the gateway converted and sent per second of its own CPU time (user + system, all threads). */
+  gatewayEventsPerCpuSecond: number;
+}
+
+interface SideRun {
+  watch: WatchRun;
+  writes: number;
+  writeErrors: number;
+  firstWriteError?: string;
+  writerSeconds: number;
+  gatewayCpuSeconds: number;
+  devclusterCpuSeconds: number;
+}
+
+export async function benchWatch(options: BenchOptions): Promise<number> {
+  const sizes: Size[] = options.quick
+    ? [
+        { load: 'steady', watchers: 1, writesPerSec: 400 },
+        { load: 'steady', watchers: 10, writesPerSec: 100 },
+        { load: 'steady', watchers: 100, writesPerSec: 20 },
+        { load: 'saturating', watchers: 100, writesPerSec: 400 },
+      ]
+    : [
+        { load: 'steady', watchers: 1, writesPerSec: 1000 },
+        { load: 'steady', watchers: 100, writesPerSec: 100 },
+        { load: 'steady', watchers: 1000, writesPerSec: 10 },
+        { load: 'saturating', watchers: 100, writesPerSec: 400 },
+        { load: 'saturating', watchers: 1000, writesPerSec: 40 },
+      ];
+  const secondsPerRun = options.quick ? 1 : 5;
+  const rounds = options.quick ? 1 : 2;
+  const { result, run } = await withEnvironment(options, async (env) => {
+    const tenant = await createBenchTenant(env, TENANT);
+    const cases: WatchCase[] = [];
+    let runIndex = 0;
+    // A fresh gateway converts its first events with cold code: these runs are not measured,
+    // but their failures count.
+    const warmup: SideRun[] = [];
+    for (const side of ['direct', 'gateway'] as const) {
+      progress(`warmup: ${side}`);
+      warmup.push(await runSide(env, tenant, side, WARMUP, WARMUP.writesPerSec, `r${runIndex++}`));
+    }
+    for (const size of sizes) {
+      const runs = { direct: [] as SideRun[], gateway: [] as SideRun[] };
+      for (let round = 0; round < rounds; round++) {
+        for (const side of round % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const)) {
+          progress(`${size.watchers} watcher${size.watchers === 1 ? '' : 's'}, ${size.writesPerSec} writes/s: ${side} (${round + 1}/${rounds})`);
+          runs[side].push(await runSide(env, tenant, side, size, Math.round(size.writesPerSec * secondsPerRun), `r${runIndex++}`));
+        }
+      }
+      const direct = pool(runs.direct);
+      const gateway = pool(runs.gateway);
+      cases.push({
+        name: `${size.load}: ${(size.watchers * size.writesPerSec).toLocaleString('en-US')} events/s offered`,
+        watchers: size.watchers,
+        offeredWritesPerSec: size.writesPerSec,
+        direct,
+        gateway,
+        ratios: { p50: gateway.p50Ms / direct.p50Ms, p99: gateway.p99Ms / direct.p99Ms, throughput: direct.eventsPerSec / gateway.eventsPerSec },
+        gatewayEventsPerCpuSecond: gateway.events / gateway.gatewayCpuSeconds,
+      });
+    }
+    return { cases, warmup: pool(warmup) };
+  });
+  const { cases } = result;
+
+  process.stdout.write(
+    `\nwatch${options.quick ? ' (quick)' : ''}: events delivered to all watchers together; latency from a write sent upstream to its event received (under a saturating load, events queue and latency grows with the run); ratios say how many times worse the gateway path is (1.00x: no cost); the last two columns are the gateway's CPU time during its runs\n`,
+  );
+  printTable(
+    ['watch', 'watchers', 'direct events/s', 'gateway events/s', 'events/s ratio', 'p50 direct ms', 'p50 gateway ms', 'p50 ratio', 'p99 direct ms', 'p99 gateway ms', 'p99 ratio', 'gateway CPU', 'gateway events/CPU-s'],
+    cases.map((c) => [
+      c.name,
+      String(c.watchers),
+      formatPerSecond(c.direct.eventsPerSec),
+      formatPerSecond(c.gateway.eventsPerSec),
+      formatRatio(c.ratios.throughput),
+      formatMs(c.direct.p50Ms),
+      formatMs(c.gateway.p50Ms),
+      formatRatio(c.ratios.p50),
+      formatMs(c.direct.p99Ms),
+      formatMs(c.gateway.p99Ms),
+      formatRatio(c.ratios.p99),
+      `${Math.round((100 * c.gateway.gatewayCpuSeconds) / c.gateway.seconds)}%`,
+      formatPerSecond(c.gatewayEventsPerCpuSecond),
+    ]),
+  );
+  process.stdout.write(`memory at the end: gateway RSS ${mib(run.memory.gatewayRssBytes)}, devcluster RSS ${mib(run.memory.devclusterRssBytes)}\n`);
+  let errors = 0;
+  const sides = [...cases.flatMap((c) => [[`${c.name}, ${c.watchers} watchers, direct`, c.direct], [`${c.name}, ${c.watchers} watchers, gateway`, c.gateway]] as const), ['warmup, both sides', result.warmup] as const];
+  for (const [what, s] of sides) {
+    const failures = s.errors + s.missed + s.writeErrors;
+    if (!failures) continue;
+    errors += failures;
+    process.stdout.write(`ERRORS: ${what}: ${s.missed} of ${s.expected} events missed, ${s.errors} watch failures (${s.duplicates} duplicate events among them), ${s.writeErrors} failed writes; first: ${s.firstError}\n`);
+  }
+  await saveResults('watch', { quick: options.quick, memory: run.memory, cpuProfiles: run.cpuProfiles, cases, warmup: result.warmup });
+  await printProfiles(run.cpuProfiles);
+  return errors;
+}
+
+/** One run: the watchers open from the current revision, then the writer writes, then the watchers report. */
+async function runSide(env: BenchEnvironment, tenant: BenchTenant, side: 'direct' | 'gateway', size: Size, writes: number, prefix: string): Promise<SideRun> {
+  const namespace = `${TENANT}-default`;
+  const query = `?watch=1&resourceVersion=${await currentRevision(env, namespace)}`;
+  const watchers = await openWatchers({
+    ...(side === 'direct' ? tenant.direct : tenant.gateway),
+    path: side === 'direct' ? `/api/v1/namespaces/${namespace}/configmaps${query}` : `/api/v1/namespaces/default/configmaps${query}`,
+    watchers: size.watchers,
+    writes,
+    idleMs: IDLE_MS,
+  });
+  let run: SideRun;
+  try {
+    const before = { gateway: await cpuSeconds(env.gateway.pid), devcluster: await cpuSeconds(env.devcluster.pid) };
+    const writer = await writePaced(env.upstreamAdmin, namespace, prefix, writes, size.writesPerSec);
+    const watch = await watchers.finish(writer.failedSeqs);
+    run = {
+      watch,
+      writes,
+      writeErrors: writer.failedSeqs.length,
+      firstWriteError: writer.firstError,
+      writerSeconds: writer.seconds,
+      gatewayCpuSeconds: (await cpuSeconds(env.gateway.pid)) - before.gateway,
+      devclusterCpuSeconds: (await cpuSeconds(env.devcluster.pid)) - before.devcluster,
+    };
+  } catch (err) {
+    // The worker's exit is then a consequence, not the news.
+    await watchers.close().catch(() => undefined);
+    throw err;
+  }
+  await watchers.close();
+  return run;
+}
+
+/** The namespace's list revision: watches from it see every write made after it. */
+async function currentRevision(env: BenchEnvironment, namespace: string): Promise<string> {
+  const client = RestClient.fromKubeconfig(env.upstreamAdminKubeconfig);
+  try {
+    const res = await client.request('GET', `/api/v1/namespaces/${namespace}/configmaps?limit=1`);
+    if (res.status !== 200) throw new Error(`listing ${namespace}/configmaps: ${res.status} ${res.text.slice(0, 300)}`);
+    return String(res.body.metadata.resourceVersion);
+  } finally {
+    client.close();
+  }
+}
+
+function pool(runs: SideRun[]): SideResult {
+  const sum = (f: (run: SideRun) => number) => runs.reduce((total, run) => total + f(run), 0);
+  const histogram = runs.flatMap((run) => run.watch.latencyHistogram).sort((a, b) => a[0] - b[0]);
+  const events = sum((r) => r.watch.events);
+  const seconds = sum((r) => r.watch.seconds);
+  return {
+    runs: runs.length,
+    watchers: runs[0]!.watch.watchers,
+    writes: sum((r) => r.writes),
+    writeErrors: sum((r) => r.writeErrors),
+    writesPerSec: sum((r) => r.writes - r.writeErrors) / sum((r) => r.writerSeconds),
+    events,
+    expected: sum((r) => r.watch.expected),
+    missed: sum((r) => r.watch.missed),
+    duplicates: sum((r) => r.watch.duplicates),
+    errors: sum((r) => r.watch.errors),
+    firstError: runs.find((r) => r.watch.firstError)?.watch.firstError ?? runs.find((r) => r.firstWriteError)?.firstWriteError,
+    seconds,
+    eventsPerSec: events / seconds,
+    p50Ms: percentile(histogram, events, 50),
+    p99Ms: percentile(histogram, events, 99),
+    meanEventBytes: events ? sum((r) => r.watch.bytes) / events : 0,
+    gatewayCpuSeconds: sum((r) => r.gatewayCpuSeconds),
+    devclusterCpuSeconds: sum((r) => r.devclusterCpuSeconds),
+  };
+}
+
+/** Nearest rank over a histogram of [value, count], ascending. */
+function percentile(histogram: [number, number][], total: number, p: number): number {
+  const rank = Math.ceil((p / 100) * total);
+  let seen = 0;
+  for (const [value, count] of histogram) if ((seen += count) >= rank) return value;
+  return NaN;
+}
