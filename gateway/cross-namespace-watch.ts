@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { sendJson } from '../apiserver/handlers/http-io.js';
 import { statusOf } from '../apiserver/status.js';
 import type { TenantContext } from '../translate/context.js';
@@ -7,7 +8,7 @@ import type { WatchEvent } from '../translate/watch-event.js';
 import type { GatewayMetrics } from './metrics.js';
 import { namespacedPath, tenantNamespaces, tenantNamespaceSelector } from './tenant-namespaces.js';
 import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
-import { WatchEventsDown, watchLines } from './watch-lines.js';
+import { WatchEventsDown, watchLineBatches } from './watch-lines.js';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 /** How long a deleted namespace's watch stays open, so the deletions of its last objects still arrive. */
@@ -112,7 +113,7 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
   };
   const pump = async (feed: Feed) => {
     try {
-      for await (const line of watchLines(feed.response.body)) {
+      for await (const line of lines(feed.response.body)) {
         w.metrics.watchEventsRead.inc({ cluster: w.upstream.name });
         const event = WatchEventsDown.parse(line);
         if (!event) continue;
@@ -147,7 +148,7 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
   if (namespaceWatch && !ended) {
     void (async () => {
       try {
-        for await (const line of watchLines(namespaceWatch.body)) {
+        for await (const line of lines(namespaceWatch.body)) {
           const event = WatchEventsDown.parse(line);
           const name: unknown = event?.object?.metadata?.name;
           if (typeof name !== 'string' || !name.startsWith(w.ctx.prefix)) continue;
@@ -182,6 +183,11 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
   await done;
   res.off('close', finish);
   if (!res.destroyed) res.end();
+}
+
+/** Line by line: feeds write one event at a time, since a bookmark must wait for every feed. */
+async function* lines(body: Readable): AsyncGenerator<string> {
+  for await (const batch of watchLineBatches(body)) yield* batch;
 }
 
 async function openFeed(w: CrossNamespaceWatchRequest, namespace: string, query: URLSearchParams): Promise<Feed> {

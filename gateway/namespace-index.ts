@@ -1,6 +1,6 @@
 import { TENANT_LABEL } from '../translate/kinds/namespace.js';
 import type { UpstreamConnection } from './upstream-connection.js';
-import { watchLines } from './watch-lines.js';
+import { watchLineBatches } from './watch-lines.js';
 
 /** How long to wait before listing again after the watch broke. */
 const RELIST_DELAY_MS = 1000;
@@ -80,10 +80,12 @@ export class NamespaceIndex {
       response.body.destroy();
       return;
     }
-    for await (const line of watchLines(response.body)) {
-      const event = JSON.parse(line) as { type: string; object: NamespaceObject };
-      if (event.type === 'ERROR') return;
-      this.apply(event.type, event.object);
+    for await (const lines of watchLineBatches(response.body)) {
+      for (const line of lines) {
+        const event = JSON.parse(line) as { type: string; object: NamespaceObject };
+        if (event.type === 'ERROR') return;
+        this.apply(event.type, event.object);
+      }
     }
   }
 

@@ -18,7 +18,7 @@ import type { Identity } from './authenticate.js';
 import { watchAcrossNamespaces } from './cross-namespace-watch.js';
 import { proxySubresource } from './proxy-subresource.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
-import { WatchEventsDown, watchLines } from './watch-lines.js';
+import { WatchEventsDown, watchLineBatches } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
 import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
 
@@ -261,11 +261,15 @@ export class TenantProxy {
     const close = () => response.body.destroy();
     res.on('close', close);
     try {
-      for await (const line of watchLines(response.body)) {
-        metrics.watchEventsRead.inc({ cluster: upstream.name });
-        const event = WatchEventsDown.parse(line);
-        const down = event && events.down(event);
-        if (down && !res.write(`${JSON.stringify(down)}\n`)) await new Promise((resolve) => res.once('drain', resolve));
+      for await (const lines of watchLineBatches(response.body)) {
+        metrics.watchEventsRead.inc({ cluster: upstream.name }, lines.length);
+        let out = '';
+        for (const line of lines) {
+          const event = WatchEventsDown.parse(line);
+          const down = event && events.down(event);
+          if (down) out += `${JSON.stringify(down)}\n`;
+        }
+        if (out && !res.write(out)) await new Promise((resolve) => res.once('drain', resolve));
       }
     } catch {
       // The upstream stream ended abnormally or the tenant hung up: end the tenant's stream.
