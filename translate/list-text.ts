@@ -6,7 +6,7 @@
  * the conversion is objects.ts's own, run on a sparse object. An item the shadow cannot express
  * (its conversion changed its shape) is parsed in full.
  */
-import { apiVersionDown, type TenantContext } from './context.js';
+import { apiVersionDown, groupOfApiVersion, type TenantContext } from './context.js';
 import { JsonScanner, LEAF, readShadow, writeShadow, type ShapeNode } from './json-shadow.js';
 import { objectDownInPlace, type TypeMeta } from './objects.js';
 import { METADATA, protobufFieldsOf, type FieldRule, type MessageFields } from './protobuf-fields.js';
@@ -105,15 +105,31 @@ function rowDown(ctx: TenantContext, scanner: JsonScanner, start: number, rowKin
 
 const shapes = new Map<string, ObjectShape | undefined>();
 
+/**
+ * The field table is written for the way up; some rules read more on the way down: an Event's
+ * prose loses the prefix. Listed here, by the tenant's `group/Kind` as in kinds/registry.ts.
+ */
+const DOWN_ONLY: ReadonlyMap<string, string[]> = new Map([
+  ['/Event', ['message']],
+  ['events.k8s.io/Event', ['note']],
+]);
+/**
+ * Kinds whose down conversion reads their status or other members the table leaves out (CRDs,
+ * webhook configurations, reviews): rarely listed in bulk, so simply parsed in full.
+ */
+const PARSED_IN_FULL = new Set(['apiextensions.k8s.io/CustomResourceDefinition', 'admissionregistration.k8s.io/MutatingWebhookConfiguration', 'admissionregistration.k8s.io/ValidatingWebhookConfiguration', 'authentication.k8s.io/TokenReview', 'authentication.k8s.io/SelfSubjectReview', 'authorization.k8s.io/SubjectAccessReview', 'authorization.k8s.io/LocalSubjectAccessReview', 'authorization.k8s.io/SelfSubjectAccessReview', 'authorization.k8s.io/SelfSubjectRulesReview']);
+
 /** The members an item of this type must show its conversion: its table's fields plus its type. Undefined: parse it in full. */
 function shapeOfKind(apiVersion: string, kind: string): ObjectShape | undefined {
   const key = `${apiVersion}/${kind}`;
   if (!shapes.has(key)) {
-    const fields = protobufFieldsOf(apiVersion, kind);
+    const typeKey = `${groupOfApiVersion(apiVersion)}/${kind}`;
+    const fields = PARSED_IN_FULL.has(typeKey) ? undefined : protobufFieldsOf(apiVersion, kind);
     if (!fields) shapes.set(key, undefined);
     else {
       const shape = shapeOfFields(fields);
-      shapes.set(key, objectShape([...shape.fields, ['apiVersion', LEAF], ['kind', LEAF]]));
+      const extra: [string, ShapeNode][] = (DOWN_ONLY.get(typeKey) ?? []).map((name) => [name, LEAF]);
+      shapes.set(key, objectShape([...shape.fields, ...extra, ['apiVersion', LEAF], ['kind', LEAF]]));
     }
   }
   return shapes.get(key);

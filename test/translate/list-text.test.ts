@@ -8,8 +8,9 @@ import { tableDown } from '../../translate/table.js';
 type Json = Record<string, any>;
 
 const NAMESPACED = new Set(['Pod', 'ConfigMap', 'Event', 'RoleBinding', 'Deployment', 'CronTab']);
+const CLUSTER_SCOPED = ['Namespace', 'ClusterRole', 'PersistentVolume', 'Widget', 'CustomResourceDefinition'];
 const kinds: KindScope = {
-  kindIsNamespaced: (_group, kind) => (['Namespace', 'ClusterRole', 'PersistentVolume', 'Widget'].includes(kind) ? false : NAMESPACED.has(kind) ? true : undefined),
+  kindIsNamespaced: (_group, kind) => (CLUSTER_SCOPED.includes(kind) ? false : NAMESPACED.has(kind) ? true : undefined),
   resourceIsNamespaced: () => undefined,
   kindOf: () => undefined,
 };
@@ -45,9 +46,11 @@ const items: Record<string, fc.Arbitrary<Json>> = {
   RoleBinding: fc.record({ metadata: metadata(true), subjects: fc.array(fc.record({ kind: fc.constantFrom('User', 'Group', 'ServiceAccount'), name: upstreamName, namespace: upstreamName }), { maxLength: 3 }), roleRef: fc.record({ apiGroup: fc.constant('rbac.authorization.k8s.io'), kind: fc.constantFrom('Role', 'ClusterRole'), name: upstreamName }) }),
   Event: fc.record({ metadata: metadata(true), involvedObject: fc.record({ kind: fc.constantFrom('Pod', 'Namespace', 'ClusterRole'), namespace: upstreamName, name: upstreamName, apiVersion }), message: text }),
   CronTab: fc.record({ metadata: metadata(true), spec: fc.dictionary(base, text) }),
+  PersistentVolume: fc.record({ metadata: metadata(false), spec: fc.record({ storageClassName: upstreamName, claimRef: fc.record({ kind: fc.constant('PersistentVolumeClaim'), namespace: upstreamName, name: upstreamName }) }, { requiredKeys: [] }) }),
+  CustomResourceDefinition: fc.record({ metadata: metadata(false), spec: fc.record({ group: fc.constantFrom('aaaaaa-stable.example.com', 'bbbbbb-stable.example.com', 'example.com'), names: fc.constant({ plural: 'crontabs', kind: 'CronTab' }) }), status: fc.constant({ acceptedNames: { plural: 'crontabs', kind: 'CronTab' } }) }),
 };
 
-const LIST_TYPES: Record<string, string> = { Pod: 'v1', ConfigMap: 'v1', Namespace: 'v1', ClusterRole: 'rbac.authorization.k8s.io/v1', RoleBinding: 'rbac.authorization.k8s.io/v1', Event: 'v1', CronTab: 'aaaaaa-stable.example.com/v1' };
+const LIST_TYPES: Record<string, string> = { Pod: 'v1', ConfigMap: 'v1', Namespace: 'v1', ClusterRole: 'rbac.authorization.k8s.io/v1', RoleBinding: 'rbac.authorization.k8s.io/v1', Event: 'v1', CronTab: 'aaaaaa-stable.example.com/v1', PersistentVolume: 'v1', CustomResourceDefinition: 'apiextensions.k8s.io/v1' };
 
 const list = fc.constantFrom(...Object.keys(items)).chain((kind) =>
   fc.record({
@@ -75,7 +78,7 @@ describe('translate: lists and Tables converted from their text', () => {
         expect(page.read).to.equal(upstream.items.length);
         expect(JSON.parse(renderCollection(page))).to.deep.equal(expected);
       }),
-      { numRuns: 400 },
+      { numRuns: 1000 },
     );
   });
 
