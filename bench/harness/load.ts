@@ -3,9 +3,9 @@
  * (load-worker.ts) on stdin, its summary comes back as JSON on stdout, so the client's own CPU
  * is never the benchmark process's (which holds fixtures and results).
  */
-import { spawn } from 'node:child_process';
 import { LOAD_WORKER } from './locations.js';
 import type { Target } from './target.js';
+import { runWorker } from './worker.js';
 
 /** One request; `{n}` in `path` and `body` becomes the iteration's number, unique within a load. */
 export interface RequestTemplate {
@@ -71,19 +71,7 @@ export interface LoadSummary extends RequestSummary {
 export async function runLoad(target: Target, templates: RequestTemplate[], shape: LoadShape): Promise<LoadRun> {
   const spec: LoadSpec = { ...target, ...shape, templates };
   // A cluster-wide list is hundreds of megabytes; checking its item count parses it once.
-  const child = spawn(process.execPath, ['--max-old-space-size=8192', LOAD_WORKER], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  child.stdin.end(JSON.stringify(spec));
-  const code = await exited;
-  if (code !== 0) throw new Error(`load worker exited with ${code}: ${stderr.trim()}`);
-  return JSON.parse(stdout) as LoadRun;
+  return runWorker<LoadRun>('load worker', LOAD_WORKER, spec, { nodeArgs: ['--max-old-space-size=8192'] });
 }
 
 /** Several runs of the same templates as one: their latencies pooled, their times added. */

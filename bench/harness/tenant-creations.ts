@@ -2,7 +2,6 @@
  * Tenant creations as the `tenants` and `memory` benchmarks make them: through the gateway's
  * admin API from a separate node process (tenant-worker.ts), each timed until Active.
  */
-import { spawn } from 'node:child_process';
 import type { BenchEnvironment } from './environment.js';
 import { percentile } from './load.js';
 import { TENANT_WORKER } from './locations.js';
@@ -10,6 +9,7 @@ import { cpuSeconds } from './process-stats.js';
 import { rssBytes } from './processes.js';
 import { progress } from './results.js';
 import { targetOf, type Target } from './target.js';
+import { runWorker } from './worker.js';
 
 export interface TenantSpec extends Target {
   ids: string[];
@@ -51,21 +51,9 @@ export function tenantIds(letter: string, count: number): string[] {
 
 export async function createTenants(env: BenchEnvironment, ids: string[], concurrency: number): Promise<CreationSummary> {
   const spec: TenantSpec = { ...targetOf(env.gatewayAdminKubeconfig), ids, concurrency, timeoutMs: TIMEOUT_MS };
-  const child = spawn(process.execPath, [TENANT_WORKER], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  const cpuBefore = await cpuSeconds(env.gateway.pid);
-  child.stdin.end(JSON.stringify(spec));
-  const code = await exited;
+  let cpuBefore = 0;
+  const run = await runWorker<TenantRun>('tenant worker', TENANT_WORKER, spec, { beforeSpec: async () => void (cpuBefore = await cpuSeconds(env.gateway.pid)) });
   const gatewayCpuSeconds = (await cpuSeconds(env.gateway.pid)) - cpuBefore;
-  if (code !== 0) throw new Error(`tenant worker exited with ${code}: ${stderr.trim()}`);
-  const run = JSON.parse(stdout) as TenantRun;
   const sorted = run.latenciesMs.sort((a, b) => a - b);
   return {
     tenants: ids.length,

@@ -4,67 +4,16 @@ import { isDeepStrictEqual } from 'node:util';
 import { decodeKubernetesProtobuf } from '../../apiserver/protobuf/decode.js';
 import { MESSAGES, TOP_LEVEL_MESSAGES, type FieldSpec } from '../../apiserver/protobuf/schema.js';
 import { WireReader } from '../../apiserver/protobuf/wire.js';
-import { groupOfApiVersion, tenantContext, TranslationError, type KindScope } from '../../translate/context.js';
+import { groupOfApiVersion, tenantContext, TranslationError } from '../../translate/context.js';
 import { objectUp } from '../../translate/objects.js';
 import { protobufBodyUp, type ProtobufRequest } from '../../translate/protobuf-body.js';
 import { PROTOBUF, startCaptureServer, type CaptureServer } from '../support/kubectl-protobuf-capture.js';
 import { envelope, intField, lenField, mapEntry, message, tag, varint } from '../support/protobuf-wire.js';
+import { kindScope } from '../support/kind-scope.js';
 
 type Json = Record<string, any>;
 
-/** (group, kind, resource, namespaced), as a discovery cache would know them. */
-const KINDS: [string, string, string, boolean][] = [
-  ['', 'Namespace', 'namespaces', false],
-  ['', 'ConfigMap', 'configmaps', true],
-  ['', 'Secret', 'secrets', true],
-  ['', 'ServiceAccount', 'serviceaccounts', true],
-  ['', 'Service', 'services', true],
-  ['', 'ResourceQuota', 'resourcequotas', true],
-  ['', 'Pod', 'pods', true],
-  ['', 'PodTemplate', 'podtemplates', true],
-  ['', 'ReplicationController', 'replicationcontrollers', true],
-  ['', 'Event', 'events', true],
-  ['', 'Endpoints', 'endpoints', true],
-  ['', 'PersistentVolume', 'persistentvolumes', false],
-  ['', 'PersistentVolumeClaim', 'persistentvolumeclaims', true],
-  ['apps', 'Deployment', 'deployments', true],
-  ['apps', 'ReplicaSet', 'replicasets', true],
-  ['apps', 'DaemonSet', 'daemonsets', true],
-  ['apps', 'StatefulSet', 'statefulsets', true],
-  ['batch', 'Job', 'jobs', true],
-  ['batch', 'CronJob', 'cronjobs', true],
-  ['rbac.authorization.k8s.io', 'Role', 'roles', true],
-  ['rbac.authorization.k8s.io', 'RoleBinding', 'rolebindings', true],
-  ['rbac.authorization.k8s.io', 'ClusterRole', 'clusterroles', false],
-  ['rbac.authorization.k8s.io', 'ClusterRoleBinding', 'clusterrolebindings', false],
-  ['scheduling.k8s.io', 'PriorityClass', 'priorityclasses', false],
-  ['policy', 'PodDisruptionBudget', 'poddisruptionbudgets', true],
-  ['networking.k8s.io', 'Ingress', 'ingresses', true],
-  ['discovery.k8s.io', 'EndpointSlice', 'endpointslices', true],
-  ['events.k8s.io', 'Event', 'events', true],
-  ['apiextensions.k8s.io', 'CustomResourceDefinition', 'customresourcedefinitions', false],
-  ['admissionregistration.k8s.io', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', false],
-  ['admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', false],
-  ['authentication.k8s.io', 'TokenReview', 'tokenreviews', false],
-  ['authentication.k8s.io', 'SelfSubjectReview', 'selfsubjectreviews', false],
-  ['authorization.k8s.io', 'SubjectAccessReview', 'subjectaccessreviews', false],
-  ['authorization.k8s.io', 'LocalSubjectAccessReview', 'localsubjectaccessreviews', true],
-  ['authorization.k8s.io', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', false],
-  ['authorization.k8s.io', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', false],
-  ['stable.example.com', 'CronTab', 'crontabs', true],
-];
-
-function kindScope(rows: [string, string, string, boolean][]): KindScope {
-  const byKind = new Map(rows.map(([group, kind, , namespaced]) => [`${group}/${kind}`, namespaced]));
-  const byResource = new Map(rows.map(([group, kind, resource, namespaced]) => [`${group}/${resource}`, { kind, namespaced }]));
-  return {
-    kindIsNamespaced: (group, kind) => byKind.get(`${group}/${kind}`),
-    resourceIsNamespaced: (group, resource) => byResource.get(`${group}/${resource}`)?.namespaced,
-    kindOf: (group, resource) => byResource.get(`${group}/${resource}`)?.kind,
-  };
-}
-
-const kinds = kindScope(KINDS);
+const kinds = kindScope();
 const ctx = tenantContext('abc123', kinds);
 const P = 'abc123-';
 
