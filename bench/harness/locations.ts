@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root: this file runs as dist/bench/harness/locations.js. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-/** The `paddock` command, as built. */
-export const CLI = path.join(REPO_ROOT, 'dist/gateway/cli.js');
+/** The `paddock` command, as built; PADDOCK_BENCH_CLI runs another build's (an older commit's, to measure what a change gained). */
+export const CLI = process.env.PADDOCK_BENCH_CLI ?? path.join(REPO_ROOT, 'dist/gateway/cli.js');
 export const LOAD_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/load-worker.js');
 export const WATCH_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/watch-worker.js');
 export const TENANT_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/tenant-worker.js');
