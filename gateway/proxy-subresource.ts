@@ -4,6 +4,7 @@ import type { TenantContext } from '../translate/context.js';
 import { proxyPathUp } from '../translate/proxy-subresource.js';
 import type { TranslatedRequest } from '../translate/request.js';
 import { statusDown } from '../translate/status.js';
+import { streamBody } from './stream-body.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 
 /** Request headers that describe the content and are the workload's business; the rest are this hop's. */
@@ -43,17 +44,5 @@ export async function proxySubresource(req: IncomingMessage, res: ServerResponse
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
   res.writeHead(response.status, out);
-  const close = () => {
-    response.body.on('error', () => {});
-    response.body.destroy();
-  };
-  res.on('close', close);
-  try {
-    for await (const chunk of response.body) if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
-  } catch {
-    // The tenant hung up or the workload's answer broke off.
-  } finally {
-    res.off('close', close);
-    if (!res.destroyed) res.end();
-  }
+  await streamBody(response, res);
 }

@@ -17,6 +17,7 @@ import { tableDown, type RowKind } from '../translate/table.js';
 import type { Identity } from './authenticate.js';
 import { watchAcrossNamespaces } from './cross-namespace-watch.js';
 import { proxySubresource } from './proxy-subresource.js';
+import { streamBody } from './stream-body.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import { WatchEventsDown, watchLineBatches } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -231,16 +232,7 @@ export class TenantProxy {
       return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the cluster refused the log request'));
     }
     res.writeHead(200, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain'), 'Transfer-Encoding': 'chunked' });
-    const close = () => response.body.destroy();
-    res.on('close', close);
-    try {
-      for await (const chunk of response.body) if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
-    } catch {
-      // The tenant hung up or the cluster ended the stream.
-    } finally {
-      res.off('close', close);
-      if (!res.destroyed) res.end();
-    }
+    await streamBody(response, res);
   }
 
   /**
