@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
@@ -15,9 +14,9 @@ import { servePodLog } from '../../devcluster/streaming/pod-log.js';
 import { servePortForward } from '../../devcluster/streaming/port-forward.js';
 import { serveRemoteCommand } from '../../devcluster/streaming/remote-command.js';
 import { freePort } from '../support/free-port.js';
+import { KUBECTL_1_32, Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 
 const POD = {
   apiVersion: 'v1',
@@ -141,62 +140,6 @@ async function startPodServer(): Promise<PodServer> {
   };
 }
 
-interface KubectlResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** kubectl 1.32 with its own HOME and cache, against the pod server. */
-class PodKubectl {
-  constructor(
-    private readonly kubeconfig: string,
-    private readonly home: string,
-  ) {}
-
-  private env(extra: Record<string, string>): NodeJS.ProcessEnv {
-    return { PATH: process.env.PATH, HOME: this.home, KUBECACHEDIR: path.join(this.home, 'cache'), ...extra };
-  }
-
-  run(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<KubectlResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(KUBECTL, ['--kubeconfig', this.kubeconfig, ...args], { env: this.env(options.env ?? {}), stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-      child.stdin.end(options.input ?? '');
-    });
-  }
-
-  /** A kubectl that keeps running (logs -f, port-forward); its stdout and stderr accumulate. */
-  start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string; waitFor: (pattern: RegExp) => Promise<void>; stop: () => Promise<void> } {
-    const child = spawn(KUBECTL, ['--kubeconfig', this.kubeconfig, ...args], { env: this.env(env), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = once(child, 'exit');
-    return {
-      child,
-      output: () => output,
-      waitFor: async (pattern) => {
-        const deadline = Date.now() + 15_000;
-        while (!pattern.test(output)) {
-          if (child.exitCode !== null) throw new Error(`kubectl ${args.join(' ')} exited ${child.exitCode} before printing ${pattern}:\n${output}`);
-          if (Date.now() > deadline) throw new Error(`kubectl ${args.join(' ')} did not print ${pattern}; it printed:\n${output}`);
-          await new Promise((r) => setTimeout(r, 25));
-        }
-      },
-      stop: async () => {
-        if (child.exitCode === null) child.kill();
-        await exited;
-      },
-    };
-  }
-}
-
 /** Sends `payload` through a TCP connection, half-closes, and returns everything read back. */
 async function tcpRoundTrip(port: number, payload: Buffer): Promise<Buffer> {
   const socket: Socket = connect(port, '127.0.0.1');
@@ -238,7 +181,7 @@ function openChannels(server: PodServer, pathAndQuery: string, protocol: string)
 
 describe('devcluster streaming subresources', function () {
   let server: PodServer;
-  let kubectl: PodKubectl;
+  let kubectl: Kubectl;
   let removeHome: () => Promise<void>;
 
   before(async () => {
@@ -259,10 +202,11 @@ describe('devcluster streaming subresources', function () {
         namespace: 'default',
       }),
     );
-    kubectl = new PodKubectl(kubeconfig, dir);
+    kubectl = await Kubectl.create(kubeconfig, KUBECTL_1_32);
   });
   after(async () => {
     await server?.close();
+    await kubectl?.dispose();
     await removeHome?.();
   });
   beforeEach(() => {
@@ -283,7 +227,7 @@ describe('devcluster streaming subresources', function () {
     });
 
     it('echoes stdin through cat until kubectl closes it (v5’s close signal)', async () => {
-      const result = await kubectl.run(['exec', '-i', 'p', '--', 'cat'], { input: 'first line\nsecond line\n' });
+      const result = await kubectl.run(['exec', '-i', 'p', '--', 'cat'], 'first line\nsecond line\n');
       expect(result, result.stderr).to.include({ code: 0, stdout: 'first line\nsecond line\n' });
     });
 
@@ -318,7 +262,7 @@ describe('devcluster streaming subresources', function () {
     const spdy = { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' };
 
     it('runs echo over a POST upgraded to SPDY/3.1, negotiating from v5 down', async () => {
-      const result = await kubectl.run(['exec', 'p', '--', 'echo', 'hello', 'world'], { env: spdy });
+      const result = await kubectl.run(['exec', 'p', '--', 'echo', 'hello', 'world'], undefined, spdy);
       expect(result, result.stderr).to.include({ code: 0, stdout: 'hello world\n' });
       expect(server.upgrades).to.have.length(1);
       expect(server.upgrades[0]).to.include({ method: 'POST', subresource: 'exec', upgrade: 'SPDY/3.1' });
@@ -326,23 +270,23 @@ describe('devcluster streaming subresources', function () {
     });
 
     it('makes kubectl exit with the command’s exit code', async () => {
-      const result = await kubectl.run(['exec', 'p', '--', 'exit', '3'], { env: spdy });
+      const result = await kubectl.run(['exec', 'p', '--', 'exit', '3'], undefined, spdy);
       expect(result.code).to.equal(3);
       expect(result.stderr).to.include('command terminated with exit code 3');
     });
 
     it('echoes stdin through cat until the stdin stream’s FIN, and stderr on its own stream', async () => {
-      const cat = await kubectl.run(['exec', '-i', 'p', '--', 'cat'], { input: 'over spdy\n', env: spdy });
+      const cat = await kubectl.run(['exec', '-i', 'p', '--', 'cat'], 'over spdy\n', spdy);
       expect(cat, cat.stderr).to.include({ code: 0, stdout: 'over spdy\n' });
-      const missing = await kubectl.run(['exec', 'p', '--', 'cat', '/etc/motd'], { env: spdy });
+      const missing = await kubectl.run(['exec', 'p', '--', 'cat', '/etc/motd'], undefined, spdy);
       expect(missing).to.include({ code: 1, stdout: '' });
       expect(missing.stderr).to.include('cat: /etc/motd: No such file or directory');
     });
 
     it('attaches like cat, over both protocols', async () => {
-      const overSpdy = await kubectl.run(['attach', '-i', 'p'], { input: 'attached\n', env: spdy });
+      const overSpdy = await kubectl.run(['attach', '-i', 'p'], 'attached\n', spdy);
       expect(overSpdy, overSpdy.stderr).to.include({ code: 0, stdout: 'attached\n' });
-      const overWebSocket = await kubectl.run(['attach', '-i', 'p'], { input: 'attached again\n' });
+      const overWebSocket = await kubectl.run(['attach', '-i', 'p'], 'attached again\n');
       expect(overWebSocket, overWebSocket.stderr).to.include({ code: 0, stdout: 'attached again\n' });
       expect(server.upgrades.map((u) => `${u.subresource} ${u.upgrade}`)).to.deep.equal(['attach SPDY/3.1', 'attach websocket']);
     });

@@ -106,14 +106,8 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
   });
 
   it('exec over SPDY (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false) through the gateway', async () => {
-    const { spawn } = await import('node:child_process');
-    const out = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = spawn('/usr/bin/kubectl', ['exec', 'box', '-n', 'shop', '--', 'echo', 'over', 'spdy'], { env: { ...tenant.env, KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' } });
-      let stdout = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.once('exit', (code) => resolve({ code, stdout }));
-    });
-    expect(out).to.deep.equal({ code: 0, stdout: 'over spdy\n' });
+    const out = await tenant.run(['exec', 'box', '-n', 'shop', '--', 'echo', 'over', 'spdy'], undefined, { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' });
+    expect({ code: out.code, stdout: out.stdout }).to.deep.equal({ code: 0, stdout: 'over spdy\n' });
   });
 
   it('pods/proxy and services/proxy reach the tenant\'s workload through the gateway, any method, path and query kept', async () => {

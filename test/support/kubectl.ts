@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { makeTempDir } from './temp-dir.js';
 
 /** The real kubectl: the Cloud SDK dispatcher, which picks kubectl 1.32 from the server's /version. */
 export const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
+/** kubectl 1.32 itself, for servers without a /version to dispatch on. */
+export const KUBECTL_1_32 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 
 export interface KubectlResult {
   code: number;
@@ -19,20 +22,22 @@ export class Kubectl {
     readonly kubeconfig: string,
     private readonly home: string,
     private readonly removeHome: () => Promise<void>,
+    private readonly binary: string,
   ) {}
 
-  static async create(kubeconfig: string): Promise<Kubectl> {
+  static async create(kubeconfig: string, binary = KUBECTL): Promise<Kubectl> {
     const { dir, remove } = await makeTempDir('kubectl-home');
-    return new Kubectl(kubeconfig, dir, remove);
+    return new Kubectl(kubeconfig, dir, remove, binary);
   }
 
   get env(): NodeJS.ProcessEnv {
     return { PATH: process.env.PATH, HOME: this.home, KUBECACHEDIR: `${this.home}/cache`, KUBECONFIG: this.kubeconfig };
   }
 
-  run(args: string[], input?: string): Promise<KubectlResult> {
+  /** `env` adds to kubectl's environment (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false and the like). */
+  run(args: string[], input?: string, env: Record<string, string> = {}): Promise<KubectlResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn(KUBECTL, args, { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(this.binary, args, { env: { ...this.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -50,9 +55,10 @@ export class Kubectl {
     return result.stdout;
   }
 
-  /** A long-running kubectl (get -w); its output accumulates in `output()`. */
-  start(args: string[]): { child: ChildProcess; output: () => string; waitFor: (pattern: RegExp, ms?: number) => Promise<void> } {
-    const child = spawn(KUBECTL, args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** A long-running kubectl (get -w, logs -f, port-forward); its output accumulates in `output()`. */
+  start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string; waitFor: (pattern: RegExp, ms?: number) => Promise<void>; stop: () => Promise<void> } {
+    const child = spawn(this.binary, args, { env: { ...this.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = once(child, 'exit');
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -64,7 +70,11 @@ export class Kubectl {
         await new Promise((r) => setTimeout(r, 25));
       }
     };
-    return { child, output: () => output, waitFor };
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await exited;
+    };
+    return { child, output: () => output, waitFor, stop };
   }
 
   async dispose(): Promise<void> {
