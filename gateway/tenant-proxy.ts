@@ -19,7 +19,7 @@ import { watchAcrossNamespaces } from './cross-namespace-watch.js';
 import { proxySubresource } from './proxy-subresource.js';
 import { streamBody } from './stream-body.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
-import { WatchEventsDown, watchLineBatches } from './watch-lines.js';
+import { WatchEventsDown, WatchLineMemo, watchLineBatches } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
 import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
 
@@ -47,6 +47,8 @@ export interface TenantProxyOptions {
  * Tables, watch streams line by line, Status errors, discovery and OpenAPI.
  */
 export class TenantProxy {
+  private readonly watchLineMemos = new WeakMap<UpstreamConnection, WatchLineMemo>();
+
   constructor(private readonly options: TenantProxyOptions) {}
 
   async handle(req: IncomingMessage, res: ServerResponse, identity: TenantIdentity, upstream: UpstreamConnection): Promise<void> {
@@ -252,15 +254,12 @@ export class TenantProxy {
     res.flushHeaders();
     const close = () => response.body.destroy();
     res.on('close', close);
+    const memo = String(headers.accept).includes('as=Table') ? undefined : this.watchLineMemo(upstream);
     try {
       for await (const lines of watchLineBatches(response.body)) {
         metrics.watchEventsRead.inc({ cluster: upstream.name }, lines.length);
         let out = '';
-        for (const line of lines) {
-          const event = WatchEventsDown.parse(line);
-          const down = event && events.down(event);
-          if (down) out += `${JSON.stringify(down)}\n`;
-        }
+        for (const line of lines) out += events.downLine(line, memo) ?? '';
         if (out && !res.write(out)) await new Promise((resolve) => res.once('drain', resolve));
       }
     } catch {
@@ -269,6 +268,12 @@ export class TenantProxy {
       res.off('close', close);
       if (!res.destroyed) res.end();
     }
+  }
+
+  private watchLineMemo(upstream: UpstreamConnection): WatchLineMemo {
+    let memo = this.watchLineMemos.get(upstream);
+    if (!memo) this.watchLineMemos.set(upstream, (memo = new WatchLineMemo()));
+    return memo;
   }
 
   /**

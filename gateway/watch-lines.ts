@@ -20,6 +20,35 @@ export async function* watchLineBatches(body: Readable): AsyncGenerator<string[]
   }
 }
 
+/** Lines longer than this are converted every time: a memo of them would hold too much. */
+const MAX_MEMO_LINE_CHARS = 64 * 1024;
+
+/**
+ * Converted watch lines, shared by the watches of one upstream cluster. N watchers of the same
+ * objects (a tenant's replicas of one controller, `kubectl get -w` in many terminals) each hold
+ * an upstream watch, so every upstream event arrives N times as the same line; it is converted
+ * once and the other N-1 reuse the text. Keyed by tenant and line: a line carries its object's
+ * resourceVersion, so it names one state of one object, and the tenant fixes the conversion.
+ * Bounded, oldest out first: the copies of a line arrive within moments of each other.
+ */
+export class WatchLineMemo {
+  private readonly lines = new Map<string, string | null>();
+
+  constructor(private readonly capacity = 1024) {}
+
+  /** The converted line (with its newline), or null when the tenant is not to see it. */
+  convert(tenantId: string, line: string, convert: (line: string) => string | null): string | null {
+    if (line.length > MAX_MEMO_LINE_CHARS) return convert(line);
+    const key = `${tenantId}\n${line}`;
+    const known = this.lines.get(key);
+    if (known !== undefined) return known;
+    const converted = convert(line);
+    if (this.lines.size >= this.capacity) this.lines.delete(this.lines.keys().next().value!);
+    this.lines.set(key, converted);
+    return converted;
+  }
+}
+
 /**
  * Upstream watch events into the tenant's, for one tenant stream (fed by one upstream watch or
  * several): foreign events dropped; a Table watch's column definitions, which come with the
@@ -42,6 +71,21 @@ export class WatchEventsDown {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * One upstream line as the tenant's line, or null. The memo is for object watches only: a Table
+   * watch's first event carries the column definitions this stream was sent.
+   */
+  downLine(line: string, memo: WatchLineMemo | undefined): string | null {
+    if (!memo) return this.convertLine(line);
+    return memo.convert(this.ctx.tenantId, line, (l) => this.convertLine(l));
+  }
+
+  private convertLine(line: string): string | null {
+    const event = WatchEventsDown.parse(line);
+    const down = event && this.down(event);
+    return down ? `${JSON.stringify(down)}\n` : null;
   }
 
   /** The tenant's event, or null when it is not the tenant's to see. */
