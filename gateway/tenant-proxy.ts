@@ -1,7 +1,7 @@
 import { requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
-import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody, sendJson, sendJsonText, sendStatus } from '../apiserver/handlers/http-io.js';
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody, sendJson, sendJsonPieces, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
@@ -207,7 +207,7 @@ export class TenantProxy {
     delete metadata.remainingItemCount;
     delete metadata.continue;
     if (limit > 0 && index < paths.length) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, JSON.stringify({ p: paths[index], c: upstreamContinue ?? '' }));
-    sendJsonText(req, res, 200, renderCollection({ ...combined, head: { ...combined.head, metadata } }));
+    sendJsonPieces(req, res, 200, renderCollection({ ...combined, head: { ...combined.head, metadata } }));
   }
 
   /**

@@ -23,47 +23,81 @@ export interface CollectionPage {
   read: number;
 }
 
-/** The page, or null when the text is not a list or a Table (a Status, a single object). */
+/**
+ * The page, or null when the text is not a list or a Table (a Status, a single object). The
+ * items are converted as the scan meets them when the head's kind and apiVersion came first (as
+ * kube writes them), so a 40 MB list is scanned once; otherwise they are skipped and converted
+ * after the head.
+ */
 export function collectionDown(ctx: TenantContext, text: string, rowKind: RowKind, wantsNoObject: boolean): CollectionPage | null {
   const scanner = new JsonScanner(text);
   const head: Record<string, any> = {};
   let range: { key: 'items' | 'rows'; start: number } | undefined;
+  let converted: ReturnType<typeof elementsDown> | undefined;
   scanner.members(scanner.ws(0), (key, valueStart) => {
+    if ((key === 'items' || key === 'rows') && text.charCodeAt(valueStart) === 91) {
+      range = { key, start: valueStart };
+      if (typeof head.kind !== 'string' || (key === 'items' && head.apiVersion === undefined)) return scanner.skipValue(valueStart);
+      converted = elementsDown(ctx, scanner, head, range, rowKind, wantsNoObject);
+      return converted ? converted.end : scanner.skipValue(valueStart);
+    }
     const end = scanner.skipValue(valueStart);
-    if ((key === 'items' || key === 'rows') && text.charCodeAt(valueStart) === 91) range = { key, start: valueStart };
-    else head[key] = JSON.parse(text.slice(valueStart, end));
+    head[key] = JSON.parse(text.slice(valueStart, end));
     return end;
   });
   if (!range || typeof head.kind !== 'string') return null;
-  const elements: string[] = [];
-  let read = 0;
-  if (range.key === 'rows' && head.kind === 'Table') {
-    scanner.elements(range.start, (_, start) => {
-      read++;
-      const { end, text: row } = rowDown(ctx, scanner, start, rowKind, wantsNoObject);
-      if (row !== null) elements.push(row);
-      return end;
-    });
-  } else if (range.key === 'items' && head.kind.endsWith('List')) {
-    const itemType: TypeMeta = { apiVersion: String(head.apiVersion ?? ''), kind: head.kind.slice(0, -'List'.length) };
-    const shape = shapeOfKind(itemType.apiVersion, itemType.kind);
-    scanner.elements(range.start, (_, start) => {
-      read++;
-      const { end, text: item } = itemDown(ctx, scanner, start, itemType, shape);
-      if (item !== null) elements.push(item);
-      return end;
-    });
-    if (typeof head.apiVersion === 'string') head.apiVersion = apiVersionDown(ctx, head.apiVersion) ?? head.apiVersion;
-  } else {
-    return null;
-  }
-  return { head, key: range.key, elements, read };
+  converted ??= elementsDown(ctx, scanner, head, range, rowKind, wantsNoObject);
+  if (!converted) return null;
+  if (range.key === 'items' && typeof head.apiVersion === 'string') head.apiVersion = apiVersionDown(ctx, head.apiVersion) ?? head.apiVersion;
+  return { head, key: range.key, elements: converted.elements, read: converted.read };
 }
 
-/** The page's JSON text: its head's members, then its items. */
-export function renderCollection(page: Pick<CollectionPage, 'head' | 'key' | 'elements'>): string {
+/** The kept items or rows of the array at range.start, converted, and the array's end; null when the head is not a list or a Table. */
+function elementsDown(ctx: TenantContext, scanner: JsonScanner, head: Record<string, any>, range: { key: 'items' | 'rows'; start: number }, rowKind: RowKind, wantsNoObject: boolean): { elements: string[]; read: number; end: number } | null {
+  const elements: string[] = [];
+  let read = 0;
+  let convert: (start: number) => { end: number; text: string | null };
+  if (range.key === 'rows' && head.kind === 'Table') convert = (start) => rowDown(ctx, scanner, start, rowKind, wantsNoObject);
+  else if (range.key === 'items' && head.kind.endsWith('List')) {
+    const itemType: TypeMeta = { apiVersion: String(head.apiVersion ?? ''), kind: head.kind.slice(0, -'List'.length) };
+    const shape = shapeOfKind(itemType.apiVersion, itemType.kind);
+    convert = (start) => itemDown(ctx, scanner, start, itemType, shape);
+  } else return null;
+  const end = scanner.elements(range.start, (_, start) => {
+    read++;
+    const { end: itemEnd, text: element } = convert(start);
+    if (element !== null) elements.push(element);
+    return itemEnd;
+  });
+  return { elements, read, end };
+}
+
+/** Items or rows go out in pieces of about this many characters (render below). */
+const PIECE_CHARS = 1 << 20;
+
+/**
+ * The page's JSON text in pieces of about a MiB, written one after another: the head's members,
+ * then the items. A 40 MB list never becomes one string, which would cost two more copies of it
+ * (the join, and flattening it before encoding).
+ */
+export function renderCollection(page: Pick<CollectionPage, 'head' | 'key' | 'elements'>): string[] {
   const head = JSON.stringify(page.head);
-  return `${head.length > 2 ? `${head.slice(0, -1)},` : '{'}${JSON.stringify(page.key)}:[${page.elements.join(',')}]}`;
+  const pieces = [`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}${JSON.stringify(page.key)}:[`];
+  let group: string[] = [];
+  let chars = 0;
+  const flush = () => {
+    pieces.push(`${pieces.length > 1 ? ',' : ''}${group.join(',')}`);
+    group = [];
+    chars = 0;
+  };
+  for (const element of page.elements) {
+    group.push(element);
+    chars += element.length;
+    if (chars >= PIECE_CHARS) flush();
+  }
+  if (group.length) flush();
+  pieces.push(']}');
+  return pieces;
 }
 
 function itemDown(ctx: TenantContext, scanner: JsonScanner, start: number, type: TypeMeta, shape: ObjectShape | undefined): { end: number; text: string | null } {

@@ -99,6 +99,20 @@ export function sendJsonText(req: IncomingMessage, res: ServerResponse, code: nu
   res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
+/**
+ * A JSON answer written in pieces (a large list, translate/list-text.ts renderCollection): sent
+ * chunked, each piece as it is, unless it is small or to be compressed, when it is joined and
+ * sent as sendJsonText does.
+ */
+export function sendJsonPieces(req: IncomingMessage, res: ServerResponse, code: number, pieces: string[], headers: Record<string, string> = {}): void {
+  let chars = 0;
+  for (const piece of pieces) chars += piece.length;
+  if (chars <= GZIP_THRESHOLD || /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return sendJsonText(req, res, code, pieces.join(''), headers);
+  res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
+  if (req.method !== 'HEAD') for (const piece of pieces) res.write(piece);
+  res.end();
+}
+
 export function sendStatus(req: IncomingMessage, res: ServerResponse, err: ApiError | Status): void {
   const status = err instanceof ApiError ? err.status : err;
   const headers: Record<string, string> = {};
