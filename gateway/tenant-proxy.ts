@@ -1,11 +1,13 @@
 import { requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
-import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody, sendJson, sendJsonPieces, sendStatus } from '../apiserver/handlers/http-io.js';
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, JsonAnswerStream, readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
+import { CollectionStreamDown } from '../translate/list-stream.js';
 import { collectionDown, renderCollection, type CollectionPage } from '../translate/list-text.js';
 import { objectDown, objectDownInPlace, objectUp, textDown } from '../translate/objects.js';
 import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
@@ -160,6 +162,16 @@ export class TenantProxy {
     if (index < 0) index = paths.length;
     let upstreamContinue: string | undefined = paths[index] === cursor.path ? cursor.continue : undefined;
     let revision: string | undefined;
+    // A list of one namespace (or of a cluster-scoped kind) is one upstream page: streamed.
+    const streams = paths.length === 1 && index === 0;
+    const headDown = (head: Record<string, any>) => {
+      if (head.metadata === undefined) return head;
+      const metadata = { ...head.metadata };
+      delete metadata.remainingItemCount;
+      if (limit > 0 && metadata.continue) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, JSON.stringify({ p: paths[0], c: metadata.continue }));
+      else delete metadata.continue;
+      return { ...head, metadata };
+    };
     const read = async (path: string, continueToken: string | undefined, need: number) => {
       const query = new URLSearchParams(t.query);
       query.delete('continue');
@@ -170,7 +182,9 @@ export class TenantProxy {
         query.delete('resourceVersionMatch');
       }
       const response = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(path, query), headers);
-      const text = await response.body.text();
+      const whole = streams && response.status === 200 ? await this.streamPage(req, res, ctx, upstream, response, rowKind, wantsNoObject, headDown) : undefined;
+      if (whole === null) return null;
+      const text = whole ?? (await response.body.text());
       const translated = response.status === 200 ? this.options.metrics.time('down', () => this.pageDown(ctx, text, rowKind, wantsNoObject)) : null;
       if (translated) this.options.metrics.objectsRead.inc({ cluster: upstream.name }, translated.read);
       return { response, text, translated };
@@ -181,7 +195,9 @@ export class TenantProxy {
       // namespace resumed mid-way through its pages is read alone.
       const width = upstreamContinue ? 1 : Math.min(FAN_OUT_WIDTH, paths.length - index);
       const pages = await Promise.all(Array.from({ length: width }, (_, k) => read(paths[index + k]!, k === 0 ? upstreamContinue : undefined, need)));
-      for (const { response, text, translated } of pages) {
+      for (const page of pages) {
+        if (!page) return;
+        const { response, text, translated } = page;
         if (!translated) {
           const parsed = parseJson(text);
           if (!parsed) return this.rawDown(req, res, ctx, response, text);
@@ -207,7 +223,45 @@ export class TenantProxy {
     delete metadata.remainingItemCount;
     delete metadata.continue;
     if (limit > 0 && index < paths.length) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, JSON.stringify({ p: paths[index], c: upstreamContinue ?? '' }));
-    sendJsonPieces(req, res, 200, renderCollection({ ...combined, head: { ...combined.head, metadata } }));
+    const answer = new JsonAnswerStream(req, res, 200);
+    for (const piece of renderCollection({ ...combined, head: { ...combined.head, metadata } })) await answer.write(piece);
+    answer.end();
+  }
+
+  /**
+   * One upstream page sent on as it is converted (translate/list-stream.ts), so the first items
+   * reach the tenant while the upstream still sends the last. Returns the whole text instead,
+   * having sent nothing, when the answer is not a list or Table that streams.
+   */
+  private async streamPage(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, upstream: UpstreamConnection, response: UpstreamResponse, rowKind: RowKind, wantsNoObject: boolean, headDown: (head: Record<string, any>) => Record<string, any>): Promise<string | null> {
+    const stream = new CollectionStreamDown(ctx, rowKind, wantsNoObject, headDown);
+    const answer = new JsonAnswerStream(req, res, 200, warningsDown(ctx, response.headers));
+    const decoder = new StringDecoder('utf8');
+    let converting = 0;
+    const down = (convert: () => string) => {
+      const start = performance.now();
+      const out = convert();
+      converting += performance.now() - start;
+      return out;
+    };
+    const close = () => response.body.destroy();
+    res.on('close', close);
+    try {
+      for await (const chunk of response.body) await answer.write(down(() => stream.push(decoder.write(chunk as Buffer))));
+      await answer.write(down(() => stream.push(decoder.end())));
+      if (!stream.end()) return stream.wholeText;
+      answer.end();
+      this.options.metrics.objectsRead.inc({ cluster: upstream.name }, stream.read);
+      this.options.metrics.translation.observe({ direction: 'down' }, converting / 1000);
+      return null;
+    } catch (err) {
+      if (!res.headersSent) throw err;
+      // Part of the list is out: cutting the connection is the only way left to say it failed.
+      res.destroy();
+      return null;
+    } finally {
+      res.off('close', close);
+    }
   }
 
   /**

@@ -54,22 +54,30 @@ export function collectionDown(ctx: TenantContext, text: string, rowKind: RowKin
 
 /** The kept items or rows of the array at range.start, converted, and the array's end; null when the head is not a list or a Table. */
 function elementsDown(ctx: TenantContext, scanner: JsonScanner, head: Record<string, any>, range: { key: 'items' | 'rows'; start: number }, rowKind: RowKind, wantsNoObject: boolean): { elements: string[]; read: number; end: number } | null {
+  const convert = elementConverter(ctx, head, range.key, rowKind, wantsNoObject);
+  if (!convert) return null;
   const elements: string[] = [];
   let read = 0;
-  let convert: (start: number) => { end: number; text: string | null };
-  if (range.key === 'rows' && head.kind === 'Table') convert = (start) => rowDown(ctx, scanner, start, rowKind, wantsNoObject);
-  else if (range.key === 'items' && head.kind.endsWith('List')) {
-    const itemType: TypeMeta = { apiVersion: String(head.apiVersion ?? ''), kind: head.kind.slice(0, -'List'.length) };
-    const shape = shapeOfKind(itemType.apiVersion, itemType.kind);
-    convert = (start) => itemDown(ctx, scanner, start, itemType, shape);
-  } else return null;
   const end = scanner.elements(range.start, (_, start) => {
     read++;
-    const { end: itemEnd, text: element } = convert(start);
+    const { end: itemEnd, text: element } = convert(scanner, start);
     if (element !== null) elements.push(element);
     return itemEnd;
   });
   return { elements, read, end };
+}
+
+/** Converts the item or row at `start`: its end, and its text for the tenant or null when it is not the tenant's. */
+export type ElementConverter = (scanner: JsonScanner, start: number) => { end: number; text: string | null };
+
+/** How the elements under `key` of a collection with this head are converted; null when the head is not a list or a Table. */
+export function elementConverter(ctx: TenantContext, head: Record<string, any>, key: string, rowKind: RowKind, wantsNoObject: boolean): ElementConverter | null {
+  if (typeof head.kind !== 'string') return null;
+  if (key === 'rows' && head.kind === 'Table') return (scanner, start) => rowDown(ctx, scanner, start, rowKind, wantsNoObject);
+  if (key !== 'items' || !head.kind.endsWith('List')) return null;
+  const itemType: TypeMeta = { apiVersion: String(head.apiVersion ?? ''), kind: head.kind.slice(0, -'List'.length) };
+  const shape = shapeOfKind(itemType.apiVersion, itemType.kind);
+  return (scanner, start) => itemDown(ctx, scanner, start, itemType, shape);
 }
 
 /** Items or rows go out in pieces of about this many characters (render below). */

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gzipSync } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { decodeKubernetesProtobuf, ProtobufDecodeError } from '../protobuf/decode.js';
 import { ApiError, badRequest, requestEntityTooLarge, statusOf, unsupportedMediaType, type Status } from '../status.js';
@@ -100,17 +102,64 @@ export function sendJsonText(req: IncomingMessage, res: ServerResponse, code: nu
 }
 
 /**
- * A JSON answer written in pieces (a large list, translate/list-text.ts renderCollection): sent
- * chunked, each piece as it is, unless it is small or to be compressed, when it is joined and
- * sent as sendJsonText does.
+ * A JSON answer written while it is made (a list converted as it arrives, or written in pieces).
+ * As kube-apiserver decides on its first write, it is gzipped when the client takes gzip and
+ * 128 KiB are there; an answer that ends before that (or a HEAD's) goes out whole, with its
+ * length, as sendJsonText sends it. Otherwise it is chunked.
  */
-export function sendJsonPieces(req: IncomingMessage, res: ServerResponse, code: number, pieces: string[], headers: Record<string, string> = {}): void {
-  let chars = 0;
-  for (const piece of pieces) chars += piece.length;
-  if (chars <= GZIP_THRESHOLD || /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return sendJsonText(req, res, code, pieces.join(''), headers);
-  res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
-  if (req.method !== 'HEAD') for (const piece of pieces) res.write(piece);
-  res.end();
+export class JsonAnswerStream {
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private sink: Writable | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly code: number,
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  /** Resolves when more may be written: the socket took the text, or the client is gone. */
+  async write(text: string): Promise<void> {
+    if (!text) return;
+    if (!this.sink) {
+      this.pending.push(text);
+      this.pendingChars += text.length;
+      if (this.pendingChars < GZIP_THRESHOLD || this.req.method === 'HEAD') return;
+      text = this.pending.join('');
+      this.pending = [];
+      this.sink = this.open();
+    }
+    if (!this.sink.write(text) && !this.res.destroyed) await drained(this.sink, this.res);
+  }
+
+  end(): void {
+    if (this.sink) this.sink.end();
+    else sendJsonText(this.req, this.res, this.code, this.pending.join(''), this.headers);
+  }
+
+  private open(): Writable {
+    const gzip = /\bgzip\b/.test(String(this.req.headers['accept-encoding'] ?? ''));
+    this.res.writeHead(this.code, { 'Content-Type': 'application/json', ...this.headers, ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+    if (!gzip) return this.res;
+    const compress = createGzip({ level: 1 });
+    pipeline(compress, this.res).catch(() => {
+      // The client hung up; the writer sees the response destroyed.
+    });
+    return compress;
+  }
+}
+
+function drained(sink: Writable, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      sink.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    sink.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 export function sendStatus(req: IncomingMessage, res: ServerResponse, err: ApiError | Status): void {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
+import { RestClient } from '../../apiserver/client/rest-client.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
@@ -106,6 +108,43 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     expect(names).to.have.length(25);
     const table = (await alice.ok(['get', 'configmaps', '-n', 'shop', '--chunk-size', '10'])).trim().split('\n');
     expect(table.filter((l) => l.startsWith('page-'))).to.have.length(25);
+  });
+
+  it('streams a list of more than 128 KiB: kubectl reads all of it; gzipped when asked, else chunked', async () => {
+    const blob = 'x'.repeat(1500);
+    const items = Array.from({ length: 200 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}`, namespace: 'big' }, data: { blob } }));
+    await alice.ok(['create', 'namespace', 'big']);
+    await bob.ok(['create', 'namespace', 'big']);
+    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+    await bob.ok(['create', 'configmap', 'bobs-own', '-n', 'big']);
+    const listed = JSON.parse(await alice.ok(['get', 'configmaps', '-n', 'big', '-o', 'json']));
+    const names = listed.items.map((i: any) => i.metadata.name).filter((n: string) => n !== 'kube-root-ca.crt');
+    expect(names).to.have.members(items.map((i) => i.metadata.name));
+    expect(listed.items.every((i: any) => i.metadata.namespace === 'big')).to.equal(true);
+    expect(await alice.ok(['get', 'configmaps', '-n', 'big', '--chunk-size', '7', '-o', 'name'])).to.have.string('configmap/big-199\n').and.not.contain('bobs-own');
+
+    const client = RestClient.fromKubeconfig(await readFile(alice.kubeconfig, 'utf8'));
+    try {
+      for (const encoding of ['gzip', 'identity']) {
+        const res = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+          const req = client.open('GET', '/api/v1/namespaces/big/configmaps', { Accept: 'application/json', 'Accept-Encoding': encoding });
+          req.on('response', async (r) => {
+            const chunks: Buffer[] = [];
+            for await (const chunk of r) chunks.push(chunk as Buffer);
+            resolve({ headers: r.headers, body: Buffer.concat(chunks) });
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        expect(res.headers['content-encoding'], encoding).to.equal(encoding === 'gzip' ? 'gzip' : undefined);
+        expect(res.headers['transfer-encoding'], encoding).to.equal('chunked');
+        const list = JSON.parse((encoding === 'gzip' ? gunzipSync(res.body) : res.body).toString('utf8'));
+        expect(list.kind).to.equal('ConfigMapList');
+        expect(list.items.filter((i: any) => i.metadata.name.startsWith('big-'))).to.have.length(200);
+      }
+    } finally {
+      client.close();
+    }
   });
 
   it('get -w sees changes live; label and delete work', async () => {

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { tenantContext, type KindScope } from '../../translate/context.js';
+import { CollectionStreamDown } from '../../translate/list-stream.js';
 import { collectionDown, renderCollection } from '../../translate/list-text.js';
 import { objectDownInPlace } from '../../translate/objects.js';
-import { tableDown } from '../../translate/table.js';
+import { tableDown, type RowKind } from '../../translate/table.js';
 
 type Json = Record<string, any>;
 
@@ -60,6 +61,21 @@ const list = fc.constantFrom(...Object.keys(items)).chain((kind) =>
     items: fc.array(items[kind]!, { maxLength: 6 }),
   }),
 );
+
+const row = (namespace: string, name: string, extra: Json = {}) => ({
+  cells: [name, `${namespace}/${name}`, 3, null],
+  object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name, namespace, labels: { 'kubezoo.io/tenant': 'aaaaaa', app: 'x' }, ...extra } },
+});
+const table = fc.record({
+  kind: fc.constant('Table'),
+  apiVersion: fc.constant('meta.k8s.io/v1'),
+  metadata: fc.constant({ resourceVersion: '7' }),
+  columnDefinitions: fc.constant([{ name: 'Name', type: 'string' }]),
+  rows: fc.array(
+    fc.tuple(upstreamName, upstreamName, fc.boolean()).map(([namespace, name, owned]) => row(namespace, name, owned ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u' }] } : {})),
+    { maxLength: 6 },
+  ),
+});
 
 /** The same document as Go (escaping <, > and &), as JSON.stringify, or indented. */
 const writing = fc.constantFrom(
@@ -119,21 +135,6 @@ describe('translate: lists and Tables converted from their text', () => {
     expect(page.elements).to.deep.equal(['{"metadata":{"name":"c","namespace":"x"},"data":{"html":"\\u003cb\\u003e","n":  1.50}}']);
   });
 
-  const row = (namespace: string, name: string, extra: Json = {}) => ({
-    cells: [name, `${namespace}/${name}`, 3, null],
-    object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name, namespace, labels: { 'kubezoo.io/tenant': 'aaaaaa', app: 'x' }, ...extra } },
-  });
-  const table = fc.record({
-    kind: fc.constant('Table'),
-    apiVersion: fc.constant('meta.k8s.io/v1'),
-    metadata: fc.constant({ resourceVersion: '7' }),
-    columnDefinitions: fc.constant([{ name: 'Name', type: 'string' }]),
-    rows: fc.array(
-      fc.tuple(upstreamName, upstreamName, fc.boolean()).map(([namespace, name, owned]) => row(namespace, name, owned ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u' }] } : {})),
-      { maxLength: 6 },
-    ),
-  });
-
   for (const wantsNoObject of [false, true]) {
     it(`a Table converted from its text equals tableDown of the parsed Table${wantsNoObject ? ', row objects dropped' : ''}`, () => {
       fc.assert(
@@ -158,6 +159,75 @@ describe('translate: lists and Tables converted from their text', () => {
   it('text that is not JSON throws, so the caller can fall back', () => {
     for (const broken of ['{"kind":"PodList","items":[{"metadata":{"name":"p"', '{"kind":"PodList","items":[{"a" 1}]}', '']) {
       expect(() => collectionDown(ctx, broken, { group: '', kind: 'Pod', namespaced: true }, false), broken).to.throw();
+    }
+  });
+});
+
+/** The text cut at these points (sorted, within it), fed one piece after another. */
+function streamDown(text: string, cuts: number[], rowKind: RowKind, wantsNoObject: boolean, headDown = (head: Json) => head): { out: string; stream: CollectionStreamDown; streamed: boolean } {
+  const stream = new CollectionStreamDown(ctx, rowKind, wantsNoObject, headDown);
+  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+  let out = '';
+  let from = 0;
+  for (const point of [...points, text.length]) {
+    out += stream.push(text.slice(from, point));
+    from = point;
+  }
+  return { out, stream, streamed: stream.end() };
+}
+
+describe('translate: lists and Tables converted while they arrive', () => {
+  const cuts = fc.array(fc.nat(), { maxLength: 12 });
+
+  it('a list cut anywhere converts to what collectionDown makes of it whole (randomized)', () => {
+    fc.assert(
+      fc.property(list, writing, cuts, (upstream, write, at) => {
+        const text = write(upstream);
+        const rowKind = { group: '', kind: upstream.kind.slice(0, -4), namespaced: true };
+        const { out, stream, streamed } = streamDown(text, at, rowKind, false);
+        expect(streamed).to.equal(true);
+        expect(stream.read).to.equal(upstream.items.length);
+        expect(JSON.parse(out)).to.deep.equal(JSON.parse(renderCollection(collectionDown(ctx, text, rowKind, false)!).join('')));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('a Table cut anywhere converts to what collectionDown makes of it whole (randomized)', () => {
+    fc.assert(
+      fc.property(table, writing, cuts, fc.boolean(), (upstream, write, at, wantsNoObject) => {
+        const text = write(upstream);
+        const rowKind = { group: '', kind: 'Pod', namespaced: true };
+        const { out } = streamDown(text, at, rowKind, wantsNoObject);
+        expect(JSON.parse(out)).to.deep.equal(JSON.parse(renderCollection(collectionDown(ctx, text, rowKind, wantsNoObject)!).join('')));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gives the head to headDown once, and the members after the items on their own', () => {
+    const text = '{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"continue":"x"},"items":[{"metadata":{"name":"c","namespace":"aaaaaa-a"}}],"metadata2":{"n":1}}';
+    const heads: Json[] = [];
+    const { out } = streamDown(text, [30, 90], { group: '', kind: 'ConfigMap', namespaced: true }, false, (head) => {
+      heads.push(head);
+      return { ...head, seen: true };
+    });
+    expect(heads).to.deep.equal([{ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { continue: 'x' } }, { metadata2: { n: 1 } }]);
+    expect(JSON.parse(out)).to.deep.equal({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { continue: 'x' }, seen: true, items: [{ metadata: { name: 'c', namespace: 'a' } }], metadata2: { n: 1 } });
+  });
+
+  it('does not stream a Status, an object, or a list whose kind comes after its items: it keeps the whole text', () => {
+    for (const text of ['{"kind":"Status","apiVersion":"v1","code":404}', '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"}}', '{"items":[{"metadata":{"name":"c"}}],"kind":"ConfigMapList","apiVersion":"v1"}', '[1,2]']) {
+      const { out, stream, streamed } = streamDown(text, [5, 17], { group: '', kind: 'Pod', namespaced: true }, false);
+      expect(streamed, text).to.equal(false);
+      expect(out, text).to.equal('');
+      expect(stream.wholeText, text).to.equal(text);
+    }
+  });
+
+  it('a list that ends early or has text after its end throws at its end', () => {
+    for (const broken of ['{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"p"', '{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"p"}}', '{"kind":"PodList","apiVersion":"v1","items":[]} x', '{"kind":"PodList","apiVersion":"v1","items":[{"a" 1}]}']) {
+      expect(() => streamDown(broken, [20], { group: '', kind: 'Pod', namespaced: true }, false), broken).to.throw();
     }
   });
 });
