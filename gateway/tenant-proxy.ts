@@ -2,13 +2,13 @@ import { requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
-import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, JsonAnswerStream, readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, JsonAnswerStream, readBody, sendJson, sendJsonText, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
 import { CollectionStreamDown } from '../translate/list-stream.js';
-import { collectionDown, renderCollection, type CollectionPage } from '../translate/list-text.js';
+import { collectionDown, objectTextDown, renderCollection, type CollectionPage } from '../translate/list-text.js';
 import { objectDown, objectDownInPlace, objectUp, textDown } from '../translate/objects.js';
 import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
 import { patchUp, type PatchBodyType } from '../translate/patch.js';
@@ -107,12 +107,17 @@ export class TenantProxy {
     const response = await this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), headers, body);
     const text = await response.body.text();
     if (t.info.group === 'apiextensions.k8s.io' && req.method !== 'GET') upstream.invalidate();
+    // An object converted from its text, as list items are; a namespace made is parsed, for the index below.
+    const made = t.info.group === '' && t.info.resource === 'namespaces' && req.method === 'POST';
+    const down = response.status < 300 && !made ? this.options.metrics.time('down', () => objectTextDown(ctx, text)) : undefined;
+    if (down === null) throw notFound(t);
+    if (down !== undefined) return sendJsonText(req, res, response.status, down, warningsDown(ctx, response.headers));
     const parsed = parseJson(text);
     if (!parsed) return this.rawDown(req, res, ctx, response, text);
     // The tenant's next `get -A` must see the namespace it just made, before the index's watch does.
     if (t.info.group === '' && t.info.resource === 'namespaces' && response.status === 201 && typeof parsed.metadata?.name === 'string') upstream.namespaceIndex.added(ctx.tenantId, parsed.metadata.name);
     const out = this.options.metrics.time('down', () => this.responseDown(ctx, parsed, rowKind, wantsNoObject));
-    if (out === null) throw new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
+    if (out === null) throw notFound(t);
     sendJson(req, res, response.status, out, warningsDown(ctx, response.headers));
   }
 
@@ -462,6 +467,11 @@ export function impersonation(identity: TenantIdentity): Record<string, string |
 }
 
 /** JSON or a JSON Table, never protobuf: the gateway must be able to read the answer. */
+/** What the tenant is told of an object that is not its own: that it does not exist. */
+function notFound(t: TranslatedRequest): TranslationError {
+  return new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
+}
+
 function acceptUp(accept: string | undefined): string {
   const kept = (accept ?? 'application/json').split(',').map((s) => s.trim()).filter((s) => s.startsWith('application/json') || s === '*/*');
   return kept.length ? kept.join(',') : 'application/json';

@@ -108,6 +108,49 @@ export function renderCollection(page: Pick<CollectionPage, 'head' | 'key' | 'el
   return pieces;
 }
 
+/**
+ * A single object (a GET's, a create's answer) down from its text, as a list's item is: its text
+ * for the tenant, or null when it is foreign. Undefined when the text is not a plain object whose
+ * `kind` and `apiVersion` come first (as kube writes them) of a kind with a shape: a Status, a
+ * Table, a list, a kind parsed in full, or text the scanner does not expect. The caller then
+ * parses it.
+ */
+export function objectTextDown(ctx: TenantContext, text: string): string | null | undefined {
+  try {
+    const scanner = new JsonScanner(text);
+    const start = scanner.ws(0);
+    const type = leadingType(scanner, start);
+    if (!type || type.kind === 'Status' || type.kind === 'Table' || type.kind.endsWith('List')) return undefined;
+    const shape = shapeOfKind(type.apiVersion, type.kind);
+    if (!shape) return undefined;
+    const { end, text: down } = itemDown(ctx, scanner, start, type, shape);
+    return scanner.ws(end) === text.length ? down : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `kind` and `apiVersion` when they are the object's first two members. */
+function leadingType(scanner: JsonScanner, start: number): TypeMeta | undefined {
+  const text = scanner.text;
+  scanner.expect(start, 123);
+  let i = scanner.ws(start + 1);
+  const found: Record<string, unknown> = {};
+  for (let member = 0; member < 2 && text.charCodeAt(i) === 34; member++) {
+    const keyEnd = scanner.skipString(i);
+    const key = scanner.stringAt(i, keyEnd);
+    let j = scanner.ws(keyEnd);
+    scanner.expect(j, 58);
+    j = scanner.ws(j + 1);
+    const end = scanner.skipValue(j);
+    found[key] = scanner.valueAt(j, end);
+    i = scanner.ws(end);
+    if (text.charCodeAt(i) !== 44) break;
+    i = scanner.ws(i + 1);
+  }
+  return typeof found.kind === 'string' && typeof found.apiVersion === 'string' ? { kind: found.kind, apiVersion: found.apiVersion } : undefined;
+}
+
 function itemDown(ctx: TenantContext, scanner: JsonScanner, start: number, type: TypeMeta, shape: ObjectShape | undefined): { end: number; text: string | null } {
   if (shape && scanner.text.charCodeAt(start) === 123) {
     const shadow = readShadow(scanner, start, shape);

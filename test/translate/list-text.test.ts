@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { tenantContext, type KindScope } from '../../translate/context.js';
 import { CollectionStreamDown } from '../../translate/list-stream.js';
-import { collectionDown, renderCollection } from '../../translate/list-text.js';
+import { collectionDown, objectTextDown, renderCollection } from '../../translate/list-text.js';
 import { objectDownInPlace } from '../../translate/objects.js';
 import { tableDown, type RowKind } from '../../translate/table.js';
 
@@ -127,6 +127,30 @@ describe('translate: lists and Tables converted from their text', () => {
     const page = collectionDown(ctx, upstream, { group: '', kind: 'ConfigMap', namespaced: true }, false)!;
     expect(page.read).to.equal(2);
     expect(JSON.parse(renderCollection(page).join(''))).to.deep.equal({ metadata: { resourceVersion: '5' }, apiVersion: 'v1', kind: 'ConfigMapList', items: [{ metadata: { name: 'c', namespace: 'x' } }] });
+  });
+
+  it('a single object converted from its text equals the object parsed and converted (randomized)', () => {
+    const object = fc.constantFrom(...Object.keys(items)).chain((kind) => items[kind]!.map((item) => ({ kind, apiVersion: LIST_TYPES[kind]!, ...item })));
+    let converted = 0;
+    fc.assert(
+      fc.property(object, writing, (upstream, write) => {
+        const expected = structuredClone(upstream);
+        const own = objectDownInPlace(ctx, expected);
+        const down = objectTextDown(ctx, write(upstream));
+        if (down === undefined) return;
+        converted++;
+        expect(down === null ? null : JSON.parse(down)).to.deep.equal(own ? expected : null);
+      }),
+      { numRuns: 1000 },
+    );
+    expect(converted).to.be.greaterThan(500);
+  });
+
+  it('leaves to the caller what is not a plain object with kind and apiVersion first', () => {
+    for (const text of ['{"kind":"Status","apiVersion":"v1","code":404}', '{"kind":"PodList","apiVersion":"v1","items":[]}', '{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[]}', '{"metadata":{"name":"p"},"kind":"Pod","apiVersion":"v1"}', '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"}} x', '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"', '[]']) {
+      expect(objectTextDown(ctx, text), text).to.equal(undefined);
+    }
+    expect(objectTextDown(ctx, '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p","namespace":"bbbbbb-x"}}')).to.equal(null);
   });
 
   it('bytes the conversion does not touch are kept exactly as they came', () => {
