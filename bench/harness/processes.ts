@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { CLI } from './locations.js';
+import { BARE_PROXY, CLI } from './locations.js';
 
 const STARTUP_TIMEOUT_MS = 60_000;
 /** A devcluster holding 100k pods takes a while to flush its log on SIGTERM. */
@@ -30,8 +30,17 @@ export function startGatewayProcess(upstreamKubeconfigPath: string, dataDir: str
   return startCli('gateway', nodeArgs, ['serve', '--upstream', `member1=${upstreamKubeconfigPath}`, '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...serveArgs], /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/);
 }
 
+/** `bare proxy listening on URL; kubeconfig: PATH`: the floor under the gateway (bare-proxy.ts). */
+export function startBareProxyProcess(upstreamKubeconfigPath: string, dir: string): Promise<ServerProcess> {
+  return startScript('bare-proxy', [], BARE_PROXY, [upstreamKubeconfigPath, dir], /^bare proxy listening on (\S+); kubeconfig: (.+)$/);
+}
+
 function startCli(label: string, nodeArgs: string[], args: string[], ready: RegExp): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startScript(label, nodeArgs, CLI, args, ready);
+}
+
+function startScript(label: string, nodeArgs: string[], script: string, args: string[], ready: RegExp): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   // Its complaints (a failed request in the gateway) belong in the benchmark's output.
   createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`[${label} ${child.pid}] ${line}\n`));
   return new Promise((resolve, reject) => {
