@@ -466,12 +466,12 @@ export function impersonation(identity: TenantIdentity): Record<string, string |
   return headers;
 }
 
-/** JSON or a JSON Table, never protobuf: the gateway must be able to read the answer. */
 /** What the tenant is told of an object that is not its own: that it does not exist. */
 function notFound(t: TranslatedRequest): TranslationError {
   return new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
 }
 
+/** JSON or a JSON Table, never protobuf: the gateway must be able to read the answer. */
 function acceptUp(accept: string | undefined): string {
   const kept = (accept ?? 'application/json').split(',').map((s) => s.trim()).filter((s) => s.startsWith('application/json') || s === '*/*');
   return kept.length ? kept.join(',') : 'application/json';
