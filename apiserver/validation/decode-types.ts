@@ -1,9 +1,12 @@
+import { builtinKindSchemas, type FieldShape } from './field-schema.js';
+
 /**
  * JSON type checks that kube-apiserver gets for free from decoding into Go structs: a label
  * that is a number, finalizers that are not a list. It answers them with 400 and the
  * encoding/json message, e.g. `json: cannot unmarshal number into Go struct field
- * ObjectMeta.metadata.labels of type string`. Checked here for ObjectMeta (every kind) and the
- * string maps of ConfigMap and Secret, so nothing mistyped is stored for controllers to trip on.
+ * ObjectMeta.metadata.labels of type string`. Checked here for ObjectMeta (every kind), the
+ * string maps of ConfigMap and Secret, and the structs, lists and maps of every kind with a field
+ * schema, so nothing mistyped is stored for controllers to trip on.
  */
 type Expect = 'string' | 'integer' | 'boolean' | 'stringMap' | 'stringList' | 'list' | 'ownerReferences' | 'object';
 
@@ -60,6 +63,32 @@ export function decodeTypeError(group: string, kind: string, object: Record<stri
       const error = check(object[field], 'stringMap', kind, field);
       if (error) return error;
     }
+  }
+  const schema = builtinKindSchemas.get(`${group}/${kind}`);
+  return schema ? structureError(schema, object, kind, '') : null;
+}
+
+/**
+ * Where the kind's schema (field-schema.ts) has a struct, a list or a map, a value of another
+ * JSON type: Go cannot decode it and kube answers 400; stored, it would trip the code that reads
+ * the object (a Deployment whose `spec` is a number). Scalars are not checked: the schema
+ * groups strings, numbers, Quantities and IntOrStrings under one name.
+ */
+function structureError(shape: FieldShape, value: unknown, kind: string, path: string): string | null {
+  if (value === undefined || value === null || shape === 'scalar' || shape === 'any') return null;
+  if ('listOf' in shape) {
+    if (!Array.isArray(value)) return mismatch(value, kind, path, 'slice');
+    for (const item of value) {
+      const error = structureError(shape.listOf, item, kind, path);
+      if (error) return error;
+    }
+    return null;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, kind, path, 'mapOf' in shape ? 'map' : 'struct');
+  for (const [key, child] of Object.entries(value)) {
+    const childShape = 'mapOf' in shape ? shape.mapOf : shape.fields.get(key);
+    const error = childShape === undefined ? null : structureError(childShape, child, kind, path === '' ? key : `${path}.${key}`);
+    if (error) return error;
   }
   return null;
 }
