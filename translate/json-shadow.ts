@@ -137,28 +137,23 @@ export class JsonScanner {
   }
 
   /**
-   * Each member of the object at i: `visit(key, valueStart, memberStart, commaBefore)` returns the
-   * value's end. Returns the object's end and, per member, the comma after it.
+   * Each member of the object at i: `visit(key, valueStart)` returns the value's end. Returns the
+   * object's end. (readShadow has a loop of its own, which also tracks the commas.)
    */
-  members(i: number, visit: (key: string, valueStart: number, memberStart: number, commaBefore: number) => number, commaAfter?: (comma: number) => void): number {
+  members(i: number, visit: (key: string, valueStart: number) => number): number {
     this.expect(i, OPEN_BRACE);
     i = this.ws(i + 1);
     if (this.text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
-    let commaBefore = -1;
     for (;;) {
       this.expect(i, QUOTE);
       const keyEnd = this.skipString(i);
       const key = this.stringAt(i, keyEnd);
       let j = this.ws(keyEnd);
       this.expect(j, COLON);
-      j = this.ws(j + 1);
-      const end = visit(key, j, i, commaBefore);
-      j = this.ws(end);
+      j = this.ws(visit(key, this.ws(j + 1)));
       const c = this.text.charCodeAt(j);
       if (c === CLOSE_BRACE) return j + 1;
       if (c !== COMMA) throw new ShadowError(`expected , or } at ${j}`);
-      commaAfter?.(j);
-      commaBefore = j;
       i = this.ws(j + 1);
     }
   }

@@ -150,7 +150,8 @@ export class JsonAnswerStream {
   }
 }
 
-function drained(sink: Writable, res: ServerResponse): Promise<void> {
+/** Resolves when `sink` (the response, or a stream written into it) drains or the response closes. */
+export function drained(sink: Writable, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       sink.off('drain', done);

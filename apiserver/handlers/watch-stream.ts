@@ -5,6 +5,7 @@ import { listObjects } from '../registry/list-objects.js';
 import type { ObjectFilter } from '../registry/object-filter.js';
 import type { ApiObject } from '../registry/object-store.js';
 import { statusOf, toApiError } from '../status.js';
+import { drained } from './http-io.js';
 import type { ListOptions } from './list-options.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -93,7 +94,7 @@ export async function serveWatch(w: WatchRequest): Promise<void> {
       if (w.name && event.object.metadata.name !== w.name) continue;
       const type = transition(event.type, w.filter, event.object, event.previous);
       if (!type) continue;
-      if (!write(type, w.render(registry.present(event.object), first))) await drained(res);
+      if (!write(type, w.render(registry.present(event.object), first))) await drained(res, res);
       first = false;
     }
   } catch (err) {
@@ -119,14 +120,3 @@ function transition(type: 'create' | 'update' | 'delete', filter: ObjectFilter, 
   return null;
 }
 
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
