@@ -8,7 +8,7 @@ import type { WatchEvent } from '../translate/watch-event.js';
 import type { GatewayMetrics } from './metrics.js';
 import { namespacedPath, tenantNamespaces, tenantNamespaceSelector } from './tenant-namespaces.js';
 import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
-import { WatchEventsDown, watchLineBatches } from './watch-lines.js';
+import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-lines.js';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 /** How long a deleted namespace's watch stays open, so the deletions of its last objects still arrive. */
@@ -25,7 +25,12 @@ export interface CrossNamespaceWatchRequest {
   /** Impersonation and accept headers. */
   headers: Record<string, string | string[]>;
   events: WatchEventsDown;
+  /** Converted lines shared with the tenant's other watches (object watches only; watch-lines.ts). */
+  memo: WatchLineMemo | undefined;
 }
+
+/** The event lines that need no more than converting, as kube writes them (type first): not BOOKMARK, not ERROR. */
+const OBJECT_EVENT = /^\{"type":"(ADDED|MODIFIED|DELETED)"/;
 
 interface Feed {
   namespace: string;
@@ -81,9 +86,9 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
   let sentInitialEventsEnd = false;
   // Every feed writes to one response: they wait for one drain together, or for the hang-up.
   let draining: Promise<void> | undefined;
-  const write = async (event: WatchEvent) => {
+  const write = async (event: WatchEvent | string) => {
     if (ended) return;
-    if (res.write(`${JSON.stringify(event)}\n`)) return;
+    if (res.write(typeof event === 'string' ? event : `${JSON.stringify(event)}\n`)) return;
     draining ??= new Promise<void>((resolve) => {
       const go = () => {
         res.off('drain', go);
@@ -115,6 +120,11 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
     try {
       for await (const line of lines(feed.response.body)) {
         w.metrics.watchEventsRead.inc({ cluster: w.upstream.name });
+        if (w.memo && OBJECT_EVENT.test(line)) {
+          const down = w.events.downLine(line, w.memo);
+          if (down) await write(down);
+          continue;
+        }
         const event = WatchEventsDown.parse(line);
         if (!event) continue;
         if (event.type === 'BOOKMARK') await bookmark(feed, event);

@@ -303,7 +303,8 @@ export class TenantProxy {
   private async watch(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind): Promise<void> {
     const events = new WatchEventsDown(ctx, rowKind);
     const { metrics } = this.options;
-    if (t.namespaced && !t.info.namespace) return watchAcrossNamespaces(req, res, { ctx, upstream, metrics, path: t.path, query: t.query, headers, events });
+    const memo = String(headers.accept).includes('as=Table') ? undefined : this.watchLineMemo(upstream);
+    if (t.namespaced && !t.info.namespace) return watchAcrossNamespaces(req, res, { ctx, upstream, metrics, path: t.path, query: t.query, headers, events, memo });
     const response = await metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), headers));
     if (response.status !== 200) {
       const parsed = parseJson(await response.body.text());
@@ -313,7 +314,6 @@ export class TenantProxy {
     res.flushHeaders();
     const close = () => response.body.destroy();
     res.on('close', close);
-    const memo = String(headers.accept).includes('as=Table') ? undefined : this.watchLineMemo(upstream);
     try {
       for await (const lines of watchLineBatches(response.body)) {
         metrics.watchEventsRead.inc({ cluster: upstream.name }, lines.length);
