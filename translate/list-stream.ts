@@ -148,7 +148,6 @@ export class CollectionStreamDown {
           this.pos = i + 1;
           break;
         case 'done':
-          return out;
         case 'whole':
           return out;
       }
