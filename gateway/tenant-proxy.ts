@@ -4,7 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, JsonAnswerStream, readBody, sendJson, sendJsonText, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
-import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
+import { apiVersionDown, isSharedResource, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
 import { CollectionStreamDown } from '../translate/list-stream.js';
@@ -23,6 +23,7 @@ import { streamBody } from './stream-body.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import { WatchEventsDown, WatchLineMemo, watchLineBatches } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
+import { syncTenantGrants } from '../tenants/tenant-grants.js';
 import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
 
 type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
@@ -79,8 +80,10 @@ export class TenantProxy {
   }
 
   private async forward(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
-    if (t.info.subresource === 'proxy') return proxySubresource(req, res, ctx, t, upstream, impersonation(identity), requestUrl(req.url).pathname, this.options.maxRequestBytes);
-    const headers = impersonation(identity);
+    const credentials = await credentialsFor(ctx, identity, t, upstream);
+    if (t.info.subresource === 'proxy') return proxySubresource(req, res, ctx, t, upstream, credentials, requestUrl(req.url).pathname, this.options.maxRequestBytes);
+    const headers = { ...credentials };
+    const send: Send = Object.assign((call: (headers: UpstreamHeaders) => Promise<UpstreamResponse>) => sendAs(ctx, identity, t, upstream, headers, call), { headers });
     headers.accept = acceptUp(req.headers.accept);
     const continueToken = t.query.get('continue');
     if (continueToken) t.query.set('continue', openContinue(this.options.continueKey, ctx.tenantId, continueToken));
@@ -101,11 +104,12 @@ export class TenantProxy {
     }
     const rowKind: RowKind = { group: t.info.group, kind: t.kind, namespaced: t.namespaced };
     if (t.info.verb === 'deletecollection' && !(t.namespaced && t.info.namespace)) return this.deleteOwnCollection(req, res, ctx, t, upstream, headers, body);
-    if (t.info.verb === 'watch') return this.watch(req, res, ctx, t, upstream, headers, rowKind);
-    if (t.info.resource === 'pods' && t.info.subresource === 'log' && req.method === 'GET') return this.streamLog(req, res, ctx, t, upstream, headers);
-    if (t.info.verb === 'list') return this.list(req, res, ctx, t, upstream, headers, rowKind, wantsNoObject);
-    const response = await this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), headers, body);
+    if (t.info.verb === 'watch') return this.watch(req, res, ctx, t, upstream, send, rowKind);
+    if (t.info.resource === 'pods' && t.info.subresource === 'log' && req.method === 'GET') return this.streamLog(req, res, ctx, t, upstream, send);
+    if (t.info.verb === 'list') return this.list(req, res, ctx, t, upstream, send, rowKind, wantsNoObject);
+    const response = await send((as) => this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), as, body));
     const text = await response.body.text();
+    if (response.status < 300 && req.method !== 'GET') await afterWrite(ctx, t, upstream);
     if (t.info.group === 'apiextensions.k8s.io' && req.method !== 'GET') upstream.invalidate();
     // An object converted from its text, as list items are; a namespace made is parsed, for the index below.
     const made = t.info.group === '' && t.info.resource === 'namespaces' && req.method === 'POST';
@@ -147,6 +151,7 @@ export class TenantProxy {
       if (deleted.status < 300 && answer) items.push(objectDown(ctx, answer) ?? own);
     }
     if (t.info.group === 'apiextensions.k8s.io') upstream.invalidate();
+    await afterWrite(ctx, t, upstream);
     sendJson(req, res, 200, { kind: `${t.kind}List`, apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion, metadata: { resourceVersion: list.metadata?.resourceVersion }, items });
   }
 
@@ -157,7 +162,7 @@ export class TenantProxy {
    * reads the other tenants' objects; the continue token (sealed) records which namespace and
    * which upstream page come next.
    */
-  private async list(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind, wantsNoObject: boolean): Promise<void> {
+  private async list(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, send: Send, rowKind: RowKind, wantsNoObject: boolean): Promise<void> {
     const limit = Number(t.query.get('limit') ?? 0);
     const cursor = parseCursor(t.query.get('continue'));
     const paths = t.namespaced && !t.info.namespace ? (await tenantNamespaceNames(ctx, upstream, this.options.metrics)).map((name) => namespacedPath(t.path, name)) : [t.path];
@@ -186,7 +191,7 @@ export class TenantProxy {
         query.delete('resourceVersion');
         query.delete('resourceVersionMatch');
       }
-      const response = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(path, query), headers);
+      const response = await send((as) => this.timedRequest(upstream, 'list', 'GET', pathWithQuery(path, query), as));
       const whole = streams && response.status === 200 ? await this.streamPage(req, res, ctx, upstream, response, rowKind, wantsNoObject, headDown) : undefined;
       if (whole === null) return null;
       const text = whole ?? (await response.body.text());
@@ -286,8 +291,8 @@ export class TenantProxy {
   }
 
   /** Container logs are the tenant's own output: streamed through as they come (`logs -f`). */
-  private async streamLog(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>): Promise<void> {
-    const response = await upstream.stream(pathWithQuery(t.path, t.query), { ...headers, accept: '*/*' });
+  private async streamLog(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, send: Send): Promise<void> {
+    const response = await send((as) => upstream.stream(pathWithQuery(t.path, t.query), { ...as, accept: '*/*' }));
     if (response.status !== 200) {
       const parsed = parseJson(await response.body.text());
       return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the cluster refused the log request'));
@@ -300,12 +305,12 @@ export class TenantProxy {
    * A watch streamed line by line; the tenant's hang-up closes the upstream watch. Across all
    * namespaces it fans out over the tenant's namespaces (cross-namespace-watch.ts).
    */
-  private async watch(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, rowKind: RowKind): Promise<void> {
+  private async watch(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, send: Send, rowKind: RowKind): Promise<void> {
     const events = new WatchEventsDown(ctx, rowKind);
     const { metrics } = this.options;
-    const memo = String(headers.accept).includes('as=Table') ? undefined : this.watchLineMemo(upstream);
-    if (t.namespaced && !t.info.namespace) return watchAcrossNamespaces(req, res, { ctx, upstream, metrics, path: t.path, query: t.query, headers, events, memo });
-    const response = await metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), headers));
+    const memo = String(send.headers.accept).includes('as=Table') ? undefined : this.watchLineMemo(upstream);
+    if (t.namespaced && !t.info.namespace) return watchAcrossNamespaces(req, res, { ctx, upstream, metrics, path: t.path, query: t.query, headers: send.headers, events, memo });
+    const response = await send((as) => metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), as)));
     if (response.status !== 200) {
       const parsed = parseJson(await response.body.text());
       return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the upstream watch failed'));
@@ -456,6 +461,92 @@ export class TenantProxy {
     }
     process.stderr.write(`tenant proxy: ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}\n`);
     sendStatus(req, res, statusOf(500, 'InternalError', 'the gateway failed to handle the request'));
+  }
+}
+
+/** Self reviews are about the caller: they run as the tenant user whatever their scope. */
+const SELF_REVIEWS = new Set(['authorization.k8s.io/selfsubjectaccessreviews', 'authorization.k8s.io/selfsubjectrulesreviews', 'authentication.k8s.io/selfsubjectreviews']);
+
+/**
+ * Who the request runs as upstream (docs/isolation.md). Inside one of the tenant's namespaces:
+ * the tenant user, whom upstream RBAC confines to the tenant's namespaces. At the cluster scope
+ * (a cluster-scoped kind, a namespaced kind across all namespaces) and in a namespace that does
+ * not exist, the tenant holds no rights upstream: the gateway decides by the tenant's own RBAC,
+ * as kube-apiserver would, and sends the request with its own credentials — only ever under the
+ * tenant's prefix (`assertUnderPrefix`), and fanned out only over the tenant's namespaces.
+ */
+async function credentialsFor(ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<Record<string, string | string[]>> {
+  if (SELF_REVIEWS.has(`${t.info.group}/${t.info.resource}`)) return impersonation(identity);
+  if (t.namespaced && t.info.namespace) return impersonation(identity);
+  await authorizeHere(ctx, identity, t, upstream);
+  return {};
+}
+
+/** The gateway's decision by the tenant's RBAC (tenant-authorizer.ts); a denial is kube's 403, an allowed request must name only the tenant's. */
+async function authorizeHere(ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
+  const namespace = t.namespaced ? t.info.namespace : t.info.group === '' && t.info.resource === 'namespaces' ? t.info.name : '';
+  const decision = await upstream.authorizer.authorize(ctx, identity, {
+    verb: t.info.verb,
+    isResourceRequest: true,
+    namespace,
+    apiGroup: t.info.group,
+    resource: t.info.resource,
+    subresource: t.info.subresource,
+    name: t.info.name,
+    path: '',
+  });
+  if (!decision.allowed) throw new TranslationError(403, 'Forbidden', decision.message ?? 'forbidden', { name: t.info.name, group: t.info.group, kind: t.info.resource });
+  assertUnderPrefix(ctx, t);
+}
+
+type UpstreamHeaders = Record<string, string | string[]>;
+/** Sends one upstream request (built by `call` with the headers to use), as sendAs decides; `headers` are the first choice. */
+interface Send {
+  (call: (headers: UpstreamHeaders) => Promise<UpstreamResponse>): Promise<UpstreamResponse>;
+  readonly headers: UpstreamHeaders;
+}
+
+/**
+ * A request in a namespace runs as the tenant user. Upstream refuses it where the tenant has no
+ * grants: a namespace that does not exist (yet), one made a moment ago whose grants the cluster's
+ * authorizer has not seen, one whose grants were deleted and not yet healed. Where the tenant's
+ * own RBAC allows the request all the same, kube-apiserver would have let it through (to a 404,
+ * an empty list, …): the gateway sends it again as itself, under the tenant's prefix only.
+ */
+async function sendAs(ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection, headers: UpstreamHeaders, call: (headers: UpstreamHeaders) => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+  const first = await call(headers);
+  if (first.status !== 403 || !('impersonate-user' in headers) || !t.namespaced || !t.info.namespace) return first;
+  try {
+    await authorizeHere(ctx, identity, t, upstream);
+  } catch {
+    return first;
+  }
+  first.body.resume();
+  const { 'impersonate-user': _user, 'impersonate-group': _groups, ...asGateway } = headers;
+  return call(asGateway);
+}
+
+/**
+ * What the gateway sends with its own credentials names only the tenant's: a namespace under
+ * its prefix, a cluster-scoped name under its prefix (shared kinds are read-only by name). A
+ * second check, independent of the conversion that put the prefix there.
+ */
+function assertUnderPrefix(ctx: TenantContext, t: TranslatedRequest): void {
+  const segments = t.path.split('/').map(decodeURIComponent);
+  const at = segments.indexOf('namespaces');
+  const namespace = t.namespaced && at >= 0 && at + 1 < segments.length ? segments[at + 1]! : undefined;
+  const name = t.info.name ? segments[segments.indexOf(t.info.resource, at >= 0 && t.namespaced ? at + 2 : 0) + 1] : undefined;
+  const own = (value: string) => value.startsWith(ctx.prefix) || value.includes(`.${ctx.prefix}`);
+  const bad = t.namespaced ? (t.info.namespace ? namespace === undefined || !own(namespace) : false) : name !== undefined && !isSharedResource(t.info.group, t.info.resource) && !own(name);
+  if (bad) throw new TranslationError(403, 'Forbidden', `${t.info.resource} "${t.info.name}" is forbidden: it is not under the tenant's prefix upstream`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
+}
+
+/** What a successful write changes beyond itself: a binding or namespace changes the tenant's grants, a role the gateway's decisions. */
+async function afterWrite(ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
+  const rbac = t.info.group === 'rbac.authorization.k8s.io';
+  if (rbac && (t.info.resource === 'clusterroles' || t.info.resource === 'clusterrolebindings')) upstream.authorizer.invalidate();
+  if ((rbac && t.info.resource === 'clusterrolebindings') || (t.info.group === '' && t.info.resource === 'namespaces' && t.info.verb === 'create')) {
+    await syncTenantGrants(upstream.admin, ctx.tenantId);
   }
 }
 

@@ -3,6 +3,8 @@ import { Pool } from 'undici';
 import { parseKubeconfig } from '../certs/index.js';
 import { isTenantGroup, type KindScope } from '../translate/context.js';
 import { NamespaceIndex } from './namespace-index.js';
+import { RestClient } from '../apiserver/client/rest-client.js';
+import { TenantAuthorizer } from './tenant-authorizer.js';
 
 export interface UpstreamResponse {
   status: number;
@@ -33,6 +35,10 @@ export class UpstreamConnection {
   private readonly documents = new Map<string, Promise<{ status: number; contentType: string; body: string }>>();
   /** Every tenant's namespaces on this cluster, for cross-namespace lists. */
   readonly namespaceIndex = new NamespaceIndex(this);
+  /** The cluster as the gateway itself (no impersonation): grants, and requests the gateway authorized. */
+  readonly admin: RestClient;
+  /** Decides tenants' requests at the cluster scope. */
+  readonly authorizer: TenantAuthorizer;
 
   constructor(
     readonly name: string,
@@ -40,6 +46,8 @@ export class UpstreamConnection {
     private readonly timeoutMs = 60_000,
   ) {
     const parsed = parseKubeconfig(kubeconfig);
+    this.admin = RestClient.fromKubeconfig(kubeconfig);
+    this.authorizer = new TenantAuthorizer(this.admin);
     const origin = new URL(parsed.server).origin;
     // One TLS context for every connection to the cluster: given the PEMs, each new connection
     // built its own (15% of the gateway's CPU while watches were being opened).
@@ -92,6 +100,7 @@ export class UpstreamConnection {
 
   async close(): Promise<void> {
     this.namespaceIndex.stop();
+    this.admin.close();
     await Promise.all([this.pool.close(), this.streams.close()]);
   }
 

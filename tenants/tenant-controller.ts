@@ -9,7 +9,7 @@ import { placeTenant } from './placement.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
 import { TENANTS_PREFIX } from './tenant-registry.js';
 import type { UpstreamCluster } from './upstream-clusters.js';
-import { ensureTenantSpace, removeTenantSpace } from './upstream-space.js';
+import { ensureTenantSpace, healTenantSpaces, removeTenantSpace } from './upstream-space.js';
 
 export interface TenantControllerOptions {
   store: Store;
@@ -28,6 +28,8 @@ export interface TenantControllerOptions {
   retryMs?: number;
   /** Tenants reconciled at the same time (default 8). */
   concurrency?: number;
+  /** How often every Active tenant's space upstream is healed (default 3 s). */
+  healIntervalMs?: number;
 }
 
 const ELECTION = 'tenant-controller';
@@ -48,9 +50,11 @@ export class TenantController {
   private campaign: Promise<void> = Promise.resolve();
   /** Tenant → cluster, from the watch: the load that placement spreads. */
   private readonly placed = new Map<string, string>();
+  /** The Active tenants, from the watch: whose spaces the heal pass looks after. */
+  private readonly active = new Set<string>();
   private readonly queue = new Set<string>();
   /** Tenants being reconciled now: each by one worker at a time. */
-  private readonly active = new Set<string>();
+  private readonly busy = new Set<string>();
   private workers = 0;
   private readonly retryMs: number;
   private readonly abort = new AbortController();
@@ -84,28 +88,58 @@ export class TenantController {
       const loop = new WatchLoop(this.options.store, TENANTS_PREFIX, {
         onList: (items) => {
           this.placed.clear();
+          this.active.clear();
           for (const kv of items) this.enqueue(this.follow(JSON.parse(kv.value) as ApiObject));
         },
         onEvent: (event) => {
           const tenant = JSON.parse(event.value) as ApiObject;
-          if (event.type === 'delete') this.placed.delete(tenant.metadata.name);
+          if (event.type === 'delete') {
+            this.placed.delete(tenant.metadata.name);
+            this.active.delete(tenant.metadata.name);
+          }
           else this.enqueue(this.follow(tenant));
         },
       }, 'tenant controller');
       await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
+      const healing = this.healWhileLeading(this.leadership.signal);
       await new Promise<void>((resolve) => {
         if (this.leadership!.signal.aborted) return resolve();
         this.leadership!.signal.addEventListener('abort', () => resolve(), { once: true });
       });
-      await loop.stop();
+      await Promise.all([loop.stop(), healing]);
     }
   }
 
-  /** Records where the tenant lives, for placing the next ones; returns its name. */
+  /** Records where the tenant lives, for placing the next ones, and whether it is Active; returns its name. */
   private follow(tenant: ApiObject): string {
     const cluster = tenant.status?.cluster;
     if (typeof cluster === 'string') this.placed.set(tenant.metadata.name, cluster);
+    if (tenant.status?.phase === 'Active' && !tenant.metadata.deletionTimestamp) this.active.add(tenant.metadata.name);
+    else this.active.delete(tenant.metadata.name);
     return tenant.metadata.name;
+  }
+
+  /**
+   * The tenant's space heals: a tenant (or anyone) deleting its cluster-admin role or binding,
+   * or a grant in one of its namespaces, has it back within one interval. One pass per cluster
+   * reads four lists, whatever the number of tenants.
+   */
+  private async healWhileLeading(signal: AbortSignal): Promise<void> {
+    const interval = this.options.healIntervalMs ?? 3000;
+    while (!signal.aborted && !this.stopped) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, interval);
+        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+      if (signal.aborted || this.stopped) return;
+      await Promise.all(
+        this.options.clusters.map(async (cluster) => {
+          const tenants = [...this.active].filter((name) => this.placed.get(name) === cluster.name);
+          if (!tenants.length) return;
+          await healTenantSpaces(cluster.client, tenants).catch((err: Error) => process.stderr.write(`tenant controller: healing on ${cluster.name}: ${err.message}\n`));
+        }),
+      );
+    }
   }
 
   private enqueue(name: string): void {
@@ -118,20 +152,20 @@ export class TenantController {
     this.workers++;
     try {
       for (;;) {
-        const name = [...this.queue].find((n) => !this.active.has(n));
+        const name = [...this.queue].find((n) => !this.busy.has(n));
         if (name === undefined || !this.isLeader()) return;
         this.queue.delete(name);
-        this.active.add(name);
+        this.busy.add(name);
         const again = await this.reconcile(name).catch((err: Error) => {
           if (this.isLeader()) process.stderr.write(`tenant controller: ${name}: ${err.message}\n`);
           return true;
         });
-        this.active.delete(name);
+        this.busy.delete(name);
         if (again && this.isLeader()) setTimeout(() => this.enqueue(name), this.retryMs).unref();
       }
     } finally {
       this.workers--;
-      if (this.queue.size && this.isLeader() && [...this.queue].some((n) => !this.active.has(n))) void this.work();
+      if (this.queue.size && this.isLeader() && [...this.queue].some((n) => !this.busy.has(n))) void this.work();
     }
   }
 

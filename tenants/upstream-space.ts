@@ -1,47 +1,117 @@
-import { expectStatus, type RestClient } from '../apiserver/client/rest-client.js';
+import { expectStatus } from '../apiserver/client/rest-client.js';
+import { applyGrants, desiredGrants, dormantRoleName, existingGrants, listClusterRoleBindings, syncTenantGrants, tenantNamespacesUpstream, type UpstreamApi } from './tenant-grants.js';
 import { TENANT_LABEL } from './tenant-resource.js';
+
+const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
 
 /** The namespaces every tenant starts with, as in a fresh cluster. */
 export const TENANT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+/** The tenant's own administrator role, ClusterRole `<tid>-cluster-admin` (the tenant sees `cluster-admin`). */
+export const TENANT_ADMIN_ROLE = 'cluster-admin';
+
 /**
- * The tenant's space on its upstream cluster: its namespaces (labelled with the tenant id) and a
- * cluster-admin ClusterRole bound to User `<tid>-admin`, the tenant's own administrator. Every
+ * The tenant's space on its upstream cluster: its namespaces (labelled with the tenant id), a
+ * cluster-admin ClusterRole, a dormant binding of it to User `<tid>-admin` (the tenant's own
+ * administrator), and the grants that binding means in each namespace (tenant-grants.ts). Every
  * step tolerates "already exists", so running it again finishes what a crash interrupted.
  */
-export async function ensureTenantSpace(client: RestClient, tenantId: string): Promise<void> {
-  const prefix = `${tenantId}-`;
+export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): Promise<void> {
   // Nothing here depends on anything else here (a binding may name a role not yet made), so all of it goes at once.
   await Promise.all([
     ...TENANT_NAMESPACES.map((namespace) =>
       create(client, '/api/v1/namespaces', {
         apiVersion: 'v1',
         kind: 'Namespace',
-        metadata: { name: prefix + namespace, labels: { [TENANT_LABEL]: tenantId } },
+        metadata: { name: `${tenantId}-${namespace}`, labels: { [TENANT_LABEL]: tenantId } },
       }),
     ),
-    create(client, '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: `${prefix}cluster-admin` },
-      rules: [
-        { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-        { nonResourceURLs: ['*'], verbs: ['*'] },
-      ],
-    }),
-    create(client, '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: `${prefix}cluster-admin` },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${prefix}cluster-admin` },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${prefix}admin` }],
-    }),
+    create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)),
+    create(client, `${RBAC_V1}/clusterrolebindings`, adminBinding(tenantId)),
   ]);
+  await syncTenantGrants(client, tenantId);
 }
 
-async function create(client: RestClient, path: string, object: { metadata: { name: string; [field: string]: unknown }; [field: string]: unknown }): Promise<void> {
+function adminRole(tenantId: string) {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: `${tenantId}-${TENANT_ADMIN_ROLE}`, labels: { [TENANT_LABEL]: tenantId } },
+    rules: [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+      { nonResourceURLs: ['*'], verbs: ['*'] },
+    ],
+  };
+}
+
+function adminBinding(tenantId: string) {
+  return {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: `${tenantId}-${TENANT_ADMIN_ROLE}` },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: dormantRoleName(tenantId, TENANT_ADMIN_ROLE) },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${tenantId}-admin` }],
+  };
+}
+
+/**
+ * Heals the spaces of the given (Active) tenants on one cluster in one pass of four lists: a
+ * deleted `<tid>-cluster-admin` role or binding is made again, a live binding of the tenant's
+ * (made before bindings were dormant) is made dormant, and every tenant's grants are made right.
+ * Returns how many writes it made.
+ */
+export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly string[]): Promise<number> {
+  const [bindings, roles, namespaces, grants] = await Promise.all([
+    listClusterRoleBindings(client),
+    expectStatus(await client.request('GET', `${RBAC_V1}/clusterroles`), 'listing clusterroles', 200).body?.items ?? [],
+    tenantNamespacesUpstream(client),
+    existingGrants(client),
+  ]);
+  const roleNames = new Set<string>(roles.map((role: { metadata?: { name?: string } }) => String(role.metadata?.name)));
+  const counts = await Promise.all(
+    tenantIds.map(async (tenantId) => {
+      let writes = 0;
+      const prefix = `${tenantId}-`;
+      if (!roleNames.has(prefix + TENANT_ADMIN_ROLE) && (await create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)))) writes++;
+      const own = bindings.filter((binding) => String(binding.metadata?.name).startsWith(prefix));
+      if (!own.some((binding) => binding.metadata.name === prefix + TENANT_ADMIN_ROLE)) {
+        const made = adminBinding(tenantId);
+        if (await create(client, `${RBAC_V1}/clusterrolebindings`, made)) writes++;
+        own.push(made);
+      }
+      for (const [index, binding] of own.entries()) {
+        const role = String(binding.roleRef?.name ?? '');
+        if (binding.roleRef?.kind !== 'ClusterRole' || !role.startsWith(prefix)) continue;
+        own[index] = await makeDormant(client, tenantId, binding);
+        writes++;
+      }
+      const mine = new Map([...grants].filter(([, grant]) => grant.metadata?.labels?.[TENANT_LABEL] === tenantId));
+      writes += await applyGrants(client, desiredGrants(tenantId, own, namespaces.filter((name) => name.startsWith(prefix))), mine);
+      return writes;
+    }),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+/** A roleRef cannot change: the live binding is deleted and made again, dormant. */
+async function makeDormant(client: UpstreamApi, tenantId: string, binding: Record<string, any>): Promise<Record<string, any>> {
+  const path = `${RBAC_V1}/clusterrolebindings/${encodeURIComponent(binding.metadata.name)}`;
+  expectStatus(await client.request('DELETE', path), `deleting ${path}`, 200, 404);
+  const dormant = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: binding.metadata.name, labels: binding.metadata.labels, annotations: binding.metadata.annotations },
+    roleRef: { ...binding.roleRef, name: dormantRoleName(tenantId, binding.roleRef.name.slice(tenantId.length + 1)) },
+    subjects: binding.subjects,
+  };
+  await create(client, `${RBAC_V1}/clusterrolebindings`, dormant);
+  return dormant;
+}
+
+/** true when it made the object, false when it was there already. */
+async function create(client: UpstreamApi, path: string, object: { metadata: { name: string; [field: string]: unknown }; [field: string]: unknown }): Promise<boolean> {
   const res = await client.request('POST', path, object);
-  expectStatus(res, `creating ${path}/${object.metadata.name}`, 201, 409);
+  return expectStatus(res, `creating ${path}/${object.metadata.name}`, 201, 409).status === 201;
 }
 
 /** What of a tenant is still on its cluster, as `resource/name` (`namespaces/ab12cd-default`). */
@@ -53,7 +123,7 @@ export type Leftovers = string[];
  * deletable cluster-scoped kind the cluster's discovery reports (namespaces among them, which
  * takes their contents) — and returns what is still there. Called until nothing is left.
  */
-export async function removeTenantSpace(client: RestClient, tenantId: string): Promise<Leftovers> {
+export async function removeTenantSpace(client: UpstreamApi, tenantId: string): Promise<Leftovers> {
   const prefix = `${tenantId}-`;
   const leftovers: Leftovers = [];
   const crds = expectStatus(await client.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'), 'listing CRDs', 200, 404);
@@ -75,12 +145,12 @@ export async function removeTenantSpace(client: RestClient, tenantId: string): P
   return [...new Set(leftovers)];
 }
 
-async function remove(client: RestClient, path: string): Promise<void> {
+async function remove(client: UpstreamApi, path: string): Promise<void> {
   expectStatus(await client.request('DELETE', path, { propagationPolicy: 'Background' }), `deleting ${path}`, 200, 202, 404, 409);
 }
 
 /** Collection paths of the cluster-scoped kinds that can be listed and deleted, from discovery. */
-async function clusterScopedCollections(client: RestClient): Promise<string[]> {
+async function clusterScopedCollections(client: UpstreamApi): Promise<string[]> {
   const groupVersions = ['/api/v1'];
   const groups = expectStatus(await client.request('GET', '/apis'), 'discovery', 200);
   for (const group of groups.body?.groups ?? []) {

@@ -1,6 +1,7 @@
 import { parseRequestInfo, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { parseFieldSelector, type FieldRequirement } from '../apiserver/selectors/field-selector.js';
 import { ADMIN_GROUPS, addPrefix, groupUp, isSharedResource, isTenantGroup, TranslationError, type TenantContext } from './context.js';
+import { GRANT_NAME_PREFIX } from './kinds/rbac.js';
 
 /** A tenant's resource request, translated for the upstream cluster. */
 export interface TranslatedRequest {
@@ -39,6 +40,10 @@ export function requestUp(ctx: TenantContext, method: string, path: string, quer
     const what = info.name ? `${info.resource} "${info.name}"` : info.resource;
     throw new TranslationError(403, 'Forbidden', `${what} is forbidden: ${info.resource} are shared by all tenants and read-only`, { name: info.name, group: info.group, kind: info.resource });
   }
+  if (info.group === RBAC_GROUP && info.resource === 'rolebindings' && info.name.startsWith(GRANT_NAME_PREFIX)) {
+    // The gateway's grants are hidden from the tenant; by name they do not exist either.
+    throw new TranslationError(404, 'NotFound', `rolebindings.${RBAC_GROUP} "${info.name}" not found`, { name: info.name, group: RBAC_GROUP, kind: info.resource });
+  }
   const group = groupUp(ctx, info.group);
   const segments = info.apiPrefix === 'api' ? ['api', info.version] : ['apis', group, info.version];
   if (namespaced && info.namespace) segments.push('namespaces', addPrefix(ctx, info.namespace));
@@ -51,6 +56,11 @@ export function requestUp(ctx: TenantContext, method: string, path: string, quer
   if (info.group === '' && info.resource === 'namespaces' && !info.name) {
     const labels = query.get('labelSelector');
     upstreamQuery.set('labelSelector', labels ? `${labels},${TENANT_LABEL}=${ctx.tenantId}` : `${TENANT_LABEL}=${ctx.tenantId}`);
+  }
+  if (info.group === RBAC_GROUP && info.resource === 'rolebindings' && info.verb === 'deletecollection') {
+    // The gateway's grants (labelled, hidden) survive a tenant's delete-collection of its bindings.
+    const labels = query.get('labelSelector');
+    upstreamQuery.set('labelSelector', labels ? `${labels},!${TENANT_LABEL}` : `!${TENANT_LABEL}`);
   }
   return { info, namespaced, kind, path: `/${segments.map(encodeURIComponent).join('/')}`, query: upstreamQuery };
 }
@@ -68,6 +78,8 @@ export function crdNameUp(ctx: TenantContext, name: string): string {
   const group = name.slice(dot + 1);
   return isTenantGroup(group) ? `${name.slice(0, dot)}.${groupUp(ctx, group)}` : name;
 }
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 const INVOLVED_OBJECT_FIELDS = ['involvedObject', 'regarding'];
 

@@ -7,7 +7,7 @@ import { textDown } from './objects.js';
  */
 export function statusDown(ctx: TenantContext, status: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = { ...status };
-  if (typeof out.message === 'string') out.message = textDown(ctx, out.message);
+  if (typeof out.message === 'string') out.message = textDown(ctx, out.reason === 'Forbidden' ? withoutRbacReason(out.message) : out.message);
   if (out.details && typeof out.details === 'object') {
     const details = { ...out.details };
     if (typeof details.name === 'string') details.name = stripPrefix(ctx, details.name) ?? textDown(ctx, details.name);
@@ -22,4 +22,14 @@ export function statusDown(ctx: TenantContext, status: Record<string, any>): Rec
     out.details = details;
   }
   return out;
+}
+
+/**
+ * kube's RBAC appends to a denial the bindings it could not resolve (`: RBAC: [clusterrole "x"
+ * not found, …]`), which upstream name roles that are not the tenant's; the tenant is told
+ * what it cannot do, not why upstream.
+ */
+function withoutRbacReason(message: string): string {
+  const at = message.indexOf(': RBAC: ');
+  return at < 0 ? message : message.slice(0, at);
 }

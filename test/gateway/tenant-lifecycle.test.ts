@@ -139,9 +139,15 @@ for (const backend of ['embedded', 'etcd'] as const) {
       await createActive(id);
       const namespaces = JSON.parse(await upstreamKubectl.ok(['get', 'namespaces', '-l', `kubezoo.io/tenant=${id}`, '-o', 'json'])).items.map((n: any) => n.metadata.name);
       expect(namespaces.sort()).to.deep.equal([`${id}-default`, `${id}-kube-node-lease`, `${id}-kube-public`, `${id}-kube-system`]);
+      // The binding is dormant upstream (its role never exists); the grants in each namespace carry it.
       const binding = JSON.parse(await upstreamKubectl.ok(['get', 'clusterrolebinding', `${id}-cluster-admin`, '-o', 'json']));
-      expect(binding.roleRef).to.deep.include({ kind: 'ClusterRole', name: `${id}-cluster-admin` });
+      expect(binding.roleRef).to.deep.include({ kind: 'ClusterRole', name: `${id}:cluster-admin` });
       expect(binding.subjects).to.deep.equal([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${id}-admin` }]);
+      for (const namespace of namespaces) {
+        const grant = JSON.parse(await upstreamKubectl.ok(['get', 'rolebinding', 'paddock:cluster-admin', '-n', namespace, '-o', 'json']));
+        expect(grant.roleRef).to.deep.include({ kind: 'ClusterRole', name: `${id}-cluster-admin` });
+        expect(grant.subjects).to.deep.equal(binding.subjects);
+      }
       const role = JSON.parse(await upstreamKubectl.ok(['get', 'clusterrole', `${id}-cluster-admin`, '-o', 'json']));
       expect(role.rules[0]).to.deep.include({ apiGroups: ['*'], resources: ['*'], verbs: ['*'] });
     });

@@ -60,7 +60,7 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
       { kind: 'ServiceAccount', name: 'robot', namespace: 'strm01-shop' },
     ]);
     const clusterBinding = JSON.parse(await member.ok(['get', 'clusterrolebinding', 'strm01-viewers', '-o', 'json']));
-    expect(clusterBinding.roleRef.name).to.equal('strm01-viewer');
+    expect(clusterBinding.roleRef.name).to.equal('strm01:viewer');
     expect(clusterBinding.subjects[0].name).to.equal('strm01-devs');
     expect(await tenant.ok(['get', 'rolebinding', 'readers', '-n', 'shop', '-o', 'jsonpath={.subjects[0].name}'])).to.equal('alice');
   });

@@ -187,7 +187,8 @@ const ROUND_TRIPS: RoundTrip[] = [
       kind: 'ClusterRoleBinding',
       metadata: { name: 'aaaaaa-admins' },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'aaaaaa-admin' }],
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aaaaaa-cluster-admin' },
+      // Dormant upstream: the role `aaaaaa:…` never exists; grants in the tenant's namespaces carry the binding.
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aaaaaa:cluster-admin' },
     },
   },
   {

@@ -147,7 +147,7 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
         request: { apiVersion: rbac, kind: 'ClusterRoleBinding' },
         check: (up) => {
           expect(up.metadata.name).to.equal(`${P}crb`);
-          expect(up.roleRef.name).to.equal(`${P}cr`);
+          expect(up.roleRef.name).to.equal('abc123:cr');
           expect(up.subjects).to.deep.equal([
             { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: `${P}devs` },
             { kind: 'ServiceAccount', name: 'ctl', namespace: `${P}kube-system` },
@@ -469,7 +469,7 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       const body = envelope('v1', 'ConfigMap', message(m(1, s(3, 'victim')), mapEntry(2, 'a', 'b'), m(1, s(1, 'c'))));
       expect(rawOf(protobufBodyUp(ctx, body, request))).to.deep.equal(message(m(1, s(3, `${P}victim`), s(1, 'c')), mapEntry(2, 'a', 'b')));
       const binding = message(m(1, s(1, 'crb')), m(3, s(2, 'ClusterRole')), m(3, s(3, 'cluster-admin')));
-      expect(hex(rawUp('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', binding))).to.equal(hex(message(m(1, s(1, `${P}crb`)), m(3, s(2, 'ClusterRole'), s(3, `${P}cluster-admin`)))));
+      expect(hex(rawUp('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', binding))).to.equal(hex(message(m(1, s(1, `${P}crb`)), m(3, s(2, 'ClusterRole'), s(3, 'abc123:cluster-admin')))));
     });
 
     it('refuses garbage lengths, truncated varints and wrong wire types (400)', () => {

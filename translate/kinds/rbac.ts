@@ -4,9 +4,10 @@
  * and groups that are not this tenant's are dropped, so a binding or role someone else edited
  * still lists cleanly and shows nothing foreign.
  */
-import { groupDown, groupUp } from '../context.js';
+import { groupDown, groupUp, TranslationError } from '../context.js';
 import { groupName, userName } from './identity-names.js';
-import { all, at, byKind, each, prefixed, requiredStringAt, stringsAt, type StringRule, type Transform } from './transform.js';
+import { TENANT_LABEL } from './namespace.js';
+import { all, at, byKind, each, isObject, prefixed, requiredStringAt, stringsAt, type StringRule, type Transform } from './transform.js';
 
 const subject = byKind({
   User: requiredStringAt('name', userName),
@@ -17,8 +18,37 @@ const subject = byKind({
 /** A binding to someone else's ClusterRole is not the tenant's binding. */
 const roleRef = byKind({ ClusterRole: requiredStringAt('name', prefixed) });
 
-/** RoleBinding, ClusterRoleBinding. */
-export const bindingConvertor = all(each(['subjects'], subject), at(['roleRef'], roleRef));
+/**
+ * A ClusterRoleBinding upstream is dormant: its roleRef names `<tid>:<role>`, which never exists,
+ * so it grants nothing across namespaces; the gateway's grants give it its meaning inside each
+ * tenant namespace (tenants/tenant-grants.ts, docs/isolation.md).
+ */
+const dormantRole: StringRule = {
+  up: (ctx, name) => `${ctx.tenantId}:${name}`,
+  down: (ctx, name) => (name.startsWith(`${ctx.tenantId}:`) && name.length > ctx.tenantId.length + 1 ? name.slice(ctx.tenantId.length + 1) : null),
+};
+
+/** The gateway's grant RoleBindings (`paddock:…`) in tenant namespaces: never the tenant's to see or make. */
+export const GRANT_NAME_PREFIX = 'paddock:';
+
+const notAGrant: Transform = {
+  up: (_ctx, binding) => {
+    if (typeof binding.metadata?.name === 'string' && binding.metadata.name.startsWith(GRANT_NAME_PREFIX)) {
+      throw new TranslationError(403, 'Forbidden', `rolebindings named "${GRANT_NAME_PREFIX}…" are reserved for the gateway's grants`);
+    }
+    // The label marks grants, so that a tenant's delete-collection leaves them alone (request.ts).
+    if (isObject(binding.metadata?.labels) && Object.hasOwn(binding.metadata.labels, TENANT_LABEL)) {
+      throw new TranslationError(403, 'Forbidden', `the label ${TENANT_LABEL} on rolebindings is reserved for the gateway's grants`);
+    }
+  },
+  down: (_ctx, binding) => !(typeof binding.metadata?.name === 'string' && binding.metadata.name.startsWith(GRANT_NAME_PREFIX)),
+};
+
+const subjects = each(['subjects'], subject);
+
+export const roleBindingConvertor = all(notAGrant, subjects, at(['roleRef'], roleRef));
+
+export const clusterRoleBindingConvertor = all(subjects, at(['roleRef'], byKind({ ClusterRole: requiredStringAt('name', dormantRole) })));
 
 /** An API group in a rule or review: `*` is every group, not a group called `*`. */
 export const apiGroup: StringRule = {

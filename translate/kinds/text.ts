@@ -8,11 +8,11 @@ const NAME_CHAR = 'A-Za-z0-9_-';
 /**
  * Strips this tenant's prefix wherever it starts a name (`namespaces "<p>dev"`,
  * `system:serviceaccount:<p>dev:sa`, `crontabs.<p>stable.example.com`), but not inside one, so a
- * tenant's own `<p>x` (upstream `<p><p>x`) keeps its second prefix.
+ * tenant's own `<p>x` (upstream `<p><p>x`) keeps its second prefix. A dormant role name
+ * (`ClusterRole/<tid>:view` in a binding's Table row) loses its `<tid>:` the same way.
  */
 export function textDown(ctx: TenantContext, text: string): string {
-  const prefix = ctx.prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`(?<![${NAME_CHAR}])${prefix}`, 'g'), '');
+  return text.replace(new RegExp(`(?<![${NAME_CHAR}])${ctx.tenantId}[-:]`, 'g'), '');
 }
 
 /** A prose field: unchanged up (the tenant's own words), textDown down. */
