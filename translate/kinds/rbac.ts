@@ -6,6 +6,7 @@
  */
 import { groupDown, groupUp } from '../context.js';
 import { groupName, userName } from './identity-names.js';
+import { EACH, owned, ruled, type Invariant } from './invariants.js';
 import { all, at, byKind, each, prefixed, requiredStringAt, stringsAt, type StringRule, type Transform } from './transform.js';
 
 const subject = byKind({
@@ -40,3 +41,10 @@ export const policyRule: Transform = {
 
 /** Role, ClusterRole. */
 export const roleConvertor = each(['rules'], policyRule);
+
+export const roleInvariants: readonly Invariant[] = [ruled(['rules', EACH, 'apiGroups', EACH], apiGroup, "must be a built-in API group or one of the tenant's own")];
+
+export const bindingInvariants: readonly Invariant[] = [
+  owned(['subjects', EACH], subject, "must be one of the tenant's users, groups or service accounts"),
+  owned(['roleRef'], roleRef, "must name one of the tenant's roles"),
+];
