@@ -14,10 +14,12 @@ import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../transla
 import { patchUp, type PatchBodyType } from '../translate/patch.js';
 import { protobufBodyUp } from '../translate/protobuf-body.js';
 import { requestUp, type TranslatedRequest } from '../translate/request.js';
+import { writeBodyType } from '../translate/write-body.js';
 import { statusDown } from '../translate/status.js';
 import { tableDown, type RowKind } from '../translate/table.js';
 import type { Identity } from './authenticate.js';
 import { watchAcrossNamespaces } from './cross-namespace-watch.js';
+import { checkedWrite, type WriteRequest } from './checked-write.js';
 import { proxySubresource } from './proxy-subresource.js';
 import { streamBody } from './stream-body.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
@@ -90,10 +92,13 @@ export class TenantProxy {
     const wantsNoObject = t.query.get('includeObject') === 'None';
     if (wantsNoObject) t.query.set('includeObject', 'Metadata');
     let body: string | Buffer | undefined;
+    let write: WriteRequest | undefined;
     if (['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) {
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
-      body = this.options.metrics.time('up', () => (contentType === PROTOBUF ? this.protobufUp(req, ctx, t, raw) : JSON.stringify(this.bodyUp(req, ctx, t, contentType, raw))));
+      const converted = this.options.metrics.time('up', () => (contentType === PROTOBUF ? this.protobufUp(req, ctx, t, raw) : this.bodyUp(req, ctx, t, contentType, raw)));
+      body = Buffer.isBuffer(converted) ? converted : JSON.stringify(converted);
+      write = { ctx, t, method: req.method!, query: t.query, contentType, body, converted };
       headers['content-type'] = contentType;
     } else if (req.method === 'DELETE') {
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
@@ -107,7 +112,9 @@ export class TenantProxy {
     if (t.info.verb === 'watch') return this.watch(req, res, ctx, t, upstream, send, rowKind);
     if (t.info.resource === 'pods' && t.info.subresource === 'log' && req.method === 'GET') return this.streamLog(req, res, ctx, t, upstream, send);
     if (t.info.verb === 'list') return this.list(req, res, ctx, t, upstream, send, rowKind, wantsNoObject);
-    const response = await send((as) => this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), as, body));
+    const response = write
+      ? await checkedWrite(write, (verb, method, query, sent, contentType) => send((as) => this.timedRequest(upstream, verb, method, pathWithQuery(t.path, query), contentType ? { ...as, 'content-type': contentType } : as, sent)))
+      : await send((as) => this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), as, body));
     const text = await response.body.text();
     if (response.status < 300 && req.method !== 'GET') await afterWrite(ctx, t, upstream);
     if (t.info.group === 'apiextensions.k8s.io' && req.method !== 'GET') upstream.invalidate();
@@ -347,9 +354,9 @@ export class TenantProxy {
    */
   private protobufUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, raw: Buffer): Buffer {
     if (req.method === 'PATCH') throw unsupportedPatch();
-    if (t.info.subresource && t.info.subresource !== 'status') return raw;
-    const apiVersion = t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version;
-    return protobufBodyUp(ctx, raw, { apiVersion, kind: t.kind, namespace: t.namespaced ? t.info.namespace : undefined });
+    const type = writeBodyType(t);
+    if (!type) return raw;
+    return protobufBodyUp(ctx, raw, { apiVersion: type.apiVersion, kind: type.kind, namespace: t.namespaced ? t.info.namespace : undefined });
   }
 
   private bodyUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, contentType: string, raw: Buffer): unknown {
@@ -359,18 +366,18 @@ export class TenantProxy {
     }
     const parsed = parseJson(text);
     if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
-    const apiVersion = t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version;
-    if (t.info.subresource && !['status'].includes(t.info.subresource)) return parsed;
+    const type = writeBodyType(t);
+    if (!type) return parsed;
     if (req.method === 'PATCH') {
       if (!PATCH_TYPES.has(contentType)) throw unsupportedPatch();
-      return patchUp(ctx, contentType as PatchBodyType, parsed, apiVersion, t.kind);
+      return patchUp(ctx, contentType as PatchBodyType, parsed, type.apiVersion, type.kind);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TranslationError(400, 'BadRequest', 'the body of the request must be a JSON object');
     const object = parsed as Record<string, any>;
     if (t.namespaced && t.info.namespace && object.metadata && typeof object.metadata === 'object' && object.metadata.namespace === undefined) {
       object.metadata = { ...object.metadata, namespace: t.info.namespace };
     }
-    return objectUp(ctx, { ...object, apiVersion: object.apiVersion ?? apiVersion, kind: object.kind ?? t.kind });
+    return objectUp(ctx, { ...object, apiVersion: object.apiVersion ?? type.apiVersion, kind: object.kind ?? type.kind });
   }
 
   private async timedRequest(upstream: UpstreamConnection, verb: string, method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer): Promise<UpstreamResponse> {

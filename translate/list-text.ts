@@ -9,7 +9,8 @@
 import { apiVersionDown, groupOfApiVersion, type TenantContext } from './context.js';
 import { JsonScanner, LEAF, readShadow, writeShadow, type ShapeNode } from './json-shadow.js';
 import { objectDownInPlace, type TypeMeta } from './objects.js';
-import { METADATA, protobufFieldsOf, type FieldRule, type MessageFields } from './protobuf-fields.js';
+import { protobufFieldsOf } from './kinds/registry.js';
+import { METADATA, type FieldRule, type MessageFields } from './protobuf-fields.js';
 import { tableDown, type RowKind } from './table.js';
 
 type ObjectShape = ShapeNode & { kind: 'object' };

@@ -1,4 +1,6 @@
-import { TranslationError, type TenantContext } from './context.js';
+import { groupOfApiVersion, TranslationError, type TenantContext } from './context.js';
+import { EACH, type Invariant } from './kinds/invariants.js';
+import { invariantsOf } from './kinds/registry.js';
 import { objectUp } from './objects.js';
 
 export type PatchBodyType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';
@@ -8,6 +10,12 @@ export type PatchBodyType = 'application/json-patch+json' | 'application/merge-p
  * patches are partial objects and convert as objects do. A JSON patch converts each operation's
  * value by placing it at its path in an otherwise empty object of the kind, converting that, and
  * reading the value back — so every rule of the object table applies to patches too.
+ *
+ * What a patch cannot say by itself — what stays after a `remove`, what a `$patch: delete` or
+ * `$retainKeys` leaves, what a merge with the stored object gives — the gateway checks on the
+ * result (gateway/checked-write.ts). Only `copy` and `move` are refused here: they carry a stored
+ * value from one place to another, unconverted, so one that reads or writes an
+ * isolation-critical field is refused before anything is sent.
  */
 export function patchUp(ctx: TenantContext, type: PatchBodyType, patch: unknown, apiVersion: string, kind: string): unknown {
   if (type !== 'application/json-patch+json') {
@@ -19,6 +27,7 @@ export function patchUp(ctx: TenantContext, type: PatchBodyType, patch: unknown,
     return converted;
   }
   if (!Array.isArray(patch)) throw new TranslationError(400, 'BadRequest', 'a JSON patch must be a list of operations');
+  checkCopiesAndMoves(patch, invariantsOf(ctx, groupOfApiVersion(apiVersion), kind), kind);
   return patch.map((operation: unknown) => {
     if (!operation || typeof operation !== 'object') return operation;
     const op = operation as Record<string, unknown>;
@@ -28,8 +37,39 @@ export function patchUp(ctx: TenantContext, type: PatchBodyType, patch: unknown,
   });
 }
 
+/** Refuses a `copy` or `move` whose `from` or `path` is, or is inside, or holds an isolation-critical field. */
+export function checkCopiesAndMoves(patch: unknown[], invariants: readonly Invariant[], kind: string): void {
+  for (const operation of patch) {
+    if (!operation || typeof operation !== 'object') continue;
+    const { op, from, path } = operation as Record<string, unknown>;
+    if (op !== 'copy' && op !== 'move') continue;
+    for (const pointer of [from, path]) {
+      if (typeof pointer !== 'string') continue;
+      const critical = invariants.find((invariant) => overlaps(pointerSegments(pointer), invariant.path));
+      if (critical) {
+        const field = critical.path.map((step) => (step === EACH ? '[*]' : step)).join('.').replace(/\.\[\*\]/g, '[*]');
+        throw new TranslationError(403, 'Forbidden', `${kind}: the JSON patch operation "${op}" on ${pointer} is forbidden: it would carry an unconverted value into or out of ${field}, which the gateway keeps inside the tenant`);
+      }
+    }
+  }
+}
+
+function pointerSegments(pointer: string): string[] {
+  return pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Whether one path is a prefix of the other (an array index matches `EACH`). */
+function overlaps(segments: readonly string[], path: readonly string[]): boolean {
+  const length = Math.min(segments.length, path.length);
+  for (let i = 0; i < length; i++) {
+    const step = path[i];
+    if (step === EACH ? !/^(\d+|-)$/.test(segments[i]!) : step !== segments[i]) return false;
+  }
+  return true;
+}
+
 function valueUp(ctx: TenantContext, pointer: string, value: unknown, apiVersion: string, kind: string): unknown {
-  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = pointerSegments(pointer);
   if (segments.length === 0) return objectUp(ctx, value as Record<string, unknown>);
   const skeleton: Record<string, unknown> = { apiVersion, kind, metadata: {} };
   let cursor: any = skeleton;

@@ -11,7 +11,8 @@ import { WireFormatError, WireReader, WireType, WireWriter } from '../apiserver/
 import { TranslationError, type TenantContext } from './context.js';
 import { isObject, type Json } from './kinds/transform.js';
 import { objectUp } from './objects.js';
-import { protobufFieldsOf, TYPE_META, type FieldRule, type MessageFields } from './protobuf-fields.js';
+import { protobufFieldsOf } from './kinds/registry.js';
+import { TYPE_META, type FieldRule, type MessageFields } from './protobuf-fields.js';
 
 /** What the request's URL says, in the tenant's view. */
 export interface ProtobufRequest {
@@ -33,6 +34,22 @@ export function protobufBodyUp(ctx: TenantContext, body: Buffer, request: Protob
   }
   try {
     return Buffer.concat([MAGIC, envelopeUp(ctx, body.subarray(MAGIC.length), request)]);
+  } catch (err) {
+    if (err instanceof WireFormatError) throw new TranslationError(400, 'BadRequest', `malformed protobuf body: ${err.message}`);
+    throw err;
+  }
+}
+
+/**
+ * What a protobuf body (as it goes upstream) says in the fields the rules read: the sparse shadow
+ * of its object, by the table of the request's type, for checking what will be stored.
+ */
+export function protobufBodyShadow(body: Buffer, request: ProtobufRequest): Json {
+  const fields = protobufFieldsOf(request.apiVersion, request.kind);
+  if (fields === undefined) throw new TranslationError(415, 'UnsupportedMediaType', `protobuf bodies of kind "${request.kind}" cannot be checked field by field; send JSON`);
+  try {
+    const raw = fieldsIn(body.subarray(MAGIC.length)).filter((field) => field.field === 2).at(-1);
+    return shadowOf(fields, raw ? payloadOf(raw, 'raw') : NOTHING);
   } catch (err) {
     if (err instanceof WireFormatError) throw new TranslationError(400, 'BadRequest', `malformed protobuf body: ${err.message}`);
     throw err;

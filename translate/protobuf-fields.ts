@@ -4,11 +4,9 @@
  * it, and copies every other field byte for byte. Deliberately sparse: a field belongs here only
  * when a rule in kinds/ looks at it, and the path down to it. Numbers are those of the published
  * generated.proto files of k8s.io/api, k8s.io/apimachinery and k8s.io/apiextensions-apiserver;
- * they differ between API versions, so kinds are listed per apiVersion.
+ * they differ between API versions, so each kind's record (kinds/registry.ts) names its table per
+ * version. This file holds the tables; the records say which kind uses which.
  */
-import { groupOfApiVersion } from './context.js';
-import { convertorFor } from './kinds/registry.js';
-
 /**
  * How one field appears in the JSON object. Every field here is length-delimited on the wire.
  * - `string`: `keepEmpty` when Go's JSON prints `""` (a pointer, or no `omitempty`), as the full
@@ -29,6 +27,7 @@ export type MessageFields = Readonly<Record<number, FieldRule>>;
 const string = (name: string): FieldRule => ({ type: 'string', name });
 const stringKeptEmpty = (name: string): FieldRule => ({ type: 'string', name, keepEmpty: true });
 const strings = (name: string): FieldRule => ({ type: 'strings', name });
+const stringMap = (name: string): FieldRule => ({ type: 'stringMap', name });
 const message = (name: string, fields: MessageFields): FieldRule => ({ type: 'message', name, fields });
 const list = (name: string, fields: MessageFields): FieldRule => ({ type: 'message', name, fields, repeated: true });
 
@@ -38,8 +37,8 @@ const objectMeta: MessageFields = {
   1: string('name'),
   2: string('generateName'),
   3: string('namespace'),
-  11: { type: 'stringMap', name: 'labels' },
-  12: { type: 'stringMap', name: 'annotations' },
+  11: stringMap('labels'),
+  12: stringMap('annotations'),
   13: list('ownerReferences', ownerReference),
   17: list('managedFields', { 3: string('apiVersion') }),
 };
@@ -55,7 +54,8 @@ export const METADATA: MessageFields = { 1: message('metadata', objectMeta) };
 
 // core/v1
 const objectReference: MessageFields = { 1: string('kind'), 2: string('namespace'), 3: string('name'), 5: string('apiVersion') };
-const persistentVolumeClaimSpec: MessageFields = { 3: string('volumeName'), 5: stringKeptEmpty('storageClassName') };
+const typedReference: MessageFields = { 1: stringKeptEmpty('apiGroup'), 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: stringKeptEmpty('namespace') };
+const persistentVolumeClaimSpec: MessageFields = { 3: string('volumeName'), 5: stringKeptEmpty('storageClassName'), 7: message('dataSource', typedReference), 8: message('dataSourceRef', typedReference) };
 const podSpec: MessageFields = {
   // Volume.volumeSource (2) is inline; VolumeSource.ephemeral = 29 → volumeClaimTemplate = 1 → spec = 2.
   1: list('volumes', { 2: { type: 'inline', fields: { 29: message('ephemeral', { 1: message('volumeClaimTemplate', { 2: message('spec', persistentVolumeClaimSpec) }) }) } } }),
@@ -67,9 +67,23 @@ const podTemplateSpec: MessageFields = { 2: message('spec', podSpec) };
 const templateAt3: MessageFields = { 2: message('spec', { 3: message('template', podTemplateSpec) }) };
 const jobSpec: MessageFields = { 6: message('template', podTemplateSpec) };
 const secretReference: MessageFields = { 2: string('namespace') };
+const withSecretRef = (name: string, field: number, reference: MessageFields = secretReference): FieldRule => message(name, { [field]: message('secretRef', reference) });
 const persistentVolumeSpec: MessageFields = {
-  // PersistentVolumeSource (2) is inline; csi = 22 and its five secret references 6 to 10.
-  2: { type: 'inline', fields: { 22: message('csi', { 6: message('controllerPublishSecretRef', secretReference), 7: message('nodeStageSecretRef', secretReference), 8: message('nodePublishSecretRef', secretReference), 9: message('controllerExpandSecretRef', secretReference), 10: message('nodeExpandSecretRef', secretReference) }) } },
+  // PersistentVolumeSource (2) is inline: the volume plugins whose secrets name a namespace.
+  2: {
+    type: 'inline',
+    fields: {
+      6: withSecretRef('rbd', 7),
+      7: withSecretRef('iscsi', 10),
+      8: withSecretRef('cinder', 4),
+      9: withSecretRef('cephfs', 5),
+      12: withSecretRef('flexVolume', 3),
+      13: message('azureFile', { 4: stringKeptEmpty('secretNamespace') }),
+      19: withSecretRef('scaleIO', 3),
+      21: withSecretRef('storageos', 5, objectReference),
+      22: message('csi', { 6: message('controllerPublishSecretRef', secretReference), 7: message('nodeStageSecretRef', secretReference), 8: message('nodePublishSecretRef', secretReference), 9: message('controllerExpandSecretRef', secretReference), 10: message('nodeExpandSecretRef', secretReference) }),
+    },
+  },
   4: message('claimRef', objectReference),
   6: string('storageClassName'),
 };
@@ -99,47 +113,34 @@ const subjectAccessReview: MessageFields = {
   2: message('spec', { 1: message('resourceAttributes', resourceAttributes), 3: string('user'), 4: strings('groups') }),
 };
 
-/** `apiVersion/Kind` → the fields of the kinds whose convertor (kinds/registry.ts) touches more than metadata. */
-const KINDS: ReadonlyMap<string, MessageFields> = new Map([
-  ['v1/Namespace', {}],
-  ['v1/Event', { 2: message('involvedObject', objectReference), 13: message('related', objectReference) }],
-  ['events.k8s.io/v1/Event', { 8: message('regarding', objectReference), 9: message('related', objectReference) }],
-  ['v1/Endpoints', { 2: list('subsets', { 1: list('addresses', endpointAddress), 2: list('notReadyAddresses', endpointAddress) }) }],
-  ['discovery.k8s.io/v1/EndpointSlice', { 2: list('endpoints', { 4: message('targetRef', objectReference) }) }],
-  ['v1/PersistentVolume', { 2: message('spec', persistentVolumeSpec) }],
-  ['v1/PersistentVolumeClaim', { 2: message('spec', persistentVolumeClaimSpec) }],
-  ['v1/Pod', { 2: message('spec', podSpec) }],
-  ['v1/PodTemplate', { 2: message('template', podTemplateSpec) }],
-  ['v1/ReplicationController', templateAt3],
-  ['apps/v1/Deployment', templateAt3],
-  ['apps/v1/ReplicaSet', templateAt3],
-  ['apps/v1/DaemonSet', { 2: message('spec', { 2: message('template', podTemplateSpec) }) }],
-  ['apps/v1/StatefulSet', { 2: message('spec', { 3: message('template', podTemplateSpec), 4: list('volumeClaimTemplates', { 2: message('spec', persistentVolumeClaimSpec) }) }) }],
-  ['batch/v1/Job', { 2: message('spec', jobSpec) }],
-  ['batch/v1/CronJob', { 2: message('spec', { 5: message('jobTemplate', { 2: message('spec', jobSpec) }) }) }],
-  ['networking.k8s.io/v1/Ingress', { 2: message('spec', { 4: stringKeptEmpty('ingressClassName') }) }],
-  ['rbac.authorization.k8s.io/v1/Role', role],
-  ['rbac.authorization.k8s.io/v1/ClusterRole', role],
-  ['rbac.authorization.k8s.io/v1/RoleBinding', binding],
-  ['rbac.authorization.k8s.io/v1/ClusterRoleBinding', binding],
-  ['apiextensions.k8s.io/v1/CustomResourceDefinition', { 2: message('spec', { 1: stringKeptEmpty('group'), 9: message('conversion', { 2: message('webhook', { 2: message('clientConfig', webhookClientConfig) }) }) }) }],
-  ['admissionregistration.k8s.io/v1/MutatingWebhookConfiguration', webhookConfiguration],
-  ['admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration', webhookConfiguration],
-  // A TokenReview's convertor only rewrites its status on the way down.
-  ['authentication.k8s.io/v1/TokenReview', {}],
-  ['authentication.k8s.io/v1/SelfSubjectReview', { 2: message('status', { 1: message('userInfo', { 1: string('username'), 3: strings('groups') }) }) }],
-  ['authorization.k8s.io/v1/SubjectAccessReview', subjectAccessReview],
-  ['authorization.k8s.io/v1/LocalSubjectAccessReview', subjectAccessReview],
-  ['authorization.k8s.io/v1/SelfSubjectAccessReview', { 2: message('spec', { 1: message('resourceAttributes', resourceAttributes) }) }],
-  ['authorization.k8s.io/v1/SelfSubjectRulesReview', { 2: message('spec', { 1: string('namespace') }), 3: message('status', { 1: list('resourceRules', { 2: strings('apiGroups') }) }) }],
-]);
-
-/**
- * The fields of a top-level object of this type (tenant's view), metadata included; undefined when
- * the kind has a convertor but no table here, so its body cannot be translated field by field.
- */
-export function protobufFieldsOf(apiVersion: string, kind: string): MessageFields | undefined {
-  const own = KINDS.get(`${apiVersion}/${kind}`);
-  if (own) return { ...own, ...METADATA };
-  return convertorFor(groupOfApiVersion(apiVersion), kind) ? undefined : METADATA;
-}
+/** The tables of the kinds whose convertor touches more than metadata, named for the records of kinds/registry.ts. */
+export const PROTOBUF_FIELDS = {
+  namespace: {},
+  coreEvent: { 2: message('involvedObject', objectReference), 13: message('related', objectReference) },
+  eventsEvent: { 8: message('regarding', objectReference), 9: message('related', objectReference) },
+  endpoints: { 2: list('subsets', { 1: list('addresses', endpointAddress), 2: list('notReadyAddresses', endpointAddress) }) },
+  endpointSlice: { 2: list('endpoints', { 4: message('targetRef', objectReference) }) },
+  persistentVolume: { 2: message('spec', persistentVolumeSpec) },
+  persistentVolumeClaim: { 2: message('spec', persistentVolumeClaimSpec) },
+  storageClass: { 3: stringMap('parameters') },
+  pod: { 2: message('spec', podSpec) },
+  podTemplate: { 2: message('template', podTemplateSpec) },
+  /** Deployment, ReplicaSet, ReplicationController. */
+  templateAt3,
+  daemonSet: { 2: message('spec', { 2: message('template', podTemplateSpec) }) },
+  statefulSet: { 2: message('spec', { 3: message('template', podTemplateSpec), 4: list('volumeClaimTemplates', { 2: message('spec', persistentVolumeClaimSpec) }) }) },
+  job: { 2: message('spec', jobSpec) },
+  cronJob: { 2: message('spec', { 5: message('jobTemplate', { 2: message('spec', jobSpec) }) }) },
+  ingress: { 2: message('spec', { 4: stringKeptEmpty('ingressClassName') }) },
+  ingressClass: { 2: message('spec', { 2: message('parameters', { 1: stringKeptEmpty('apiGroup'), 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: stringKeptEmpty('scope'), 5: stringKeptEmpty('namespace') }) }) },
+  role,
+  binding,
+  crd: { 2: message('spec', { 1: stringKeptEmpty('group'), 9: message('conversion', { 2: message('webhook', { 2: message('clientConfig', webhookClientConfig) }) }) }) },
+  webhookConfiguration,
+  tokenRequest: { 2: message('spec', { 1: strings('audiences') }) },
+  tokenReview: { 2: message('spec', { 2: strings('audiences') }), 3: message('status', { 4: strings('audiences') }) },
+  selfSubjectReview: { 2: message('status', { 1: message('userInfo', { 1: string('username'), 3: strings('groups') }) }) },
+  subjectAccessReview,
+  selfSubjectAccessReview: { 2: message('spec', { 1: message('resourceAttributes', resourceAttributes) }) },
+  selfSubjectRulesReview: { 2: message('spec', { 1: string('namespace') }), 3: message('status', { 1: list('resourceRules', { 2: strings('apiGroups') }) }) },
+} satisfies Record<string, MessageFields>;

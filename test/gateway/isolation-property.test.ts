@@ -340,7 +340,7 @@ const ownCrdNames = (t: Pick<Tenant, 'other'>) => crdsFor({ other: t.other, toke
 // ---------------------------------------------------------------------------------------------
 // Operations
 
-type ObjectVerb = 'create' | 'get' | 'merge' | 'json' | 'put' | 'stale' | 'delete';
+type ObjectVerb = 'create' | 'get' | 'merge' | 'json' | 'directive' | 'put' | 'stale' | 'delete';
 type Op =
   | { t: ObjectVerb; k: number; ns: number; n: number; v: number }
   | { t: 'list'; k: number; ns: number; all: boolean; limit: number; label: number; field: number; table: boolean; v: number }
@@ -362,6 +362,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { arbitrary: objectOp('merge'), weight: 8 },
   { arbitrary: objectOp('json'), weight: 8 },
+  { arbitrary: objectOp('directive'), weight: 4 },
   { arbitrary: objectOp('put'), weight: 4 },
   { arbitrary: objectOp('stale'), weight: 2 },
   { arbitrary: objectOp('delete'), weight: 9 },
@@ -619,6 +620,23 @@ describe('gateway: tenant isolation under random operations (property)', functio
           }
           e.labels.tier = tier;
         } else if (res.status === 404) e.state = 'no';
+        break;
+      }
+      case 'directive': {
+        // Patches that could undo the conversion rules: a copy or move of an isolation-critical
+        // field is refused before anything is sent; a remove or a `$patch` directive is checked
+        // on the upstream's dry-run result. Custom resources take no strategic merge (415).
+        const attacks: { type: string; body: unknown; allowed: number[] }[] = [
+          { type: 'application/json-patch+json', body: [{ op: 'copy', from: k.namespaced ? '/metadata/namespace' : '/metadata/name', path: '/metadata/labels/copied' }], allowed: [403] },
+          { type: 'application/json-patch+json', body: [{ op: 'move', from: '/metadata/ownerReferences', path: '/metadata/labels/moved' }], allowed: [403] },
+          { type: 'application/json-patch+json', body: [{ op: 'remove', path: '/metadata/ownerReferences' }], allowed: [...allowedFor('write', e.state, k), 422] },
+          { type: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [{ $patch: 'replace' }], '$setElementOrder/finalizers': [] } }, allowed: [...allowedFor('write', e.state, k), 415] },
+        ];
+        const attack = attacks[op.v % attacks.length]!;
+        const res = await call(t, 'PATCH', path, attack.body, { 'Content-Type': attack.type });
+        if (!expectStatus(t, where, res, attack.allowed)) break;
+        if (res.status === 200) checkIdentity(t, k, ns, name, res.body, where, ours);
+        else if (res.status === 404) e.state = 'no';
         break;
       }
       case 'put':

@@ -353,9 +353,11 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       const whoami = (user: string, group: string) => message(m(1), m(2, m(1, s(1, user), s(2, 'uid-1'), s(3, group))));
       expect(hex(rawUp('authentication.k8s.io/v1', 'SelfSubjectReview', whoami('alice', 'devs')))).to.equal(hex(whoami(`${P}alice`, `${P}devs`)));
 
-      // A TokenReview only changes on the way down.
-      const tokenReview = message(m(1), m(2, s(1, 'token'), s(2, 'api')));
-      expect(hex(rawUp('authentication.k8s.io/v1', 'TokenReview', tokenReview))).to.equal(hex(tokenReview));
+      // A TokenReview's audiences are the tenant's own, as a TokenRequest's are.
+      const tokenReview = (audience: string) => message(m(1), m(2, s(1, 'token'), s(2, audience)));
+      expect(hex(rawUp('authentication.k8s.io/v1', 'TokenReview', tokenReview('api')))).to.equal(hex(tokenReview(`${P}api`)));
+      const tokenRequest = (audience: string) => message(m(1), m(2, s(1, audience), s(1, 'vault')));
+      expect(hex(rawUp('authentication.k8s.io/v1', 'TokenRequest', tokenRequest('api')))).to.equal(hex(message(m(1), m(2, s(1, `${P}api`), s(1, `${P}vault`)))));
     });
 
     it('forces the tenant label on Namespaces and refuses another value for it', () => {

@@ -4,10 +4,11 @@
  * Kubernetes' own, shared by every tenant, so a tenant may not define kinds in them.
  */
 import { addPrefix, isTenantGroup, stripPrefix, TranslationError } from '../context.js';
+import { ruled, type Invariant } from './invariants.js';
 import { checkLength } from './name-limit.js';
 import type { NameRule } from './names.js';
 import { all, at, isObject, requiredStringAt, type StringRule, type Transform } from './transform.js';
-import { webhookClientConfig } from './webhook-client-config.js';
+import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-client-config.js';
 
 const CRD = { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io' };
 const GROUP_LIMIT = 253;
@@ -50,3 +51,9 @@ export const crdConvertor: Transform = all(
   at(['spec'], requiredStringAt('group', tenantGroup)),
   at(['spec', 'conversion', 'webhook', 'clientConfig'], webhookClientConfig),
 );
+
+/** Its name follows its group (metadata); the group itself must be the tenant's. */
+export const crdInvariants: readonly Invariant[] = [
+  ruled(['spec', 'group'], tenantGroup, "must be one of the tenant's own API groups"),
+  ...webhookClientConfigInvariants(['spec', 'conversion', 'webhook', 'clientConfig']),
+];

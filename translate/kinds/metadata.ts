@@ -5,10 +5,11 @@
  * the prefix where it must carry it is foreign.
  */
 import { addPrefix, isSharedKind, stripPrefix, type TenantContext } from '../context.js';
+import { EACH, owned, ruled, type Invariant } from './invariants.js';
 import { checkLength } from './name-limit.js';
 import { nameRuleFor } from './names.js';
 import { apiVersionRule, objectReference } from './object-reference.js';
-import { all, each, isObject, requiredStringAt, type Json } from './transform.js';
+import { all, each, isObject, prefixed, requiredStringAt, type Json } from './transform.js';
 
 /** An object's kind, its group in the tenant's view. */
 export interface ObjectType {
@@ -68,4 +69,21 @@ export function metadataDown(ctx: TenantContext, object: Json, type: ObjectType)
     }
   }
   return references.down(ctx, meta);
+}
+
+const ownerReferencesInvariant = owned(['metadata', 'ownerReferences', EACH], objectReference(), "must refer to the tenant's own objects");
+
+/**
+ * The invariants of ObjectMeta, for every kind but the shared ones: a namespaced object lives in
+ * one of the tenant's namespaces, a cluster-scoped one carries the prefix by its kind's name rule,
+ * and its owners are the tenant's.
+ */
+export function metadataInvariants(namespaced: boolean, type: ObjectType): readonly Invariant[] {
+  if (namespaced) return [ruled(['metadata', 'namespace'], prefixed, "must be one of the tenant's namespaces"), ownerReferencesInvariant];
+  if (isSharedKind(type.group, type.kind)) return [];
+  return [
+    ruled(['metadata', 'name'], nameRuleFor(type.group, type.kind), 'must carry the tenant prefix'),
+    ruled(['metadata', 'generateName'], prefixed, 'must carry the tenant prefix'),
+    ownerReferencesInvariant,
+  ];
 }

@@ -4,6 +4,7 @@
  * `kubernetes.io/metadata.name` label repeats the (prefixed) name and is translated like it.
  */
 import { addPrefix, stripPrefix, TranslationError } from '../context.js';
+import type { Invariant } from './invariants.js';
 import { isObject, type Transform } from './transform.js';
 
 export const TENANT_LABEL = 'kubezoo.io/tenant';
@@ -34,3 +35,13 @@ export const namespaceConvertor: Transform = {
     return true;
   },
 };
+
+/** Its name carries the prefix (metadata); the label is what selects it as the tenant's, upstream. */
+export const namespaceInvariants: readonly Invariant[] = [
+  {
+    path: ['metadata', 'labels', TENANT_LABEL],
+    must: 'must be the tenant\'s id',
+    holds: (ctx, value) => value === ctx.tenantId,
+    normalize: (ctx) => ctx.tenantId,
+  },
+];

@@ -2,7 +2,8 @@
  * Pods and the workloads that template them refer to cluster-scoped tenant objects by name:
  * PriorityClass, RuntimeClass, and StorageClass/PV in ephemeral volumes and claim templates.
  */
-import { persistentVolumeClaimSpec } from './storage.js';
+import { EACH, ruled, type Invariant } from './invariants.js';
+import { ephemeralVolumeInvariants, persistentVolumeClaimSpec, persistentVolumeClaimSpecInvariants } from './storage.js';
 import { all, at, each, prefixed, stringAt } from './transform.js';
 
 const podSpec = all(
@@ -22,3 +23,18 @@ export const workloadConvertor = at(['spec', 'template', 'spec'], podSpec);
 export const statefulSetConvertor = all(workloadConvertor, each(['spec', 'volumeClaimTemplates'], at(['spec'], persistentVolumeClaimSpec)));
 
 export const cronJobConvertor = at(['spec', 'jobTemplate', 'spec', 'template', 'spec'], podSpec);
+
+const TENANT_CLASS = "must name one of the tenant's classes (its name carries the tenant prefix)";
+
+/** The invariants of a pod spec at `path`. */
+const podSpecInvariants = (path: readonly string[]): Invariant[] => [
+  ruled([...path, 'priorityClassName'], prefixed, TENANT_CLASS),
+  ruled([...path, 'runtimeClassName'], prefixed, TENANT_CLASS),
+  ...ephemeralVolumeInvariants(path),
+];
+
+export const podInvariants = podSpecInvariants(['spec']);
+export const podTemplateInvariants = podSpecInvariants(['template', 'spec']);
+export const workloadInvariants = podSpecInvariants(['spec', 'template', 'spec']);
+export const statefulSetInvariants = [...workloadInvariants, ...persistentVolumeClaimSpecInvariants(['spec', 'volumeClaimTemplates', EACH, 'spec'])];
+export const cronJobInvariants = podSpecInvariants(['spec', 'jobTemplate', 'spec', 'template', 'spec']);

@@ -6,6 +6,7 @@
  */
 import { groupDown, groupUp, TranslationError } from '../context.js';
 import { groupName, userName } from './identity-names.js';
+import { EACH, owned, ruled, type Invariant } from './invariants.js';
 import { TENANT_LABEL } from './namespace.js';
 import { all, at, byKind, each, isObject, prefixed, requiredStringAt, stringsAt, type StringRule, type Transform } from './transform.js';
 
@@ -48,7 +49,9 @@ const subjects = each(['subjects'], subject);
 
 export const roleBindingConvertor = all(notAGrant, subjects, at(['roleRef'], roleRef));
 
-export const clusterRoleBindingConvertor = all(subjects, at(['roleRef'], byKind({ ClusterRole: requiredStringAt('name', dormantRole) })));
+const dormantRoleRef = byKind({ ClusterRole: requiredStringAt('name', dormantRole) });
+
+export const clusterRoleBindingConvertor = all(subjects, at(['roleRef'], dormantRoleRef));
 
 /** An API group in a rule or review: `*` is every group, not a group called `*`. */
 export const apiGroup: StringRule = {
@@ -70,3 +73,12 @@ export const policyRule: Transform = {
 
 /** Role, ClusterRole. */
 export const roleConvertor = each(['rules'], policyRule);
+
+export const roleInvariants: readonly Invariant[] = [ruled(['rules', EACH, 'apiGroups', EACH], apiGroup, "must be a built-in API group or one of the tenant's own")];
+
+const subjectsInvariant = owned(['subjects', EACH], subject, "must be one of the tenant's users, groups or service accounts");
+
+export const roleBindingInvariants: readonly Invariant[] = [subjectsInvariant, owned(['roleRef'], roleRef, "must name one of the tenant's roles")];
+
+/** A ClusterRoleBinding that names a real role upstream would grant it across every namespace. */
+export const clusterRoleBindingInvariants: readonly Invariant[] = [subjectsInvariant, owned(['roleRef'], dormantRoleRef, "must name one of the tenant's roles, dormant")];

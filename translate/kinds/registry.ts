@@ -1,53 +1,104 @@
 /**
- * The one table of kind convertors, keyed `group/Kind` (group in the tenant's view). Metadata is
- * converted for every kind (metadata.ts); a kind is listed here only for fields of its own.
+ * The one table of kinds, keyed `group/Kind` (group in the tenant's view): everything the gateway
+ * knows about a kind in one record — its conversion, the protobuf fields that conversion reads
+ * (per version), and the isolation invariants its stored objects must keep. Metadata is converted
+ * and checked for every kind (metadata.ts); a kind is listed here only for fields of its own.
  * Adding a kind is one file and one line.
  */
-import { crdConvertor } from './crd.js';
+import { groupOfApiVersion, type TenantContext } from '../context.js';
+import { METADATA, PROTOBUF_FIELDS as FIELDS, type MessageFields } from '../protobuf-fields.js';
+import { crdConvertor, crdInvariants } from './crd.js';
 import { endpointSliceConvertor, endpointsConvertor } from './endpoints.js';
 import { coreEventConvertor, eventsEventConvertor } from './event.js';
-import { ingressConvertor } from './ingress.js';
-import { namespaceConvertor } from './namespace.js';
-import { cronJobConvertor, podConvertor, podTemplateConvertor, statefulSetConvertor, workloadConvertor } from './pod-spec.js';
-import { clusterRoleBindingConvertor, roleBindingConvertor, roleConvertor } from './rbac.js';
+import { ingressClassConvertor, ingressClassInvariants, ingressConvertor, ingressInvariants } from './ingress.js';
+import type { Invariant } from './invariants.js';
+import { metadataInvariants } from './metadata.js';
+import { namespaceConvertor, namespaceInvariants } from './namespace.js';
+import { cronJobConvertor, cronJobInvariants, podConvertor, podInvariants, podTemplateConvertor, podTemplateInvariants, statefulSetConvertor, statefulSetInvariants, workloadConvertor, workloadInvariants } from './pod-spec.js';
+import { clusterRoleBindingConvertor, clusterRoleBindingInvariants, roleBindingConvertor, roleBindingInvariants, roleConvertor, roleInvariants } from './rbac.js';
 import { selfSubjectAccessReviewConvertor, selfSubjectReviewConvertor, selfSubjectRulesReviewConvertor, subjectAccessReviewConvertor, tokenReviewConvertor } from './reviews.js';
-import { persistentVolumeClaimConvertor, persistentVolumeConvertor } from './storage.js';
+import { persistentVolumeClaimConvertor, persistentVolumeClaimInvariants, persistentVolumeConvertor, persistentVolumeInvariants, storageClassConvertor, storageClassInvariants } from './storage.js';
+import { tokenRequestConvertor, tokenRequestInvariants } from './token-request.js';
 import type { Transform } from './transform.js';
-import { webhookConfigurationConvertor } from './webhook.js';
+import { webhookConfigurationConvertor, webhookConfigurationInvariants } from './webhook.js';
 
-const CONVERTORS: ReadonlyMap<string, Transform> = new Map([
-  ['/Namespace', namespaceConvertor],
-  ['/Event', coreEventConvertor],
-  ['events.k8s.io/Event', eventsEventConvertor],
-  ['/Endpoints', endpointsConvertor],
-  ['discovery.k8s.io/EndpointSlice', endpointSliceConvertor],
-  ['/PersistentVolume', persistentVolumeConvertor],
-  ['/PersistentVolumeClaim', persistentVolumeClaimConvertor],
-  ['/Pod', podConvertor],
-  ['/PodTemplate', podTemplateConvertor],
-  ['/ReplicationController', workloadConvertor],
-  ['apps/Deployment', workloadConvertor],
-  ['apps/ReplicaSet', workloadConvertor],
-  ['apps/DaemonSet', workloadConvertor],
-  ['apps/StatefulSet', statefulSetConvertor],
-  ['batch/Job', workloadConvertor],
-  ['batch/CronJob', cronJobConvertor],
-  ['networking.k8s.io/Ingress', ingressConvertor],
-  ['rbac.authorization.k8s.io/Role', roleConvertor],
-  ['rbac.authorization.k8s.io/ClusterRole', roleConvertor],
-  ['rbac.authorization.k8s.io/RoleBinding', roleBindingConvertor],
-  ['rbac.authorization.k8s.io/ClusterRoleBinding', clusterRoleBindingConvertor],
-  ['apiextensions.k8s.io/CustomResourceDefinition', crdConvertor],
-  ['admissionregistration.k8s.io/MutatingWebhookConfiguration', webhookConfigurationConvertor],
-  ['admissionregistration.k8s.io/ValidatingWebhookConfiguration', webhookConfigurationConvertor],
-  ['authentication.k8s.io/TokenReview', tokenReviewConvertor],
-  ['authentication.k8s.io/SelfSubjectReview', selfSubjectReviewConvertor],
-  ['authorization.k8s.io/SubjectAccessReview', subjectAccessReviewConvertor],
-  ['authorization.k8s.io/LocalSubjectAccessReview', subjectAccessReviewConvertor],
-  ['authorization.k8s.io/SelfSubjectAccessReview', selfSubjectAccessReviewConvertor],
-  ['authorization.k8s.io/SelfSubjectRulesReview', selfSubjectRulesReviewConvertor],
+export interface KindRecord {
+  /** The kind's own fields, both ways. */
+  convertor: Transform;
+  /** The fields `convertor` reads, by version (protobuf-fields.ts); a version not listed cannot be sent as protobuf. */
+  protobuf: Readonly<Record<string, MessageFields>>;
+  /**
+   * What its objects must keep, as the upstream will store them, to stay inside the tenant
+   * (invariants.ts). Events, Endpoints and reviews have none: nothing acts across tenants on
+   * their references, or nothing is stored.
+   */
+  invariants: readonly Invariant[];
+}
+
+const v1 = (fields: MessageFields) => ({ v1: fields });
+
+const KINDS: ReadonlyMap<string, KindRecord> = new Map([
+  ['/Namespace', { convertor: namespaceConvertor, protobuf: v1(FIELDS.namespace), invariants: namespaceInvariants }],
+  ['/Event', { convertor: coreEventConvertor, protobuf: v1(FIELDS.coreEvent), invariants: [] }],
+  ['events.k8s.io/Event', { convertor: eventsEventConvertor, protobuf: v1(FIELDS.eventsEvent), invariants: [] }],
+  ['/Endpoints', { convertor: endpointsConvertor, protobuf: v1(FIELDS.endpoints), invariants: [] }],
+  ['discovery.k8s.io/EndpointSlice', { convertor: endpointSliceConvertor, protobuf: v1(FIELDS.endpointSlice), invariants: [] }],
+  ['/PersistentVolume', { convertor: persistentVolumeConvertor, protobuf: v1(FIELDS.persistentVolume), invariants: persistentVolumeInvariants }],
+  ['/PersistentVolumeClaim', { convertor: persistentVolumeClaimConvertor, protobuf: v1(FIELDS.persistentVolumeClaim), invariants: persistentVolumeClaimInvariants }],
+  ['storage.k8s.io/StorageClass', { convertor: storageClassConvertor, protobuf: v1(FIELDS.storageClass), invariants: storageClassInvariants }],
+  ['/Pod', { convertor: podConvertor, protobuf: v1(FIELDS.pod), invariants: podInvariants }],
+  ['/PodTemplate', { convertor: podTemplateConvertor, protobuf: v1(FIELDS.podTemplate), invariants: podTemplateInvariants }],
+  ['/ReplicationController', { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants }],
+  ['apps/Deployment', { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants }],
+  ['apps/ReplicaSet', { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants }],
+  ['apps/DaemonSet', { convertor: workloadConvertor, protobuf: v1(FIELDS.daemonSet), invariants: workloadInvariants }],
+  ['apps/StatefulSet', { convertor: statefulSetConvertor, protobuf: v1(FIELDS.statefulSet), invariants: statefulSetInvariants }],
+  ['batch/Job', { convertor: workloadConvertor, protobuf: v1(FIELDS.job), invariants: workloadInvariants }],
+  ['batch/CronJob', { convertor: cronJobConvertor, protobuf: v1(FIELDS.cronJob), invariants: cronJobInvariants }],
+  ['networking.k8s.io/Ingress', { convertor: ingressConvertor, protobuf: v1(FIELDS.ingress), invariants: ingressInvariants }],
+  ['networking.k8s.io/IngressClass', { convertor: ingressClassConvertor, protobuf: v1(FIELDS.ingressClass), invariants: ingressClassInvariants }],
+  ['rbac.authorization.k8s.io/Role', { convertor: roleConvertor, protobuf: v1(FIELDS.role), invariants: roleInvariants }],
+  ['rbac.authorization.k8s.io/ClusterRole', { convertor: roleConvertor, protobuf: v1(FIELDS.role), invariants: roleInvariants }],
+  ['rbac.authorization.k8s.io/RoleBinding', { convertor: roleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: roleBindingInvariants }],
+  ['rbac.authorization.k8s.io/ClusterRoleBinding', { convertor: clusterRoleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: clusterRoleBindingInvariants }],
+  ['apiextensions.k8s.io/CustomResourceDefinition', { convertor: crdConvertor, protobuf: v1(FIELDS.crd), invariants: crdInvariants }],
+  ['admissionregistration.k8s.io/MutatingWebhookConfiguration', { convertor: webhookConfigurationConvertor, protobuf: v1(FIELDS.webhookConfiguration), invariants: webhookConfigurationInvariants }],
+  ['admissionregistration.k8s.io/ValidatingWebhookConfiguration', { convertor: webhookConfigurationConvertor, protobuf: v1(FIELDS.webhookConfiguration), invariants: webhookConfigurationInvariants }],
+  ['authentication.k8s.io/TokenRequest', { convertor: tokenRequestConvertor, protobuf: v1(FIELDS.tokenRequest), invariants: tokenRequestInvariants }],
+  ['authentication.k8s.io/TokenReview', { convertor: tokenReviewConvertor, protobuf: v1(FIELDS.tokenReview), invariants: [] }],
+  ['authentication.k8s.io/SelfSubjectReview', { convertor: selfSubjectReviewConvertor, protobuf: v1(FIELDS.selfSubjectReview), invariants: [] }],
+  ['authorization.k8s.io/SubjectAccessReview', { convertor: subjectAccessReviewConvertor, protobuf: v1(FIELDS.subjectAccessReview), invariants: [] }],
+  ['authorization.k8s.io/LocalSubjectAccessReview', { convertor: subjectAccessReviewConvertor, protobuf: v1(FIELDS.subjectAccessReview), invariants: [] }],
+  ['authorization.k8s.io/SelfSubjectAccessReview', { convertor: selfSubjectAccessReviewConvertor, protobuf: v1(FIELDS.selfSubjectAccessReview), invariants: [] }],
+  ['authorization.k8s.io/SelfSubjectRulesReview', { convertor: selfSubjectRulesReviewConvertor, protobuf: v1(FIELDS.selfSubjectRulesReview), invariants: [] }],
 ]);
 
+export function kindRecord(group: string, kind: string): KindRecord | undefined {
+  return KINDS.get(`${group}/${kind}`);
+}
+
 export function convertorFor(group: string, kind: string): Transform | undefined {
-  return CONVERTORS.get(`${group}/${kind}`);
+  return kindRecord(group, kind)?.convertor;
+}
+
+/**
+ * The fields of a top-level object of this type (tenant's view), metadata included; undefined when
+ * the kind has a convertor but no table for this version, so its body cannot be translated field by field.
+ */
+export function protobufFieldsOf(apiVersion: string, kind: string): MessageFields | undefined {
+  const slash = apiVersion.lastIndexOf('/');
+  const record = kindRecord(groupOfApiVersion(apiVersion), kind);
+  if (!record) return METADATA;
+  const own = record.protobuf[apiVersion.slice(slash + 1)];
+  return own ? { ...own, ...METADATA } : undefined;
+}
+
+/**
+ * Every invariant an object of this type must keep as stored, metadata's included; none for
+ * shared kinds and kinds whose scope the cluster does not know (their requests are refused).
+ */
+export function invariantsOf(ctx: TenantContext, group: string, kind: string): readonly Invariant[] {
+  const namespaced = ctx.kinds.kindIsNamespaced(group, kind);
+  const own = kindRecord(group, kind)?.invariants ?? [];
+  return namespaced === undefined ? own : [...metadataInvariants(namespaced, { group, kind }), ...own];
 }

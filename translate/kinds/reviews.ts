@@ -8,6 +8,7 @@ import { groupName, userName } from './identity-names.js';
 import { referencedNameRule, type NameRule } from './names.js';
 import { apiGroup, policyRule } from './rbac.js';
 import { textAt } from './text.js';
+import { audiences } from './token-request.js';
 import { all, at, each, isObject, optional, prefixed, requiredStringAt, stringAt, stringsAt, type Json, type Transform } from './transform.js';
 
 /** A UserInfo (TokenReview, SelfSubjectReview): someone not this tenant's is no one it may know. */
@@ -24,7 +25,7 @@ const tokenReviewStatus: Transform = {
   },
 };
 
-export const tokenReviewConvertor = at(['status'], tokenReviewStatus);
+export const tokenReviewConvertor = all(at(['spec'], audiences), at(['status'], all(tokenReviewStatus, audiences)));
 
 export const selfSubjectReviewConvertor = at(['status'], optional('userInfo', userInfo));
 

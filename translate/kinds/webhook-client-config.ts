@@ -4,6 +4,7 @@
  * not use one.
  */
 import { TranslationError } from '../context.js';
+import { absent, ruled, type Invariant } from './invariants.js';
 import { all, optional, prefixed, requiredStringAt, type Transform } from './transform.js';
 
 const noUrl: Transform = {
@@ -14,3 +15,9 @@ const noUrl: Transform = {
 };
 
 export const webhookClientConfig: Transform = all(noUrl, optional('service', requiredStringAt('namespace', prefixed)));
+
+/** A WebhookClientConfig at `path`, as stored. */
+export const webhookClientConfigInvariants = (path: readonly string[]): Invariant[] => [
+  absent([...path, 'url'], 'must be empty: webhooks by URL are not allowed for tenants'),
+  ruled([...path, 'service', 'namespace'], prefixed, "must name one of the tenant's namespaces"),
+];

@@ -5,9 +5,10 @@
  * can filter; cluster-scoped ones it cannot).
  */
 import type { TenantContext } from '../context.js';
+import { EACH, type Invariant } from './invariants.js';
 import { TENANT_LABEL } from './namespace.js';
 import { all, at, each, isObject, type Json, type Transform } from './transform.js';
-import { webhookClientConfig } from './webhook-client-config.js';
+import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-client-config.js';
 
 function isTenantRequirement(ctx: TenantContext, requirement: unknown): boolean {
   return (
@@ -20,11 +21,17 @@ function isTenantRequirement(ctx: TenantContext, requirement: unknown): boolean 
   );
 }
 
+/** The namespaceSelector with the tenant's requirement AND-ed in (a new object). */
+function withTenantRequirement(ctx: TenantContext, selector: unknown): Json {
+  const narrowed: Json = isObject(selector) ? { ...selector } : {};
+  const expressions = Array.isArray(narrowed.matchExpressions) ? narrowed.matchExpressions : [];
+  narrowed.matchExpressions = [...expressions, { key: TENANT_LABEL, operator: 'In', values: [ctx.tenantId] }];
+  return narrowed;
+}
+
 const onlyTenantNamespaces: Transform = {
   up: (ctx, webhook) => {
-    const selector: Json = isObject(webhook.namespaceSelector) ? webhook.namespaceSelector : (webhook.namespaceSelector = {});
-    const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
-    selector.matchExpressions = [...expressions, { key: TENANT_LABEL, operator: 'In', values: [ctx.tenantId] }];
+    webhook.namespaceSelector = withTenantRequirement(ctx, webhook.namespaceSelector);
   },
   down: (ctx, webhook) => {
     const selector = webhook.namespaceSelector;
@@ -49,3 +56,24 @@ const namespacedRules: Transform = {
 
 /** MutatingWebhookConfiguration, ValidatingWebhookConfiguration. */
 export const webhookConfigurationConvertor = each(['webhooks'], all(at(['clientConfig'], webhookClientConfig), onlyTenantNamespaces, namespacedRules));
+
+/**
+ * As stored: every webhook's namespaceSelector requires the tenant's label (requirements are
+ * AND-ed, so one of them is enough) and every rule is `Namespaced`; both are normalized, since
+ * the gateway always sets them so. Its client config must be the tenant's service.
+ */
+export const webhookConfigurationInvariants: readonly Invariant[] = [
+  {
+    path: ['webhooks', EACH, 'namespaceSelector'],
+    must: `must require the label ${TENANT_LABEL} In [<tenant>]`,
+    holds: (ctx, selector) => isObject(selector) && Array.isArray(selector.matchExpressions) && selector.matchExpressions.some((requirement: unknown) => isTenantRequirement(ctx, requirement)),
+    normalize: withTenantRequirement,
+  },
+  {
+    path: ['webhooks', EACH, 'rules', EACH, 'scope'],
+    must: 'must be Namespaced: a namespaceSelector cannot confine cluster-scoped requests',
+    holds: (_ctx, scope) => scope === 'Namespaced',
+    normalize: () => 'Namespaced',
+  },
+  ...webhookClientConfigInvariants(['webhooks', EACH, 'clientConfig']),
+];

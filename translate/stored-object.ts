@@ -1,0 +1,48 @@
+/**
+ * The isolation check of a write: whether an object, as the upstream will store it (converted, or
+ * computed by the upstream itself in a dry run), keeps every invariant of its kind
+ * (kinds/registry.ts) for this tenant; and, where the gateway can make it hold without guessing,
+ * the object that does.
+ */
+import { TranslationError, type TenantContext } from './context.js';
+import { normalize, violations, type Violation } from './kinds/invariants.js';
+import { invariantsOf } from './kinds/registry.js';
+import type { Json } from './kinds/transform.js';
+
+/** The stored object's type and its name as the tenant calls it (for messages). */
+export interface StoredType {
+  group: string;
+  kind: string;
+  name?: string;
+}
+
+/** Whether writes of this kind can break an invariant at all (and so are worth a dry run). */
+export function hasInvariants(ctx: TenantContext, type: StoredType): boolean {
+  return invariantsOf(ctx, type.group, type.kind).length > 0;
+}
+
+/** Throws 403 naming every field that would leave the tenant. */
+export function checkStored(ctx: TenantContext, type: StoredType, object: Json): void {
+  const found = violations(ctx, object, invariantsOf(ctx, type.group, type.kind));
+  if (found.length) throw forbidden(type, found);
+}
+
+/**
+ * The object with every normalizable invariant made to hold (a copy), or undefined when it holds
+ * already; throws 403 when one cannot be made to hold.
+ */
+export function normalizedStored(ctx: TenantContext, type: StoredType, object: Json): Json | undefined {
+  const invariants = invariantsOf(ctx, type.group, type.kind);
+  if (violations(ctx, object, invariants).length === 0) return undefined;
+  const copy = structuredClone(object);
+  const left = normalize(ctx, copy, invariants);
+  if (left.length) throw forbidden(type, left);
+  return copy;
+}
+
+function forbidden(type: StoredType, found: Violation[]): TranslationError {
+  const what = type.name ? `${type.kind} "${type.name}"` : type.kind;
+  const causes = found.map(({ field, invariant }) => ({ reason: 'FieldValueForbidden', field, message: invariant.must }));
+  const list = causes.map((cause) => `${cause.field}: ${cause.message}`).join('; ');
+  return new TranslationError(403, 'Forbidden', `${what} is forbidden: the write would leave the tenant: ${list}`, { name: type.name, group: type.group, kind: type.kind, causes });
+}
