@@ -76,7 +76,10 @@ const persistentVolumeSpec: MessageFields = {
 const endpointAddress: MessageFields = { 2: message('targetRef', objectReference) };
 
 // rbac.authorization.k8s.io/v1 (PolicyRule: verbs = 1, apiGroups = 2, resources = 3, resourceNames = 4, nonResourceURLs = 5)
-const role: MessageFields = { 2: list('rules', { 2: strings('apiGroups') }) };
+const policyRules = list('rules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') });
+const role: MessageFields = { 2: policyRules };
+/** AggregationRule (3): clusterRoleSelectors = 1. */
+const clusterRole: MessageFields = { 2: policyRules, 3: message('aggregationRule', { 1: list('clusterRoleSelectors', labelSelector) }) };
 const binding: MessageFields = {
   2: list('subjects', { 1: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: string('namespace') }),
   3: message('roleRef', { 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name') }),
@@ -119,7 +122,7 @@ const KINDS: ReadonlyMap<string, MessageFields> = new Map([
   ['batch/v1/CronJob', { 2: message('spec', { 5: message('jobTemplate', { 2: message('spec', jobSpec) }) }) }],
   ['networking.k8s.io/v1/Ingress', { 2: message('spec', { 4: stringKeptEmpty('ingressClassName') }) }],
   ['rbac.authorization.k8s.io/v1/Role', role],
-  ['rbac.authorization.k8s.io/v1/ClusterRole', role],
+  ['rbac.authorization.k8s.io/v1/ClusterRole', clusterRole],
   ['rbac.authorization.k8s.io/v1/RoleBinding', binding],
   ['rbac.authorization.k8s.io/v1/ClusterRoleBinding', binding],
   ['apiextensions.k8s.io/v1/CustomResourceDefinition', { 2: message('spec', { 1: stringKeptEmpty('group'), 9: message('conversion', { 2: message('webhook', { 2: message('clientConfig', webhookClientConfig) }) }) }) }],
@@ -131,7 +134,7 @@ const KINDS: ReadonlyMap<string, MessageFields> = new Map([
   ['authorization.k8s.io/v1/SubjectAccessReview', subjectAccessReview],
   ['authorization.k8s.io/v1/LocalSubjectAccessReview', subjectAccessReview],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', { 2: message('spec', { 1: message('resourceAttributes', resourceAttributes) }) }],
-  ['authorization.k8s.io/v1/SelfSubjectRulesReview', { 2: message('spec', { 1: string('namespace') }), 3: message('status', { 1: list('resourceRules', { 2: strings('apiGroups') }) }) }],
+  ['authorization.k8s.io/v1/SelfSubjectRulesReview', { 2: message('spec', { 1: string('namespace') }), 3: message('status', { 1: list('resourceRules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') }) }) }],
 ]);
 
 /**

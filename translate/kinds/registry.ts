@@ -9,7 +9,7 @@ import { coreEventConvertor, eventsEventConvertor } from './event.js';
 import { ingressConvertor } from './ingress.js';
 import { namespaceConvertor } from './namespace.js';
 import { cronJobConvertor, podConvertor, podTemplateConvertor, statefulSetConvertor, workloadConvertor } from './pod-spec.js';
-import { bindingConvertor, roleConvertor } from './rbac.js';
+import { bindingConvertor, clusterRoleConvertor, roleConvertor } from './rbac.js';
 import { selfSubjectAccessReviewConvertor, selfSubjectReviewConvertor, selfSubjectRulesReviewConvertor, subjectAccessReviewConvertor, tokenReviewConvertor } from './reviews.js';
 import { persistentVolumeClaimConvertor, persistentVolumeConvertor } from './storage.js';
 import type { Transform } from './transform.js';
@@ -34,7 +34,7 @@ const CONVERTORS: ReadonlyMap<string, Transform> = new Map([
   ['batch/CronJob', cronJobConvertor],
   ['networking.k8s.io/Ingress', ingressConvertor],
   ['rbac.authorization.k8s.io/Role', roleConvertor],
-  ['rbac.authorization.k8s.io/ClusterRole', roleConvertor],
+  ['rbac.authorization.k8s.io/ClusterRole', clusterRoleConvertor],
   ['rbac.authorization.k8s.io/RoleBinding', bindingConvertor],
   ['rbac.authorization.k8s.io/ClusterRoleBinding', bindingConvertor],
   ['apiextensions.k8s.io/CustomResourceDefinition', crdConvertor],
