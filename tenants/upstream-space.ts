@@ -5,8 +5,8 @@ import { TENANT_LABEL } from './tenant-resource.js';
 export const TENANT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 /**
- * The tenant's space on its upstream cluster: its namespaces (labelled with the tenant id) and a
- * cluster-admin ClusterRole bound to User `<tid>-admin`, the tenant's own administrator. Every
+ * The tenant's space on its upstream cluster: its namespaces and a cluster-admin ClusterRole
+ * (labelled with the tenant id) bound to User `<tid>-admin`, the tenant's own administrator. Every
  * step tolerates "already exists", so running it again finishes what a crash interrupted.
  */
 export async function ensureTenantSpace(client: RestClient, tenantId: string): Promise<void> {
@@ -23,7 +23,8 @@ export async function ensureTenantSpace(client: RestClient, tenantId: string): P
     create(client, '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
-      metadata: { name: `${prefix}cluster-admin` },
+      // Labelled as every tenant ClusterRole is, so the tenant's aggregation selectors can select it.
+      metadata: { name: `${prefix}cluster-admin`, labels: { [TENANT_LABEL]: tenantId } },
       rules: [
         { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
         { nonResourceURLs: ['*'], verbs: ['*'] },
