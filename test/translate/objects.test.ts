@@ -131,6 +131,23 @@ const ROUND_TRIPS: RoundTrip[] = [
     },
   },
   {
+    title: 'aggregated ClusterRole naming Namespaces: selectors narrowed to the tenant, names prefixed',
+    tenant: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'agg', labels: { team: 'a' } },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { team: 'a' } }, {}] },
+      rules: [{ apiGroups: [''], resources: ['namespaces'], resourceNames: ['dev'], verbs: ['get'] }],
+    },
+    upstream: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'aaaaaa-agg', labels: { team: 'a', 'kubezoo.io/tenant': 'aaaaaa' } },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { team: 'a' }, matchExpressions: [WEBHOOK_REQUIREMENT] }, { matchExpressions: [WEBHOOK_REQUIREMENT] }] },
+      rules: [{ apiGroups: [''], resources: ['namespaces'], resourceNames: ['aaaaaa-dev'], verbs: ['get'] }],
+    },
+  },
+  {
     title: 'Role in a namespace: rules the same way',
     tenant: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'dev' }, rules: [{ apiGroups: ['stable.example.com'], resources: ['crontabs'], verbs: ['*'] }] },
     upstream: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'aaaaaa-dev' }, rules: [{ apiGroups: ['aaaaaa-stable.example.com'], resources: ['crontabs'], verbs: ['*'] }] },
