@@ -24,6 +24,7 @@ import { handleReview } from './reviews.js';
 import { refuseUpgrade } from './streaming/upgrade.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
 import { openStore, type Store } from '../store/index.js';
+import { ClusterRoleAggregationController } from './controllers/clusterrole-aggregation.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
@@ -73,7 +74,7 @@ const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * A Kubernetes-compatible API server for development and tests: HTTPS with client-certificate
  * authentication against its own CA, the REST API of `apiserver/` over its own store, and the
  * controllers that do kube-apiserver's and kube-controller-manager's bookkeeping (namespace
- * deletion, garbage collection, CRD cleanup). Several can run in one process.
+ * deletion, garbage collection, CRD cleanup, ClusterRole aggregation). Several can run in one process.
  */
 export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
   const name = options.name ?? 'devcluster';
@@ -133,8 +134,10 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     await rbacObjects.start();
     const namespaceController = new NamespaceController(api, catalog, store);
     const garbageCollector = new GarbageCollector(api, store);
+    const clusterRoleAggregation = new ClusterRoleAggregationController(api, store);
     await namespaceController.start();
     await garbageCollector.start();
+    await clusterRoleAggregation.start();
 
     const server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
       const authenticated = authenticateRequest(req, tokens, serviceAccounts);
@@ -189,7 +192,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       stop: async () => {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
-        await Promise.all([crdController.stop(), namespaceController.stop(), garbageCollector.stop(), rbacObjects.stop()]);
+        await Promise.all([crdController.stop(), namespaceController.stop(), garbageCollector.stop(), clusterRoleAggregation.stop(), rbacObjects.stop()]);
         await store.close();
       },
     };

@@ -23,6 +23,7 @@ import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
 import { impersonation, TenantProxy } from './tenant-proxy.js';
+import { clientImpersonationRefusal } from './client-impersonation.js';
 import { proxyUpgrade, upgradeTarget } from './upgrade-proxy.js';
 import { tenantKindScope, UpstreamConnection } from './upstream-connection.js';
 import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH, SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
@@ -119,6 +120,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const route = async (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, identity: Identity): Promise<void> => {
       const url = requestUrl(req.url);
       const pathname = url.pathname.replace(/\/+$/, '') || '/';
+      const impersonating = identity.kind === 'tenant' ? clientImpersonationRefusal(req.headers) : undefined;
+      if (impersonating) return sendStatus(req, res, impersonating);
       if (req.method === 'POST' && pathname === SELF_SUBJECT_REVIEW_PATH) return answerSelfSubjectReview(req, res, identity);
       if (pathname === '/metrics' && req.method === 'GET') {
         if (identity.kind !== 'admin') return sendStatus(req, res, statusOf(403, 'Forbidden', `forbidden: User "${identity.user}" cannot get path "/metrics"`));

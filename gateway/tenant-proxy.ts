@@ -557,11 +557,14 @@ async function afterWrite(ctx: TenantContext, t: TranslatedRequest, upstream: Up
   }
 }
 
-/** The user and each group as its own Impersonate-Group line (DESIGN.md, Identity: upstream). */
+/**
+ * The user and each group as its own Impersonate-Group line (DESIGN.md, Identity: upstream), plus
+ * the tenant's own `<tid>-system:authenticated`, which its bindings to `system:authenticated` name
+ * upstream (translate/kinds/identity-names.ts).
+ */
 export function impersonation(identity: TenantIdentity): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = { 'impersonate-user': identity.user };
-  if (identity.groups.length) headers['impersonate-group'] = identity.groups.map((group) => `${identity.tenant}-${group}`);
-  return headers;
+  const groups = [...identity.groups.map((group) => `${identity.tenant}-${group}`), `${identity.tenant}-system:authenticated`];
+  return { 'impersonate-user': identity.user, 'impersonate-group': [...new Set(groups)] };
 }
 
 /** What the tenant is told of an object that is not its own: that it does not exist. */

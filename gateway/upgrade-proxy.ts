@@ -9,6 +9,7 @@ import { TranslationError, type TenantContext } from '../translate/context.js';
 import { proxyPathUp } from '../translate/proxy-subresource.js';
 import { requestUp } from '../translate/request.js';
 import { statusDown } from '../translate/status.js';
+import { clientImpersonationRefusal } from './client-impersonation.js';
 
 /** Connection-level headers that belong to one hop, and those the gateway sets itself. */
 const DROPPED = new Set(['host', 'authorization', 'proxy-authorization', 'content-length', 'transfer-encoding', 'keep-alive', 'te', 'trailer']);
@@ -26,12 +27,14 @@ export function upgradeTarget(kubeconfig: string): UpgradeTarget {
 
 /**
  * `exec`, `attach`, `portforward` and upgrades on `proxy` (a WebSocket to a pod) through the gateway: the path is translated like any
- * request, the client's own impersonation and credential headers are dropped and the tenant
- * user's impersonation headers added, and once the cluster switches protocols (101) the two
+ * request (the client's own impersonation headers are refused), its credential headers are
+ * dropped and the tenant user's impersonation headers added, and once the cluster switches protocols (101) the two
  * connections are piped byte for byte — WebSocket and SPDY alike, since nothing in them is
  * read. A refusal from the cluster comes back as a translated Status.
  */
 export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer, ctx: TenantContext, impersonation: Record<string, string | string[]>, target: UpgradeTarget): void {
+  const impersonating = clientImpersonationRefusal(req.headers);
+  if (impersonating) return refuse(client, impersonating);
   let translated;
   try {
     const url = requestUrl(req.url);
@@ -46,7 +49,7 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
   }
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headersDistinct)) {
-    if (value && !DROPPED.has(name) && !name.startsWith('impersonate-')) headers[name] = value.length === 1 ? value[0]! : value;
+    if (value && !DROPPED.has(name)) headers[name] = value.length === 1 ? value[0]! : value;
   }
   Object.assign(headers, impersonation, { host: target.server.host });
   const query = translated.query.toString();

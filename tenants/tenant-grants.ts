@@ -57,6 +57,9 @@ export function desiredGrants(tenantId: string, clusterRoleBindings: readonly Js
     if (!name.startsWith(prefix) || binding.roleRef?.kind !== 'ClusterRole' || role === undefined) continue;
     const subjects: Json[] = [];
     for (const subject of binding.subjects ?? []) {
+      // Only the tenant's own identities: a binding written upstream by someone else, or before
+      // system groups were the tenant's, grants no one outside the tenant through its namespaces.
+      if (!isTenantSubject(tenantId, subject)) continue;
       subjects.push(subject);
       if (subject.kind === 'Group' && (subject.name === `${prefix}system:serviceaccounts` || subject.name === `${prefix}system:authenticated`)) subjects.push(...accountGroups);
     }
@@ -72,6 +75,15 @@ export function desiredGrants(tenantId: string, clusterRoleBindings: readonly Js
     }
   }
   return grants;
+}
+
+function isTenantSubject(tenantId: string, subject: Json): boolean {
+  const prefix = `${tenantId}-`;
+  const name = String(subject.name ?? '');
+  if (subject.kind === 'ServiceAccount') return String(subject.namespace ?? '').startsWith(prefix);
+  if (subject.kind === 'User') return name.startsWith(prefix) || name.startsWith(`system:serviceaccount:${prefix}`);
+  if (subject.kind === 'Group') return name.startsWith(prefix) || name.startsWith(SERVICE_ACCOUNTS_OF_NAMESPACE + prefix);
+  return false;
 }
 
 function dedupe(subjects: Json[]): Json[] {

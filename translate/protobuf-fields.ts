@@ -90,7 +90,10 @@ const persistentVolumeSpec: MessageFields = {
 const endpointAddress: MessageFields = { 2: message('targetRef', objectReference) };
 
 // rbac.authorization.k8s.io/v1 (PolicyRule: verbs = 1, apiGroups = 2, resources = 3, resourceNames = 4, nonResourceURLs = 5)
-const role: MessageFields = { 2: list('rules', { 2: strings('apiGroups') }) };
+const policyRules = list('rules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') });
+const role: MessageFields = { 2: policyRules };
+/** AggregationRule (3): clusterRoleSelectors = 1. */
+const clusterRole: MessageFields = { 2: policyRules, 3: message('aggregationRule', { 1: list('clusterRoleSelectors', labelSelector) }) };
 const binding: MessageFields = {
   2: list('subjects', { 1: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: string('namespace') }),
   3: message('roleRef', { 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name') }),
@@ -134,6 +137,7 @@ export const PROTOBUF_FIELDS = {
   ingress: { 2: message('spec', { 4: stringKeptEmpty('ingressClassName') }) },
   ingressClass: { 2: message('spec', { 2: message('parameters', { 1: stringKeptEmpty('apiGroup'), 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: stringKeptEmpty('scope'), 5: stringKeptEmpty('namespace') }) }) },
   role,
+  clusterRole,
   binding,
   crd: { 2: message('spec', { 1: stringKeptEmpty('group'), 9: message('conversion', { 2: message('webhook', { 2: message('clientConfig', webhookClientConfig) }) }) }) },
   webhookConfiguration,
@@ -142,5 +146,5 @@ export const PROTOBUF_FIELDS = {
   selfSubjectReview: { 2: message('status', { 1: message('userInfo', { 1: string('username'), 3: strings('groups') }) }) },
   subjectAccessReview,
   selfSubjectAccessReview: { 2: message('spec', { 1: message('resourceAttributes', resourceAttributes) }) },
-  selfSubjectRulesReview: { 2: message('spec', { 1: string('namespace') }), 3: message('status', { 1: list('resourceRules', { 2: strings('apiGroups') }) }) },
+  selfSubjectRulesReview: { 2: message('spec', { 1: string('namespace') }), 3: message('status', { 1: list('resourceRules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') }) }) },
 } satisfies Record<string, MessageFields>;

@@ -13,7 +13,7 @@ const CLUSTER_SCOPED = ['Namespace', 'ClusterRole', 'PersistentVolume', 'Widget'
 const kinds: KindScope = {
   kindIsNamespaced: (_group, kind) => (CLUSTER_SCOPED.includes(kind) ? false : NAMESPACED.has(kind) ? true : undefined),
   resourceIsNamespaced: () => undefined,
-  kindOf: () => undefined,
+  kindOf: (group, resource) => (group === '' ? ({ namespaces: 'Namespace', pods: 'Pod', configmaps: 'ConfigMap' } as Record<string, string>)[resource] : undefined),
 };
 const ctx = tenantContext('aaaaaa', kinds);
 
@@ -43,7 +43,30 @@ const items: Record<string, fc.Arbitrary<Json>> = {
   Pod: fc.record({ metadata: metadata(true), spec: fc.record({ priorityClassName: upstreamName, runtimeClassName: upstreamName, containers: fc.constant([{ name: 'c', image: 'i', env: [{ name: 'X', value: 'aaaaaa-x' }] }]), volumes: fc.array(fc.record({ name: base, ephemeral: fc.record({ volumeClaimTemplate: fc.record({ spec: fc.record({ storageClassName: upstreamName }) }) }) }), { maxLength: 2 }) }, { requiredKeys: ['containers'] }), status: fc.constant({ phase: 'Running' }) }),
   ConfigMap: fc.record({ metadata: metadata(true), data: fc.dictionary(base, text) }),
   Namespace: fc.record({ metadata: metadata(false), spec: fc.constant({ finalizers: ['kubernetes'] }) }),
-  ClusterRole: fc.record({ metadata: metadata(false), rules: fc.array(fc.record({ apiGroups: fc.array(fc.constantFrom('', 'apps', '*', 'aaaaaa-stable.example.com', 'bbbbbb-stable.example.com'), { maxLength: 3 }), verbs: fc.constant(['get']) }), { maxLength: 2 }) }),
+  ClusterRole: fc.record(
+    {
+      metadata: metadata(false),
+      rules: fc.array(
+        fc.record(
+          {
+            apiGroups: fc.array(fc.constantFrom('', 'apps', '*', 'aaaaaa-stable.example.com', 'bbbbbb-stable.example.com'), { maxLength: 3 }),
+            resources: fc.array(fc.constantFrom('pods', 'namespaces', 'configmaps', 'namespaces/status'), { minLength: 1, maxLength: 2 }),
+            resourceNames: fc.array(upstreamName, { maxLength: 3 }),
+            verbs: fc.constant(['get']),
+          },
+          { requiredKeys: ['apiGroups', 'verbs'] },
+        ),
+        { maxLength: 2 },
+      ),
+      aggregationRule: fc.record({
+        clusterRoleSelectors: fc.array(
+          fc.record({ matchLabels: fc.dictionary(base, base), matchExpressions: fc.array(fc.constantFrom({ key: 'kubezoo.io/tenant', operator: 'In', values: ['aaaaaa'] }, { key: 'tier', operator: 'Exists' }), { maxLength: 2 }) }, { requiredKeys: [] }),
+          { maxLength: 2 },
+        ),
+      }),
+    },
+    { requiredKeys: ['metadata'] },
+  ),
   RoleBinding: fc.record({ metadata: metadata(true), subjects: fc.array(fc.record({ kind: fc.constantFrom('User', 'Group', 'ServiceAccount'), name: upstreamName, namespace: upstreamName }), { maxLength: 3 }), roleRef: fc.record({ apiGroup: fc.constant('rbac.authorization.k8s.io'), kind: fc.constantFrom('Role', 'ClusterRole'), name: upstreamName }) }),
   Event: fc.record({ metadata: metadata(true), involvedObject: fc.record({ kind: fc.constantFrom('Pod', 'Namespace', 'ClusterRole'), namespace: upstreamName, name: upstreamName, apiVersion }), message: text }),
   CronTab: fc.record({ metadata: metadata(true), spec: fc.dictionary(base, text) }),

@@ -126,8 +126,25 @@ const ROUND_TRIPS: RoundTrip[] = [
     upstream: {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
-      metadata: { generateName: 'aaaaaa-view-' },
+      metadata: { generateName: 'aaaaaa-view-', labels: { 'kubezoo.io/tenant': 'aaaaaa' } },
       rules: [{ apiGroups: ['', 'apps', 'aaaaaa-stable.example.com'], resources: ['*'], verbs: ['get'] }, { apiGroups: ['*'], resources: ['*'], verbs: ['list'] }, { nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+    },
+  },
+  {
+    title: 'aggregated ClusterRole naming Namespaces: selectors narrowed to the tenant, names prefixed',
+    tenant: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'agg', labels: { team: 'a' } },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { team: 'a' } }, {}] },
+      rules: [{ apiGroups: [''], resources: ['namespaces'], resourceNames: ['dev'], verbs: ['get'] }],
+    },
+    upstream: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'aaaaaa-agg', labels: { team: 'a', 'kubezoo.io/tenant': 'aaaaaa' } },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { team: 'a' }, matchExpressions: [WEBHOOK_REQUIREMENT] }, { matchExpressions: [WEBHOOK_REQUIREMENT] }] },
+      rules: [{ apiGroups: [''], resources: ['namespaces'], resourceNames: ['aaaaaa-dev'], verbs: ['get'] }],
     },
   },
   {
@@ -136,7 +153,7 @@ const ROUND_TRIPS: RoundTrip[] = [
     upstream: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'aaaaaa-dev' }, rules: [{ apiGroups: ['aaaaaa-stable.example.com'], resources: ['crontabs'], verbs: ['*'] }] },
   },
   {
-    title: 'RoleBinding: User, Group, system: names, service-account groups and users, ServiceAccount, roleRef to a ClusterRole',
+    title: 'RoleBinding: User, Group, the tenant\u2019s own system: groups, service-account groups and users, ServiceAccount, roleRef to a ClusterRole',
     tenant: {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
@@ -145,9 +162,9 @@ const ROUND_TRIPS: RoundTrip[] = [
         { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
         { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'devs' },
         { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:authenticated' },
+        { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:serviceaccounts' },
         { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:serviceaccounts:ci' },
         { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'system:serviceaccount:ci:bot' },
-        { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'system:kube-scheduler' },
         { kind: 'ServiceAccount', name: 'builder', namespace: 'ci' },
       ],
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
@@ -159,10 +176,10 @@ const ROUND_TRIPS: RoundTrip[] = [
       subjects: [
         { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'aaaaaa-alice' },
         { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'aaaaaa-devs' },
-        { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:authenticated' },
+        { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'aaaaaa-system:authenticated' },
+        { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'aaaaaa-system:serviceaccounts' },
         { kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:serviceaccounts:aaaaaa-ci' },
         { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'system:serviceaccount:aaaaaa-ci:bot' },
-        { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'system:kube-scheduler' },
         { kind: 'ServiceAccount', name: 'builder', namespace: 'aaaaaa-ci' },
       ],
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aaaaaa-view' },
@@ -446,7 +463,7 @@ const ROUND_TRIPS: RoundTrip[] = [
     upstream: {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SubjectAccessReview',
-      spec: { user: 'aaaaaa-alice', groups: ['aaaaaa-devs', 'system:authenticated'], resourceAttributes: { namespace: 'aaaaaa-dev', group: 'aaaaaa-stable.example.com', resource: 'crontabs', verb: 'get' } },
+      spec: { user: 'aaaaaa-alice', groups: ['aaaaaa-devs', 'aaaaaa-system:authenticated'], resourceAttributes: { namespace: 'aaaaaa-dev', group: 'aaaaaa-stable.example.com', resource: 'crontabs', verb: 'get' } },
       status: { allowed: true },
     },
   },
@@ -511,7 +528,7 @@ interface DownOnly {
 
 const DOWN_ONLY: DownOnly[] = [
   {
-    title: 'RoleBinding listing subjects that are not the tenant\u2019s: converts, without them',
+    title: 'RoleBinding listing subjects that are not the tenant\u2019s (another tenant\u2019s, the cluster\u2019s own system: identities): converts, without them',
     upstream: {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
@@ -524,6 +541,10 @@ const DOWN_ONLY: DownOnly[] = [
         { kind: 'User', name: 'system:serviceaccount:bbbbbb-ci:bot' },
         { kind: 'ServiceAccount', name: 'x', namespace: 'kube-system' },
         { kind: 'Group', name: 'system:masters' },
+        { kind: 'Group', name: 'system:authenticated' },
+        { kind: 'Group', name: 'bbbbbb-system:authenticated' },
+        { kind: 'Group', name: 'aaaaaa-system:masters' },
+        { kind: 'User', name: 'system:kube-scheduler' },
       ],
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
     },
@@ -531,10 +552,7 @@ const DOWN_ONLY: DownOnly[] = [
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
       metadata: { name: 'rb', namespace: 'dev' },
-      subjects: [
-        { kind: 'User', name: 'alice' },
-        { kind: 'Group', name: 'system:masters' },
-      ],
+      subjects: [{ kind: 'User', name: 'alice' }],
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
     },
   },
@@ -887,8 +905,8 @@ describe('translate: objects', () => {
           metadata: fc.record({ name: name(other), namespace: name(other) }),
           subjects: fc.array(
             fc.oneof(
-              fc.record({ kind: fc.constant('User'), name: fc.oneof(name(other), label.map((base) => `system:${base}`)) }),
-              fc.record({ kind: fc.constant('Group'), name: fc.oneof(name(other), name(other).map((namespace) => `system:serviceaccounts:${namespace}`)) }),
+              fc.record({ kind: fc.constant('User'), name: fc.oneof(name(other), fc.tuple(name(other), label).map(([namespace, account]) => `system:serviceaccount:${namespace}:${account}`)) }),
+              fc.record({ kind: fc.constant('Group'), name: fc.oneof(name(other), name(other).map((namespace) => `system:serviceaccounts:${namespace}`), fc.constantFrom('system:authenticated', 'system:serviceaccounts')) }),
               fc.record({ kind: fc.constant('ServiceAccount'), name: label, namespace: name(other) }),
             ),
             { maxLength: 4 },

@@ -140,7 +140,17 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       {
         args: ['create', 'clusterrole', 'cr', '--verb=list', '--resource=nodes'],
         request: { apiVersion: rbac, kind: 'ClusterRole' },
-        check: (up) => expect(up.metadata).to.deep.equal({ name: `${P}cr` }),
+        check: (up) => expect(up.metadata).to.deep.equal({ name: `${P}cr`, labels: { 'kubezoo.io/tenant': 'abc123' } }),
+      },
+      {
+        args: ['create', 'clusterrole', 'agg', '--aggregation-rule=team=a'],
+        request: { apiVersion: rbac, kind: 'ClusterRole' },
+        check: (up) => expect(up.aggregationRule).to.deep.equal({ clusterRoleSelectors: [{ matchLabels: { team: 'a' }, matchExpressions: [{ key: 'kubezoo.io/tenant', operator: 'In', values: ['abc123'] }] }] }),
+      },
+      {
+        args: ['create', 'clusterrole', 'ns-reader', '--verb=get', '--resource=namespaces', '--resource-name=dev'],
+        request: { apiVersion: rbac, kind: 'ClusterRole' },
+        check: (up) => expect(up.rules).to.deep.equal([{ verbs: ['get'], apiGroups: [''], resources: ['namespaces'], resourceNames: [`${P}dev`] }]),
       },
       {
         args: ['create', 'clusterrolebinding', 'crb', '--clusterrole=cr', '--group=devs', '--serviceaccount=kube-system:ctl'],
@@ -302,7 +312,8 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
 
     it('prefixes the API groups of rules that name the tenant\'s own groups', () => {
       const clusterRole = (name: string, group: string) => message(m(1, s(1, name)), m(2, s(1, 'get'), s(2, group), s(2, ''), s(2, '*'), s(3, 'crontabs')));
-      expect(hex(rawUp('rbac.authorization.k8s.io/v1', 'ClusterRole', clusterRole('cr', 'stable.example.com')))).to.equal(hex(clusterRole(`${P}cr`, `${P}stable.example.com`)));
+      const labelled = (name: string, group: string) => message(m(1, s(1, name), mapEntry(11, 'kubezoo.io/tenant', 'abc123')), m(2, s(1, 'get'), s(2, group), s(2, ''), s(2, '*'), s(3, 'crontabs')));
+      expect(hex(rawUp('rbac.authorization.k8s.io/v1', 'ClusterRole', clusterRole('cr', 'stable.example.com')))).to.equal(hex(labelled(`${P}cr`, `${P}stable.example.com`)));
     });
 
     it('prefixes a CRD\'s group, name and conversion webhook service, and refuses built-in groups', () => {
@@ -338,9 +349,11 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
     });
 
     it('translates the identities, namespaces and names that reviews ask about', () => {
-      const sar = (namespace: string, name: string, user: string, group: string) =>
-        message(m(1), m(2, m(1, s(1, namespace), s(2, 'get'), s(5, 'namespaces'), s(7, name)), s(3, user), s(4, group), s(4, 'system:authenticated'), mapEntry(5, 'scope', s(1, 'x'))));
-      expect(hex(rawUp('authorization.k8s.io/v1', 'SubjectAccessReview', sar('dev', 'prod', 'bob', 'devs')))).to.equal(hex(sar(`${P}dev`, `${P}prod`, `${P}bob`, `${P}devs`)));
+      const sar = (namespace: string, name: string, user: string, group: string, everyone: string) =>
+        message(m(1), m(2, m(1, s(1, namespace), s(2, 'get'), s(5, 'namespaces'), s(7, name)), s(3, user), s(4, group), s(4, everyone), mapEntry(5, 'scope', s(1, 'x'))));
+      expect(hex(rawUp('authorization.k8s.io/v1', 'SubjectAccessReview', sar('dev', 'prod', 'bob', 'devs', 'system:authenticated')))).to.equal(
+        hex(sar(`${P}dev`, `${P}prod`, `${P}bob`, `${P}devs`, `${P}system:authenticated`)),
+      );
 
       const local = (namespace: string) => message(m(1, s(3, namespace)), m(2, m(1, s(1, namespace), s(2, 'list'), s(5, 'pods')), s(3, 'system:serviceaccount:dev:sa')));
       expect(hex(rawUp('authorization.k8s.io/v1', 'LocalSubjectAccessReview', local('dev')))).to.equal(

@@ -1,20 +1,31 @@
 /**
  * User and group names as upstream authenticates them: the tenant's users and groups carry the
- * prefix, service-account identities carry it on their namespace, and the other `system:` names
- * (system:authenticated, system:masters, …) are Kubernetes' own and stay.
+ * prefix and service-account identities carry it on their namespace. Kubernetes' own `system:`
+ * identities are every tenant's at once upstream, so a tenant's `system:authenticated` and
+ * `system:serviceaccounts` become groups of its own (`<p>system:authenticated`, which the gateway
+ * gives every tenant user), and the other `system:` names (system:masters, system:nodes,
+ * system:unauthenticated, system:kube-scheduler, …) are the cluster's, not a tenant's to name.
  */
-import { addPrefix, stripPrefix } from '../context.js';
+import { addPrefix, stripPrefix, TranslationError } from '../context.js';
 import type { StringRule } from './transform.js';
 
 const SERVICE_ACCOUNT_USER = 'system:serviceaccount:';
 const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts:';
 
-/** `system:serviceaccount:<ns>:<sa>` ↔ `system:serviceaccount:<p><ns>:<sa>`; other `system:` users stay. */
+/** Kubernetes' groups every identity of a kind carries, mapped to the tenant's own copy. */
+const TENANT_SCOPED_GROUPS: ReadonlySet<string> = new Set(['system:authenticated', 'system:serviceaccounts']);
+
+function clusterIdentity(what: 'user' | 'group', name: string): TranslationError {
+  return new TranslationError(403, 'Forbidden', `the ${what} "${name}" is one of the cluster's own identities, which tenants cannot name (only system:authenticated, system:serviceaccounts, system:serviceaccounts:<namespace> and system:serviceaccount:<namespace>:<name> stand for the tenant's own)`);
+}
+
+/** `system:serviceaccount:<ns>:<sa>` ↔ `system:serviceaccount:<p><ns>:<sa>`; other `system:` users are refused up, dropped down. */
 export const userName: StringRule = {
   up: (ctx, name) => {
     const account = serviceAccountUser(name);
     if (account) return `${SERVICE_ACCOUNT_USER}${addPrefix(ctx, account.namespace)}:${account.name}`;
-    return name.startsWith('system:') ? name : addPrefix(ctx, name);
+    if (name.startsWith('system:')) throw clusterIdentity('user', name);
+    return addPrefix(ctx, name);
   },
   down: (ctx, name) => {
     const account = serviceAccountUser(name);
@@ -22,24 +33,45 @@ export const userName: StringRule = {
       const namespace = stripPrefix(ctx, account.namespace);
       return namespace === null ? null : `${SERVICE_ACCOUNT_USER}${namespace}:${account.name}`;
     }
-    return name.startsWith('system:') ? name : stripPrefix(ctx, name);
+    const user = stripPrefix(ctx, name);
+    return user === null || user.startsWith('system:') ? null : user;
   },
 };
 
-/** `system:serviceaccounts:<ns>` ↔ `system:serviceaccounts:<p><ns>`; other `system:` groups stay. */
+/**
+ * `system:serviceaccounts:<ns>` ↔ `system:serviceaccounts:<p><ns>`; `system:authenticated` and
+ * `system:serviceaccounts` ↔ `<p>system:authenticated`, `<p>system:serviceaccounts`; other
+ * `system:` groups are refused up and dropped down.
+ */
 export const groupName: StringRule = {
   up: (ctx, name) => {
-    if (name.startsWith(SERVICE_ACCOUNTS_GROUP) && name.length > SERVICE_ACCOUNTS_GROUP.length) return SERVICE_ACCOUNTS_GROUP + addPrefix(ctx, name.slice(SERVICE_ACCOUNTS_GROUP.length));
-    return name.startsWith('system:') ? name : addPrefix(ctx, name);
+    if (isServiceAccountsOfNamespace(name)) return SERVICE_ACCOUNTS_GROUP + addPrefix(ctx, name.slice(SERVICE_ACCOUNTS_GROUP.length));
+    if (name.startsWith('system:') && !TENANT_SCOPED_GROUPS.has(name)) throw clusterIdentity('group', name);
+    return addPrefix(ctx, name);
   },
   down: (ctx, name) => {
-    if (name.startsWith(SERVICE_ACCOUNTS_GROUP) && name.length > SERVICE_ACCOUNTS_GROUP.length) {
+    if (isServiceAccountsOfNamespace(name)) {
       const namespace = stripPrefix(ctx, name.slice(SERVICE_ACCOUNTS_GROUP.length));
       return namespace === null ? null : SERVICE_ACCOUNTS_GROUP + namespace;
     }
-    return name.startsWith('system:') ? name : stripPrefix(ctx, name);
+    const group = stripPrefix(ctx, name);
+    return group === null || (group.startsWith('system:') && !TENANT_SCOPED_GROUPS.has(group)) ? null : group;
   },
 };
+
+/**
+ * The groups of an identity upstream authenticated (TokenReview, SelfSubjectReview): as
+ * groupName, except that Kubernetes' own `system:authenticated` and `system:serviceaccounts`,
+ * which upstream gives every such identity, are true of it in the tenant's view too.
+ */
+export const identityGroupName: StringRule = {
+  up: groupName.up,
+  down: (ctx, name) => (TENANT_SCOPED_GROUPS.has(name) ? name : groupName.down(ctx, name)),
+};
+
+function isServiceAccountsOfNamespace(name: string): boolean {
+  return name.startsWith(SERVICE_ACCOUNTS_GROUP) && name.length > SERVICE_ACCOUNTS_GROUP.length;
+}
 
 /** The parts of `system:serviceaccount:<ns>:<sa>`; undefined for any other name. */
 function serviceAccountUser(name: string): { namespace: string; name: string } | undefined {

@@ -1,14 +1,18 @@
 /**
  * RBAC: subjects are identities as upstream authenticates them (identity-names.ts), a roleRef to a
- * ClusterRole names a cluster-scoped tenant object, and rules name API groups. Down, subjects
- * and groups that are not this tenant's are dropped, so a binding or role someone else edited
- * still lists cleanly and shows nothing foreign.
+ * ClusterRole names a cluster-scoped tenant object, and rules name API groups and, for
+ * cluster-scoped resources, tenant objects by name. ClusterRoles carry the tenant label and their
+ * aggregation selectors select only the tenant's ClusterRoles, so the upstream aggregation
+ * controller never copies another tenant's rules into them. Down, subjects, groups and names that
+ * are not this tenant's are dropped, so a binding or role someone else edited still lists
+ * cleanly and shows nothing foreign.
  */
-import { groupDown, groupUp, TranslationError } from '../context.js';
+import { groupDown, groupUp, TranslationError, type TenantContext } from '../context.js';
 import { groupName, userName } from './identity-names.js';
+import { referencedNameRule } from './names.js';
 import { EACH, owned, ruled, type Invariant } from './invariants.js';
-import { TENANT_LABEL } from './namespace.js';
-import { all, at, byKind, each, isObject, prefixed, requiredStringAt, stringsAt, type StringRule, type Transform } from './transform.js';
+import { forcedTenantLabel, isTenantRequirement, TENANT_LABEL, tenantOnlySelector, withTenantRequirement } from './tenant-label.js';
+import { all, at, byKind, each, isObject, prefixed, requiredStringAt, stringsAt, type Json, type StringRule, type Transform } from './transform.js';
 
 const subject = byKind({
   User: requiredStringAt('name', userName),
@@ -28,6 +32,8 @@ const dormantRole: StringRule = {
   up: (ctx, name) => `${ctx.tenantId}:${name}`,
   down: (ctx, name) => (name.startsWith(`${ctx.tenantId}:`) && name.length > ctx.tenantId.length + 1 ? name.slice(ctx.tenantId.length + 1) : null),
 };
+
+const dormantRoleRef = byKind({ ClusterRole: requiredStringAt('name', dormantRole) });
 
 /** The gateway's grant RoleBindings (`paddock:…`) in tenant namespaces: never the tenant's to see or make. */
 export const GRANT_NAME_PREFIX = 'paddock:';
@@ -49,8 +55,6 @@ const subjects = each(['subjects'], subject);
 
 export const roleBindingConvertor = all(notAGrant, subjects, at(['roleRef'], roleRef));
 
-const dormantRoleRef = byKind({ ClusterRole: requiredStringAt('name', dormantRole) });
-
 export const clusterRoleBindingConvertor = all(subjects, at(['roleRef'], dormantRoleRef));
 
 /** An API group in a rule or review: `*` is every group, not a group called `*`. */
@@ -61,20 +65,124 @@ export const apiGroup: StringRule = {
 
 const ruleGroups = stringsAt('apiGroups', apiGroup);
 
-/** A PolicyRule (or a rules review's ResourceRule); down, a rule left with none of its groups is dropped. */
-export const policyRule: Transform = {
-  up: ruleGroups.up,
-  down: (ctx, rule) => {
-    const hadGroups = Array.isArray(rule.apiGroups) && rule.apiGroups.length > 0;
-    ruleGroups.down(ctx, rule);
-    return !hadGroups || rule.apiGroups.length > 0;
-  },
-};
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
-/** Role, ClusterRole. */
-export const roleConvertor = each(['rules'], policyRule);
+/**
+ * How a rule's resourceNames map, read from its groups and resources in the tenant's view: kept
+ * (namespaced, shared and unknown resources) or by one cluster-scoped name rule; a string says
+ * why they cannot be converted at all: names for resources of both scopes in one rule, or a
+ * wildcard, have no single upstream form.
+ */
+function resourceNamesRule(ctx: TenantContext, rule: Json): StringRule | undefined | string {
+  const groups = strings(rule.apiGroups);
+  const resources = strings(rule.resources);
+  if (groups.includes('*') || resources.some((resource) => resource === '*' || resource.startsWith('*/'))) {
+    return 'resourceNames cannot go with a wildcard in apiGroups or resources through the gateway, which must know whether they name cluster-scoped objects (those carry the tenant prefix upstream): name the API groups and resources';
+  }
+  // Name rules that convert alike (Namespaces' and other cluster-scoped kinds') share their `up`.
+  const byConversion = new Map<StringRule['up'] | undefined, StringRule | undefined>();
+  for (const group of groups) {
+    for (const resource of resources) {
+      const kind = ctx.kinds.kindOf(group, resource.split('/')[0]!);
+      const names = kind === undefined ? undefined : referencedNameRule(ctx, group, kind);
+      byConversion.set(names?.up, names);
+    }
+  }
+  if (byConversion.size > 1) {
+    return `the rule's resources (${resources.join(', ')}) mix namespaced or shared kinds and cluster-scoped ones, whose names the gateway converts differently (cluster-scoped names carry the tenant prefix upstream): split the rule into one for the namespaced and one for the cluster-scoped resources`;
+  }
+  return byConversion.values().next().value;
+}
+
+/** What a refusal names: the object, as the apiserver's Invalid does. */
+interface RuleOwner {
+  kind: string;
+  name: string;
+  field: string;
+}
+
+function invalid(owner: RuleOwner, field: string, value: unknown, detail: string): TranslationError {
+  const message = `Invalid value: ${JSON.stringify(value)}: ${detail}`;
+  return new TranslationError(422, 'Invalid', `${owner.kind} "${owner.name}" is invalid: ${owner.field}.${field}: ${message}`, {
+    name: owner.name,
+    kind: owner.kind,
+    group: 'rbac.authorization.k8s.io',
+    causes: [{ reason: 'FieldValueInvalid', field: `${owner.field}.${field}`, message }],
+  });
+}
+
+/** A PolicyRule up: names of the tenant's cluster-scoped objects get the prefix, groups as everywhere. */
+function ruleUp(ctx: TenantContext, rule: Json, owner: RuleOwner): void {
+  if (Array.isArray(rule.resourceNames) && rule.resourceNames.length > 0) {
+    // Without its resources (a JSON patch into the rule) the names' scope cannot be known.
+    if (!Array.isArray(rule.resources)) throw invalid(owner, 'resources', rule.resources ?? null, 'resourceNames can only be converted together with the rule\'s resources');
+    const names = resourceNamesRule(ctx, rule);
+    if (typeof names === 'string') throw invalid(owner, 'resourceNames', rule.resourceNames, names);
+    if (names) rule.resourceNames = rule.resourceNames.map((name: unknown) => (typeof name === 'string' ? names.up(ctx, name) : name));
+  }
+  ruleGroups.up(ctx, rule);
+}
+
+/**
+ * A rule down: false when it is not the tenant's to see. A rule left with none of its groups, or
+ * none of its names, is dropped: without them it would read as a wider grant than it is.
+ */
+function ruleDown(ctx: TenantContext, rule: Json): boolean {
+  const hadGroups = Array.isArray(rule.apiGroups) && rule.apiGroups.length > 0;
+  ruleGroups.down(ctx, rule);
+  if (hadGroups && rule.apiGroups.length === 0) return false;
+  if (!Array.isArray(rule.resourceNames) || rule.resourceNames.length === 0) return true;
+  const names = resourceNamesRule(ctx, rule);
+  if (typeof names === 'string') return false;
+  if (!names) return true;
+  rule.resourceNames = rule.resourceNames.flatMap((name: unknown) => {
+    const tenantName = typeof name === 'string' ? names.down(ctx, name) : null;
+    return tenantName === null ? [] : [tenantName];
+  });
+  return rule.resourceNames.length > 0;
+}
+
+/** A rules review's ResourceRule, which only comes down. */
+export const policyRule: Transform = { up: (ctx, rule) => ruleUp(ctx, rule, { kind: 'SelfSubjectRulesReview', name: '', field: 'status.resourceRules' }), down: ruleDown };
+
+/** The rules of a Role or ClusterRole; a refusal names the object and the rule, as the apiserver would. */
+function rulesOf(kind: string): Transform {
+  return {
+    up: (ctx, role) => {
+      if (!Array.isArray(role.rules)) return;
+      role.rules.forEach((rule: unknown, index: number) => {
+        if (isObject(rule)) ruleUp(ctx, rule, { kind, name: String(role.metadata?.name ?? role.metadata?.generateName ?? ''), field: `rules[${index}]` });
+      });
+    },
+    down: each(['rules'], policyRule).down,
+  };
+}
+
+/** Each selector of an aggregationRule narrowed to the tenant's own (labelled) ClusterRoles. */
+const tenantAggregation = each(['aggregationRule', 'clusterRoleSelectors'], tenantOnlySelector);
+
+export const roleConvertor = rulesOf('Role');
+
+export const clusterRoleConvertor = all(rulesOf('ClusterRole'), forcedTenantLabel, tenantAggregation);
 
 export const roleInvariants: readonly Invariant[] = [ruled(['rules', EACH, 'apiGroups', EACH], apiGroup, "must be a built-in API group or one of the tenant's own")];
+
+/** A ClusterRole carries the tenant label, and aggregates only the tenant's own ClusterRoles. */
+export const clusterRoleInvariants: readonly Invariant[] = [
+  ...roleInvariants,
+  {
+    path: ['metadata', 'labels', TENANT_LABEL],
+    must: "must be the tenant's id",
+    holds: (ctx, value) => value === ctx.tenantId,
+    normalize: (ctx) => ctx.tenantId,
+  },
+  {
+    path: ['aggregationRule', 'clusterRoleSelectors', EACH],
+    must: `must require the label ${TENANT_LABEL} In [<tenant>]`,
+    holds: (ctx, selector) => isObject(selector) && Array.isArray(selector.matchExpressions) && selector.matchExpressions.some((requirement: unknown) => isTenantRequirement(ctx, requirement)),
+    normalize: withTenantRequirement,
+  },
+];
 
 const subjectsInvariant = owned(['subjects', EACH], subject, "must be one of the tenant's users, groups or service accounts");
 

@@ -15,7 +15,7 @@ import type { Invariant } from './invariants.js';
 import { metadataInvariants } from './metadata.js';
 import { namespaceConvertor, namespaceInvariants } from './namespace.js';
 import { cronJobConvertor, cronJobInvariants, podConvertor, podInvariants, podTemplateConvertor, podTemplateInvariants, statefulSetConvertor, statefulSetInvariants, workloadConvertor, workloadInvariants } from './pod-spec.js';
-import { clusterRoleBindingConvertor, clusterRoleBindingInvariants, roleBindingConvertor, roleBindingInvariants, roleConvertor, roleInvariants } from './rbac.js';
+import { clusterRoleBindingConvertor, clusterRoleBindingInvariants, clusterRoleConvertor, clusterRoleInvariants, roleBindingConvertor, roleBindingInvariants, roleConvertor, roleInvariants } from './rbac.js';
 import { selfSubjectAccessReviewConvertor, selfSubjectReviewConvertor, selfSubjectRulesReviewConvertor, subjectAccessReviewConvertor, tokenReviewConvertor } from './reviews.js';
 import { persistentVolumeClaimConvertor, persistentVolumeClaimInvariants, persistentVolumeConvertor, persistentVolumeInvariants, storageClassConvertor, storageClassInvariants } from './storage.js';
 import { tokenRequestConvertor, tokenRequestInvariants } from './token-request.js';
@@ -58,7 +58,7 @@ const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   ['networking.k8s.io/Ingress', { convertor: ingressConvertor, protobuf: v1(FIELDS.ingress), invariants: ingressInvariants }],
   ['networking.k8s.io/IngressClass', { convertor: ingressClassConvertor, protobuf: v1(FIELDS.ingressClass), invariants: ingressClassInvariants }],
   ['rbac.authorization.k8s.io/Role', { convertor: roleConvertor, protobuf: v1(FIELDS.role), invariants: roleInvariants }],
-  ['rbac.authorization.k8s.io/ClusterRole', { convertor: roleConvertor, protobuf: v1(FIELDS.role), invariants: roleInvariants }],
+  ['rbac.authorization.k8s.io/ClusterRole', { convertor: clusterRoleConvertor, protobuf: v1(FIELDS.clusterRole), invariants: clusterRoleInvariants }],
   ['rbac.authorization.k8s.io/RoleBinding', { convertor: roleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: roleBindingInvariants }],
   ['rbac.authorization.k8s.io/ClusterRoleBinding', { convertor: clusterRoleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: clusterRoleBindingInvariants }],
   ['apiextensions.k8s.io/CustomResourceDefinition', { convertor: crdConvertor, protobuf: v1(FIELDS.crd), invariants: crdInvariants }],

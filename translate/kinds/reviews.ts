@@ -4,15 +4,26 @@
  * words, both translated down.
  */
 import type { TenantContext } from '../context.js';
-import { groupName, userName } from './identity-names.js';
+import { groupName, identityGroupName, userName } from './identity-names.js';
 import { referencedNameRule, type NameRule } from './names.js';
 import { apiGroup, policyRule } from './rbac.js';
 import { textAt } from './text.js';
 import { audiences } from './token-request.js';
 import { all, at, each, isObject, optional, prefixed, requiredStringAt, stringAt, stringsAt, type Json, type Transform } from './transform.js';
 
+/** A UserInfo's groups; `<p>system:authenticated` and upstream's own `system:authenticated` are one group down. */
+const groupsOfIdentity = stringsAt('groups', identityGroupName);
+const identityGroups: Transform = {
+  up: groupsOfIdentity.up,
+  down: (ctx, info) => {
+    groupsOfIdentity.down(ctx, info);
+    if (Array.isArray(info.groups)) info.groups = [...new Set(info.groups)];
+    return true;
+  },
+};
+
 /** A UserInfo (TokenReview, SelfSubjectReview): someone not this tenant's is no one it may know. */
-const userInfo = all(requiredStringAt('username', userName), stringsAt('groups', groupName));
+const userInfo = all(requiredStringAt('username', userName), identityGroups);
 
 const tokenReviewStatus: Transform = {
   up: () => {},

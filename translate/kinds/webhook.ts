@@ -4,46 +4,15 @@
  * its namespaceSelector and every rule scoped to namespaced resources (which a namespaceSelector
  * can filter; cluster-scoped ones it cannot).
  */
-import type { TenantContext } from '../context.js';
 import { EACH, type Invariant } from './invariants.js';
-import { TENANT_LABEL } from './namespace.js';
-import { all, at, each, isObject, type Json, type Transform } from './transform.js';
+import { isTenantRequirement, TENANT_LABEL, tenantOnlySelector, withTenantRequirement } from './tenant-label.js';
+import { all, at, each, isObject, type Transform } from './transform.js';
 import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-client-config.js';
 
-function isTenantRequirement(ctx: TenantContext, requirement: unknown): boolean {
-  return (
-    isObject(requirement) &&
-    requirement.key === TENANT_LABEL &&
-    requirement.operator === 'In' &&
-    Array.isArray(requirement.values) &&
-    requirement.values.length === 1 &&
-    requirement.values[0] === ctx.tenantId
-  );
-}
-
-/** The namespaceSelector with the tenant's requirement AND-ed in (a new object). */
-function withTenantRequirement(ctx: TenantContext, selector: unknown): Json {
-  const narrowed: Json = isObject(selector) ? { ...selector } : {};
-  const expressions = Array.isArray(narrowed.matchExpressions) ? narrowed.matchExpressions : [];
-  narrowed.matchExpressions = [...expressions, { key: TENANT_LABEL, operator: 'In', values: [ctx.tenantId] }];
-  return narrowed;
-}
-
+/** The selector is made when absent: without one a webhook sees every namespace. */
 const onlyTenantNamespaces: Transform = {
-  up: (ctx, webhook) => {
-    webhook.namespaceSelector = withTenantRequirement(ctx, webhook.namespaceSelector);
-  },
-  down: (ctx, webhook) => {
-    const selector = webhook.namespaceSelector;
-    if (!isObject(selector) || !Array.isArray(selector.matchExpressions)) return true;
-    // The last one is ours (appended up): a tenant's own identical requirement before it survives.
-    const ours = selector.matchExpressions.findLastIndex((requirement: unknown) => isTenantRequirement(ctx, requirement));
-    if (ours >= 0) {
-      selector.matchExpressions.splice(ours, 1);
-      if (selector.matchExpressions.length === 0) delete selector.matchExpressions;
-    }
-    return true;
-  },
+  up: (ctx, webhook) => tenantOnlySelector.up(ctx, isObject(webhook.namespaceSelector) ? webhook.namespaceSelector : (webhook.namespaceSelector = {})),
+  down: (ctx, webhook) => !isObject(webhook.namespaceSelector) || tenantOnlySelector.down(ctx, webhook.namespaceSelector),
 };
 
 /** Down the scope stays `Namespaced`: that is what the webhook really matches. */
