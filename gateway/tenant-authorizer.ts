@@ -48,6 +48,11 @@ export class TenantAuthorizer {
     this.snapshot = undefined;
   }
 
+  /** Every ClusterRoleBinding of the cluster, as last read (at most a second old unless invalidated). */
+  async clusterRoleBindings(): Promise<Json[]> {
+    return (await this.read()).clusterRoleBindings;
+  }
+
   async authorize(ctx: TenantContext, who: TenantUser, attributes: TenantAttributes): Promise<Decision> {
     const objects = await this.objectsOf(ctx, attributes.namespace);
     return new RbacAuthorizer(() => objects).authorize({ ...attributes, user: tenantUserInfo(ctx, who) });

@@ -21,11 +21,12 @@ import type { Identity } from './authenticate.js';
 import { watchAcrossNamespaces } from './cross-namespace-watch.js';
 import { checkedWrite, type WriteRequest } from './checked-write.js';
 import { proxySubresource } from './proxy-subresource.js';
+import { answerSelfAccessReview, selfAccessReviewOf } from './self-access-review.js';
 import { streamBody } from './stream-body.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import { WatchEventsDown, WatchLineMemo, watchLineBatches } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
-import { syncTenantGrants } from '../tenants/tenant-grants.js';
+import { grantNamespace, syncTenantGrants } from '../tenants/tenant-grants.js';
 import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
 
 type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
@@ -96,6 +97,10 @@ export class TenantProxy {
     if (['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) {
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
+      if (req.method === 'POST' && t.info.group === 'authorization.k8s.io' && t.info.resource === 'selfsubjectaccessreviews') {
+        const review = selfAccessReviewOf(contentType, raw);
+        if (review && (await answerSelfAccessReview(req, res, ctx, identity, upstream, review))) return;
+      }
       const converted = this.options.metrics.time('up', () => (contentType === PROTOBUF ? this.protobufUp(req, ctx, t, raw) : this.bodyUp(req, ctx, t, contentType, raw)));
       body = Buffer.isBuffer(converted) ? converted : JSON.stringify(converted);
       write = { ctx, t, method: req.method!, query: t.query, contentType, body, converted };
@@ -116,7 +121,7 @@ export class TenantProxy {
       ? await checkedWrite(write, (verb, method, query, sent, contentType) => send((as) => this.timedRequest(upstream, verb, method, pathWithQuery(t.path, query), contentType ? { ...as, 'content-type': contentType } : as, sent)))
       : await send((as) => this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), as, body));
     const text = await response.body.text();
-    if (response.status < 300 && req.method !== 'GET') await afterWrite(ctx, t, upstream);
+    if (response.status < 300 && req.method !== 'GET') await afterWrite(ctx, t, upstream, text);
     if (t.info.group === 'apiextensions.k8s.io' && req.method !== 'GET') upstream.invalidate();
     // An object converted from its text, as list items are; a namespace made is parsed, for the index below.
     const made = t.info.group === '' && t.info.resource === 'namespaces' && req.method === 'POST';
@@ -158,7 +163,7 @@ export class TenantProxy {
       if (deleted.status < 300 && answer) items.push(objectDown(ctx, answer) ?? own);
     }
     if (t.info.group === 'apiextensions.k8s.io') upstream.invalidate();
-    await afterWrite(ctx, t, upstream);
+    await afterWrite(ctx, t, upstream, '');
     sendJson(req, res, 200, { kind: `${t.kind}List`, apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion, metadata: { resourceVersion: list.metadata?.resourceVersion }, items });
   }
 
@@ -549,11 +554,13 @@ function assertUnderPrefix(ctx: TenantContext, t: TranslatedRequest): void {
 }
 
 /** What a successful write changes beyond itself: a binding or namespace changes the tenant's grants, a role the gateway's decisions. */
-async function afterWrite(ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
+async function afterWrite(ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, answer: string): Promise<void> {
   const rbac = t.info.group === 'rbac.authorization.k8s.io';
   if (rbac && (t.info.resource === 'clusterroles' || t.info.resource === 'clusterrolebindings')) upstream.authorizer.invalidate();
-  if ((rbac && t.info.resource === 'clusterrolebindings') || (t.info.group === '' && t.info.resource === 'namespaces' && t.info.verb === 'create')) {
-    await syncTenantGrants(upstream.admin, ctx.tenantId);
+  if (rbac && t.info.resource === 'clusterrolebindings') await syncTenantGrants(upstream.admin, ctx.tenantId, await upstream.authorizer.clusterRoleBindings());
+  const namespace = t.info.group === '' && t.info.resource === 'namespaces' && t.info.verb === 'create' ? parseJson(answer)?.metadata?.name : undefined;
+  if (typeof namespace === 'string') {
+    await grantNamespace(upstream.admin, ctx.tenantId, namespace, await upstream.authorizer.clusterRoleBindings());
   }
 }
 

@@ -153,8 +153,19 @@ export async function tenantNamespacesUpstream(api: UpstreamApi, tenantId?: stri
     .filter((name: string) => !tenantId || name.startsWith(`${tenantId}-`));
 }
 
-/** One tenant's grants made right, reading what they depend on: what the gateway does after writing a binding or a namespace. */
-export async function syncTenantGrants(api: UpstreamApi, tenantId: string): Promise<number> {
-  const [bindings, namespaces, existing] = await Promise.all([listClusterRoleBindings(api), tenantNamespacesUpstream(api, tenantId), existingGrants(api, tenantId)]);
-  return applyGrants(api, desiredGrants(tenantId, bindings, namespaces), existing);
+/**
+ * One tenant's grants made right in all its namespaces, reading what they depend on: what the
+ * gateway does after writing a ClusterRoleBinding. `bindings`, when given, are the cluster's
+ * ClusterRoleBindings as the caller already holds them.
+ */
+export async function syncTenantGrants(api: UpstreamApi, tenantId: string, bindings?: readonly Json[]): Promise<number> {
+  const [all, namespaces, existing] = await Promise.all([bindings ?? listClusterRoleBindings(api), tenantNamespacesUpstream(api, tenantId), existingGrants(api, tenantId)]);
+  return applyGrants(api, desiredGrants(tenantId, all, namespaces), existing);
+}
+
+/** The grants of one namespace the tenant just made: what the gateway does after creating it, before answering. */
+export async function grantNamespace(api: UpstreamApi, tenantId: string, namespace: string, bindings: readonly Json[]): Promise<number> {
+  const res = expectStatus(await api.request('GET', `${RBAC_V1}/namespaces/${encodeURIComponent(namespace)}/rolebindings?labelSelector=${encodeURIComponent(`${TENANT_LABEL}=${tenantId}`)}`), 'listing grants', 200);
+  const existing = new Map<string, Json>((res.body?.items ?? []).filter((b: Json) => String(b.metadata?.name).startsWith(GRANT_PREFIX)).map((b: Json) => [`${namespace}/${b.metadata.name}`, b]));
+  return applyGrants(api, desiredGrants(tenantId, bindings, [namespace]), existing);
 }

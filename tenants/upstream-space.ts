@@ -1,5 +1,5 @@
 import { expectStatus } from '../apiserver/client/rest-client.js';
-import { applyGrants, desiredGrants, dormantRoleName, existingGrants, listClusterRoleBindings, syncTenantGrants, tenantNamespacesUpstream, type UpstreamApi } from './tenant-grants.js';
+import { applyGrants, desiredGrants, dormantRoleName, existingGrants, listClusterRoleBindings, tenantNamespacesUpstream, type UpstreamApi } from './tenant-grants.js';
 import { TENANT_LABEL } from './tenant-resource.js';
 
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
@@ -29,7 +29,10 @@ export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): 
     create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)),
     create(client, `${RBAC_V1}/clusterrolebindings`, adminBinding(tenantId)),
   ]);
-  await syncTenantGrants(client, tenantId);
+  // Only the admin binding's grants: listing the cluster's bindings for each new tenant would make
+  // creating the 10,000th tenant cost as many reads; anything else is the heal pass's.
+  const grants = desiredGrants(tenantId, [adminBinding(tenantId)], TENANT_NAMESPACES.map((namespace) => `${tenantId}-${namespace}`));
+  await Promise.all([...grants.values()].map((grant) => create(client, `${RBAC_V1}/namespaces/${grant.metadata.namespace}/rolebindings`, grant as { metadata: { name: string } })));
 }
 
 function adminRole(tenantId: string) {
@@ -44,7 +47,8 @@ function adminRole(tenantId: string) {
   };
 }
 
-function adminBinding(tenantId: string) {
+/** The dormant binding of the tenant's admin role to User `<tid>-admin`. */
+export function adminBinding(tenantId: string) {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',

@@ -6,7 +6,8 @@
 import { Pool } from 'undici';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { TENANT_LABEL } from '../../tenants/tenant-resource.js';
-import { ensureTenantSpace } from '../../tenants/upstream-space.js';
+import { desiredGrants } from '../../tenants/tenant-grants.js';
+import { adminBinding, ensureTenantSpace } from '../../tenants/upstream-space.js';
 import type { BenchEnvironment } from './environment.js';
 import { realisticPod } from './pods.js';
 import type { Target } from './target.js';
@@ -27,9 +28,11 @@ export class UpstreamWriter {
     if (res.statusCode !== 201) throw new Error(`creating ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
   }
 
-  /** A namespace of the tenant's beyond the four it starts with. */
-  createTenantNamespace(tenantId: string, name: string): Promise<void> {
-    return this.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: `${tenantId}-${name}`, labels: { [TENANT_LABEL]: tenantId } } });
+  /** A namespace of the tenant's beyond the four it starts with, with the grant of its admin there, as the gateway makes it. */
+  async createTenantNamespace(tenantId: string, name: string): Promise<void> {
+    const namespace = `${tenantId}-${name}`;
+    await this.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { [TENANT_LABEL]: tenantId } } });
+    for (const grant of desiredGrants(tenantId, [adminBinding(tenantId)], [namespace]).values()) await this.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, grant);
   }
 
   /** `perNamespace` realistic pods in each of these upstream namespaces. */

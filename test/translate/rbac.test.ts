@@ -16,7 +16,7 @@ const clusterRole = (metadata: Json, rest: Json = {}) => ({ apiVersion: RBAC, ki
 const role = (rules: Json[]) => ({ apiVersion: RBAC, kind: 'Role', metadata: { name: 'r', namespace: 'dev' }, rules });
 const upstreamRole = (rules: Json[]) => ({ apiVersion: RBAC, kind: 'Role', metadata: { name: 'r', namespace: 'aaaaaa-dev' }, rules });
 const binding = (subjects: Json[]) => ({ apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name: 'b' }, subjects, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' } });
-const upstreamBinding = (subjects: Json[]) => ({ apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name: 'aaaaaa-b' }, subjects, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aaaaaa-view' } });
+const upstreamBinding = (subjects: Json[]) => ({ apiVersion: RBAC, kind: 'ClusterRoleBinding', metadata: { name: 'aaaaaa-b' }, subjects, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aaaaaa:view' } });
 const group = (name: string) => ({ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name });
 const user = (name: string) => ({ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name });
 

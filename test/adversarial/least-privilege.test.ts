@@ -1,0 +1,177 @@
+/**
+ * Least privilege upstream (docs/isolation.md): a tenant's identities hold rights upstream only
+ * inside the tenant's namespaces, so a gap in the conversion, or a token used against the
+ * cluster directly, cannot cross tenants; cluster-scope requests are decided by the gateway from
+ * the tenant's own RBAC; the tenant's space heals when its role, binding or grants are deleted.
+ */
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import { request } from 'node:https';
+import { parseKubeconfig } from '../../certs/index.js';
+import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { impersonation } from '../../gateway/tenant-proxy.js';
+import { ApiClient } from '../support/api-client.js';
+import { Kubectl } from '../support/kubectl.js';
+import { createActiveTenant } from '../support/tenants.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const A = 'lpaaaa';
+const B = 'lpbbbb';
+
+async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    try {
+      check(value);
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+describe('adversarial: least privilege upstream', function () {
+  this.timeout(120_000);
+  let upstream: DevCluster;
+  let gateway: Gateway;
+  let remove: (() => Promise<void>)[] = [];
+  let alice: Kubectl;
+  let bob: Kubectl;
+  /** The upstream cluster's admin: with impersonation headers, any identity upstream. */
+  let member: ApiClient;
+  let upstreamCa: string;
+
+  before(async () => {
+    const upstreamDir = await makeTempDir('lp-upstream');
+    const gatewayDir = await makeTempDir('lp-gateway');
+    remove = [upstreamDir.remove, gatewayDir.remove];
+    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
+    const kubeconfig = await readFile(upstream.kubeconfigPath, 'utf8');
+    upstreamCa = parseKubeconfig(kubeconfig).caPem;
+    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig }] });
+    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    alice = await Kubectl.create((await createActiveTenant(admin, A, gatewayDir.dir)).kubeconfigPath);
+    bob = await Kubectl.create((await createActiveTenant(admin, B, gatewayDir.dir)).kubeconfigPath);
+    admin.close();
+    member = await ApiClient.load(upstream.kubeconfigPath);
+    await bob.ok(['create', 'secret', 'generic', 'crown-jewels', '--from-literal=password=bobs-secret']);
+  });
+  after(async () => {
+    member?.close();
+    for (const k of [alice, bob]) await k?.dispose();
+    await gateway?.stop();
+    await upstream?.stop();
+    for (const r of remove) await r();
+  });
+
+  /** A request straight to the upstream cluster with a bearer token, as a workload there would send it. */
+  function withToken(token: string, path: string): Promise<{ status: number; body: string }> {
+    const server = member.server;
+    return new Promise((resolve, reject) => {
+      const req = request({ host: server.hostname, port: server.port, path, ca: upstreamCa, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('a tenant ServiceAccount bound to cluster-admin by a ClusterRoleBinding cannot use its token directly upstream to read another tenant\u2019s Secrets', async () => {
+    await alice.ok(['create', 'serviceaccount', 'robot']);
+    await alice.ok(['create', 'clusterrolebinding', 'robot-is-admin', '--clusterrole=cluster-admin', '--serviceaccount=default:robot']);
+    const token = (await alice.ok(['create', 'token', 'robot'])).trim();
+    // Inside its own tenant the binding holds, against the cluster directly too.
+    await eventually(() => withToken(token, `/api/v1/namespaces/${A}-default/secrets`), (res) => expect(res.status, res.body).to.equal(200));
+    const other = await withToken(token, `/api/v1/namespaces/${B}-default/secrets/crown-jewels`);
+    expect(other.status, other.body).to.equal(403);
+    expect(other.body).not.to.include('bobs-secret');
+    const everywhere = await withToken(token, '/api/v1/secrets');
+    expect(everywhere.status, everywhere.body).to.equal(403);
+    const bindings = await withToken(token, '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings');
+    expect(bindings.status, 'a tenant token cannot even list the cluster\u2019s bindings').to.equal(403);
+  });
+
+  it('the tenant\u2019s own user holds no right upstream outside its namespaces (a SubjectAccessReview upstream)', async () => {
+    const allows = async (attributes: Record<string, string>) => {
+      const review = await member.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user: `${A}-admin`, groups: [`${A}-system:authenticated`, 'system:authenticated'], resourceAttributes: attributes },
+      });
+      expect(review.status, review.text).to.equal(201);
+      return review.body.status.allowed === true;
+    };
+    expect(await allows({ namespace: `${A}-default`, verb: 'get', resource: 'secrets' }), 'its own namespace').to.equal(true);
+    expect(await allows({ namespace: `${B}-default`, verb: 'get', resource: 'secrets' }), 'the other tenant\u2019s namespace').to.equal(false);
+    expect(await allows({ verb: 'list', resource: 'secrets' }), 'secrets cluster-wide').to.equal(false);
+    expect(await allows({ verb: 'create', resource: 'clusterrolebindings', group: 'rbac.authorization.k8s.io' }), 'cluster-wide bindings').to.equal(false);
+    expect(await allows({ verb: 'create', resource: 'namespaces' }), 'namespaces').to.equal(false);
+  });
+
+  it('with the namespace conversion turned off, the upstream itself refuses the cross-tenant read', async () => {
+    // What the gateway would send for `kubectl get secret crown-jewels -n <B>-default` by tenant A if
+    // the namespace rule (request.ts) were disabled: the path unprefixed, the tenant's identity as impersonation.
+    const headers = impersonation({ kind: 'tenant', tenant: A, user: `${A}-admin`, groups: [], serial: '' });
+    const flat: Record<string, string> = {};
+    for (const [key, value] of Object.entries(headers)) if (typeof value === 'string') flat[key] = value;
+    const groups = ([] as string[]).concat(headers['impersonate-group'] ?? []);
+    const raw = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = member.open('GET', `/api/v1/namespaces/${B}-default/secrets/crown-jewels`, { ...flat, accept: 'application/json' });
+      for (const group of groups) req.appendHeader('impersonate-group', group);
+      req.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(raw.status, raw.body).to.equal(403);
+    expect(raw.body).not.to.include('bobs-secret');
+  });
+
+  it('cluster-scope requests are decided by the tenant\u2019s own RBAC in the gateway: namespaces, -A, and can-i tell the truth', async () => {
+    expect(await alice.ok(['get', 'namespaces', '-o', 'name'])).to.include('namespace/default');
+    expect((await alice.ok(['get', 'secrets', '-A', '-o', 'name'])).trim()).not.to.include('crown-jewels');
+    expect((await alice.run(['auth', 'can-i', 'list', 'namespaces'])).stdout.trim()).to.equal('yes');
+    expect((await alice.run(['auth', 'can-i', 'get', 'pods', '--all-namespaces'])).stdout.trim()).to.equal('yes');
+    const nodes = await alice.run(['auth', 'can-i', 'create', 'nodes']);
+    expect(nodes.stdout.trim()).to.equal('no - nodes are shared by all tenants and read-only');
+    expect(nodes.code).to.equal(1);
+  });
+
+  it('the tenant\u2019s space heals: its deleted cluster-admin binding and role, and a deleted grant, are back within seconds', async () => {
+    // The binding is the only grant of the tenant's admin: deleting it locks the tenant out until it heals.
+    await alice.ok(['delete', 'clusterrolebinding', 'cluster-admin']);
+    await eventually(() => alice.run(['get', 'configmaps']), (res) => expect(res.code, res.stderr).to.equal(0));
+    // The gateway's view of the tenant's bindings may be a second behind the healing replica's write.
+    await eventually(() => alice.run(['get', 'clusterrolebinding', 'cluster-admin', '-o', 'jsonpath={.roleRef.name}']), (res) => expect(res.stdout).to.equal('cluster-admin'));
+
+    // Deleted upstream behind the gateway's back: the role, and a grant in one namespace.
+    expect((await member.request('DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${A}-cluster-admin`)).status).to.equal(200);
+    expect((await member.request('DELETE', `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-kube-public/rolebindings/paddock:cluster-admin`)).status).to.equal(200);
+    await eventually(
+      async () => [(await member.request('GET', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${A}-cluster-admin`)).status, (await member.request('GET', `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-kube-public/rolebindings/paddock:cluster-admin`)).status],
+      (statuses) => expect(statuses).to.deep.equal([200, 200]),
+    );
+  });
+
+  it('the gateway\u2019s grants are neither visible to the tenant nor theirs to change', async () => {
+    expect(await alice.ok(['get', 'rolebindings', '-o', 'name'])).not.to.include('paddock');
+    const byName = await alice.run(['delete', 'rolebinding', 'paddock:cluster-admin']);
+    expect(byName.code).not.to.equal(0);
+    expect(byName.stderr).to.include('NotFound');
+    await alice.ok(['delete', 'rolebindings', '--all']);
+    expect((await member.request('GET', `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-default/rolebindings/paddock:cluster-admin`)).status, 'delete --all leaves the grant').to.equal(200);
+    const made = await alice.run(['create', 'rolebinding', 'paddock:mine', '--clusterrole=cluster-admin', '--user=admin']);
+    expect(made.code).not.to.equal(0);
+    expect(made.stderr).to.include('reserved');
+  });
+});
