@@ -1,7 +1,9 @@
 /**
- * `create`: 16 concurrent clients each creating a ConfigMap and deleting it again, on the direct
- * path and through the gateway; writes carry a body to translate up and an object to translate
- * down, and wait for the devcluster's fsync on both paths.
+ * `create`: 16 concurrent clients each creating a ConfigMap, merge-patching its labels and
+ * deleting it again, on the direct path and through the gateway; writes carry a body to translate
+ * up and an object to translate down, and wait for the devcluster's fsync on both paths. The
+ * gateway checks what every write will store (docs/isolation.md): a create's converted body
+ * locally, a patch by an upstream dry run first.
  */
 import { measureBoth, roundsFor } from './harness/compare.js';
 import { withEnvironment, type BenchOptions } from './harness/environment.js';
@@ -26,10 +28,15 @@ export async function benchCreate(options: BenchOptions): Promise<number> {
     const tenant = await createBenchTenant(env, TENANT);
     const steps = (namespace: string, name: string) => [
       { method: 'POST', path: `/api/v1/namespaces/${namespace}/configmaps`, body: configMap(name) },
+      { method: 'PATCH', path: `/api/v1/namespaces/${namespace}/configmaps/${name}`, body: '{"metadata":{"labels":{"release":"r{n}"}}}', contentType: 'application/merge-patch+json' },
       { method: 'DELETE', path: `/api/v1/namespaces/${namespace}/configmaps/${name}` },
     ];
-    const { direct, gateway } = await measureBoth('create + delete ConfigMap', tenant, steps(`${TENANT}-default`, 'direct-{n}'), steps('default', 'gateway-{n}'), shape, roundsFor(options));
-    return [caseOf('create ConfigMap', CLIENTS, direct.steps[0]!, gateway.steps[0]!), caseOf('delete ConfigMap', CLIENTS, direct.steps[1]!, gateway.steps[1]!)];
+    const { direct, gateway } = await measureBoth('create + patch + delete ConfigMap', tenant, steps(`${TENANT}-default`, 'direct-{n}'), steps('default', 'gateway-{n}'), shape, roundsFor(options));
+    return [
+      caseOf('create ConfigMap', CLIENTS, direct.steps[0]!, gateway.steps[0]!),
+      caseOf('merge-patch ConfigMap', CLIENTS, direct.steps[1]!, gateway.steps[1]!),
+      caseOf('delete ConfigMap', CLIENTS, direct.steps[2]!, gateway.steps[2]!),
+    ];
   });
   return report('create', options.quick, result, run);
 }

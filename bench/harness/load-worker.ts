@@ -49,10 +49,10 @@ const steps = spec.templates.map((template) => new Step(template));
 let next = 0;
 
 async function send(step: Step, n: number): Promise<Outcome> {
-  const { method, path, body, accept, expectItems } = step.template;
+  const { method, path, body, contentType, accept, expectItems } = step.template;
   const fill = (text: string) => text.replaceAll('{n}', String(n));
   const headers: Record<string, string> = { ...spec.headers, accept: accept ?? 'application/json', 'accept-encoding': 'identity' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
   const started = performance.now();
   try {
     const res = await pool.request({ method: method as 'GET', path: fill(path), headers, body: body === undefined ? undefined : fill(body) });

@@ -12,6 +12,8 @@ export interface RequestTemplate {
   method: string;
   path: string;
   body?: string;
+  /** The body's type (default application/json): a patch names its kind here. */
+  contentType?: string;
   accept?: string;
   /** The first successful answer must hold exactly this many items (a list) or rows (a Table). */
   expectItems?: number;
