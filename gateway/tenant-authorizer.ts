@@ -27,6 +27,8 @@ export interface TenantUser {
   user: string;
   /** The certificate's groups, in the tenant's terms. */
   groups: string[];
+  /** The groups are all there is (a SubjectAccessReview's): no `system:authenticated` added. */
+  exactGroups?: boolean;
 }
 
 /** What is asked, in the tenant's terms (namespace `""` for the cluster scope). */
@@ -98,5 +100,5 @@ export class TenantAuthorizer {
 
 /** The user as the tenant's RBAC names it: `alice` for `<tid>-alice`, its groups, and `system:authenticated`. */
 export function tenantUserInfo(ctx: TenantContext, who: TenantUser): { name: string; groups: string[] } {
-  return { name: stripPrefix(ctx, who.user) ?? who.user, groups: [...new Set([...who.groups, 'system:authenticated'])] };
+  return { name: stripPrefix(ctx, who.user) ?? who.user, groups: who.exactGroups ? who.groups : [...new Set([...who.groups, 'system:authenticated'])] };
 }

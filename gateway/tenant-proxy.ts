@@ -21,7 +21,7 @@ import type { Identity } from './authenticate.js';
 import { watchAcrossNamespaces } from './cross-namespace-watch.js';
 import { checkedWrite, type WriteRequest } from './checked-write.js';
 import { proxySubresource } from './proxy-subresource.js';
-import { answerSelfAccessReview, selfAccessReviewOf } from './self-access-review.js';
+import { accessReviewOf, answerAccessReview } from './access-review.js';
 import { streamBody } from './stream-body.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import { WatchEventsDown, WatchLineMemo, watchLineBatches } from './watch-lines.js';
@@ -97,9 +97,10 @@ export class TenantProxy {
     if (['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) {
       const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
-      if (req.method === 'POST' && t.info.group === 'authorization.k8s.io' && t.info.resource === 'selfsubjectaccessreviews') {
-        const review = selfAccessReviewOf(contentType, raw);
-        if (review && (await answerSelfAccessReview(req, res, ctx, identity, upstream, review))) return;
+      const reviewKind = req.method === 'POST' && t.info.group === 'authorization.k8s.io' ? ACCESS_REVIEWS[t.info.resource] : undefined;
+      if (reviewKind) {
+        const review = accessReviewOf(contentType, raw);
+        if (review && (await answerAccessReview(req, res, ctx, identity, upstream, reviewKind, review))) return;
       }
       const converted = this.options.metrics.time('up', () => (contentType === PROTOBUF ? this.protobufUp(req, ctx, t, raw) : this.bodyUp(req, ctx, t, contentType, raw)));
       body = Buffer.isBuffer(converted) ? converted : JSON.stringify(converted);
@@ -475,6 +476,9 @@ export class TenantProxy {
     sendStatus(req, res, statusOf(500, 'InternalError', 'the gateway failed to handle the request'));
   }
 }
+
+/** Access reviews the gateway answers itself (access-review.ts). */
+const ACCESS_REVIEWS: Readonly<Record<string, 'SelfSubjectAccessReview' | 'SubjectAccessReview'>> = { selfsubjectaccessreviews: 'SelfSubjectAccessReview', subjectaccessreviews: 'SubjectAccessReview' };
 
 /** Self reviews are about the caller: they run as the tenant user whatever their scope. */
 const SELF_REVIEWS = new Set(['authorization.k8s.io/selfsubjectaccessreviews', 'authorization.k8s.io/selfsubjectrulesreviews', 'authentication.k8s.io/selfsubjectreviews']);

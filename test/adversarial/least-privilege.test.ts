@@ -147,6 +147,24 @@ describe('adversarial: least privilege upstream', function () {
     expect(nodes.code).to.equal(1);
   });
 
+  it('-A needs a cluster-wide right in the tenant, as in kube: RoleBindings in every namespace are not enough (a SubjectAccessReview through the gateway)', async () => {
+    await alice.ok(['create', 'clusterrole', 'pod-reader', '--verb=get,list,watch', '--resource=pods']);
+    for (const namespace of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      await alice.ok(['create', 'rolebinding', 'carol-reads-pods', '--clusterrole=pod-reader', '--user=carol', '-n', namespace]);
+    }
+    await alice.ok(['create', 'clusterrolebinding', 'dan-reads-pods', '--clusterrole=pod-reader', '--user=dan']);
+    const review = async (user: string, namespace: string) => {
+      const answer = JSON.parse(
+        await alice.ok(['create', '-o', 'json', '-f', '-'], JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user, resourceAttributes: { verb: 'list', resource: 'pods', namespace } } })),
+      );
+      return answer.status.allowed === true;
+    };
+    expect(await review('carol', 'default'), 'carol in one namespace').to.equal(true);
+    expect(await review('carol', ''), 'carol across all namespaces').to.equal(false);
+    expect(await review('dan', ''), 'dan, bound cluster-wide, across all namespaces').to.equal(true);
+    expect(await review('dan', 'kube-system'), 'dan in any namespace').to.equal(true);
+  });
+
   it('the tenant\u2019s space heals: its deleted cluster-admin binding and role, and a deleted grant, are back within seconds', async () => {
     // The binding is the only grant of the tenant's admin: deleting it locks the tenant out until it heals.
     await alice.ok(['delete', 'clusterrolebinding', 'cluster-admin']);

@@ -1,6 +1,6 @@
 /**
- * `kubectl auth can-i` (a SelfSubjectAccessReview) answered by the gateway for resource
- * questions: upstream the tenant's identities hold rights only inside the tenant's namespaces
+ * `kubectl auth can-i` (a SelfSubjectAccessReview), and a SubjectAccessReview, answered by the
+ * gateway for resource questions: upstream the tenant's identities hold rights only inside the tenant's namespaces
  * (docs/isolation.md), so the cluster would say "no" to `can-i list namespaces` or `can-i get
  * pods -A` where the gateway, deciding by the tenant's own RBAC, says yes; and "yes" to writes of
  * shared kinds (nodes) that the gateway refuses. The answer here is the gateway's own decision:
@@ -20,7 +20,7 @@ const READ_VERBS = new Set(['get', 'list', 'watch']);
 type Json = Record<string, any>;
 
 /** The review's JSON form, from a JSON or protobuf body; undefined when it is neither. */
-export function selfAccessReviewOf(contentType: string, raw: Buffer): Json | undefined {
+export function accessReviewOf(contentType: string, raw: Buffer): Json | undefined {
   try {
     if (contentType === PROTOBUF) return decodeKubernetesProtobuf(raw).object as Json;
     const parsed = JSON.parse(raw.toString('utf8'));
@@ -30,16 +30,27 @@ export function selfAccessReviewOf(contentType: string, raw: Buffer): Json | und
   }
 }
 
-/** Answers the review when it asks about a resource; false when it is the upstream's to answer. */
-export async function answerSelfAccessReview(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, who: TenantUser, upstream: UpstreamConnection, review: Json): Promise<boolean> {
+/**
+ * Answers the review when it asks about a resource; false when it is the upstream's to answer.
+ * A SelfSubjectAccessReview is about the caller; a SubjectAccessReview (which the caller was
+ * allowed to create) about the user and groups it names, in the tenant's terms.
+ */
+export async function answerAccessReview(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, caller: TenantUser, upstream: UpstreamConnection, kind: 'SelfSubjectAccessReview' | 'SubjectAccessReview', review: Json): Promise<boolean> {
   const attributes = review.spec?.resourceAttributes;
   if (typeof attributes !== 'object' || attributes === null) return false;
+  let who = caller;
+  if (kind === 'SubjectAccessReview') {
+    const user = typeof review.spec.user === 'string' ? review.spec.user : '';
+    const groups = Array.isArray(review.spec.groups) ? review.spec.groups.filter((group: unknown): group is string => typeof group === 'string') : [];
+    // A ServiceAccount's user name is the same in both views; every other user carries the prefix.
+    who = { tenant: ctx.tenantId, user: user.startsWith('system:serviceaccount:') ? user : `${ctx.prefix}${user}`, groups, exactGroups: true };
+  }
   const text = (key: string) => (typeof attributes[key] === 'string' ? (attributes[key] as string) : '');
   const group = text('group');
   const resource = text('resource');
   const verb = text('verb');
   const status = await decide(ctx, who, upstream, { verb, group, resource, subresource: text('subresource'), name: text('name'), namespace: text('namespace') });
-  sendJson(req, res, 201, { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: review.spec, status });
+  sendJson(req, res, 201, { kind, apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: review.spec, status });
   return true;
 }
 
