@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
+import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
@@ -15,22 +16,24 @@ import { ApiClient } from '../support/api-client.js';
 import { Kubectl } from '../support/kubectl.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { eventually } from '../support/eventually.js';
 
 const A = 'lpaaaa';
 const B = 'lpbbbb';
 
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    try {
-      check(value);
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+
+/** The status and text of the answer to a request, which this sends. */
+function answerOf(req: ClientRequest): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 describe('adversarial: least privilege upstream', function () {
@@ -70,16 +73,7 @@ describe('adversarial: least privilege upstream', function () {
   /** A request straight to the upstream cluster with a bearer token, as a workload there would send it. */
   function withToken(token: string, path: string): Promise<{ status: number; body: string }> {
     const server = member.server;
-    return new Promise((resolve, reject) => {
-      const req = request({ host: server.hostname, port: server.port, path, ca: upstreamCa, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    return answerOf(request({ host: server.hostname, port: server.port, path, ca: upstreamCa, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }));
   }
 
   it('a tenant ServiceAccount bound to cluster-admin by a ClusterRoleBinding cannot use its token directly upstream to read another tenant\u2019s Secrets', async () => {
@@ -121,18 +115,9 @@ describe('adversarial: least privilege upstream', function () {
     const flat: Record<string, string> = {};
     for (const [key, value] of Object.entries(headers)) if (typeof value === 'string') flat[key] = value;
     const groups = ([] as string[]).concat(headers['impersonate-group'] ?? []);
-    const raw = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = member.open('GET', `/api/v1/namespaces/${B}-default/secrets/crown-jewels`, { ...flat, accept: 'application/json' });
-      for (const group of groups) req.appendHeader('impersonate-group', group);
-      req.on('response', (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const req = member.open('GET', `/api/v1/namespaces/${B}-default/secrets/crown-jewels`, { ...flat, accept: 'application/json' });
+    for (const group of groups) req.appendHeader('impersonate-group', group);
+    const raw = await answerOf(req);
     expect(raw.status, raw.body).to.equal(403);
     expect(raw.body).not.to.include('bobs-secret');
   });

@@ -8,24 +8,12 @@ import { ApiClient } from '../support/api-client.js';
 import { Kubectl } from '../support/kubectl.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { eventually } from '../support/eventually.js';
 
 const A = 'alice1';
 const B = 'bobby2';
 const RBAC = 'rbac.authorization.k8s.io/v1';
 
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    try {
-      check(value);
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 const clusterRole = (name: string, rules: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: RBAC, kind: 'ClusterRole', metadata: { name }, rules, ...extra });
 

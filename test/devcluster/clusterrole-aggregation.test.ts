@@ -3,22 +3,10 @@ import { aggregatedRules } from '../../apiserver/authorization/rbac-authorizer.j
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { ApiClient } from '../support/api-client.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { eventually } from '../support/eventually.js';
 
 const CLUSTER_ROLES = '/apis/rbac.authorization.k8s.io/v1/clusterroles';
 
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => void, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    try {
-      check(value);
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 describe('devcluster: the clusterrole-aggregation controller fills the rules of aggregated ClusterRoles', function () {
   let cluster: DevCluster;
