@@ -8,12 +8,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
 import { startGateway } from './gateway.js';
+import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
 import { tenantCommand } from './tenant-cli.js';
 
 const USAGE = `usage:
   paddock serve [--listen 127.0.0.1:6443] [--advertise-address HOST:PORT] [--data-dir .paddock]
                 [--dev-clusters 1 | --upstream NAME=KUBECONFIG ...] [--etcd-endpoints http://127.0.0.1:2379,...] [--etcd-prefix /paddock]
                 [--ca-cert F --ca-key F] [--key-algorithm ecdsa|rsa] [--tenant-cert-validity 8760h] [--election-ttl 5] [--max-request-bytes 3145728]
+                [--tenant-qps 1000] [--tenant-burst 2000] [--tenant-max-watches 200] [--tenant-max-upstream-connections 1000]
   paddock devcluster [--listen 127.0.0.1:6444] [--data-dir .paddock/devcluster] [--etcd-endpoints URL,...] [--etcd-prefix /devcluster] [--name devcluster]
   paddock tenant create|get|list|delete|kubeconfig|rotate ID [--data-dir .paddock | --kubeconfig F] [--cluster NAME] [-o yaml|json]`;
 
@@ -51,8 +53,19 @@ async function serve(args: string[]): Promise<number> {
       'tenant-cert-validity': { type: 'string', default: '8760h' },
       'election-ttl': { type: 'string', default: '5' },
       'max-request-bytes': { type: 'string', default: String(3 * 1024 * 1024) },
+      'tenant-qps': { type: 'string', default: String(DEFAULT_TENANT_LIMITS.qps) },
+      'tenant-burst': { type: 'string', default: String(DEFAULT_TENANT_LIMITS.burst) },
+      'tenant-max-watches': { type: 'string', default: String(DEFAULT_TENANT_LIMITS.maxWatches) },
+      'tenant-max-upstream-connections': { type: 'string', default: String(DEFAULT_TENANT_LIMITS.maxUpstreamConnections) },
     },
   });
+  const tenantLimits = {
+    qps: limitFlag('--tenant-qps', values['tenant-qps'], false),
+    burst: limitFlag('--tenant-burst', values['tenant-burst'], true),
+    maxWatches: limitFlag('--tenant-max-watches', values['tenant-max-watches'], true),
+    maxUpstreamConnections: limitFlag('--tenant-max-upstream-connections', values['tenant-max-upstream-connections'], true),
+  };
+  if (tenantLimits.qps > 0 && tenantLimits.burst === 0) throw new Error('--tenant-burst must be at least 1 while --tenant-qps limits the rate');
   const keyAlgorithm = values['key-algorithm'];
   if (keyAlgorithm !== 'ecdsa' && keyAlgorithm !== 'rsa') throw new Error('--key-algorithm must be ecdsa or rsa');
   const dataDir = path.resolve(values['data-dir']);
@@ -88,6 +101,7 @@ async function serve(args: string[]): Promise<number> {
       upstreams,
       electionTtlSeconds: Number(values['election-ttl']),
       maxRequestBytes: Number(values['max-request-bytes']),
+      tenantLimits,
     });
     process.stdout.write(`paddock gateway listening on ${gateway.url}; admin kubeconfig: ${gateway.adminKubeconfigPath}\n`);
     await untilSignal();
@@ -103,6 +117,15 @@ async function parseUpstream(spec: string): Promise<{ name: string; kubeconfig: 
   const eq = spec.indexOf('=');
   if (eq <= 0) throw new Error(`--upstream must be NAME=KUBECONFIG, got ${JSON.stringify(spec)}`);
   return { name: spec.slice(0, eq), kubeconfig: await readFile(spec.slice(eq + 1), 'utf8') };
+}
+
+/** A per-tenant limit: a non-negative number (a whole one unless `whole` is false); 0 turns the limit off. */
+function limitFlag(flag: string, text: string, whole: boolean): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || (whole && !Number.isInteger(value))) {
+    throw new Error(`${flag} must be a non-negative ${whole ? 'whole number' : 'number'} (0: no limit), got ${JSON.stringify(text)}`);
+  }
+  return value;
 }
 
 /** A validity such as `8760h` or `365d` (Go durations in hours, or days), in days. */

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { sendJson } from '../apiserver/handlers/http-io.js';
-import { statusOf } from '../apiserver/status.js';
+import { statusOf, type ApiError } from '../apiserver/status.js';
 import type { TenantContext } from '../translate/context.js';
 import { statusDown } from '../translate/status.js';
 import type { WatchEvent } from '../translate/watch-event.js';
 import type { GatewayMetrics } from './metrics.js';
+import type { TenantRequestLease } from './tenant-limits.js';
 import { namespacedPath, tenantNamespaces, tenantNamespaceSelector } from './tenant-namespaces.js';
 import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
 import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-lines.js';
@@ -27,6 +28,8 @@ export interface CrossNamespaceWatchRequest {
   events: WatchEventsDown;
   /** Converted lines shared with the tenant's other watches (object watches only; watch-lines.ts). */
   memo: WatchLineMemo | undefined;
+  /** The request's share of its tenant's limits: it holds one upstream connection, each namespace's watch one more. */
+  lease: TenantRequestLease;
 }
 
 /** The event lines that need no more than converting, as kube writes them (type first): not BOOKMARK, not ERROR. */
@@ -59,6 +62,8 @@ interface Feed {
  */
 export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerResponse, w: CrossNamespaceWatchRequest): Promise<void> {
   const namespaces = await tenantNamespaces(w.ctx, w.upstream, w.metrics);
+  // Refused (429) before any is opened when the tenant's upstream connections would pass its bound.
+  w.lease.claimUpstream(namespaces.names.length);
   const feeds = new Map<string, Feed>();
   const opened = await Promise.all(namespaces.names.map((namespace) => openFeed(w, namespace, w.query)));
   const refused = opened.find((feed) => feed.response.status !== 200);
@@ -71,6 +76,8 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
   let ended = false;
+  /** Opened below; declared here because the tenant may hang up while it is being opened. */
+  let namespaceWatch: UpstreamResponse | undefined;
   let endStream!: () => void;
   const done = new Promise<void>((resolve) => (endStream = resolve));
   const finish = () => {
@@ -149,20 +156,28 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
   const namespaceQuery = new URLSearchParams({ watch: '1', labelSelector: tenantNamespaceSelector(w.ctx), resourceVersion: namespaces.resourceVersion });
   const timeout = w.query.get('timeoutSeconds');
   if (timeout) namespaceQuery.set('timeoutSeconds', timeout);
-  const namespaceWatch: UpstreamResponse | undefined = await w.metrics.upstream(w.upstream.name, 'watch', () => w.upstream.stream(`/api/v1/namespaces?${namespaceQuery}`, { accept: 'application/json' })).catch(() => undefined);
-  if (namespaceWatch?.status !== 200) {
-    if (namespaceWatch) discard(namespaceWatch);
+  const watching = await w.metrics.upstream(w.upstream.name, 'watch', () => w.upstream.stream(`/api/v1/namespaces?${namespaceQuery}`, { accept: 'application/json' })).catch(() => undefined);
+  namespaceWatch = watching;
+  if (watching?.status !== 200 || ended) {
+    if (watching) discard(watching);
     finish();
   }
   for (const feed of feeds.values()) void pump(feed);
-  if (namespaceWatch && !ended) {
+  if (watching && !ended) {
     void (async () => {
       try {
-        for await (const line of lines(namespaceWatch.body)) {
+        for await (const line of lines(watching.body)) {
           const event = WatchEventsDown.parse(line);
           const name: unknown = event?.object?.metadata?.name;
           if (typeof name !== 'string' || !name.startsWith(w.ctx.prefix)) continue;
           if (event!.type === 'ADDED' && !feeds.has(name)) {
+            // Past the tenant's bound the stream ends with the reason (client-go backs off on it) rather than miss the namespace's events.
+            try {
+              w.lease.claimUpstream(1);
+            } catch (err) {
+              if (!ended) res.write(`${JSON.stringify({ type: 'ERROR', object: (err as ApiError).status })}\n`);
+              break;
+            }
             const query = new URLSearchParams(w.query);
             query.set('resourceVersion', String(event!.object.metadata.resourceVersion));
             query.delete('resourceVersionMatch');
@@ -170,6 +185,7 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
             const feed = await openFeed(w, name, query);
             if (ended || feed.response.status !== 200) {
               discard(feed.response);
+              w.lease.releaseUpstream(1);
               continue;
             }
             feeds.set(name, feed);
@@ -181,6 +197,7 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
               feed.retired = true;
               feeds.delete(name);
               discard(feed.response);
+              w.lease.releaseUpstream(1);
             }, DELETED_NAMESPACE_GRACE_MS).unref();
           }
         }

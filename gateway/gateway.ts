@@ -9,7 +9,7 @@ import { ResourceCatalog } from '../apiserver/catalog.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
-import { statusOf, unauthorized, type Status } from '../apiserver/status.js';
+import { statusOf, unauthorized, type ApiError, type Status } from '../apiserver/status.js';
 import { tenantContext } from '../translate/context.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
 import { renderKubeconfig } from '../certs/index.js';
@@ -22,6 +22,7 @@ import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
+import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
 import { impersonation, TenantProxy } from './tenant-proxy.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
 import { proxyUpgrade, upgradeTarget } from './upgrade-proxy.js';
@@ -49,6 +50,8 @@ export interface GatewayOptions {
   maxRequestBytes?: number;
   /** How long an upstream may take to answer before the tenant gets 504 (default 60 s). */
   upstreamTimeoutMs?: number;
+  /** Each tenant's share of this replica where its Tenant's `spec.limits` does not set it (default DEFAULT_TENANT_LIMITS; 0: no bound). */
+  tenantLimits?: Partial<TenantLimitValues>;
 }
 
 export interface Gateway {
@@ -84,7 +87,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       await Promise.all([...connections.values()].map((c) => c.close()));
     });
     const metrics = new GatewayMetrics();
-    const proxy = new TenantProxy({ continueKey: continueTokenKey(ca.keyPem), maxRequestBytes: options.maxRequestBytes, metrics });
 
     const catalog = new ResourceCatalog([SELF_SUBJECT_REVIEW_RESOURCE, TENANT_RESOURCE]);
     let address = options.advertiseAddress ?? options.listen;
@@ -101,6 +103,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const tenants = new TenantRegistry(store);
     await tenants.start();
     stops.push(() => tenants.stop());
+    const limits = new TenantLimits({ ...DEFAULT_TENANT_LIMITS, ...options.tenantLimits }, (tenantId) => tenants.limitsOf(tenantId));
+    const proxy = new TenantProxy({ continueKey: continueTokenKey(ca.keyPem), maxRequestBytes: options.maxRequestBytes, metrics, limits });
 
     const advertised = parseListen(address);
     const serving = await ca.issueServingCertificate({ hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])] });
@@ -147,7 +151,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const identity = authenticate(req.socket as TLSSocket, tenants);
       const refuse = (status: Status) => {
         const body = JSON.stringify(status);
-        socket.end(`HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        const retryAfter = status.details?.retryAfterSeconds ? `Retry-After: ${status.details.retryAfterSeconds}\r\n` : '';
+        socket.end(`HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retryAfter}Connection: close\r\n\r\n${body}`);
       };
       if ('refused' in identity) return refuse(unauthorized().status);
       if (identity.kind !== 'tenant') return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));
@@ -155,6 +160,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const connection = cluster ? connections.get(cluster) : undefined;
       const target = cluster ? upgradeTargets.get(cluster) : undefined;
       if (!connection || !target) return refuse(statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, { retryAfterSeconds: 1 }));
+      // An exec, attach or port-forward session is one of the tenant's streams until its socket closes.
+      let lease;
+      try {
+        lease = limits.begin(identity.tenant);
+        lease.openStream();
+      } catch (err) {
+        lease?.end();
+        return refuse((err as ApiError).status);
+      }
+      socket.once('close', lease.end);
       void connection.scope().then(
         (scope) => proxyUpgrade(req, socket, head, tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant)), impersonation(identity), target),
         () => refuse(statusOf(503, 'ServiceUnavailable', 'the tenant\'s cluster is unreachable', { retryAfterSeconds: 1 })),

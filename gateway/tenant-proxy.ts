@@ -1,4 +1,4 @@
-import { requestUrl } from '../apiserver/request-info.js';
+import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
@@ -23,6 +23,7 @@ import { checkedWrite, type WriteRequest } from './checked-write.js';
 import { proxySubresource } from './proxy-subresource.js';
 import { accessReviewOf, answerAccessReview } from './access-review.js';
 import { streamBody } from './stream-body.js';
+import { isLongRunning, type TenantLimits, type TenantRequestLease } from './tenant-limits.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import { WatchEventsDown, WatchLineMemo, watchLineBatches } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -44,6 +45,8 @@ export interface TenantProxyOptions {
   continueKey: Buffer;
   maxRequestBytes?: number;
   metrics: GatewayMetrics;
+  /** Each tenant's share of this replica (tenant-limits.ts). */
+  limits: TenantLimits;
 }
 
 /**
@@ -54,10 +57,31 @@ export interface TenantProxyOptions {
  */
 export class TenantProxy {
   private readonly watchLineMemos = new WeakMap<UpstreamConnection, WatchLineMemo>();
+  /** What each request in flight holds of its tenant's limits. */
+  private readonly leases = new WeakMap<IncomingMessage, TenantRequestLease>();
 
   constructor(private readonly options: TenantProxyOptions) {}
 
+  /** A tenant request, admitted within its tenant's limits (429 beyond them) and counted until it ends. */
   async handle(req: IncomingMessage, res: ServerResponse, identity: TenantIdentity, upstream: UpstreamConnection): Promise<void> {
+    let lease: TenantRequestLease | undefined;
+    try {
+      lease = this.options.limits.begin(identity.tenant);
+      const url = requestUrl(req.url);
+      if (isLongRunning(parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams))) lease.openStream();
+    } catch (err) {
+      lease?.end();
+      return sendStatus(req, res, err as ApiError);
+    }
+    this.leases.set(req, lease);
+    try {
+      await this.serve(req, res, identity, upstream);
+    } finally {
+      lease.end();
+    }
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse, identity: TenantIdentity, upstream: UpstreamConnection): Promise<void> {
     const url = requestUrl(req.url);
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const scope = await upstream.scope();
@@ -322,7 +346,7 @@ export class TenantProxy {
     const events = new WatchEventsDown(ctx, rowKind);
     const { metrics } = this.options;
     const memo = String(send.headers.accept).includes('as=Table') ? undefined : this.watchLineMemo(upstream);
-    if (t.namespaced && !t.info.namespace) return watchAcrossNamespaces(req, res, { ctx, upstream, metrics, path: t.path, query: t.query, headers: send.headers, events, memo });
+    if (t.namespaced && !t.info.namespace) return watchAcrossNamespaces(req, res, { ctx, upstream, metrics, path: t.path, query: t.query, headers: send.headers, events, memo, lease: this.leaseOf(req) });
     const response = await send((as) => metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), as)));
     if (response.status !== 200) {
       const parsed = parseJson(await response.body.text());
@@ -345,6 +369,12 @@ export class TenantProxy {
       res.off('close', close);
       if (!res.destroyed) res.end();
     }
+  }
+
+  private leaseOf(req: IncomingMessage): TenantRequestLease {
+    const lease = this.leases.get(req);
+    if (!lease) throw new Error('a request without a lease: handle() admits every request');
+    return lease;
   }
 
   private watchLineMemo(upstream: UpstreamConnection): WatchLineMemo {

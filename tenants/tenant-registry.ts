@@ -1,6 +1,7 @@
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import type { Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
+import { tenantLimitOverrides, type TenantLimitOverrides } from './tenant-resource.js';
 
 export const TENANTS_PREFIX = '/registry/tenant.kubezoo.io/tenants/';
 
@@ -8,6 +9,7 @@ interface TenantEntry {
   active: boolean;
   serials: Set<string>;
   cluster: string | undefined;
+  limits: TenantLimitOverrides | undefined;
 }
 
 /**
@@ -54,11 +56,17 @@ export class TenantRegistry {
     return this.tenants.get(tenantId)?.cluster;
   }
 
+  /** The limits the Tenant's `spec.limits` sets, over the gateway's defaults. */
+  limitsOf(tenantId: string): TenantLimitOverrides | undefined {
+    return this.tenants.get(tenantId)?.limits;
+  }
+
   private observe(tenant: ApiObject): void {
     this.tenants.set(tenant.metadata.name, {
       active: tenant.status?.phase === 'Active' && !tenant.metadata.deletionTimestamp,
       serials: new Set((tenant.status?.certificateSerials ?? []) as string[]),
       cluster: tenant.status?.cluster,
+      limits: tenantLimitOverrides(tenant),
     });
   }
 }

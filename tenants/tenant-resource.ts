@@ -8,7 +8,8 @@ import type { PrinterColumn } from '../apiserver/table/printers/custom-resource.
  * The Tenant kind (`tenant.kubezoo.io/v1alpha1`, cluster-scoped, name = tenant id), as KubeZoo
  * defines it plus the fields Paddock's placement, failover and revocation need:
  *
- *   spec:   id, clusterAffinity {clusterNames, labelSelector}, clusterTolerations, failover {purgeMode}
+ *   spec:   id, clusterAffinity {clusterNames, labelSelector}, clusterTolerations, failover {purgeMode},
+ *           limits {qps, burst, maxWatches, maxUpstreamConnections}
  *   status: phase Pending|Active|Terminating, cluster, certificateSerials, evictionTasks, conditions
  */
 export const TENANT_GROUP = 'tenant.kubezoo.io';
@@ -52,6 +53,58 @@ export function isTenantId(id: string): boolean {
   return TENANT_ID.test(id);
 }
 
+/**
+ * Ids refused at create because upstream names `<id>-…` that they would own belong to the
+ * cluster itself or to a common add-on (docs/gateway.md lists why each is here). Only valid ids
+ * matter: `kube-system` or `istio-system` cannot be owned, a prefix is six characters and a dash.
+ */
+const RESERVED_ID_PREFIXES = ['kube', 'system'];
+export const RESERVED_TENANT_IDS = ['amazon', 'antrea', 'argocd', 'calico', 'cattle', 'cilium', 'consul', 'istiod', 'jaeger', 'nvidia', 'tekton', 'tigera', 'velero', 'vmware'];
+
+/** Why a new tenant may not have this id, or null when it may. */
+export function reservedTenantId(id: string): string | null {
+  const prefix = RESERVED_ID_PREFIXES.find((p) => id.startsWith(p));
+  if (prefix) return `tenant ids beginning with "${prefix}" are reserved for the cluster's own objects`;
+  if (RESERVED_TENANT_IDS.includes(id)) return `the tenant id is reserved: upstream names "${id}-…" belong to a cluster add-on`;
+  return null;
+}
+
+/** `spec.limits`: the tenant's own bounds on a gateway replica, over the gateway's flags (gateway/tenant-limits.ts). */
+export interface TenantLimitOverrides {
+  qps?: number;
+  burst?: number;
+  maxWatches?: number;
+  maxUpstreamConnections?: number;
+}
+
+const LIMIT_FIELDS = ['qps', 'burst', 'maxWatches', 'maxUpstreamConnections'] as const;
+
+/** The limits a valid Tenant sets, or undefined when it sets none. */
+export function tenantLimitOverrides(tenant: ApiObject): TenantLimitOverrides | undefined {
+  const limits = tenant.spec?.limits;
+  if (typeof limits !== 'object' || limits === null) return undefined;
+  const overrides: TenantLimitOverrides = {};
+  for (const field of LIMIT_FIELDS) if (typeof limits[field] === 'number') overrides[field] = limits[field];
+  return Object.keys(overrides).length ? overrides : undefined;
+}
+
+function validateLimits(limits: unknown): Cause[] {
+  if (limits === undefined) return [];
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) return [{ reason: 'FieldValueInvalid', field: 'spec.limits', message: 'Invalid value: must be an object' }];
+  const causes: Cause[] = [];
+  for (const [field, value] of Object.entries(limits)) {
+    const path = `spec.limits.${field}`;
+    if (!(LIMIT_FIELDS as readonly string[]).includes(field)) {
+      causes.push({ reason: 'FieldValueNotSupported', field: path, message: `Unsupported value: ${JSON.stringify(field)}: supported values: ${LIMIT_FIELDS.map((f) => `"${f}"`).join(', ')}` });
+    } else if (field === 'qps' ? typeof value !== 'number' || !Number.isFinite(value) || value < 0 : !Number.isInteger(value) || (value as number) < 0) {
+      causes.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: ${JSON.stringify(value)}: must be a non-negative ${field === 'qps' ? 'number' : 'integer'} (0: no limit)` });
+    }
+  }
+  const { qps, burst } = limits as TenantLimitOverrides;
+  if (burst === 0 && qps !== 0) causes.push({ reason: 'FieldValueInvalid', field: 'spec.limits.burst', message: 'Invalid value: 0: must be at least 1 while qps limits the rate' });
+  return causes;
+}
+
 /** Tenant names are tenant ids; a generateName prefix must leave room for the 5 random characters. */
 export function validateTenantName(name: string, prefix: boolean): string[] {
   if (prefix) return /^[a-z0-9]?$/.test(name) ? [] : ['a tenant id prefix must be at most 1 lowercase letter or digit, so that generated ids have 6'];
@@ -84,6 +137,7 @@ export function validateTenant(tenant: ApiObject): Cause[] {
   if (purgeMode !== undefined && !PURGE_MODES.includes(purgeMode)) {
     causes.push({ reason: 'FieldValueNotSupported', field: 'spec.failover.purgeMode', message: `Unsupported value: ${JSON.stringify(purgeMode)}: supported values: "Directly", "Gracefully", "Never"` });
   }
+  causes.push(...validateLimits(spec.limits));
   return causes;
 }
 
@@ -97,7 +151,11 @@ export const tenantStrategy: Strategy = {
     tenant.status = { phase: 'Pending' };
   },
   validateName: validateTenantName,
-  validate: (tenant) => validateTenant(tenant),
+  // Reserved ids are refused at create only, so a tenant made before an id was reserved stays manageable.
+  validate: (tenant, previous) => {
+    const reserved = previous ? null : reservedTenantId(String(tenant.metadata.name ?? ''));
+    return [...(reserved ? [{ reason: 'FieldValueInvalid' as const, field: 'metadata.name', message: `Invalid value: ${JSON.stringify(tenant.metadata.name)}: ${reserved}` }] : []), ...validateTenant(tenant)];
+  },
   beginDeletion: (tenant) => {
     tenant.status = { ...(tenant.status ?? {}), phase: 'Terminating' };
   },

@@ -26,8 +26,29 @@ export function startDevclusterProcess(dataDir: string): Promise<ServerProcess> 
 }
 
 /** `paddock gateway listening on URL; admin kubeconfig: PATH`, with `nodeArgs` (e.g. `--cpu-prof`) for its node and `serveArgs` (e.g. `--key-algorithm rsa`) for `paddock serve`. */
-export function startGatewayProcess(upstreamKubeconfigPath: string, dataDir: string, nodeArgs: string[], serveArgs: string[] = []): Promise<ServerProcess> {
-  return startCli('gateway', nodeArgs, ['serve', '--upstream', `member1=${upstreamKubeconfigPath}`, '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...serveArgs], /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/);
+export async function startGatewayProcess(upstreamKubeconfigPath: string, dataDir: string, nodeArgs: string[], serveArgs: string[] = []): Promise<ServerProcess> {
+  const limits = await unthrottledTenantFlags();
+  return startCli('gateway', nodeArgs, ['serve', '--upstream', `member1=${upstreamKubeconfigPath}`, '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...limits, ...serveArgs], /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/);
+}
+
+/**
+ * One tenant makes all of a benchmark's load, so the per-tenant limits are set far above it: the
+ * benchmarks measure the gateway, never its limiter, whose accounting still runs on every request
+ * (0 would turn it off). A build from before the limiter (PADDOCK_BENCH_CLI) has no such flags
+ * in its usage, and gets none.
+ */
+const UNTHROTTLED = ['--tenant-qps', '1000000', '--tenant-burst', '1000000', '--tenant-max-watches', '1000000', '--tenant-max-upstream-connections', '1000000'];
+let tenantFlags: Promise<string[]> | undefined;
+
+function unthrottledTenantFlags(): Promise<string[]> {
+  tenantFlags ??= new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let usage = '';
+    child.stderr!.on('data', (chunk: Buffer) => (usage += chunk.toString()));
+    child.once('error', () => resolve([]));
+    child.once('close', () => resolve(usage.includes('--tenant-qps') ? UNTHROTTLED : []));
+  });
+  return tenantFlags;
 }
 
 /** `bare proxy listening on URL; kubeconfig: PATH`: the floor under the gateway (bare-proxy.ts). */

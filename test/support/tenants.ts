@@ -4,11 +4,11 @@ import type { RestClient } from '../../apiserver/client/rest-client.js';
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 
 /**
- * Creates a Tenant through the gateway's admin API, waits until it is Active, and writes its
- * kubeconfig (from the annotation) to `<dir>/<id>.kubeconfig`.
+ * Creates a Tenant (with `spec` when given) through the gateway's admin API, waits until it is
+ * Active, and writes its kubeconfig (from the annotation) to `<dir>/<id>.kubeconfig`.
  */
-export async function createActiveTenant(admin: RestClient, id: string, dir: string): Promise<{ kubeconfigPath: string; kubeconfig: string }> {
-  const created = await admin.request('POST', TENANTS, { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: id } });
+export async function createActiveTenant(admin: RestClient, id: string, dir: string, spec?: Record<string, unknown>): Promise<{ kubeconfigPath: string; kubeconfig: string }> {
+  const created = await admin.request('POST', TENANTS, { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: id }, ...(spec ? { spec } : {}) });
   if (created.status !== 201) throw new Error(`creating tenant ${id}: ${created.status} ${created.text}`);
   const deadline = Date.now() + 10_000;
   for (;;) {
