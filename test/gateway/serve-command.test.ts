@@ -65,4 +65,10 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
     }
     expect(child.exitCode).to.equal(0);
   });
+
+  it('refuses a malformed --tenant-* limit before it starts anything', async () => {
+    expect(await run(['serve', '--tenant-qps', 'lots'])).to.deep.equal({ code: 1, output: 'paddock: --tenant-qps must be a non-negative number (0: no limit), got "lots"\n' });
+    expect(await run(['serve', '--tenant-max-watches', '2.5'])).to.deep.equal({ code: 1, output: 'paddock: --tenant-max-watches must be a non-negative whole number (0: no limit), got "2.5"\n' });
+    expect(await run(['serve', '--tenant-burst', '0'])).to.deep.equal({ code: 1, output: 'paddock: --tenant-burst must be at least 1 while --tenant-qps limits the rate\n' });
+  });
 });
