@@ -5,7 +5,8 @@
  * - Create and update (and their protobuf bodies, and subresources whose body is the object):
  *   the body is converted already; the converted body is checked once more before it goes, so a
  *   gap in a convertor is a 403, not an object outside the tenant.
- * - Patches (JSON, merge, strategic merge, apply) of a kind with invariants: only the upstream
+ * - Patches (JSON, merge, strategic merge, apply) of a kind with invariants of its own, or that
+ *   mention ownerReferences (the one metadata invariant a patch can reach): only the upstream
  *   knows what the patch makes of the stored object. The same patch, with the same impersonation,
  *   is sent with `dryRun=All`; its answer is the object as it would be stored, and it is checked.
  *   If it holds, the patch is sent for real with a resourceVersion precondition equal to the dry
@@ -26,7 +27,7 @@ import { TranslationError, type TenantContext } from '../translate/context.js';
 import { isObject } from '../translate/kinds/transform.js';
 import { protobufBodyShadow } from '../translate/protobuf-body.js';
 import type { TranslatedRequest } from '../translate/request.js';
-import { checkStored, hasInvariants, normalizedStored, type StoredType } from '../translate/stored-object.js';
+import { checkStored, normalizedStored, patchNeedsDryRun, type StoredType } from '../translate/stored-object.js';
 import { writeBodyType } from '../translate/write-body.js';
 import type { UpstreamResponse } from './upstream-connection.js';
 
@@ -60,7 +61,7 @@ export async function checkedWrite(request: WriteRequest, send: Send): Promise<U
     if (isObject(object)) checkStored(ctx, type, object);
     return send(t.info.verb, method, query, body);
   }
-  if (!hasInvariants(ctx, type) && !(typeof body === 'string' && body.includes('ownerReferences'))) return send(t.info.verb, method, query, body);
+  if (!patchNeedsDryRun(type) && !(typeof body === 'string' && body.includes('ownerReferences'))) return send(t.info.verb, method, query, body);
   for (let attempt = 1; ; attempt++) {
     const dryQuery = new URLSearchParams(query);
     dryQuery.set('dryRun', 'All');

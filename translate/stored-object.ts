@@ -6,7 +6,7 @@
  */
 import { TranslationError, type TenantContext } from './context.js';
 import { normalize, violations, type Violation } from './kinds/invariants.js';
-import { invariantsOf } from './kinds/registry.js';
+import { invariantsOf, kindRecord } from './kinds/registry.js';
 import type { Json } from './kinds/transform.js';
 
 /** The stored object's type and its name as the tenant calls it (for messages). */
@@ -16,9 +16,14 @@ export interface StoredType {
   name?: string;
 }
 
-/** Whether writes of this kind can break an invariant at all (and so are worth a dry run). */
-export function hasInvariants(ctx: TenantContext, type: StoredType): boolean {
-  return invariantsOf(ctx, type.group, type.kind).length > 0;
+/**
+ * Whether a patch of this kind can break an invariant whatever it says (and so is worth a dry
+ * run): the kind has invariants of its own. Of the metadata invariants every kind has, a patch
+ * can only reach ownerReferences (namespace and name are immutable upstream), which the caller
+ * looks for in the patch itself.
+ */
+export function patchNeedsDryRun(type: StoredType): boolean {
+  return (kindRecord(type.group, type.kind)?.invariants.length ?? 0) > 0;
 }
 
 /** Throws 403 naming every field that would leave the tenant. */
