@@ -37,6 +37,8 @@ export type TenantAttributes = Omit<Attributes, 'user'>;
 interface Snapshot {
   clusterRoles: Json[];
   clusterRoleBindings: Json[];
+  /** Each tenant's own, in its view, converted on first use: a decision costs O(the tenant's objects), not O(the cluster's). */
+  byTenant: Map<string, { clusterRoles: Json[]; clusterRoleBindings: Json[] }>;
 }
 
 export class TenantAuthorizer {
@@ -63,18 +65,19 @@ export class TenantAuthorizer {
   /** The tenant's RBAC objects in its own terms; Roles and RoleBindings only of `namespace`, if any. */
   private async objectsOf(ctx: TenantContext, namespace: string): Promise<RbacObjects> {
     const snapshot = await this.read();
-    const own = (items: Json[], kind: string) =>
-      items.flatMap((item) => {
-        const converted = objectDown(ctx, { apiVersion: `${RBAC}/v1`, kind, ...item });
-        return converted ? [converted] : [];
-      });
-    const objects: RbacObjects = { clusterRoles: own(snapshot.clusterRoles, 'ClusterRole'), clusterRoleBindings: own(snapshot.clusterRoleBindings, 'ClusterRoleBinding'), roles: [], roleBindings: [] };
+    let mine = snapshot.byTenant.get(ctx.tenantId);
+    if (!mine) {
+      const named = (items: Json[]) => items.filter((item) => String(item.metadata?.name ?? '').startsWith(ctx.prefix));
+      mine = { clusterRoles: own(ctx, named(snapshot.clusterRoles), 'ClusterRole'), clusterRoleBindings: own(ctx, named(snapshot.clusterRoleBindings), 'ClusterRoleBinding') };
+      snapshot.byTenant.set(ctx.tenantId, mine);
+    }
+    const objects: RbacObjects = { ...mine, roles: [], roleBindings: [] };
     if (namespace) {
       const path = `${RBAC_V1}/namespaces/${encodeURIComponent(addPrefix(ctx, namespace))}`;
       // A namespace that does not exist (or a name that is none) has no roles: not an error.
       const [roles, bindings] = await Promise.all([this.items(`${path}/roles`, true), this.items(`${path}/rolebindings`, true)]);
-      objects.roles = own(roles, 'Role');
-      objects.roleBindings = own(bindings, 'RoleBinding');
+      objects.roles = own(ctx, roles, 'Role');
+      objects.roleBindings = own(ctx, bindings, 'RoleBinding');
     }
     return objects;
   }
@@ -82,7 +85,7 @@ export class TenantAuthorizer {
   private read(): Promise<Snapshot> {
     if (!this.snapshot || Date.now() - this.fetchedAt > SNAPSHOT_TTL_MS) {
       this.fetchedAt = Date.now();
-      const reading = Promise.all([this.items(`${RBAC_V1}/clusterroles`), this.items(`${RBAC_V1}/clusterrolebindings`)]).then(([clusterRoles, clusterRoleBindings]) => ({ clusterRoles, clusterRoleBindings }));
+      const reading = Promise.all([this.items(`${RBAC_V1}/clusterroles`), this.items(`${RBAC_V1}/clusterrolebindings`)]).then(([clusterRoles, clusterRoleBindings]) => ({ clusterRoles, clusterRoleBindings, byTenant: new Map() }));
       reading.catch(() => {
         if (this.snapshot === reading) this.snapshot = undefined;
       });
@@ -96,6 +99,14 @@ export class TenantAuthorizer {
     if (missingIsEmpty && res.status >= 400 && res.status < 500) return [];
     return expectStatus(res, `reading ${path}`, 200).body?.items ?? [];
   }
+}
+
+/** The items that are the tenant's, in its view (list items carry no type: it is given). */
+function own(ctx: TenantContext, items: Json[], kind: string): Json[] {
+  return items.flatMap((item) => {
+    const converted = objectDown(ctx, { apiVersion: `${RBAC}/v1`, kind, ...item });
+    return converted ? [converted] : [];
+  });
 }
 
 /** The user as the tenant's RBAC names it: `alice` for `<tid>-alice`, its groups, and `system:authenticated`. */
