@@ -22,6 +22,7 @@ import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
+import { OpenStreams } from './open-streams.js';
 import { impersonation, TenantProxy } from './tenant-proxy.js';
 import { proxyUpgrade, upgradeTarget } from './upgrade-proxy.js';
 import { tenantKindScope, UpstreamConnection } from './upstream-connection.js';
@@ -100,6 +101,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const tenants = new TenantRegistry(store);
     await tenants.start();
     stops.push(() => tenants.stop());
+    // What a certificate opened ends when the certificate stops being accepted (docs/gateway.md, Identities).
+    const openStreams = new OpenStreams((tenant, serial) => tenants.refusal(tenant, serial));
+    const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
+    stops.push(async () => void unfollow());
 
     const advertised = parseListen(address);
     const serving = await ca.issueServingCertificate({ hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])] });
@@ -110,6 +115,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         metrics.requests.inc({ identity: 'refused' in identity ? 'unknown' : identity.kind, tenant: 'refused' in identity || identity.kind === 'admin' ? '' : identity.tenant, verb, code: String(res.statusCode) }),
       );
       if ('refused' in identity) return sendStatus(req, res, unauthorized());
+      if (identity.kind === 'tenant') openStreams.track(identity, res);
       route(req, res, identity).catch((err: Error) => {
         process.stderr.write(`gateway: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
         if (!res.headersSent) sendStatus(req, res, statusOf(500, 'InternalError', err.message));
@@ -148,6 +154,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       };
       if ('refused' in identity) return refuse(unauthorized().status);
       if (identity.kind !== 'tenant') return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));
+      openStreams.track(identity, socket);
       const cluster = tenants.clusterOf(identity.tenant);
       const connection = cluster ? connections.get(cluster) : undefined;
       const target = cluster ? upgradeTargets.get(cluster) : undefined;
