@@ -1,5 +1,4 @@
 import { createServer } from 'node:https';
-import { promises as fs } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import { tenantContext } from '../translate/context.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
 import { renderKubeconfig } from '../certs/index.js';
 import { parseListen } from '../devcluster/devcluster.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
 import { TenantController } from '../tenants/tenant-controller.js';
 import { TenantRegistry } from '../tenants/tenant-registry.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
@@ -67,7 +66,7 @@ const FALLBACK_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-paddock
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const dataDir = path.resolve(options.dataDir);
-  await fs.mkdir(dataDir, { recursive: true });
+  await privateDataDir(dataDir);
   const store = await openStore({ dataDir: path.join(dataDir, 'store'), etcdEndpoints: options.etcdEndpoints, etcdPrefix: options.etcdPrefix });
   const stops: (() => Promise<void>)[] = [() => store.close()];
   const stop = async () => {
@@ -178,7 +177,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
     const adminKubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
-    await fs.writeFile(adminKubeconfigPath, renderKubeconfig({ clusterName: 'paddock', server: url, caPem: ca.certPem, userName: 'admin', certPem: admin.certPem, keyPem: admin.keyPem, contextName: 'admin@paddock' }), { mode: 0o600 });
+    await writePrivateFile(adminKubeconfigPath, renderKubeconfig({ clusterName: 'paddock', server: url, caPem: ca.certPem, userName: 'admin', certPem: admin.certPem, keyPem: admin.keyPem, contextName: 'admin@paddock' }));
 
     const controller = new TenantController({
       store,
