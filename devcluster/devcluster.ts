@@ -23,7 +23,7 @@ import { handleProxy, handleProxyUpgrade } from './proxy-subresources.js';
 import { handleReview } from './reviews.js';
 import { refuseUpgrade } from './streaming/upgrade.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
 import { ClusterRoleAggregationController } from './controllers/clusterrole-aggregation.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
@@ -79,7 +79,7 @@ const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
 export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
   const name = options.name ?? 'devcluster';
   const dataDir = path.resolve(options.dataDir);
-  await fs.mkdir(dataDir, { recursive: true });
+  await privateDataDir(dataDir);
   const store = await openStore({
     dataDir: path.join(dataDir, 'store'),
     etcdEndpoints: options.etcdEndpoints,
@@ -177,10 +177,9 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
 
     const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
     const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
-    await fs.writeFile(
+    await writePrivateFile(
       kubeconfigPath,
       renderKubeconfig({ clusterName: name, server: url, caPem: ca.certPem, userName: 'admin', certPem: admin.certPem, keyPem: admin.keyPem, contextName: `admin@${name}` }),
-      { mode: 0o600 },
     );
 
     return {
@@ -235,10 +234,10 @@ async function loadOrCreateCa(dir: string, name: string): Promise<CertificateAut
   if (existsSync(certFile) && existsSync(keyFile)) {
     return loadCertificateAuthority(await fs.readFile(certFile, 'utf8'), await fs.readFile(keyFile, 'utf8'));
   }
-  await fs.mkdir(dir, { recursive: true });
+  await privateDataDir(dir);
   const ca = await createCertificateAuthority({ commonName: `${name}-ca` });
-  await fs.writeFile(keyFile, ca.keyPem, { mode: 0o600 });
-  await fs.writeFile(certFile, ca.certPem);
+  await writePrivateFile(keyFile, ca.keyPem);
+  await writePrivateFile(certFile, ca.certPem);
   return ca;
 }
 

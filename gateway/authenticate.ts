@@ -32,7 +32,8 @@ function certificateIdentity(socket: TLSSocket): CertificateIdentity | { refused
  * - O `system:masters` and no OU → the admin;
  * - anything else → refused (401), with the reason for the log.
  * The tenant's state and the serial are checked on every request, so a revocation takes effect
- * on open connections too.
+ * on open connections too; requests and upgraded sessions already running are checked again
+ * on every change to their tenant (open-streams.ts).
  */
 export function authenticate(socket: TLSSocket, tenants: TenantRegistry): Identity | { refused: string } {
   if (!socket.authorized) return { refused: `client certificate not verified: ${String(socket.authorizationError ?? 'none presented')}` };

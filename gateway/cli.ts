@@ -3,10 +3,11 @@
  * The `paddock` command: `serve` (a gateway replica), `devcluster`, and `tenant` (administration
  * through the gateway's admin API).
  */
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
+import { privateDataDir, writePrivateFile } from '../store/index.js';
 import { startGateway } from './gateway.js';
 import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
 import { tenantCommand } from './tenant-cli.js';
@@ -77,14 +78,15 @@ async function serve(args: string[]): Promise<number> {
     if (upstreams.length === 0) {
       const count = Number(values['dev-clusters']);
       if (!Number.isInteger(count) || count < 1 || count > 16) throw new Error('--dev-clusters must be a whole number from 1 to 16 (or give --upstream)');
-      await mkdir(clustersDir, { recursive: true });
+      await privateDataDir(clustersDir);
       for (let i = 1; i <= count; i++) {
         const name = `member${i}`;
         const cluster = await startDevCluster({ name, listen: '127.0.0.1:0', dataDir: path.join(clustersDir, name), etcdEndpoints, etcdPrefix: `${values['etcd-prefix']}/clusters` });
         devclusters.push(cluster);
         const kubeconfig = path.join(clustersDir, `${name}.kubeconfig`);
-        await copyFile(cluster.kubeconfigPath, kubeconfig);
-        upstreams.push({ name, kubeconfig: await readFile(kubeconfig, 'utf8') });
+        const text = await readFile(cluster.kubeconfigPath, 'utf8');
+        await writePrivateFile(kubeconfig, text);
+        upstreams.push({ name, kubeconfig: text });
         process.stdout.write(`devcluster ${name} listening on ${cluster.url}; direct kubeconfig: ${kubeconfig}\n`);
       }
     }

@@ -1,5 +1,4 @@
 import { createServer } from 'node:https';
-import { promises as fs } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import { tenantContext } from '../translate/context.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
 import { renderKubeconfig } from '../certs/index.js';
 import { parseListen } from '../devcluster/devcluster.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
 import { TenantController } from '../tenants/tenant-controller.js';
 import { TenantRegistry } from '../tenants/tenant-registry.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
@@ -23,6 +22,7 @@ import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
 import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
+import { OpenStreams } from './open-streams.js';
 import { impersonation, TenantProxy } from './tenant-proxy.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
 import { proxyUpgrade, upgradeTarget } from './upgrade-proxy.js';
@@ -70,7 +70,7 @@ const FALLBACK_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-paddock
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const dataDir = path.resolve(options.dataDir);
-  await fs.mkdir(dataDir, { recursive: true });
+  await privateDataDir(dataDir);
   const store = await openStore({ dataDir: path.join(dataDir, 'store'), etcdEndpoints: options.etcdEndpoints, etcdPrefix: options.etcdPrefix });
   const stops: (() => Promise<void>)[] = [() => store.close()];
   const stop = async () => {
@@ -105,6 +105,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     stops.push(() => tenants.stop());
     const limits = new TenantLimits({ ...DEFAULT_TENANT_LIMITS, ...options.tenantLimits }, (tenantId) => tenants.limitsOf(tenantId));
     const proxy = new TenantProxy({ continueKey: continueTokenKey(ca.keyPem), maxRequestBytes: options.maxRequestBytes, metrics, limits });
+    // What a certificate opened ends when the certificate stops being accepted (docs/gateway.md, Identities).
+    const openStreams = new OpenStreams((tenant, serial) => tenants.refusal(tenant, serial));
+    const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
+    stops.push(async () => void unfollow());
 
     const advertised = parseListen(address);
     const serving = await ca.issueServingCertificate({ hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])] });
@@ -115,6 +119,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         metrics.requests.inc({ identity: 'refused' in identity ? 'unknown' : identity.kind, tenant: 'refused' in identity || identity.kind === 'admin' ? '' : identity.tenant, verb, code: String(res.statusCode) }),
       );
       if ('refused' in identity) return sendStatus(req, res, unauthorized());
+      if (identity.kind === 'tenant') openStreams.track(identity, res);
       route(req, res, identity).catch((err: Error) => {
         process.stderr.write(`gateway: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
         if (!res.headersSent) sendStatus(req, res, statusOf(500, 'InternalError', err.message));
@@ -156,6 +161,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       };
       if ('refused' in identity) return refuse(unauthorized().status);
       if (identity.kind !== 'tenant') return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));
+      openStreams.track(identity, socket);
       const cluster = tenants.clusterOf(identity.tenant);
       const connection = cluster ? connections.get(cluster) : undefined;
       const target = cluster ? upgradeTargets.get(cluster) : undefined;
@@ -189,7 +195,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
     const adminKubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
-    await fs.writeFile(adminKubeconfigPath, renderKubeconfig({ clusterName: 'paddock', server: url, caPem: ca.certPem, userName: 'admin', certPem: admin.certPem, keyPem: admin.keyPem, contextName: 'admin@paddock' }), { mode: 0o600 });
+    await writePrivateFile(adminKubeconfigPath, renderKubeconfig({ clusterName: 'paddock', server: url, caPem: ca.certPem, userName: 'admin', certPem: admin.certPem, keyPem: admin.keyPem, contextName: 'admin@paddock' }));
 
     const controller = new TenantController({
       store,

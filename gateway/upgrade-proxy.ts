@@ -61,6 +61,7 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
       connect({ host: target.server.hostname, port: Number(target.server.port), ...(isIP(target.server.hostname) ? {} : { servername: target.server.hostname }), ...target.tls }),
   });
   upstream.on('upgrade', (res, socket, upstreamHead) => {
+    if (client.destroyed) return socket.destroy();
     client.write(responseHead(res.statusCode ?? 101, res.statusMessage ?? 'Switching Protocols', res.headers));
     if (upstreamHead.length) client.write(upstreamHead);
     if (head.length) socket.write(head);
@@ -87,7 +88,10 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
     });
   });
   upstream.on('error', () => refuse(client, statusOf(503, 'ServiceUnavailable', 'the tenant\'s cluster is unreachable', { retryAfterSeconds: 1 })));
+  // The client gone (hung up, or cut off when its certificate was revoked) before the cluster
+  // answered: the upgrade request upstream is abandoned too.
   client.on('error', () => upstream.destroy());
+  client.once('close', () => upstream.destroy());
   upstream.end();
 }
 

@@ -6,6 +6,7 @@ export * from './types.js';
 export * from './errors.js';
 export { EmbeddedStore } from './embedded/embedded-store.js';
 export { EtcdStore } from './etcd/etcd-store.js';
+export { privateDataDir, writePrivateFile } from './private-files.js';
 
 export interface OpenStoreOptions extends EmbeddedStoreOptions {
   /** When given, the store is etcd at these endpoints; otherwise the embedded store. */

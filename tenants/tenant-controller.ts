@@ -85,6 +85,11 @@ export class TenantController {
         await sleep(500);
         continue;
       }
+      // Stopped while the campaign was being won: stop() found no leadership to resign.
+      if (this.stopped) {
+        await this.leadership.resign().catch(() => undefined);
+        return;
+      }
       const loop = new WatchLoop(this.options.store, TENANTS_PREFIX, {
         onList: (items) => {
           this.placed.clear();

@@ -16,21 +16,28 @@ interface TenantEntry {
  * Who may come in right now: every gateway replica follows the Tenant objects in the store by
  * watch, so a deleted tenant, a Terminating one, or a revoked certificate serial is refused
  * as soon as the change reaches the replica's watch — never a store round trip per request.
+ * Listeners hear of every change to a tenant, so that what a certificate opened earlier (open
+ * streams) can be checked again at once.
  */
 export class TenantRegistry {
   private readonly tenants = new Map<string, TenantEntry>();
+  private readonly listeners = new Set<(tenantId: string) => void>();
   private readonly loop: WatchLoop;
 
   constructor(store: Store) {
     this.loop = new WatchLoop(store, TENANTS_PREFIX, {
       onList: (items) => {
+        // A relist may have missed deletions and rotations: every tenant known before or now changed.
+        const changed = new Set(this.tenants.keys());
         this.tenants.clear();
-        for (const kv of items) this.observe(JSON.parse(kv.value) as ApiObject);
+        for (const kv of items) changed.add(this.observe(JSON.parse(kv.value) as ApiObject));
+        for (const id of changed) this.changed(id);
       },
       onEvent: (event) => {
         const tenant = JSON.parse(event.value) as ApiObject;
         if (event.type === 'delete') this.tenants.delete(tenant.metadata.name);
         else this.observe(tenant);
+        this.changed(tenant.metadata.name);
       },
     }, 'tenant registry');
   }
@@ -61,12 +68,29 @@ export class TenantRegistry {
     return this.tenants.get(tenantId)?.limits;
   }
 
-  private observe(tenant: ApiObject): void {
+  /** Calls `listener` with a tenant's id after each change to it (deleted, phase, serials); returns how to stop. */
+  onChange(listener: (tenantId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(tenantId: string): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(tenantId);
+      } catch (err) {
+        process.stderr.write(`tenant registry: a change listener failed for ${tenantId}: ${(err as Error).stack ?? String(err)}\n`);
+      }
+    }
+  }
+
+  private observe(tenant: ApiObject): string {
     this.tenants.set(tenant.metadata.name, {
       active: tenant.status?.phase === 'Active' && !tenant.metadata.deletionTimestamp,
       serials: new Set((tenant.status?.certificateSerials ?? []) as string[]),
       cluster: tenant.status?.cluster,
       limits: tenantLimitOverrides(tenant),
     });
+    return tenant.metadata.name;
   }
 }

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from '../private-files.js';
 
 /**
  * One process owns an embedded store's data directory: a second one writing the same log would
@@ -10,7 +11,7 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   const file = path.join(dir, 'LOCK');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await fs.open(file, 'wx');
+      const handle = await fs.open(file, 'wx', PRIVATE_FILE_MODE);
       await handle.writeFile(String(process.pid));
       await handle.close();
       return () => fs.rm(file, { force: true });

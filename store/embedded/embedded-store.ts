@@ -5,6 +5,7 @@ import { StoreError, tooLarge } from '../errors.js';
 import type { CreateOptions, ElectOptions, KeyValue, Leadership, Lease, ListOptions, ListResult, Store, Watch, WatchEvent } from '../types.js';
 import { validateKey, validateRevision, validateTtl, validateValue } from '../validate.js';
 import { WatchQueue } from '../watch-queue.js';
+import { privateDataDir } from '../private-files.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { EmbeddedLease } from './leases.js';
 import { Mvcc, type Mutation } from './mvcc.js';
@@ -238,7 +239,7 @@ export class EmbeddedStore implements Store {
   }
 
   private async recover(dir: string): Promise<void> {
-    await fs.mkdir(dir, { recursive: true });
+    await privateDataDir(dir);
     this.unlock = await lockDataDir(dir);
     const snapshot = await readSnapshot(dir);
     if (snapshot) this.mvcc.restore(snapshot.revision, snapshot.items);

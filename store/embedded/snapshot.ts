@@ -1,6 +1,7 @@
 import { createWriteStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
+import { PRIVATE_FILE_MODE } from '../private-files.js';
 import type { KeyValue } from '../types.js';
 import { syncDir } from './wal.js';
 
@@ -19,7 +20,7 @@ export interface Snapshot {
  */
 export async function writeSnapshot(dir: string, revision: number, items: Iterable<KeyValue & { lease?: string }>): Promise<void> {
   const tmp = path.join(dir, `${SNAPSHOT_FILE}.tmp`);
-  const out = createWriteStream(tmp);
+  const out = createWriteStream(tmp, { mode: PRIVATE_FILE_MODE });
   const write = async (line: string) => {
     if (!out.write(line + '\n')) await once(out, 'drain');
   };

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FILE_MODE } from '../private-files.js';
 import type { Mutation } from './mvcc.js';
 
 /** One write as the log holds it: a JSON line, so a torn tail is easy to recognise and cut. */
@@ -113,7 +114,7 @@ export class WriteAheadLog {
 
   static async create(dir: string, sequence: number, fsync: boolean): Promise<WriteAheadLog> {
     const file = path.join(dir, logFileName(sequence));
-    const handle = await fs.open(file, 'wx');
+    const handle = await fs.open(file, 'wx', PRIVATE_FILE_MODE);
     if (fsync) await syncDir(dir);
     return new WriteAheadLog(handle, file, sequence, fsync);
   }
