@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { drained } from '../apiserver/handlers/http-io.js';
 import type { UpstreamResponse } from './upstream-connection.js';
 
 /**
@@ -14,7 +15,8 @@ export async function streamBody(response: UpstreamResponse, res: ServerResponse
   };
   res.on('close', close);
   try {
-    for await (const chunk of response.body) if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+    // A response destroyed while full (the tenant hung up, or its certificate was revoked) never drains.
+    for await (const chunk of response.body) if (!res.write(chunk) && !res.destroyed) await drained(res, res);
   } catch {
     // The tenant hung up or the upstream answer broke off.
   } finally {

@@ -2,7 +2,7 @@ import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
-import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, JsonAnswerStream, readBody, sendJson, sendJsonText, sendStatus } from '../apiserver/handlers/http-io.js';
+import { drained, MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, JsonAnswerStream, readBody, sendJson, sendJsonText, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, isSharedResource, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
@@ -361,7 +361,7 @@ export class TenantProxy {
         metrics.watchEventsRead.inc({ cluster: upstream.name }, lines.length);
         let out = '';
         for (const line of lines) out += events.downLine(line, memo) ?? '';
-        if (out && !res.write(out)) await new Promise((resolve) => res.once('drain', resolve));
+        if (out && !res.write(out) && !res.destroyed) await drained(res, res);
       }
     } catch {
       // The upstream stream ended abnormally or the tenant hung up: end the tenant's stream.
