@@ -172,4 +172,18 @@ describe('adversarial: RBAC objects stay inside the tenant', function () {
     expect(JSON.parse(refused.body)).to.include({ kind: 'Status', reason: 'Forbidden', code: 403 });
     expect(JSON.parse(refused.body).message).to.match(/^impersonation is not available through the gateway: the request carries Impersonate-User/);
   });
+
+  it('a ClusterRole labelled aggregate-to-view cannot lend the tenant\u2019s rules to the cluster\u2019s own view role, by create or by patch', async () => {
+    const labelled = await alice.run(['apply', '-f', '-'], JSON.stringify({ apiVersion: RBAC, kind: 'ClusterRole', metadata: { name: 'lender', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }] }));
+    expect(labelled.code).to.equal(1);
+    expect(labelled.stderr).to.contain('would add the tenant\'s rules to the cluster\'s own roles');
+    await alice.ok(['create', 'clusterrole', 'lender', '--verb=get,list', '--resource=secrets']);
+    const patched = await alice.run(['label', 'clusterrole', 'lender', 'rbac.authorization.k8s.io/aggregate-to-view=true']);
+    expect(patched.code).to.equal(1);
+    expect(patched.stderr).to.contain('rbac.authorization.k8s.io/aggregate-to-');
+    const upstreamRole = (await member.request('GET', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${A}-lender`)).body;
+    expect(upstreamRole.metadata.labels ?? {}).not.to.have.property('rbac.authorization.k8s.io/aggregate-to-view');
+    const view = (await member.request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view')).body;
+    expect(JSON.stringify(view.rules)).not.to.match(/"secrets"/);
+  });
 });

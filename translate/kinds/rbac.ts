@@ -163,13 +163,35 @@ const tenantAggregation = each(['aggregationRule', 'clusterRoleSelectors'], tena
 
 export const roleConvertor = rulesOf('Role');
 
-export const clusterRoleConvertor = all(rulesOf('ClusterRole'), forcedTenantLabel, tenantAggregation);
+/**
+ * kube's own `admin`, `edit` and `view` aggregate every ClusterRole labelled
+ * `rbac.authorization.k8s.io/aggregate-to-<role>`: a tenant's would lend its rules to whoever
+ * holds those roles cluster-wide. Tenants cannot bind them, and cannot label into them.
+ */
+const AGGREGATE_TO_CLUSTER_ROLES = 'rbac.authorization.k8s.io/aggregate-to-';
+
+const aggregatesIntoClusterRoles = (labels: unknown): string | undefined => (isObject(labels) ? Object.keys(labels).find((key) => key.startsWith(AGGREGATE_TO_CLUSTER_ROLES)) : undefined);
+
+const notIntoClusterRoles: Transform = {
+  up: (_ctx, role) => {
+    const key = aggregatesIntoClusterRoles(role.metadata?.labels);
+    if (key) throw new TranslationError(403, 'Forbidden', `the label ${key} would add the tenant's rules to the cluster's own roles, which tenants cannot change`);
+  },
+  down: () => true,
+};
+
+export const clusterRoleConvertor = all(rulesOf('ClusterRole'), notIntoClusterRoles, forcedTenantLabel, tenantAggregation);
 
 export const roleInvariants: readonly Invariant[] = [ruled(['rules', EACH, 'apiGroups', EACH], apiGroup, "must be a built-in API group or one of the tenant's own")];
 
 /** A ClusterRole carries the tenant label, and aggregates only the tenant's own ClusterRoles. */
 export const clusterRoleInvariants: readonly Invariant[] = [
   ...roleInvariants,
+  {
+    path: ['metadata', 'labels'],
+    must: `must not carry ${AGGREGATE_TO_CLUSTER_ROLES}…: the cluster's own roles would aggregate the tenant's rules`,
+    holds: (_ctx, labels) => aggregatesIntoClusterRoles(labels) === undefined,
+  },
   {
     path: ['metadata', 'labels', TENANT_LABEL],
     must: "must be the tenant's id",
