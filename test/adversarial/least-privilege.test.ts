@@ -5,17 +5,13 @@
  * the tenant's own RBAC; the tenant's space heals when its role, binding or grants are deleted.
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { parseKubeconfig } from '../../certs/index.js';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { impersonation } from '../../gateway/tenant-proxy.js';
-import { ApiClient } from '../support/api-client.js';
-import { Kubectl } from '../support/kubectl.js';
-import { createActiveTenant } from '../support/tenants.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import type { ApiClient } from '../support/api-client.js';
+import type { Kubectl } from '../support/kubectl.js';
+import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 import { eventually } from '../support/eventually.js';
 
 const A = 'lpaaaa';
@@ -38,9 +34,7 @@ function answerOf(req: ClientRequest): Promise<{ status: number; body: string }>
 
 describe('adversarial: least privilege upstream', function () {
   this.timeout(120_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
-  let remove: (() => Promise<void>)[] = [];
+  let stage: TwoTenants;
   let alice: Kubectl;
   let bob: Kubectl;
   /** The upstream cluster's admin: with impersonation headers, any identity upstream. */
@@ -48,26 +42,14 @@ describe('adversarial: least privilege upstream', function () {
   let upstreamCa: string;
 
   before(async () => {
-    const upstreamDir = await makeTempDir('lp-upstream');
-    const gatewayDir = await makeTempDir('lp-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    const kubeconfig = await readFile(upstream.kubeconfigPath, 'utf8');
-    upstreamCa = parseKubeconfig(kubeconfig).caPem;
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig }] });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    alice = await Kubectl.create((await createActiveTenant(admin, A, gatewayDir.dir)).kubeconfigPath);
-    bob = await Kubectl.create((await createActiveTenant(admin, B, gatewayDir.dir)).kubeconfigPath);
-    admin.close();
-    member = await ApiClient.load(upstream.kubeconfigPath);
+    stage = await startTwoTenants('lp', [A, B]);
+    [alice, bob] = stage.tenants.map((tenant) => tenant.kubectl) as [Kubectl, Kubectl];
+    member = stage.member;
+    upstreamCa = parseKubeconfig(stage.upstreamKubeconfig).caPem;
     await bob.ok(['create', 'secret', 'generic', 'crown-jewels', '--from-literal=password=bobs-secret']);
   });
   after(async () => {
-    member?.close();
-    for (const k of [alice, bob]) await k?.dispose();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   /** A request straight to the upstream cluster with a bearer token, as a workload there would send it. */

@@ -1,13 +1,9 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { parseKubeconfig } from '../../certs/index.js';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
-import { ApiClient } from '../support/api-client.js';
-import { Kubectl } from '../support/kubectl.js';
-import { createActiveTenant } from '../support/tenants.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import type { ApiClient } from '../support/api-client.js';
+import type { Kubectl } from '../support/kubectl.js';
+import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 import { eventually } from '../support/eventually.js';
 
 const A = 'alice1';
@@ -19,9 +15,7 @@ const clusterRole = (name: string, rules: unknown[], extra: Record<string, unkno
 
 describe('adversarial: RBAC objects stay inside the tenant', function () {
   this.timeout(120_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
-  let remove: (() => Promise<void>)[] = [];
+  let stage: TwoTenants;
   let alice: Kubectl;
   let bob: Kubectl;
   let bobKubeconfig: string;
@@ -29,25 +23,13 @@ describe('adversarial: RBAC objects stay inside the tenant', function () {
   let member: ApiClient;
 
   before(async () => {
-    const upstreamDir = await makeTempDir('rbac-upstream');
-    const gatewayDir = await makeTempDir('rbac-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    alice = await Kubectl.create((await createActiveTenant(admin, A, gatewayDir.dir)).kubeconfigPath);
-    const bobTenant = await createActiveTenant(admin, B, gatewayDir.dir);
-    bobKubeconfig = bobTenant.kubeconfig;
-    bob = await Kubectl.create(bobTenant.kubeconfigPath);
-    admin.close();
-    member = await ApiClient.load(upstream.kubeconfigPath);
+    stage = await startTwoTenants('rbac', [A, B]);
+    [alice, bob] = stage.tenants.map((tenant) => tenant.kubectl) as [Kubectl, Kubectl];
+    bobKubeconfig = stage.tenants[1]!.kubeconfig;
+    member = stage.member;
   });
   after(async () => {
-    member?.close();
-    for (const k of [alice, bob]) await k?.dispose();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   /** A SubjectAccessReview asked upstream as the cluster's admin. */
@@ -151,7 +133,7 @@ describe('adversarial: RBAC objects stay inside the tenant', function () {
     await bob.ok(['run', 'box', '--image=busybox', '--restart=Never']);
     const parsed = parseKubeconfig(bobKubeconfig);
     const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const ws = new WebSocket(`${gateway.url.replace('https', 'wss')}/api/v1/namespaces/default/pods/box/exec?command=id&stdout=true`, ['v5.channel.k8s.io'], {
+      const ws = new WebSocket(`${stage.gateway.url.replace('https', 'wss')}/api/v1/namespaces/default/pods/box/exec?command=id&stdout=true`, ['v5.channel.k8s.io'], {
         ca: parsed.caPem,
         cert: parsed.certPem,
         key: parsed.keyPem,
