@@ -9,6 +9,7 @@ import { placeTenant } from './placement.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
 import { TENANTS_PREFIX } from './tenant-registry.js';
 import type { UpstreamCluster } from './upstream-clusters.js';
+import { watchSpaceDeletions } from './space-deletions.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace } from './upstream-space.js';
 
 export interface TenantControllerOptions {
@@ -126,16 +127,28 @@ export class TenantController {
 
   /**
    * The tenant's space heals: a tenant (or anyone) deleting its cluster-admin role or binding,
-   * or a grant in one of its namespaces, has it back within one interval. One pass per cluster
-   * reads four lists, whatever the number of tenants.
+   * or a grant in one of its namespaces, has it back at once (a watch of deletions upstream) or
+   * at the latest within one interval (the periodic pass, for what a broken watch missed). One
+   * pass per cluster reads four lists, whatever the number of tenants.
    */
   private async healWhileLeading(signal: AbortSignal): Promise<void> {
     const interval = this.options.healIntervalMs ?? 3000;
+    let wake: (() => void) | undefined;
+    let woken = false;
+    const deleted = () => {
+      woken = true;
+      wake?.();
+    };
+    const watches = Promise.all(this.options.clusters.map((cluster) => watchSpaceDeletions(cluster.client, deleted, signal)));
+    signal.addEventListener('abort', () => wake?.(), { once: true });
     while (!signal.aborted && !this.stopped) {
       await new Promise<void>((resolve) => {
+        if (woken) return resolve();
         const timer = setTimeout(resolve, interval);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        wake = () => (clearTimeout(timer), resolve());
       });
+      wake = undefined;
+      woken = false;
       if (signal.aborted || this.stopped) return;
       await Promise.all(
         this.options.clusters.map(async (cluster) => {
@@ -145,6 +158,7 @@ export class TenantController {
         }),
       );
     }
+    await watches;
   }
 
   private enqueue(name: string): void {
