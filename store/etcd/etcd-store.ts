@@ -22,6 +22,7 @@ export class EtcdStore implements Store {
   private readonly client: Etcd3;
   private readonly prefix: string;
   private readonly watches = new Set<WatchQueue>();
+  private readonly cancellations = new Set<Promise<unknown>>();
   private closed = false;
 
   constructor(options: EtcdStoreOptions) {
@@ -107,7 +108,7 @@ export class EtcdStore implements Store {
     if (afterRevision !== undefined) await this.checkNotCompacted(afterRevision);
     const queue = new WatchQueue(() => {
       this.watches.delete(queue);
-      void watcher?.cancel().catch(() => undefined);
+      this.cancelling(watcher);
     });
     let watcher: Watcher | undefined;
     const builder = this.client.watch().prefix(this.raw(prefix)).withPreviousKV();
@@ -137,7 +138,7 @@ export class EtcdStore implements Store {
     try {
       await connected;
     } catch (err) {
-      void pending.cancel().catch(() => undefined);
+      this.cancelling(pending);
       throw err;
     }
     watcher = pending;
@@ -178,7 +179,17 @@ export class EtcdStore implements Store {
     if (this.closed) return;
     this.closed = true;
     for (const queue of this.watches) queue.close();
+    // A watcher still cancelling when the client closes is retried by etcd3 forever, on timers
+    // that keep the process alive: let every cancellation finish first.
+    await Promise.all(this.cancellations);
     this.client.close();
+  }
+
+  private cancelling(watcher: Watcher | undefined): void {
+    if (!watcher) return;
+    const cancellation = watcher.cancel().catch(() => undefined);
+    this.cancellations.add(cancellation);
+    void cancellation.finally(() => this.cancellations.delete(cancellation));
   }
 
   /**
