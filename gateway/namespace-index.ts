@@ -1,4 +1,4 @@
-import { TENANT_LABEL } from '../translate/kinds/namespace.js';
+import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import { watchLineBatches } from './watch-lines.js';
 

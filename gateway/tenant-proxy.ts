@@ -1,10 +1,10 @@
-import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
+import { requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
 import { drained, MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, JsonAnswerStream, readBody, sendJson, sendJsonText, sendStatus } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
-import { apiVersionDown, isSharedResource, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
+import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
 import { CollectionStreamDown } from '../translate/list-stream.js';
@@ -13,6 +13,7 @@ import { objectDown, objectDownInPlace, objectUp, textDown } from '../translate/
 import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
 import { patchUp, type PatchBodyType } from '../translate/patch.js';
 import { protobufBodyUp } from '../translate/protobuf-body.js';
+import { assertUnderPrefix } from '../translate/prefix-check.js';
 import { requestUp, type TranslatedRequest } from '../translate/request.js';
 import { writeBodyType } from '../translate/write-body.js';
 import { statusDown } from '../translate/status.js';
@@ -64,13 +65,10 @@ export class TenantProxy {
 
   /** A tenant request, admitted within its tenant's limits (429 beyond them) and counted until it ends. */
   async handle(req: IncomingMessage, res: ServerResponse, identity: TenantIdentity, upstream: UpstreamConnection): Promise<void> {
-    let lease: TenantRequestLease | undefined;
+    let lease: TenantRequestLease;
     try {
       lease = this.options.limits.begin(identity.tenant);
-      const url = requestUrl(req.url);
-      if (isLongRunning(parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams))) lease.openStream();
     } catch (err) {
-      lease?.end();
       return sendStatus(req, res, err as ApiError);
     }
     this.leases.set(req, lease);
@@ -107,6 +105,8 @@ export class TenantProxy {
   }
 
   private async forward(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
+    // Counted against the tenant's open streams from the request as parsed once, here.
+    if (isLongRunning(t.info)) this.leaseOf(req).openStream();
     const credentials = await credentialsFor(ctx, identity, t, upstream);
     if (t.info.subresource === 'proxy') return proxySubresource(req, res, ctx, t, upstream, credentials, requestUrl(req.url).pathname, this.options.maxRequestBytes);
     const headers = { ...credentials };
@@ -572,20 +572,6 @@ async function sendAs(ctx: TenantContext, identity: TenantIdentity, t: Translate
   return call(asGateway);
 }
 
-/**
- * What the gateway sends with its own credentials names only the tenant's: a namespace under
- * its prefix, a cluster-scoped name under its prefix (shared kinds are read-only by name). A
- * second check, independent of the conversion that put the prefix there.
- */
-function assertUnderPrefix(ctx: TenantContext, t: TranslatedRequest): void {
-  const segments = t.path.split('/').map(decodeURIComponent);
-  const at = segments.indexOf('namespaces');
-  const namespace = t.namespaced && at >= 0 && at + 1 < segments.length ? segments[at + 1]! : undefined;
-  const name = t.info.name ? segments[segments.indexOf(t.info.resource, at >= 0 && t.namespaced ? at + 2 : 0) + 1] : undefined;
-  const own = (value: string) => value.startsWith(ctx.prefix) || value.includes(`.${ctx.prefix}`);
-  const bad = t.namespaced ? (t.info.namespace ? namespace === undefined || !own(namespace) : false) : name !== undefined && !isSharedResource(t.info.group, t.info.resource) && !own(name);
-  if (bad) throw new TranslationError(403, 'Forbidden', `${t.info.resource} "${t.info.name}" is forbidden: it is not under the tenant's prefix upstream`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
-}
 
 /** What a successful write changes beyond itself: a binding or namespace changes the tenant's grants, a role the gateway's decisions. */
 async function afterWrite(ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, answer: string): Promise<void> {

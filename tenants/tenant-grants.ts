@@ -15,8 +15,8 @@
  * controller re-syncs every tenant periodically, which heals deleted or edited grants.
  */
 import { expectStatus, type RestResponse } from '../apiserver/client/rest-client.js';
-import { TENANT_LABEL } from '../translate/kinds/namespace.js';
-import { GRANT_NAME_PREFIX as GRANT_PREFIX } from '../translate/kinds/rbac.js';
+import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
+import { GRANT_NAME_PREFIX as GRANT_PREFIX, roleOfDormantName } from '../translate/kinds/rbac.js';
 
 
 const RBAC = 'rbac.authorization.k8s.io';
@@ -29,17 +29,6 @@ export interface UpstreamApi {
 }
 
 type Json = Record<string, any>;
-
-/** `<tid>:<role>`: the ClusterRole a dormant binding names upstream. */
-export function dormantRoleName(tenantId: string, role: string): string {
-  return `${tenantId}:${role}`;
-}
-
-/** The tenant's role a dormant roleRef stands for, or undefined when the name is not one. */
-export function roleOfDormantName(tenantId: string, name: string): string | undefined {
-  const prefix = `${tenantId}:`;
-  return name.startsWith(prefix) && name.length > prefix.length ? name.slice(prefix.length) : undefined;
-}
 
 /**
  * The grant RoleBindings the tenant's dormant ClusterRoleBindings call for in its namespaces,

@@ -1,5 +1,6 @@
 import { expectStatus } from '../apiserver/client/rest-client.js';
-import { applyGrants, desiredGrants, dormantRoleName, existingGrants, listClusterRoleBindings, tenantNamespacesUpstream, type UpstreamApi } from './tenant-grants.js';
+import { dormantRoleName } from '../translate/kinds/rbac.js';
+import { applyGrants, desiredGrants, existingGrants, listClusterRoleBindings, tenantNamespacesUpstream, type UpstreamApi } from './tenant-grants.js';
 import { TENANT_LABEL } from './tenant-resource.js';
 
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';

@@ -29,9 +29,20 @@ const roleRef = byKind({ ClusterRole: requiredStringAt('name', prefixed) });
  * tenant namespace (tenants/tenant-grants.ts, docs/isolation.md).
  */
 const dormantRole: StringRule = {
-  up: (ctx, name) => `${ctx.tenantId}:${name}`,
-  down: (ctx, name) => (name.startsWith(`${ctx.tenantId}:`) && name.length > ctx.tenantId.length + 1 ? name.slice(ctx.tenantId.length + 1) : null),
+  up: (ctx, name) => dormantRoleName(ctx.tenantId, name),
+  down: (ctx, name) => roleOfDormantName(ctx.tenantId, name) ?? null,
 };
+
+/** `<tid>:<role>`: the ClusterRole a dormant binding names upstream. */
+export function dormantRoleName(tenantId: string, role: string): string {
+  return `${tenantId}:${role}`;
+}
+
+/** The tenant's role a dormant roleRef stands for, or undefined when the name is not one. */
+export function roleOfDormantName(tenantId: string, name: string): string | undefined {
+  const prefix = `${tenantId}:`;
+  return name.startsWith(prefix) && name.length > prefix.length ? name.slice(prefix.length) : undefined;
+}
 
 const dormantRoleRef = byKind({ ClusterRole: requiredStringAt('name', dormantRole) });
 
