@@ -29,15 +29,17 @@ async function follow(client: RestClient, path: string, deleted: () => void, sig
         signal.removeEventListener('abort', stop);
         resolve();
       };
+      // Whichever comes: an error, the request's close, the answer's close (done is idempotent).
       req.on('error', done);
+      req.on('close', done);
       req.on('response', (res: IncomingMessage) => {
         res.setEncoding('utf8');
         // kube writes an event's `type` first; a deletion's line starts so, whatever the chunking, up to a split inside these bytes.
         res.on('data', (chunk: string) => {
           if (chunk.includes('{"type":"DELETED"')) deleted();
         });
-        res.on('end', done);
-        res.on('error', done);
+        res.on('close', done);
+        res.on('error', () => undefined);
       });
       req.end();
     });

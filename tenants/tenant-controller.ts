@@ -107,7 +107,8 @@ export class TenantController {
         },
       }, 'tenant controller');
       await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
-      const healing = this.healWhileLeading(this.leadership.signal);
+      // Ends when leadership is lost or the controller stops, whichever comes first.
+      const healing = this.healWhileLeading(AbortSignal.any([this.leadership.signal, this.abort.signal]));
       await new Promise<void>((resolve) => {
         if (this.leadership!.signal.aborted) return resolve();
         this.leadership!.signal.addEventListener('abort', () => resolve(), { once: true });
