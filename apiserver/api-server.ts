@@ -23,7 +23,12 @@ export interface UserInfo {
 export type RequestAuthorizer = (user: UserInfo, info: RequestInfo) => { allowed: boolean; message: string } | null;
 
 /** Serves a resource that is not stored (reviews, tokens, streams); returns false to decline. */
-export type VirtualResourceHandler = (req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, user: UserInfo) => Promise<boolean>;
+export type VirtualResourceHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequestInfo,
+  user: UserInfo,
+) => Promise<boolean>;
 
 export interface ApiServerOptions {
   store: Store;
@@ -58,7 +63,9 @@ export class ApiServer {
     const key = `${info.group}/${info.version}/${info.resource}`;
     let registry = this.registries.get(key);
     if (!registry || registry.info !== info) {
-      registry = new GenericRegistry(this.options.store, info, this.options.strategyFor(info), (name) => this.lookupNamespace(name));
+      registry = new GenericRegistry(this.options.store, info, this.options.strategyFor(info), (name) =>
+        this.lookupNamespace(name),
+      );
       this.registries.set(key, registry);
     }
     return registry;
@@ -94,7 +101,8 @@ export class ApiServer {
       });
     } catch (err) {
       const apiError = err instanceof ApiError ? err : toApiError(err);
-      if (apiError.code >= 500 && apiError.status.reason === 'InternalError') process.stderr.write(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}\n`);
+      if (apiError.code >= 500 && apiError.status.reason === 'InternalError')
+        process.stderr.write(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}\n`);
       sendStatus(req, res, apiError);
     }
   }

@@ -39,7 +39,9 @@ export class ResourceCatalog {
     if (before === JSON.stringify(resources)) return;
     if (resources.length === 0) this.custom.delete(crdName);
     else this.custom.set(crdName, resources);
-    const customGroups = [...this.custom.values()].flat().sort((a, b) => (a.group + a.resource < b.group + b.resource ? -1 : 1));
+    const customGroups = [...this.custom.values()]
+      .flat()
+      .sort((a, b) => (a.group + a.resource < b.group + b.resource ? -1 : 1));
     this.all = [...this.builtin, ...customGroups];
     this.rebuild();
     for (const listener of this.listeners) listener();

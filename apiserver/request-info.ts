@@ -31,13 +31,23 @@ export interface NonResourceRequestInfo {
 
 export type RequestInfo = ResourceRequestInfo | NonResourceRequestInfo;
 
-const METHOD_VERBS: Record<string, Verb> = { POST: 'create', PUT: 'update', PATCH: 'patch', GET: 'get', HEAD: 'get', DELETE: 'delete' };
+const METHOD_VERBS: Record<string, Verb> = {
+  POST: 'create',
+  PUT: 'update',
+  PATCH: 'patch',
+  GET: 'get',
+  HEAD: 'get',
+  DELETE: 'delete',
+};
 
 export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
   const nonResource: NonResourceRequestInfo = { isResourceRequest: false, verb: method.toLowerCase(), path };
-  const parts = path.split('/').filter((p) => p !== '').map(decodeSegment);
+  const parts = path
+    .split('/')
+    .filter((p) => p !== '')
+    .map(decodeSegment);
   if (parts.length === 0 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource;
-  const apiPrefix = parts[0] as 'api' | 'apis';
+  const apiPrefix = parts[0];
   let rest = parts.slice(1);
   let group = '';
   if (apiPrefix === 'apis') {
@@ -47,7 +57,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   } else if (rest.length < 2) {
     return nonResource;
   }
-  const version = rest[0]!;
+  const version = rest[0];
   rest = rest.slice(1);
 
   let verb = METHOD_VERBS[method.toUpperCase()];
@@ -63,7 +73,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     if (rest.length > 1) {
       namespace = rest[1]!;
       // /namespaces/<ns> and /namespaces/<ns>/{status,finalize} are the namespace object itself.
-      if (rest.length > 2 && !['status', 'finalize'].includes(rest[2]!)) rest = rest.slice(2);
+      if (rest.length > 2 && !['status', 'finalize'].includes(rest[2])) rest = rest.slice(2);
     }
   }
   const [resource = '', name = '', subresource = '', ...extra] = rest;
@@ -96,7 +106,10 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
  * one. Empty when nothing follows the subresource, which kube answers with a redirect for GET.
  */
 export function subresourcePath(rawPath: string, info: ResourceRequestInfo): string {
-  const parts = rawPath.replace(/^\/+|\/+$/g, '').split('/').map(decodeSegment);
+  const parts = rawPath
+    .replace(/^\/+|\/+$/g, '')
+    .split('/')
+    .map(decodeSegment);
   const prefixParts = (info.group ? 3 : 2) + (info.namespace ? 2 : 0);
   let path = parts.slice(prefixParts + 3).join('/');
   if (path && !path.startsWith('/')) path = `/${path}`;

@@ -58,7 +58,11 @@ export const notFound = (gr: GroupResource, name: string) =>
   fail(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, { name, group: gr.group, kind: gr.resource });
 
 export const alreadyExists = (gr: GroupResource, name: string) =>
-  fail(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, { name, group: gr.group, kind: gr.resource });
+  fail(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
 
 export const conflict = (gr: GroupResource, name: string) =>
   fail(
@@ -78,13 +82,24 @@ export function invalid(kind: string, group: string, name: string, causes: Cause
 export const badRequest = (message: string) => fail(400, 'BadRequest', message);
 
 export const forbidden = (gr: GroupResource, name: string, reason: string) =>
-  fail(403, 'Forbidden', `${qualifiedResource(gr)} ${name ? `"${name}" ` : ''}is forbidden: ${reason}`, { name, group: gr.group, kind: gr.resource });
+  fail(403, 'Forbidden', `${qualifiedResource(gr)} ${name ? `"${name}" ` : ''}is forbidden: ${reason}`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
 
 export const methodNotAllowed = (verb: string, gr: GroupResource) =>
-  fail(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(gr)}"`, { group: gr.group, kind: gr.resource });
+  fail(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(gr)}"`, {
+    group: gr.group,
+    kind: gr.resource,
+  });
 
 export const unsupportedMediaType = (accepted: string[]) =>
-  fail(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  fail(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+  );
 
 export const notAcceptable = (accepted: string[]) =>
   fail(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
@@ -107,7 +122,8 @@ export const tooLargeResourceVersion = (requested: number, current: number) =>
 export const internalError = (message: string) =>
   fail(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ reason: '', message, field: '' }] });
 
-export const serviceUnavailable = (message: string) => fail(503, 'ServiceUnavailable', message, { retryAfterSeconds: 1 });
+export const serviceUnavailable = (message: string) =>
+  fail(503, 'ServiceUnavailable', message, { retryAfterSeconds: 1 });
 
 /** Maps store failures that escaped a handler to their HTTP statuses (see store/errors.ts). */
 export function toApiError(err: unknown, gr?: GroupResource, name?: string): ApiError {

@@ -19,7 +19,11 @@ const configMap = (name: string) =>
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name, labels: { app: 'checkout', 'app.kubernetes.io/managed-by': 'Helm' } },
-    data: { 'application.properties': 'server.port=8080\nlogging.level.root=INFO\npayments.endpoint=http://payments:8080\ncache.ttl=300\n', FEATURE_FLAGS: 'new-cart,fast-checkout' },
+    data: {
+      'application.properties':
+        'server.port=8080\nlogging.level.root=INFO\npayments.endpoint=http://payments:8080\ncache.ttl=300\n',
+      FEATURE_FLAGS: 'new-cart,fast-checkout',
+    },
   });
 
 /** A small web Deployment: a kind whose objects carry invariants of their own (its pod template's references). */
@@ -28,7 +32,17 @@ const deployment = (name: string) =>
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name, labels: { app: 'web' } },
-    spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { serviceAccountName: 'default', containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: {
+          serviceAccountName: 'default',
+          containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }],
+        },
+      },
+    },
   });
 
 export async function benchCreate(options: BenchOptions): Promise<number> {
@@ -37,24 +51,48 @@ export async function benchCreate(options: BenchOptions): Promise<number> {
     const tenant = await createBenchTenant(env, TENANT);
     const steps = (namespace: string, name: string) => [
       { method: 'POST', path: `/api/v1/namespaces/${namespace}/configmaps`, body: configMap(name) },
-      { method: 'PATCH', path: `/api/v1/namespaces/${namespace}/configmaps/${name}`, body: '{"metadata":{"labels":{"release":"r{n}"}}}', contentType: 'application/merge-patch+json' },
+      {
+        method: 'PATCH',
+        path: `/api/v1/namespaces/${namespace}/configmaps/${name}`,
+        body: '{"metadata":{"labels":{"release":"r{n}"}}}',
+        contentType: 'application/merge-patch+json',
+      },
       { method: 'DELETE', path: `/api/v1/namespaces/${namespace}/configmaps/${name}` },
     ];
-    const { direct, gateway } = await measureBoth('create + patch + delete ConfigMap', tenant, steps(`${TENANT}-default`, 'direct-{n}'), steps('default', 'gateway-{n}'), shape, roundsFor(options));
+    const { direct, gateway } = await measureBoth(
+      'create + patch + delete ConfigMap',
+      tenant,
+      steps(`${TENANT}-default`, 'direct-{n}'),
+      steps('default', 'gateway-{n}'),
+      shape,
+      roundsFor(options),
+    );
     // A patch of a kind with invariants of its own costs the gateway an upstream dry run first.
     const deploymentSteps = (namespace: string, name: string) => [
       { method: 'POST', path: `/apis/apps/v1/namespaces/${namespace}/deployments`, body: deployment(name) },
-      { method: 'PATCH', path: `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`, body: '{"spec":{"template":{"metadata":{"labels":{"release":"r{n}"}}}}}', contentType: 'application/strategic-merge-patch+json' },
+      {
+        method: 'PATCH',
+        path: `/apis/apps/v1/namespaces/${namespace}/deployments/${name}`,
+        body: '{"spec":{"template":{"metadata":{"labels":{"release":"r{n}"}}}}}',
+        contentType: 'application/strategic-merge-patch+json',
+      },
       { method: 'DELETE', path: `/apis/apps/v1/namespaces/${namespace}/deployments/${name}` },
     ];
-    const apps = await measureBoth('create + patch + delete Deployment', tenant, deploymentSteps(`${TENANT}-default`, 'direct-{n}'), deploymentSteps('default', 'gateway-{n}'), shape, roundsFor(options));
+    const apps = await measureBoth(
+      'create + patch + delete Deployment',
+      tenant,
+      deploymentSteps(`${TENANT}-default`, 'direct-{n}'),
+      deploymentSteps('default', 'gateway-{n}'),
+      shape,
+      roundsFor(options),
+    );
     return [
-      caseOf('create ConfigMap', CLIENTS, direct.steps[0]!, gateway.steps[0]!),
-      caseOf('merge-patch ConfigMap', CLIENTS, direct.steps[1]!, gateway.steps[1]!),
-      caseOf('delete ConfigMap', CLIENTS, direct.steps[2]!, gateway.steps[2]!),
-      caseOf('create Deployment', CLIENTS, apps.direct.steps[0]!, apps.gateway.steps[0]!),
-      caseOf('strategic-patch Deployment', CLIENTS, apps.direct.steps[1]!, apps.gateway.steps[1]!),
-      caseOf('delete Deployment', CLIENTS, apps.direct.steps[2]!, apps.gateway.steps[2]!),
+      caseOf('create ConfigMap', CLIENTS, direct.steps[0], gateway.steps[0]),
+      caseOf('merge-patch ConfigMap', CLIENTS, direct.steps[1], gateway.steps[1]),
+      caseOf('delete ConfigMap', CLIENTS, direct.steps[2], gateway.steps[2]),
+      caseOf('create Deployment', CLIENTS, apps.direct.steps[0], apps.gateway.steps[0]),
+      caseOf('strategic-patch Deployment', CLIENTS, apps.direct.steps[1], apps.gateway.steps[1]),
+      caseOf('delete Deployment', CLIENTS, apps.direct.steps[2], apps.gateway.steps[2]),
     ];
   });
   return report('create', options.quick, result, run);

@@ -24,7 +24,7 @@ async function timed(fn: () => Promise<unknown>, repeat: number): Promise<number
     samples.push(performance.now() - started);
   }
   samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
+  return samples[Math.floor(samples.length / 2)];
 }
 
 async function measure(cluster: DevCluster): Promise<Results> {
@@ -36,27 +36,57 @@ async function measure(cluster: DevCluster): Promise<Results> {
     Array.from({ length: 16 }, async () => {
       while (next < OBJECTS) {
         const i = next++;
-        await api.request('POST', '/api/v1/namespaces/bench/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { n: String(i % 10) } }, data: { payload: 'x'.repeat(200) } });
+        await api.request('POST', '/api/v1/namespaces/bench/configmaps', {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `cm-${i}`, labels: { n: String(i % 10) } },
+          data: { payload: 'x'.repeat(200) },
+        });
       }
     }),
   );
-  results.set('list 10k objects, JSON (ms)', await timed(() => api.request('GET', '/api/v1/namespaces/bench/configmaps'), 5));
-  results.set('list 10k objects, Table (ms)', await timed(() => api.request('GET', '/api/v1/namespaces/bench/configmaps', undefined, { Accept: TABLE }), 5));
-  results.set('list 10k objects, pages of 500 (ms)', await timed(async () => {
-    let token = '';
-    do token = (await api.request('GET', `/api/v1/namespaces/bench/configmaps?limit=500${token ? `&continue=${token}` : ''}`)).body.metadata.continue ?? '';
-    while (token);
-  }, 3));
-  results.set('list with label selector, 1k of 10k match (ms)', await timed(() => api.request('GET', '/api/v1/namespaces/bench/configmaps?labelSelector=n%3D3'), 5));
+  results.set(
+    'list 10k objects, JSON (ms)',
+    await timed(() => api.request('GET', '/api/v1/namespaces/bench/configmaps'), 5),
+  );
+  results.set(
+    'list 10k objects, Table (ms)',
+    await timed(() => api.request('GET', '/api/v1/namespaces/bench/configmaps', undefined, { Accept: TABLE }), 5),
+  );
+  results.set(
+    'list 10k objects, pages of 500 (ms)',
+    await timed(async () => {
+      let token = '';
+      do
+        token =
+          (
+            await api.request(
+              'GET',
+              `/api/v1/namespaces/bench/configmaps?limit=500${token ? `&continue=${token}` : ''}`,
+            )
+          ).body.metadata.continue ?? '';
+      while (token);
+    }, 3),
+  );
+  results.set(
+    'list with label selector, 1k of 10k match (ms)',
+    await timed(() => api.request('GET', '/api/v1/namespaces/bench/configmaps?labelSelector=n%3D3'), 5),
+  );
 
   const watches: WatchStream[] = [];
-  for (let i = 0; i < WATCHERS; i++) watches.push(api.watch('/api/v1/namespaces/bench/secrets?watch=true&resourceVersion=1'));
+  for (let i = 0; i < WATCHERS; i++)
+    watches.push(api.watch('/api/v1/namespaces/bench/secrets?watch=true&resourceVersion=1'));
   await new Promise((resolve) => setTimeout(resolve, 500));
   const started = performance.now();
   const sent = new Map<string, number>();
   for (let i = 0; i < WATCHED_WRITES; i++) {
     sent.set(`s-${i}`, performance.now());
-    await api.request('POST', '/api/v1/namespaces/bench/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: `s-${i}` }, stringData: { a: 'b' } });
+    await api.request('POST', '/api/v1/namespaces/bench/secrets', {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: `s-${i}` },
+      stringData: { a: 'b' },
+    });
   }
   await Promise.all(watches.map((w) => w.waitFor((events) => events.length >= WATCHED_WRITES, 60_000)));
   const total = performance.now() - started;
@@ -74,10 +104,19 @@ export async function benchDevcluster(): Promise<void> {
     const embedded = await startDevCluster({ listen: '127.0.0.1:0', dataDir: embeddedDir.dir });
     const embeddedResults = await measure(embedded);
     await embedded.stop();
-    const onEtcd = await startDevCluster({ listen: '127.0.0.1:0', dataDir: etcdDir.dir, etcdEndpoints: [etcd.endpoint] });
+    const onEtcd = await startDevCluster({
+      listen: '127.0.0.1:0',
+      dataDir: etcdDir.dir,
+      etcdEndpoints: [etcd.endpoint],
+    });
     const etcdResults = await measure(onEtcd);
     await onEtcd.stop();
-    const rows = [...embeddedResults.keys()].map((k) => [k, embeddedResults.get(k)!.toFixed(1), etcdResults.get(k)!.toFixed(1), (embeddedResults.get(k)! / etcdResults.get(k)!).toFixed(2)]);
+    const rows = [...embeddedResults.keys()].map((k) => [
+      k,
+      embeddedResults.get(k)!.toFixed(1),
+      etcdResults.get(k)!.toFixed(1),
+      (embeddedResults.get(k)! / etcdResults.get(k)!).toFixed(2),
+    ]);
     process.stdout.write('\n');
     printTable(['devcluster over HTTPS', 'embedded', 'etcd 3.4', 'embedded/etcd'], rows);
   } finally {

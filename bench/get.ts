@@ -19,7 +19,11 @@ const TENANT = 'benget';
 const CLIENTS = [1, 16, 64];
 
 export async function benchGet(options: BenchOptions): Promise<number> {
-  const shape = (concurrency: number) => ({ concurrency, warmup: options.quick ? 50 : 500, durationMs: options.quick ? 1500 : 5000 });
+  const shape = (concurrency: number) => ({
+    concurrency,
+    warmup: options.quick ? 50 : 500,
+    durationMs: options.quick ? 1500 : 5000,
+  });
   const { result, run } = await withEnvironment(options, async (env) => {
     const tenant = await createBenchTenant(env, TENANT);
     const upstream = new UpstreamWriter(env.upstreamAdmin);
@@ -27,14 +31,31 @@ export async function benchGet(options: BenchOptions): Promise<number> {
     await upstream.close();
     const bareProxy = await startBareProxyProcess(env.devcluster.kubeconfigPath, env.dir);
     try {
-      const bare = { ...tenant, gateway: targetOf(await readFile(bareProxy.kubeconfigPath, 'utf8'), tenant.direct.headers) };
+      const bare = {
+        ...tenant,
+        gateway: targetOf(await readFile(bareProxy.kubeconfigPath, 'utf8'), tenant.direct.headers),
+      };
       const upstreamPath = `/api/v1/namespaces/${TENANT}-default/pods/${podName(0)}`;
       const cases: CaseResult[] = [];
       for (const clients of CLIENTS) {
         const name = `GET one pod, ${clients} client${clients === 1 ? '' : 's'}`;
-        const { direct, gateway } = await measureBoth(name, tenant, [{ method: 'GET', path: upstreamPath }], [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }], shape(clients), roundsFor(options));
+        const { direct, gateway } = await measureBoth(
+          name,
+          tenant,
+          [{ method: 'GET', path: upstreamPath }],
+          [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }],
+          shape(clients),
+          roundsFor(options),
+        );
         cases.push(caseOf('GET one pod', clients, direct, gateway));
-        const floor = await measureBoth(`${name}, bare proxy`, bare, [{ method: 'GET', path: upstreamPath }], [{ method: 'GET', path: upstreamPath }], shape(clients), roundsFor(options));
+        const floor = await measureBoth(
+          `${name}, bare proxy`,
+          bare,
+          [{ method: 'GET', path: upstreamPath }],
+          [{ method: 'GET', path: upstreamPath }],
+          shape(clients),
+          roundsFor(options),
+        );
         cases.push(caseOf('GET one pod, bare TLS proxy (floor)', clients, floor.direct, floor.gateway));
       }
       return cases;

@@ -16,8 +16,14 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 
 export async function benchList(options: BenchOptions): Promise<number> {
   const sizes = options.quick
-    ? [{ namespace: 'small', pods: 100, iterations: 10 }, { namespace: 'large', pods: 1000, iterations: 5 }]
-    : [{ namespace: 'small', pods: 1000, iterations: 40 }, { namespace: 'large', pods: 10_000, iterations: 10 }];
+    ? [
+        { namespace: 'small', pods: 100, iterations: 10 },
+        { namespace: 'large', pods: 1000, iterations: 5 },
+      ]
+    : [
+        { namespace: 'small', pods: 1000, iterations: 40 },
+        { namespace: 'large', pods: 10_000, iterations: 10 },
+      ];
   const { result, run } = await withEnvironment(options, async (env) => {
     const tenant = await createBenchTenant(env, TENANT);
     const upstream = new UpstreamWriter(env.upstreamAdmin);
@@ -29,7 +35,10 @@ export async function benchList(options: BenchOptions): Promise<number> {
     await upstream.close();
     const cases: CaseResult[] = [];
     for (const { namespace, pods, iterations } of sizes) {
-      for (const [format, accept] of [['JSON', 'application/json'], ['Table', TABLE]] as const) {
+      for (const [format, accept] of [
+        ['JSON', 'application/json'],
+        ['Table', TABLE],
+      ] as const) {
         const label = `list ${pods.toLocaleString('en-US')} pods, ${format}`;
         const { direct, gateway } = await measureBoth(
           label,

@@ -41,7 +41,13 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
     const readings: Reading[] = [];
     const read = async (name: string, note = '') => {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      readings.push({ name, gatewayRssBytes: await rssBytes(env.gateway.pid), ...(await gatewayHeap(env)), devclusterRssBytes: await rssBytes(env.devcluster.pid), note });
+      readings.push({
+        name,
+        gatewayRssBytes: await rssBytes(env.gateway.pid),
+        ...(await gatewayHeap(env)),
+        devclusterRssBytes: await rssBytes(env.devcluster.pid),
+        note,
+      });
     };
     await read('idle after start');
 
@@ -50,46 +56,83 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
     await upstream.createPods([`${TENANT}-default`], 1);
     await upstream.close();
     progress(`GET one pod, ${CLIENTS} clients, ${shape.durationMs / 1000} s, through the gateway`);
-    const load = await peakUnderLoad(env, () => runLoad(tenant.gateway, [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }], shape));
+    const load = await peakUnderLoad(env, () =>
+      runLoad(tenant.gateway, [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }], shape),
+    );
     const get = summarize([load.run]);
-    readings.push({ name: `under get load, ${CLIENTS} clients (peak)`, ...load.peaks, gatewayHeapUsedBytes: NaN, gatewayExternalBytes: NaN, note: `${formatPerSecond(get.throughputPerSec)} req/s, p50 ${formatMs(get.p50Ms)} ms, p99 ${formatMs(get.p99Ms)} ms; RSS read every 50 ms` });
+    readings.push({
+      name: `under get load, ${CLIENTS} clients (peak)`,
+      ...load.peaks,
+      gatewayHeapUsedBytes: NaN,
+      gatewayExternalBytes: NaN,
+      note: `${formatPerSecond(get.throughputPerSec)} req/s, p50 ${formatMs(get.p50Ms)} ms, p99 ${formatMs(get.p99Ms)} ms; RSS read every 50 ms`,
+    });
     await read('after the load');
 
     // The measured tenant is one of them.
     const more = tenants - 1;
     progress(`${more.toLocaleString('en-US')} more tenants, ${TENANT_CONCURRENCY} at a time`);
-    const before = readings[readings.length - 1]!;
+    const before = readings[readings.length - 1];
     const created = await createTenants(env, tenantIds('m', more), TENANT_CONCURRENCY);
-    await read(`with ${tenants.toLocaleString('en-US')} tenants registered`, `${more.toLocaleString('en-US')} created in ${created.seconds.toFixed(1)} s`);
-    const after = readings[readings.length - 1]!;
+    await read(
+      `with ${tenants.toLocaleString('en-US')} tenants registered`,
+      `${more.toLocaleString('en-US')} created in ${created.seconds.toFixed(1)} s`,
+    );
+    const after = readings[readings.length - 1];
     const perThousand = ((after.gatewayRssBytes - before.gatewayRssBytes) / more) * 1000;
     const heapPerThousand = ((after.gatewayHeapUsedBytes - before.gatewayHeapUsedBytes) / more) * 1000;
     after.note += `; per 1,000 tenants, RSS ${signedMib(perThousand)} and V8 heap used ${signedMib(heapPerThousand)}`;
     return { readings, get, created, perThousand, heapPerThousand };
   });
 
-  process.stdout.write(`\nmemory${options.quick ? ' (quick)' : ''}: resident set size (RSS) of the gateway process; there is no direct path (this is the gateway's own memory), the devcluster's is shown for scale\n`);
+  process.stdout.write(
+    `\nmemory${options.quick ? ' (quick)' : ''}: resident set size (RSS) of the gateway process; there is no direct path (this is the gateway's own memory), the devcluster's is shown for scale\n`,
+  );
   printTable(
     ['gateway memory', 'gateway RSS', 'V8 heap used', 'external', 'devcluster RSS'],
-    result.readings.map((r) => [r.name, mib(r.gatewayRssBytes), heapMib(r.gatewayHeapUsedBytes), heapMib(r.gatewayExternalBytes), mib(r.devclusterRssBytes)]),
+    result.readings.map((r) => [
+      r.name,
+      mib(r.gatewayRssBytes),
+      heapMib(r.gatewayHeapUsedBytes),
+      heapMib(r.gatewayExternalBytes),
+      mib(r.devclusterRssBytes),
+    ]),
   );
   for (const r of result.readings) if (r.note) process.stdout.write(`${r.name}: ${r.note}\n`);
   const errors = result.get.errors + result.created.errors;
-  if (result.get.errors) process.stdout.write(`ERRORS: get load: ${result.get.errors} failed requests; first: ${result.get.firstError}\n`);
-  if (result.created.errors) process.stdout.write(`ERRORS: tenant creations: ${result.created.errors} failed; first: ${result.created.firstError}\n`);
-  await saveResults('memory', { quick: options.quick, memory: run.memory, cpuProfiles: run.cpuProfiles, readings: result.readings, get: result.get, tenants: result.created, gatewayRssBytesPerThousandTenants: result.perThousand, gatewayHeapUsedBytesPerThousandTenants: result.heapPerThousand });
+  if (result.get.errors)
+    process.stdout.write(`ERRORS: get load: ${result.get.errors} failed requests; first: ${result.get.firstError}\n`);
+  if (result.created.errors)
+    process.stdout.write(
+      `ERRORS: tenant creations: ${result.created.errors} failed; first: ${result.created.firstError}\n`,
+    );
+  await saveResults('memory', {
+    quick: options.quick,
+    memory: run.memory,
+    cpuProfiles: run.cpuProfiles,
+    readings: result.readings,
+    get: result.get,
+    tenants: result.created,
+    gatewayRssBytesPerThousandTenants: result.perThousand,
+    gatewayHeapUsedBytesPerThousandTenants: result.heapPerThousand,
+  });
   await printProfiles(run.cpuProfiles);
   return errors;
 }
 
 /** The gateway's own account of its memory, from its /metrics (prom-client's default metrics). */
-async function gatewayHeap(env: BenchEnvironment): Promise<{ gatewayHeapUsedBytes: number; gatewayExternalBytes: number }> {
+async function gatewayHeap(
+  env: BenchEnvironment,
+): Promise<{ gatewayHeapUsedBytes: number; gatewayExternalBytes: number }> {
   const client = RestClient.fromKubeconfig(env.gatewayAdminKubeconfig);
   try {
     const res = await client.request('GET', '/metrics', undefined, { Accept: 'text/plain' });
     if (res.status !== 200) throw new Error(`GET /metrics: ${res.status} ${res.text.slice(0, 300)}`);
     const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(res.text)?.[1] ?? NaN);
-    return { gatewayHeapUsedBytes: metric('paddock_nodejs_heap_size_used_bytes'), gatewayExternalBytes: metric('paddock_nodejs_external_memory_bytes') };
+    return {
+      gatewayHeapUsedBytes: metric('paddock_nodejs_heap_size_used_bytes'),
+      gatewayExternalBytes: metric('paddock_nodejs_external_memory_bytes'),
+    };
   } finally {
     client.close();
   }
@@ -106,7 +149,10 @@ function heapMib(bytes: number): string {
 }
 
 /** Runs `body` while sampling both servers' RSS; their highest readings. */
-async function peakUnderLoad<T>(env: BenchEnvironment, body: () => Promise<T>): Promise<{ run: T; peaks: { gatewayRssBytes: number; devclusterRssBytes: number } }> {
+async function peakUnderLoad<T>(
+  env: BenchEnvironment,
+  body: () => Promise<T>,
+): Promise<{ run: T; peaks: { gatewayRssBytes: number; devclusterRssBytes: number } }> {
   const gateway = sampleRss(env.gateway.pid);
   const devcluster = sampleRss(env.devcluster.pid);
   let run: T;

@@ -43,7 +43,7 @@ const USAGE = `usage: npm run bench -- [NAME...] [--quick] [--cpu-prof]
   --cpu-prof  profile the gateway process's CPU into bench/results/profiles and print its top functions`;
 
 function names(filter: (b: Benchmark) => boolean): string[] {
-  return Object.keys(BENCHMARKS).filter((name) => filter(BENCHMARKS[name]!));
+  return Object.keys(BENCHMARKS).filter((name) => filter(BENCHMARKS[name]));
 }
 
 function usage(problem: string): number {
@@ -54,7 +54,11 @@ function usage(problem: string): number {
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { quick: { type: 'boolean', default: false }, 'cpu-prof': { type: 'boolean', default: false } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { quick: { type: 'boolean', default: false }, 'cpu-prof': { type: 'boolean', default: false } },
+    });
   } catch (err) {
     return usage((err as Error).message);
   }
@@ -63,8 +67,9 @@ async function main(argv: string[]): Promise<number> {
   const selected = parsed.positionals.length ? parsed.positionals : names((b) => !flagged || b.processes);
   const unknown = selected.filter((name) => !Object.hasOwn(BENCHMARKS, name));
   if (unknown.length) return usage(`unknown benchmark ${unknown.join(', ')}`);
-  const inProcessOnes = selected.filter((name) => !BENCHMARKS[name]!.processes);
-  if (flagged && inProcessOnes.length) return usage(`no --quick or --cpu-prof for the in-process benchmarks: ${inProcessOnes.join(', ')}`);
+  const inProcessOnes = selected.filter((name) => !BENCHMARKS[name].processes);
+  if (flagged && inProcessOnes.length)
+    return usage(`no --quick or --cpu-prof for the in-process benchmarks: ${inProcessOnes.join(', ')}`);
 
   let ran = 0;
   const failed: string[] = [];
@@ -72,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     const started = performance.now();
     process.stderr.write(`bench ${name}\n`);
     try {
-      const errors = await BENCHMARKS[name]!.run(options);
+      const errors = await BENCHMARKS[name].run(options);
       if (errors) failed.push(`${name} (${errors} failed requests)`);
       else ran++;
     } catch (err) {
@@ -82,7 +87,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`bench ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   }
   if (failed.length) process.stdout.write(`\nfailed: ${failed.join(', ')}\n`);
-  if (options.quick) process.stdout.write(`bench quick: ${ran} benchmarks ran${failed.length ? `, ${failed.length} failed` : ''}\n`);
+  if (options.quick)
+    process.stdout.write(`bench quick: ${ran} benchmarks ran${failed.length ? `, ${failed.length} failed` : ''}\n`);
   return failed.length ? 1 : 0;
 }
 

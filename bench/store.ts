@@ -11,7 +11,12 @@ import { printTable } from './table.js';
 const CONCURRENCY = 32;
 const WRITES = 4000;
 const GETS = 20000;
-const VALUE = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'default' }, data: { payload: 'x'.repeat(400) } });
+const VALUE = JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'x', namespace: 'default' },
+  data: { payload: 'x'.repeat(400) },
+});
 
 type Results = Map<string, number>;
 
@@ -88,8 +93,15 @@ export async function benchStore(): Promise<void> {
 }
 
 function printResults(embedded: Results, etcd: Results): void {
-  const rows = [...embedded.keys()].map((op) => [op, fmt(embedded.get(op)!), fmt(etcd.get(op)!), `${(embedded.get(op)! / etcd.get(op)!).toFixed(2)}x`]);
-  process.stdout.write(`\nstore benchmark: ${CONCURRENCY} concurrent writers, ${WRITES} writes per write test, values of ${VALUE.length} bytes\n`);
+  const rows = [...embedded.keys()].map((op) => [
+    op,
+    fmt(embedded.get(op)!),
+    fmt(etcd.get(op)!),
+    `${(embedded.get(op)! / etcd.get(op)!).toFixed(2)}x`,
+  ]);
+  process.stdout.write(
+    `\nstore benchmark: ${CONCURRENCY} concurrent writers, ${WRITES} writes per write test, values of ${VALUE.length} bytes\n`,
+  );
   printTable(['operation (per second)', 'embedded', 'etcd 3.4', 'embedded/etcd'], rows);
 }
 

@@ -23,9 +23,14 @@ export async function benchTenantListAll(options: BenchOptions): Promise<number>
     const started = performance.now();
     progress(`creating ${neighbours.length} more tenants' spaces upstream`);
     await createTenantSpaces(env, neighbours);
-    progress(`creating ${total.toLocaleString('en-US')} pods, ${podsEach} in each tenant's default namespace (${((performance.now() - started) / 1000).toFixed(0)} s so far)`);
+    progress(
+      `creating ${total.toLocaleString('en-US')} pods, ${podsEach} in each tenant's default namespace (${((performance.now() - started) / 1000).toFixed(0)} s so far)`,
+    );
     const upstream = new UpstreamWriter(env.upstreamAdmin);
-    await upstream.createPods([TENANT, ...neighbours].map((id) => `${id}-default`), podsEach);
+    await upstream.createPods(
+      [TENANT, ...neighbours].map((id) => `${id}-default`),
+      podsEach,
+    );
     await upstream.close();
     progress(`fixtures ready in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
@@ -40,10 +45,21 @@ export async function benchTenantListAll(options: BenchOptions): Promise<number>
     );
     progress('cluster-wide list: direct');
     // As the cluster's admin: a tenant's identity has no cluster-wide right upstream (docs/isolation.md).
-    const clusterWide = summarize([await runLoad(env.upstreamAdmin, [{ method: 'GET', path: '/api/v1/pods', expectItems: total }], { concurrency: 1, warmup: 1, iterations: options.quick ? 5 : 3 })]);
+    const clusterWide = summarize([
+      await runLoad(env.upstreamAdmin, [{ method: 'GET', path: '/api/v1/pods', expectItems: total }], {
+        concurrency: 1,
+        warmup: 1,
+        iterations: options.quick ? 5 : 3,
+      }),
+    ]);
     return [
       caseOf(`tenant pods -A vs direct list of its namespace`, 1, direct, gateway),
-      caseOf(`tenant pods -A vs direct cluster-wide list (${total.toLocaleString('en-US')} pods)`, 1, clusterWide, gateway),
+      caseOf(
+        `tenant pods -A vs direct cluster-wide list (${total.toLocaleString('en-US')} pods)`,
+        1,
+        clusterWide,
+        gateway,
+      ),
     ];
   });
   return report('tenant-list-all', options.quick, result, run);

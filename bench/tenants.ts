@@ -8,7 +8,13 @@
 import { withEnvironment, type BenchOptions, type EnvironmentRun } from './harness/environment.js';
 import { rssBytes } from './harness/processes.js';
 import { formatMs, formatPerSecond, mib, printProfiles, progress, saveResults } from './harness/results.js';
-import { createTenants, createTenantsInSteps, tenantIds, type BulkStep, type CreationSummary } from './harness/tenant-creations.js';
+import {
+  createTenants,
+  createTenantsInSteps,
+  tenantIds,
+  type BulkStep,
+  type CreationSummary,
+} from './harness/tenant-creations.js';
 import { printTable } from './table.js';
 
 const CONCURRENCY = 32;
@@ -48,29 +54,76 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
     runs.push(run);
   }
   const { result: bulk, run: bulkRun } = await withEnvironment(options, async (env) => {
-    const before = { gatewayRssBytes: await rssBytes(env.gateway.pid), devclusterRssBytes: await rssBytes(env.devcluster.pid) };
+    const before = {
+      gatewayRssBytes: await rssBytes(env.gateway.pid),
+      devclusterRssBytes: await rssBytes(env.devcluster.pid),
+    };
     progress(`${sizes.bulk.toLocaleString('en-US')} tenants in a row, ${CONCURRENCY} at a time`);
     return { before, steps: await createTenantsInSteps(env, 'b', sizes.bulk, sizes.step, CONCURRENCY) };
   });
   runs.push(bulkRun);
 
-  process.stdout.write(`\ntenants${options.quick ? ' (quick)' : ''}: tenant creations through the gateway's admin API, each from its POST until the tenant watch says Active; there is no direct path (a tenant exists only through the gateway), so there is no ratio\n`);
-  printTable(
-    ['tenant creations', 'keys', 'clients', 'tenants', 'creations/s', 'p50 ms', 'p99 ms', 'gateway CPU ms/tenant', 'direct path'],
-    rates.map((c) => [c.name, c.keys, String(c.concurrency), c.tenants.toLocaleString('en-US'), formatPerSecond(c.perSecond), formatMs(c.p50Ms), formatMs(c.p99Ms), formatMs(c.gatewayCpuMsPerTenant), 'none']),
+  process.stdout.write(
+    `\ntenants${options.quick ? ' (quick)' : ''}: tenant creations through the gateway's admin API, each from its POST until the tenant watch says Active; there is no direct path (a tenant exists only through the gateway), so there is no ratio\n`,
   );
-  const last = bulk.steps[bulk.steps.length - 1]!;
-  const seconds = bulk.steps.reduce((sum, step) => sum + step.seconds, 0);
-  process.stdout.write(`\n${sizes.bulk.toLocaleString('en-US')} tenants in a row on a fresh gateway, ${CONCURRENCY} at a time, ${KEYS.ecdsa}; memory after each step of ${sizes.step.toLocaleString('en-US')}\n`);
   printTable(
-    ['tenants so far', 'step s', 'creations/s', 'p50 ms', 'p99 ms', 'gateway CPU ms/tenant', 'gateway RSS', 'devcluster RSS'],
+    [
+      'tenant creations',
+      'keys',
+      'clients',
+      'tenants',
+      'creations/s',
+      'p50 ms',
+      'p99 ms',
+      'gateway CPU ms/tenant',
+      'direct path',
+    ],
+    rates.map((c) => [
+      c.name,
+      c.keys,
+      String(c.concurrency),
+      c.tenants.toLocaleString('en-US'),
+      formatPerSecond(c.perSecond),
+      formatMs(c.p50Ms),
+      formatMs(c.p99Ms),
+      formatMs(c.gatewayCpuMsPerTenant),
+      'none',
+    ]),
+  );
+  const last = bulk.steps[bulk.steps.length - 1];
+  const seconds = bulk.steps.reduce((sum, step) => sum + step.seconds, 0);
+  process.stdout.write(
+    `\n${sizes.bulk.toLocaleString('en-US')} tenants in a row on a fresh gateway, ${CONCURRENCY} at a time, ${KEYS.ecdsa}; memory after each step of ${sizes.step.toLocaleString('en-US')}\n`,
+  );
+  printTable(
+    [
+      'tenants so far',
+      'step s',
+      'creations/s',
+      'p50 ms',
+      'p99 ms',
+      'gateway CPU ms/tenant',
+      'gateway RSS',
+      'devcluster RSS',
+    ],
     [
       ['0', '-', '-', '-', '-', '-', mib(bulk.before.gatewayRssBytes), mib(bulk.before.devclusterRssBytes)],
-      ...bulk.steps.map((s: BulkStep) => [s.total.toLocaleString('en-US'), s.seconds.toFixed(1), formatPerSecond(s.perSecond), formatMs(s.p50Ms), formatMs(s.p99Ms), formatMs(s.gatewayCpuMsPerTenant), mib(s.gatewayRssBytes), mib(s.devclusterRssBytes)]),
+      ...bulk.steps.map((s: BulkStep) => [
+        s.total.toLocaleString('en-US'),
+        s.seconds.toFixed(1),
+        formatPerSecond(s.perSecond),
+        formatMs(s.p50Ms),
+        formatMs(s.p99Ms),
+        formatMs(s.gatewayCpuMsPerTenant),
+        mib(s.gatewayRssBytes),
+        mib(s.devclusterRssBytes),
+      ]),
     ],
   );
   const perThousand = ((last.gatewayRssBytes - bulk.before.gatewayRssBytes) / last.total) * 1000;
-  process.stdout.write(`in all: ${last.total.toLocaleString('en-US')} tenants in ${seconds.toFixed(1)} s (${formatPerSecond(last.total / seconds)}/s); gateway RSS ${mib(bulk.before.gatewayRssBytes)} → ${mib(last.gatewayRssBytes)}, ${mib(perThousand)} per 1,000 tenants\n`);
+  process.stdout.write(
+    `in all: ${last.total.toLocaleString('en-US')} tenants in ${seconds.toFixed(1)} s (${formatPerSecond(last.total / seconds)}/s); gateway RSS ${mib(bulk.before.gatewayRssBytes)} → ${mib(last.gatewayRssBytes)}, ${mib(perThousand)} per 1,000 tenants\n`,
+  );
 
   let errors = 0;
   const batches = [
@@ -89,7 +142,14 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
     cpuProfiles: runs.flatMap((run) => run.cpuProfiles),
     warmups,
     cases: rates,
-    inARow: { concurrency: CONCURRENCY, keys: KEYS.ecdsa, seconds, before: bulk.before, steps: bulk.steps, gatewayRssBytesPerThousandTenants: perThousand },
+    inARow: {
+      concurrency: CONCURRENCY,
+      keys: KEYS.ecdsa,
+      seconds,
+      before: bulk.before,
+      steps: bulk.steps,
+      gatewayRssBytesPerThousandTenants: perThousand,
+    },
   });
   await printProfiles(runs.flatMap((run) => run.cpuProfiles));
   return errors;

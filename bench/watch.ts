@@ -14,7 +14,15 @@ import { RestClient } from '../apiserver/client/rest-client.js';
 import { withEnvironment, type BenchEnvironment, type BenchOptions } from './harness/environment.js';
 import { writePaced } from './harness/paced-writer.js';
 import { cpuSeconds } from './harness/process-stats.js';
-import { formatMs, formatPerSecond, formatRatio, mib, printProfiles, progress, saveResults } from './harness/results.js';
+import {
+  formatMs,
+  formatPerSecond,
+  formatRatio,
+  mib,
+  printProfiles,
+  progress,
+  saveResults,
+} from './harness/results.js';
 import { createBenchTenant, type BenchTenant } from './harness/tenant.js';
 import { openWatchers, type WatchRun } from './harness/watchers.js';
 import { printTable } from './table.js';
@@ -110,8 +118,12 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
       const runs = { direct: [] as SideRun[], gateway: [] as SideRun[] };
       for (let round = 0; round < rounds; round++) {
         for (const side of round % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const)) {
-          progress(`${size.watchers} watcher${size.watchers === 1 ? '' : 's'}, ${size.writesPerSec} writes/s: ${side} (${round + 1}/${rounds})`);
-          runs[side].push(await runSide(env, tenant, side, size, Math.round(size.writesPerSec * secondsPerRun), `r${runIndex++}`));
+          progress(
+            `${size.watchers} watcher${size.watchers === 1 ? '' : 's'}, ${size.writesPerSec} writes/s: ${side} (${round + 1}/${rounds})`,
+          );
+          runs[side].push(
+            await runSide(env, tenant, side, size, Math.round(size.writesPerSec * secondsPerRun), `r${runIndex++}`),
+          );
         }
       }
       const direct = pool(runs.direct);
@@ -122,7 +134,11 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
         offeredWritesPerSec: size.writesPerSec,
         direct,
         gateway,
-        ratios: { p50: gateway.p50Ms / direct.p50Ms, p99: gateway.p99Ms / direct.p99Ms, throughput: direct.eventsPerSec / gateway.eventsPerSec },
+        ratios: {
+          p50: gateway.p50Ms / direct.p50Ms,
+          p99: gateway.p99Ms / direct.p99Ms,
+          throughput: direct.eventsPerSec / gateway.eventsPerSec,
+        },
         gatewayEventsPerCpuSecond: gateway.events / gateway.gatewayCpuSeconds,
       });
     }
@@ -134,7 +150,21 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
     `\nwatch${options.quick ? ' (quick)' : ''}: events delivered to all watchers together; latency from a write sent upstream to its event received (under a saturating load, events queue and latency grows with the run); ratios say how many times worse the gateway path is (1.00x: no cost); the last two columns are the gateway's CPU time during its runs\n`,
   );
   printTable(
-    ['watch', 'watchers', 'direct events/s', 'gateway events/s', 'events/s ratio', 'p50 direct ms', 'p50 gateway ms', 'p50 ratio', 'p99 direct ms', 'p99 gateway ms', 'p99 ratio', 'gateway CPU', 'gateway events/CPU-s'],
+    [
+      'watch',
+      'watchers',
+      'direct events/s',
+      'gateway events/s',
+      'events/s ratio',
+      'p50 direct ms',
+      'p50 gateway ms',
+      'p50 ratio',
+      'p99 direct ms',
+      'p99 gateway ms',
+      'p99 ratio',
+      'gateway CPU',
+      'gateway events/CPU-s',
+    ],
     cases.map((c) => [
       c.name,
       String(c.watchers),
@@ -151,27 +181,56 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
       formatPerSecond(c.gatewayEventsPerCpuSecond),
     ]),
   );
-  process.stdout.write(`memory at the end: gateway RSS ${mib(run.memory.gatewayRssBytes)}, devcluster RSS ${mib(run.memory.devclusterRssBytes)}\n`);
+  process.stdout.write(
+    `memory at the end: gateway RSS ${mib(run.memory.gatewayRssBytes)}, devcluster RSS ${mib(run.memory.devclusterRssBytes)}\n`,
+  );
   let errors = 0;
-  const sides = [...cases.flatMap((c) => [[`${c.name}, ${c.watchers} watchers, direct`, c.direct], [`${c.name}, ${c.watchers} watchers, gateway`, c.gateway]] as const), ['warmup, both sides', result.warmup] as const];
+  const sides = [
+    ...cases.flatMap(
+      (c) =>
+        [
+          [`${c.name}, ${c.watchers} watchers, direct`, c.direct],
+          [`${c.name}, ${c.watchers} watchers, gateway`, c.gateway],
+        ] as const,
+    ),
+    ['warmup, both sides', result.warmup] as const,
+  ];
   for (const [what, s] of sides) {
     const failures = s.errors + s.missed + s.writeErrors;
     if (!failures) continue;
     errors += failures;
-    process.stdout.write(`ERRORS: ${what}: ${s.missed} of ${s.expected} events missed, ${s.errors} watch failures (${s.duplicates} duplicate events among them), ${s.writeErrors} failed writes; first: ${s.firstError}\n`);
+    process.stdout.write(
+      `ERRORS: ${what}: ${s.missed} of ${s.expected} events missed, ${s.errors} watch failures (${s.duplicates} duplicate events among them), ${s.writeErrors} failed writes; first: ${s.firstError}\n`,
+    );
   }
-  await saveResults('watch', { quick: options.quick, memory: run.memory, cpuProfiles: run.cpuProfiles, cases, warmup: result.warmup });
+  await saveResults('watch', {
+    quick: options.quick,
+    memory: run.memory,
+    cpuProfiles: run.cpuProfiles,
+    cases,
+    warmup: result.warmup,
+  });
   await printProfiles(run.cpuProfiles);
   return errors;
 }
 
 /** One run: the watchers open from the current revision, then the writer writes, then the watchers report. */
-async function runSide(env: BenchEnvironment, tenant: BenchTenant, side: 'direct' | 'gateway', size: Size, writes: number, prefix: string): Promise<SideRun> {
+async function runSide(
+  env: BenchEnvironment,
+  tenant: BenchTenant,
+  side: 'direct' | 'gateway',
+  size: Size,
+  writes: number,
+  prefix: string,
+): Promise<SideRun> {
   const namespace = `${TENANT}-default`;
   const query = `?watch=1&resourceVersion=${await currentRevision(env, namespace)}`;
   const watchers = await openWatchers({
     ...(side === 'direct' ? tenant.direct : tenant.gateway),
-    path: side === 'direct' ? `/api/v1/namespaces/${namespace}/configmaps${query}` : `/api/v1/namespaces/default/configmaps${query}`,
+    path:
+      side === 'direct'
+        ? `/api/v1/namespaces/${namespace}/configmaps${query}`
+        : `/api/v1/namespaces/default/configmaps${query}`,
     watchers: size.watchers,
     writes,
     idleMs: IDLE_MS,
@@ -218,7 +277,7 @@ function pool(runs: SideRun[]): SideResult {
   const seconds = sum((r) => r.watch.seconds);
   return {
     runs: runs.length,
-    watchers: runs[0]!.watch.watchers,
+    watchers: runs[0].watch.watchers,
     writes: sum((r) => r.writes),
     writeErrors: sum((r) => r.writeErrors),
     writesPerSec: sum((r) => r.writes - r.writeErrors) / sum((r) => r.writerSeconds),
@@ -227,7 +286,8 @@ function pool(runs: SideRun[]): SideResult {
     missed: sum((r) => r.watch.missed),
     duplicates: sum((r) => r.watch.duplicates),
     errors: sum((r) => r.watch.errors),
-    firstError: runs.find((r) => r.watch.firstError)?.watch.firstError ?? runs.find((r) => r.firstWriteError)?.firstWriteError,
+    firstError:
+      runs.find((r) => r.watch.firstError)?.watch.firstError ?? runs.find((r) => r.firstWriteError)?.firstWriteError,
     seconds,
     eventsPerSec: events / seconds,
     p50Ms: percentile(histogram, events, 50),

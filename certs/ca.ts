@@ -59,7 +59,12 @@ export async function createCertificateAuthority(options: CertificateAuthorityOp
       subjectKeyIdentifier,
     ],
   });
-  return certificateAuthority(certificate, keys.privateKey, await exportPrivateKeyPem(keys.privateKey), subjectKeyIdentifier.keyId);
+  return certificateAuthority(
+    certificate,
+    keys.privateKey,
+    await exportPrivateKeyPem(keys.privateKey),
+    subjectKeyIdentifier.keyId,
+  );
 }
 
 /** Loads an existing CA (ours, kubeadm's, openssl's); refuses a non-CA certificate or a key that is not its own. */

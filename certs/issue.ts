@@ -43,7 +43,7 @@ export async function issueServingCertificate(
 ): Promise<IssuedCertificate> {
   if (options.hosts.length === 0) throw new Error('a serving certificate needs at least one host');
   const names = options.hosts.map((host): x509.JsonGeneralName => ({ type: isIP(host) ? 'ip' : 'dns', value: host }));
-  return issue(ca, options, certificateName([['CN', options.hosts[0]!]]), x509.ExtendedKeyUsage.serverAuth, [
+  return issue(ca, options, certificateName([['CN', options.hosts[0]]]), x509.ExtendedKeyUsage.serverAuth, [
     new x509.SubjectAlternativeNameExtension(names),
   ]);
 }
@@ -104,7 +104,7 @@ async function issue(
  */
 export function randomSerialNumber(): string {
   const bytes = randomBytes(16);
-  bytes[0] = (bytes[0]! & 0x7f) | 0x40;
+  bytes[0] = (bytes[0] & 0x7f) | 0x40;
   return bytes.toString('hex');
 }
 

@@ -17,8 +17,11 @@ export async function readTokenFile(file: string): Promise<Map<string, Authentic
   for (const line of (await readFile(file, 'utf8')).split('\n')) {
     const match = /^\s*([^,#\s]+)\s*,\s*([^,]+?)\s*,\s*([^,]*?)\s*(?:,\s*"?([^"]*)"?)?\s*$/.exec(line);
     if (!match) continue;
-    const groups = (match[4] ?? '').split(',').map((g) => g.trim()).filter(Boolean);
-    users.set(match[1]!, { name: match[2]!, uid: match[3] || undefined, groups });
+    const groups = (match[4] ?? '')
+      .split(',')
+      .map((g) => g.trim())
+      .filter(Boolean);
+    users.set(match[1], { name: match[2], uid: match[3] || undefined, groups });
   }
   return users;
 }
@@ -28,7 +31,11 @@ export async function readTokenFile(file: string): Promise<Map<string, Authentic
  * (CN user, O groups), else a bearer token (the static token file, or a ServiceAccount token).
  * Every authenticated user is also in `system:authenticated`. Null when nothing checks out.
  */
-export function authenticateRequest(req: IncomingMessage, tokens: Map<string, AuthenticatedUser>, serviceAccounts: ServiceAccountTokens): AuthenticatedUser | null {
+export function authenticateRequest(
+  req: IncomingMessage,
+  tokens: Map<string, AuthenticatedUser>,
+  serviceAccounts: ServiceAccountTokens,
+): AuthenticatedUser | null {
   const socket = req.socket as TLSSocket;
   let user: AuthenticatedUser | null = null;
   const bearer = /^Bearer\s+(\S+)$/i.exec(String(req.headers.authorization ?? ''))?.[1];

@@ -11,10 +11,18 @@ import { ApiError, unauthorized } from '../apiserver/status.js';
 import { printerFor } from '../apiserver/table/registry.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
 import type { Attributes } from '../apiserver/authorization/attributes.js';
-import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from '../apiserver/authorization/bootstrap-policy.js';
+import {
+  BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
+  BOOTSTRAP_CLUSTER_ROLES,
+} from '../apiserver/authorization/bootstrap-policy.js';
 import { forbiddenMessage, RbacAuthorizer } from '../apiserver/authorization/rbac-authorizer.js';
 import type { RequestInfo } from '../apiserver/request-info.js';
-import { createCertificateAuthority, loadCertificateAuthority, renderKubeconfig, type CertificateAuthority } from '../certs/index.js';
+import {
+  createCertificateAuthority,
+  loadCertificateAuthority,
+  renderKubeconfig,
+  type CertificateAuthority,
+} from '../certs/index.js';
 import { authenticateRequest, readTokenFile, type AuthenticatedUser } from './authentication.js';
 import { impersonate } from './impersonation.js';
 import { RbacObjectCache } from './rbac-objects.js';
@@ -103,13 +111,17 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const rbacObjects = new RbacObjectCache(store);
     const authorizer = new RbacAuthorizer(() => rbacObjects.objects());
     const authorize = (attributes: Attributes) => authorizer.authorize(attributes);
-    const tokens = options.tokenAuthFile ? await readTokenFile(options.tokenAuthFile) : new Map<string, AuthenticatedUser>();
+    const tokens = options.tokenAuthFile
+      ? await readTokenFile(options.tokenAuthFile)
+      : new Map<string, AuthenticatedUser>();
     const serviceAccounts = new ServiceAccountTokens();
     const api: ApiServer = new ApiServer({
       authorize: (user, info) => {
         const attributes = attributesOf(user, info);
         const decision = authorizer.authorize(attributes);
-        return decision.allowed ? null : { allowed: false, message: decision.message ?? forbiddenMessage(attributes, decision.reason) };
+        return decision.allowed
+          ? null
+          : { allowed: false, message: decision.message ?? forbiddenMessage(attributes, decision.reason) };
       },
       virtualResources: async (req, res, info, user) =>
         (await handleProxy(req, res, info, api)) ||
@@ -117,9 +129,15 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         handleReview(req, res, info, user, { authorizer, authorize, tokens, serviceAccounts, api }),
       store,
       catalog,
-      strategyFor: devclusterStrategies(catalog, onCrd, (): Promise<string> => allocateServiceIp(() => serviceIpsInUse(api))),
+      strategyFor: devclusterStrategies(catalog, onCrd, (): Promise<string> =>
+        allocateServiceIp(() => serviceIpsInUse(api)),
+      ),
       printerFor: (info: ResourceInfo) =>
-        info.builtin ? printerFor(info.group, info.resource) : customResourcePrinter((printerColumns.get(`${info.group}/${info.resource}/${info.version}`) ?? []) as never),
+        info.builtin
+          ? printerFor(info.group, info.resource)
+          : customResourcePrinter(
+              (printerColumns.get(`${info.group}/${info.resource}/${info.version}`) ?? []) as never,
+            ),
       version: DEVCLUSTER_VERSION,
       get serverAddress() {
         return address;
@@ -139,19 +157,22 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     await garbageCollector.start();
     await clusterRoleAggregation.start();
 
-    const server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const authenticated = authenticateRequest(req, tokens, serviceAccounts);
-      if (!authenticated) return sendStatus(req, res, unauthorized());
-      let user: AuthenticatedUser;
-      try {
-        user = impersonate(req, authenticated, authorize);
-      } catch (err) {
-        return sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
-      }
-      api.handle(req, res, user).catch((err: Error) => {
-        if (!res.headersSent) sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
-      });
-    });
+    const server = createServer(
+      { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
+      (req, res) => {
+        const authenticated = authenticateRequest(req, tokens, serviceAccounts);
+        if (!authenticated) return sendStatus(req, res, unauthorized());
+        let user: AuthenticatedUser;
+        try {
+          user = impersonate(req, authenticated, authorize);
+        } catch (err) {
+          return sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
+        }
+        api.handle(req, res, user).catch((err: Error) => {
+          if (!res.headersSent) sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
+        });
+      },
+    );
     server.on('upgrade', (req, socket, head) => {
       const authenticated = authenticateRequest(req, tokens, serviceAccounts);
       if (!authenticated) return refuseUpgrade(socket, unauthorized().status);
@@ -179,7 +200,15 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
     await writePrivateFile(
       kubeconfigPath,
-      renderKubeconfig({ clusterName: name, server: url, caPem: ca.certPem, userName: 'admin', certPem: admin.certPem, keyPem: admin.keyPem, contextName: `admin@${name}` }),
+      renderKubeconfig({
+        clusterName: name,
+        server: url,
+        caPem: ca.certPem,
+        userName: 'admin',
+        certPem: admin.certPem,
+        keyPem: admin.keyPem,
+        contextName: `admin@${name}`,
+      }),
     );
 
     return {
@@ -191,7 +220,13 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       stop: async () => {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
-        await Promise.all([crdController.stop(), namespaceController.stop(), garbageCollector.stop(), clusterRoleAggregation.stop(), rbacObjects.stop()]);
+        await Promise.all([
+          crdController.stop(),
+          namespaceController.stop(),
+          garbageCollector.stop(),
+          clusterRoleAggregation.stop(),
+          rbacObjects.stop(),
+        ]);
         await store.close();
       },
     };
@@ -203,7 +238,10 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
 
 /** kube-apiserver's bootstrap RBAC policy: cluster-admin for system:masters, discovery for everyone. */
 async function bootstrapRbac(api: ApiServer): Promise<void> {
-  for (const [resource, objects] of [['clusterroles', BOOTSTRAP_CLUSTER_ROLES], ['clusterrolebindings', BOOTSTRAP_CLUSTER_ROLE_BINDINGS]] as const) {
+  for (const [resource, objects] of [
+    ['clusterroles', BOOTSTRAP_CLUSTER_ROLES],
+    ['clusterrolebindings', BOOTSTRAP_CLUSTER_ROLE_BINDINGS],
+  ] as const) {
     const registry = api.registryOf('rbac.authorization.k8s.io', resource)!;
     for (const object of objects) {
       try {
@@ -216,11 +254,34 @@ async function bootstrapRbac(api: ApiServer): Promise<void> {
 }
 
 /** The authorizer's view of a parsed request. */
-function attributesOf(user: { name: string; groups: string[]; extra?: Record<string, string[]> }, info: RequestInfo): Attributes {
+function attributesOf(
+  user: { name: string; groups: string[]; extra?: Record<string, string[]> },
+  info: RequestInfo,
+): Attributes {
   if (info.isResourceRequest) {
-    return { user, verb: info.verb, isResourceRequest: true, namespace: info.namespace, apiGroup: info.group, resource: info.resource, subresource: info.subresource, name: info.name, path: '' };
+    return {
+      user,
+      verb: info.verb,
+      isResourceRequest: true,
+      namespace: info.namespace,
+      apiGroup: info.group,
+      resource: info.resource,
+      subresource: info.subresource,
+      name: info.name,
+      path: '',
+    };
   }
-  return { user, verb: info.verb, isResourceRequest: false, namespace: '', apiGroup: '', resource: '', subresource: '', name: '', path: info.path };
+  return {
+    user,
+    verb: info.verb,
+    isResourceRequest: false,
+    namespace: '',
+    apiGroup: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    path: info.path,
+  };
 }
 
 async function serviceIpsInUse(api: ApiServer): Promise<Set<string>> {
@@ -255,7 +316,7 @@ async function bootstrapNamespaces(api: ApiServer): Promise<void> {
 export function parseListen(listen: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(listen);
   if (!match) throw new Error(`--listen must be HOST:PORT, got ${JSON.stringify(listen)}`);
-  return { host: match[1] ?? match[2]!, port: Number(match[3]) };
+  return { host: match[1] ?? match[2], port: Number(match[3]) };
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -11,7 +11,12 @@ import { refuseUpgrade } from './streaming/upgrade.js';
 const UPGRADED = new Set(['exec', 'attach', 'portforward']);
 
 /** `pods/log`: a plain GET, answered as a stream of text (devcluster/streaming/README.md). */
-export async function handlePodLog(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, api: ApiServer): Promise<boolean> {
+export async function handlePodLog(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequestInfo,
+  api: ApiServer,
+): Promise<boolean> {
   if (info.group !== '' || info.resource !== 'pods' || info.subresource !== 'log' || info.verb !== 'get') return false;
   const pod = await api.registryOf('', 'pods')!.get(info.namespace, info.name);
   servePodLog(req, res, pod, requestUrl(req.url).searchParams);
@@ -23,17 +28,34 @@ export async function handlePodLog(req: IncomingMessage, res: ServerResponse, in
  * authorized like any request — kube requires `create` on `pods/<subresource>` whether the
  * upgrade comes as a POST (SPDY) or a GET (WebSocket) — then handed to the streaming handler.
  */
-export async function handlePodUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, user: UserInfo, api: ApiServer, authorize: (user: UserInfo, info: ResourceRequestInfo) => string | null): Promise<void> {
+export async function handlePodUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  user: UserInfo,
+  api: ApiServer,
+  authorize: (user: UserInfo, info: ResourceRequestInfo) => string | null,
+): Promise<void> {
   try {
     const url = requestUrl(req.url);
     const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-    if (!info.isResourceRequest || info.group !== '' || info.resource !== 'pods' || !UPGRADED.has(info.subresource) || !info.name) throw pathNotFound();
+    if (
+      !info.isResourceRequest ||
+      info.group !== '' ||
+      info.resource !== 'pods' ||
+      !UPGRADED.has(info.subresource) ||
+      !info.name
+    )
+      throw pathNotFound();
     const asCreate: ResourceRequestInfo = { ...info, verb: 'create' };
     const denied = authorize(user, asCreate);
     if (denied) throw new ApiError(statusOf(403, 'Forbidden', denied, { name: info.name, kind: 'pods' }));
-    const pod = await api.registryOf('', 'pods')!.get(info.namespace, info.name).catch((err: unknown) => {
-      throw err instanceof ApiError && err.code === 404 ? notFound({ group: '', resource: 'pods' }, info.name) : err;
-    });
+    const pod = await api
+      .registryOf('', 'pods')!
+      .get(info.namespace, info.name)
+      .catch((err: unknown) => {
+        throw err instanceof ApiError && err.code === 404 ? notFound({ group: '', resource: 'pods' }, info.name) : err;
+      });
     if (info.subresource === 'portforward') servePortForward(req, socket, head, pod, url.searchParams);
     else serveRemoteCommand(req, socket, head, pod, url.searchParams, info.subresource as 'exec' | 'attach');
   } catch (err) {

@@ -45,7 +45,8 @@ export async function locateProxy(api: ApiServer, info: ResourceRequestInfo): Pr
   if (kind === 'node') return locateNode(await api.registryOf('', 'nodes')!.get('', target.name), target.port);
   const pod = await api.registryOf('', 'pods')!.get(info.namespace, target.name);
   // Without a port kube dials the first port a container declares, else the scheme's default.
-  const firstDeclared = (pod.spec?.containers ?? []).find((c: Record<string, any>) => c.ports?.length)?.ports[0].containerPort;
+  const firstDeclared = (pod.spec?.containers ?? []).find((c: Record<string, any>) => c.ports?.length)?.ports[0]
+    .containerPort;
   return podDestination(pod, target.port || (firstDeclared === undefined ? '' : String(firstDeclared)), target.scheme);
 }
 
@@ -53,11 +54,21 @@ export async function locateProxy(api: ApiServer, info: ResourceRequestInfo): Pr
  * kube maps a port number to the service port's name, then picks a ready address of a random
  * subset whose ports include that name (the unnamed port when none is given).
  */
-async function locateService(api: ApiServer, namespace: string, id: string, name: string, port: string, scheme: string): Promise<ProxyDestination> {
-  const service = await api.registryOf('', 'services')!.get(namespace, name).catch((err: unknown) => {
-    if (err instanceof ApiError && err.code === 404) return null;
-    throw err;
-  });
+async function locateService(
+  api: ApiServer,
+  namespace: string,
+  id: string,
+  name: string,
+  port: string,
+  scheme: string,
+): Promise<ProxyDestination> {
+  const service = await api
+    .registryOf('', 'services')!
+    .get(namespace, name)
+    .catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === 404) return null;
+      throw err;
+    });
   let portName = port;
   if (/^[+-]?\d+$/.test(port)) {
     if (!service) throw notFound({ group: '', resource: 'services' }, name);
@@ -76,7 +87,8 @@ async function locateService(api: ApiServer, namespace: string, id: string, name
     for (const address of shuffled(subset.addresses)) {
       // kube proxies only to an address whose pod still has that IP.
       const pod = address.podName ? await pods.get(namespace, address.podName).catch(() => null) : null;
-      if (pod && (pod.status?.podIPs ?? []).some((p: { ip?: string }) => p.ip === address.ip)) return podDestination(pod, String(endpointPort.port), scheme);
+      if (pod && (pod.status?.podIPs ?? []).some((p: { ip?: string }) => p.ip === address.ip))
+        return podDestination(pod, String(endpointPort.port), scheme);
     }
   }
   throw unavailable(`no endpoints available for service "${id}"`);
@@ -86,7 +98,10 @@ function locateNode(node: ApiObject, port: string): ProxyDestination {
   const kubeletPort = Number(node.status?.daemonEndpoints?.kubeletEndpoint?.Port) || KUBELET_PORT;
   if (port === '' || port === String(kubeletPort)) return { kind: 'kubelet', node, port: kubeletPort };
   const addresses: { type?: string; address?: string }[] = node.status?.addresses ?? [];
-  const host = ['InternalIP', 'Hostname', 'ExternalIP'].map((type) => addresses.find((a) => a.type === type)?.address).find(Boolean) ?? node.metadata.name;
+  const host =
+    ['InternalIP', 'Hostname', 'ExternalIP']
+      .map((type) => addresses.find((a) => a.type === type)?.address)
+      .find(Boolean) ?? node.metadata.name;
   return refused(host, port);
 }
 
@@ -98,10 +113,14 @@ function podDestination(pod: ApiObject, port: string, scheme: string): ProxyDest
   const running = pod.status?.phase === 'Running';
   const number = port === '' ? (https ? 443 : 80) : Number(port);
   const declared = (pod.spec?.containers ?? []).some((c: Record<string, any>) =>
-    (c.ports ?? []).some((p: Record<string, any>) => Number(p.containerPort) === number && (p.protocol ?? 'TCP') === 'TCP'),
+    (c.ports ?? []).some(
+      (p: Record<string, any>) => Number(p.containerPort) === number && (p.protocol ?? 'TCP') === 'TCP',
+    ),
   );
   const answers = running && (port === '' || (/^\d+$/.test(port) && number <= 65535 && declared));
-  return answers ? { kind: 'pod', pod, port: number, scheme: https ? 'https' : 'http' } : refused(ip, port || String(number));
+  return answers
+    ? { kind: 'pod', pod, port: number, scheme: https ? 'https' : 'http' }
+    : refused(ip, port || String(number));
 }
 
 /** What Go's dialer says when nothing listens at host:port, or when the port is not one. */
@@ -127,7 +146,7 @@ function shuffled<T>(items: T[]): T[] {
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(Math.random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+    [copy[i], copy[j]] = [copy[j], copy[i]];
   }
   return copy;
 }

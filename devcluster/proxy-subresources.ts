@@ -9,7 +9,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiServer, UserInfo } from '../apiserver/api-server.js';
 import { readBody } from '../apiserver/handlers/http-io.js';
-import { parseRequestInfo, requestUrl, subresourcePath, type RequestInfo, type ResourceRequestInfo } from '../apiserver/request-info.js';
+import {
+  parseRequestInfo,
+  requestUrl,
+  subresourcePath,
+  type RequestInfo,
+  type ResourceRequestInfo,
+} from '../apiserver/request-info.js';
 import { ApiError, statusOf, toApiError } from '../apiserver/status.js';
 import { locateProxy, unavailable, type Kubelet, type PodPort } from './proxy-locations.js';
 import { kubeletAnswer } from './simulated-kubelet.js';
@@ -17,7 +23,14 @@ import { podHttpAnswer, serveEchoWebSocket, type ProxiedRequest, type SimulatedA
 import { refuseUpgrade, upgradeKind, writeResponse } from './streaming/upgrade.js';
 
 function isProxyRequest(info: RequestInfo): info is ResourceRequestInfo {
-  if (!info.isResourceRequest || info.group !== '' || info.version !== 'v1' || info.subresource !== 'proxy' || !info.name) return false;
+  if (
+    !info.isResourceRequest ||
+    info.group !== '' ||
+    info.version !== 'v1' ||
+    info.subresource !== 'proxy' ||
+    !info.name
+  )
+    return false;
   if (info.resource === 'nodes') return info.namespace === '';
   return (info.resource === 'pods' || info.resource === 'services') && info.namespace !== '';
 }
@@ -29,7 +42,12 @@ function rawQuery(req: IncomingMessage): string {
   return mark < 0 ? '' : target.slice(mark + 1);
 }
 
-export async function handleProxy(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, api: ApiServer): Promise<boolean> {
+export async function handleProxy(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequestInfo,
+  api: ApiServer,
+): Promise<boolean> {
   if (!isProxyRequest(info)) return false;
   const destination = await locateProxy(api, info);
   const url = requestUrl(req.url);
@@ -53,16 +71,31 @@ export async function handleProxy(req: IncomingMessage, res: ServerResponse, inf
  * the bare dial error (500), and a backend that answers without switching protocols is an
  * `invalid upgrade response` (500) unless its answer is an error, which is passed on as it is.
  */
-export async function handleProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, user: UserInfo, api: ApiServer, authorize: (user: UserInfo, info: ResourceRequestInfo) => string | null): Promise<boolean> {
+export async function handleProxyUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  user: UserInfo,
+  api: ApiServer,
+  authorize: (user: UserInfo, info: ResourceRequestInfo) => string | null,
+): Promise<boolean> {
   const url = requestUrl(req.url);
   const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
   if (!isProxyRequest(info)) return false;
   try {
     const denied = authorize(user, info);
-    if (denied) throw new ApiError(statusOf(403, 'Forbidden', denied, { name: info.name, group: info.group, kind: info.resource }));
+    if (denied)
+      throw new ApiError(
+        statusOf(403, 'Forbidden', denied, { name: info.name, group: info.group, kind: info.resource }),
+      );
     const destination = await locateProxy(api, info);
     if (destination.kind === 'refused') throw failure(destination.error);
-    const request: ProxiedRequest = { method: req.method ?? 'GET', path: subresourcePath(url.pathname, info) || '/', query: rawQuery(req), body: '' };
+    const request: ProxiedRequest = {
+      method: req.method ?? 'GET',
+      path: subresourcePath(url.pathname, info) || '/',
+      query: rawQuery(req),
+      body: '',
+    };
     if (destination.kind === 'pod' && upgradeKind(req) === 'websocket') {
       serveEchoWebSocket(req, socket, head, destination, request);
       return true;
@@ -79,7 +112,11 @@ export async function handleProxyUpgrade(req: IncomingMessage, socket: Duplex, h
 /** A plain Go error reaching kube's responder: 500 with reason Unknown (""). */
 const failure = (message: string) => new ApiError(statusOf(500, '', message));
 
-async function answerOf(api: ApiServer, destination: PodPort | Kubelet, request: ProxiedRequest): Promise<SimulatedAnswer> {
+async function answerOf(
+  api: ApiServer,
+  destination: PodPort | Kubelet,
+  request: ProxiedRequest,
+): Promise<SimulatedAnswer> {
   if (destination.kind === 'pod') return podHttpAnswer(destination, request);
   return kubeletAnswer(destination.node, destination.port, request, async () => {
     const { objects } = await api.registryOf('', 'pods')!.objects.list('', {});

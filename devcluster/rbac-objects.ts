@@ -20,17 +20,22 @@ export class RbacObjectCache {
   private readonly loop: WatchLoop;
 
   constructor(store: Store) {
-    this.loop = new WatchLoop(store, '/registry/rbac.authorization.k8s.io/', {
-      onList: (items) => {
-        this.byKey.clear();
-        for (const kv of items) this.put(kv.key, kv.value);
+    this.loop = new WatchLoop(
+      store,
+      '/registry/rbac.authorization.k8s.io/',
+      {
+        onList: (items) => {
+          this.byKey.clear();
+          for (const kv of items) this.put(kv.key, kv.value);
+        },
+        onEvent: (event) => {
+          if (event.type === 'delete') this.byKey.delete(event.key);
+          else this.put(event.key, event.value);
+          this.snapshot = undefined;
+        },
       },
-      onEvent: (event) => {
-        if (event.type === 'delete') this.byKey.delete(event.key);
-        else this.put(event.key, event.value);
-        this.snapshot = undefined;
-      },
-    }, 'RBAC cache');
+      'RBAC cache',
+    );
   }
 
   start(): Promise<void> {

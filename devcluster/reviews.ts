@@ -30,7 +30,13 @@ const REVIEWS = new Set([
  * RBAC authorizer), SelfSubjectReview (`kubectl auth whoami`), TokenReview, and TokenRequest
  * (`serviceaccounts/<name>/token`, `kubectl create token`). Returns false for anything else.
  */
-export async function handleReview(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, user: AuthenticatedUser, ctx: ReviewContext): Promise<boolean> {
+export async function handleReview(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequestInfo,
+  user: AuthenticatedUser,
+  ctx: ReviewContext,
+): Promise<boolean> {
   const isToken = info.group === '' && info.resource === 'serviceaccounts' && info.subresource === 'token';
   if (!isToken && !REVIEWS.has(`${info.group}/${info.resource}`)) return false;
   if (info.verb !== 'create') return false;
@@ -38,38 +44,84 @@ export async function handleReview(req: IncomingMessage, res: ServerResponse, in
   if (!body || typeof body !== 'object') throw badRequest('the body of the request must be an object');
   const spec = body.spec ?? {};
   const answer = (status: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    sendJson(req, res, 201, { ...body, apiVersion: `${info.group ? `${info.group}/` : ''}${info.version}`, metadata: { ...(body.metadata ?? {}), creationTimestamp: null }, ...extra, status });
+    sendJson(req, res, 201, {
+      ...body,
+      apiVersion: `${info.group ? `${info.group}/` : ''}${info.version}`,
+      metadata: { ...(body.metadata ?? {}), creationTimestamp: null },
+      ...extra,
+      status,
+    });
   // TokenRequest is served under core v1's serviceaccounts but belongs to authentication.k8s.io.
 
   if (isToken) {
     const account = await ctx.api.registryOf('', 'serviceaccounts')!.get(info.namespace, info.name);
     const seconds = Number(spec.expirationSeconds ?? 3600);
     const exp = Math.floor(Date.now() / 1000) + seconds;
-    const token = ctx.serviceAccounts.issue({ namespace: info.namespace, name: info.name, uid: account.metadata.uid, exp });
-    answer({ token, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') }, { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1' });
+    const token = ctx.serviceAccounts.issue({
+      namespace: info.namespace,
+      name: info.name,
+      uid: account.metadata.uid,
+      exp,
+    });
+    answer(
+      { token, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
+      { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1' },
+    );
     return true;
   }
   switch (info.resource) {
     case 'selfsubjectreviews':
-      answer({ userInfo: { username: user.name, groups: user.groups, ...(user.uid ? { uid: user.uid } : {}), ...(user.extra ? { extra: user.extra } : {}) } });
+      answer({
+        userInfo: {
+          username: user.name,
+          groups: user.groups,
+          ...(user.uid ? { uid: user.uid } : {}),
+          ...(user.extra ? { extra: user.extra } : {}),
+        },
+      });
       return true;
     case 'tokenreviews': {
       const known = ctx.tokens.get(String(spec.token ?? ''));
       const claims = known ? null : ctx.serviceAccounts.verify(String(spec.token ?? ''));
-      const reviewed = known ?? (claims ? { name: `system:serviceaccount:${claims.namespace}:${claims.name}`, uid: claims.uid, groups: ['system:serviceaccounts', `system:serviceaccounts:${claims.namespace}`, 'system:authenticated'] } : null);
-      answer(reviewed ? { authenticated: true, user: { username: reviewed.name, uid: reviewed.uid, groups: reviewed.groups } } : { authenticated: false, error: 'token not recognised' });
+      const reviewed =
+        known ??
+        (claims
+          ? {
+              name: `system:serviceaccount:${claims.namespace}:${claims.name}`,
+              uid: claims.uid,
+              groups: ['system:serviceaccounts', `system:serviceaccounts:${claims.namespace}`, 'system:authenticated'],
+            }
+          : null);
+      answer(
+        reviewed
+          ? { authenticated: true, user: { username: reviewed.name, uid: reviewed.uid, groups: reviewed.groups } }
+          : { authenticated: false, error: 'token not recognised' },
+      );
       return true;
     }
     case 'selfsubjectrulesreviews': {
-      const rules = ctx.authorizer.rulesFor({ name: user.name, groups: user.groups, extra: user.extra }, String(spec.namespace ?? ''));
-      answer({ resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: rules.incomplete });
+      const rules = ctx.authorizer.rulesFor(
+        { name: user.name, groups: user.groups, extra: user.extra },
+        String(spec.namespace ?? ''),
+      );
+      answer({
+        resourceRules: rules.resourceRules,
+        nonResourceRules: rules.nonResourceRules,
+        incomplete: rules.incomplete,
+      });
       return true;
     }
     default: {
-      const subject = info.resource === 'selfsubjectaccessreviews' ? { name: user.name, groups: user.groups, extra: user.extra } : { name: String(spec.user ?? ''), groups: spec.groups ?? [], extra: spec.extra };
+      const subject =
+        info.resource === 'selfsubjectaccessreviews'
+          ? { name: user.name, groups: user.groups, extra: user.extra }
+          : { name: String(spec.user ?? ''), groups: spec.groups ?? [], extra: spec.extra };
       const resource = spec.resourceAttributes;
       const nonResource = spec.nonResourceAttributes;
-      if (!resource && !nonResource) throw badRequest('spec: Invalid value: exactly one of nonResourceAttributes or resourceAttributes must be specified');
+      if (!resource && !nonResource)
+        throw badRequest(
+          'spec: Invalid value: exactly one of nonResourceAttributes or resourceAttributes must be specified',
+        );
       const attributes: Attributes = resource
         ? {
             user: subject,
@@ -82,7 +134,17 @@ export async function handleReview(req: IncomingMessage, res: ServerResponse, in
             name: resource.name ?? '',
             path: '',
           }
-        : { user: subject, verb: nonResource.verb ?? '', isResourceRequest: false, namespace: '', apiGroup: '', resource: '', subresource: '', name: '', path: nonResource.path ?? '' };
+        : {
+            user: subject,
+            verb: nonResource.verb ?? '',
+            isResourceRequest: false,
+            namespace: '',
+            apiGroup: '',
+            resource: '',
+            subresource: '',
+            name: '',
+            path: nonResource.path ?? '',
+          };
       const decision = ctx.authorize(attributes);
       // kube-apiserver gives no reason for a plain denial, so kubectl prints just "no".
       answer(decision.allowed ? { allowed: true, reason: decision.reason } : { allowed: false });

@@ -37,7 +37,8 @@ export async function serviceEndpoints(api: ApiServer, service: ApiObject): Prom
     if (!Object.entries(selector).every(([key, value]) => labels[key] === value)) continue;
     const ip = podIp(pod);
     const phase = pod.status?.phase;
-    if (!ip || phase === 'Succeeded' || phase === 'Failed' || (pod.metadata.deletionTimestamp && !publishNotReady)) continue;
+    if (!ip || phase === 'Succeeded' || phase === 'Failed' || (pod.metadata.deletionTimestamp && !publishNotReady))
+      continue;
     const ports = servicePorts.flatMap((servicePort) => {
       const port = targetPortOf(pod, servicePort);
       return port === null ? [] : [{ name: String(servicePort.name ?? ''), port }];
@@ -66,7 +67,10 @@ async function storedEndpoints(api: ApiServer, namespace: string, name: string):
   return (Array.isArray(endpoints.subsets) ? endpoints.subsets : []).map((subset: Record<string, any>) => ({
     addresses: addressesOf(subset.addresses),
     notReadyAddresses: addressesOf(subset.notReadyAddresses),
-    ports: (Array.isArray(subset.ports) ? subset.ports : []).map((p: Record<string, any>) => ({ name: String(p.name ?? ''), port: Number(p.port) })),
+    ports: (Array.isArray(subset.ports) ? subset.ports : []).map((p: Record<string, any>) => ({
+      name: String(p.name ?? ''),
+      port: Number(p.port),
+    })),
   }));
 }
 

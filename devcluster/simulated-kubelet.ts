@@ -12,12 +12,23 @@ const CONTAINER_NANO_CORES = 1_000_000;
 const CONTAINER_WORKING_SET = 4 * 1024 * 1024;
 const NODE_MEMORY = 8 * 1024 * 1024 * 1024;
 
-export async function kubeletAnswer(node: ApiObject, port: number, request: ProxiedRequest, podsOnNode: () => Promise<ApiObject[]>): Promise<SimulatedAnswer> {
+export async function kubeletAnswer(
+  node: ApiObject,
+  port: number,
+  request: ProxiedRequest,
+  podsOnNode: () => Promise<ApiObject[]>,
+): Promise<SimulatedAnswer> {
   if (request.path === '/healthz') return { status: 200, headers: { 'Content-Type': TEXT }, body: 'ok' };
   const known = request.path === '/configz' || request.path === '/stats/summary';
-  if (!known) return { status: 404, headers: { 'Content-Type': TEXT, 'X-Content-Type-Options': 'nosniff' }, body: '404 page not found\n' };
+  if (!known)
+    return {
+      status: 404,
+      headers: { 'Content-Type': TEXT, 'X-Content-Type-Options': 'nosniff' },
+      body: '404 page not found\n',
+    };
   // These are go-restful routes, which answer other methods with its own 405 text.
-  if (request.method !== 'GET' && request.method !== 'HEAD') return { status: 405, headers: { 'Content-Type': TEXT }, body: '405: Method Not Allowed' };
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return { status: 405, headers: { 'Content-Type': TEXT }, body: '405: Method Not Allowed' };
   const body = request.path === '/configz' ? configz(port) : summary(node, await podsOnNode());
   return { status: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
@@ -29,7 +40,11 @@ function configz(port: number): Record<string, unknown> {
       staticPodPath: '/etc/kubernetes/manifests',
       address: '0.0.0.0',
       port,
-      authentication: { anonymous: { enabled: false }, webhook: { enabled: true }, x509: { clientCAFile: '/etc/kubernetes/pki/ca.crt' } },
+      authentication: {
+        anonymous: { enabled: false },
+        webhook: { enabled: true },
+        x509: { clientCAFile: '/etc/kubernetes/pki/ca.crt' },
+      },
       authorization: { mode: 'Webhook' },
       clusterDomain: 'cluster.local',
       clusterDNS: ['10.96.0.10'],
@@ -46,8 +61,19 @@ function configz(port: number): Record<string, unknown> {
 function summary(node: ApiObject, pods: ApiObject[]): Record<string, unknown> {
   const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const usage = (containers: number) => ({
-    cpu: { time, usageNanoCores: containers * CONTAINER_NANO_CORES, usageCoreNanoSeconds: containers * CONTAINER_NANO_CORES * 60 },
-    memory: { time, usageBytes: containers * CONTAINER_WORKING_SET, workingSetBytes: containers * CONTAINER_WORKING_SET, rssBytes: containers * CONTAINER_WORKING_SET, pageFaults: 0, majorPageFaults: 0 },
+    cpu: {
+      time,
+      usageNanoCores: containers * CONTAINER_NANO_CORES,
+      usageCoreNanoSeconds: containers * CONTAINER_NANO_CORES * 60,
+    },
+    memory: {
+      time,
+      usageBytes: containers * CONTAINER_WORKING_SET,
+      workingSetBytes: containers * CONTAINER_WORKING_SET,
+      rssBytes: containers * CONTAINER_WORKING_SET,
+      pageFaults: 0,
+      majorPageFaults: 0,
+    },
   });
   const containerCount = (pod: ApiObject) => (pod.spec?.containers ?? []).length;
   const total = pods.reduce((sum, pod) => sum + containerCount(pod), 0);
@@ -62,7 +88,11 @@ function summary(node: ApiObject, pods: ApiObject[]): Record<string, unknown> {
     pods: pods.map((pod) => ({
       podRef: { name: pod.metadata.name, namespace: pod.metadata.namespace, uid: pod.metadata.uid },
       startTime: pod.status?.startTime ?? pod.metadata.creationTimestamp,
-      containers: (pod.spec?.containers ?? []).map((c: Record<string, any>) => ({ name: c.name, startTime: pod.status?.startTime ?? pod.metadata.creationTimestamp, ...usage(1) })),
+      containers: (pod.spec?.containers ?? []).map((c: Record<string, any>) => ({
+        name: c.name,
+        startTime: pod.status?.startTime ?? pod.metadata.creationTimestamp,
+        ...usage(1),
+      })),
       ...usage(containerCount(pod)),
     })),
   };

@@ -41,7 +41,11 @@ export function echoOf(target: PodPort, request: ProxiedRequest): Record<string,
 }
 
 export function podHttpAnswer(target: PodPort, request: ProxiedRequest): SimulatedAnswer {
-  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: `${JSON.stringify(echoOf(target, request))}\n` };
+  return {
+    status: 200,
+    headers: { 'Content-Type': 'application/json' },
+    body: `${JSON.stringify(echoOf(target, request))}\n`,
+  };
 }
 
 /**
@@ -49,7 +53,13 @@ export function podHttpAnswer(target: PodPort, request: ProxiedRequest): Simulat
  * preference), sends the echo of the upgrade request as one text message, then sends every
  * message back as it came, text or binary.
  */
-export function serveEchoWebSocket(req: IncomingMessage, socket: Duplex, head: Buffer, target: PodPort, request: ProxiedRequest): void {
+export function serveEchoWebSocket(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  target: PodPort,
+  request: ProxiedRequest,
+): void {
   acceptWebSocket(req, socket, head, offeredProtocols(req, 'websocket')[0] ?? null, (ws) => {
     // A connection that breaks just ends; there is nothing to clean up.
     ws.on('error', () => {});

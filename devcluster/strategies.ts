@@ -56,7 +56,8 @@ export function devclusterStrategies(
           applyDefaults(info.group, info.kind, object);
           // The allocated address is immutable; an update that leaves it out keeps it.
           for (const field of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy']) {
-            if (object.spec[field] === undefined && previous.spec?.[field] !== undefined) object.spec[field] = previous.spec[field];
+            if (object.spec[field] === undefined && previous.spec?.[field] !== undefined)
+              object.spec[field] = previous.spec[field];
           }
         },
       };
@@ -72,7 +73,10 @@ export function devclusterStrategies(
         },
         validate: (object) => validateCRD(object),
         afterWrite: (object, deleted) => {
-          catalog.setCustom(object.metadata.name, deleted || object.metadata.deletionTimestamp ? [] : resourceInfoFromCRD(object));
+          catalog.setCustom(
+            object.metadata.name,
+            deleted || object.metadata.deletionTimestamp ? [] : resourceInfoFromCRD(object),
+          );
           onCrdChange(object, deleted);
         },
       };
@@ -91,7 +95,9 @@ function runningPodStatus(pod: ApiObject): Record<string, unknown> {
   const containers: { name: string; image: string }[] = pod.spec?.containers ?? [];
   return {
     phase: 'Running',
-    conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: now })),
+    conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(
+      (type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: now }),
+    ),
     hostIP: '10.0.0.1',
     hostIPs: [{ ip: '10.0.0.1' }],
     podIP: ip,
@@ -119,7 +125,8 @@ const namespaceStrategy: Strategy = {
   prepareForUpdate: (object, previous) => {
     object.metadata.labels = { ...(object.metadata.labels ?? {}), 'kubernetes.io/metadata.name': object.metadata.name };
     // spec.finalizers changes only through the namespace controller (kube's /finalize).
-    if (!previous.metadata.deletionTimestamp) object.spec = { ...(object.spec ?? {}), finalizers: previous.spec?.finalizers ?? [] };
+    if (!previous.metadata.deletionTimestamp)
+      object.spec = { ...(object.spec ?? {}), finalizers: previous.spec?.finalizers ?? [] };
   },
   deleteGracefully: () => true,
   beginDeletion: (object) => {
@@ -134,8 +141,20 @@ function crdStatus(crd: ApiObject): Record<string, unknown> {
     acceptedNames: crd.spec?.names ?? {},
     storedVersions: versions.filter((v) => v.storage).map((v) => v.name),
     conditions: [
-      { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
-      { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
+      {
+        type: 'NamesAccepted',
+        status: 'True',
+        lastTransitionTime: now,
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+      },
+      {
+        type: 'Established',
+        status: 'True',
+        lastTransitionTime: now,
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      },
     ],
   };
 }

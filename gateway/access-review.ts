@@ -22,7 +22,7 @@ type Json = Record<string, any>;
 /** The review's JSON form, from a JSON or protobuf body; undefined when it is neither. */
 export function accessReviewOf(contentType: string, raw: Buffer): Json | undefined {
   try {
-    if (contentType === PROTOBUF) return decodeKubernetesProtobuf(raw).object as Json;
+    if (contentType === PROTOBUF) return decodeKubernetesProtobuf(raw).object;
     const parsed = JSON.parse(raw.toString('utf8'));
     return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;
   } catch {
@@ -35,34 +35,80 @@ export function accessReviewOf(contentType: string, raw: Buffer): Json | undefin
  * A SelfSubjectAccessReview is about the caller; a SubjectAccessReview (which the caller was
  * allowed to create) about the user and groups it names, in the tenant's terms.
  */
-export async function answerAccessReview(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, caller: TenantUser, upstream: UpstreamConnection, kind: 'SelfSubjectAccessReview' | 'SubjectAccessReview', review: Json): Promise<boolean> {
+export async function answerAccessReview(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: TenantContext,
+  caller: TenantUser,
+  upstream: UpstreamConnection,
+  kind: 'SelfSubjectAccessReview' | 'SubjectAccessReview',
+  review: Json,
+): Promise<boolean> {
   const attributes = review.spec?.resourceAttributes;
   if (typeof attributes !== 'object' || attributes === null) return false;
   let who = caller;
   if (kind === 'SubjectAccessReview') {
     const user = typeof review.spec.user === 'string' ? review.spec.user : '';
-    const groups = Array.isArray(review.spec.groups) ? review.spec.groups.filter((group: unknown): group is string => typeof group === 'string') : [];
+    const groups = Array.isArray(review.spec.groups)
+      ? review.spec.groups.filter((group: unknown): group is string => typeof group === 'string')
+      : [];
     // A ServiceAccount's user name is the same in both views; every other user carries the prefix.
-    who = { tenant: ctx.tenantId, user: user.startsWith('system:serviceaccount:') ? user : `${ctx.prefix}${user}`, groups, exactGroups: true };
+    who = {
+      tenant: ctx.tenantId,
+      user: user.startsWith('system:serviceaccount:') ? user : `${ctx.prefix}${user}`,
+      groups,
+      exactGroups: true,
+    };
   }
-  const text = (key: string) => (typeof attributes[key] === 'string' ? (attributes[key] as string) : '');
+  const text = (key: string) => (typeof attributes[key] === 'string' ? attributes[key] : '');
   const group = text('group');
   const resource = text('resource');
   const verb = text('verb');
-  const status = await decide(ctx, who, upstream, { verb, group, resource, subresource: text('subresource'), name: text('name'), namespace: text('namespace') });
-  sendJson(req, res, 201, { kind, apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: review.spec, status });
+  const status = await decide(ctx, who, upstream, {
+    verb,
+    group,
+    resource,
+    subresource: text('subresource'),
+    name: text('name'),
+    namespace: text('namespace'),
+  });
+  sendJson(req, res, 201, {
+    kind,
+    apiVersion: 'authorization.k8s.io/v1',
+    metadata: { creationTimestamp: null },
+    spec: review.spec,
+    status,
+  });
   return true;
 }
 
-async function decide(ctx: TenantContext, who: TenantUser, upstream: UpstreamConnection, a: { verb: string; group: string; resource: string; subresource: string; name: string; namespace: string }): Promise<Json> {
-  if (ADMIN_GROUPS.has(a.group)) return { allowed: false, denied: true, reason: `tenants cannot use the API group "${a.group}"` };
-  if (isSharedResource(a.group, a.resource) && !READ_VERBS.has(a.verb)) return { allowed: false, denied: true, reason: `${a.resource} are shared by all tenants and read-only` };
+async function decide(
+  ctx: TenantContext,
+  who: TenantUser,
+  upstream: UpstreamConnection,
+  a: { verb: string; group: string; resource: string; subresource: string; name: string; namespace: string },
+): Promise<Json> {
+  if (ADMIN_GROUPS.has(a.group))
+    return { allowed: false, denied: true, reason: `tenants cannot use the API group "${a.group}"` };
+  if (isSharedResource(a.group, a.resource) && !READ_VERBS.has(a.verb))
+    return { allowed: false, denied: true, reason: `${a.resource} are shared by all tenants and read-only` };
   // kube asks about the namespace as given; a cluster-scoped resource has none.
   const namespaced = ctx.kinds.resourceIsNamespaced(a.group, a.resource);
   const namespace = namespaced === false ? (a.group === '' && a.resource === 'namespaces' ? a.name : '') : a.namespace;
   try {
-    const decision = await upstream.authorizer.authorize(ctx, who, { verb: a.verb, isResourceRequest: true, namespace, apiGroup: a.group, resource: a.resource, subresource: a.subresource, name: a.name, path: '' });
-    return decision.allowed ? { allowed: true, reason: decision.reason } : { allowed: false, ...(decision.reason ? { reason: decision.reason } : {}) };
+    const decision = await upstream.authorizer.authorize(ctx, who, {
+      verb: a.verb,
+      isResourceRequest: true,
+      namespace,
+      apiGroup: a.group,
+      resource: a.resource,
+      subresource: a.subresource,
+      name: a.name,
+      path: '',
+    });
+    return decision.allowed
+      ? { allowed: true, reason: decision.reason }
+      : { allowed: false, ...(decision.reason ? { reason: decision.reason } : {}) };
   } catch (err) {
     if (err instanceof TranslationError) throw err;
     return { allowed: false, evaluationError: (err as Error).message };

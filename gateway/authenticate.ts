@@ -36,16 +36,19 @@ function certificateIdentity(socket: TLSSocket): CertificateIdentity | { refused
  * on every change to their tenant (open-streams.ts).
  */
 export function authenticate(socket: TLSSocket, tenants: TenantRegistry): Identity | { refused: string } {
-  if (!socket.authorized) return { refused: `client certificate not verified: ${String(socket.authorizationError ?? 'none presented')}` };
+  if (!socket.authorized)
+    return { refused: `client certificate not verified: ${String(socket.authorizationError ?? 'none presented')}` };
   const identity = certificateIdentity(socket);
   if ('refused' in identity) return identity;
   const tenant = identity.organizationalUnits[0];
   if (tenant !== undefined) {
-    if (!isTenantId(tenant) || !identity.user.startsWith(`${tenant}-`)) return { refused: `certificate of ${identity.user} names no tenant it belongs to` };
+    if (!isTenantId(tenant) || !identity.user.startsWith(`${tenant}-`))
+      return { refused: `certificate of ${identity.user} names no tenant it belongs to` };
     const refusal = tenants.refusal(tenant, identity.serial);
     if (refusal) return { refused: refusal };
     return { kind: 'tenant', tenant, user: identity.user, groups: identity.groups, serial: identity.serial };
   }
-  if (identity.groups.includes('system:masters')) return { kind: 'admin', user: identity.user, groups: identity.groups };
+  if (identity.groups.includes('system:masters'))
+    return { kind: 'admin', user: identity.user, groups: identity.groups };
   return { refused: `certificate of ${identity.user} is neither a tenant's nor an administrator's` };
 }

@@ -9,7 +9,10 @@ const CA_KEY = '/paddock/pki/ca';
  * new one written to the store. Replicas starting together race to create it; the loser reads
  * the winner's, so every replica signs with the same CA.
  */
-export async function bootstrapCertificateAuthority(store: Store, files: { cert?: string; key?: string }): Promise<CertificateAuthority> {
+export async function bootstrapCertificateAuthority(
+  store: Store,
+  files: { cert?: string; key?: string },
+): Promise<CertificateAuthority> {
   if (files.cert || files.key) {
     if (!files.cert || !files.key) throw new Error('--ca-cert and --ca-key go together');
     return loadCertificateAuthority(await readFile(files.cert, 'utf8'), await readFile(files.key, 'utf8'));

@@ -32,7 +32,13 @@ import { writeBodyType } from '../translate/write-body.js';
 import type { UpstreamResponse } from './upstream-connection.js';
 
 /** Sends one request upstream as the tenant, with the request's headers (and another content type where given). */
-export type Send = (verb: string, method: string, query: URLSearchParams, body: string | Buffer, contentType?: string) => Promise<UpstreamResponse>;
+export type Send = (
+  verb: string,
+  method: string,
+  query: URLSearchParams,
+  body: string | Buffer,
+  contentType?: string,
+) => Promise<UpstreamResponse>;
 
 export interface WriteRequest {
   ctx: TenantContext;
@@ -57,11 +63,14 @@ export async function checkedWrite(request: WriteRequest, send: Send): Promise<U
   if (!bodyType) return send(t.info.verb, method, query, body);
   const type: StoredType = { group: bodyType.group, kind: bodyType.kind, name: t.info.name };
   if (method !== 'PATCH') {
-    const object = Buffer.isBuffer(body) ? protobufBodyShadow(body, { apiVersion: bodyType.apiVersion, kind: bodyType.kind }) : request.converted;
+    const object = Buffer.isBuffer(body)
+      ? protobufBodyShadow(body, { apiVersion: bodyType.apiVersion, kind: bodyType.kind })
+      : request.converted;
     if (isObject(object)) checkStored(ctx, type, object);
     return send(t.info.verb, method, query, body);
   }
-  if (!patchNeedsDryRun(type) && !(typeof body === 'string' && body.includes('ownerReferences'))) return send(t.info.verb, method, query, body);
+  if (!patchNeedsDryRun(type) && !(typeof body === 'string' && body.includes('ownerReferences')))
+    return send(t.info.verb, method, query, body);
   for (let attempt = 1; ; attempt++) {
     const dryQuery = new URLSearchParams(query);
     dryQuery.set('dryRun', 'All');
@@ -70,11 +79,20 @@ export async function checkedWrite(request: WriteRequest, send: Send): Promise<U
     const result = dry.status < 300 ? parseObject(dryText) : undefined;
     // The upstream's refusal (or an answer that is no object) is what the real write would get.
     if (!result || query.has('dryRun')) return answered(dry, dryText);
-    const resourceVersion = typeof result.metadata?.resourceVersion === 'string' && result.metadata.resourceVersion !== '' ? result.metadata.resourceVersion : undefined;
-    const normalized = request.contentType === APPLY ? (checkStored(ctx, type, result), undefined) : normalizedStored(ctx, type, result);
+    const resourceVersion =
+      typeof result.metadata?.resourceVersion === 'string' && result.metadata.resourceVersion !== ''
+        ? result.metadata.resourceVersion
+        : undefined;
+    const normalized =
+      request.contentType === APPLY ? (checkStored(ctx, type, result), undefined) : normalizedStored(ctx, type, result);
     let written: UpstreamResponse;
     if (normalized) {
-      if (!resourceVersion) throw new TranslationError(403, 'Forbidden', `${type.kind} "${type.name}" is forbidden: the patch would leave the tenant`);
+      if (!resourceVersion)
+        throw new TranslationError(
+          403,
+          'Forbidden',
+          `${type.kind} "${type.name}" is forbidden: the patch would leave the tenant`,
+        );
       delete normalized.metadata.managedFields;
       const putQuery = new URLSearchParams(query);
       putQuery.delete('force');
@@ -87,7 +105,8 @@ export async function checkedWrite(request: WriteRequest, send: Send): Promise<U
     }
     if (written.status !== 409 || attempt >= ATTEMPTS) return written;
     const text = await written.body.text();
-    if (parseObject(text)?.reason !== 'Conflict' || (request.contentType === APPLY && !resourceVersion)) return answered(written, text);
+    if (parseObject(text)?.reason !== 'Conflict' || (request.contentType === APPLY && !resourceVersion))
+      return answered(written, text);
   }
 }
 
@@ -98,7 +117,8 @@ export async function checkedWrite(request: WriteRequest, send: Send): Promise<U
  * get it in their metadata.
  */
 function withResourceVersion(patch: unknown, resourceVersion: string): string {
-  if (Array.isArray(patch)) return JSON.stringify([...patch, { op: 'add', path: '/metadata/resourceVersion', value: resourceVersion }]);
+  if (Array.isArray(patch))
+    return JSON.stringify([...patch, { op: 'add', path: '/metadata/resourceVersion', value: resourceVersion }]);
   const object = patch as Record<string, any>;
   const metadata = isObject(object.metadata) ? object.metadata : {};
   return JSON.stringify({ ...object, metadata: { ...metadata, resourceVersion } });

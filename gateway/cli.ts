@@ -57,16 +57,24 @@ async function serve(args: string[]): Promise<number> {
       'tenant-qps': { type: 'string', default: String(DEFAULT_TENANT_LIMITS.qps) },
       'tenant-burst': { type: 'string', default: String(DEFAULT_TENANT_LIMITS.burst) },
       'tenant-max-watches': { type: 'string', default: String(DEFAULT_TENANT_LIMITS.maxWatches) },
-      'tenant-max-upstream-connections': { type: 'string', default: String(DEFAULT_TENANT_LIMITS.maxUpstreamConnections) },
+      'tenant-max-upstream-connections': {
+        type: 'string',
+        default: String(DEFAULT_TENANT_LIMITS.maxUpstreamConnections),
+      },
     },
   });
   const tenantLimits = {
     qps: limitFlag('--tenant-qps', values['tenant-qps'], false),
     burst: limitFlag('--tenant-burst', values['tenant-burst'], true),
     maxWatches: limitFlag('--tenant-max-watches', values['tenant-max-watches'], true),
-    maxUpstreamConnections: limitFlag('--tenant-max-upstream-connections', values['tenant-max-upstream-connections'], true),
+    maxUpstreamConnections: limitFlag(
+      '--tenant-max-upstream-connections',
+      values['tenant-max-upstream-connections'],
+      true,
+    ),
   };
-  if (tenantLimits.qps > 0 && tenantLimits.burst === 0) throw new Error('--tenant-burst must be at least 1 while --tenant-qps limits the rate');
+  if (tenantLimits.qps > 0 && tenantLimits.burst === 0)
+    throw new Error('--tenant-burst must be at least 1 while --tenant-qps limits the rate');
   const keyAlgorithm = values['key-algorithm'];
   if (keyAlgorithm !== 'ecdsa' && keyAlgorithm !== 'rsa') throw new Error('--key-algorithm must be ecdsa or rsa');
   const dataDir = path.resolve(values['data-dir']);
@@ -77,11 +85,18 @@ async function serve(args: string[]): Promise<number> {
     const upstreams = await Promise.all((values.upstream ?? []).map(parseUpstream));
     if (upstreams.length === 0) {
       const count = Number(values['dev-clusters']);
-      if (!Number.isInteger(count) || count < 1 || count > 16) throw new Error('--dev-clusters must be a whole number from 1 to 16 (or give --upstream)');
+      if (!Number.isInteger(count) || count < 1 || count > 16)
+        throw new Error('--dev-clusters must be a whole number from 1 to 16 (or give --upstream)');
       await privateDataDir(clustersDir);
       for (let i = 1; i <= count; i++) {
         const name = `member${i}`;
-        const cluster = await startDevCluster({ name, listen: '127.0.0.1:0', dataDir: path.join(clustersDir, name), etcdEndpoints, etcdPrefix: `${values['etcd-prefix']}/clusters` });
+        const cluster = await startDevCluster({
+          name,
+          listen: '127.0.0.1:0',
+          dataDir: path.join(clustersDir, name),
+          etcdEndpoints,
+          etcdPrefix: `${values['etcd-prefix']}/clusters`,
+        });
         devclusters.push(cluster);
         const kubeconfig = path.join(clustersDir, `${name}.kubeconfig`);
         const text = await readFile(cluster.kubeconfigPath, 'utf8');
@@ -105,7 +120,9 @@ async function serve(args: string[]): Promise<number> {
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
     });
-    process.stdout.write(`paddock gateway listening on ${gateway.url}; admin kubeconfig: ${gateway.adminKubeconfigPath}\n`);
+    process.stdout.write(
+      `paddock gateway listening on ${gateway.url}; admin kubeconfig: ${gateway.adminKubeconfigPath}\n`,
+    );
     await untilSignal();
     await gateway.stop();
     return 0;
@@ -125,7 +142,9 @@ async function parseUpstream(spec: string): Promise<{ name: string; kubeconfig: 
 function limitFlag(flag: string, text: string, whole: boolean): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value) || value < 0 || (whole && !Number.isInteger(value))) {
-    throw new Error(`${flag} must be a non-negative ${whole ? 'whole number' : 'number'} (0: no limit), got ${JSON.stringify(text)}`);
+    throw new Error(
+      `${flag} must be a non-negative ${whole ? 'whole number' : 'number'} (0: no limit), got ${JSON.stringify(text)}`,
+    );
   }
   return value;
 }
@@ -158,7 +177,9 @@ async function devcluster(args: string[]): Promise<number> {
     etcdEndpoints: endpointsOf(values['etcd-endpoints']),
     etcdPrefix: values['etcd-prefix'],
   });
-  process.stdout.write(`devcluster ${cluster.name} listening on ${cluster.url}; admin kubeconfig: ${cluster.kubeconfigPath}\n`);
+  process.stdout.write(
+    `devcluster ${cluster.name} listening on ${cluster.url}; admin kubeconfig: ${cluster.kubeconfigPath}\n`,
+  );
   await untilSignal();
   await cluster.stop();
   return 0;

@@ -13,5 +13,9 @@ export function clientImpersonationRefusal(headers: IncomingHttpHeaders): Status
   const names = sent
     .sort((a, b) => Number(b === 'impersonate-user') - Number(a === 'impersonate-user') || a.localeCompare(b))
     .map((name) => name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase()));
-  return statusOf(403, 'Forbidden', `impersonation is not available through the gateway: the request carries ${names.join(', ')} (kubectl --as, --as-group, --as-uid); run kubectl without them, as the user of your kubeconfig`);
+  return statusOf(
+    403,
+    'Forbidden',
+    `impersonation is not available through the gateway: the request carries ${names.join(', ')} (kubectl --as, --as-group, --as-uid); run kubectl without them, as the user of your kubeconfig`,
+  );
 }

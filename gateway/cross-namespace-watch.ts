@@ -60,7 +60,11 @@ interface Feed {
  * never skips an event. A shared upstream watch per resource with a tenant index (the cache) is
  * the later replacement that removes both the ordering caveat and the per-namespace connections.
  */
-export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerResponse, w: CrossNamespaceWatchRequest): Promise<void> {
+export async function watchAcrossNamespaces(
+  req: IncomingMessage,
+  res: ServerResponse,
+  w: CrossNamespaceWatchRequest,
+): Promise<void> {
   const namespaces = await tenantNamespaces(w.ctx, w.upstream, w.metrics);
   // Refused (429) before any is opened when the tenant's upstream connections would pass its bound.
   w.lease.claimUpstream(namespaces.names.length);
@@ -73,7 +77,11 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
   }
   for (const feed of opened) feeds.set(feed.namespace, feed);
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
   let ended = false;
   /** Opened below; declared here because the tenant may hang up while it is being opened. */
@@ -114,13 +122,16 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
     if (event.object?.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true') feed.initialEventsEnded = true;
     const live = [...feeds.values()].filter((f) => !f.retired);
     if (live.some((f) => f.bookmark === undefined || !/^\d+$/.test(f.bookmark))) return;
-    const lowest = live.reduce((min, f) => (BigInt(f.bookmark!) < BigInt(min) ? f.bookmark! : min), live[0]!.bookmark!);
+    const lowest = live.reduce((min, f) => (BigInt(f.bookmark!) < BigInt(min) ? f.bookmark! : min), live[0].bookmark!);
     const allEnded = live.every((f) => f.initialEventsEnded);
     const announceEnd = allEnded && !sentInitialEventsEnd;
     if (!announceEnd && lastBookmark !== undefined && BigInt(lowest) <= BigInt(lastBookmark)) return;
     lastBookmark = lowest;
     sentInitialEventsEnd ||= announceEnd;
-    const down = w.events.down({ type: 'BOOKMARK', object: { ...event.object, metadata: { ...event.object.metadata, resourceVersion: lowest } } });
+    const down = w.events.down({
+      type: 'BOOKMARK',
+      object: { ...event.object, metadata: { ...event.object.metadata, resourceVersion: lowest } },
+    });
     if (down) await write(down);
   };
   const pump = async (feed: Feed) => {
@@ -153,10 +164,18 @@ export async function watchAcrossNamespaces(req: IncomingMessage, res: ServerRes
   };
 
   // Namespaces made after the list are watched from their creation on.
-  const namespaceQuery = new URLSearchParams({ watch: '1', labelSelector: tenantNamespaceSelector(w.ctx), resourceVersion: namespaces.resourceVersion });
+  const namespaceQuery = new URLSearchParams({
+    watch: '1',
+    labelSelector: tenantNamespaceSelector(w.ctx),
+    resourceVersion: namespaces.resourceVersion,
+  });
   const timeout = w.query.get('timeoutSeconds');
   if (timeout) namespaceQuery.set('timeoutSeconds', timeout);
-  const watching = await w.metrics.upstream(w.upstream.name, 'watch', () => w.upstream.stream(`/api/v1/namespaces?${namespaceQuery}`, { accept: 'application/json' })).catch(() => undefined);
+  const watching = await w.metrics
+    .upstream(w.upstream.name, 'watch', () =>
+      w.upstream.stream(`/api/v1/namespaces?${namespaceQuery}`, { accept: 'application/json' }),
+    )
+    .catch(() => undefined);
   namespaceWatch = watching;
   if (watching?.status !== 200 || ended) {
     if (watching) discard(watching);
@@ -218,7 +237,9 @@ async function* lines(body: Readable): AsyncGenerator<string> {
 }
 
 async function openFeed(w: CrossNamespaceWatchRequest, namespace: string, query: URLSearchParams): Promise<Feed> {
-  const response = await w.metrics.upstream(w.upstream.name, 'watch', () => w.upstream.stream(`${namespacedPath(w.path, namespace)}?${query}`, w.headers));
+  const response = await w.metrics.upstream(w.upstream.name, 'watch', () =>
+    w.upstream.stream(`${namespacedPath(w.path, namespace)}?${query}`, w.headers),
+  );
   return { namespace, response, initialEventsEnded: false, retired: false };
 }
 
@@ -228,7 +249,12 @@ function discard(response: UpstreamResponse): void {
   response.body.destroy();
 }
 
-async function refuse(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, response: UpstreamResponse): Promise<void> {
+async function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: TenantContext,
+  response: UpstreamResponse,
+): Promise<void> {
   const text = await response.body.text();
   let status: Record<string, any> | undefined;
   try {
@@ -236,5 +262,10 @@ async function refuse(req: IncomingMessage, res: ServerResponse, ctx: TenantCont
   } catch {
     status = undefined;
   }
-  sendJson(req, res, response.status, status ? statusDown(ctx, status) : statusOf(response.status, 'InternalError', 'the upstream watch failed'));
+  sendJson(
+    req,
+    res,
+    response.status,
+    status ? statusDown(ctx, status) : statusOf(response.status, 'InternalError', 'the upstream watch failed'),
+  );
 }

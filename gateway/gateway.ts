@@ -27,7 +27,11 @@ import { impersonation, TenantProxy } from './tenant-proxy.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
 import { proxyUpgrade, upgradeTarget } from './upgrade-proxy.js';
 import { tenantKindScope, UpstreamConnection } from './upstream-connection.js';
-import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH, SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
+import {
+  answerSelfSubjectReview,
+  SELF_SUBJECT_REVIEW_PATH,
+  SELF_SUBJECT_REVIEW_RESOURCE,
+} from './self-subject-review.js';
 
 export interface GatewayOptions {
   /** host:port to listen on; port 0 picks a free one. */
@@ -61,7 +65,17 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
-const FALLBACK_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-paddock', gitCommit: '', gitTreeState: 'clean', buildDate: '', goVersion: 'go1.23.4', compiler: 'gc', platform: 'linux/amd64' };
+const FALLBACK_VERSION = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0-paddock',
+  gitCommit: '',
+  gitTreeState: 'clean',
+  buildDate: '',
+  goVersion: 'go1.23.4',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
 
 /**
  * A gateway replica: HTTPS with client certificates, identities per DESIGN.md, the admin API
@@ -71,7 +85,11 @@ const FALLBACK_VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0-paddock
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const dataDir = path.resolve(options.dataDir);
   await privateDataDir(dataDir);
-  const store = await openStore({ dataDir: path.join(dataDir, 'store'), etcdEndpoints: options.etcdEndpoints, etcdPrefix: options.etcdPrefix });
+  const store = await openStore({
+    dataDir: path.join(dataDir, 'store'),
+    etcdEndpoints: options.etcdEndpoints,
+    etcdPrefix: options.etcdPrefix,
+  });
   const stops: (() => Promise<void>)[] = [() => store.close()];
   const stop = async () => {
     for (const fn of stops.reverse()) await fn().catch(() => undefined);
@@ -79,10 +97,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   try {
     const ca = await bootstrapCertificateAuthority(store, { cert: options.caCert, key: options.caKey });
     const { host, port } = parseListen(options.listen);
-    const clusters: UpstreamCluster[] = options.upstreams.map((u) => ({ name: u.name, labels: u.labels ?? {}, client: RestClient.fromKubeconfig(u.kubeconfig) }));
+    const clusters: UpstreamCluster[] = options.upstreams.map((u) => ({
+      name: u.name,
+      labels: u.labels ?? {},
+      client: RestClient.fromKubeconfig(u.kubeconfig),
+    }));
     stops.push(async () => clusters.forEach((c) => c.client.close()));
     const version = await upstreamVersion(clusters[0]);
-    const connections = new Map(options.upstreams.map((u) => [u.name, new UpstreamConnection(u.name, u.kubeconfig, options.upstreamTimeoutMs)]));
+    const connections = new Map(
+      options.upstreams.map((u) => [u.name, new UpstreamConnection(u.name, u.kubeconfig, options.upstreamTimeoutMs)]),
+    );
     stops.push(async () => {
       await Promise.all([...connections.values()].map((c) => c.close()));
     });
@@ -103,50 +127,93 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const tenants = new TenantRegistry(store);
     await tenants.start();
     stops.push(() => tenants.stop());
-    const limits = new TenantLimits({ ...DEFAULT_TENANT_LIMITS, ...options.tenantLimits }, (tenantId) => tenants.limitsOf(tenantId));
-    const proxy = new TenantProxy({ continueKey: continueTokenKey(ca.keyPem), maxRequestBytes: options.maxRequestBytes, metrics, limits });
+    const limits = new TenantLimits({ ...DEFAULT_TENANT_LIMITS, ...options.tenantLimits }, (tenantId) =>
+      tenants.limitsOf(tenantId),
+    );
+    const proxy = new TenantProxy({
+      continueKey: continueTokenKey(ca.keyPem),
+      maxRequestBytes: options.maxRequestBytes,
+      metrics,
+      limits,
+    });
     // What a certificate opened ends when the certificate stops being accepted (docs/gateway.md, Identities).
     const openStreams = new OpenStreams((tenant, serial) => tenants.refusal(tenant, serial));
     const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
     stops.push(async () => void unfollow());
 
     const advertised = parseListen(address);
-    const serving = await ca.issueServingCertificate({ hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])] });
-    const server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const identity = authenticate(req.socket as TLSSocket, tenants);
-      const verb = verbOf(req);
-      res.once('finish', () =>
-        metrics.requests.inc({ identity: 'refused' in identity ? 'unknown' : identity.kind, tenant: 'refused' in identity || identity.kind === 'admin' ? '' : identity.tenant, verb, code: String(res.statusCode) }),
-      );
-      if ('refused' in identity) return sendStatus(req, res, unauthorized());
-      if (identity.kind === 'tenant') openStreams.track(identity, res);
-      route(req, res, identity).catch((err: Error) => {
-        process.stderr.write(`gateway: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
-        if (!res.headersSent) sendStatus(req, res, statusOf(500, 'InternalError', err.message));
-      });
+    const serving = await ca.issueServingCertificate({
+      hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])],
     });
+    const server = createServer(
+      { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
+      (req, res) => {
+        const identity = authenticate(req.socket as TLSSocket, tenants);
+        const verb = verbOf(req);
+        res.once('finish', () =>
+          metrics.requests.inc({
+            identity: 'refused' in identity ? 'unknown' : identity.kind,
+            tenant: 'refused' in identity || identity.kind === 'admin' ? '' : identity.tenant,
+            verb,
+            code: String(res.statusCode),
+          }),
+        );
+        if ('refused' in identity) return sendStatus(req, res, unauthorized());
+        if (identity.kind === 'tenant') openStreams.track(identity, res);
+        route(req, res, identity).catch((err: Error) => {
+          process.stderr.write(`gateway: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
+          if (!res.headersSent) sendStatus(req, res, statusOf(500, 'InternalError', err.message));
+        });
+      },
+    );
 
-    const route = async (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, identity: Identity): Promise<void> => {
+    const route = async (
+      req: import('node:http').IncomingMessage,
+      res: import('node:http').ServerResponse,
+      identity: Identity,
+    ): Promise<void> => {
       const url = requestUrl(req.url);
       const pathname = url.pathname.replace(/\/+$/, '') || '/';
       const impersonating = identity.kind === 'tenant' ? clientImpersonationRefusal(req.headers) : undefined;
       if (impersonating) return sendStatus(req, res, impersonating);
-      if (req.method === 'POST' && pathname === SELF_SUBJECT_REVIEW_PATH) return answerSelfSubjectReview(req, res, identity);
+      if (req.method === 'POST' && pathname === SELF_SUBJECT_REVIEW_PATH)
+        return answerSelfSubjectReview(req, res, identity);
       if (pathname === '/metrics' && req.method === 'GET') {
-        if (identity.kind !== 'admin') return sendStatus(req, res, statusOf(403, 'Forbidden', `forbidden: User "${identity.user}" cannot get path "/metrics"`));
+        if (identity.kind !== 'admin')
+          return sendStatus(
+            req,
+            res,
+            statusOf(403, 'Forbidden', `forbidden: User "${identity.user}" cannot get path "/metrics"`),
+          );
         res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
         res.end(await metrics.registry.metrics());
         return;
       }
       if (identity.kind === 'admin') return api.handle(req, res, { name: identity.user, groups: identity.groups });
-      if (['/version', '/healthz', '/readyz', '/livez'].includes(pathname)) return api.handle(req, res, { name: identity.user, groups: identity.groups });
+      if (['/version', '/healthz', '/readyz', '/livez'].includes(pathname))
+        return api.handle(req, res, { name: identity.user, groups: identity.groups });
       if (pathname.startsWith(`/apis/${TENANT_RESOURCE.group}`)) {
-        return sendStatus(req, res, statusOf(403, 'Forbidden', `${TENANT_RESOURCE.resource}.${TENANT_RESOURCE.group} is forbidden: User "${identity.user}" cannot ${req.method?.toLowerCase()} resource "${TENANT_RESOURCE.resource}" in API group "${TENANT_RESOURCE.group}" at the cluster scope`, { group: TENANT_RESOURCE.group, kind: TENANT_RESOURCE.resource }));
+        return sendStatus(
+          req,
+          res,
+          statusOf(
+            403,
+            'Forbidden',
+            `${TENANT_RESOURCE.resource}.${TENANT_RESOURCE.group} is forbidden: User "${identity.user}" cannot ${req.method?.toLowerCase()} resource "${TENANT_RESOURCE.resource}" in API group "${TENANT_RESOURCE.group}" at the cluster scope`,
+            { group: TENANT_RESOURCE.group, kind: TENANT_RESOURCE.resource },
+          ),
+        );
       }
       const cluster = tenants.clusterOf(identity.tenant);
       const connection = cluster ? connections.get(cluster) : undefined;
       if (!connection) {
-        return sendStatus(req, res, statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, { retryAfterSeconds: 1 }));
+        return sendStatus(
+          req,
+          res,
+          statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, {
+            retryAfterSeconds: 1,
+          }),
+        );
       }
       await proxy.handle(req, res, identity, connection);
     };
@@ -156,16 +223,26 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const identity = authenticate(req.socket as TLSSocket, tenants);
       const refuse = (status: Status) => {
         const body = JSON.stringify(status);
-        const retryAfter = status.details?.retryAfterSeconds ? `Retry-After: ${status.details.retryAfterSeconds}\r\n` : '';
-        socket.end(`HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retryAfter}Connection: close\r\n\r\n${body}`);
+        const retryAfter = status.details?.retryAfterSeconds
+          ? `Retry-After: ${status.details.retryAfterSeconds}\r\n`
+          : '';
+        socket.end(
+          `HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retryAfter}Connection: close\r\n\r\n${body}`,
+        );
       };
       if ('refused' in identity) return refuse(unauthorized().status);
-      if (identity.kind !== 'tenant') return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));
+      if (identity.kind !== 'tenant')
+        return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));
       openStreams.track(identity, socket);
       const cluster = tenants.clusterOf(identity.tenant);
       const connection = cluster ? connections.get(cluster) : undefined;
       const target = cluster ? upgradeTargets.get(cluster) : undefined;
-      if (!connection || !target) return refuse(statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, { retryAfterSeconds: 1 }));
+      if (!connection || !target)
+        return refuse(
+          statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, {
+            retryAfterSeconds: 1,
+          }),
+        );
       // An exec, attach or port-forward session is one of the tenant's streams until its socket closes.
       let lease;
       try {
@@ -177,8 +254,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       }
       socket.once('close', lease.end);
       void connection.scope().then(
-        (scope) => proxyUpgrade(req, socket, head, tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant)), impersonation(identity), target),
-        () => refuse(statusOf(503, 'ServiceUnavailable', 'the tenant\'s cluster is unreachable', { retryAfterSeconds: 1 })),
+        (scope) =>
+          proxyUpgrade(
+            req,
+            socket,
+            head,
+            tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant)),
+            impersonation(identity),
+            target,
+          ),
+        () =>
+          refuse(statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 })),
       );
     });
     await new Promise<void>((resolve, reject) => {
@@ -195,7 +281,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
     const adminKubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
-    await writePrivateFile(adminKubeconfigPath, renderKubeconfig({ clusterName: 'paddock', server: url, caPem: ca.certPem, userName: 'admin', certPem: admin.certPem, keyPem: admin.keyPem, contextName: 'admin@paddock' }));
+    await writePrivateFile(
+      adminKubeconfigPath,
+      renderKubeconfig({
+        clusterName: 'paddock',
+        server: url,
+        caPem: ca.certPem,
+        userName: 'admin',
+        certPem: admin.certPem,
+        keyPem: admin.keyPem,
+        contextName: 'admin@paddock',
+      }),
+    );
 
     const controller = new TenantController({
       store,
@@ -238,4 +335,3 @@ async function upstreamVersion(cluster: UpstreamCluster | undefined): Promise<Re
 function bracket(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
-

@@ -61,7 +61,11 @@ export class NamespaceIndex {
   }
 
   private async list(): Promise<string> {
-    const response = await this.upstream.request('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(TENANT_LABEL)}`, { accept: 'application/json' });
+    const response = await this.upstream.request(
+      'GET',
+      `/api/v1/namespaces?labelSelector=${encodeURIComponent(TENANT_LABEL)}`,
+      { accept: 'application/json' },
+    );
     const list = JSON.parse(await response.body.text());
     if (response.status !== 200) throw new Error(`listing namespaces: ${response.status}`);
     this.byTenant.clear();
@@ -71,7 +75,12 @@ export class NamespaceIndex {
   }
 
   private async follow(revision: string): Promise<void> {
-    const query = new URLSearchParams({ watch: '1', labelSelector: TENANT_LABEL, resourceVersion: revision, allowWatchBookmarks: 'true' });
+    const query = new URLSearchParams({
+      watch: '1',
+      labelSelector: TENANT_LABEL,
+      resourceVersion: revision,
+      allowWatchBookmarks: 'true',
+    });
     const response = await this.upstream.stream(`/api/v1/namespaces?${query}`, { accept: 'application/json' });
     // Destroyed on stop, perhaps before it is read: its abort is expected.
     response.body.on('error', () => {});

@@ -68,14 +68,20 @@ export class TenantAuthorizer {
     let mine = snapshot.byTenant.get(ctx.tenantId);
     if (!mine) {
       const named = (items: Json[]) => items.filter((item) => String(item.metadata?.name ?? '').startsWith(ctx.prefix));
-      mine = { clusterRoles: own(ctx, named(snapshot.clusterRoles), 'ClusterRole'), clusterRoleBindings: own(ctx, named(snapshot.clusterRoleBindings), 'ClusterRoleBinding') };
+      mine = {
+        clusterRoles: own(ctx, named(snapshot.clusterRoles), 'ClusterRole'),
+        clusterRoleBindings: own(ctx, named(snapshot.clusterRoleBindings), 'ClusterRoleBinding'),
+      };
       snapshot.byTenant.set(ctx.tenantId, mine);
     }
     const objects: RbacObjects = { ...mine, roles: [], roleBindings: [] };
     if (namespace) {
       const path = `${RBAC_V1}/namespaces/${encodeURIComponent(addPrefix(ctx, namespace))}`;
       // A namespace that does not exist (or a name that is none) has no roles: not an error.
-      const [roles, bindings] = await Promise.all([this.items(`${path}/roles`, true), this.items(`${path}/rolebindings`, true)]);
+      const [roles, bindings] = await Promise.all([
+        this.items(`${path}/roles`, true),
+        this.items(`${path}/rolebindings`, true),
+      ]);
       objects.roles = own(ctx, roles, 'Role');
       objects.roleBindings = own(ctx, bindings, 'RoleBinding');
     }
@@ -85,7 +91,10 @@ export class TenantAuthorizer {
   private read(): Promise<Snapshot> {
     if (!this.snapshot || Date.now() - this.fetchedAt > SNAPSHOT_TTL_MS) {
       this.fetchedAt = Date.now();
-      const reading = Promise.all([this.items(`${RBAC_V1}/clusterroles`), this.items(`${RBAC_V1}/clusterrolebindings`)]).then(([clusterRoles, clusterRoleBindings]) => ({ clusterRoles, clusterRoleBindings, byTenant: new Map() }));
+      const reading = Promise.all([
+        this.items(`${RBAC_V1}/clusterroles`),
+        this.items(`${RBAC_V1}/clusterrolebindings`),
+      ]).then(([clusterRoles, clusterRoleBindings]) => ({ clusterRoles, clusterRoleBindings, byTenant: new Map() }));
       reading.catch(() => {
         if (this.snapshot === reading) this.snapshot = undefined;
       });
@@ -111,5 +120,8 @@ function own(ctx: TenantContext, items: Json[], kind: string): Json[] {
 
 /** The user as the tenant's RBAC names it: `alice` for `<tid>-alice`, its groups, and `system:authenticated`. */
 export function tenantUserInfo(ctx: TenantContext, who: TenantUser): { name: string; groups: string[] } {
-  return { name: stripPrefix(ctx, who.user) ?? who.user, groups: who.exactGroups ? who.groups : [...new Set([...who.groups, 'system:authenticated'])] };
+  return {
+    name: stripPrefix(ctx, who.user) ?? who.user,
+    groups: who.exactGroups ? who.groups : [...new Set([...who.groups, 'system:authenticated'])],
+  };
 }

@@ -44,17 +44,39 @@ export async function tenantCommand(args: string[], out: (line: string) => void)
       case 'rotate':
         return await rotate(client, id, deadline, out);
       default:
-        throw new Error(`unknown tenant command ${JSON.stringify(verb)}: create, get, list, delete, kubeconfig or rotate`);
+        throw new Error(
+          `unknown tenant command ${JSON.stringify(verb)}: create, get, list, delete, kubeconfig or rotate`,
+        );
     }
   } finally {
     client.close();
   }
 }
 
-async function create(client: RestClient, id: string, cluster: string | undefined, deadline: number, out: (line: string) => void): Promise<number> {
+async function create(
+  client: RestClient,
+  id: string,
+  cluster: string | undefined,
+  deadline: number,
+  out: (line: string) => void,
+): Promise<number> {
   const spec = cluster ? { clusterAffinity: { clusterNames: [cluster] } } : {};
-  check(await client.request('POST', TENANTS, { apiVersion: `${TENANT_GROUP}/${TENANT_VERSION}`, kind: 'Tenant', metadata: { name: id }, spec }), 201);
-  const tenant = await waitFor(client, id, deadline, (t) => t?.status?.phase === 'Active' && t.metadata.annotations?.[KUBECONFIG_ANNOTATION], out);
+  check(
+    await client.request('POST', TENANTS, {
+      apiVersion: `${TENANT_GROUP}/${TENANT_VERSION}`,
+      kind: 'Tenant',
+      metadata: { name: id },
+      spec,
+    }),
+    201,
+  );
+  const tenant = await waitFor(
+    client,
+    id,
+    deadline,
+    (t) => t?.status?.phase === 'Active' && t.metadata.annotations?.[KUBECONFIG_ANNOTATION],
+    out,
+  );
   out(`tenant/${id} created (Active on ${tenant.status.cluster})`);
   return 0;
 }
@@ -67,9 +89,23 @@ async function get(client: RestClient, id: string, output: string, out: (line: s
 
 async function list(client: RestClient, out: (line: string) => void): Promise<number> {
   const items: any[] = check(await client.request('GET', TENANTS), 200).body.items;
-  const rows = [['NAME', 'PHASE', 'CLUSTER', 'AGE'], ...items.map((t) => [t.metadata.name, t.status?.phase ?? '', t.status?.cluster ?? '', humanDuration(Date.now() - Date.parse(t.metadata.creationTimestamp))])];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const row of rows) out(row.map((cell, i) => cell.padEnd(widths[i]! + 3)).join('').trimEnd());
+  const rows = [
+    ['NAME', 'PHASE', 'CLUSTER', 'AGE'],
+    ...items.map((t) => [
+      t.metadata.name,
+      t.status?.phase ?? '',
+      t.status?.cluster ?? '',
+      humanDuration(Date.now() - Date.parse(t.metadata.creationTimestamp)),
+    ]),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const row of rows)
+    out(
+      row
+        .map((cell, i) => cell.padEnd(widths[i] + 3))
+        .join('')
+        .trimEnd(),
+    );
   return 0;
 }
 
@@ -91,14 +127,30 @@ async function kubeconfigOf(client: RestClient, id: string, out: (line: string) 
 
 async function rotate(client: RestClient, id: string, deadline: number, out: (line: string) => void): Promise<number> {
   const request = new Date().toISOString();
-  check(await client.request('PATCH', `${TENANTS}/${id}`, { metadata: { annotations: { [ROTATE_ANNOTATION]: request } } }, { 'Content-Type': 'application/merge-patch+json' }), 200);
+  check(
+    await client.request(
+      'PATCH',
+      `${TENANTS}/${id}`,
+      { metadata: { annotations: { [ROTATE_ANNOTATION]: request } } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    ),
+    200,
+  );
   const tenant = await waitFor(client, id, deadline, (t) => t?.status?.rotation === request, out);
-  out(`tenant/${id} certificate rotated (serial ${tenant.status.certificateSerials.join(', ')}); the previous certificate is revoked`);
+  out(
+    `tenant/${id} certificate rotated (serial ${tenant.status.certificateSerials.join(', ')}); the previous certificate is revoked`,
+  );
   return 0;
 }
 
 /** Polls the tenant until `done`, printing each new progress message of its Ready condition. */
-async function waitFor(client: RestClient, id: string, deadline: number, done: (tenant: any) => unknown, out: (line: string) => void): Promise<any> {
+async function waitFor(
+  client: RestClient,
+  id: string,
+  deadline: number,
+  done: (tenant: any) => unknown,
+  out: (line: string) => void,
+): Promise<any> {
   let lastMessage = '';
   for (;;) {
     const res = await client.request('GET', `${TENANTS}/${id}`);
@@ -108,7 +160,10 @@ async function waitFor(client: RestClient, id: string, deadline: number, done: (
     const message: string | undefined = ready?.status === 'False' ? ready.message : undefined;
     if (message && message !== lastMessage) out(`  ${message}`);
     lastMessage = message ?? lastMessage;
-    if (Date.now() > deadline) throw new Error(`tenant ${id}: timed out (phase ${tenant?.status?.phase ?? 'gone'}${message ? `: ${message}` : ''})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `tenant ${id}: timed out (phase ${tenant?.status?.phase ?? 'gone'}${message ? `: ${message}` : ''})`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

@@ -20,7 +20,12 @@ export interface TenantLimitValues {
  * test suite of thousands of sequential requests) never meets them, tight enough that one tenant
  * cannot take a replica's CPU or file descriptors from the others.
  */
-export const DEFAULT_TENANT_LIMITS: TenantLimitValues = { qps: 1000, burst: 2000, maxWatches: 200, maxUpstreamConnections: 1000 };
+export const DEFAULT_TENANT_LIMITS: TenantLimitValues = {
+  qps: 1000,
+  burst: 2000,
+  maxWatches: 200,
+  maxUpstreamConnections: 1000,
+};
 
 /** What one request of a tenant holds while it runs, given back by `end()`. */
 export interface TenantRequestLease {
@@ -67,7 +72,8 @@ export class TenantLimits {
   begin(tenantId: string): TenantRequestLease {
     const limits = this.limitsOf(tenantId);
     const usage = this.usageOf(tenantId, limits);
-    if (limits.maxUpstreamConnections > 0 && usage.upstream + 1 > limits.maxUpstreamConnections) throw upstreamBound(tenantId, limits);
+    if (limits.maxUpstreamConnections > 0 && usage.upstream + 1 > limits.maxUpstreamConnections)
+      throw upstreamBound(tenantId, limits);
     if (limits.qps > 0) {
       if (usage.tokens < 1) throw rateBound(tenantId, limits, Math.ceil((1 - usage.tokens) / limits.qps));
       usage.tokens -= 1;
@@ -91,7 +97,8 @@ export class TenantLimits {
       claimUpstream: (n) => {
         if (ended) return;
         const limits = this.limitsOf(tenantId);
-        if (limits.maxUpstreamConnections > 0 && usage.upstream + n > limits.maxUpstreamConnections) throw upstreamBound(tenantId, limits, n);
+        if (limits.maxUpstreamConnections > 0 && usage.upstream + n > limits.maxUpstreamConnections)
+          throw upstreamBound(tenantId, limits, n);
         usage.upstream += n;
         upstream += n;
       },
@@ -126,16 +133,28 @@ function tooManyRequests(message: string, retryAfterSeconds: number): ApiError {
 }
 
 function rateBound(tenantId: string, limits: TenantLimitValues, retryAfterSeconds: number): ApiError {
-  return tooManyRequests(`Too many requests, please try again later: tenant ${tenantId} may make ${limits.qps} requests per second (burst ${limits.burst}) on this gateway`, retryAfterSeconds);
+  return tooManyRequests(
+    `Too many requests, please try again later: tenant ${tenantId} may make ${limits.qps} requests per second (burst ${limits.burst}) on this gateway`,
+    retryAfterSeconds,
+  );
 }
 
 function streamBound(tenantId: string, limits: TenantLimitValues): ApiError {
-  return tooManyRequests(`Too many requests, please try again later: tenant ${tenantId} may hold ${limits.maxWatches} open watches and streams (maxWatches) on this gateway; close one first`, 1);
+  return tooManyRequests(
+    `Too many requests, please try again later: tenant ${tenantId} may hold ${limits.maxWatches} open watches and streams (maxWatches) on this gateway; close one first`,
+    1,
+  );
 }
 
 function upstreamBound(tenantId: string, limits: TenantLimitValues, wanted = 1): ApiError {
-  const what = wanted > 1 ? `this request needs ${wanted} more upstream connections (a watch across namespaces holds one per namespace, plus one), and ` : '';
-  return tooManyRequests(`Too many requests, please try again later: ${what}tenant ${tenantId} may hold ${limits.maxUpstreamConnections} upstream connections (maxUpstreamConnections) on this gateway`, 1);
+  const what =
+    wanted > 1
+      ? `this request needs ${wanted} more upstream connections (a watch across namespaces holds one per namespace, plus one), and `
+      : '';
+  return tooManyRequests(
+    `Too many requests, please try again later: ${what}tenant ${tenantId} may hold ${limits.maxUpstreamConnections} upstream connections (maxUpstreamConnections) on this gateway`,
+    1,
+  );
 }
 
 const LONG_RUNNING_SUBRESOURCES = new Set(['log', 'proxy', 'exec', 'attach', 'portforward']);

@@ -18,7 +18,11 @@ export const tenantNamespaceSelector = (ctx: TenantContext) => `${TENANT_LABEL}=
  * (namespace-index.ts) when it is in sync, else asked of the cluster. A watch needs a
  * resourceVersion to start its namespace watch from, so it uses tenantNamespaces instead.
  */
-export async function tenantNamespaceNames(ctx: TenantContext, upstream: UpstreamConnection, metrics: GatewayMetrics): Promise<string[]> {
+export async function tenantNamespaceNames(
+  ctx: TenantContext,
+  upstream: UpstreamConnection,
+  metrics: GatewayMetrics,
+): Promise<string[]> {
   return upstream.namespaceIndex.namespacesOf(ctx.tenantId) ?? (await tenantNamespaces(ctx, upstream, metrics)).names;
 }
 
@@ -27,8 +31,16 @@ export async function tenantNamespaceNames(ctx: TenantContext, upstream: Upstrea
  * credentials, since which namespaces exist is not the tenant user's permission to have or lack:
  * each per-namespace read after it is made as the tenant user and authorized upstream.
  */
-export async function tenantNamespaces(ctx: TenantContext, upstream: UpstreamConnection, metrics: GatewayMetrics): Promise<TenantNamespaces> {
-  const response = await metrics.upstream(upstream.name, 'list', () => upstream.request('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(tenantNamespaceSelector(ctx))}`, { accept: 'application/json' }));
+export async function tenantNamespaces(
+  ctx: TenantContext,
+  upstream: UpstreamConnection,
+  metrics: GatewayMetrics,
+): Promise<TenantNamespaces> {
+  const response = await metrics.upstream(upstream.name, 'list', () =>
+    upstream.request('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(tenantNamespaceSelector(ctx))}`, {
+      accept: 'application/json',
+    }),
+  );
   const text = await response.body.text();
   let list: { metadata?: { resourceVersion?: string }; items?: { metadata: { name: string } }[] } | undefined;
   try {
@@ -36,8 +48,12 @@ export async function tenantNamespaces(ctx: TenantContext, upstream: UpstreamCon
   } catch {
     list = undefined;
   }
-  if (response.status !== 200 || !list) throw new TranslationError(503, 'ServiceUnavailable', 'could not list the tenant\'s namespaces');
-  const names = (list.items ?? []).map((ns) => ns.metadata.name).filter((name) => name.startsWith(ctx.prefix)).sort();
+  if (response.status !== 200 || !list)
+    throw new TranslationError(503, 'ServiceUnavailable', "could not list the tenant's namespaces");
+  const names = (list.items ?? [])
+    .map((ns) => ns.metadata.name)
+    .filter((name) => name.startsWith(ctx.prefix))
+    .sort();
   metrics.objectsRead.inc({ cluster: upstream.name }, names.length);
   return { names, resourceVersion: list.metadata?.resourceVersion ?? '' };
 }

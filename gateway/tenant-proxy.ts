@@ -2,7 +2,17 @@ import { requestUrl } from '../apiserver/request-info.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
-import { drained, MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, JsonAnswerStream, readBody, sendJson, sendJsonText, sendStatus } from '../apiserver/handlers/http-io.js';
+import {
+  drained,
+  MAX_JSON_DEPTH,
+  MAX_REQUEST_BYTES,
+  nestedDeeperThan,
+  JsonAnswerStream,
+  readBody,
+  sendJson,
+  sendJsonText,
+  sendStatus,
+} from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/continue-token.js';
@@ -33,7 +43,12 @@ import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from 
 
 type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
 
-const PATCH_TYPES = new Set(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
+const PATCH_TYPES = new Set([
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+]);
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const PASS_THROUGH = new Set(['/version', '/healthz', '/readyz', '/livez']);
 /** Upstream pages read at most per tenant page, so a sparse list cannot hold a request forever. */
@@ -64,7 +79,12 @@ export class TenantProxy {
   constructor(private readonly options: TenantProxyOptions) {}
 
   /** A tenant request, admitted within its tenant's limits (429 beyond them) and counted until it ends. */
-  async handle(req: IncomingMessage, res: ServerResponse, identity: TenantIdentity, upstream: UpstreamConnection): Promise<void> {
+  async handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    identity: TenantIdentity,
+    upstream: UpstreamConnection,
+  ): Promise<void> {
     let lease: TenantRequestLease;
     try {
       lease = this.options.limits.begin(identity.tenant);
@@ -79,7 +99,12 @@ export class TenantProxy {
     }
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse, identity: TenantIdentity, upstream: UpstreamConnection): Promise<void> {
+  private async serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    identity: TenantIdentity,
+    upstream: UpstreamConnection,
+  ): Promise<void> {
     const url = requestUrl(req.url);
     const path = url.pathname.replace(/\/+$/, '') || '/';
     const scope = await upstream.scope();
@@ -87,7 +112,8 @@ export class TenantProxy {
     try {
       if (PASS_THROUGH.has(path)) return await this.passThrough(req, res, path, upstream);
       if (await this.discovery(req, res, ctx, path, upstream)) return;
-      const up = () => this.options.metrics.time('up', () => requestUp(ctx, req.method ?? 'GET', path, url.searchParams));
+      const up = () =>
+        this.options.metrics.time('up', () => requestUp(ctx, req.method ?? 'GET', path, url.searchParams));
       let translated: TranslatedRequest | null;
       try {
         translated = up();
@@ -104,13 +130,34 @@ export class TenantProxy {
     }
   }
 
-  private async forward(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
+  private async forward(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: TenantContext,
+    identity: TenantIdentity,
+    t: TranslatedRequest,
+    upstream: UpstreamConnection,
+  ): Promise<void> {
     // Counted against the tenant's open streams from the request as parsed once, here.
     if (isLongRunning(t.info)) this.leaseOf(req).openStream();
     const credentials = await credentialsFor(ctx, identity, t, upstream);
-    if (t.info.subresource === 'proxy') return proxySubresource(req, res, ctx, t, upstream, credentials, requestUrl(req.url).pathname, this.options.maxRequestBytes);
+    if (t.info.subresource === 'proxy')
+      return proxySubresource(
+        req,
+        res,
+        ctx,
+        t,
+        upstream,
+        credentials,
+        requestUrl(req.url).pathname,
+        this.options.maxRequestBytes,
+      );
     const headers = { ...credentials };
-    const send: Send = Object.assign((call: (headers: UpstreamHeaders) => Promise<UpstreamResponse>) => sendAs(ctx, identity, t, upstream, headers, call), { headers });
+    const send: Send = Object.assign(
+      (call: (headers: UpstreamHeaders) => Promise<UpstreamResponse>) =>
+        sendAs(ctx, identity, t, upstream, headers, call),
+      { headers },
+    );
     headers.accept = acceptUp(req.headers.accept);
     const continueToken = t.query.get('continue');
     if (continueToken) t.query.set('continue', openContinue(this.options.continueKey, ctx.tenantId, continueToken));
@@ -119,14 +166,17 @@ export class TenantProxy {
     let body: string | Buffer | undefined;
     let write: WriteRequest | undefined;
     if (['POST', 'PUT', 'PATCH'].includes(req.method ?? '')) {
-      const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
+      const contentType = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim();
       const raw = await readBody(req, this.options.maxRequestBytes ?? MAX_REQUEST_BYTES);
-      const reviewKind = req.method === 'POST' && t.info.group === 'authorization.k8s.io' ? ACCESS_REVIEWS[t.info.resource] : undefined;
+      const reviewKind =
+        req.method === 'POST' && t.info.group === 'authorization.k8s.io' ? ACCESS_REVIEWS[t.info.resource] : undefined;
       if (reviewKind) {
         const review = accessReviewOf(contentType, raw);
         if (review && (await answerAccessReview(req, res, ctx, identity, upstream, reviewKind, review))) return;
       }
-      const converted = this.options.metrics.time('up', () => (contentType === PROTOBUF ? this.protobufUp(req, ctx, t, raw) : this.bodyUp(req, ctx, t, contentType, raw)));
+      const converted = this.options.metrics.time('up', () =>
+        contentType === PROTOBUF ? this.protobufUp(req, ctx, t, raw) : this.bodyUp(req, ctx, t, contentType, raw),
+      );
       body = Buffer.isBuffer(converted) ? converted : JSON.stringify(converted);
       write = { ctx, t, method: req.method!, query: t.query, contentType, body, converted };
       headers['content-type'] = contentType;
@@ -138,25 +188,47 @@ export class TenantProxy {
       }
     }
     const rowKind: RowKind = { group: t.info.group, kind: t.kind, namespaced: t.namespaced };
-    if (t.info.verb === 'deletecollection' && !(t.namespaced && t.info.namespace)) return this.deleteOwnCollection(req, res, ctx, t, upstream, headers, body);
+    if (t.info.verb === 'deletecollection' && !(t.namespaced && t.info.namespace))
+      return this.deleteOwnCollection(req, res, ctx, t, upstream, headers, body);
     if (t.info.verb === 'watch') return this.watch(req, res, ctx, t, upstream, send, rowKind);
-    if (t.info.resource === 'pods' && t.info.subresource === 'log' && req.method === 'GET') return this.streamLog(req, res, ctx, t, upstream, send);
+    if (t.info.resource === 'pods' && t.info.subresource === 'log' && req.method === 'GET')
+      return this.streamLog(req, res, ctx, t, upstream, send);
     if (t.info.verb === 'list') return this.list(req, res, ctx, t, upstream, send, rowKind, wantsNoObject);
     const response = write
-      ? await checkedWrite(write, (verb, method, query, sent, contentType) => send((as) => this.timedRequest(upstream, verb, method, pathWithQuery(t.path, query), contentType ? { ...as, 'content-type': contentType } : as, sent)))
-      : await send((as) => this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), as, body));
+      ? await checkedWrite(write, (verb, method, query, sent, contentType) =>
+          send((as) =>
+            this.timedRequest(
+              upstream,
+              verb,
+              method,
+              pathWithQuery(t.path, query),
+              contentType ? { ...as, 'content-type': contentType } : as,
+              sent,
+            ),
+          ),
+        )
+      : await send((as) =>
+          this.timedRequest(upstream, t.info.verb, req.method ?? 'GET', pathWithQuery(t.path, t.query), as, body),
+        );
     const text = await response.body.text();
     if (response.status < 300 && req.method !== 'GET') await afterWrite(ctx, t, upstream, text);
     if (t.info.group === 'apiextensions.k8s.io' && req.method !== 'GET') upstream.invalidate();
     // An object converted from its text, as list items are; a namespace made is parsed, for the index below.
     const made = t.info.group === '' && t.info.resource === 'namespaces' && req.method === 'POST';
-    const down = response.status < 300 && !made ? this.options.metrics.time('down', () => objectTextDown(ctx, text)) : undefined;
+    const down =
+      response.status < 300 && !made ? this.options.metrics.time('down', () => objectTextDown(ctx, text)) : undefined;
     if (down === null) throw notFound(t);
     if (down !== undefined) return sendJsonText(req, res, response.status, down, warningsDown(ctx, response.headers));
     const parsed = parseJson(text);
     if (!parsed) return this.rawDown(req, res, ctx, response, text);
     // The tenant's next `get -A` must see the namespace it just made, before the index's watch does.
-    if (t.info.group === '' && t.info.resource === 'namespaces' && response.status === 201 && typeof parsed.metadata?.name === 'string') upstream.namespaceIndex.added(ctx.tenantId, parsed.metadata.name);
+    if (
+      t.info.group === '' &&
+      t.info.resource === 'namespaces' &&
+      response.status === 201 &&
+      typeof parsed.metadata?.name === 'string'
+    )
+      upstream.namespaceIndex.added(ctx.tenantId, parsed.metadata.name);
     const out = this.options.metrics.time('down', () => this.responseDown(ctx, parsed, rowKind, wantsNoObject));
     if (out === null) throw notFound(t);
     sendJson(req, res, response.status, out, warningsDown(ctx, response.headers));
@@ -167,29 +239,63 @@ export class TenantProxy {
    * kube-apiserver does, a cluster-wide delete of a namespaced kind is 405; for cluster-scoped
    * kinds the tenant's own matching objects are listed and deleted one by one.
    */
-  private async deleteOwnCollection(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, headers: Record<string, string | string[]>, body: string | Buffer | undefined): Promise<void> {
+  private async deleteOwnCollection(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: TenantContext,
+    t: TranslatedRequest,
+    upstream: UpstreamConnection,
+    headers: Record<string, string | string[]>,
+    body: string | Buffer | undefined,
+  ): Promise<void> {
     if (t.namespaced) {
-      throw new TranslationError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource (delete ${t.info.resource})`, { group: t.info.group, kind: t.info.resource });
+      throw new TranslationError(
+        405,
+        'MethodNotAllowed',
+        `the server does not allow this method on the requested resource (delete ${t.info.resource})`,
+        { group: t.info.group, kind: t.info.resource },
+      );
     }
     const query = new URLSearchParams();
     for (const key of ['labelSelector', 'fieldSelector']) {
       const value = t.query.get(key);
       if (value) query.set(key, value);
     }
-    const listed = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(t.path, query), { ...headers, accept: 'application/json' });
+    const listed = await this.timedRequest(upstream, 'list', 'GET', pathWithQuery(t.path, query), {
+      ...headers,
+      accept: 'application/json',
+    });
     const list = parseJson(await listed.body.text());
-    if (listed.status !== 200 || !list) return sendJson(req, res, listed.status, list ? statusDown(ctx, list) : statusOf(listed.status, 'InternalError', 'listing failed'));
+    if (listed.status !== 200 || !list)
+      return sendJson(
+        req,
+        res,
+        listed.status,
+        list ? statusDown(ctx, list) : statusOf(listed.status, 'InternalError', 'listing failed'),
+      );
     const items: Record<string, any>[] = [];
     for (const item of list.items ?? []) {
       const own = objectDown(ctx, { apiVersion: list.apiVersion, kind: t.kind, ...item });
       if (!own) continue;
-      const deleted = await this.timedRequest(upstream, 'delete', 'DELETE', `${t.path}/${encodeURIComponent(item.metadata.name)}`, { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body);
+      const deleted = await this.timedRequest(
+        upstream,
+        'delete',
+        'DELETE',
+        `${t.path}/${encodeURIComponent(item.metadata.name)}`,
+        { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body,
+      );
       const answer = parseJson(await deleted.body.text());
       if (deleted.status < 300 && answer) items.push(objectDown(ctx, answer) ?? own);
     }
     if (t.info.group === 'apiextensions.k8s.io') upstream.invalidate();
     await afterWrite(ctx, t, upstream, '');
-    sendJson(req, res, 200, { kind: `${t.kind}List`, apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion, metadata: { resourceVersion: list.metadata?.resourceVersion }, items });
+    sendJson(req, res, 200, {
+      kind: `${t.kind}List`,
+      apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion,
+      metadata: { resourceVersion: list.metadata?.resourceVersion },
+      items,
+    });
   }
 
   /**
@@ -199,10 +305,22 @@ export class TenantProxy {
    * reads the other tenants' objects; the continue token (sealed) records which namespace and
    * which upstream page come next.
    */
-  private async list(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, send: Send, rowKind: RowKind, wantsNoObject: boolean): Promise<void> {
+  private async list(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: TenantContext,
+    t: TranslatedRequest,
+    upstream: UpstreamConnection,
+    send: Send,
+    rowKind: RowKind,
+    wantsNoObject: boolean,
+  ): Promise<void> {
     const limit = Number(t.query.get('limit') ?? 0);
     const cursor = parseCursor(t.query.get('continue'));
-    const paths = t.namespaced && !t.info.namespace ? (await tenantNamespaceNames(ctx, upstream, this.options.metrics)).map((name) => namespacedPath(t.path, name)) : [t.path];
+    const paths =
+      t.namespaced && !t.info.namespace
+        ? (await tenantNamespaceNames(ctx, upstream, this.options.metrics)).map((name) => namespacedPath(t.path, name))
+        : [t.path];
     let combined: CollectionPage | undefined;
     // Resume at the path the token names; if it went away meanwhile, at the next one after it.
     let index = cursor.path === undefined ? 0 : paths.findIndex((path) => path >= cursor.path!);
@@ -215,7 +333,12 @@ export class TenantProxy {
       if (head.metadata === undefined) return head;
       const metadata = { ...head.metadata };
       delete metadata.remainingItemCount;
-      if (limit > 0 && metadata.continue) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, JSON.stringify({ p: paths[0], c: metadata.continue }));
+      if (limit > 0 && metadata.continue)
+        metadata.continue = sealContinue(
+          this.options.continueKey,
+          ctx.tenantId,
+          JSON.stringify({ p: paths[0], c: metadata.continue }),
+        );
       else delete metadata.continue;
       return { ...head, metadata };
     };
@@ -229,10 +352,16 @@ export class TenantProxy {
         query.delete('resourceVersionMatch');
       }
       const response = await send((as) => this.timedRequest(upstream, 'list', 'GET', pathWithQuery(path, query), as));
-      const whole = streams && response.status === 200 ? await this.streamPage(req, res, ctx, upstream, response, rowKind, wantsNoObject, headDown) : undefined;
+      const whole =
+        streams && response.status === 200
+          ? await this.streamPage(req, res, ctx, upstream, response, rowKind, wantsNoObject, headDown)
+          : undefined;
       if (whole === null) return null;
       const text = whole ?? (await response.body.text());
-      const translated = response.status === 200 ? this.options.metrics.time('down', () => this.pageDown(ctx, text, rowKind, wantsNoObject)) : null;
+      const translated =
+        response.status === 200
+          ? this.options.metrics.time('down', () => this.pageDown(ctx, text, rowKind, wantsNoObject))
+          : null;
       if (translated) this.options.metrics.objectsRead.inc({ cluster: upstream.name }, translated.read);
       return { response, text, translated };
     };
@@ -241,15 +370,24 @@ export class TenantProxy {
       // Namespaces are read a window at a time, each asked for the whole remaining page; a
       // namespace resumed mid-way through its pages is read alone.
       const width = upstreamContinue ? 1 : Math.min(FAN_OUT_WIDTH, paths.length - index);
-      const pages = await Promise.all(Array.from({ length: width }, (_, k) => read(paths[index + k]!, k === 0 ? upstreamContinue : undefined, need)));
+      const pages = await Promise.all(
+        Array.from({ length: width }, (_, k) => read(paths[index + k], k === 0 ? upstreamContinue : undefined, need)),
+      );
       for (const page of pages) {
         if (!page) return;
         const { response, text, translated } = page;
         if (!translated) {
           const parsed = parseJson(text);
           if (!parsed) return this.rawDown(req, res, ctx, response, text);
-          if (response.status !== 200 || parsed.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
-          return sendJson(req, res, response.status, this.responseDown(ctx, parsed, rowKind, wantsNoObject), warningsDown(ctx, response.headers));
+          if (response.status !== 200 || parsed.kind === 'Status')
+            return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
+          return sendJson(
+            req,
+            res,
+            response.status,
+            this.responseDown(ctx, parsed, rowKind, wantsNoObject),
+            warningsDown(ctx, response.headers),
+          );
         }
         // A later namespace's page that no longer fits is read again, asked for what is left.
         if (combined && limit > 0 && translated.elements.length > limit - combined.elements.length) break;
@@ -265,13 +403,31 @@ export class TenantProxy {
       }
       if (limit > 0 && (combined?.elements.length ?? 0) >= limit) break;
     }
-    combined ??= { head: { kind: `${t.kind}List`, apiVersion: t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version, metadata: {} }, key: 'items', elements: [], read: 0 };
-    const metadata: Record<string, any> = { ...(combined.head.metadata ?? {}), ...(revision ? { resourceVersion: revision } : {}) };
+    combined ??= {
+      head: {
+        kind: `${t.kind}List`,
+        apiVersion: t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version,
+        metadata: {},
+      },
+      key: 'items',
+      elements: [],
+      read: 0,
+    };
+    const metadata: Record<string, any> = {
+      ...(combined.head.metadata ?? {}),
+      ...(revision ? { resourceVersion: revision } : {}),
+    };
     delete metadata.remainingItemCount;
     delete metadata.continue;
-    if (limit > 0 && index < paths.length) metadata.continue = sealContinue(this.options.continueKey, ctx.tenantId, JSON.stringify({ p: paths[index], c: upstreamContinue ?? '' }));
+    if (limit > 0 && index < paths.length)
+      metadata.continue = sealContinue(
+        this.options.continueKey,
+        ctx.tenantId,
+        JSON.stringify({ p: paths[index], c: upstreamContinue ?? '' }),
+      );
     const answer = new JsonAnswerStream(req, res, 200);
-    for (const piece of renderCollection({ ...combined, head: { ...combined.head, metadata } })) await answer.write(piece);
+    for (const piece of renderCollection({ ...combined, head: { ...combined.head, metadata } }))
+      await answer.write(piece);
     answer.end();
   }
 
@@ -280,7 +436,16 @@ export class TenantProxy {
    * reach the tenant while the upstream still sends the last. Returns the whole text instead,
    * having sent nothing, when the answer is not a list or Table that streams.
    */
-  private async streamPage(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, upstream: UpstreamConnection, response: UpstreamResponse, rowKind: RowKind, wantsNoObject: boolean, headDown: (head: Record<string, any>) => Record<string, any>): Promise<string | null> {
+  private async streamPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: TenantContext,
+    upstream: UpstreamConnection,
+    response: UpstreamResponse,
+    rowKind: RowKind,
+    wantsNoObject: boolean,
+    headDown: (head: Record<string, any>) => Record<string, any>,
+  ): Promise<string | null> {
     const stream = new CollectionStreamDown(ctx, rowKind, wantsNoObject, headDown);
     const answer = new JsonAnswerStream(req, res, 200, warningsDown(ctx, response.headers));
     const decoder = new StringDecoder('utf8');
@@ -294,7 +459,8 @@ export class TenantProxy {
     const close = () => response.body.destroy();
     res.on('close', close);
     try {
-      for await (const chunk of response.body) await answer.write(down(() => stream.push(decoder.write(chunk as Buffer))));
+      for await (const chunk of response.body)
+        await answer.write(down(() => stream.push(decoder.write(chunk as Buffer))));
       await answer.write(down(() => stream.push(decoder.end())));
       if (!stream.end()) return stream.wholeText;
       answer.end();
@@ -320,21 +486,44 @@ export class TenantProxy {
       return collectionDown(ctx, text, rowKind, wantsNoObject);
     } catch {
       const parsed = parseJson(text);
-      if (!parsed || !(Array.isArray(parsed.items) || Array.isArray(parsed.rows)) || parsed.kind === 'Status') return null;
+      if (!parsed || !(Array.isArray(parsed.items) || Array.isArray(parsed.rows)) || parsed.kind === 'Status')
+        return null;
       const { items, rows, ...head } = this.responseDown(ctx, parsed, rowKind, wantsNoObject)!;
       const key = Array.isArray(rows) ? 'rows' : 'items';
-      return { head, key, elements: (rows ?? items).map((element: unknown) => JSON.stringify(element)), read: (parsed.rows ?? parsed.items).length };
+      return {
+        head,
+        key,
+        elements: (rows ?? items).map((element: unknown) => JSON.stringify(element)),
+        read: (parsed.rows ?? parsed.items).length,
+      };
     }
   }
 
   /** Container logs are the tenant's own output: streamed through as they come (`logs -f`). */
-  private async streamLog(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, send: Send): Promise<void> {
+  private async streamLog(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: TenantContext,
+    t: TranslatedRequest,
+    upstream: UpstreamConnection,
+    send: Send,
+  ): Promise<void> {
     const response = await send((as) => upstream.stream(pathWithQuery(t.path, t.query), { ...as, accept: '*/*' }));
     if (response.status !== 200) {
       const parsed = parseJson(await response.body.text());
-      return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the cluster refused the log request'));
+      return sendJson(
+        req,
+        res,
+        response.status,
+        parsed
+          ? statusDown(ctx, parsed)
+          : statusOf(response.status, 'InternalError', 'the cluster refused the log request'),
+      );
     }
-    res.writeHead(200, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain'), 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, {
+      'Content-Type': String(response.headers['content-type'] ?? 'text/plain'),
+      'Transfer-Encoding': 'chunked',
+    });
     await streamBody(response, res);
   }
 
@@ -342,17 +531,47 @@ export class TenantProxy {
    * A watch streamed line by line; the tenant's hang-up closes the upstream watch. Across all
    * namespaces it fans out over the tenant's namespaces (cross-namespace-watch.ts).
    */
-  private async watch(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, send: Send, rowKind: RowKind): Promise<void> {
+  private async watch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: TenantContext,
+    t: TranslatedRequest,
+    upstream: UpstreamConnection,
+    send: Send,
+    rowKind: RowKind,
+  ): Promise<void> {
     const events = new WatchEventsDown(ctx, rowKind);
     const { metrics } = this.options;
     const memo = String(send.headers.accept).includes('as=Table') ? undefined : this.watchLineMemo(upstream);
-    if (t.namespaced && !t.info.namespace) return watchAcrossNamespaces(req, res, { ctx, upstream, metrics, path: t.path, query: t.query, headers: send.headers, events, memo, lease: this.leaseOf(req) });
-    const response = await send((as) => metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), as)));
+    if (t.namespaced && !t.info.namespace)
+      return watchAcrossNamespaces(req, res, {
+        ctx,
+        upstream,
+        metrics,
+        path: t.path,
+        query: t.query,
+        headers: send.headers,
+        events,
+        memo,
+        lease: this.leaseOf(req),
+      });
+    const response = await send((as) =>
+      metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), as)),
+    );
     if (response.status !== 200) {
       const parsed = parseJson(await response.body.text());
-      return sendJson(req, res, response.status, parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the upstream watch failed'));
+      return sendJson(
+        req,
+        res,
+        response.status,
+        parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the upstream watch failed'),
+      );
     }
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-cache, private',
+      'Transfer-Encoding': 'chunked',
+    });
     res.flushHeaders();
     const close = () => response.body.destroy();
     res.on('close', close);
@@ -392,13 +611,27 @@ export class TenantProxy {
     if (req.method === 'PATCH') throw unsupportedPatch();
     const type = writeBodyType(t);
     if (!type) return raw;
-    return protobufBodyUp(ctx, raw, { apiVersion: type.apiVersion, kind: type.kind, namespace: t.namespaced ? t.info.namespace : undefined });
+    return protobufBodyUp(ctx, raw, {
+      apiVersion: type.apiVersion,
+      kind: type.kind,
+      namespace: t.namespaced ? t.info.namespace : undefined,
+    });
   }
 
-  private bodyUp(req: IncomingMessage, ctx: TenantContext, t: TranslatedRequest, contentType: string, raw: Buffer): unknown {
+  private bodyUp(
+    req: IncomingMessage,
+    ctx: TenantContext,
+    t: TranslatedRequest,
+    contentType: string,
+    raw: Buffer,
+  ): unknown {
     const text = raw.toString('utf8');
     if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
-      throw new TranslationError(400, 'BadRequest', `the body of the request is nested deeper than ${MAX_JSON_DEPTH} levels`);
+      throw new TranslationError(
+        400,
+        'BadRequest',
+        `the body of the request is nested deeper than ${MAX_JSON_DEPTH} levels`,
+      );
     }
     const parsed = parseJson(text);
     if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
@@ -408,20 +641,43 @@ export class TenantProxy {
       if (!PATCH_TYPES.has(contentType)) throw unsupportedPatch();
       return patchUp(ctx, contentType as PatchBodyType, parsed, type.apiVersion, type.kind);
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new TranslationError(400, 'BadRequest', 'the body of the request must be a JSON object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new TranslationError(400, 'BadRequest', 'the body of the request must be a JSON object');
     const object = parsed as Record<string, any>;
-    if (t.namespaced && t.info.namespace && object.metadata && typeof object.metadata === 'object' && object.metadata.namespace === undefined) {
+    if (
+      t.namespaced &&
+      t.info.namespace &&
+      object.metadata &&
+      typeof object.metadata === 'object' &&
+      object.metadata.namespace === undefined
+    ) {
       object.metadata = { ...object.metadata, namespace: t.info.namespace };
     }
-    return objectUp(ctx, { ...object, apiVersion: object.apiVersion ?? type.apiVersion, kind: object.kind ?? type.kind });
+    return objectUp(ctx, {
+      ...object,
+      apiVersion: object.apiVersion ?? type.apiVersion,
+      kind: object.kind ?? type.kind,
+    });
   }
 
-  private async timedRequest(upstream: UpstreamConnection, verb: string, method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer): Promise<UpstreamResponse> {
+  private async timedRequest(
+    upstream: UpstreamConnection,
+    verb: string,
+    method: string,
+    path: string,
+    headers: Record<string, string | string[]>,
+    body?: string | Buffer,
+  ): Promise<UpstreamResponse> {
     return this.options.metrics.upstream(upstream.name, verb, () => upstream.request(method, path, headers, body));
   }
 
   /** Any JSON response down: Status, Table, list or object (null when the object is foreign; a list is never foreign, its foreign items are dropped). */
-  private responseDown(ctx: TenantContext, body: Record<string, any>, rowKind: RowKind, wantsNoObject: boolean): Record<string, any> | null {
+  private responseDown(
+    ctx: TenantContext,
+    body: Record<string, any>,
+    rowKind: RowKind,
+    wantsNoObject: boolean,
+  ): Record<string, any> | null {
     if (body.kind === 'Status') return statusDown(ctx, body);
     if (body.kind === 'Table') {
       const table = tableDown(ctx, body, rowKind);
@@ -433,7 +689,13 @@ export class TenantProxy {
     return Array.isArray(body.items) ? { ...body, items: [] } : null;
   }
 
-  private async discovery(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, path: string, upstream: UpstreamConnection): Promise<boolean> {
+  private async discovery(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: TenantContext,
+    path: string,
+    upstream: UpstreamConnection,
+  ): Promise<boolean> {
     if (path === '/openapi/v2') {
       res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': '0' });
       res.end();
@@ -443,14 +705,27 @@ export class TenantProxy {
       const query = requestUrl(req.url).search;
       if (path === '/openapi/v3') {
         const doc = await upstream.document('/openapi/v3', 'application/json');
-        sendJson(req, res, doc.status, doc.status === 200 ? openapiIndexDown(ctx, JSON.parse(doc.body)) : JSON.parse(doc.body), { 'Cache-Control': 'no-cache, private' });
+        sendJson(
+          req,
+          res,
+          doc.status,
+          doc.status === 200 ? openapiIndexDown(ctx, JSON.parse(doc.body)) : JSON.parse(doc.body),
+          { 'Cache-Control': 'no-cache, private' },
+        );
         return true;
       }
       const upstreamPath = openapiPathUp(ctx, path);
-      if (!upstreamPath) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+      if (!upstreamPath)
+        throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
       const doc = await upstream.document(upstreamPath + query, 'application/json');
       const cache = new URLSearchParams(query).has('hash') ? 'public, immutable' : 'no-cache, private';
-      sendJson(req, res, doc.status, doc.status === 200 ? openapiDocumentDown(ctx, JSON.parse(doc.body)) : statusDown(ctx, JSON.parse(doc.body)), { 'Cache-Control': cache });
+      sendJson(
+        req,
+        res,
+        doc.status,
+        doc.status === 200 ? openapiDocumentDown(ctx, JSON.parse(doc.body)) : statusDown(ctx, JSON.parse(doc.body)),
+        { 'Cache-Control': cache },
+      );
       return true;
     }
     const parts = path.split('/').filter(Boolean);
@@ -465,13 +740,23 @@ export class TenantProxy {
       return true;
     }
     const body = JSON.parse(doc.body);
-    const down = parts.length === 1 ? discoveryRootDown(ctx, body) : parts[0] === 'apis' && parts.length === 2 ? apiGroupDown(ctx, body) : apiResourceListDown(ctx, body);
+    const down =
+      parts.length === 1
+        ? discoveryRootDown(ctx, body)
+        : parts[0] === 'apis' && parts.length === 2
+          ? apiGroupDown(ctx, body)
+          : apiResourceListDown(ctx, body);
     if (!down) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
     sendJson(req, res, 200, down, { 'Content-Type': doc.contentType, Vary: 'Accept' });
     return true;
   }
 
-  private async passThrough(req: IncomingMessage, res: ServerResponse, path: string, upstream: UpstreamConnection): Promise<void> {
+  private async passThrough(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    upstream: UpstreamConnection,
+  ): Promise<void> {
     const response = await upstream.request('GET', path, { accept: req.headers.accept ?? '*/*' });
     const text = await response.body.text();
     res.writeHead(response.status, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain') });
@@ -479,8 +764,20 @@ export class TenantProxy {
   }
 
   /** A non-JSON upstream answer: its status with the text stripped of the prefix. */
-  private rawDown(req: IncomingMessage, res: ServerResponse, ctx: TenantContext, response: UpstreamResponse, text: string): void {
-    if (response.status >= 400) return sendJson(req, res, response.status, statusOf(response.status, 'InternalError', textDown(ctx, text.slice(0, 1000))));
+  private rawDown(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: TenantContext,
+    response: UpstreamResponse,
+    text: string,
+  ): void {
+    if (response.status >= 400)
+      return sendJson(
+        req,
+        res,
+        response.status,
+        statusOf(response.status, 'InternalError', textDown(ctx, text.slice(0, 1000))),
+      );
     res.writeHead(response.status, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain') });
     res.end(textDown(ctx, text));
   }
@@ -497,10 +794,18 @@ export class TenantProxy {
     const name = (err as Error)?.name ?? '';
     const code = (err as NodeJS.ErrnoException)?.code ?? '';
     if (name === 'HeadersTimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return sendStatus(req, res, statusOf(504, 'Timeout', 'the tenant\'s cluster did not answer in time', { retryAfterSeconds: 1 }));
+      return sendStatus(
+        req,
+        res,
+        statusOf(504, 'Timeout', "the tenant's cluster did not answer in time", { retryAfterSeconds: 1 }),
+      );
     }
     if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|UND_ERR_SOCKET|UND_ERR_CONNECT/.test(`${code} ${name}`)) {
-      return sendStatus(req, res, statusOf(503, 'ServiceUnavailable', 'the tenant\'s cluster is unreachable', { retryAfterSeconds: 1 }));
+      return sendStatus(
+        req,
+        res,
+        statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 }),
+      );
     }
     process.stderr.write(`tenant proxy: ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}\n`);
     sendStatus(req, res, statusOf(500, 'InternalError', 'the gateway failed to handle the request'));
@@ -508,10 +813,17 @@ export class TenantProxy {
 }
 
 /** Access reviews the gateway answers itself (access-review.ts). */
-const ACCESS_REVIEWS: Readonly<Record<string, 'SelfSubjectAccessReview' | 'SubjectAccessReview'>> = { selfsubjectaccessreviews: 'SelfSubjectAccessReview', subjectaccessreviews: 'SubjectAccessReview' };
+const ACCESS_REVIEWS: Readonly<Record<string, 'SelfSubjectAccessReview' | 'SubjectAccessReview'>> = {
+  selfsubjectaccessreviews: 'SelfSubjectAccessReview',
+  subjectaccessreviews: 'SubjectAccessReview',
+};
 
 /** Self reviews are about the caller: they run as the tenant user whatever their scope. */
-const SELF_REVIEWS = new Set(['authorization.k8s.io/selfsubjectaccessreviews', 'authorization.k8s.io/selfsubjectrulesreviews', 'authentication.k8s.io/selfsubjectreviews']);
+const SELF_REVIEWS = new Set([
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+  'authentication.k8s.io/selfsubjectreviews',
+]);
 
 /**
  * Who the request runs as upstream (docs/isolation.md). Inside one of the tenant's namespaces:
@@ -521,7 +833,12 @@ const SELF_REVIEWS = new Set(['authorization.k8s.io/selfsubjectaccessreviews', '
  * as kube-apiserver would, and sends the request with its own credentials — only ever under the
  * tenant's prefix (`assertUnderPrefix`), and fanned out only over the tenant's namespaces.
  */
-async function credentialsFor(ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<Record<string, string | string[]>> {
+async function credentialsFor(
+  ctx: TenantContext,
+  identity: TenantIdentity,
+  t: TranslatedRequest,
+  upstream: UpstreamConnection,
+): Promise<Record<string, string | string[]>> {
   if (SELF_REVIEWS.has(`${t.info.group}/${t.info.resource}`)) return impersonation(identity);
   if (t.namespaced && t.info.namespace) return impersonation(identity);
   await authorizeHere(ctx, identity, t, upstream);
@@ -529,8 +846,17 @@ async function credentialsFor(ctx: TenantContext, identity: TenantIdentity, t: T
 }
 
 /** The gateway's decision by the tenant's RBAC (tenant-authorizer.ts); a denial is kube's 403, an allowed request must name only the tenant's. */
-async function authorizeHere(ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection): Promise<void> {
-  const namespace = t.namespaced ? t.info.namespace : t.info.group === '' && t.info.resource === 'namespaces' ? t.info.name : '';
+async function authorizeHere(
+  ctx: TenantContext,
+  identity: TenantIdentity,
+  t: TranslatedRequest,
+  upstream: UpstreamConnection,
+): Promise<void> {
+  const namespace = t.namespaced
+    ? t.info.namespace
+    : t.info.group === '' && t.info.resource === 'namespaces'
+      ? t.info.name
+      : '';
   const decision = await upstream.authorizer.authorize(ctx, identity, {
     verb: t.info.verb,
     isResourceRequest: true,
@@ -541,7 +867,12 @@ async function authorizeHere(ctx: TenantContext, identity: TenantIdentity, t: Tr
     name: t.info.name,
     path: '',
   });
-  if (!decision.allowed) throw new TranslationError(403, 'Forbidden', decision.message ?? 'forbidden', { name: t.info.name, group: t.info.group, kind: t.info.resource });
+  if (!decision.allowed)
+    throw new TranslationError(403, 'Forbidden', decision.message ?? 'forbidden', {
+      name: t.info.name,
+      group: t.info.group,
+      kind: t.info.resource,
+    });
   assertUnderPrefix(ctx, t);
 }
 
@@ -559,7 +890,14 @@ interface Send {
  * own RBAC allows the request all the same, kube-apiserver would have let it through (to a 404,
  * an empty list, …): the gateway sends it again as itself, under the tenant's prefix only.
  */
-async function sendAs(ctx: TenantContext, identity: TenantIdentity, t: TranslatedRequest, upstream: UpstreamConnection, headers: UpstreamHeaders, call: (headers: UpstreamHeaders) => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+async function sendAs(
+  ctx: TenantContext,
+  identity: TenantIdentity,
+  t: TranslatedRequest,
+  upstream: UpstreamConnection,
+  headers: UpstreamHeaders,
+  call: (headers: UpstreamHeaders) => Promise<UpstreamResponse>,
+): Promise<UpstreamResponse> {
   const first = await call(headers);
   if (first.status !== 403 || !('impersonate-user' in headers) || !t.namespaced || !t.info.namespace) return first;
   try {
@@ -572,13 +910,22 @@ async function sendAs(ctx: TenantContext, identity: TenantIdentity, t: Translate
   return call(asGateway);
 }
 
-
 /** What a successful write changes beyond itself: a binding or namespace changes the tenant's grants, a role the gateway's decisions. */
-async function afterWrite(ctx: TenantContext, t: TranslatedRequest, upstream: UpstreamConnection, answer: string): Promise<void> {
+async function afterWrite(
+  ctx: TenantContext,
+  t: TranslatedRequest,
+  upstream: UpstreamConnection,
+  answer: string,
+): Promise<void> {
   const rbac = t.info.group === 'rbac.authorization.k8s.io';
-  if (rbac && (t.info.resource === 'clusterroles' || t.info.resource === 'clusterrolebindings')) upstream.authorizer.invalidate();
-  if (rbac && t.info.resource === 'clusterrolebindings') await syncTenantGrants(upstream.admin, ctx.tenantId, await upstream.authorizer.clusterRoleBindings());
-  const namespace = t.info.group === '' && t.info.resource === 'namespaces' && t.info.verb === 'create' ? parseJson(answer)?.metadata?.name : undefined;
+  if (rbac && (t.info.resource === 'clusterroles' || t.info.resource === 'clusterrolebindings'))
+    upstream.authorizer.invalidate();
+  if (rbac && t.info.resource === 'clusterrolebindings')
+    await syncTenantGrants(upstream.admin, ctx.tenantId, await upstream.authorizer.clusterRoleBindings());
+  const namespace =
+    t.info.group === '' && t.info.resource === 'namespaces' && t.info.verb === 'create'
+      ? parseJson(answer)?.metadata?.name
+      : undefined;
   if (typeof namespace === 'string') {
     await grantNamespace(upstream.admin, ctx.tenantId, namespace, await upstream.authorizer.clusterRoleBindings());
   }
@@ -590,18 +937,28 @@ async function afterWrite(ctx: TenantContext, t: TranslatedRequest, upstream: Up
  * upstream (translate/kinds/identity-names.ts).
  */
 export function impersonation(identity: TenantIdentity): Record<string, string | string[]> {
-  const groups = [...identity.groups.map((group) => `${identity.tenant}-${group}`), `${identity.tenant}-system:authenticated`];
+  const groups = [
+    ...identity.groups.map((group) => `${identity.tenant}-${group}`),
+    `${identity.tenant}-system:authenticated`,
+  ];
   return { 'impersonate-user': identity.user, 'impersonate-group': [...new Set(groups)] };
 }
 
 /** What the tenant is told of an object that is not its own: that it does not exist. */
 function notFound(t: TranslatedRequest): TranslationError {
-  return new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
+  return new TranslationError(404, 'NotFound', `${t.info.resource} "${t.info.name}" not found`, {
+    name: t.info.name,
+    group: t.info.group,
+    kind: t.info.resource,
+  });
 }
 
 /** JSON or a JSON Table, never protobuf: the gateway must be able to read the answer. */
 function acceptUp(accept: string | undefined): string {
-  const kept = (accept ?? 'application/json').split(',').map((s) => s.trim()).filter((s) => s.startsWith('application/json') || s === '*/*');
+  const kept = (accept ?? 'application/json')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith('application/json') || s === '*/*');
   return kept.length ? kept.join(',') : 'application/json';
 }
 
@@ -615,7 +972,8 @@ function parseCursor(token: string | null): { path: string | undefined; continue
   if (!token) return { path: undefined, continue: undefined };
   try {
     const cursor = JSON.parse(token) as { p?: unknown; c?: unknown };
-    if (typeof cursor.p === 'string' && typeof cursor.c === 'string') return { path: cursor.p, continue: cursor.c || undefined };
+    if (typeof cursor.p === 'string' && typeof cursor.c === 'string')
+      return { path: cursor.p, continue: cursor.c || undefined };
   } catch {
     // fall through
   }
@@ -623,7 +981,11 @@ function parseCursor(token: string | null): { path: string | undefined; continue
 }
 
 function unsupportedPatch(): TranslationError {
-  return new TranslationError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${[...PATCH_TYPES].join(', ')}`);
+  return new TranslationError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${[...PATCH_TYPES].join(', ')}`,
+  );
 }
 
 function parseJson(text: string): any {
@@ -634,7 +996,10 @@ function parseJson(text: string): any {
   }
 }
 
-function warningsDown(ctx: TenantContext, headers: Record<string, string | string[] | undefined>): Record<string, string> {
+function warningsDown(
+  ctx: TenantContext,
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
   const warning = headers.warning;
   if (!warning) return {};
   return { Warning: textDown(ctx, Array.isArray(warning) ? warning.join(', ') : warning) };

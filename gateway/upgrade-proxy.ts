@@ -12,7 +12,16 @@ import { statusDown } from '../translate/status.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
 
 /** Connection-level headers that belong to one hop, and those the gateway sets itself. */
-const DROPPED = new Set(['host', 'authorization', 'proxy-authorization', 'content-length', 'transfer-encoding', 'keep-alive', 'te', 'trailer']);
+const DROPPED = new Set([
+  'host',
+  'authorization',
+  'proxy-authorization',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'te',
+  'trailer',
+]);
 const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
 
 export interface UpgradeTarget {
@@ -32,24 +41,35 @@ export function upgradeTarget(kubeconfig: string): UpgradeTarget {
  * connections are piped byte for byte — WebSocket and SPDY alike, since nothing in them is
  * read. A refusal from the cluster comes back as a translated Status.
  */
-export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer, ctx: TenantContext, impersonation: Record<string, string | string[]>, target: UpgradeTarget): void {
+export function proxyUpgrade(
+  req: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  ctx: TenantContext,
+  impersonation: Record<string, string | string[]>,
+  target: UpgradeTarget,
+): void {
   const impersonating = clientImpersonationRefusal(req.headers);
   if (impersonating) return refuse(client, impersonating);
   let translated;
   try {
     const url = requestUrl(req.url);
     translated = requestUp(ctx, req.method ?? 'GET', url.pathname, url.searchParams);
-    if (translated?.info.subresource === 'proxy') translated = { ...translated, path: proxyPathUp(translated, url.pathname) };
+    if (translated?.info.subresource === 'proxy')
+      translated = { ...translated, path: proxyPathUp(translated, url.pathname) };
     else if (!translated || translated.info.resource !== 'pods' || !UPGRADABLE.has(translated.info.subresource)) {
       throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
     }
   } catch (err) {
-    const status = err instanceof TranslationError ? statusOf(err.code, err.reason, err.message, err.details as never) : statusOf(400, 'BadRequest', (err as Error).message);
+    const status =
+      err instanceof TranslationError
+        ? statusOf(err.code, err.reason, err.message, err.details as never)
+        : statusOf(400, 'BadRequest', (err as Error).message);
     return refuse(client, status);
   }
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headersDistinct)) {
-    if (value && !DROPPED.has(name)) headers[name] = value.length === 1 ? value[0]! : value;
+    if (value && !DROPPED.has(name)) headers[name] = value.length === 1 ? value[0] : value;
   }
   Object.assign(headers, impersonation, { host: target.server.host });
   const query = translated.query.toString();
@@ -58,7 +78,12 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
     path: query ? `${translated.path}?${query}` : translated.path,
     headers,
     createConnection: () =>
-      connect({ host: target.server.hostname, port: Number(target.server.port), ...(isIP(target.server.hostname) ? {} : { servername: target.server.hostname }), ...target.tls }),
+      connect({
+        host: target.server.hostname,
+        port: Number(target.server.port),
+        ...(isIP(target.server.hostname) ? {} : { servername: target.server.hostname }),
+        ...target.tls,
+      }),
   });
   upstream.on('upgrade', (res, socket, upstreamHead) => {
     if (client.destroyed) return socket.destroy();
@@ -87,7 +112,12 @@ export function proxyUpgrade(req: IncomingMessage, client: Duplex, head: Buffer,
       refuse(client, status);
     });
   });
-  upstream.on('error', () => refuse(client, statusOf(503, 'ServiceUnavailable', 'the tenant\'s cluster is unreachable', { retryAfterSeconds: 1 })));
+  upstream.on('error', () =>
+    refuse(
+      client,
+      statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 }),
+    ),
+  );
   // The client gone (hung up, or cut off when its certificate was revoked) before the cluster
   // answered: the upgrade request upstream is abandoned too.
   client.on('error', () => upstream.destroy());
@@ -107,5 +137,7 @@ function responseHead(code: number, message: string, headers: IncomingHttpHeader
 function refuse(client: Duplex, status: Status): void {
   if (client.destroyed) return;
   const body = JSON.stringify(status);
-  client.end(`HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  client.end(
+    `HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

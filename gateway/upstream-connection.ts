@@ -51,22 +51,48 @@ export class UpstreamConnection {
     const origin = new URL(parsed.server).origin;
     // One TLS context for every connection to the cluster: given the PEMs, each new connection
     // built its own (15% of the gateway's CPU while watches were being opened).
-    const connect = { secureContext: createSecureContext({ ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem }) };
+    const connect = {
+      secureContext: createSecureContext({ ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem }),
+    };
     this.pool = new Pool(origin, { connections: 128, connect, headersTimeout: timeoutMs, bodyTimeout: 0 });
     this.streams = new Pool(origin, { connect, headersTimeout: timeoutMs, bodyTimeout: 0 });
   }
 
-  async request(method: string, path: string, headers: Record<string, string | string[]>, body?: string | Buffer, timeoutMs?: number): Promise<UpstreamResponse> {
+  async request(
+    method: string,
+    path: string,
+    headers: Record<string, string | string[]>,
+    body?: string | Buffer,
+    timeoutMs?: number,
+  ): Promise<UpstreamResponse> {
     return this.send(this.pool, method, path, headers, body, timeoutMs ?? this.timeoutMs);
   }
 
   /** A long-lived response (watch, followed log, proxied workload), on the stream pool; its headers may come late (a log waits for its container). */
-  async stream(path: string, headers: Record<string, string | string[]>, method = 'GET', body?: Buffer): Promise<UpstreamResponse> {
+  async stream(
+    path: string,
+    headers: Record<string, string | string[]>,
+    method = 'GET',
+    body?: Buffer,
+  ): Promise<UpstreamResponse> {
     return this.send(this.streams, method, path, headers, body, 0);
   }
 
-  private async send(pool: Pool, method: string, path: string, headers: Record<string, string | string[]>, body: string | Buffer | undefined, headersTimeout: number): Promise<UpstreamResponse> {
-    const res = await pool.request({ method: method as 'GET', path, headers: { 'accept-encoding': 'identity', ...headers }, body, headersTimeout });
+  private async send(
+    pool: Pool,
+    method: string,
+    path: string,
+    headers: Record<string, string | string[]>,
+    body: string | Buffer | undefined,
+    headersTimeout: number,
+  ): Promise<UpstreamResponse> {
+    const res = await pool.request({
+      method: method,
+      path,
+      headers: { 'accept-encoding': 'identity', ...headers },
+      body,
+      headersTimeout,
+    });
     return { status: res.statusCode, headers: res.headers, body: res.body as unknown as UpstreamResponse['body'] };
   }
 
@@ -85,7 +111,11 @@ export class UpstreamConnection {
     const key = `${accept}\n${path}`;
     let cached = this.documents.get(key);
     if (!cached) {
-      cached = this.request('GET', path, { accept }).then(async (res) => ({ status: res.status, contentType: String(res.headers['content-type'] ?? 'application/json'), body: await res.body.text() }));
+      cached = this.request('GET', path, { accept }).then(async (res) => ({
+        status: res.status,
+        contentType: String(res.headers['content-type'] ?? 'application/json'),
+        body: await res.body.text(),
+      }));
       cached.catch(() => this.documents.delete(key));
       this.documents.set(key, cached);
     }
@@ -127,7 +157,8 @@ export class UpstreamConnection {
       groupVersions.map(async ([group, path]) => {
         for (const resource of (await getJson(path))?.resources ?? []) {
           if (String(resource.name).includes('/')) continue;
-          if (!resources.has(`${group}/${resource.name}`)) resources.set(`${group}/${resource.name}`, { namespaced: resource.namespaced, kind: resource.kind });
+          if (!resources.has(`${group}/${resource.name}`))
+            resources.set(`${group}/${resource.name}`, { namespaced: resource.namespaced, kind: resource.kind });
           kinds.set(`${group}/${resource.kind}`, resource.namespaced);
         }
       }),

@@ -14,7 +14,10 @@ export async function* watchLineBatches(body: Readable): AsyncGenerator<string[]
     buffer += (chunk as Buffer).toString('utf8');
     const end = buffer.lastIndexOf('\n');
     if (end < 0) continue;
-    const lines = buffer.slice(0, end).split('\n').filter((line) => line !== '');
+    const lines = buffer
+      .slice(0, end)
+      .split('\n')
+      .filter((line) => line !== '');
     buffer = buffer.slice(end + 1);
     if (lines.length) yield lines;
   }
@@ -90,7 +93,8 @@ export class WatchEventsDown {
 
   /** The tenant's event, or null when it is not the tenant's to see. */
   down(event: WatchEvent): WatchEvent | null {
-    if (event.object?.kind === 'Table' && event.object.columnDefinitions) this.columns ??= event.object.columnDefinitions;
+    if (event.object?.kind === 'Table' && event.object.columnDefinitions)
+      this.columns ??= event.object.columnDefinitions;
     const down = watchEventDown(this.ctx, event, this.rowKind);
     if (!down || down.object.kind !== 'Table') return down;
     if (!this.sentColumns) down.object.columnDefinitions ??= this.columns;

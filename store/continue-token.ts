@@ -12,7 +12,9 @@ export interface ContinuePosition {
 }
 
 export function encodeContinue(position: ContinuePosition): string {
-  return Buffer.from(JSON.stringify({ r: position.revision, s: position.startKey, p: position.prefix })).toString('base64url');
+  return Buffer.from(JSON.stringify({ r: position.revision, s: position.startKey, p: position.prefix })).toString(
+    'base64url',
+  );
 }
 
 export function decodeContinue(token: string, prefix: string): ContinuePosition {
@@ -27,7 +29,10 @@ export function decodeContinue(token: string, prefix: string): ContinuePosition 
     throw new StoreError('Invalid', 'continue token is not valid: it is not a token this store issued');
   }
   if (p !== prefix || !s.startsWith(prefix)) {
-    throw new StoreError('Invalid', `continue token was issued for a list of ${JSON.stringify(p)}, not ${JSON.stringify(prefix)}`);
+    throw new StoreError(
+      'Invalid',
+      `continue token was issued for a list of ${JSON.stringify(p)}, not ${JSON.stringify(prefix)}`,
+    );
   }
   return { revision: r, startKey: s, prefix: p };
 }

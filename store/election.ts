@@ -12,7 +12,12 @@ const ELECTION_NAME = /^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/;
  * stops renewing its lease, the lease expires after its TTL, its key is deleted and the next
  * candidate takes over.
  */
-export async function campaign(store: Store, name: string, ttlSeconds: number, options: ElectOptions = {}): Promise<Leadership> {
+export async function campaign(
+  store: Store,
+  name: string,
+  ttlSeconds: number,
+  options: ElectOptions = {},
+): Promise<Leadership> {
   if (!ELECTION_NAME.test(name)) {
     throw new StoreError('Invalid', `election name ${JSON.stringify(name)} must be a DNS label or subdomain`);
   }
@@ -49,7 +54,8 @@ async function waitUntilFirst(store: Store, prefix: string, key: string, signal:
     signal.throwIfAborted();
     const { items, revision } = await store.list(prefix);
     const mine = items.find((kv) => kv.key === key);
-    if (!mine) throw new StoreError('Unavailable', `election key ${key} disappeared while campaigning: the lease ended`);
+    if (!mine)
+      throw new StoreError('Unavailable', `election key ${key} disappeared while campaigning: the lease ended`);
     const ahead = items.filter((kv) => kv.createRevision < mine.createRevision);
     if (ahead.length === 0) return revision;
     const predecessor = ahead.reduce((a: KeyValue, b: KeyValue) => (b.createRevision > a.createRevision ? b : a));

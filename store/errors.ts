@@ -4,13 +4,7 @@
  * TooLargeRevision 504 (kube-apiserver's "Too large resource version").
  */
 export type StoreErrorCode =
-  | 'NotFound'
-  | 'AlreadyExists'
-  | 'Conflict'
-  | 'Expired'
-  | 'Unavailable'
-  | 'Invalid'
-  | 'TooLargeRevision';
+  'NotFound' | 'AlreadyExists' | 'Conflict' | 'Expired' | 'Unavailable' | 'Invalid' | 'TooLargeRevision';
 
 export class StoreError extends Error {
   override readonly name = 'StoreError';

@@ -15,7 +15,8 @@ export function validateKey(key: unknown, what: 'key' | 'prefix' = 'key'): asser
   if (!key.startsWith('/')) throw invalid(`${what} ${JSON.stringify(key)} must start with "/"`);
   if (what === 'key' && key.endsWith('/')) throw invalid(`key ${JSON.stringify(key)} must not end with "/"`);
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw invalid(`${what} is longer than ${MAX_KEY_BYTES} bytes`);
-  if (!/^[\x20-\x7e]*$/.test(key)) throw invalid(`${what} ${JSON.stringify(key)} may hold only printable ASCII characters`);
+  if (!/^[\x20-\x7e]*$/.test(key))
+    throw invalid(`${what} ${JSON.stringify(key)} may hold only printable ASCII characters`);
   const segments = key.slice(1, key.endsWith('/') ? -1 : undefined).split('/');
   if (key !== '/' && segments.some((s) => s === '' || s === '.' || s === '..')) {
     throw invalid(`${what} ${JSON.stringify(key)} has an empty, "." or ".." segment`);

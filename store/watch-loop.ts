@@ -58,7 +58,8 @@ export class WatchLoop {
         }
       } catch (err) {
         if (this.stopped || (isStoreError(err, 'Unavailable') && /closed/.test(err.message))) return;
-        if (!isStoreError(err, 'Expired')) process.stderr.write(`${this.name}: watch failed, relisting: ${(err as Error).message}\n`);
+        if (!isStoreError(err, 'Expired'))
+          process.stderr.write(`${this.name}: watch failed, relisting: ${(err as Error).message}\n`);
         await new Promise((resolve) => setTimeout(resolve, 100));
         try {
           revision = await this.relist();

@@ -50,7 +50,7 @@ export class WatchQueue implements Watch {
   private async *drain(): AsyncGenerator<WatchEvent> {
     for (;;) {
       while (this.head < this.buffered.length) {
-        const event = this.buffered[this.head++]!;
+        const event = this.buffered[this.head++];
         if (this.head > 1024 && this.head * 2 > this.buffered.length) {
           this.buffered.splice(0, this.head);
           this.head = 0;

@@ -10,7 +10,11 @@ import type { RestClient } from '../apiserver/client/rest-client.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
-const WATCHED = [`${RBAC_V1}/clusterroles?watch=1`, `${RBAC_V1}/clusterrolebindings?watch=1`, `${RBAC_V1}/rolebindings?watch=1&labelSelector=${encodeURIComponent(TENANT_LABEL)}`];
+const WATCHED = [
+  `${RBAC_V1}/clusterroles?watch=1`,
+  `${RBAC_V1}/clusterrolebindings?watch=1`,
+  `${RBAC_V1}/rolebindings?watch=1&labelSelector=${encodeURIComponent(TENANT_LABEL)}`,
+];
 /** After a broken watch, before watching again. */
 const REWATCH_MS = 1000;
 

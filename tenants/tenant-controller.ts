@@ -79,7 +79,10 @@ export class TenantController {
   private async lead(): Promise<void> {
     while (!this.stopped) {
       try {
-        this.leadership = await this.options.store.elect(ELECTION, this.options.electionTtlSeconds, { identity: this.options.identity, signal: this.abort.signal });
+        this.leadership = await this.options.store.elect(ELECTION, this.options.electionTtlSeconds, {
+          identity: this.options.identity,
+          signal: this.abort.signal,
+        });
       } catch (err) {
         if (this.stopped) return;
         process.stderr.write(`tenant controller: campaign failed: ${(err as Error).message}\n`);
@@ -91,21 +94,25 @@ export class TenantController {
         await this.leadership.resign().catch(() => undefined);
         return;
       }
-      const loop = new WatchLoop(this.options.store, TENANTS_PREFIX, {
-        onList: (items) => {
-          this.placed.clear();
-          this.active.clear();
-          for (const kv of items) this.enqueue(this.follow(JSON.parse(kv.value) as ApiObject));
+      const loop = new WatchLoop(
+        this.options.store,
+        TENANTS_PREFIX,
+        {
+          onList: (items) => {
+            this.placed.clear();
+            this.active.clear();
+            for (const kv of items) this.enqueue(this.follow(JSON.parse(kv.value) as ApiObject));
+          },
+          onEvent: (event) => {
+            const tenant = JSON.parse(event.value) as ApiObject;
+            if (event.type === 'delete') {
+              this.placed.delete(tenant.metadata.name);
+              this.active.delete(tenant.metadata.name);
+            } else this.enqueue(this.follow(tenant));
+          },
         },
-        onEvent: (event) => {
-          const tenant = JSON.parse(event.value) as ApiObject;
-          if (event.type === 'delete') {
-            this.placed.delete(tenant.metadata.name);
-            this.active.delete(tenant.metadata.name);
-          }
-          else this.enqueue(this.follow(tenant));
-        },
-      }, 'tenant controller');
+        'tenant controller',
+      );
       await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
       // Ends when leadership is lost or the controller stops, whichever comes first.
       const healing = this.healWhileLeading(AbortSignal.any([this.leadership.signal, this.abort.signal]));
@@ -140,7 +147,9 @@ export class TenantController {
       woken = true;
       wake?.();
     };
-    const watches = Promise.all(this.options.clusters.map((cluster) => watchSpaceDeletions(cluster.client, deleted, signal)));
+    const watches = Promise.all(
+      this.options.clusters.map((cluster) => watchSpaceDeletions(cluster.client, deleted, signal)),
+    );
     signal.addEventListener('abort', () => wake?.(), { once: true });
     while (!signal.aborted && !this.stopped) {
       await new Promise<void>((resolve) => {
@@ -155,7 +164,9 @@ export class TenantController {
         this.options.clusters.map(async (cluster) => {
           const tenants = [...this.active].filter((name) => this.placed.get(name) === cluster.name);
           if (!tenants.length) return;
-          await healTenantSpaces(cluster.client, tenants).catch((err: Error) => process.stderr.write(`tenant controller: healing on ${cluster.name}: ${err.message}\n`));
+          await healTenantSpaces(cluster.client, tenants).catch((err: Error) =>
+            process.stderr.write(`tenant controller: healing on ${cluster.name}: ${err.message}\n`),
+          );
         }),
       );
     }
@@ -208,11 +219,20 @@ export class TenantController {
     const status = { ...(tenant.status ?? {}) };
     const annotations = { ...(tenant.metadata.annotations ?? {}) };
     const rotation: string | undefined = annotations[ROTATE_ANNOTATION];
-    const needsCertificate = !status.certificateSerials?.length || !annotations[KUBECONFIG_ANNOTATION] || (rotation !== undefined && rotation !== status.rotation);
+    const needsCertificate =
+      !status.certificateSerials?.length ||
+      !annotations[KUBECONFIG_ANNOTATION] ||
+      (rotation !== undefined && rotation !== status.rotation);
     const cluster = await this.clusterFor(tenant);
     if (status.phase === 'Active' && !needsCertificate && cluster?.name === status.cluster) return false;
     if (!cluster) {
-      return this.writeStatus(tenant, stored.revision, { ...status, phase: 'Pending' }, annotations, condition('Ready', 'False', 'NoCluster', 'no cluster matches the tenant\'s clusterAffinity'));
+      return this.writeStatus(
+        tenant,
+        stored.revision,
+        { ...status, phase: 'Pending' },
+        annotations,
+        condition('Ready', 'False', 'NoCluster', "no cluster matches the tenant's clusterAffinity"),
+      );
     }
     await ensureTenantSpace(cluster.client, name);
     if (needsCertificate) {
@@ -225,10 +245,24 @@ export class TenantController {
       status.certificateSerials = [issued.serial];
       if (rotation !== undefined) status.rotation = rotation;
       annotations[KUBECONFIG_ANNOTATION] = Buffer.from(
-        renderKubeconfig({ clusterName: 'paddock', server: this.options.server, caPem: this.options.ca.certPem, userName: name, certPem: issued.certPem, keyPem: issued.keyPem, contextName: `${name}@paddock` }),
+        renderKubeconfig({
+          clusterName: 'paddock',
+          server: this.options.server,
+          caPem: this.options.ca.certPem,
+          userName: name,
+          certPem: issued.certPem,
+          keyPem: issued.keyPem,
+          contextName: `${name}@paddock`,
+        }),
       ).toString('base64');
     }
-    return this.writeStatus(tenant, stored.revision, { ...status, phase: 'Active', cluster: cluster.name }, annotations, condition('Ready', 'True', 'Active', `the tenant's space is ready on ${cluster.name}`));
+    return this.writeStatus(
+      tenant,
+      stored.revision,
+      { ...status, phase: 'Active', cluster: cluster.name },
+      annotations,
+      condition('Ready', 'True', 'Active', `the tenant's space is ready on ${cluster.name}`),
+    );
   }
 
   /** The tenant's cluster, or a new placement: the least loaded cluster its affinity allows. */
@@ -250,7 +284,13 @@ export class TenantController {
     if (leftovers.length) {
       const shown = leftovers.slice(0, 5).join(', ') + (leftovers.length > 5 ? ', …' : '');
       const message = `waiting for ${leftovers.length} object${leftovers.length === 1 ? '' : 's'} to be removed from ${cluster!.name}: ${shown}`;
-      await this.writeStatus(tenant, revision, { ...(tenant.status ?? {}), phase: 'Terminating' }, tenant.metadata.annotations ?? {}, condition('Ready', 'False', 'Terminating', message));
+      await this.writeStatus(
+        tenant,
+        revision,
+        { ...(tenant.status ?? {}), phase: 'Terminating' },
+        tenant.metadata.annotations ?? {},
+        condition('Ready', 'False', 'Terminating', message),
+      );
       return true;
     }
     await mutate(this.options.tenants, '', tenant.metadata.name, (object) => removeFinalizer(object, TENANT_FINALIZER));
@@ -258,10 +298,23 @@ export class TenantController {
   }
 
   /** One write of status and annotations, skipped when nothing changes; a conflict retries later. */
-  private async writeStatus(tenant: ApiObject, revision: number, status: Record<string, any>, annotations: Record<string, string>, ready: Record<string, string>): Promise<boolean> {
+  private async writeStatus(
+    tenant: ApiObject,
+    revision: number,
+    status: Record<string, any>,
+    annotations: Record<string, string>,
+    ready: Record<string, string>,
+  ): Promise<boolean> {
     const previous = (tenant.status?.conditions ?? []).find((c: { type: string }) => c.type === ready.type);
-    const sameCondition = previous && previous.status === ready.status && previous.reason === ready.reason && previous.message === ready.message;
-    status.conditions = [...(tenant.status?.conditions ?? []).filter((c: { type: string }) => c.type !== ready.type), sameCondition ? previous : ready];
+    const sameCondition =
+      previous &&
+      previous.status === ready.status &&
+      previous.reason === ready.reason &&
+      previous.message === ready.message;
+    status.conditions = [
+      ...(tenant.status?.conditions ?? []).filter((c: { type: string }) => c.type !== ready.type),
+      sameCondition ? previous : ready,
+    ];
     const next = { ...tenant, metadata: { ...tenant.metadata, annotations }, status };
     if (JSON.stringify(next) === JSON.stringify(tenant)) return false;
     try {

@@ -18,7 +18,6 @@ import { expectStatus, type RestResponse } from '../apiserver/client/rest-client
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import { GRANT_NAME_PREFIX as GRANT_PREFIX, roleOfDormantName } from '../translate/kinds/rbac.js';
 
-
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `/apis/${RBAC}/v1`;
 const SERVICE_ACCOUNTS_OF_NAMESPACE = 'system:serviceaccounts:';
@@ -36,10 +35,18 @@ type Json = Record<string, any>;
  * groups (upstream `<tid>-system:…`) also stand for the ServiceAccounts of each of its
  * namespaces, so a binding to them holds for its tokens used against the cluster directly too.
  */
-export function desiredGrants(tenantId: string, clusterRoleBindings: readonly Json[], namespaces: readonly string[]): Map<string, Json> {
+export function desiredGrants(
+  tenantId: string,
+  clusterRoleBindings: readonly Json[],
+  namespaces: readonly string[],
+): Map<string, Json> {
   const prefix = `${tenantId}-`;
   const grants = new Map<string, Json>();
-  const accountGroups = namespaces.map((namespace) => ({ kind: 'Group', apiGroup: RBAC, name: SERVICE_ACCOUNTS_OF_NAMESPACE + namespace }));
+  const accountGroups = namespaces.map((namespace) => ({
+    kind: 'Group',
+    apiGroup: RBAC,
+    name: SERVICE_ACCOUNTS_OF_NAMESPACE + namespace,
+  }));
   for (const binding of clusterRoleBindings) {
     const name: string = binding.metadata?.name ?? '';
     const role = roleOfDormantName(tenantId, binding.roleRef?.name ?? '');
@@ -50,7 +57,11 @@ export function desiredGrants(tenantId: string, clusterRoleBindings: readonly Js
       // system groups were the tenant's, grants no one outside the tenant through its namespaces.
       if (!isTenantSubject(tenantId, subject)) continue;
       subjects.push(subject);
-      if (subject.kind === 'Group' && (subject.name === `${prefix}system:serviceaccounts` || subject.name === `${prefix}system:authenticated`)) subjects.push(...accountGroups);
+      if (
+        subject.kind === 'Group' &&
+        (subject.name === `${prefix}system:serviceaccounts` || subject.name === `${prefix}system:authenticated`)
+      )
+        subjects.push(...accountGroups);
     }
     for (const namespace of namespaces) {
       const grant = {
@@ -71,7 +82,8 @@ function isTenantSubject(tenantId: string, subject: Json): boolean {
   const name = String(subject.name ?? '');
   if (subject.kind === 'ServiceAccount') return String(subject.namespace ?? '').startsWith(prefix);
   if (subject.kind === 'User') return name.startsWith(prefix) || name.startsWith(`system:serviceaccount:${prefix}`);
-  if (subject.kind === 'Group') return name.startsWith(prefix) || name.startsWith(SERVICE_ACCOUNTS_OF_NAMESPACE + prefix);
+  if (subject.kind === 'Group')
+    return name.startsWith(prefix) || name.startsWith(SERVICE_ACCOUNTS_OF_NAMESPACE + prefix);
   return false;
 }
 
@@ -90,17 +102,27 @@ function dedupe(subjects: Json[]): Json[] {
  * desired): creates the missing, re-creates the changed (a roleRef cannot change), deletes the
  * rest. Returns how many writes it made.
  */
-export async function applyGrants(api: UpstreamApi, desired: Map<string, Json>, existing: Map<string, Json>): Promise<number> {
+export async function applyGrants(
+  api: UpstreamApi,
+  desired: Map<string, Json>,
+  existing: Map<string, Json>,
+): Promise<number> {
   const writes: Promise<void>[] = [];
   for (const [key, grant] of desired) {
     const current = existing.get(key);
     if (current && sameGrant(current, grant)) continue;
-    writes.push((async () => {
-      if (current) await removeGrant(api, current);
-      const res = await api.request('POST', `${RBAC_V1}/namespaces/${encodeURIComponent(grant.metadata.namespace)}/rolebindings`, grant);
-      // 404: the namespace went away meanwhile; 409: another replica made it first.
-      expectStatus(res, `granting ${key}`, 201, 404, 409);
-    })());
+    writes.push(
+      (async () => {
+        if (current) await removeGrant(api, current);
+        const res = await api.request(
+          'POST',
+          `${RBAC_V1}/namespaces/${encodeURIComponent(grant.metadata.namespace)}/rolebindings`,
+          grant,
+        );
+        // 404: the namespace went away meanwhile; 409: another replica made it first.
+        expectStatus(res, `granting ${key}`, 201, 404, 409);
+      })(),
+    );
   }
   for (const [key, current] of existing) if (!desired.has(key)) writes.push(removeGrant(api, current));
   await Promise.all(writes);
@@ -108,34 +130,53 @@ export async function applyGrants(api: UpstreamApi, desired: Map<string, Json>, 
 }
 
 function sameGrant(a: Json, b: Json): boolean {
-  return a.roleRef?.name === b.roleRef.name && JSON.stringify(a.subjects ?? []) === JSON.stringify(b.subjects) && a.metadata?.labels?.[TENANT_LABEL] === b.metadata.labels[TENANT_LABEL];
+  return (
+    a.roleRef?.name === b.roleRef.name &&
+    JSON.stringify(a.subjects ?? []) === JSON.stringify(b.subjects) &&
+    a.metadata?.labels?.[TENANT_LABEL] === b.metadata.labels[TENANT_LABEL]
+  );
 }
 
 async function removeGrant(api: UpstreamApi, grant: Json): Promise<void> {
-  const res = await api.request('DELETE', `${RBAC_V1}/namespaces/${encodeURIComponent(grant.metadata.namespace)}/rolebindings/${encodeURIComponent(grant.metadata.name)}`);
+  const res = await api.request(
+    'DELETE',
+    `${RBAC_V1}/namespaces/${encodeURIComponent(grant.metadata.namespace)}/rolebindings/${encodeURIComponent(grant.metadata.name)}`,
+  );
   expectStatus(res, `removing grant ${grant.metadata.namespace}/${grant.metadata.name}`, 200, 202, 404);
 }
 
 /** The grant RoleBindings upstream, of one tenant or (no id) of all, keyed `<namespace>/<name>`. */
 export async function existingGrants(api: UpstreamApi, tenantId?: string): Promise<Map<string, Json>> {
   const selector = tenantId ? `${TENANT_LABEL}=${tenantId}` : TENANT_LABEL;
-  const res = expectStatus(await api.request('GET', `${RBAC_V1}/rolebindings?labelSelector=${encodeURIComponent(selector)}`), 'listing grants', 200);
+  const res = expectStatus(
+    await api.request('GET', `${RBAC_V1}/rolebindings?labelSelector=${encodeURIComponent(selector)}`),
+    'listing grants',
+    200,
+  );
   const grants = new Map<string, Json>();
   for (const binding of res.body?.items ?? []) {
-    if (String(binding.metadata?.name).startsWith(GRANT_PREFIX)) grants.set(`${binding.metadata.namespace}/${binding.metadata.name}`, binding);
+    if (String(binding.metadata?.name).startsWith(GRANT_PREFIX))
+      grants.set(`${binding.metadata.namespace}/${binding.metadata.name}`, binding);
   }
   return grants;
 }
 
 /** Every ClusterRoleBinding upstream. */
 export async function listClusterRoleBindings(api: UpstreamApi): Promise<Json[]> {
-  return expectStatus(await api.request('GET', `${RBAC_V1}/clusterrolebindings`), 'listing clusterrolebindings', 200).body?.items ?? [];
+  return (
+    expectStatus(await api.request('GET', `${RBAC_V1}/clusterrolebindings`), 'listing clusterrolebindings', 200).body
+      ?.items ?? []
+  );
 }
 
 /** The tenant's namespaces upstream (by the tenant label, names under its prefix). */
 export async function tenantNamespacesUpstream(api: UpstreamApi, tenantId?: string): Promise<string[]> {
   const selector = tenantId ? `${TENANT_LABEL}=${tenantId}` : TENANT_LABEL;
-  const res = expectStatus(await api.request('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector)}`), 'listing namespaces', 200);
+  const res = expectStatus(
+    await api.request('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(selector)}`),
+    'listing namespaces',
+    200,
+  );
   return (res.body?.items ?? [])
     .filter((namespace: Json) => !namespace.metadata?.deletionTimestamp)
     .map((namespace: Json) => String(namespace.metadata?.name))
@@ -147,14 +188,38 @@ export async function tenantNamespacesUpstream(api: UpstreamApi, tenantId?: stri
  * gateway does after writing a ClusterRoleBinding. `bindings`, when given, are the cluster's
  * ClusterRoleBindings as the caller already holds them.
  */
-export async function syncTenantGrants(api: UpstreamApi, tenantId: string, bindings?: readonly Json[]): Promise<number> {
-  const [all, namespaces, existing] = await Promise.all([bindings ?? listClusterRoleBindings(api), tenantNamespacesUpstream(api, tenantId), existingGrants(api, tenantId)]);
+export async function syncTenantGrants(
+  api: UpstreamApi,
+  tenantId: string,
+  bindings?: readonly Json[],
+): Promise<number> {
+  const [all, namespaces, existing] = await Promise.all([
+    bindings ?? listClusterRoleBindings(api),
+    tenantNamespacesUpstream(api, tenantId),
+    existingGrants(api, tenantId),
+  ]);
   return applyGrants(api, desiredGrants(tenantId, all, namespaces), existing);
 }
 
 /** The grants of one namespace the tenant just made: what the gateway does after creating it, before answering. */
-export async function grantNamespace(api: UpstreamApi, tenantId: string, namespace: string, bindings: readonly Json[]): Promise<number> {
-  const res = expectStatus(await api.request('GET', `${RBAC_V1}/namespaces/${encodeURIComponent(namespace)}/rolebindings?labelSelector=${encodeURIComponent(`${TENANT_LABEL}=${tenantId}`)}`), 'listing grants', 200);
-  const existing = new Map<string, Json>((res.body?.items ?? []).filter((b: Json) => String(b.metadata?.name).startsWith(GRANT_PREFIX)).map((b: Json) => [`${namespace}/${b.metadata.name}`, b]));
+export async function grantNamespace(
+  api: UpstreamApi,
+  tenantId: string,
+  namespace: string,
+  bindings: readonly Json[],
+): Promise<number> {
+  const res = expectStatus(
+    await api.request(
+      'GET',
+      `${RBAC_V1}/namespaces/${encodeURIComponent(namespace)}/rolebindings?labelSelector=${encodeURIComponent(`${TENANT_LABEL}=${tenantId}`)}`,
+    ),
+    'listing grants',
+    200,
+  );
+  const existing = new Map<string, Json>(
+    (res.body?.items ?? [])
+      .filter((b: Json) => String(b.metadata?.name).startsWith(GRANT_PREFIX))
+      .map((b: Json) => [`${namespace}/${b.metadata.name}`, b]),
+  );
   return applyGrants(api, desiredGrants(tenantId, bindings, [namespace]), existing);
 }

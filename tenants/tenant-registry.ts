@@ -25,21 +25,26 @@ export class TenantRegistry {
   private readonly loop: WatchLoop;
 
   constructor(store: Store) {
-    this.loop = new WatchLoop(store, TENANTS_PREFIX, {
-      onList: (items) => {
-        // A relist may have missed deletions and rotations: every tenant known before or now changed.
-        const changed = new Set(this.tenants.keys());
-        this.tenants.clear();
-        for (const kv of items) changed.add(this.observe(JSON.parse(kv.value) as ApiObject));
-        for (const id of changed) this.changed(id);
+    this.loop = new WatchLoop(
+      store,
+      TENANTS_PREFIX,
+      {
+        onList: (items) => {
+          // A relist may have missed deletions and rotations: every tenant known before or now changed.
+          const changed = new Set(this.tenants.keys());
+          this.tenants.clear();
+          for (const kv of items) changed.add(this.observe(JSON.parse(kv.value) as ApiObject));
+          for (const id of changed) this.changed(id);
+        },
+        onEvent: (event) => {
+          const tenant = JSON.parse(event.value) as ApiObject;
+          if (event.type === 'delete') this.tenants.delete(tenant.metadata.name);
+          else this.observe(tenant);
+          this.changed(tenant.metadata.name);
+        },
       },
-      onEvent: (event) => {
-        const tenant = JSON.parse(event.value) as ApiObject;
-        if (event.type === 'delete') this.tenants.delete(tenant.metadata.name);
-        else this.observe(tenant);
-        this.changed(tenant.metadata.name);
-      },
-    }, 'tenant registry');
+      'tenant registry',
+    );
   }
 
   start(): Promise<void> {
@@ -79,7 +84,9 @@ export class TenantRegistry {
       try {
         listener(tenantId);
       } catch (err) {
-        process.stderr.write(`tenant registry: a change listener failed for ${tenantId}: ${(err as Error).stack ?? String(err)}\n`);
+        process.stderr.write(
+          `tenant registry: a change listener failed for ${tenantId}: ${(err as Error).stack ?? String(err)}\n`,
+        );
       }
     }
   }

@@ -59,13 +59,29 @@ export function isTenantId(id: string): boolean {
  * matter: `kube-system` or `istio-system` cannot be owned, a prefix is six characters and a dash.
  */
 const RESERVED_ID_PREFIXES = ['kube', 'system'];
-export const RESERVED_TENANT_IDS = ['amazon', 'antrea', 'argocd', 'calico', 'cattle', 'cilium', 'consul', 'istiod', 'jaeger', 'nvidia', 'tekton', 'tigera', 'velero', 'vmware'];
+export const RESERVED_TENANT_IDS = [
+  'amazon',
+  'antrea',
+  'argocd',
+  'calico',
+  'cattle',
+  'cilium',
+  'consul',
+  'istiod',
+  'jaeger',
+  'nvidia',
+  'tekton',
+  'tigera',
+  'velero',
+  'vmware',
+];
 
 /** Why a new tenant may not have this id, or null when it may. */
 export function reservedTenantId(id: string): string | null {
   const prefix = RESERVED_ID_PREFIXES.find((p) => id.startsWith(p));
   if (prefix) return `tenant ids beginning with "${prefix}" are reserved for the cluster's own objects`;
-  if (RESERVED_TENANT_IDS.includes(id)) return `the tenant id is reserved: upstream names "${id}-…" belong to a cluster add-on`;
+  if (RESERVED_TENANT_IDS.includes(id))
+    return `the tenant id is reserved: upstream names "${id}-…" belong to a cluster add-on`;
   return null;
 }
 
@@ -90,25 +106,48 @@ export function tenantLimitOverrides(tenant: ApiObject): TenantLimitOverrides | 
 
 function validateLimits(limits: unknown): Cause[] {
   if (limits === undefined) return [];
-  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) return [{ reason: 'FieldValueInvalid', field: 'spec.limits', message: 'Invalid value: must be an object' }];
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits))
+    return [{ reason: 'FieldValueInvalid', field: 'spec.limits', message: 'Invalid value: must be an object' }];
   const causes: Cause[] = [];
   for (const [field, value] of Object.entries(limits)) {
     const path = `spec.limits.${field}`;
     if (!(LIMIT_FIELDS as readonly string[]).includes(field)) {
-      causes.push({ reason: 'FieldValueNotSupported', field: path, message: `Unsupported value: ${JSON.stringify(field)}: supported values: ${LIMIT_FIELDS.map((f) => `"${f}"`).join(', ')}` });
-    } else if (field === 'qps' ? typeof value !== 'number' || !Number.isFinite(value) || value < 0 : !Number.isInteger(value) || (value as number) < 0) {
-      causes.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: ${JSON.stringify(value)}: must be a non-negative ${field === 'qps' ? 'number' : 'integer'} (0: no limit)` });
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        field: path,
+        message: `Unsupported value: ${JSON.stringify(field)}: supported values: ${LIMIT_FIELDS.map((f) => `"${f}"`).join(', ')}`,
+      });
+    } else if (
+      field === 'qps'
+        ? typeof value !== 'number' || !Number.isFinite(value) || value < 0
+        : !Number.isInteger(value) || (value as number) < 0
+    ) {
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: path,
+        message: `Invalid value: ${JSON.stringify(value)}: must be a non-negative ${field === 'qps' ? 'number' : 'integer'} (0: no limit)`,
+      });
     }
   }
   const { qps, burst } = limits as TenantLimitOverrides;
-  if (burst === 0 && qps !== 0) causes.push({ reason: 'FieldValueInvalid', field: 'spec.limits.burst', message: 'Invalid value: 0: must be at least 1 while qps limits the rate' });
+  if (burst === 0 && qps !== 0)
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field: 'spec.limits.burst',
+      message: 'Invalid value: 0: must be at least 1 while qps limits the rate',
+    });
   return causes;
 }
 
 /** Tenant names are tenant ids; a generateName prefix must leave room for the 5 random characters. */
 export function validateTenantName(name: string, prefix: boolean): string[] {
-  if (prefix) return /^[a-z0-9]?$/.test(name) ? [] : ['a tenant id prefix must be at most 1 lowercase letter or digit, so that generated ids have 6'];
-  return TENANT_ID.test(name) ? [] : ["a tenant id must be exactly 6 lowercase letters or digits (regex used for validation is '[a-z0-9]{6}')"];
+  if (prefix)
+    return /^[a-z0-9]?$/.test(name)
+      ? []
+      : ['a tenant id prefix must be at most 1 lowercase letter or digit, so that generated ids have 6'];
+  return TENANT_ID.test(name)
+    ? []
+    : ["a tenant id must be exactly 6 lowercase letters or digits (regex used for validation is '[a-z0-9]{6}')"];
 }
 
 export function validateTenant(tenant: ApiObject): Cause[] {
@@ -118,24 +157,44 @@ export function validateTenant(tenant: ApiObject): Cause[] {
     return [...causes, { reason: 'FieldValueInvalid', field: 'spec', message: 'Invalid value: must be an object' }];
   }
   if (spec.id !== undefined && (!Number.isInteger(spec.id) || spec.id < 0)) {
-    causes.push({ reason: 'FieldValueInvalid', field: 'spec.id', message: `Invalid value: ${JSON.stringify(spec.id)}: must be a non-negative integer` });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field: 'spec.id',
+      message: `Invalid value: ${JSON.stringify(spec.id)}: must be a non-negative integer`,
+    });
   }
   const names = spec.clusterAffinity?.clusterNames;
   if (names !== undefined && (!Array.isArray(names) || names.some((n: unknown) => typeof n !== 'string'))) {
-    causes.push({ reason: 'FieldValueInvalid', field: 'spec.clusterAffinity.clusterNames', message: 'Invalid value: must be a list of cluster names' });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field: 'spec.clusterAffinity.clusterNames',
+      message: 'Invalid value: must be a list of cluster names',
+    });
   }
   for (const [i, toleration] of (Array.isArray(spec.clusterTolerations) ? spec.clusterTolerations : []).entries()) {
     const field = `spec.clusterTolerations[${i}]`;
     if (toleration.operator !== undefined && !TOLERATION_OPERATORS.includes(toleration.operator)) {
-      causes.push({ reason: 'FieldValueNotSupported', field: `${field}.operator`, message: `Unsupported value: ${JSON.stringify(toleration.operator)}: supported values: "Equal", "Exists"` });
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        field: `${field}.operator`,
+        message: `Unsupported value: ${JSON.stringify(toleration.operator)}: supported values: "Equal", "Exists"`,
+      });
     }
     if (toleration.effect !== undefined && toleration.effect !== '' && !TAINT_EFFECTS.includes(toleration.effect)) {
-      causes.push({ reason: 'FieldValueNotSupported', field: `${field}.effect`, message: `Unsupported value: ${JSON.stringify(toleration.effect)}: supported values: "NoExecute", "NoSchedule", "PreferNoSchedule"` });
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        field: `${field}.effect`,
+        message: `Unsupported value: ${JSON.stringify(toleration.effect)}: supported values: "NoExecute", "NoSchedule", "PreferNoSchedule"`,
+      });
     }
   }
   const purgeMode = spec.failover?.purgeMode;
   if (purgeMode !== undefined && !PURGE_MODES.includes(purgeMode)) {
-    causes.push({ reason: 'FieldValueNotSupported', field: 'spec.failover.purgeMode', message: `Unsupported value: ${JSON.stringify(purgeMode)}: supported values: "Directly", "Gracefully", "Never"` });
+    causes.push({
+      reason: 'FieldValueNotSupported',
+      field: 'spec.failover.purgeMode',
+      message: `Unsupported value: ${JSON.stringify(purgeMode)}: supported values: "Directly", "Gracefully", "Never"`,
+    });
   }
   causes.push(...validateLimits(spec.limits));
   return causes;
@@ -154,7 +213,18 @@ export const tenantStrategy: Strategy = {
   // Reserved ids are refused at create only, so a tenant made before an id was reserved stays manageable.
   validate: (tenant, previous) => {
     const reserved = previous ? null : reservedTenantId(String(tenant.metadata.name ?? ''));
-    return [...(reserved ? [{ reason: 'FieldValueInvalid' as const, field: 'metadata.name', message: `Invalid value: ${JSON.stringify(tenant.metadata.name)}: ${reserved}` }] : []), ...validateTenant(tenant)];
+    return [
+      ...(reserved
+        ? [
+            {
+              reason: 'FieldValueInvalid' as const,
+              field: 'metadata.name',
+              message: `Invalid value: ${JSON.stringify(tenant.metadata.name)}: ${reserved}`,
+            },
+          ]
+        : []),
+      ...validateTenant(tenant),
+    ];
   },
   beginDeletion: (tenant) => {
     tenant.status = { ...(tenant.status ?? {}), phase: 'Terminating' };

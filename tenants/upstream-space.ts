@@ -1,6 +1,13 @@
 import { expectStatus } from '../apiserver/client/rest-client.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
-import { applyGrants, desiredGrants, existingGrants, listClusterRoleBindings, tenantNamespacesUpstream, type UpstreamApi } from './tenant-grants.js';
+import {
+  applyGrants,
+  desiredGrants,
+  existingGrants,
+  listClusterRoleBindings,
+  tenantNamespacesUpstream,
+  type UpstreamApi,
+} from './tenant-grants.js';
 import { TENANT_LABEL } from './tenant-resource.js';
 
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
@@ -32,8 +39,20 @@ export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): 
   ]);
   // Only the admin binding's grants: listing the cluster's bindings for each new tenant would make
   // creating the 10,000th tenant cost as many reads; anything else is the heal pass's.
-  const grants = desiredGrants(tenantId, [adminBinding(tenantId)], TENANT_NAMESPACES.map((namespace) => `${tenantId}-${namespace}`));
-  await Promise.all([...grants.values()].map((grant) => create(client, `${RBAC_V1}/namespaces/${grant.metadata.namespace}/rolebindings`, grant as { metadata: { name: string } })));
+  const grants = desiredGrants(
+    tenantId,
+    [adminBinding(tenantId)],
+    TENANT_NAMESPACES.map((namespace) => `${tenantId}-${namespace}`),
+  );
+  await Promise.all(
+    [...grants.values()].map((grant) =>
+      create(
+        client,
+        `${RBAC_V1}/namespaces/${grant.metadata.namespace}/rolebindings`,
+        grant as { metadata: { name: string } },
+      ),
+    ),
+  );
 }
 
 function adminRole(tenantId: string) {
@@ -54,7 +73,11 @@ export function adminBinding(tenantId: string) {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
     metadata: { name: `${tenantId}-${TENANT_ADMIN_ROLE}` },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: dormantRoleName(tenantId, TENANT_ADMIN_ROLE) },
+    roleRef: {
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: dormantRoleName(tenantId, TENANT_ADMIN_ROLE),
+    },
     subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${tenantId}-admin` }],
   };
 }
@@ -77,7 +100,11 @@ export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly 
     tenantIds.map(async (tenantId) => {
       let writes = 0;
       const prefix = `${tenantId}-`;
-      if (!roleNames.has(prefix + TENANT_ADMIN_ROLE) && (await create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)))) writes++;
+      if (
+        !roleNames.has(prefix + TENANT_ADMIN_ROLE) &&
+        (await create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)))
+      )
+        writes++;
       const own = bindings.filter((binding) => String(binding.metadata?.name).startsWith(prefix));
       if (!own.some((binding) => binding.metadata.name === prefix + TENANT_ADMIN_ROLE)) {
         const made = adminBinding(tenantId);
@@ -91,7 +118,15 @@ export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly 
         writes++;
       }
       const mine = new Map([...grants].filter(([, grant]) => grant.metadata?.labels?.[TENANT_LABEL] === tenantId));
-      writes += await applyGrants(client, desiredGrants(tenantId, own, namespaces.filter((name) => name.startsWith(prefix))), mine);
+      writes += await applyGrants(
+        client,
+        desiredGrants(
+          tenantId,
+          own,
+          namespaces.filter((name) => name.startsWith(prefix)),
+        ),
+        mine,
+      );
       return writes;
     }),
   );
@@ -99,13 +134,21 @@ export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly 
 }
 
 /** A roleRef cannot change: the live binding is deleted and made again, dormant. */
-async function makeDormant(client: UpstreamApi, tenantId: string, binding: Record<string, any>): Promise<Record<string, any>> {
+async function makeDormant(
+  client: UpstreamApi,
+  tenantId: string,
+  binding: Record<string, any>,
+): Promise<Record<string, any>> {
   const path = `${RBAC_V1}/clusterrolebindings/${encodeURIComponent(binding.metadata.name)}`;
   expectStatus(await client.request('DELETE', path), `deleting ${path}`, 200, 404);
   const dormant = {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
-    metadata: { name: binding.metadata.name, labels: binding.metadata.labels, annotations: binding.metadata.annotations },
+    metadata: {
+      name: binding.metadata.name,
+      labels: binding.metadata.labels,
+      annotations: binding.metadata.annotations,
+    },
     roleRef: { ...binding.roleRef, name: dormantRoleName(tenantId, binding.roleRef.name.slice(tenantId.length + 1)) },
     subjects: binding.subjects,
   };
@@ -114,7 +157,11 @@ async function makeDormant(client: UpstreamApi, tenantId: string, binding: Recor
 }
 
 /** true when it made the object, false when it was there already. */
-async function create(client: UpstreamApi, path: string, object: { metadata: { name: string; [field: string]: unknown }; [field: string]: unknown }): Promise<boolean> {
+async function create(
+  client: UpstreamApi,
+  path: string,
+  object: { metadata: { name: string; [field: string]: unknown }; [field: string]: unknown },
+): Promise<boolean> {
   const res = await client.request('POST', path, object);
   return expectStatus(res, `creating ${path}/${object.metadata.name}`, 201, 409).status === 201;
 }
@@ -131,11 +178,17 @@ export type Leftovers = string[];
 export async function removeTenantSpace(client: UpstreamApi, tenantId: string): Promise<Leftovers> {
   const prefix = `${tenantId}-`;
   const leftovers: Leftovers = [];
-  const crds = expectStatus(await client.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'), 'listing CRDs', 200, 404);
+  const crds = expectStatus(
+    await client.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'),
+    'listing CRDs',
+    200,
+    404,
+  );
   for (const crd of crds.body?.items ?? []) {
     if (!String(crd.spec?.group ?? '').startsWith(prefix)) continue;
     leftovers.push(`customresourcedefinitions/${crd.metadata.name}`);
-    if (!crd.metadata.deletionTimestamp) await remove(client, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
+    if (!crd.metadata.deletionTimestamp)
+      await remove(client, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
   }
   for (const path of await clusterScopedCollections(client)) {
     const list = await client.request('GET', path);
@@ -151,7 +204,14 @@ export async function removeTenantSpace(client: UpstreamApi, tenantId: string): 
 }
 
 async function remove(client: UpstreamApi, path: string): Promise<void> {
-  expectStatus(await client.request('DELETE', path, { propagationPolicy: 'Background' }), `deleting ${path}`, 200, 202, 404, 409);
+  expectStatus(
+    await client.request('DELETE', path, { propagationPolicy: 'Background' }),
+    `deleting ${path}`,
+    200,
+    202,
+    404,
+    409,
+  );
 }
 
 /** Collection paths of the cluster-scoped kinds that can be listed and deleted, from discovery. */

@@ -30,7 +30,9 @@ let failed = 0;
 const runner = mocha.run(() => {
   // Exit once the line is out, as mocha's --exit does: a client library's reconnect timer left
   // behind (etcd3 retries a watch for up to 30 s) must not hold CI past the summary.
-  process.stdout.write(`\n${passed} passed, ${failed} failed\n`, () => process.exit(failed > 0 || passed === 0 ? 1 : 0));
+  process.stdout.write(`\n${passed} passed, ${failed} failed\n`, () =>
+    process.exit(failed > 0 || passed === 0 ? 1 : 0),
+  );
 });
 runner.on('pass', () => passed++);
 runner.on('fail', () => failed++);

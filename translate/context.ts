@@ -37,13 +37,29 @@ export interface KindScope {
 export const BUILTIN_GROUPS = BUILTIN_API_GROUPS;
 
 /** Groups only the admin sees; hidden from tenants' discovery and refused (403). */
-export const ADMIN_GROUPS: ReadonlySet<string> = new Set(['tenant.kubezoo.io', 'cluster.karmada.io', 'search.karmada.io']);
+export const ADMIN_GROUPS: ReadonlySet<string> = new Set([
+  'tenant.kubezoo.io',
+  'cluster.karmada.io',
+  'search.karmada.io',
+]);
 
 /** Cluster-scoped kinds every tenant shares read-only, with names unchanged. */
-export const SHARED_KINDS: ReadonlySet<string> = new Set(['/Node', '/ComponentStatus', 'apiregistration.k8s.io/APIService', 'flowcontrol.apiserver.k8s.io/FlowSchema', 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration']);
+export const SHARED_KINDS: ReadonlySet<string> = new Set([
+  '/Node',
+  '/ComponentStatus',
+  'apiregistration.k8s.io/APIService',
+  'flowcontrol.apiserver.k8s.io/FlowSchema',
+  'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration',
+]);
 
 /** Resources (plural) of the shared kinds, for request paths. */
-export const SHARED_RESOURCES: ReadonlySet<string> = new Set(['/nodes', '/componentstatuses', 'apiregistration.k8s.io/apiservices', 'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations']);
+export const SHARED_RESOURCES: ReadonlySet<string> = new Set([
+  '/nodes',
+  '/componentstatuses',
+  'apiregistration.k8s.io/apiservices',
+  'flowcontrol.apiserver.k8s.io/flowschemas',
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
+]);
 
 export function isSharedKind(group: string, kind: string): boolean {
   return SHARED_KINDS.has(`${group}/${kind}`);
@@ -111,7 +127,12 @@ export class TranslationError extends Error {
     readonly code: number,
     readonly reason: string,
     message: string,
-    readonly details?: { name?: string; group?: string; kind?: string; causes?: { reason: string; field: string; message: string }[] },
+    readonly details?: {
+      name?: string;
+      group?: string;
+      kind?: string;
+      causes?: { reason: string; field: string; message: string }[];
+    },
   ) {
     super(message);
   }

@@ -44,7 +44,9 @@ export function apiResourceListDown(ctx: TenantContext, body: any): any | null {
     ...body,
     groupVersion,
     // A subresource names its group only when it differs from the list's (scale → autoscaling).
-    resources: (body.resources ?? []).map((r: Json) => (typeof r.group === 'string' ? { ...r, group: renamedGroup(ctx, r.group) } : r)),
+    resources: (body.resources ?? []).map((r: Json) =>
+      typeof r.group === 'string' ? { ...r, group: renamedGroup(ctx, r.group) } : r,
+    ),
   };
 }
 
@@ -77,7 +79,9 @@ function groupDiscoveryDown(ctx: TenantContext, item: Json): Json | null {
       resources: (v.resources ?? []).map((r: Json) => ({
         ...r,
         responseKind: kindDown(ctx, r.responseKind),
-        ...(Array.isArray(r.subresources) ? { subresources: r.subresources.map((s: Json) => ({ ...s, responseKind: kindDown(ctx, s.responseKind) })) } : {}),
+        ...(Array.isArray(r.subresources)
+          ? { subresources: r.subresources.map((s: Json) => ({ ...s, responseKind: kindDown(ctx, s.responseKind) })) }
+          : {}),
       })),
     })),
   };

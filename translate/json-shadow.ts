@@ -9,7 +9,8 @@
  */
 
 /** Which members to read: a leaf takes the whole value; an object shape descends; an array shape descends into each element. */
-export type ShapeNode = { kind: 'leaf' } | { kind: 'object'; fields: ReadonlyMap<string, ShapeNode> } | { kind: 'array'; each: ShapeNode };
+export type ShapeNode =
+  { kind: 'leaf' } | { kind: 'object'; fields: ReadonlyMap<string, ShapeNode> } | { kind: 'array'; each: ShapeNode };
 
 export const LEAF: ShapeNode = { kind: 'leaf' };
 
@@ -45,7 +46,8 @@ interface Leaf {
 }
 
 /** What was read of one object or array: its members (or elements) that are leaves or containers read further. */
-type Skeleton = { kind: 'object'; members: Map<string, Skeleton | Leaf> } | { kind: 'array'; elements: (Skeleton | Leaf)[] };
+type Skeleton =
+  { kind: 'object'; members: Map<string, Skeleton | Leaf> } | { kind: 'array'; elements: (Skeleton | Leaf)[] };
 
 /** The shadow of one JSON object and what is needed to write its changes back. */
 export interface Shadow {
@@ -98,7 +100,7 @@ export class JsonScanner {
     if (c === QUOTE) return this.skipString(i);
     if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       let depth = 0;
-      for (let j = i; j < t.length; ) {
+      for (let j = i; j < t.length;) {
         const d = t.charCodeAt(j);
         if (d === QUOTE) {
           j = this.skipString(j);
@@ -178,7 +180,13 @@ export class JsonScanner {
 export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode & { kind: 'object' }): Shadow {
   const text = scanner.text;
   /** The leaf at valueStart, its value stored at into[key]. */
-  const leafAt = (valueStart: number, memberStart: number, commaBefore: number, into: Record<string, any>, key: string | number): Leaf => {
+  const leafAt = (
+    valueStart: number,
+    memberStart: number,
+    commaBefore: number,
+    into: Record<string, any>,
+    key: string | number,
+  ): Leaf => {
     const valueEnd = scanner.skipValue(valueStart);
     const value = scanner.valueAt(valueStart, valueEnd);
     into[key] = value;
@@ -187,7 +195,12 @@ export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode
   };
   // A loop of its own rather than scanner.members: this runs for every object of every item of
   // a list, and two callbacks per object were a fifth of the conversion's time.
-  const readObject = (at: number, node: ShapeNode & { kind: 'object' }, into: Record<string, any>, skeleton: Skeleton & { kind: 'object' }): number => {
+  const readObject = (
+    at: number,
+    node: ShapeNode & { kind: 'object' },
+    into: Record<string, any>,
+    skeleton: Skeleton & { kind: 'object' },
+  ): number => {
     scanner.expect(at, OPEN_BRACE);
     let i = scanner.ws(at + 1);
     if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
@@ -226,7 +239,12 @@ export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode
       i = scanner.ws(j + 1);
     }
   };
-  const readArray = (at: number, node: ShapeNode & { kind: 'array' }, into: unknown[], skeleton: Skeleton & { kind: 'array' }): number =>
+  const readArray = (
+    at: number,
+    node: ShapeNode & { kind: 'array' },
+    into: unknown[],
+    skeleton: Skeleton & { kind: 'array' },
+  ): number =>
     scanner.elements(at, (index, valueStart) => {
       const child = node.each;
       if (child.kind === 'object' && text.charCodeAt(valueStart) === OPEN_BRACE) {
@@ -234,7 +252,7 @@ export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode
         skeleton.elements.push(inner);
         return readObject(valueStart, child, (into[index] = {}) as Record<string, any>, inner);
       }
-      const leaf = leafAt(valueStart, -1, -1, into as unknown as Record<string, any>, index);
+      const leaf = leafAt(valueStart, -1, -1, into, index);
       skeleton.elements.push(leaf);
       return leaf.valueEnd;
     });
@@ -265,12 +283,19 @@ export function writeShadow(text: string, shadow: Shadow, converted: Record<stri
 }
 
 /** Walks the converted value along what was read; false when its shape is not the one read. */
-function collectSplices(text: string, skeleton: Skeleton, converted: unknown, splices: [number, number, string][]): boolean {
-  if (converted === null || typeof converted !== 'object' || Array.isArray(converted) !== (skeleton.kind === 'array')) return false;
+function collectSplices(
+  text: string,
+  skeleton: Skeleton,
+  converted: unknown,
+  splices: [number, number, string][],
+): boolean {
+  if (converted === null || typeof converted !== 'object' || Array.isArray(converted) !== (skeleton.kind === 'array'))
+    return false;
   if (skeleton.kind === 'array') {
     const elements = converted as unknown[];
     if (elements.length !== skeleton.elements.length) return false;
-    for (let i = 0; i < elements.length; i++) if (!visit(text, skeleton.elements[i]!, elements[i], splices)) return false;
+    for (let i = 0; i < elements.length; i++)
+      if (!visit(text, skeleton.elements[i], elements[i], splices)) return false;
     return true;
   }
   const object = converted as Record<string, unknown>;

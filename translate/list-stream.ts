@@ -14,7 +14,8 @@ import { elementConverter, type ElementConverter } from './list-text.js';
 import { apiVersionDown, type TenantContext } from './context.js';
 import type { RowKind } from './table.js';
 
-type State = 'open' | 'member' | 'afterMember' | 'element' | 'afterElement' | 'tailMember' | 'afterTail' | 'done' | 'whole';
+type State =
+  'open' | 'member' | 'afterMember' | 'element' | 'afterElement' | 'tailMember' | 'afterTail' | 'done' | 'whole';
 
 export class CollectionStreamError extends Error {
   override name = 'CollectionStreamError';
@@ -144,7 +145,8 @@ export class CollectionStreamDown {
           else if (c === 125) {
             out += this.closing();
             this.state = 'done';
-          } else throw new CollectionStreamError(`the upstream list has ${JSON.stringify(text[i])} where , or } belongs`);
+          } else
+            throw new CollectionStreamError(`the upstream list has ${JSON.stringify(text[i])} where , or } belongs`);
           this.pos = i + 1;
           break;
         case 'done':
@@ -179,7 +181,8 @@ export class CollectionStreamDown {
     if (!convert) return null;
     this.convert = convert;
     const converted = { ...this.head };
-    if (key === 'items' && typeof converted.apiVersion === 'string') converted.apiVersion = apiVersionDown(this.ctx, converted.apiVersion) ?? converted.apiVersion;
+    if (key === 'items' && typeof converted.apiVersion === 'string')
+      converted.apiVersion = apiVersionDown(this.ctx, converted.apiVersion) ?? converted.apiVersion;
     const head = JSON.stringify(this.headDown(converted));
     return `${head.length > 2 ? `${head.slice(0, -1)},` : '{'}${JSON.stringify(key)}:[`;
   }

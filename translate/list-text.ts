@@ -30,7 +30,12 @@ export interface CollectionPage {
  * kube writes them), so a 40 MB list is scanned once; otherwise they are skipped and converted
  * after the head.
  */
-export function collectionDown(ctx: TenantContext, text: string, rowKind: RowKind, wantsNoObject: boolean): CollectionPage | null {
+export function collectionDown(
+  ctx: TenantContext,
+  text: string,
+  rowKind: RowKind,
+  wantsNoObject: boolean,
+): CollectionPage | null {
   const scanner = new JsonScanner(text);
   const head: Record<string, any> = {};
   let range: { key: 'items' | 'rows'; start: number } | undefined;
@@ -38,7 +43,8 @@ export function collectionDown(ctx: TenantContext, text: string, rowKind: RowKin
   scanner.members(scanner.ws(0), (key, valueStart) => {
     if ((key === 'items' || key === 'rows') && text.charCodeAt(valueStart) === 91) {
       range = { key, start: valueStart };
-      if (typeof head.kind !== 'string' || (key === 'items' && head.apiVersion === undefined)) return scanner.skipValue(valueStart);
+      if (typeof head.kind !== 'string' || (key === 'items' && head.apiVersion === undefined))
+        return scanner.skipValue(valueStart);
       converted = elementsDown(ctx, scanner, head, range, rowKind, wantsNoObject);
       return converted ? converted.end : scanner.skipValue(valueStart);
     }
@@ -49,12 +55,20 @@ export function collectionDown(ctx: TenantContext, text: string, rowKind: RowKin
   if (!range || typeof head.kind !== 'string') return null;
   converted ??= elementsDown(ctx, scanner, head, range, rowKind, wantsNoObject);
   if (!converted) return null;
-  if (range.key === 'items' && typeof head.apiVersion === 'string') head.apiVersion = apiVersionDown(ctx, head.apiVersion) ?? head.apiVersion;
+  if (range.key === 'items' && typeof head.apiVersion === 'string')
+    head.apiVersion = apiVersionDown(ctx, head.apiVersion) ?? head.apiVersion;
   return { head, key: range.key, elements: converted.elements, read: converted.read };
 }
 
 /** The kept items or rows of the array at range.start, converted, and the array's end; null when the head is not a list or a Table. */
-function elementsDown(ctx: TenantContext, scanner: JsonScanner, head: Record<string, any>, range: { key: 'items' | 'rows'; start: number }, rowKind: RowKind, wantsNoObject: boolean): { elements: string[]; read: number; end: number } | null {
+function elementsDown(
+  ctx: TenantContext,
+  scanner: JsonScanner,
+  head: Record<string, any>,
+  range: { key: 'items' | 'rows'; start: number },
+  rowKind: RowKind,
+  wantsNoObject: boolean,
+): { elements: string[]; read: number; end: number } | null {
   const convert = elementConverter(ctx, head, range.key, rowKind, wantsNoObject);
   if (!convert) return null;
   const elements: string[] = [];
@@ -72,9 +86,16 @@ function elementsDown(ctx: TenantContext, scanner: JsonScanner, head: Record<str
 export type ElementConverter = (scanner: JsonScanner, start: number) => { end: number; text: string | null };
 
 /** How the elements under `key` of a collection with this head are converted; null when the head is not a list or a Table. */
-export function elementConverter(ctx: TenantContext, head: Record<string, any>, key: string, rowKind: RowKind, wantsNoObject: boolean): ElementConverter | null {
+export function elementConverter(
+  ctx: TenantContext,
+  head: Record<string, any>,
+  key: string,
+  rowKind: RowKind,
+  wantsNoObject: boolean,
+): ElementConverter | null {
   if (typeof head.kind !== 'string') return null;
-  if (key === 'rows' && head.kind === 'Table') return (scanner, start) => rowDown(ctx, scanner, start, rowKind, wantsNoObject);
+  if (key === 'rows' && head.kind === 'Table')
+    return (scanner, start) => rowDown(ctx, scanner, start, rowKind, wantsNoObject);
   if (key !== 'items' || !head.kind.endsWith('List')) return null;
   const itemType: TypeMeta = { apiVersion: String(head.apiVersion ?? ''), kind: head.kind.slice(0, -'List'.length) };
   const shape = shapeOfKind(itemType.apiVersion, itemType.kind);
@@ -149,10 +170,18 @@ function leadingType(scanner: JsonScanner, start: number): TypeMeta | undefined 
     if (text.charCodeAt(i) !== 44) break;
     i = scanner.ws(i + 1);
   }
-  return typeof found.kind === 'string' && typeof found.apiVersion === 'string' ? { kind: found.kind, apiVersion: found.apiVersion } : undefined;
+  return typeof found.kind === 'string' && typeof found.apiVersion === 'string'
+    ? { kind: found.kind, apiVersion: found.apiVersion }
+    : undefined;
 }
 
-function itemDown(ctx: TenantContext, scanner: JsonScanner, start: number, type: TypeMeta, shape: ObjectShape | undefined): { end: number; text: string | null } {
+function itemDown(
+  ctx: TenantContext,
+  scanner: JsonScanner,
+  start: number,
+  type: TypeMeta,
+  shape: ObjectShape | undefined,
+): { end: number; text: string | null } {
   if (shape && scanner.text.charCodeAt(start) === 123) {
     const shadow = readShadow(scanner, start, shape);
     if (!objectDownInPlace(ctx, shadow.object, type)) return { end: shadow.end, text: null };
@@ -161,15 +190,30 @@ function itemDown(ctx: TenantContext, scanner: JsonScanner, start: number, type:
   }
   const end = scanner.skipValue(start);
   const object = JSON.parse(scanner.text.slice(start, end));
-  return { end, text: object && typeof object === 'object' && objectDownInPlace(ctx, object, type) ? JSON.stringify(object) : null };
+  return {
+    end,
+    text: object && typeof object === 'object' && objectDownInPlace(ctx, object, type) ? JSON.stringify(object) : null,
+  };
 }
 
-const ROW_SHAPE: ObjectShape = objectShape([['cells', LEAF], ['object', objectShape([['kind', LEAF], ['apiVersion', LEAF], ...shapeOfFields(METADATA).fields])]]);
+const ROW_SHAPE: ObjectShape = objectShape([
+  ['cells', LEAF],
+  ['object', objectShape([['kind', LEAF], ['apiVersion', LEAF], ...shapeOfFields(METADATA).fields])],
+]);
 /** Without the object, the row's object is a leaf: the conversion replaces it with null. */
-const ROW_SHAPE_NO_OBJECT: ObjectShape = objectShape([['cells', LEAF], ['object', LEAF]]);
+const ROW_SHAPE_NO_OBJECT: ObjectShape = objectShape([
+  ['cells', LEAF],
+  ['object', LEAF],
+]);
 
 /** Rows of PartialObjectMetadata (kubectl's default) through a shadow; rows of whole objects parsed. */
-function rowDown(ctx: TenantContext, scanner: JsonScanner, start: number, rowKind: RowKind, wantsNoObject: boolean): { end: number; text: string | null } {
+function rowDown(
+  ctx: TenantContext,
+  scanner: JsonScanner,
+  start: number,
+  rowKind: RowKind,
+  wantsNoObject: boolean,
+): { end: number; text: string | null } {
   const convert = (row: Record<string, any>): Record<string, any> | null => {
     const down = tableDown(ctx, { rows: [row] }, rowKind).rows[0] as Record<string, any> | undefined;
     if (!down) return null;
@@ -203,7 +247,17 @@ const DOWN_ONLY: ReadonlyMap<string, string[]> = new Map([
  * Kinds whose down conversion reads their status or other members the table leaves out (CRDs,
  * webhook configurations, reviews): rarely listed in bulk, so simply parsed in full.
  */
-const PARSED_IN_FULL = new Set(['apiextensions.k8s.io/CustomResourceDefinition', 'admissionregistration.k8s.io/MutatingWebhookConfiguration', 'admissionregistration.k8s.io/ValidatingWebhookConfiguration', 'authentication.k8s.io/TokenReview', 'authentication.k8s.io/SelfSubjectReview', 'authorization.k8s.io/SubjectAccessReview', 'authorization.k8s.io/LocalSubjectAccessReview', 'authorization.k8s.io/SelfSubjectAccessReview', 'authorization.k8s.io/SelfSubjectRulesReview']);
+const PARSED_IN_FULL = new Set([
+  'apiextensions.k8s.io/CustomResourceDefinition',
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
+  'authentication.k8s.io/TokenReview',
+  'authentication.k8s.io/SelfSubjectReview',
+  'authorization.k8s.io/SubjectAccessReview',
+  'authorization.k8s.io/LocalSubjectAccessReview',
+  'authorization.k8s.io/SelfSubjectAccessReview',
+  'authorization.k8s.io/SelfSubjectRulesReview',
+]);
 
 /** The members an item of this type must show its conversion: its table's fields plus its type. Undefined: parse it in full. */
 function shapeOfKind(apiVersion: string, kind: string): ObjectShape | undefined {
@@ -237,4 +291,3 @@ function shapeOfFields(fields: MessageFields): ObjectShape {
 function objectShape(members: [string, ShapeNode][]): ObjectShape {
   return { kind: 'object', fields: new Map(members) };
 }
-

@@ -3,7 +3,15 @@
  * and partial objects (patch bodies): metadata rules for every kind, then the kind's own
  * convertor from the table in kinds/registry.ts.
  */
-import { ADMIN_GROUPS, apiVersionDown, apiVersionUp, groupDown, groupOfApiVersion, TranslationError, type TenantContext } from './context.js';
+import {
+  ADMIN_GROUPS,
+  apiVersionDown,
+  apiVersionUp,
+  groupDown,
+  groupOfApiVersion,
+  TranslationError,
+  type TenantContext,
+} from './context.js';
 import { metadataDown, metadataUp } from './kinds/metadata.js';
 import { convertorFor } from './kinds/registry.js';
 import { isObject, type Json } from './kinds/transform.js';
@@ -28,7 +36,10 @@ function typeOf(object: Json, inherited: TypeMeta): TypeMeta {
 }
 
 /** Items of a typed list leave out kind and apiVersion: they are the list's (`PodList` → `Pod`). */
-const listItemType = (list: TypeMeta): TypeMeta => ({ apiVersion: list.apiVersion, kind: list.kind.slice(0, -'List'.length) });
+const listItemType = (list: TypeMeta): TypeMeta => ({
+  apiVersion: list.apiVersion,
+  kind: list.kind.slice(0, -'List'.length),
+});
 
 /** Tenant object → upstream object (a new object; the input is not modified). Throws TranslationError for what must be refused. */
 export function objectUp(ctx: TenantContext, object: Record<string, any>): Record<string, any> {
@@ -39,7 +50,11 @@ export function objectUp(ctx: TenantContext, object: Record<string, any>): Recor
 
 function convertUp(ctx: TenantContext, object: Json, type: TypeMeta): void {
   const group = groupOfApiVersion(type.apiVersion);
-  if (ADMIN_GROUPS.has(group)) throw new TranslationError(403, 'Forbidden', `the API group "${group}" is not available to tenants`, { group, kind: type.kind });
+  if (ADMIN_GROUPS.has(group))
+    throw new TranslationError(403, 'Forbidden', `the API group "${group}" is not available to tenants`, {
+      group,
+      kind: type.kind,
+    });
   if (typeof object.apiVersion === 'string') object.apiVersion = apiVersionUp(ctx, object.apiVersion);
   if (isList(object, type.kind)) {
     for (const item of object.items) if (isObject(item)) convertUp(ctx, item, typeOf(item, listItemType(type)));
@@ -61,7 +76,11 @@ export function objectDown(ctx: TenantContext, object: Record<string, any>): Rec
  * it lies, since copying every object of a 10k-item list costs more than converting it. false
  * when the object is foreign; its content is then unspecified.
  */
-export function objectDownInPlace(ctx: TenantContext, object: Record<string, any>, inherited: TypeMeta = { apiVersion: '', kind: '' }): boolean {
+export function objectDownInPlace(
+  ctx: TenantContext,
+  object: Record<string, any>,
+  inherited: TypeMeta = { apiVersion: '', kind: '' },
+): boolean {
   return convertDown(ctx, object, typeOf(object, inherited));
 }
 
@@ -71,8 +90,12 @@ function convertDown(ctx: TenantContext, object: Json, type: TypeMeta): boolean 
   if (group === null) return false;
   if (typeof object.apiVersion === 'string') object.apiVersion = apiVersionDown(ctx, object.apiVersion);
   if (isList(object, type.kind)) {
-    object.items = object.items.filter((item) => isObject(item) && convertDown(ctx, item, typeOf(item, listItemType(type))));
+    object.items = object.items.filter(
+      (item) => isObject(item) && convertDown(ctx, item, typeOf(item, listItemType(type))),
+    );
     return true;
   }
-  return metadataDown(ctx, object, { group, kind: type.kind }) && (convertorFor(group, type.kind)?.down(ctx, object) ?? true);
+  return (
+    metadataDown(ctx, object, { group, kind: type.kind }) && (convertorFor(group, type.kind)?.down(ctx, object) ?? true)
+  );
 }

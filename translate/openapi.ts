@@ -21,7 +21,8 @@ export function openapiIndexDown(ctx: TenantContext, index: any): any {
   const paths: Json = {};
   for (const [key, entry] of Object.entries<Json>(index.paths ?? {})) {
     const keyDown = relativePathDown(ctx, key);
-    const urlDown = typeof entry.serverRelativeURL === 'string' ? serverRelativeUrlDown(ctx, entry.serverRelativeURL) : null;
+    const urlDown =
+      typeof entry.serverRelativeURL === 'string' ? serverRelativeUrlDown(ctx, entry.serverRelativeURL) : null;
     if (keyDown !== null && urlDown !== null) paths[keyDown] = { ...entry, serverRelativeURL: urlDown };
   }
   return { ...index, paths };
@@ -41,7 +42,10 @@ export function openapiDocumentDown(ctx: TenantContext, doc: any): any {
   const out: Json = refsAndKindsDown(ctx, doc);
   if (isObject(out.paths)) out.paths = pathsDown(ctx, out.paths);
   if (isObject(out.components?.schemas)) {
-    const schemas = Object.entries<unknown>(out.components.schemas).map(([name, schema]) => [schemaNameDown(ctx, name), schema]);
+    const schemas = Object.entries<unknown>(out.components.schemas).map(([name, schema]) => [
+      schemaNameDown(ctx, name),
+      schema,
+    ]);
     out.components = { ...out.components, schemas: Object.fromEntries(schemas) };
   }
   return out;
@@ -69,7 +73,8 @@ function refsAndKindsDown(ctx: TenantContext, node: unknown): any {
   if (!isObject(node)) return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) out[key] = SCHEMA_REF + schemaNameDown(ctx, value.slice(SCHEMA_REF.length));
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF))
+      out[key] = SCHEMA_REF + schemaNameDown(ctx, value.slice(SCHEMA_REF.length));
     else if (key === GVK) out[key] = Array.isArray(value) ? value.map((gvk) => gvkDown(ctx, gvk)) : gvkDown(ctx, value);
     else out[key] = refsAndKindsDown(ctx, value);
   }
@@ -87,7 +92,7 @@ function pathsDown(ctx: TenantContext, paths: Json): Json {
     const [empty, root, upstreamGroup, ...rest] = path.split('/');
     const group = root === 'apis' && upstreamGroup ? renamedGroup(ctx, upstreamGroup) : undefined;
     if (group === undefined || group === upstreamGroup) out[path] = item;
-    else out[[empty, root, group, ...rest].join('/')] = operationNamesDown(item, upstreamGroup!, group);
+    else out[[empty, root, group, ...rest].join('/')] = operationNamesDown(item, upstreamGroup, group);
   }
   return out;
 }
@@ -105,11 +110,18 @@ function operationNamesDown(item: Json, upstreamGroup: string, group: string): J
     if (typeof operation.operationId === 'string') {
       // kube writes `<verb><Group><Version><Kind...>`, the verb in lower case (`listStableExampleComV1...`).
       const verb = /^[a-z]*/.exec(operation.operationId)![0];
-      if (operation.operationId.startsWith(upstreamId, verb.length)) renamed.operationId = verb + id + operation.operationId.slice(verb.length + upstreamId.length);
+      if (operation.operationId.startsWith(upstreamId, verb.length))
+        renamed.operationId = verb + id + operation.operationId.slice(verb.length + upstreamId.length);
     }
     if (Array.isArray(operation.tags)) {
       // Tags are `<group>_<version>` (`stableExampleCom_v1`), or the group alone.
-      renamed.tags = operation.tags.map((t: unknown) => (t === upstreamTag ? tag : typeof t === 'string' && t.startsWith(`${upstreamTag}_`) ? tag + t.slice(upstreamTag.length) : t));
+      renamed.tags = operation.tags.map((t: unknown) =>
+        t === upstreamTag
+          ? tag
+          : typeof t === 'string' && t.startsWith(`${upstreamTag}_`)
+            ? tag + t.slice(upstreamTag.length)
+            : t,
+      );
     }
     out[method] = renamed;
   }
@@ -120,7 +132,6 @@ function operationNamesDown(item: Json, upstreamGroup: string, group: string): J
 function operationIdGroup(group: string, capitalizeFirstLetter: boolean): string {
   return toValidOperationId(group.replace(/\.k8s\.io$/, ''), capitalizeFirstLetter);
 }
-
 
 /**
  * kube names a CRD's schemas `<group, dot-separated parts reversed>.<version>.<Kind>`
@@ -133,7 +144,9 @@ function schemaNameDown(ctx: TenantContext, name: string): string {
   if (parts.length < 3) return name;
   const upstreamGroup = parts.slice(0, -2).reverse().join('.');
   const group = groupDown(ctx, upstreamGroup);
-  return group === null || group === upstreamGroup ? name : [...group.split('.').reverse(), ...parts.slice(-2)].join('.');
+  return group === null || group === upstreamGroup
+    ? name
+    : [...group.split('.').reverse(), ...parts.slice(-2)].join('.');
 }
 
 /**

@@ -3,7 +3,11 @@ import { EACH, type Invariant } from './kinds/invariants.js';
 import { invariantsOf } from './kinds/registry.js';
 import { objectUp } from './objects.js';
 
-export type PatchBodyType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json' | 'application/apply-patch+yaml';
+export type PatchBodyType =
+  | 'application/json-patch+json'
+  | 'application/merge-patch+json'
+  | 'application/strategic-merge-patch+json'
+  | 'application/apply-patch+yaml';
 
 /**
  * A patch up, still a patch (never emulated with GET + PUT). Merge, strategic-merge and apply
@@ -17,9 +21,16 @@ export type PatchBodyType = 'application/json-patch+json' | 'application/merge-p
  * value from one place to another, unconverted, so one that reads or writes an
  * isolation-critical field is refused before anything is sent.
  */
-export function patchUp(ctx: TenantContext, type: PatchBodyType, patch: unknown, apiVersion: string, kind: string): unknown {
+export function patchUp(
+  ctx: TenantContext,
+  type: PatchBodyType,
+  patch: unknown,
+  apiVersion: string,
+  kind: string,
+): unknown {
   if (type !== 'application/json-patch+json') {
-    if (!patch || typeof patch !== 'object' || Array.isArray(patch)) throw new TranslationError(400, 'BadRequest', 'the patch must be a JSON object');
+    if (!patch || typeof patch !== 'object' || Array.isArray(patch))
+      throw new TranslationError(400, 'BadRequest', 'the patch must be a JSON object');
     const body = patch as Record<string, unknown>;
     const converted = objectUp(ctx, { ...body, apiVersion: body.apiVersion ?? apiVersion, kind: body.kind ?? kind });
     if (!('apiVersion' in body)) delete converted.apiVersion;
@@ -47,15 +58,25 @@ export function checkCopiesAndMoves(patch: unknown[], invariants: readonly Invar
       if (typeof pointer !== 'string') continue;
       const critical = invariants.find((invariant) => overlaps(pointerSegments(pointer), invariant.path));
       if (critical) {
-        const field = critical.path.map((step) => (step === EACH ? '[*]' : step)).join('.').replace(/\.\[\*\]/g, '[*]');
-        throw new TranslationError(403, 'Forbidden', `${kind}: the JSON patch operation "${op}" on ${pointer} is forbidden: it would carry an unconverted value into or out of ${field}, which the gateway keeps inside the tenant`);
+        const field = critical.path
+          .map((step) => (step === EACH ? '[*]' : step))
+          .join('.')
+          .replace(/\.\[\*\]/g, '[*]');
+        throw new TranslationError(
+          403,
+          'Forbidden',
+          `${kind}: the JSON patch operation "${op}" on ${pointer} is forbidden: it would carry an unconverted value into or out of ${field}, which the gateway keeps inside the tenant`,
+        );
       }
     }
   }
 }
 
 function pointerSegments(pointer: string): string[] {
-  return pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** Whether one path is a prefix of the other (an array index matches `EACH`). */
@@ -63,7 +84,7 @@ function overlaps(segments: readonly string[], path: readonly string[]): boolean
   const length = Math.min(segments.length, path.length);
   for (let i = 0; i < length; i++) {
     const step = path[i];
-    if (step === EACH ? !/^(\d+|-)$/.test(segments[i]!) : step !== segments[i]) return false;
+    if (step === EACH ? !/^(\d+|-)$/.test(segments[i]) : step !== segments[i]) return false;
   }
   return true;
 }
@@ -76,8 +97,8 @@ function valueUp(ctx: TenantContext, pointer: string, value: unknown, apiVersion
   segments.forEach((segment, i) => {
     const last = i === segments.length - 1;
     const key = /^(\d+|-)$/.test(segment) && Array.isArray(cursor) ? 0 : segment;
-    const nextIsIndex = !last && /^(\d+|-)$/.test(segments[i + 1]!);
-    const child = last ? value : nextIsIndex ? [] : (cursor[key] && typeof cursor[key] === 'object' ? cursor[key] : {});
+    const nextIsIndex = !last && /^(\d+|-)$/.test(segments[i + 1]);
+    const child = last ? value : nextIsIndex ? [] : cursor[key] && typeof cursor[key] === 'object' ? cursor[key] : {};
     cursor[key] = child;
     cursor = child;
   });

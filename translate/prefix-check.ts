@@ -18,7 +18,16 @@ export function assertUnderPrefix(ctx: TenantContext, t: TranslatedRequest): voi
   const namespace = t.namespaced && t.info.namespace ? segments[at + 1] : undefined;
   if (namespace !== undefined) at += 2;
   const name = t.info.name ? segments[at + 1] : undefined;
-  const own = (value: string | undefined) => value !== undefined && (value.startsWith(ctx.prefix) || value.includes(`.${ctx.prefix}`));
-  const bad = t.namespaced ? Boolean(t.info.namespace) && !own(namespace) : name !== undefined && !isSharedResource(t.info.group, t.info.resource) && !own(name);
-  if (bad) throw new TranslationError(403, 'Forbidden', `${t.info.resource} "${t.info.name}" is forbidden: it is not under the tenant's prefix upstream`, { name: t.info.name, group: t.info.group, kind: t.info.resource });
+  const own = (value: string | undefined) =>
+    value !== undefined && (value.startsWith(ctx.prefix) || value.includes(`.${ctx.prefix}`));
+  const bad = t.namespaced
+    ? Boolean(t.info.namespace) && !own(namespace)
+    : name !== undefined && !isSharedResource(t.info.group, t.info.resource) && !own(name);
+  if (bad)
+    throw new TranslationError(
+      403,
+      'Forbidden',
+      `${t.info.resource} "${t.info.name}" is forbidden: it is not under the tenant's prefix upstream`,
+      { name: t.info.name, group: t.info.group, kind: t.info.resource },
+    );
 }

@@ -30,12 +30,17 @@ const NOTHING = new Uint8Array();
 /** Tenant protobuf body → upstream protobuf body. Pure; throws TranslationError for what must be refused. */
 export function protobufBodyUp(ctx: TenantContext, body: Buffer, request: ProtobufRequest): Buffer {
   if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC)) {
-    throw new TranslationError(415, 'UnsupportedMediaType', 'the body is not a Kubernetes protobuf object: it does not start with "k8s\\0"');
+    throw new TranslationError(
+      415,
+      'UnsupportedMediaType',
+      'the body is not a Kubernetes protobuf object: it does not start with "k8s\\0"',
+    );
   }
   try {
     return Buffer.concat([MAGIC, envelopeUp(ctx, body.subarray(MAGIC.length), request)]);
   } catch (err) {
-    if (err instanceof WireFormatError) throw new TranslationError(400, 'BadRequest', `malformed protobuf body: ${err.message}`);
+    if (err instanceof WireFormatError)
+      throw new TranslationError(400, 'BadRequest', `malformed protobuf body: ${err.message}`);
     throw err;
   }
 }
@@ -46,12 +51,20 @@ export function protobufBodyUp(ctx: TenantContext, body: Buffer, request: Protob
  */
 export function protobufBodyShadow(body: Buffer, request: ProtobufRequest): Json {
   const fields = protobufFieldsOf(request.apiVersion, request.kind);
-  if (fields === undefined) throw new TranslationError(415, 'UnsupportedMediaType', `protobuf bodies of kind "${request.kind}" cannot be checked field by field; send JSON`);
+  if (fields === undefined)
+    throw new TranslationError(
+      415,
+      'UnsupportedMediaType',
+      `protobuf bodies of kind "${request.kind}" cannot be checked field by field; send JSON`,
+    );
   try {
-    const raw = fieldsIn(body.subarray(MAGIC.length)).filter((field) => field.field === 2).at(-1);
+    const raw = fieldsIn(body.subarray(MAGIC.length))
+      .filter((field) => field.field === 2)
+      .at(-1);
     return shadowOf(fields, raw ? payloadOf(raw, 'raw') : NOTHING);
   } catch (err) {
-    if (err instanceof WireFormatError) throw new TranslationError(400, 'BadRequest', `malformed protobuf body: ${err.message}`);
+    if (err instanceof WireFormatError)
+      throw new TranslationError(400, 'BadRequest', `malformed protobuf body: ${err.message}`);
     throw err;
   }
 }
@@ -91,17 +104,28 @@ function envelopeUp(ctx: TenantContext, bytes: Uint8Array, request: ProtobufRequ
   const raws = fields.filter((raw) => raw.field === 2);
   const lastRaw = raws.at(-1);
   const object = lastRaw ? payloadOf(lastRaw, 'raw') : NOTHING;
-  const encodings = fields.filter((raw) => raw.field === 3).map((raw) => utf8(payloadOf(raw, 'contentEncoding'), 'contentEncoding'));
+  const encodings = fields
+    .filter((raw) => raw.field === 3)
+    .map((raw) => utf8(payloadOf(raw, 'contentEncoding'), 'contentEncoding'));
   const contentEncoding = encodings.at(-1) ?? '';
   // The apiserver's serializer never compresses `raw`; an encoding means a client we cannot read.
-  if (contentEncoding !== '') throw new TranslationError(415, 'UnsupportedMediaType', `protobuf bodies with contentEncoding "${contentEncoding}" are not supported`);
+  if (contentEncoding !== '')
+    throw new TranslationError(
+      415,
+      'UnsupportedMediaType',
+      `protobuf bodies with contentEncoding "${contentEncoding}" are not supported`,
+    );
 
   const typeBefore = shadowOf(TYPE_META, Buffer.concat(typeMetas));
   const type = typeOf(typeBefore, request);
   // A list's field 1 is a ListMeta, not an ObjectMeta, and its items are not in the table.
   const objectFields = type.kind.endsWith('List') ? undefined : protobufFieldsOf(type.apiVersion, type.kind);
   if (objectFields === undefined) {
-    throw new TranslationError(415, 'UnsupportedMediaType', `protobuf bodies of kind "${type.kind}" (apiVersion "${type.apiVersion}") cannot be translated field by field; send JSON`);
+    throw new TranslationError(
+      415,
+      'UnsupportedMediaType',
+      `protobuf bodies of kind "${type.kind}" (apiVersion "${type.apiVersion}") cannot be translated field by field; send JSON`,
+    );
   }
   const before = shadowOf(objectFields, object);
   const after = objectUp(ctx, { ...withNamespace(before, request.namespace), ...type });
@@ -135,12 +159,21 @@ function envelopeUp(ctx: TenantContext, bytes: Uint8Array, request: ProtobufRequ
 function typeOf(envelope: Json, request: ProtobufRequest): { apiVersion: string; kind: string } {
   const apiVersion: string = envelope.apiVersion || request.apiVersion;
   const kind: string = envelope.kind || request.kind;
-  if (!apiVersion || !kind) throw new TranslationError(400, 'BadRequest', 'the protobuf body names no apiVersion and kind');
+  if (!apiVersion || !kind)
+    throw new TranslationError(400, 'BadRequest', 'the protobuf body names no apiVersion and kind');
   if (request.apiVersion && apiVersion !== request.apiVersion) {
-    throw new TranslationError(400, 'BadRequest', `the API version in the data (${apiVersion}) does not match the expected API version (${request.apiVersion})`);
+    throw new TranslationError(
+      400,
+      'BadRequest',
+      `the API version in the data (${apiVersion}) does not match the expected API version (${request.apiVersion})`,
+    );
   }
   if (request.kind && kind !== request.kind) {
-    throw new TranslationError(400, 'BadRequest', `the kind in the data (${kind}) does not match the expected kind (${request.kind})`);
+    throw new TranslationError(
+      400,
+      'BadRequest',
+      `the kind in the data (${kind}) does not match the expected kind (${request.kind})`,
+    );
   }
   return { apiVersion, kind };
 }
@@ -181,7 +214,12 @@ function readInto(fields: MessageFields, bytes: Uint8Array, into: Json): void {
       case 'stringMap': {
         const [key, value] = mapEntry(payload, name);
         // A key such as "__proto__" is an ordinary key, as JSON.parse makes it.
-        Object.defineProperty((into[name] ??= {}), key, { value, enumerable: true, writable: true, configurable: true });
+        Object.defineProperty((into[name] ??= {}), key, {
+          value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         break;
       }
       case 'message':
@@ -237,12 +275,14 @@ function rewrite(fields: MessageFields, bytes: Uint8Array, before: Json, after: 
     else occurrences.set(raw.field, [payload]);
   }
   // Compared once per field, not once per occurrence: a map can arrive as thousands of entries.
-  const changed = Object.keys(fields).map(Number).filter((field) => !unchanged(fields[field]!, before, after));
+  const changed = Object.keys(fields)
+    .map(Number)
+    .filter((field) => !unchanged(fields[field], before, after));
   const written = new Set<number>();
   const writer = new WireWriter();
   const write = (field: number) => {
     written.add(field);
-    writeField(writer, field, fields[field]!, occurrences.get(field) ?? [], before, after);
+    writeField(writer, field, fields[field], occurrences.get(field) ?? [], before, after);
   };
   for (const raw of sent) {
     if (!changed.includes(raw.field)) writer.raw(raw.bytes);
@@ -253,7 +293,14 @@ function rewrite(fields: MessageFields, bytes: Uint8Array, before: Json, after: 
 }
 
 /** One changed field from `after`; `payloads` are its occurrences as sent, whose other fields carry over. */
-function writeField(writer: WireWriter, field: number, rule: FieldRule, payloads: Uint8Array[], before: Json, after: Json): void {
+function writeField(
+  writer: WireWriter,
+  field: number,
+  rule: FieldRule,
+  payloads: Uint8Array[],
+  before: Json,
+  after: Json,
+): void {
   if (rule.type === 'inline') {
     writer.lengthDelimited(field, rewrite(rule.fields, Buffer.concat(payloads), before, after));
     return;
@@ -281,13 +328,18 @@ function writeField(writer: WireWriter, field: number, rule: FieldRule, payloads
       const old: unknown = before[rule.name];
       if (!rule.repeated) {
         // A message field sent more than once is one message, merged (protobuf's rule), so it is written once.
-        if (isObject(value)) writer.lengthDelimited(field, rewrite(rule.fields, Buffer.concat(payloads), isObject(old) ? old : {}, value));
+        if (isObject(value))
+          writer.lengthDelimited(field, rewrite(rule.fields, Buffer.concat(payloads), isObject(old) ? old : {}, value));
         return;
       }
       if (!Array.isArray(value)) return;
       const olds = Array.isArray(old) ? old : [];
       value.forEach((item: unknown, index) => {
-        if (isObject(item)) writer.lengthDelimited(field, rewrite(rule.fields, payloads[index] ?? NOTHING, isObject(olds[index]) ? olds[index] : {}, item));
+        if (isObject(item))
+          writer.lengthDelimited(
+            field,
+            rewrite(rule.fields, payloads[index] ?? NOTHING, isObject(olds[index]) ? olds[index] : {}, item),
+          );
       });
     }
   }

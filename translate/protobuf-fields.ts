@@ -32,7 +32,11 @@ const message = (name: string, fields: MessageFields): FieldRule => ({ type: 'me
 const list = (name: string, fields: MessageFields): FieldRule => ({ type: 'message', name, fields, repeated: true });
 
 // k8s.io/apimachinery meta/v1
-const ownerReference: MessageFields = { 1: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 5: stringKeptEmpty('apiVersion') };
+const ownerReference: MessageFields = {
+  1: stringKeptEmpty('kind'),
+  3: stringKeptEmpty('name'),
+  5: stringKeptEmpty('apiVersion'),
+};
 const objectMeta: MessageFields = {
   1: string('name'),
   2: string('generateName'),
@@ -53,12 +57,36 @@ export const TYPE_META: MessageFields = { 1: stringKeptEmpty('apiVersion'), 2: s
 export const METADATA: MessageFields = { 1: message('metadata', objectMeta) };
 
 // core/v1
-const objectReference: MessageFields = { 1: string('kind'), 2: string('namespace'), 3: string('name'), 5: string('apiVersion') };
-const typedReference: MessageFields = { 1: stringKeptEmpty('apiGroup'), 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: stringKeptEmpty('namespace') };
-const persistentVolumeClaimSpec: MessageFields = { 3: string('volumeName'), 5: stringKeptEmpty('storageClassName'), 7: message('dataSource', typedReference), 8: message('dataSourceRef', typedReference) };
+const objectReference: MessageFields = {
+  1: string('kind'),
+  2: string('namespace'),
+  3: string('name'),
+  5: string('apiVersion'),
+};
+const typedReference: MessageFields = {
+  1: stringKeptEmpty('apiGroup'),
+  2: stringKeptEmpty('kind'),
+  3: stringKeptEmpty('name'),
+  4: stringKeptEmpty('namespace'),
+};
+const persistentVolumeClaimSpec: MessageFields = {
+  3: string('volumeName'),
+  5: stringKeptEmpty('storageClassName'),
+  7: message('dataSource', typedReference),
+  8: message('dataSourceRef', typedReference),
+};
 const podSpec: MessageFields = {
   // Volume.volumeSource (2) is inline; VolumeSource.ephemeral = 29 → volumeClaimTemplate = 1 → spec = 2.
-  1: list('volumes', { 2: { type: 'inline', fields: { 29: message('ephemeral', { 1: message('volumeClaimTemplate', { 2: message('spec', persistentVolumeClaimSpec) }) }) } } }),
+  1: list('volumes', {
+    2: {
+      type: 'inline',
+      fields: {
+        29: message('ephemeral', {
+          1: message('volumeClaimTemplate', { 2: message('spec', persistentVolumeClaimSpec) }),
+        }),
+      },
+    },
+  }),
   24: string('priorityClassName'),
   29: stringKeptEmpty('runtimeClassName'),
 };
@@ -67,7 +95,8 @@ const podTemplateSpec: MessageFields = { 2: message('spec', podSpec) };
 const templateAt3: MessageFields = { 2: message('spec', { 3: message('template', podTemplateSpec) }) };
 const jobSpec: MessageFields = { 6: message('template', podTemplateSpec) };
 const secretReference: MessageFields = { 2: string('namespace') };
-const withSecretRef = (name: string, field: number, reference: MessageFields = secretReference): FieldRule => message(name, { [field]: message('secretRef', reference) });
+const withSecretRef = (name: string, field: number, reference: MessageFields = secretReference): FieldRule =>
+  message(name, { [field]: message('secretRef', reference) });
 const persistentVolumeSpec: MessageFields = {
   // PersistentVolumeSource (2) is inline: the volume plugins whose secrets name a namespace.
   2: {
@@ -81,7 +110,13 @@ const persistentVolumeSpec: MessageFields = {
       13: message('azureFile', { 4: stringKeptEmpty('secretNamespace') }),
       19: withSecretRef('scaleIO', 3),
       21: withSecretRef('storageos', 5, objectReference),
-      22: message('csi', { 6: message('controllerPublishSecretRef', secretReference), 7: message('nodeStageSecretRef', secretReference), 8: message('nodePublishSecretRef', secretReference), 9: message('controllerExpandSecretRef', secretReference), 10: message('nodeExpandSecretRef', secretReference) }),
+      22: message('csi', {
+        6: message('controllerPublishSecretRef', secretReference),
+        7: message('nodeStageSecretRef', secretReference),
+        8: message('nodePublishSecretRef', secretReference),
+        9: message('controllerExpandSecretRef', secretReference),
+        10: message('nodeExpandSecretRef', secretReference),
+      }),
     },
   },
   4: message('claimRef', objectReference),
@@ -93,14 +128,20 @@ const endpointAddress: MessageFields = { 2: message('targetRef', objectReference
 const policyRules = list('rules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') });
 const role: MessageFields = { 2: policyRules };
 /** AggregationRule (3): clusterRoleSelectors = 1. */
-const clusterRole: MessageFields = { 2: policyRules, 3: message('aggregationRule', { 1: list('clusterRoleSelectors', labelSelector) }) };
+const clusterRole: MessageFields = {
+  2: policyRules,
+  3: message('aggregationRule', { 1: list('clusterRoleSelectors', labelSelector) }),
+};
 const binding: MessageFields = {
   2: list('subjects', { 1: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: string('namespace') }),
   3: message('roleRef', { 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name') }),
 };
 
 // admissionregistration.k8s.io/v1 and apiextensions.k8s.io/v1 share the shape of WebhookClientConfig.
-const webhookClientConfig: MessageFields = { 1: message('service', { 1: stringKeptEmpty('namespace') }), 3: stringKeptEmpty('url') };
+const webhookClientConfig: MessageFields = {
+  1: message('service', { 1: stringKeptEmpty('namespace') }),
+  3: stringKeptEmpty('url'),
+};
 /** MutatingWebhook and ValidatingWebhook number these alike; RuleWithOperations.rule (2) is inline. */
 const webhookConfiguration: MessageFields = {
   2: list('webhooks', {
@@ -111,7 +152,12 @@ const webhookConfiguration: MessageFields = {
 };
 
 // authorization.k8s.io/v1 and authentication.k8s.io/v1
-const resourceAttributes: MessageFields = { 1: string('namespace'), 3: string('group'), 5: string('resource'), 7: string('name') };
+const resourceAttributes: MessageFields = {
+  1: string('namespace'),
+  3: string('group'),
+  5: string('resource'),
+  7: string('name'),
+};
 const subjectAccessReview: MessageFields = {
   2: message('spec', { 1: message('resourceAttributes', resourceAttributes), 3: string('user'), 4: strings('groups') }),
 };
@@ -121,7 +167,9 @@ export const PROTOBUF_FIELDS = {
   namespace: {},
   coreEvent: { 2: message('involvedObject', objectReference), 13: message('related', objectReference) },
   eventsEvent: { 8: message('regarding', objectReference), 9: message('related', objectReference) },
-  endpoints: { 2: list('subsets', { 1: list('addresses', endpointAddress), 2: list('notReadyAddresses', endpointAddress) }) },
+  endpoints: {
+    2: list('subsets', { 1: list('addresses', endpointAddress), 2: list('notReadyAddresses', endpointAddress) }),
+  },
   endpointSlice: { 2: list('endpoints', { 4: message('targetRef', objectReference) }) },
   persistentVolume: { 2: message('spec', persistentVolumeSpec) },
   persistentVolumeClaim: { 2: message('spec', persistentVolumeClaimSpec) },
@@ -131,20 +179,47 @@ export const PROTOBUF_FIELDS = {
   /** Deployment, ReplicaSet, ReplicationController. */
   templateAt3,
   daemonSet: { 2: message('spec', { 2: message('template', podTemplateSpec) }) },
-  statefulSet: { 2: message('spec', { 3: message('template', podTemplateSpec), 4: list('volumeClaimTemplates', { 2: message('spec', persistentVolumeClaimSpec) }) }) },
+  statefulSet: {
+    2: message('spec', {
+      3: message('template', podTemplateSpec),
+      4: list('volumeClaimTemplates', { 2: message('spec', persistentVolumeClaimSpec) }),
+    }),
+  },
   job: { 2: message('spec', jobSpec) },
   cronJob: { 2: message('spec', { 5: message('jobTemplate', { 2: message('spec', jobSpec) }) }) },
   ingress: { 2: message('spec', { 4: stringKeptEmpty('ingressClassName') }) },
-  ingressClass: { 2: message('spec', { 2: message('parameters', { 1: stringKeptEmpty('apiGroup'), 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: stringKeptEmpty('scope'), 5: stringKeptEmpty('namespace') }) }) },
+  ingressClass: {
+    2: message('spec', {
+      2: message('parameters', {
+        1: stringKeptEmpty('apiGroup'),
+        2: stringKeptEmpty('kind'),
+        3: stringKeptEmpty('name'),
+        4: stringKeptEmpty('scope'),
+        5: stringKeptEmpty('namespace'),
+      }),
+    }),
+  },
   role,
   clusterRole,
   binding,
-  crd: { 2: message('spec', { 1: stringKeptEmpty('group'), 9: message('conversion', { 2: message('webhook', { 2: message('clientConfig', webhookClientConfig) }) }) }) },
+  crd: {
+    2: message('spec', {
+      1: stringKeptEmpty('group'),
+      9: message('conversion', { 2: message('webhook', { 2: message('clientConfig', webhookClientConfig) }) }),
+    }),
+  },
   webhookConfiguration,
   tokenRequest: { 2: message('spec', { 1: strings('audiences') }) },
   tokenReview: { 2: message('spec', { 2: strings('audiences') }), 3: message('status', { 4: strings('audiences') }) },
-  selfSubjectReview: { 2: message('status', { 1: message('userInfo', { 1: string('username'), 3: strings('groups') }) }) },
+  selfSubjectReview: {
+    2: message('status', { 1: message('userInfo', { 1: string('username'), 3: strings('groups') }) }),
+  },
   subjectAccessReview,
   selfSubjectAccessReview: { 2: message('spec', { 1: message('resourceAttributes', resourceAttributes) }) },
-  selfSubjectRulesReview: { 2: message('spec', { 1: string('namespace') }), 3: message('status', { 1: list('resourceRules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') }) }) },
+  selfSubjectRulesReview: {
+    2: message('spec', { 1: string('namespace') }),
+    3: message('status', {
+      1: list('resourceRules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') }),
+    }),
+  },
 } satisfies Record<string, MessageFields>;

@@ -17,7 +17,12 @@ export function proxyPathUp(t: TranslatedRequest, rawPath: string): string {
   if (t.info.group === '' && t.info.resource === 'nodes') {
     const rest = `/${t.info.rest.join('/')}`;
     if (!TENANT_KUBELET_PATHS.has(rest)) {
-      throw new TranslationError(403, 'Forbidden', `nodes "${t.info.name}" is forbidden: a node's proxy reaches every tenant's pods on it; tenants may only reach ${[...TENANT_KUBELET_PATHS].join(', ')}`, { name: t.info.name, kind: 'nodes' });
+      throw new TranslationError(
+        403,
+        'Forbidden',
+        `nodes "${t.info.name}" is forbidden: a node's proxy reaches every tenant's pods on it; tenants may only reach ${[...TENANT_KUBELET_PATHS].join(', ')}`,
+        { name: t.info.name, kind: 'nodes' },
+      );
     }
   } else if (t.info.group !== '' || (t.info.resource !== 'pods' && t.info.resource !== 'services')) {
     throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');

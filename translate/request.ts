@@ -1,6 +1,14 @@
 import { parseRequestInfo, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { parseFieldSelector, type FieldRequirement } from '../apiserver/selectors/field-selector.js';
-import { ADMIN_GROUPS, addPrefix, groupUp, isSharedResource, isTenantGroup, TranslationError, type TenantContext } from './context.js';
+import {
+  ADMIN_GROUPS,
+  addPrefix,
+  groupUp,
+  isSharedResource,
+  isTenantGroup,
+  TranslationError,
+  type TenantContext,
+} from './context.js';
 import { GRANT_NAME_PREFIX } from './kinds/rbac.js';
 
 /** A tenant's resource request, translated for the upstream cluster. */
@@ -24,11 +32,21 @@ const TENANT_LABEL = 'kubezoo.io/tenant';
  * field selectors on names and namespaces are rewritten; a namespace list is narrowed upstream to
  * the tenant's own namespaces by label. Returns null for a path that is not a resource request.
  */
-export function requestUp(ctx: TenantContext, method: string, path: string, query: URLSearchParams): TranslatedRequest | null {
+export function requestUp(
+  ctx: TenantContext,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+): TranslatedRequest | null {
   const info = parseRequestInfo(method, path, query);
   if (!info.isResourceRequest || !info.resource) return null;
   if (ADMIN_GROUPS.has(info.group)) {
-    throw new TranslationError(403, 'Forbidden', `${info.resource}.${info.group} is forbidden: tenants cannot use the API group "${info.group}"`, { group: info.group, kind: info.resource });
+    throw new TranslationError(
+      403,
+      'Forbidden',
+      `${info.resource}.${info.group} is forbidden: tenants cannot use the API group "${info.group}"`,
+      { group: info.group, kind: info.resource },
+    );
   }
   const namespaced = ctx.kinds.resourceIsNamespaced(info.group, info.resource);
   const kind = ctx.kinds.kindOf(info.group, info.resource);
@@ -38,11 +56,20 @@ export function requestUp(ctx: TenantContext, method: string, path: string, quer
   const shared = isSharedResource(info.group, info.resource);
   if (shared && !READ_VERBS.has(info.verb)) {
     const what = info.name ? `${info.resource} "${info.name}"` : info.resource;
-    throw new TranslationError(403, 'Forbidden', `${what} is forbidden: ${info.resource} are shared by all tenants and read-only`, { name: info.name, group: info.group, kind: info.resource });
+    throw new TranslationError(
+      403,
+      'Forbidden',
+      `${what} is forbidden: ${info.resource} are shared by all tenants and read-only`,
+      { name: info.name, group: info.group, kind: info.resource },
+    );
   }
   if (info.group === RBAC_GROUP && info.resource === 'rolebindings' && info.name.startsWith(GRANT_NAME_PREFIX)) {
     // The gateway's grants are hidden from the tenant; by name they do not exist either.
-    throw new TranslationError(404, 'NotFound', `rolebindings.${RBAC_GROUP} "${info.name}" not found`, { name: info.name, group: RBAC_GROUP, kind: info.resource });
+    throw new TranslationError(404, 'NotFound', `rolebindings.${RBAC_GROUP} "${info.name}" not found`, {
+      name: info.name,
+      group: RBAC_GROUP,
+      kind: info.resource,
+    });
   }
   const group = groupUp(ctx, info.group);
   const segments = info.apiPrefix === 'api' ? ['api', info.version] : ['apis', group, info.version];
@@ -52,10 +79,17 @@ export function requestUp(ctx: TenantContext, method: string, path: string, quer
   if (info.subresource) segments.push(info.subresource, ...info.rest);
   const upstreamQuery = new URLSearchParams(query);
   const fieldSelector = query.get('fieldSelector');
-  if (fieldSelector) upstreamQuery.set('fieldSelector', fieldSelectorUp(ctx, info.group, info.resource, fieldSelector, namespaced, shared));
+  if (fieldSelector)
+    upstreamQuery.set(
+      'fieldSelector',
+      fieldSelectorUp(ctx, info.group, info.resource, fieldSelector, namespaced, shared),
+    );
   if (info.group === '' && info.resource === 'namespaces' && !info.name) {
     const labels = query.get('labelSelector');
-    upstreamQuery.set('labelSelector', labels ? `${labels},${TENANT_LABEL}=${ctx.tenantId}` : `${TENANT_LABEL}=${ctx.tenantId}`);
+    upstreamQuery.set(
+      'labelSelector',
+      labels ? `${labels},${TENANT_LABEL}=${ctx.tenantId}` : `${TENANT_LABEL}=${ctx.tenantId}`,
+    );
   }
   if (info.group === RBAC_GROUP && info.resource === 'rolebindings' && info.verb === 'deletecollection') {
     // The gateway's grants (labelled, hidden) survive a tenant's delete-collection of its bindings.
@@ -66,7 +100,14 @@ export function requestUp(ctx: TenantContext, method: string, path: string, quer
 }
 
 /** The upstream name of a named object in a URL or a field selector. */
-function nameUp(ctx: TenantContext, group: string, resource: string, name: string, namespaced: boolean, shared: boolean): string {
+function nameUp(
+  ctx: TenantContext,
+  group: string,
+  resource: string,
+  name: string,
+  namespaced: boolean,
+  shared: boolean,
+): string {
   if (group === 'apiextensions.k8s.io' && resource === 'customresourcedefinitions') return crdNameUp(ctx, name);
   return namespaced || shared ? name : addPrefix(ctx, name);
 }
@@ -84,7 +125,14 @@ const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const INVOLVED_OBJECT_FIELDS = ['involvedObject', 'regarding'];
 
 /** Field selectors up: names and namespaces in the tenant's terms become upstream names. */
-export function fieldSelectorUp(ctx: TenantContext, group: string, resource: string, text: string, namespaced: boolean, shared: boolean): string {
+export function fieldSelectorUp(
+  ctx: TenantContext,
+  group: string,
+  resource: string,
+  text: string,
+  namespaced: boolean,
+  shared: boolean,
+): string {
   let selector;
   try {
     selector = parseFieldSelector(text);
@@ -92,16 +140,20 @@ export function fieldSelectorUp(ctx: TenantContext, group: string, resource: str
     throw new TranslationError(400, 'BadRequest', (err as Error).message);
   }
   const requirements = selector.requirements.map((r) => ({ ...r }));
-  const referencedKind = (prefix: string) => requirements.find((r) => r.field === `${prefix}.kind` && r.operator === '=')?.value;
+  const referencedKind = (prefix: string) =>
+    requirements.find((r) => r.field === `${prefix}.kind` && r.operator === '=')?.value;
   for (const requirement of requirements) {
     if (requirement.field === 'metadata.namespace') requirement.value = addPrefix(ctx, requirement.value);
-    else if (requirement.field === 'metadata.name') requirement.value = nameUp(ctx, group, resource, requirement.value, namespaced, shared);
+    else if (requirement.field === 'metadata.name')
+      requirement.value = nameUp(ctx, group, resource, requirement.value, namespaced, shared);
     for (const reference of INVOLVED_OBJECT_FIELDS) {
-      if (requirement.field === `${reference}.namespace` && requirement.value) requirement.value = addPrefix(ctx, requirement.value);
+      if (requirement.field === `${reference}.namespace` && requirement.value)
+        requirement.value = addPrefix(ctx, requirement.value);
       if (requirement.field === `${reference}.name`) {
         const kind = referencedKind(reference);
         // The name of a cluster-scoped object (the kind says which) carries the prefix upstream.
-        if (kind && ctx.kinds.kindIsNamespaced('', kind) === false && !isSharedResourceKind(kind)) requirement.value = addPrefix(ctx, requirement.value);
+        if (kind && ctx.kinds.kindIsNamespaced('', kind) === false && !isSharedResourceKind(kind))
+          requirement.value = addPrefix(ctx, requirement.value);
       }
     }
   }

@@ -7,7 +7,8 @@ import { textDown } from './objects.js';
  */
 export function statusDown(ctx: TenantContext, status: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = { ...status };
-  if (typeof out.message === 'string') out.message = textDown(ctx, out.reason === 'Forbidden' ? withoutRbacReason(out.message) : out.message);
+  if (typeof out.message === 'string')
+    out.message = textDown(ctx, out.reason === 'Forbidden' ? withoutRbacReason(out.message) : out.message);
   if (out.details && typeof out.details === 'object') {
     const details = { ...out.details };
     if (typeof details.name === 'string') details.name = stripPrefix(ctx, details.name) ?? textDown(ctx, details.name);

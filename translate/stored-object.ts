@@ -47,7 +47,16 @@ export function normalizedStored(ctx: TenantContext, type: StoredType, object: J
 
 function forbidden(type: StoredType, found: Violation[]): TranslationError {
   const what = type.name ? `${type.kind} "${type.name}"` : type.kind;
-  const causes = found.map(({ field, invariant }) => ({ reason: 'FieldValueForbidden', field, message: invariant.must }));
+  const causes = found.map(({ field, invariant }) => ({
+    reason: 'FieldValueForbidden',
+    field,
+    message: invariant.must,
+  }));
   const list = causes.map((cause) => `${cause.field}: ${cause.message}`).join('; ');
-  return new TranslationError(403, 'Forbidden', `${what} is forbidden: the write would leave the tenant: ${list}`, { name: type.name, group: type.group, kind: type.kind, causes });
+  return new TranslationError(403, 'Forbidden', `${what} is forbidden: the write would leave the tenant: ${list}`, {
+    name: type.name,
+    group: type.group,
+    kind: type.kind,
+    causes,
+  });
 }

@@ -26,7 +26,11 @@ export function tableDown(ctx: TenantContext, table: Record<string, any>, rowKin
 }
 
 /** The translated row object; undefined when the row is foreign (or cannot be told to be ours). */
-function rowObjectDown(ctx: TenantContext, object: Record<string, any> | null | undefined, rowKind: RowKind): Record<string, any> | null | undefined {
+function rowObjectDown(
+  ctx: TenantContext,
+  object: Record<string, any> | null | undefined,
+  rowKind: RowKind,
+): Record<string, any> | null | undefined {
   if (!object || typeof object !== 'object') return undefined;
   if (object.kind === 'PartialObjectMetadata') {
     const meta = object.metadata ?? {};
@@ -48,7 +52,8 @@ function rowObjectDown(ctx: TenantContext, object: Record<string, any> | null | 
     if (out.ownerReferences) delete out.ownerReferences;
     if (Array.isArray(out.managedFields)) {
       out.managedFields = out.managedFields.flatMap((entry: Record<string, any>) => {
-        const apiVersion = typeof entry.apiVersion === 'string' ? apiVersionDown(ctx, entry.apiVersion) : entry.apiVersion;
+        const apiVersion =
+          typeof entry.apiVersion === 'string' ? apiVersionDown(ctx, entry.apiVersion) : entry.apiVersion;
         return apiVersion === null ? [] : [{ ...entry, apiVersion }];
       });
     }

@@ -17,7 +17,8 @@ export function watchEventDown(ctx: TenantContext, event: WatchEvent, rowKind: R
   const object = event.object ?? {};
   if (event.type === 'ERROR') return { type: 'ERROR', object: statusDown(ctx, object) };
   if (event.type === 'BOOKMARK') {
-    const apiVersion = typeof object.apiVersion === 'string' ? apiVersionDown(ctx, object.apiVersion) : object.apiVersion;
+    const apiVersion =
+      typeof object.apiVersion === 'string' ? apiVersionDown(ctx, object.apiVersion) : object.apiVersion;
     return apiVersion === null ? null : { type: 'BOOKMARK', object: { ...object, apiVersion } };
   }
   if (object.kind === 'Table') {

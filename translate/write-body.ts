@@ -18,7 +18,11 @@ const OBJECT_SUBRESOURCES = new Set(['', 'status', 'finalize', 'ephemeralcontain
 export function writeBodyType(t: TranslatedRequest): BodyType | undefined {
   const subresource = t.info.subresource ?? '';
   if (OBJECT_SUBRESOURCES.has(subresource)) {
-    return { apiVersion: t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version, group: t.info.group, kind: t.kind };
+    return {
+      apiVersion: t.info.group ? `${t.info.group}/${t.info.version}` : t.info.version,
+      group: t.info.group,
+      kind: t.kind,
+    };
   }
   if (t.info.group === '' && t.info.resource === 'serviceaccounts' && subresource === 'token') {
     return { apiVersion: 'authentication.k8s.io/v1', group: 'authentication.k8s.io', kind: 'TokenRequest' };

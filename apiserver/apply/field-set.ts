@@ -58,9 +58,14 @@ export function itemMeta(meta: FieldPatchMeta | undefined): FieldPatchMeta | und
 }
 
 /** The children of a map or of a non-atomic list, by element; null for anything else (a leaf). */
-export function childrenOf(value: unknown, meta: FieldPatchMeta | undefined): Map<PathElement, { value: unknown; meta: FieldPatchMeta | undefined }> | null {
+export function childrenOf(
+  value: unknown,
+  meta: FieldPatchMeta | undefined,
+): Map<PathElement, { value: unknown; meta: FieldPatchMeta | undefined }> | null {
   if (isPlainObject(value)) {
-    return new Map(Object.entries(value).map(([name, child]) => [`f:${name}`, { value: child, meta: meta?.fields?.[name] }]));
+    return new Map(
+      Object.entries(value).map(([name, child]) => [`f:${name}`, { value: child, meta: meta?.fields?.[name] }]),
+    );
   }
   if (!Array.isArray(value)) return null;
   const elements = listItemElements(value, meta);
@@ -104,7 +109,7 @@ export class FieldSet {
       if (!child) node.children.set(element, (child = new FieldSet()));
       node = child;
     }
-    node.members.add(path[path.length - 1]!);
+    node.members.add(path[path.length - 1]);
   }
 
   hasMember(element: PathElement): boolean {
@@ -152,7 +157,9 @@ export class FieldSet {
   /** Every path, in structured-merge-diff's order: this node's members, then each child's. */
   paths(prefix: FieldPath = []): FieldPath[] {
     const own = sortElements([...this.members]).map((member) => [...prefix, member]);
-    const below = sortElements([...this.children.keys()]).flatMap((element) => this.children.get(element)!.paths([...prefix, element]));
+    const below = sortElements([...this.children.keys()]).flatMap((element) =>
+      this.children.get(element)!.paths([...prefix, element]),
+    );
     return [...own, ...below];
   }
 
@@ -169,7 +176,11 @@ export class FieldSet {
     const json: Json = {};
     for (const element of sortElements([...new Set([...this.members, ...this.children.keys()])])) {
       const child = this.children.get(element);
-      json[element] = child ? (this.members.has(element) ? { '.': {}, ...child.toFieldsV1() } : child.toFieldsV1()) : {};
+      json[element] = child
+        ? this.members.has(element)
+          ? { '.': {}, ...child.toFieldsV1() }
+          : child.toFieldsV1()
+        : {};
     }
     return json;
   }
@@ -181,7 +192,7 @@ const ELEMENT_ORDER = ['f', 'k', 'v', 'i'];
 /** Fields first, then keyed items, set items and indexes, as structured-merge-diff orders them. */
 function sortElements(elements: PathElement[]): PathElement[] {
   return elements.sort((a, b) => {
-    const byType = ELEMENT_ORDER.indexOf(a[0]!) - ELEMENT_ORDER.indexOf(b[0]!);
+    const byType = ELEMENT_ORDER.indexOf(a[0]) - ELEMENT_ORDER.indexOf(b[0]);
     if (byType !== 0) return byType;
     if (a[0] === 'i') return Number(a.slice(2)) - Number(b.slice(2));
     return a < b ? -1 : a > b ? 1 : 0;
@@ -197,7 +208,9 @@ export function pathString(path: FieldPath): string {
         case 'f':
           return `.${rest}`;
         case 'k':
-          return `[${Object.entries(JSON.parse(rest) as Json).map(([name, value]) => `${name}=${printValue(value)}`).join(',')}]`;
+          return `[${Object.entries(JSON.parse(rest) as Json)
+            .map(([name, value]) => `${name}=${printValue(value)}`)
+            .join(',')}]`;
         case 'v':
           return `[=${printValue(JSON.parse(rest))}]`;
         default:
@@ -248,13 +261,23 @@ export function compareObjects(previous: unknown, next: unknown, meta: FieldPatc
   return result;
 }
 
-function compareAt(path: FieldPath, previous: unknown, next: unknown, meta: FieldPatchMeta | undefined, result: Comparison): void {
+function compareAt(
+  path: FieldPath,
+  previous: unknown,
+  next: unknown,
+  meta: FieldPatchMeta | undefined,
+  result: Comparison,
+): void {
   const before = previous === undefined ? undefined : childrenOf(previous, meta);
   const after = next === undefined ? undefined : childrenOf(next, meta);
-  const sameShape = before !== null && after !== null && (previous === undefined || next === undefined || Array.isArray(previous) === Array.isArray(next));
+  const sameShape =
+    before !== null &&
+    after !== null &&
+    (previous === undefined || next === undefined || Array.isArray(previous) === Array.isArray(next));
   if (!sameShape) {
     // A leaf present on one side only was recorded as added or removed by its parent.
-    if (previous !== undefined && next !== undefined && !isDeepStrictEqual(previous, next)) result.modified.insert(path);
+    if (previous !== undefined && next !== undefined && !isDeepStrictEqual(previous, next))
+      result.modified.insert(path);
     return;
   }
   for (const element of new Set([...(before?.keys() ?? []), ...(after?.keys() ?? [])])) {

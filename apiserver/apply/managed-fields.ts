@@ -33,7 +33,16 @@ const SERVER_FIELDS = FieldSet.fromPaths([
   ['f:apiVersion'],
   ['f:kind'],
   ['f:metadata'],
-  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'generation', 'managedFields', 'resourceVersion'].map((field) => ['f:metadata', `f:${field}`]),
+  ...[
+    'name',
+    'namespace',
+    'creationTimestamp',
+    'selfLink',
+    'uid',
+    'generation',
+    'managedFields',
+    'resourceVersion',
+  ].map((field) => ['f:metadata', `f:${field}`]),
 ]);
 
 export function withoutServerFields(set: FieldSet): FieldSet {
@@ -73,7 +82,7 @@ export function encodeManagedFields(entries: ManagerEntry[]): Json[] {
     .sort((a, b) => {
       const [x, y] = [sortKey(a), sortKey(b)];
       const at = x.findIndex((value, i) => value !== y[i]);
-      return at < 0 ? 0 : x[at]! < y[at]! ? -1 : 1;
+      return at < 0 ? 0 : x[at] < y[at] ? -1 : 1;
     })
     .map((e) => {
       const json: Json = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion };
@@ -122,7 +131,11 @@ export function ownershipAfterUpdate(
  * structs such as spec already exist, so a creator owns spec's fields but not spec itself.
  */
 export function zeroValueOf(object: Json): Json {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => isPlainObject(value)).map(([field]) => [field, {}]));
+  return Object.fromEntries(
+    Object.entries(object)
+      .filter(([, value]) => isPlainObject(value))
+      .map(([field]) => [field, {}]),
+  );
 }
 
 export interface UpdateOptions {
@@ -144,10 +157,18 @@ export function recordUpdate(previous: Json | null, next: Json, options: UpdateO
   const untracked = { ...next, metadata };
   const stored: unknown = previous?.metadata?.managedFields;
   if (previous && !(Array.isArray(stored) && stored.length > 0)) return untracked;
-  const changes = ownableChanges(compareObjects(previous ?? zeroValueOf(untracked), untracked, kindMeta(options.group, options.kind)));
+  const changes = ownableChanges(
+    compareObjects(previous ?? zeroValueOf(untracked), untracked, kindMeta(options.group, options.kind)),
+  );
   // Nothing to re-encode when nothing ownable changed, which keeps no-op writes no-ops.
   if (!changes) return previous ? { ...next, metadata: { ...metadata, managedFields: stored } } : untracked;
-  const writer = { manager: options.manager, apiVersion: options.apiVersion, ...(options.subresource ? { subresource: options.subresource } : {}) };
-  const managedFields = encodeManagedFields(ownershipAfterUpdate(decodeManagedFields(stored), changes, writer, options.now));
+  const writer = {
+    manager: options.manager,
+    apiVersion: options.apiVersion,
+    ...(options.subresource ? { subresource: options.subresource } : {}),
+  };
+  const managedFields = encodeManagedFields(
+    ownershipAfterUpdate(decodeManagedFields(stored), changes, writer, options.now),
+  );
   return managedFields.length ? { ...next, metadata: { ...metadata, managedFields } } : untracked;
 }

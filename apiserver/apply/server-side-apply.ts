@@ -8,7 +8,20 @@
 import type { FieldPatchMeta } from '../patch/patch-meta.js';
 import { ApiError, badRequest, statusOf } from '../status.js';
 import { goQuote, type Cause } from '../validation/cause.js';
-import { childrenOf, compareObjects, FieldSet, fieldSetOf, isMergedList, isPlainObject, itemElement, itemMeta, listItemElements, pathString, type FieldPath, type PathElement } from './field-set.js';
+import {
+  childrenOf,
+  compareObjects,
+  FieldSet,
+  fieldSetOf,
+  isMergedList,
+  isPlainObject,
+  itemElement,
+  itemMeta,
+  listItemElements,
+  pathString,
+  type FieldPath,
+  type PathElement,
+} from './field-set.js';
 import {
   decodeManagedFields,
   encodeManagedFields,
@@ -90,7 +103,14 @@ function configurationOf(applied: Json): Json {
   const { status: _status, ...config } = structuredClone(applied);
   if (isPlainObject(config.metadata)) {
     if (config.metadata.managedFields !== undefined) throw badRequest('metadata.managedFields must be nil');
-    const { resourceVersion: _v, uid: _u, creationTimestamp: _c, generation: _g, selfLink: _s, ...metadata } = config.metadata;
+    const {
+      resourceVersion: _v,
+      uid: _u,
+      creationTimestamp: _c,
+      generation: _g,
+      selfLink: _s,
+      ...metadata
+    } = config.metadata;
     config.metadata = metadata;
   }
   return config;
@@ -101,32 +121,49 @@ function withoutManagedFields(object: Json): Json {
   return { ...object, metadata };
 }
 
-function trackedEntries(stored: unknown, liveObject: Json, meta: FieldPatchMeta, options: ServerSideApplyOptions): ManagerEntry[] {
+function trackedEntries(
+  stored: unknown,
+  liveObject: Json,
+  meta: FieldPatchMeta,
+  options: ServerSideApplyOptions,
+): ManagerEntry[] {
   const entries = decodeManagedFields(stored);
   if (entries.length > 0) return entries;
   const changes = ownableChanges(compareObjects(zeroValueOf(liveObject), liveObject, meta));
-  return changes ? ownershipAfterUpdate([], changes, { manager: BEFORE_FIRST_APPLY, apiVersion: options.apiVersion }, options.now) : [];
+  return changes
+    ? ownershipAfterUpdate([], changes, { manager: BEFORE_FIRST_APPLY, apiVersion: options.apiVersion }, options.now)
+    : [];
 }
 
 /**
  * Other managers after the apply: changing a field one of them owns is a conflict; forced, the
  * field is theirs no more. Removed fields are no one's.
  */
-function othersAfterApply(others: ManagerEntry[], changes: { changed: FieldSet; removed: FieldSet }, force: boolean): ManagerEntry[] {
+function othersAfterApply(
+  others: ManagerEntry[],
+  changes: { changed: FieldSet; removed: FieldSet },
+  force: boolean,
+): ManagerEntry[] {
   const conflicts = others.flatMap((entry) =>
     entry.fields
       .intersection(changes.changed)
       .paths()
       .map((path) => conflictOf(entry, path)),
   );
-  if (conflicts.length > 0 && !force) throw new ApplyConflictError(conflicts.sort((a, b) => compareStrings(identityKey(a), identityKey(b))));
+  if (conflicts.length > 0 && !force)
+    throw new ApplyConflictError(conflicts.sort((a, b) => compareStrings(identityKey(a), identityKey(b))));
   return others
     .map((entry) => ({ ...entry, fields: entry.fields.difference(changes.changed).difference(changes.removed) }))
     .filter((entry) => !entry.fields.isEmpty());
 }
 
 function conflictOf(entry: ManagerEntry, path: FieldPath): ApplyConflict {
-  const conflict: ApplyConflict = { manager: entry.manager, operation: entry.operation, apiVersion: entry.apiVersion, field: pathString(path) };
+  const conflict: ApplyConflict = {
+    manager: entry.manager,
+    operation: entry.operation,
+    apiVersion: entry.apiVersion,
+    field: pathString(path),
+  };
   if (entry.subresource) conflict.subresource = entry.subresource;
   return conflict;
 }
@@ -139,7 +176,8 @@ function merge(live: unknown, config: unknown, meta: FieldPatchMeta | undefined)
   if (live === undefined) return config;
   if (isPlainObject(live) && isPlainObject(config)) {
     const result: Json = { ...live };
-    for (const [field, value] of Object.entries(config)) result[field] = merge(live[field], value, meta?.fields?.[field]);
+    for (const [field, value] of Object.entries(config))
+      result[field] = merge(live[field], value, meta?.fields?.[field]);
     return result;
   }
   if (Array.isArray(live) && Array.isArray(config)) {
@@ -154,7 +192,13 @@ function merge(live: unknown, config: unknown, meta: FieldPatchMeta | undefined)
  * structured-merge-diff's item order: live items the config lacks keep their place, the config's
  * items come in the config's order, and an item in both is placed where the config puts it.
  */
-function mergeItems(live: unknown[], liveElements: PathElement[], config: unknown[], configElements: PathElement[], meta: FieldPatchMeta | undefined): unknown[] {
+function mergeItems(
+  live: unknown[],
+  liveElements: PathElement[],
+  config: unknown[],
+  configElements: PathElement[],
+  meta: FieldPatchMeta | undefined,
+): unknown[] {
   const liveIndex = new Map(liveElements.map((element, i) => [element, i]));
   const configIndex = new Map(configElements.map((element, i) => [element, i]));
   const sharedInConfigOrder = configElements.filter((element) => liveIndex.has(element));
@@ -195,7 +239,7 @@ function mergeItems(live: unknown[], liveElements: PathElement[], config: unknow
         continue;
       }
     }
-    if (c < config.length) place(configElements[c++]!);
+    if (c < config.length) place(configElements[c++]);
   }
   return out;
 }
@@ -219,7 +263,9 @@ function prune(value: unknown, last: FieldSet, owned: FieldSet | undefined, meta
     const pruned = prune(child.value, lastBelow, owned?.child(element), child.meta);
     if (Object.keys(pruned as object).length > 0) kept.push([element, pruned]);
   }
-  return Array.isArray(value) ? kept.map(([, item]) => item) : Object.fromEntries(kept.map(([element, field]) => [element.slice(2), field]));
+  return Array.isArray(value)
+    ? kept.map(([, item]) => item)
+    : Object.fromEntries(kept.map(([element, field]) => [element.slice(2), field]));
 }
 
 /** A set owns an element it lists, and a field it owns something below (structured-merge-diff's named fields). */
@@ -231,26 +277,48 @@ function owns(set: FieldSet, element: PathElement): boolean {
  * Lists merged by key must name each item once, as structured-merge-diff requires of an apply
  * body; kube answers a 500 with its error text.
  */
-function checkListItems(value: unknown, meta: FieldPatchMeta | undefined, path: FieldPath, applied: Json, options: ServerSideApplyOptions): void {
+function checkListItems(
+  value: unknown,
+  meta: FieldPatchMeta | undefined,
+  path: FieldPath,
+  applied: Json,
+  options: ServerSideApplyOptions,
+): void {
   if (Array.isArray(value) && isMergedList(meta)) {
     const key = meta?.mergeKey;
     const seen = new Set<PathElement>();
     value.forEach((item, i) => {
       const element = itemElement(item, key);
       if (element === null) {
-        const problem = key ? `omits key field ${goQuote(key)} (and doesn't have default value)` : "is not a scalar";
-        throw typedPatchError(applied, options, `${pathString(path)}: element ${i}: associative list ${key ? 'with keys' : 'without keys'} has an element that ${problem}`);
+        const problem = key ? `omits key field ${goQuote(key)} (and doesn't have default value)` : 'is not a scalar';
+        throw typedPatchError(
+          applied,
+          options,
+          `${pathString(path)}: element ${i}: associative list ${key ? 'with keys' : 'without keys'} has an element that ${problem}`,
+        );
       }
-      if (seen.has(element)) throw typedPatchError(applied, options, `${pathString(path)}: duplicate entries for key ${pathString([element])}`);
+      if (seen.has(element))
+        throw typedPatchError(
+          applied,
+          options,
+          `${pathString(path)}: duplicate entries for key ${pathString([element])}`,
+        );
       seen.add(element);
     });
   }
-  for (const [element, child] of childrenOf(value, meta) ?? []) checkListItems(child.value, child.meta, [...path, element], applied, options);
+  for (const [element, child] of childrenOf(value, meta) ?? [])
+    checkListItems(child.value, child.meta, [...path, element], applied, options);
 }
 
 function typedPatchError(applied: Json, options: ServerSideApplyOptions, detail: string): ApiError {
   const { namespace = '', name = '' } = isPlainObject(applied.metadata) ? applied.metadata : {};
-  return new ApiError(statusOf(500, '', `failed to create typed patch object (${namespace}/${name}; ${options.apiVersion}, Kind=${options.kind}): ${detail}`));
+  return new ApiError(
+    statusOf(
+      500,
+      '',
+      `failed to create typed patch object (${namespace}/${name}; ${options.apiVersion}, Kind=${options.kind}): ${detail}`,
+    ),
+  );
 }
 
 /** How kube names a manager in conflicts: Update entries with their version, Apply entries without. */
@@ -263,7 +331,12 @@ function describeManager(conflict: ApplyConflict): string {
 /** kube sorts conflicting managers by their JSON identity, which starts with the manager's name. */
 function identityKey(conflict: ApplyConflict): string {
   const { manager, operation, apiVersion, subresource } = conflict;
-  return JSON.stringify({ manager, operation, ...(operation === 'Update' ? { apiVersion } : {}), ...(subresource ? { subresource } : {}) });
+  return JSON.stringify({
+    manager,
+    operation,
+    ...(operation === 'Update' ? { apiVersion } : {}),
+    ...(subresource ? { subresource } : {}),
+  });
 }
 
 function compareStrings(a: string, b: string): number {
@@ -272,19 +345,23 @@ function compareStrings(a: string, b: string): number {
 
 /** kube-apiserver's Status message, which kubectl prints after `error: `. */
 export function conflictStatusMessage(conflicts: ApplyConflictError['conflicts']): string {
-  if (conflicts.length === 1) return `Apply failed with 1 conflict: conflict with ${describeManager(conflicts[0]!)}: ${conflicts[0]!.field}`;
+  if (conflicts.length === 1)
+    return `Apply failed with 1 conflict: conflict with ${describeManager(conflicts[0])}: ${conflicts[0].field}`;
   const byManager = new Map<string, ApplyConflict[]>();
-  for (const conflict of conflicts) byManager.set(identityKey(conflict), [...(byManager.get(identityKey(conflict)) ?? []), conflict]);
-  const lines = [...byManager.keys()]
-    .sort(compareStrings)
-    .flatMap((key) => {
-      const group = byManager.get(key)!;
-      return [`conflicts with ${describeManager(group[0]!)}:`, ...group.map((conflict) => `- ${conflict.field}`)];
-    });
+  for (const conflict of conflicts)
+    byManager.set(identityKey(conflict), [...(byManager.get(identityKey(conflict)) ?? []), conflict]);
+  const lines = [...byManager.keys()].sort(compareStrings).flatMap((key) => {
+    const group = byManager.get(key)!;
+    return [`conflicts with ${describeManager(group[0])}:`, ...group.map((conflict) => `- ${conflict.field}`)];
+  });
   return `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
 }
 
 /** One FieldManagerConflict cause per field, as the Status's `details.causes`. */
 export function conflictCauses(conflicts: ApplyConflictError['conflicts']): Cause[] {
-  return conflicts.map((conflict) => ({ reason: 'FieldManagerConflict', message: `conflict with ${describeManager(conflict)}`, field: conflict.field }));
+  return conflicts.map((conflict) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with ${describeManager(conflict)}`,
+    field: conflict.field,
+  }));
 }

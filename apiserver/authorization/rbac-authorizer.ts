@@ -95,7 +95,8 @@ export class RbacAuthorizer {
         if (rule.resourceNames?.length) resourceRule.resourceNames = [...rule.resourceNames];
         review.resourceRules.push(resourceRule);
       }
-      if (rule.nonResourceURLs?.length) review.nonResourceRules.push({ verbs, nonResourceURLs: [...rule.nonResourceURLs] });
+      if (rule.nonResourceURLs?.length)
+        review.nonResourceRules.push({ verbs, nonResourceURLs: [...rule.nonResourceURLs] });
       return true;
     });
     if (errors.length) review.evaluationError = aggregateMessage(errors);
@@ -124,7 +125,9 @@ function deniedAction(attributes: Attributes): string {
   const user = `User ${goQuote(attributes.user.name)}`;
   if (!attributes.isResourceRequest) return `${user} cannot ${attributes.verb} path ${goQuote(attributes.path)}`;
   const what = `${user} cannot ${attributes.verb} resource ${goQuote(combinedResource(attributes))} in API group ${goQuote(attributes.apiGroup)}`;
-  return attributes.namespace ? `${what} in the namespace ${goQuote(attributes.namespace)}` : `${what} at the cluster scope`;
+  return attributes.namespace
+    ? `${what} in the namespace ${goQuote(attributes.namespace)}`
+    : `${what} at the cluster scope`;
 }
 
 /** kube-apiserver escapes these so that its error text never reads as HTML; quotes stay. */
@@ -159,7 +162,10 @@ function apiGroupMatches(rule: PolicyRule, group: string): boolean {
 /** `*`, the exact `resource[/subresource]`, or `*\/<subresource>`; kube deliberately has no `pods/*`. */
 function resourceMatches(rule: PolicyRule, combinedResource: string, subresource: string): boolean {
   return (rule.resources ?? []).some(
-    (ruleResource) => ruleResource === '*' || ruleResource === combinedResource || (subresource !== '' && ruleResource === `*/${subresource}`),
+    (ruleResource) =>
+      ruleResource === '*' ||
+      ruleResource === combinedResource ||
+      (subresource !== '' && ruleResource === `*/${subresource}`),
   );
 }
 
@@ -171,7 +177,8 @@ function resourceNameMatches(rule: PolicyRule, name: string): boolean {
 /** `*`, the exact path, or a prefix ending in `*`. */
 function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
   return (rule.nonResourceURLs ?? []).some(
-    (ruleURL) => ruleURL === '*' || ruleURL === path || (ruleURL.endsWith('*') && path.startsWith(ruleURL.replace(/\*+$/, ''))),
+    (ruleURL) =>
+      ruleURL === '*' || ruleURL === path || (ruleURL.endsWith('*') && path.startsWith(ruleURL.replace(/\*+$/, ''))),
   );
 }
 
@@ -207,7 +214,8 @@ function visitRulesFor(objects: RbacObjects, user: UserInfo, namespace: string, 
   const errors: string[] = [];
   const bindings = objects.clusterRoleBindings.map((binding) => ({ binding, namespace: '' }));
   if (namespace) {
-    for (const binding of objects.roleBindings) if (binding.metadata?.namespace === namespace) bindings.push({ binding, namespace });
+    for (const binding of objects.roleBindings)
+      if (binding.metadata?.namespace === namespace) bindings.push({ binding, namespace });
   }
   for (const { binding, namespace: bindingNamespace } of bindings) {
     const subjects: Subject[] = binding.subjects ?? [];
@@ -218,23 +226,31 @@ function visitRulesFor(objects: RbacObjects, user: UserInfo, namespace: string, 
       errors.push(rules);
       continue;
     }
-    const source = describeBinding(binding, bindingNamespace, subjects[subjectIndex]!);
+    const source = describeBinding(binding, bindingNamespace, subjects[subjectIndex]);
     for (const rule of rules) if (!visit(rule, source)) return errors;
   }
   return errors;
 }
 
 /** The referenced role's rules, or the lister's error when it cannot be found. */
-function roleReferenceRules(objects: RbacObjects, roleRef: { kind?: string; name?: string }, bindingNamespace: string): PolicyRule[] | string {
+function roleReferenceRules(
+  objects: RbacObjects,
+  roleRef: { kind?: string; name?: string },
+  bindingNamespace: string,
+): PolicyRule[] | string {
   const name = roleRef.name ?? '';
   switch (roleRef.kind) {
     case 'Role': {
-      const role = objects.roles.find((candidate) => candidate.metadata?.namespace === bindingNamespace && candidate.metadata?.name === name);
+      const role = objects.roles.find(
+        (candidate) => candidate.metadata?.namespace === bindingNamespace && candidate.metadata?.name === name,
+      );
       return role ? (role.rules ?? []) : `role.rbac.authorization.k8s.io ${goQuote(name)} not found`;
     }
     case 'ClusterRole': {
       const clusterRole = objects.clusterRoles.find((candidate) => candidate.metadata?.name === name);
-      return clusterRole ? clusterRoleRules(clusterRole, objects.clusterRoles, new Set()) : `clusterrole.rbac.authorization.k8s.io ${goQuote(name)} not found`;
+      return clusterRole
+        ? clusterRoleRules(clusterRole, objects.clusterRoles, new Set())
+        : `clusterrole.rbac.authorization.k8s.io ${goQuote(name)} not found`;
     }
     default:
       return `unsupported role reference kind: ${goQuote(roleRef.kind ?? '')}`;
@@ -249,7 +265,8 @@ function describeBinding(binding: any, bindingNamespace: string, subject: Subjec
 }
 
 function describeSubject(subject: Subject, bindingNamespace: string): string {
-  if (subject.kind === 'ServiceAccount') return `${subject.kind} ${goQuote(`${subject.name}/${subject.namespace || bindingNamespace}`)}`;
+  if (subject.kind === 'ServiceAccount')
+    return `${subject.kind} ${goQuote(`${subject.name}/${subject.namespace || bindingNamespace}`)}`;
   return `${subject.kind} ${goQuote(subject.name)}`;
 }
 
@@ -282,7 +299,8 @@ function clusterRoleRules(clusterRole: any, clusterRoles: readonly any[], resolv
       .filter((candidate) => candidate.metadata?.name !== name && selector.matches(candidate.metadata?.labels))
       .sort((a, b) => compareNames(a.metadata?.name ?? '', b.metadata?.name ?? ''));
     for (const role of selected) {
-      for (const rule of clusterRoleRules(role, clusterRoles, resolving)) if (!rules.some((kept) => sameRule(kept, rule))) rules.push(rule);
+      for (const rule of clusterRoleRules(role, clusterRoles, resolving))
+        if (!rules.some((kept) => sameRule(kept, rule))) rules.push(rule);
     }
   }
   resolving.delete(name);
@@ -307,5 +325,5 @@ function sameRule(a: PolicyRule, b: PolicyRule): boolean {
 /** utilerrors.NewAggregate(...).Error(): one message as it is, several distinct ones as `[a, b]`. */
 function aggregateMessage(messages: readonly string[]): string {
   const distinct = [...new Set(messages)];
-  return distinct.length === 1 ? distinct[0]! : `[${distinct.join(', ')}]`;
+  return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
 }

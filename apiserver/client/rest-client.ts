@@ -33,8 +33,14 @@ export class RestClient {
   request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RestResponse> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-      const length: Record<string, string> = payload === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(payload)) };
-      const req = this.open(method, path, { 'Content-Type': 'application/json', Accept: 'application/json', ...length, ...headers });
+      const length: Record<string, string> =
+        payload === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(payload)) };
+      const req = this.open(method, path, {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        ...length,
+        ...headers,
+      });
       req.on('response', (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -63,7 +63,11 @@ export interface APIGroupDiscoveryList {
  * leave responseKind's group and version empty when they equal the containing group-version, as
  * kube-apiserver does; custom resources spell them out, as the apiextensions server does.
  */
-export function aggregatedDiscovery(resources: readonly ResourceInfo[], which: 'api' | 'apis', version: AggregatedDiscoveryVersion = 'v2'): APIGroupDiscoveryList {
+export function aggregatedDiscovery(
+  resources: readonly ResourceInfo[],
+  which: 'api' | 'apis',
+  version: AggregatedDiscoveryVersion = 'v2',
+): APIGroupDiscoveryList {
   const inScope = resources.filter((r) => (which === 'api') === (r.group === ''));
   const items = aggregatedGroupOrder(inScope).map(({ group, versions }) => ({
     metadata: group ? { name: group, creationTimestamp: null } : { creationTimestamp: null },
@@ -95,13 +99,23 @@ function resourceDiscovery(r: ResourceInfo): APIResourceDiscovery {
 function subresourceDiscovery(r: ResourceInfo, sub: SubresourceInfo): APISubresourceDiscovery {
   return {
     subresource: sub.name,
-    responseKind: { group: sub.group ?? (r.builtin ? '' : r.group), version: sub.version ?? (r.builtin ? '' : r.version), kind: sub.kind },
+    responseKind: {
+      group: sub.group ?? (r.builtin ? '' : r.group),
+      version: sub.version ?? (r.builtin ? '' : r.version),
+      kind: sub.kind,
+    },
     verbs: [...sub.verbs],
   };
 }
 
 /** Media types kube-apiserver can answer discovery in; parameters decide whether it is aggregated. */
-const DISCOVERY_MEDIA_TYPES = new Set(['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/*', '*/*']);
+const DISCOVERY_MEDIA_TYPES = new Set([
+  'application/json',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+  'application/*',
+  '*/*',
+]);
 
 interface AcceptClause {
   type: string;
@@ -120,7 +134,10 @@ function parseAccept(header: string): AcceptClause[] {
       const eq = raw.indexOf('=');
       if (eq < 0) continue;
       const key = raw.slice(0, eq).trim();
-      const value = raw.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+      const value = raw
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, '$1');
       if (key === 'q') q = Number(value);
       else params.set(key, value);
     }
@@ -128,7 +145,10 @@ function parseAccept(header: string): AcceptClause[] {
   }
   // Like kube's goautoneg: higher q first, concrete types before wildcards, otherwise as sent.
   const wildness = (c: AcceptClause) => (c.type === '*/*' ? 2 : c.type.endsWith('/*') ? 1 : 0);
-  return clauses.map((c, i) => ({ c, i })).sort((a, b) => b.c.q - a.c.q || wildness(a.c) - wildness(b.c) || a.i - b.i).map(({ c }) => c);
+  return clauses
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => b.c.q - a.c.q || wildness(a.c) - wildness(b.c) || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 /**
@@ -142,7 +162,12 @@ export function acceptsAggregatedDiscovery(acceptHeader: string): AggregatedDisc
     const { params } = clause;
     if (!params.has('as') && !params.has('g') && !params.has('v')) return null;
     const version = params.get('v');
-    if (params.get('g') === DISCOVERY_GROUP && params.get('as') === DISCOVERY_KIND && (version === 'v2' || version === 'v2beta1')) return version;
+    if (
+      params.get('g') === DISCOVERY_GROUP &&
+      params.get('as') === DISCOVERY_KIND &&
+      (version === 'v2' || version === 'v2beta1')
+    )
+      return version;
   }
   return null;
 }

@@ -80,7 +80,10 @@ function byVersionPriority(group: string) {
   };
 }
 
-function orderGroups(resources: readonly ResourceInfo[], tieBreakKey: (gv: { group: string; version: string }) => string): OrderedGroup[] {
+function orderGroups(
+  resources: readonly ResourceInfo[],
+  tieBreakKey: (gv: { group: string; version: string }) => string,
+): OrderedGroup[] {
   const gvs = distinctGroupVersions(resources).sort((a, b) => {
     const pa = priorityOf(a.group, a.version).group;
     const pb = priorityOf(b.group, b.version).group;

@@ -52,14 +52,18 @@ export interface APIResourceList {
 
 /** `/api`: the core group's versions and the address clients should use. */
 export function apiVersions(serverAddress: string): APIVersions {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
 }
 
 /** `/apis`: every named group (the core group is never listed here), preferred version first. */
 export function apiGroupList(resources: readonly ResourceInfo[]): APIGroupList {
   const groups = legacyGroupOrder(resources.filter((r) => r.group !== '')).map(({ group, versions }) => {
     const forDiscovery = versions.map((version) => ({ groupVersion: `${group}/${version}`, version }));
-    return { name: group, versions: forDiscovery, preferredVersion: forDiscovery[0]! };
+    return { name: group, versions: forDiscovery, preferredVersion: forDiscovery[0] };
   });
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
@@ -72,7 +76,9 @@ export function apiGroupList(resources: readonly ResourceInfo[]): APIGroupList {
 export function apiResourceList(groupVersion: string, resources: readonly ResourceInfo[]): APIResourceList {
   const [group, version] = groupVersion.includes('/') ? groupVersion.split('/') : ['', groupVersion];
   const entries: APIResource[] = [];
-  const matching = resources.filter((r) => r.group === group && r.version === version).sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  const matching = resources
+    .filter((r) => r.group === group && r.version === version)
+    .sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
   for (const r of matching) {
     entries.push({
       name: r.resource,

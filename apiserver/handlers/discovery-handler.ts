@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceCatalog } from '../catalog.js';
-import { acceptsAggregatedDiscovery, aggregatedDiscovery, aggregatedDiscoveryContentType } from '../discovery/aggregated.js';
+import {
+  acceptsAggregatedDiscovery,
+  aggregatedDiscovery,
+  aggregatedDiscoveryContentType,
+} from '../discovery/aggregated.js';
 import { apiGroupList, apiResourceList, apiVersions } from '../discovery/legacy.js';
 import { sendJson } from './http-io.js';
 
@@ -9,23 +13,38 @@ import { sendJson } from './http-io.js';
  * form is served only when the client asks for it, with the exact Content-Type client-go keys
  * on; otherwise the legacy documents. Returns false when the path is not a discovery path.
  */
-export function handleDiscovery(req: IncomingMessage, res: ServerResponse, path: string, catalog: ResourceCatalog, serverAddress: string): boolean {
+export function handleDiscovery(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  catalog: ResourceCatalog,
+  serverAddress: string,
+): boolean {
   const parts = path.split('/').filter(Boolean);
   const resources = catalog.resources();
   if (parts.length === 1 && (parts[0] === 'api' || parts[0] === 'apis')) {
     const which = parts[0];
     const aggregated = acceptsAggregatedDiscovery(req.headers.accept ?? '');
     if (aggregated) {
-      sendJson(req, res, 200, aggregatedDiscovery(resources, which, aggregated), { 'Content-Type': aggregatedDiscoveryContentType(aggregated), Vary: 'Accept' });
+      sendJson(req, res, 200, aggregatedDiscovery(resources, which, aggregated), {
+        'Content-Type': aggregatedDiscoveryContentType(aggregated),
+        Vary: 'Accept',
+      });
     } else {
-      sendJson(req, res, 200, which === 'api' ? apiVersions(serverAddress) : apiGroupList(resources.filter((r) => r.group !== '')), { Vary: 'Accept' });
+      sendJson(
+        req,
+        res,
+        200,
+        which === 'api' ? apiVersions(serverAddress) : apiGroupList(resources.filter((r) => r.group !== '')),
+        { Vary: 'Accept' },
+      );
     }
     return true;
   }
   if (parts[0] === 'api' && parts.length === 2) {
     const matching = resources.filter((r) => r.group === '' && r.version === parts[1]);
     if (matching.length === 0) return false;
-    sendJson(req, res, 200, apiResourceList(parts[1]!, matching));
+    sendJson(req, res, 200, apiResourceList(parts[1], matching));
     return true;
   }
   if (parts[0] === 'apis' && parts.length === 2) {

@@ -28,7 +28,7 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BYTES):
 
 /** The media type of a Content-Type header, without parameters, lower-cased. */
 export function mediaType(header: string | undefined): string {
-  return (header ?? '').split(';')[0]!.trim().toLowerCase();
+  return (header ?? '').split(';')[0].trim().toLowerCase();
 }
 
 /** A create/update body: JSON, YAML, or protobuf (what kubectl's typed clients send). */
@@ -75,7 +75,8 @@ export function nestedDeeperThan(text: string, limit: number): boolean {
 export function parseJson(body: Buffer): unknown {
   if (body.length === 0) throw badRequest('the body of the request was empty');
   const text = body.toString('utf8');
-  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw badRequest(`the body of the request is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH))
+    throw badRequest(`the body of the request is nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -83,12 +84,24 @@ export function parseJson(body: Buffer): unknown {
   }
 }
 
-export function sendJson(req: IncomingMessage, res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendJsonText(req, res, code, JSON.stringify(body), headers);
 }
 
 /** A JSON answer already serialised (a list written from its items' texts), compressed as sendJson would. */
-export function sendJsonText(req: IncomingMessage, res: ServerResponse, code: number, text: string, headers: Record<string, string> = {}): void {
+export function sendJsonText(
+  req: IncomingMessage,
+  res: ServerResponse,
+  code: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   let payload: Buffer = Buffer.from(text);
   const out: Record<string, string> = { 'Content-Type': 'application/json', ...headers };
   if (payload.length > GZIP_THRESHOLD && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
@@ -140,7 +153,11 @@ export class JsonAnswerStream {
 
   private open(): Writable {
     const gzip = /\bgzip\b/.test(String(this.req.headers['accept-encoding'] ?? ''));
-    this.res.writeHead(this.code, { 'Content-Type': 'application/json', ...this.headers, ...(gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+    this.res.writeHead(this.code, {
+      'Content-Type': 'application/json',
+      ...this.headers,
+      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+    });
     if (!gzip) return this.res;
     const compress = createGzip({ level: 1 });
     pipeline(compress, this.res).catch(() => {

@@ -41,7 +41,9 @@ export function parseListOptions(query: URLSearchParams, watch: boolean): ListOp
     throw badRequest(`resourceVersion: Invalid value: "${resourceVersion}": must be a non-negative integer`);
   }
   if (!['', 'Exact', 'NotOlderThan'].includes(resourceVersionMatch)) {
-    throw badRequest(`resourceVersionMatch: Unsupported value: "${resourceVersionMatch}": supported values: "Exact", "NotOlderThan", ""`);
+    throw badRequest(
+      `resourceVersionMatch: Unsupported value: "${resourceVersionMatch}": supported values: "Exact", "NotOlderThan", ""`,
+    );
   }
   if (watch) validateWatchOptions(options);
   else validateListOnlyOptions(options);
@@ -55,12 +57,17 @@ export function parseListOptions(query: URLSearchParams, watch: boolean): ListOp
 function validateListOnlyOptions(options: ListOptions): void {
   const { resourceVersion, resourceVersionMatch } = options;
   if (resourceVersionMatch && !resourceVersion) {
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    throw badRequest(
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
   }
   if (resourceVersionMatch === 'Exact' && resourceVersion === '0') {
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    throw badRequest(
+      'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    );
   }
-  if (options.sendInitialEvents !== undefined) throw badRequest('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+  if (options.sendInitialEvents !== undefined)
+    throw badRequest('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
 }
 
 /**
@@ -70,12 +77,17 @@ function validateListOnlyOptions(options: ListOptions): void {
 function validateWatchOptions(options: ListOptions): void {
   const match = options.resourceVersionMatch;
   if (options.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
-    throw badRequest('resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+    throw badRequest(
+      'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
   }
   if (match && options.sendInitialEvents === undefined) {
-    throw badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided');
+    throw badRequest(
+      'resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    );
   }
-  if (match && match !== 'NotOlderThan') throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "NotOlderThan"`);
+  if (match && match !== 'NotOlderThan')
+    throw badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "NotOlderThan"`);
 }
 
 function parseSelector<T>(parse: () => T): T {

@@ -32,7 +32,10 @@ export class OpenApiHandler {
     const entry = this.documents.get(groupVersion);
     if (!entry) return false;
     const immutable = query.get('hash') === entry.hash;
-    sendJson(req, res, 200, entry.doc, { 'Cache-Control': immutable ? 'public, immutable' : 'no-cache, private', Etag: `"${entry.hash}"` });
+    sendJson(req, res, 200, entry.doc, {
+      'Cache-Control': immutable ? 'public, immutable' : 'no-cache, private',
+      Etag: `"${entry.hash}"`,
+    });
     return true;
   }
 
@@ -41,7 +44,9 @@ export class OpenApiHandler {
     const resources = this.catalog.resources();
     this.index = openapiV3Index(resources);
     this.documents = new Map();
-    const groupVersions = new Set(resources.map((r) => (r.group ? `apis/${r.group}/${r.version}` : `api/${r.version}`)));
+    const groupVersions = new Set(
+      resources.map((r) => (r.group ? `apis/${r.group}/${r.version}` : `api/${r.version}`)),
+    );
     for (const gv of groupVersions) {
       const doc = openapiV3Document(gv, resources);
       this.documents.set(gv, { doc, hash: openapiV3DocumentHash(doc) });

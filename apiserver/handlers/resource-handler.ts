@@ -24,25 +24,48 @@ export interface ResourceHandlerContext {
   bookmarkIntervalMs: number;
 }
 
-const PATCH_TYPES: PatchType[] = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+const PATCH_TYPES: PatchType[] = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+];
 const APPLY_PATCH = 'application/apply-patch+yaml';
 const SERVED_SUBRESOURCES = new Set(['', 'status', 'scale']);
 
 /** Serves one resource request (the verb, group, resource and name are already parsed). */
-export async function handleResource(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, ctx: ResourceHandlerContext): Promise<void> {
+export async function handleResource(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequestInfo,
+  query: URLSearchParams,
+  ctx: ResourceHandlerContext,
+): Promise<void> {
   const resource = ctx.registry.info;
   checkScope(info, resource);
-  if (!SERVED_SUBRESOURCES.has(info.subresource) || (info.subresource && !resource.subresources.some((s) => s.name === info.subresource))) {
+  if (
+    !SERVED_SUBRESOURCES.has(info.subresource) ||
+    (info.subresource && !resource.subresources.some((s) => s.name === info.subresource))
+  ) {
     throw pathNotFound();
   }
-  if (info.subresource && !['get', 'update', 'patch'].includes(info.verb)) throw methodNotAllowed(info.verb, ctx.registry.gr);
+  if (info.subresource && !['get', 'update', 'patch'].includes(info.verb))
+    throw methodNotAllowed(info.verb, ctx.registry.gr);
   if (info.subresource === 'scale') return handleScale(req, res, info, query, ctx);
   if (!info.subresource && !resource.verbs.includes(info.verb)) throw methodNotAllowed(info.verb, ctx.registry.gr);
   const { registry } = ctx;
   switch (info.verb) {
     case 'get': {
       const object = await registry.get(info.namespace, info.name);
-      return respondObjects(req, res, 200, ctx, [object], { resourceVersion: object.metadata.resourceVersion }, query, true);
+      return respondObjects(
+        req,
+        res,
+        200,
+        ctx,
+        [object],
+        { resourceVersion: object.metadata.resourceVersion },
+        query,
+        true,
+      );
     }
     case 'list': {
       const options = parseListOptions(query, false);
@@ -58,9 +81,25 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       const table = wantsTable(req.headers.accept);
       const render = table
         ? (object: ApiObject, first: boolean) =>
-            buildTable(ctx.printer, [object], { includeObject: options.includeObject, listMeta: {}, now: new Date(), omitHeaders: !first })
+            buildTable(ctx.printer, [object], {
+              includeObject: options.includeObject,
+              listMeta: {},
+              now: new Date(),
+              omitHeaders: !first,
+            })
         : (object: ApiObject) => object;
-      return serveWatch({ req, res, store: ctx.store, registry, namespace: info.namespace, name: info.name, filter, options, render, bookmarkIntervalMs: ctx.bookmarkIntervalMs });
+      return serveWatch({
+        req,
+        res,
+        store: ctx.store,
+        registry,
+        namespace: info.namespace,
+        name: info.name,
+        filter,
+        options,
+        render,
+        bookmarkIntervalMs: ctx.bookmarkIntervalMs,
+      });
     }
     case 'create': {
       if (info.name) throw methodNotAllowed('create', ctx.registry.gr);
@@ -82,7 +121,12 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       if (contentType === APPLY_PATCH && !info.subresource) return serveApply(req, res, info, query, ctx);
       const type = contentType as PatchType;
       if (!PATCH_TYPES.includes(type) || (type === 'application/strategic-merge-patch+json' && !resource.builtin)) {
-        throw unsupportedMediaType([...(resource.builtin ? PATCH_TYPES : PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json')), APPLY_PATCH]);
+        throw unsupportedMediaType([
+          ...(resource.builtin
+            ? PATCH_TYPES
+            : PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json')),
+          APPLY_PATCH,
+        ]);
       }
       const patch = parseJson(await readBody(req));
       const options = writeOptions(query, req);
@@ -100,17 +144,38 @@ export async function handleResource(req: IncomingMessage, res: ServerResponse, 
       const options = parseListOptions(query, false);
       const filter = new ObjectFilter(resource, options.labelSelector, options.fieldSelector);
       const deleteOpts = await deleteOptions(req, query);
-      const list = await listObjects(ctx.store, registry, info.namespace, filter, { ...options, limit: 0, continue: '' });
+      const list = await listObjects(ctx.store, registry, info.namespace, filter, {
+        ...options,
+        limit: 0,
+        continue: '',
+      });
       const deleted: ApiObject[] = [];
       for (const object of list.objects) {
-        deleted.push(await registry.delete(object.metadata.namespace ?? '', object.metadata.name, deleteOpts).catch(() => object));
+        deleted.push(
+          await registry.delete(object.metadata.namespace ?? '', object.metadata.name, deleteOpts).catch(() => object),
+        );
       }
-      return respondObjects(req, res, 200, ctx, deleted, { resourceVersion: String(await ctx.store.currentRevision()) }, query, false);
+      return respondObjects(
+        req,
+        res,
+        200,
+        ctx,
+        deleted,
+        { resourceVersion: String(await ctx.store.currentRevision()) },
+        query,
+        false,
+      );
     }
   }
 }
 
-async function handleScale(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, ctx: ResourceHandlerContext): Promise<void> {
+async function handleScale(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequestInfo,
+  query: URLSearchParams,
+  ctx: ResourceHandlerContext,
+): Promise<void> {
   const { registry } = ctx;
   if (info.verb === 'get') return sendJson(req, res, 200, await getScale(registry, info.namespace, info.name));
   const options: WriteOptions = { ...writeOptions(query, req), managerSubresource: 'scale' };
@@ -120,11 +185,22 @@ async function handleScale(req: IncomingMessage, res: ServerResponse, info: Reso
   }
   const type = mediaType(req.headers['content-type']) as PatchType;
   if (!PATCH_TYPES.includes(type)) throw unsupportedMediaType(PATCH_TYPES);
-  sendJson(req, res, 200, await patchScale(registry, info.namespace, info.name, type, parseJson(await readBody(req)), options));
+  sendJson(
+    req,
+    res,
+    200,
+    await patchScale(registry, info.namespace, info.name, type, parseJson(await readBody(req)), options),
+  );
 }
 
 /** Server-side apply: the body is YAML (or JSON, which YAML includes); 201 when it created the object. */
-async function serveApply(req: IncomingMessage, res: ServerResponse, info: ResourceRequestInfo, query: URLSearchParams, ctx: ResourceHandlerContext): Promise<void> {
+async function serveApply(
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequestInfo,
+  query: URLSearchParams,
+  ctx: ResourceHandlerContext,
+): Promise<void> {
   const manager = query.get('fieldManager');
   if (!manager) throw badRequest('fieldManager is required for apply requests');
   const text = (await readBody(req)).toString('utf8');
@@ -143,9 +219,15 @@ async function serveApply(req: IncomingMessage, res: ServerResponse, info: Resou
 function writeOptions(query: URLSearchParams, req: IncomingMessage): WriteOptions {
   const fieldValidation = query.get('fieldValidation') ?? 'Warn';
   if (!['Strict', 'Warn', 'Ignore'].includes(fieldValidation)) {
-    throw badRequest(`fieldValidation: Unsupported value: "${fieldValidation}": supported values: "Ignore", "Strict", "Warn"`);
+    throw badRequest(
+      `fieldValidation: Unsupported value: "${fieldValidation}": supported values: "Ignore", "Strict", "Warn"`,
+    );
   }
-  const options: WriteOptions = { fieldValidation: fieldValidation as WriteOptions['fieldValidation'], dryRun: dryRun(query), warnings: [] };
+  const options: WriteOptions = {
+    fieldValidation: fieldValidation as WriteOptions['fieldValidation'],
+    dryRun: dryRun(query),
+    warnings: [],
+  };
   const manager = query.get('fieldManager') || userAgentPrefix(req.headers['user-agent']);
   if (manager) options.manager = manager;
   return options;
@@ -153,18 +235,26 @@ function writeOptions(query: URLSearchParams, req: IncomingMessage): WriteOption
 
 /** kube's default field manager: the User-Agent up to its first slash (`kubectl/v1.32.5 …` → `kubectl`), printable only. */
 function userAgentPrefix(userAgent: string | undefined): string {
-  return [...(userAgent ?? '').split('/')[0]!].filter((ch) => !/\p{C}/u.test(ch)).join('').slice(0, 128);
+  return [...(userAgent ?? '').split('/')[0]]
+    .filter((ch) => !/\p{C}/u.test(ch))
+    .join('')
+    .slice(0, 128);
 }
 
 function dryRun(query: URLSearchParams): boolean {
   const values = query.getAll('dryRun');
-  if (values.some((v) => v !== 'All')) throw badRequest(`dryRun: Unsupported value: "${values.find((v) => v !== 'All')}": supported values: "All"`);
+  if (values.some((v) => v !== 'All'))
+    throw badRequest(`dryRun: Unsupported value: "${values.find((v) => v !== 'All')}": supported values: "All"`);
   return values.length > 0;
 }
 
 /** One `Warning: 299 - "<text>"` header per warning, as kubectl prints them. */
 function warn(res: ServerResponse, options: WriteOptions): void {
-  if (options.warnings?.length) res.setHeader('Warning', options.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  if (options.warnings?.length)
+    res.setHeader(
+      'Warning',
+      options.warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    );
 }
 
 function checkScope(info: ResourceRequestInfo, resource: ResourceInfo): void {
@@ -191,7 +281,12 @@ function respondObjects(
   }
   if (single) return sendJson(req, res, code, objects[0]);
   const { registry } = ctx;
-  sendJson(req, res, code, { kind: registry.info.listKind, apiVersion: registry.apiVersion(), metadata: listMeta, items: objects });
+  sendJson(req, res, code, {
+    kind: registry.info.listKind,
+    apiVersion: registry.apiVersion(),
+    metadata: listMeta,
+    items: objects,
+  });
 }
 
 function includeObjectOf(query: URLSearchParams): 'None' | 'Metadata' | 'Object' {
@@ -212,7 +307,9 @@ async function deleteOptions(req: IncomingMessage, query: URLSearchParams): Prom
   const policy = parsed.propagationPolicy ?? query.get('propagationPolicy') ?? undefined;
   if (policy !== undefined) {
     if (!['Background', 'Foreground', 'Orphan'].includes(policy)) {
-      throw badRequest(`propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`);
+      throw badRequest(
+        `propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan"`,
+      );
     }
     options.propagationPolicy = policy;
   } else if (parsed.orphanDependents === true || query.get('orphanDependents') === 'true') {

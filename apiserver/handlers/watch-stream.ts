@@ -52,7 +52,11 @@ export async function serveWatch(w: WatchRequest): Promise<void> {
     afterRevision = Number(options.resourceVersion);
   }
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
   res.flushHeaders();
   let first = true;
   let lastRevision = afterRevision;
@@ -69,7 +73,11 @@ export async function serveWatch(w: WatchRequest): Promise<void> {
     watch = await registry.objects.watch(w.namespace, afterRevision);
   } catch (err) {
     const status = isStoreError(err, 'Expired')
-      ? statusOf(410, 'Expired', `too old resource version: ${afterRevision} (${await w.store.currentRevision().catch(() => 0)})`)
+      ? statusOf(
+          410,
+          'Expired',
+          `too old resource version: ${afterRevision} (${await w.store.currentRevision().catch(() => 0)})`,
+        )
       : toApiError(err).status;
     write('ERROR', status);
     res.end();
@@ -87,7 +95,8 @@ export async function serveWatch(w: WatchRequest): Promise<void> {
       write('ADDED', w.render(object, first));
       first = false;
     }
-    if (sendInitial && options.sendInitialEvents && options.allowWatchBookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+    if (sendInitial && options.sendInitialEvents && options.allowWatchBookmarks)
+      bookmark({ 'k8s.io/initial-events-end': 'true' });
     for await (const raw of watch) {
       lastRevision = raw.revision;
       const event = registry.objects.decodeEvent(raw);
@@ -98,7 +107,9 @@ export async function serveWatch(w: WatchRequest): Promise<void> {
       first = false;
     }
   } catch (err) {
-    const status = isStoreError(err, 'Expired') ? statusOf(410, 'Expired', `too old resource version: ${afterRevision}`) : toApiError(err).status;
+    const status = isStoreError(err, 'Expired')
+      ? statusOf(410, 'Expired', `too old resource version: ${afterRevision}`)
+      : toApiError(err).status;
     write('ERROR', status);
   } finally {
     clearTimeout(timeout);
@@ -109,7 +120,12 @@ export async function serveWatch(w: WatchRequest): Promise<void> {
   }
 }
 
-function transition(type: 'create' | 'update' | 'delete', filter: ObjectFilter, object: ApiObject, previous?: ApiObject): WatchEventType | null {
+function transition(
+  type: 'create' | 'update' | 'delete',
+  filter: ObjectFilter,
+  object: ApiObject,
+  previous?: ApiObject,
+): WatchEventType | null {
   if (type === 'create') return filter.matches(object) ? 'ADDED' : null;
   if (type === 'delete') return filter.matches(object) ? 'DELETED' : null;
   const now = filter.matches(object);
@@ -119,4 +135,3 @@ function transition(type: 'create' | 'update' | 'delete', filter: ObjectFilter, 
   if (before) return 'DELETED';
   return null;
 }
-

@@ -65,7 +65,9 @@ export function openapiV3Index(resources: readonly ResourceInfo[]): OpenAPIV3Ind
   const keys = [...new Set(resources.map((r) => indexKey(r.group, r.version)))].sort();
   const paths: OpenAPIV3Index['paths'] = {};
   for (const key of keys) {
-    paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${openapiV3DocumentHash(openapiV3Document(key, resources))}` };
+    paths[key] = {
+      serverRelativeURL: `/openapi/v3/${key}?hash=${openapiV3DocumentHash(openapiV3Document(key, resources))}`,
+    };
   }
   return { paths };
 }
@@ -82,9 +84,9 @@ function indexKey(group: string, version: string): string {
 /** Accepts the index key (`api/v1`, `apis/apps/v1`) or the discovery form (`v1`, `apps/v1`). */
 function parseGroupVersion(groupVersion: string): { group: string; version: string } {
   const parts = groupVersion.split('/');
-  if (parts[0] === 'api' && parts.length === 2) return { group: '', version: parts[1]! };
-  if (parts[0] === 'apis' && parts.length === 3) return { group: parts[1]!, version: parts[2]! };
-  return parts.length === 1 ? { group: '', version: parts[0]! } : { group: parts[0]!, version: parts[1]! };
+  if (parts[0] === 'api' && parts.length === 2) return { group: '', version: parts[1] };
+  if (parts[0] === 'apis' && parts.length === 3) return { group: parts[1], version: parts[2] };
+  return parts.length === 1 ? { group: '', version: parts[0] } : { group: parts[0], version: parts[1] };
 }
 
 /**
@@ -99,14 +101,27 @@ export function openapiV3Document(groupVersion: string, resources: readonly Reso
   if (served.length) {
     const names = operationNames(group, version);
     const urlPrefix = group ? `/apis/${group}/${version}` : `/api/${version}`;
-    paths[`${urlPrefix}/`] = { get: { description: 'get available resources', operationId: `get${names.idPrefix}APIResources`, tags: [names.tag], responses: responses('200') } };
+    paths[`${urlPrefix}/`] = {
+      get: {
+        description: 'get available resources',
+        operationId: `get${names.idPrefix}APIResources`,
+        tags: [names.tag],
+        responses: responses('200'),
+      },
+    };
     for (const r of served) Object.assign(paths, resourcePaths(r, urlPrefix, names));
   }
   const custom = served.length > 0 && served.every((r) => !r.builtin);
   return {
     openapi: '3.0.0',
-    info: custom ? { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' } : { title: 'Kubernetes', version: KUBERNETES_VERSION },
-    paths: Object.fromEntries(Object.keys(paths).sort().map((path) => [path, paths[path]!])),
+    info: custom
+      ? { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' }
+      : { title: 'Kubernetes', version: KUBERNETES_VERSION },
+    paths: Object.fromEntries(
+      Object.keys(paths)
+        .sort()
+        .map((path) => [path, paths[path]]),
+    ),
     components: { schemas: {} },
   };
 }
@@ -141,7 +156,11 @@ export function toValidOperationId(text: string, capitalizeFirstLetter: boolean)
   return out;
 }
 
-const query = (name: string, type = 'string'): Parameter => ({ name, in: 'query', schema: { type, uniqueItems: true } });
+const query = (name: string, type = 'string'): Parameter => ({
+  name,
+  in: 'query',
+  schema: { type, uniqueItems: true },
+});
 
 const LIST_PARAMS = [
   query('allowWatchBookmarks', 'boolean'),
@@ -164,9 +183,10 @@ const DELETE_PARAMS = [
   query('orphanDependents', 'boolean'),
   query('propagationPolicy'),
 ];
-const DELETE_COLLECTION_PARAMS = [...LIST_PARAMS.filter((p) => p.name !== 'allowWatchBookmarks' && p.name !== 'watch'), ...DELETE_PARAMS].sort((a, b) =>
-  a.name < b.name ? -1 : 1,
-);
+const DELETE_COLLECTION_PARAMS = [
+  ...LIST_PARAMS.filter((p) => p.name !== 'allowWatchBookmarks' && p.name !== 'watch'),
+  ...DELETE_PARAMS,
+].sort((a, b) => (a.name < b.name ? -1 : 1));
 
 const PRETTY: Parameter = query('pretty');
 const NAMESPACE: Parameter = {
@@ -176,12 +196,23 @@ const NAMESPACE: Parameter = {
   required: true,
   schema: { type: 'string', uniqueItems: true },
 };
-const nameParam = (kind: string): Parameter => ({ name: 'name', in: 'path', description: `name of the ${kind}`, required: true, schema: { type: 'string', uniqueItems: true } });
+const nameParam = (kind: string): Parameter => ({
+  name: 'name',
+  in: 'path',
+  description: `name of the ${kind}`,
+  required: true,
+  schema: { type: 'string', uniqueItems: true },
+});
 
-const RESPONSE_TEXT: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted', '401': 'Unauthorized' };
+const RESPONSE_TEXT: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '401': 'Unauthorized',
+};
 
 function responses(...codes: string[]): Operation['responses'] {
-  return Object.fromEntries([...codes, '401'].map((code) => [code, { description: RESPONSE_TEXT[code]! }]));
+  return Object.fromEntries([...codes, '401'].map((code) => [code, { description: RESPONSE_TEXT[code] }]));
 }
 
 const OBJECT: Schema = { type: 'object' };
@@ -199,7 +230,13 @@ const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 
 /** Methods in the order an OpenAPI path item lists them. */
 const METHOD_ORDER: Method[] = ['get', 'put', 'post', 'delete', 'patch'];
-const METHOD_OF_VERB: Record<string, Method> = { get: 'get', update: 'put', create: 'post', delete: 'delete', patch: 'patch' };
+const METHOD_OF_VERB: Record<string, Method> = {
+  get: 'get',
+  update: 'put',
+  create: 'post',
+  delete: 'delete',
+  patch: 'patch',
+};
 
 /** How kube documents an operation on one object (or, for post, on a collection). */
 interface OperationShape {
@@ -215,17 +252,47 @@ function shapeOf(method: Method, builtin: boolean): OperationShape {
     case 'get':
       return { idVerb: 'read', action: 'get', codes: ['200'] };
     case 'put':
-      return { idVerb: 'replace', action: 'put', parameters: WRITE_PARAMS, requestBody: JSON_BODY, codes: ['200', '201'] };
+      return {
+        idVerb: 'replace',
+        action: 'put',
+        parameters: WRITE_PARAMS,
+        requestBody: JSON_BODY,
+        codes: ['200', '201'],
+      };
     case 'post':
-      return { idVerb: 'create', action: 'post', parameters: WRITE_PARAMS, requestBody: JSON_BODY, codes: ['200', '201', '202'] };
+      return {
+        idVerb: 'create',
+        action: 'post',
+        parameters: WRITE_PARAMS,
+        requestBody: JSON_BODY,
+        codes: ['200', '201', '202'],
+      };
     case 'delete':
-      return { idVerb: 'delete', action: 'delete', parameters: DELETE_PARAMS, requestBody: DELETE_BODY, codes: ['200', '202'] };
+      return {
+        idVerb: 'delete',
+        action: 'delete',
+        parameters: DELETE_PARAMS,
+        requestBody: DELETE_BODY,
+        codes: ['200', '202'],
+      };
     case 'patch':
-      return { idVerb: 'patch', action: 'patch', parameters: PATCH_PARAMS, requestBody: patchBody(builtin), codes: ['200', '201'] };
+      return {
+        idVerb: 'patch',
+        action: 'patch',
+        parameters: PATCH_PARAMS,
+        requestBody: patchBody(builtin),
+        codes: ['200', '201'],
+      };
   }
 }
 
-function operation(names: OperationNames, shape: OperationShape, rest: string, description: string, gvk: GroupVersionKind): Operation {
+function operation(
+  names: OperationNames,
+  shape: OperationShape,
+  rest: string,
+  description: string,
+  gvk: GroupVersionKind,
+): Operation {
   return {
     description,
     operationId: `${shape.idVerb}${names.idPrefix}${rest}`,
@@ -271,34 +338,58 @@ function resourcePaths(r: ResourceInfo, urlPrefix: string, names: OperationNames
   const collection = r.namespaced ? `${urlPrefix}/namespaces/{namespace}/${r.resource}` : `${urlPrefix}/${r.resource}`;
   const scopeParams = r.namespaced ? [NAMESPACE, PRETTY] : [PRETTY];
   const itemParams = [nameParam(r.kind), ...scopeParams];
-  const list = (rest: string) => operation(names, { idVerb: 'list', action: 'list', parameters: LIST_PARAMS, codes: ['200'] }, rest, `list or watch objects of kind ${r.kind}`, gvk);
+  const list = (rest: string) =>
+    operation(
+      names,
+      { idVerb: 'list', action: 'list', parameters: LIST_PARAMS, codes: ['200'] },
+      rest,
+      `list or watch objects of kind ${r.kind}`,
+      gvk,
+    );
   const paths: Record<string, PathItem> = {};
 
   const collectionOps: Partial<Record<Method, Operation>> = {};
   if (r.verbs.includes('list')) collectionOps.get = list(scoped);
-  if (r.verbs.includes('create')) collectionOps.post = operation(names, shapeOf('post', r.builtin), scoped, ITEM_DESCRIPTIONS.post(r.kind), gvk);
+  if (r.verbs.includes('create'))
+    collectionOps.post = operation(names, shapeOf('post', r.builtin), scoped, ITEM_DESCRIPTIONS.post(r.kind), gvk);
   if (r.verbs.includes('deletecollection')) {
-    const shape = { idVerb: 'delete', action: 'deletecollection', parameters: DELETE_COLLECTION_PARAMS, requestBody: DELETE_BODY, codes: ['200'] };
+    const shape = {
+      idVerb: 'delete',
+      action: 'deletecollection',
+      parameters: DELETE_COLLECTION_PARAMS,
+      requestBody: DELETE_BODY,
+      codes: ['200'],
+    };
     collectionOps.delete = operation(names, shape, `Collection${scoped}`, `delete collection of ${r.kind}`, gvk);
   }
   if (Object.keys(collectionOps).length) paths[collection] = pathItem(collectionOps, scopeParams);
 
   const itemOps: Partial<Record<Method, Operation>> = {};
   for (const verb of ['get', 'update', 'delete', 'patch']) {
-    const method = METHOD_OF_VERB[verb]!;
-    if (r.verbs.includes(verb)) itemOps[method] = operation(names, shapeOf(method, r.builtin), scoped, ITEM_DESCRIPTIONS[method](r.kind), gvk);
+    const method = METHOD_OF_VERB[verb];
+    if (r.verbs.includes(verb))
+      itemOps[method] = operation(names, shapeOf(method, r.builtin), scoped, ITEM_DESCRIPTIONS[method](r.kind), gvk);
   }
   if (Object.keys(itemOps).length) paths[`${collection}/{name}`] = pathItem(itemOps, itemParams);
 
-  if (r.namespaced && r.verbs.includes('list')) paths[`${urlPrefix}/${r.resource}`] = pathItem({ get: list(`${r.kind}ForAllNamespaces`) }, [PRETTY]);
+  if (r.namespaced && r.verbs.includes('list'))
+    paths[`${urlPrefix}/${r.resource}`] = pathItem({ get: list(`${r.kind}ForAllNamespaces`) }, [PRETTY]);
 
   for (const sub of r.subresources) {
-    paths[`${collection}/{name}/${sub.name}`] = pathItem(subresourceOperations(r, sub, `${scoped}${capitalize(sub.name)}`, names), itemParams);
+    paths[`${collection}/{name}/${sub.name}`] = pathItem(
+      subresourceOperations(r, sub, `${scoped}${capitalize(sub.name)}`, names),
+      itemParams,
+    );
   }
   return paths;
 }
 
-function subresourceOperations(r: ResourceInfo, sub: SubresourceInfo, rest: string, names: OperationNames): Partial<Record<Method, Operation>> {
+function subresourceOperations(
+  r: ResourceInfo,
+  sub: SubresourceInfo,
+  rest: string,
+  names: OperationNames,
+): Partial<Record<Method, Operation>> {
   const gvk = { group: sub.group ?? r.group, version: sub.version ?? r.version, kind: sub.kind };
   // exec, attach, portforward and proxy stream instead of returning objects: kube's "connect".
   const connect = sub.kind.endsWith('Options');
@@ -307,7 +398,13 @@ function subresourceOperations(r: ResourceInfo, sub: SubresourceInfo, rest: stri
     const method = METHOD_OF_VERB[verb];
     if (!method) continue;
     operations[method] = connect
-      ? operation(names, { idVerb: 'connect', action: 'connect', codes: ['200'] }, `${capitalize(method)}${rest}`, `connect ${method.toUpperCase()} requests to ${sub.name} of ${r.kind}`, gvk)
+      ? operation(
+          names,
+          { idVerb: 'connect', action: 'connect', codes: ['200'] },
+          `${capitalize(method)}${rest}`,
+          `connect ${method.toUpperCase()} requests to ${sub.name} of ${r.kind}`,
+          gvk,
+        )
       : operation(names, shapeOf(method, r.builtin), rest, SUBRESOURCE_DESCRIPTIONS[method](sub.name, r.kind), gvk);
   }
   return operations;

@@ -10,7 +10,8 @@ import { strategicMergePatch } from './strategic-merge.js';
 
 export { PatchError };
 
-export type PatchType = 'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json';
+export type PatchType =
+  'application/json-patch+json' | 'application/merge-patch+json' | 'application/strategic-merge-patch+json';
 
 /**
  * Applies a patch body (already JSON-parsed) to a copy of `original`; `builtin` false (custom
@@ -45,5 +46,8 @@ export function applyPatch(
 function asObject(patched: unknown): object {
   if (typeof patched === 'object' && patched !== null && !Array.isArray(patched)) return patched;
   const json = JSON.stringify(patched);
-  throw new PatchError(` "" is invalid: patch: Invalid value: ${JSON.stringify(json)}: the patched document is not a JSON object`, 422);
+  throw new PatchError(
+    ` "" is invalid: patch: Invalid value: ${JSON.stringify(json)}: the patched document is not a JSON object`,
+    422,
+  );
 }

@@ -46,10 +46,14 @@ export function applyJsonPatch(document: object, patch: unknown): unknown {
 
 function decodeOperations(patch: unknown): (JsonObject | null)[] {
   if (patch === null) return [];
-  if (!Array.isArray(patch)) throw new PatchError(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type jsonpatch.Patch`, 400);
+  if (!Array.isArray(patch))
+    throw new PatchError(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type jsonpatch.Patch`, 400);
   for (const operation of patch) {
     if (operation !== null && (typeof operation !== 'object' || Array.isArray(operation))) {
-      throw new PatchError(`json: cannot unmarshal ${jsonKind(operation)} into Go value of type jsonpatch.Operation`, 400);
+      throw new PatchError(
+        `json: cannot unmarshal ${jsonKind(operation)} into Go value of type jsonpatch.Operation`,
+        400,
+      );
     }
   }
   return patch as (JsonObject | null)[];
@@ -80,7 +84,8 @@ function add(doc: { root: unknown }, op: JsonObject): void {
   const path = pathOf(op, 'path');
   if (path instanceof Error) throw new OperationError('add operation failed to decode path: missing value');
   const location = find(doc.root, path);
-  if (!location) throw new OperationError(`add operation does not apply: doc is missing path: "${path}": missing value`);
+  if (!location)
+    throw new OperationError(`add operation does not apply: doc is missing path: "${path}": missing value`);
   const failure = insert(location, valueOf(op));
   if (failure) throw new OperationError(`error in add for path: '${path}': ${failure}`);
 }
@@ -89,7 +94,8 @@ function remove(doc: { root: unknown }, op: JsonObject): void {
   const path = pathOf(op, 'path');
   if (path instanceof Error) throw new OperationError('remove operation failed to decode path: missing value');
   const location = find(doc.root, path);
-  if (!location) throw new OperationError(`remove operation does not apply: doc is missing path: "${path}": missing value`);
+  if (!location)
+    throw new OperationError(`remove operation does not apply: doc is missing path: "${path}": missing value`);
   const failure = removeAt(location);
   if (failure) throw new OperationError(`error in remove for path: '${path}': ${failure}`);
 }
@@ -107,10 +113,12 @@ function replace(doc: { root: unknown }, op: JsonObject): void {
     return;
   }
   const location = find(doc.root, path);
-  if (!location) throw new OperationError(`replace operation does not apply: doc is missing path: ${path}: missing value`);
+  if (!location)
+    throw new OperationError(`replace operation does not apply: doc is missing path: ${path}: missing value`);
   if (Array.isArray(location.container)) {
     const index = arrayIndex(location.container, location.key);
-    if (typeof index === 'string') throw new OperationError(`replace operation does not apply: doc is missing key: ${path}: missing value`);
+    if (typeof index === 'string')
+      throw new OperationError(`replace operation does not apply: doc is missing key: ${path}: missing value`);
     change(location, String(index), 'replace', valueOf(op));
   } else {
     change(location, location.key, 'add', valueOf(op));
@@ -121,7 +129,8 @@ function move(doc: { root: unknown }, op: JsonObject): void {
   const from = pathOf(op, 'from');
   if (from instanceof Error) throw new OperationError(`move operation failed to decode from: ${from.message}`);
   const source = find(doc.root, from);
-  if (!source) throw new OperationError(`move operation does not apply: doc is missing from path: ${from}: missing value`);
+  if (!source)
+    throw new OperationError(`move operation does not apply: doc is missing from path: ${from}: missing value`);
   const value = get(source);
   if (value instanceof Error) throw new OperationError(`error in move for path: '${source.key}': ${value.message}`);
   const removeFailure = removeAt(source);
@@ -129,7 +138,8 @@ function move(doc: { root: unknown }, op: JsonObject): void {
   const path = pathOf(op, 'path');
   if (path instanceof Error) throw new OperationError(`move operation failed to decode path: ${path.message}`);
   const destination = find(doc.root, path);
-  if (!destination) throw new OperationError(`move operation does not apply: doc is missing destination path: ${path}: missing value`);
+  if (!destination)
+    throw new OperationError(`move operation does not apply: doc is missing destination path: ${path}: missing value`);
   const failure = insert(destination, value ?? null);
   if (failure) throw new OperationError(`error in move for path: '${path}': ${failure}`);
 }
@@ -156,13 +166,15 @@ function copy(doc: { root: unknown }, op: JsonObject): void {
   const from = pathOf(op, 'from');
   if (from instanceof Error) throw new OperationError(`copy operation failed to decode from: ${from.message}`);
   const source = find(doc.root, from);
-  if (!source) throw new OperationError(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
+  if (!source)
+    throw new OperationError(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
   const value = get(source);
   if (value instanceof Error) throw new OperationError(`error in copy for from: '${from}': ${value.message}`);
   const path = pathOf(op, 'path');
   if (path instanceof Error) throw new OperationError('copy operation failed to decode path: missing value');
   const destination = find(doc.root, path);
-  if (!destination) throw new OperationError(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
+  if (!destination)
+    throw new OperationError(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
   const failure = insert(destination, structuredClone(value ?? null));
   if (failure) throw new OperationError(`error while adding value during copy: ${failure}`);
 }
@@ -171,9 +183,14 @@ function copy(doc: { root: unknown }, op: JsonObject): void {
 function pathOf(op: JsonObject, member: 'path' | 'from'): string | Error {
   const value = op[member];
   if (value === undefined || value === null) {
-    return new Error(member === 'path' ? 'operation missing path field: missing value' : 'operation, missing from field: missing value');
+    return new Error(
+      member === 'path'
+        ? 'operation missing path field: missing value'
+        : 'operation, missing from field: missing value',
+    );
   }
-  if (typeof value !== 'string') return new Error(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
+  if (typeof value !== 'string')
+    return new Error(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
   return value;
 }
 
@@ -192,7 +209,7 @@ function find(root: unknown, path: string): Location | undefined {
     if (next === undefined || next === null || next instanceof Error) return undefined;
     node = next;
   }
-  return isContainer(node) ? { container: node, key: tokens[tokens.length - 1]! } : undefined;
+  return isContainer(node) ? { container: node, key: tokens[tokens.length - 1] } : undefined;
 }
 
 function isContainer(value: unknown): value is Container {

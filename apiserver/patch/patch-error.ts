@@ -4,7 +4,11 @@ export class PatchError extends Error {
    * @param detail what went wrong, where `message` is kube-apiserver's generic one and says nothing
    *   of it (a 422 from a failed JSON patch operation, for one).
    */
-  constructor(message: string, readonly status: 400 | 413 | 415 | 422 | 500, readonly detail?: string) {
+  constructor(
+    message: string,
+    readonly status: 400 | 413 | 415 | 422 | 500,
+    readonly detail?: string,
+  ) {
     super(message);
     this.name = 'PatchError';
   }

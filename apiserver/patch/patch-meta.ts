@@ -71,25 +71,31 @@ function withConditions(): PatchMetaTree {
 }
 
 const builtinKinds = new Map<string, PatchMetaTree>([
-  ['core/Pod', kind({
-    spec: { fields: podSpec },
-    status: {
-      fields: {
-        conditions,
-        podIPs: mergedBy('ip'),
-        hostIPs: mergedBy('ip'),
-        resourceClaimStatuses: { strategy: 'merge,retainKeys', mergeKey: 'name' },
+  [
+    'core/Pod',
+    kind({
+      spec: { fields: podSpec },
+      status: {
+        fields: {
+          conditions,
+          podIPs: mergedBy('ip'),
+          hostIPs: mergedBy('ip'),
+          resourceClaimStatuses: { strategy: 'merge,retainKeys', mergeKey: 'name' },
+        },
       },
-    },
-  })],
+    }),
+  ],
   ['core/PodTemplate', kind({ template: podTemplateSpec })],
   ['core/ReplicationController', workload()],
   ['core/Service', kind({ spec: { fields: { ports: mergedBy('port') } }, status: { fields: { conditions } } })],
   ['core/ServiceAccount', kind({ secrets: mergedBy('name') })],
-  ['core/Node', kind({
-    spec: { fields: { podCIDRs: mergedSet } },
-    status: { fields: { conditions, addresses: mergedBy('type') } },
-  })],
+  [
+    'core/Node',
+    kind({
+      spec: { fields: { podCIDRs: mergedSet } },
+      status: { fields: { conditions, addresses: mergedBy('type') } },
+    }),
+  ],
   ['core/Namespace', withConditions()],
   ['core/PersistentVolumeClaim', withConditions()],
   ['apps/Deployment', workload({ strategy: { strategy: 'retainKeys' } })],
@@ -97,9 +103,18 @@ const builtinKinds = new Map<string, PatchMetaTree>([
   ['apps/StatefulSet', workload()],
   ['apps/DaemonSet', workload()],
   ['batch/Job', workload()],
-  ['batch/CronJob', kind({
-    spec: { fields: { jobTemplate: { fields: { metadata: { fields: objectMeta }, spec: { fields: { template: podTemplateSpec } } } } } },
-  })],
+  [
+    'batch/CronJob',
+    kind({
+      spec: {
+        fields: {
+          jobTemplate: {
+            fields: { metadata: { fields: objectMeta }, spec: { fields: { template: podTemplateSpec } } },
+          },
+        },
+      },
+    }),
+  ],
   ['autoscaling/HorizontalPodAutoscaler', withConditions()],
   ['policy/PodDisruptionBudget', withConditions()],
   ['admissionregistration.k8s.io/MutatingWebhookConfiguration', kind({ webhooks: mergedBy('name') })],

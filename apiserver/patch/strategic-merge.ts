@@ -28,7 +28,10 @@ export function strategicMergePatch(original: object, patch: unknown, meta: Patc
   const copy = structuredClone(original) as JsonObject;
   if (patch === null) return copy;
   if (!isObject(patch)) {
-    throw new PatchError(`json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`, 400);
+    throw new PatchError(
+      `json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`,
+      400,
+    );
   }
   // kube-apiserver decodes the merged map into the typed object, which drops directive keys that
   // values taken from the patch as they are may still carry.
@@ -42,7 +45,9 @@ function mergeMap(original: JsonObject, patch: JsonObject, meta: PatchMetaTree):
 
   for (const [patchKey, patchValue] of Object.entries(patch)) {
     const isDeleteList = patchKey.startsWith(deleteFromPrimitiveListPrefix);
-    const key = isDeleteList ? directiveTarget(patchKey, deleteFromPrimitiveListPrefix, badPrimitiveListFormat) : patchKey;
+    const key = isDeleteList
+      ? directiveTarget(patchKey, deleteFromPrimitiveListPrefix, badPrimitiveListFormat)
+      : patchKey;
     if (patchValue === null) {
       delete original[key];
       continue;
@@ -57,7 +62,8 @@ function mergeMap(original: JsonObject, patch: JsonObject, meta: PatchMetaTree):
     }
     const field = meta[key];
     if (isObject(current)) original[key] = mergeObjectField(current, patchValue as JsonObject, field);
-    else if (Array.isArray(current)) original[key] = mergeListField(current, patchValue as unknown[], field, isDeleteList);
+    else if (Array.isArray(current))
+      original[key] = mergeListField(current, patchValue as unknown[], field, isDeleteList);
     else setPatchValue(original, key, patchValue);
   }
   return original;
@@ -78,7 +84,12 @@ function mergeObjectField(current: JsonObject, patch: JsonObject, field: FieldPa
   return strategyOf(field) === 'replace' ? patch : mergeMap(current, patch, field?.fields ?? {});
 }
 
-function mergeListField(current: unknown[], patch: unknown[], field: FieldPatchMeta | undefined, isDeleteList: boolean): unknown[] {
+function mergeListField(
+  current: unknown[],
+  patch: unknown[],
+  field: FieldPatchMeta | undefined,
+  isDeleteList: boolean,
+): unknown[] {
   if (strategyOf(field) !== 'merge' && !isDeleteList) return patch;
   return mergeList(current, patch, field?.fields ?? {}, field?.mergeKey ?? '', isDeleteList);
 }
@@ -94,7 +105,13 @@ function strategyOf(field: FieldPatchMeta | undefined): string | undefined {
  * within that array and appends into the slots freed, and a $setElementOrder of the same list then
  * places server-only items by what the array holds.
  */
-function mergeList(original: unknown[], patch: unknown[], itemMeta: PatchMetaTree, mergeKey: string, isDeleteList: boolean): unknown[] {
+function mergeList(
+  original: unknown[],
+  patch: unknown[],
+  itemMeta: PatchMetaTree,
+  mergeKey: string,
+  isDeleteList: boolean,
+): unknown[] {
   if (original.length === 0 && patch.length === 0) return original;
   const elementType = elementTypeOf(original, patch);
   if (elementType !== 'map') {
@@ -109,7 +126,8 @@ function mergeList(original: unknown[], patch: unknown[], itemMeta: PatchMetaTre
 
   const serverItems = original.slice(0, serverLength) as JsonObject[];
   const merged = mergeItems(serverItems, patchItems, mergeKey, itemMeta);
-  for (let index = serverLength; index < Math.min(merged.length, original.length); index++) original[index] = merged[index];
+  for (let index = serverLength; index < Math.min(merged.length, original.length); index++)
+    original[index] = merged[index];
   return orderByPatch(merged, patchItems, serverItems, mergeKey, elementType);
 }
 
@@ -149,12 +167,17 @@ function deleteInPlace(list: unknown[], length: number, mergeKey: string, value:
 }
 
 /** Merges each patch item into the item with its merge key, appending it when there is none. */
-function mergeItems(serverItems: JsonObject[], patchItems: JsonObject[], mergeKey: string, itemMeta: PatchMetaTree): JsonObject[] {
+function mergeItems(
+  serverItems: JsonObject[],
+  patchItems: JsonObject[],
+  mergeKey: string,
+  itemMeta: PatchMetaTree,
+): JsonObject[] {
   const merged = [...serverItems];
   for (const item of patchItems) {
     if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey);
     const index = merged.findIndex((candidate, i) => matchesKey(candidate, i, mergeKey, item[mergeKey]));
-    if (index >= 0) merged[index] = mergeMap(merged[index]!, item, itemMeta);
+    if (index >= 0) merged[index] = mergeMap(merged[index], item, itemMeta);
     else merged.push(item);
   }
   return merged;
@@ -173,7 +196,8 @@ function applyRetainKeys(original: JsonObject, patch: JsonObject): void {
   if (!Array.isArray(retained)) throw new PatchError(badRetainKeysFormat, 400);
   const keys = new Set<unknown>(retained);
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null || key.startsWith(deleteFromPrimitiveListPrefix) || key.startsWith(setElementOrderPrefix)) continue;
+    if (value === null || key.startsWith(deleteFromPrimitiveListPrefix) || key.startsWith(setElementOrderPrefix))
+      continue;
     if (!keys.has(key)) throw new PatchError(badRetainKeysFormat, 400);
   }
   for (const key of Object.keys(original)) if (!keys.has(key)) delete original[key];
@@ -252,7 +276,13 @@ function mergeKeyValueEqual(left: unknown, right: unknown, mergeKey: string): bo
  * Orders merged items: those named by `patchOrder` in its order, the others in the server's order,
  * each of those placed before the first patch item that follows it on the server.
  */
-function orderByPatch(merged: unknown[], patchOrder: unknown[], serverOrder: unknown[], mergeKey: string, elementType: GoType): unknown[] {
+function orderByPatch(
+  merged: unknown[],
+  patchOrder: unknown[],
+  serverOrder: unknown[],
+  mergeKey: string,
+  elementType: GoType,
+): unknown[] {
   const inPatch: unknown[] = [];
   const serverOnly: unknown[] = [];
   for (const item of merged) {
@@ -292,10 +322,12 @@ function sortByOrder(items: unknown[], order: unknown[], mergeKey: string, eleme
       if (!Object.hasOwn(item, mergeKey)) throw noMergeKey(item, mergeKey);
     }
   }
-  const positions = new Map(items.map((item) => {
-    const index = indexOfItem(order, item, mergeKey, elementType);
-    return [item, index >= 0 ? index : Number.POSITIVE_INFINITY] as const;
-  }));
+  const positions = new Map(
+    items.map((item) => {
+      const index = indexOfItem(order, item, mergeKey, elementType);
+      return [item, index >= 0 ? index : Number.POSITIVE_INFINITY] as const;
+    }),
+  );
   return [...items].sort((a, b) => positions.get(a)! - positions.get(b)!);
 }
 
@@ -360,8 +392,11 @@ function withoutDirectiveKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutDirectiveKeys);
   if (!isObject(value)) return value;
   for (const [key, member] of Object.entries(value)) {
-    const isDirective = key === directiveMarker || key === retainKeysDirective
-      || key.startsWith(setElementOrderPrefix) || key.startsWith(deleteFromPrimitiveListPrefix);
+    const isDirective =
+      key === directiveMarker ||
+      key === retainKeysDirective ||
+      key.startsWith(setElementOrderPrefix) ||
+      key.startsWith(deleteFromPrimitiveListPrefix);
     if (isDirective) delete value[key];
     else value[key] = withoutDirectiveKeys(member);
   }
@@ -382,7 +417,13 @@ function goType(value: unknown): GoType {
 }
 
 function goTypeName(value: unknown): string {
-  const names = { map: 'map[string]interface {}', slice: '[]interface {}', string: 'string', bool: 'bool', nil: '<nil>' };
+  const names = {
+    map: 'map[string]interface {}',
+    slice: '[]interface {}',
+    string: 'string',
+    bool: 'bool',
+    nil: '<nil>',
+  };
   const type = goType(value);
   if (type === 'number') return Number.isInteger(value) ? 'int64' : 'float64';
   return names[type];
@@ -393,7 +434,10 @@ function goFormat(value: unknown): string {
   if (value === null || value === undefined) return '<nil>';
   if (Array.isArray(value)) return `[${value.map(goFormat).join(' ')}]`;
   if (isObject(value)) {
-    return `map[${Object.keys(value).sort().map((key) => `${key}:${goFormat(value[key])}`).join(' ')}]`;
+    return `map[${Object.keys(value)
+      .sort()
+      .map((key) => `${key}:${goFormat(value[key])}`)
+      .join(' ')}]`;
   }
   return String(value);
 }

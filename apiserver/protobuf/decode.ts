@@ -63,17 +63,21 @@ function readEnvelope(bytes: Uint8Array): Envelope {
       const typeMeta = new WireReader(reader.lengthDelimited());
       while (!typeMeta.done) {
         const inner = typeMeta.tag();
-        if (inner.field === 1 && inner.wireType === WireType.LengthDelimited) envelope.apiVersion = text(typeMeta.lengthDelimited());
-        else if (inner.field === 2 && inner.wireType === WireType.LengthDelimited) envelope.kind = text(typeMeta.lengthDelimited());
+        if (inner.field === 1 && inner.wireType === WireType.LengthDelimited)
+          envelope.apiVersion = text(typeMeta.lengthDelimited());
+        else if (inner.field === 2 && inner.wireType === WireType.LengthDelimited)
+          envelope.kind = text(typeMeta.lengthDelimited());
         else typeMeta.skip(inner.wireType);
       }
     } else if (field === 2 && wireType === WireType.LengthDelimited) envelope.raw = reader.lengthDelimited();
     else if (field === 3 && wireType === WireType.LengthDelimited) contentEncoding = text(reader.lengthDelimited());
     else reader.skip(wireType);
   }
-  if (envelope.kind === '' || envelope.apiVersion === '') throw new ProtobufDecodeError('protobuf body names no apiVersion and kind');
+  if (envelope.kind === '' || envelope.apiVersion === '')
+    throw new ProtobufDecodeError('protobuf body names no apiVersion and kind');
   // The apiserver's protobuf serializer never compresses `raw`; an encoding means a client we cannot read.
-  if (contentEncoding !== '') throw new ProtobufDecodeError(`protobuf bodies with contentEncoding "${contentEncoding}" are not supported`);
+  if (contentEncoding !== '')
+    throw new ProtobufDecodeError(`protobuf bodies with contentEncoding "${contentEncoding}" are not supported`);
   return envelope;
 }
 
@@ -118,7 +122,8 @@ function decodeMessage(bytes: Uint8Array, messageName: string): unknown {
   }
 
   const wellKnown = WELL_KNOWN_JSON[messageName];
-  if (wellKnown) return wellKnown(Object.fromEntries([...present].map(([fieldSpec, value]) => [fieldSpec.name, value])));
+  if (wellKnown)
+    return wellKnown(Object.fromEntries([...present].map(([fieldSpec, value]) => [fieldSpec.name, value])));
   const json: Record<string, unknown> = {};
   for (const [fieldSpec, value] of present) {
     if (fieldSpec.inline) Object.assign(json, value);
@@ -128,7 +133,12 @@ function decodeMessage(bytes: Uint8Array, messageName: string): unknown {
 }
 
 /** A map entry is a message {key = 1, value = 2}; either may be absent, meaning its zero value. */
-function readMapEntry(reader: WireReader, fieldSpec: FieldSpec, messageName: string, wireType: WireType): [string, unknown] {
+function readMapEntry(
+  reader: WireReader,
+  fieldSpec: FieldSpec,
+  messageName: string,
+  wireType: WireType,
+): [string, unknown] {
   const where = `${messageName}.${fieldSpec.name}`;
   expectWireType(wireType, WireType.LengthDelimited, where);
   const entry = new WireReader(reader.lengthDelimited());
@@ -140,7 +150,10 @@ function readMapEntry(reader: WireReader, fieldSpec: FieldSpec, messageName: str
     else if (tag.field === 2) value = readValue(entry, fieldSpec.type, `${where} value`, tag.wireType);
     else entry.skip(tag.wireType);
   }
-  return [String(key), value ?? (isScalar(fieldSpec.type) ? zeroOf(fieldSpec.type) : decodeMessage(new Uint8Array(), fieldSpec.type))];
+  return [
+    String(key),
+    value ?? (isScalar(fieldSpec.type) ? zeroOf(fieldSpec.type) : decodeMessage(new Uint8Array(), fieldSpec.type)),
+  ];
 }
 
 function readValue(reader: WireReader, type: string, where: string, wireType: WireType): unknown {
@@ -174,7 +187,9 @@ function readValue(reader: WireReader, type: string, where: string, wireType: Wi
 
 function expectWireType(actual: WireType, expected: WireType, where: string): void {
   if (actual !== expected) {
-    throw new ProtobufDecodeError(`malformed protobuf body: ${where} has wire type ${WireType[actual]}, expected ${WireType[expected]}`);
+    throw new ProtobufDecodeError(
+      `malformed protobuf body: ${where} has wire type ${WireType[actual]}, expected ${WireType[expected]}`,
+    );
   }
 }
 

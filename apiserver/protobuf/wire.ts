@@ -59,7 +59,7 @@ export class WireReader {
     let value = 0n;
     for (let index = 0; index < MAX_VARINT_BYTES; index++) {
       if (this.done) throw new WireFormatError('truncated varint');
-      const byte = this.bytes[this.offset++]!;
+      const byte = this.bytes[this.offset++];
       value |= BigInt(byte & 0x7f) << BigInt(7 * index);
       if ((byte & 0x80) === 0) {
         if (index === MAX_VARINT_BYTES - 1 && byte > 1) throw new WireFormatError('varint overflows 64 bits');

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { recordUpdate } from '../apply/managed-fields.js';
-import { ApplyConflictError, conflictCauses, conflictStatusMessage, serverSideApply, type ApplyResult } from '../apply/server-side-apply.js';
+import {
+  ApplyConflictError,
+  conflictCauses,
+  conflictStatusMessage,
+  serverSideApply,
+  type ApplyResult,
+} from '../apply/server-side-apply.js';
 import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
 import { ApiError, badRequest, conflict, forbidden, invalid, notFound, statusOf } from '../status.js';
@@ -98,7 +104,12 @@ export class GenericRegistry {
     return this.insert(namespace, this.checkBody(body), options, 'update');
   }
 
-  private async insert(namespace: string, object: ApiObject, options: WriteOptions, ownership: Ownership): Promise<ApiObject> {
+  private async insert(
+    namespace: string,
+    object: ApiObject,
+    options: WriteOptions,
+    ownership: Ownership,
+  ): Promise<ApiObject> {
     this.checkFields(object, options);
     const meta = object.metadata;
     if (this.info.namespaced) {
@@ -112,7 +123,8 @@ export class GenericRegistry {
     if (!meta.name && meta.generateName && typeof meta.generateName === 'string') {
       meta.name = meta.generateName + randomSuffix();
     }
-    for (const field of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink']) delete meta[field];
+    for (const field of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'])
+      delete meta[field];
     meta.uid = randomUUID();
     meta.creationTimestamp = timestamp();
     meta.generation = 1;
@@ -127,7 +139,13 @@ export class GenericRegistry {
   }
 
   /** PUT of the object, or of its status when `subresource` is "status". */
-  async update(namespace: string, name: string, body: unknown, subresource = '', options: WriteOptions = {}): Promise<ApiObject> {
+  async update(
+    namespace: string,
+    name: string,
+    body: unknown,
+    subresource = '',
+    options: WriteOptions = {},
+  ): Promise<ApiObject> {
     const object = this.checkBody(body);
     this.checkFields(object, options);
     if (object.metadata.name !== undefined && object.metadata.name !== name) {
@@ -141,29 +159,60 @@ export class GenericRegistry {
         return await this.write(current, structuredClone(object), subresource, options);
       } catch (err) {
         // An unconditional update retries against whatever is current, as kube-apiserver does.
-        if (requested || attempt >= PATCH_RETRIES || !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')) throw err;
+        if (
+          requested ||
+          attempt >= PATCH_RETRIES ||
+          !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')
+        )
+          throw err;
       }
     }
   }
 
-  async patch(namespace: string, name: string, type: PatchType, patch: unknown, subresource = '', options: WriteOptions = {}): Promise<ApiObject> {
+  async patch(
+    namespace: string,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    subresource = '',
+    options: WriteOptions = {},
+  ): Promise<ApiObject> {
     for (let attempt = 0; ; attempt++) {
       const current = await this.objects.get(namespace, name);
       let patched: ApiObject;
       try {
-        patched = applyPatch(type, this.present(current.object), patch, { group: this.info.group, version: this.info.version, kind: this.info.kind }, this.info.builtin) as ApiObject;
+        patched = applyPatch(
+          type,
+          this.present(current.object),
+          patch,
+          { group: this.info.group, version: this.info.version, kind: this.info.kind },
+          this.info.builtin,
+        ) as ApiObject;
       } catch (err) {
-        if (err instanceof PatchError) throw new ApiError(statusOf(err.status, reasonForPatchStatus(err.status), err.message));
+        if (err instanceof PatchError)
+          throw new ApiError(statusOf(err.status, reasonForPatchStatus(err.status), err.message));
         throw err;
       }
-      if (!patched || typeof patched !== 'object' || typeof patched.metadata !== 'object' || patched.metadata === null) {
-        throw badRequest('the patch removed the object\'s metadata');
+      if (
+        !patched ||
+        typeof patched !== 'object' ||
+        typeof patched.metadata !== 'object' ||
+        patched.metadata === null
+      ) {
+        throw badRequest("the patch removed the object's metadata");
       }
       const typeError = decodeTypeError(this.info.group, this.info.kind, patched);
-      if (typeError) throw badRequest(`${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${typeError}`);
+      if (typeError)
+        throw badRequest(
+          `${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${typeError}`,
+        );
       const requested = patched.metadata.resourceVersion;
-      if (requested !== undefined && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
-      if (patched.metadata.name !== name) throw badRequest(`the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`);
+      if (requested !== undefined && requested !== current.object.metadata.resourceVersion)
+        throw conflict(this.gr, name);
+      if (patched.metadata.name !== name)
+        throw badRequest(
+          `the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`,
+        );
       this.checkFields(patched, options);
       try {
         return await this.write(current, patched, subresource, options);
@@ -177,7 +226,12 @@ export class GenericRegistry {
    * Server-side apply of `body` by `options.manager`: creates the object when it does not exist,
    * and retries against whatever is current when a concurrent write wins, as patch does.
    */
-  async apply(namespace: string, name: string, body: unknown, options: ApplyOptions): Promise<ApplyResult & { object: ApiObject }> {
+  async apply(
+    namespace: string,
+    name: string,
+    body: unknown,
+    options: ApplyOptions,
+  ): Promise<ApplyResult & { object: ApiObject }> {
     const applied = this.checkApplyBody(namespace, name, body);
     const requested = applied.metadata.resourceVersion as string | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -198,7 +252,9 @@ export class GenericRegistry {
         }) as ApiObject;
       } catch (err) {
         if (err instanceof ApplyConflictError) {
-          throw new ApiError(statusOf(409, 'Conflict', conflictStatusMessage(err.conflicts), { causes: conflictCauses(err.conflicts) }));
+          throw new ApiError(
+            statusOf(409, 'Conflict', conflictStatusMessage(err.conflicts), { causes: conflictCauses(err.conflicts) }),
+          );
         }
         throw err;
       }
@@ -207,7 +263,10 @@ export class GenericRegistry {
         this.checkFields(applied, options);
         return { object: await this.write(current, next, '', options, 'applied'), created: false };
       } catch (err) {
-        const raced = err instanceof ApiError && err.code === 409 && (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
+        const raced =
+          err instanceof ApiError &&
+          err.code === 409 &&
+          (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
         if (requested || attempt >= PATCH_RETRIES || !raced) throw err;
       }
     }
@@ -218,14 +277,29 @@ export class GenericRegistry {
     const meta = current.object.metadata;
     const { uid, resourceVersion } = options.preconditions ?? {};
     if (uid && uid !== meta.uid) {
-      throw new ApiError(statusOf(409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${meta.uid}`, { name, group: this.gr.group, kind: this.gr.resource }));
+      throw new ApiError(
+        statusOf(409, 'Conflict', `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${meta.uid}`, {
+          name,
+          group: this.gr.group,
+          kind: this.gr.resource,
+        }),
+      );
     }
     if (resourceVersion && resourceVersion !== meta.resourceVersion) {
-      throw new ApiError(statusOf(409, 'Conflict', `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`, { name, group: this.gr.group, kind: this.gr.resource }));
+      throw new ApiError(
+        statusOf(
+          409,
+          'Conflict',
+          `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`,
+          { name, group: this.gr.group, kind: this.gr.resource },
+        ),
+      );
     }
     const finalizers: string[] = Array.isArray(meta.finalizers) ? [...meta.finalizers] : [];
-    if (options.propagationPolicy === 'Foreground' && !finalizers.includes(FINALIZER_FOREGROUND)) finalizers.push(FINALIZER_FOREGROUND);
-    if (options.propagationPolicy === 'Orphan' && !finalizers.includes(FINALIZER_ORPHAN)) finalizers.push(FINALIZER_ORPHAN);
+    if (options.propagationPolicy === 'Foreground' && !finalizers.includes(FINALIZER_FOREGROUND))
+      finalizers.push(FINALIZER_FOREGROUND);
+    if (options.propagationPolicy === 'Orphan' && !finalizers.includes(FINALIZER_ORPHAN))
+      finalizers.push(FINALIZER_ORPHAN);
     const graceful = finalizers.length > 0 || this.strategy.deleteGracefully?.(current.object) === true;
     if (options.dryRun) return this.present(current.object);
     if (!graceful) {
@@ -233,7 +307,8 @@ export class GenericRegistry {
       this.strategy.afterWrite?.(deleted.object, true);
       return this.present(deleted.object);
     }
-    if (meta.deletionTimestamp && isDeepStrictEqual(finalizers, meta.finalizers ?? [])) return this.present(current.object);
+    if (meta.deletionTimestamp && isDeepStrictEqual(finalizers, meta.finalizers ?? []))
+      return this.present(current.object);
     const deleting = structuredClone(current.object);
     deleting.metadata.deletionTimestamp ??= timestamp();
     deleting.metadata.deletionGracePeriodSeconds ??= 0;
@@ -245,7 +320,13 @@ export class GenericRegistry {
   }
 
   /** Checked write of `object` over `current`, shared by update and patch. */
-  private async write(current: StoredObject, object: ApiObject, subresource: string, options: WriteOptions, ownership: Ownership = 'update'): Promise<ApiObject> {
+  private async write(
+    current: StoredObject,
+    object: ApiObject,
+    subresource: string,
+    options: WriteOptions,
+    ownership: Ownership = 'update',
+  ): Promise<ApiObject> {
     const previous = current.object;
     let next: ApiObject;
     if (subresource === 'status') {
@@ -260,7 +341,14 @@ export class GenericRegistry {
     next.apiVersion = previous.apiVersion;
     next.kind = previous.kind;
     const meta = (next.metadata = { ...next.metadata });
-    for (const field of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'namespace', 'name']) {
+    for (const field of [
+      'uid',
+      'creationTimestamp',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'namespace',
+      'name',
+    ]) {
       if (previous.metadata[field] === undefined) delete meta[field];
       else meta[field] = previous.metadata[field];
     }
@@ -275,10 +363,14 @@ export class GenericRegistry {
     if (meta.deletionTimestamp && !meta.finalizers?.length) {
       const deleted = await this.objects.delete(meta.namespace ?? '', meta.name, current.revision);
       this.strategy.afterWrite?.(deleted.object, true);
-      return this.present({ ...next, metadata: { ...next.metadata, resourceVersion: deleted.object.metadata.resourceVersion } });
+      return this.present({
+        ...next,
+        metadata: { ...next.metadata, resourceVersion: deleted.object.metadata.resourceVersion },
+      });
     }
     const unchanged = { ...next, metadata: { ...meta, resourceVersion: previous.metadata.resourceVersion } };
-    if (isDeepStrictEqual(unchanged, this.present(previous)) || isDeepStrictEqual(unchanged, previous)) return this.present(previous);
+    if (isDeepStrictEqual(unchanged, this.present(previous)) || isDeepStrictEqual(unchanged, previous))
+      return this.present(previous);
     const updated = await this.objects.update(next, current.revision);
     this.strategy.afterWrite?.(updated.object, false);
     return this.present(updated.object);
@@ -303,14 +395,18 @@ export class GenericRegistry {
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       const { apiVersion, kind } = body as Record<string, unknown>;
       if (apiVersion !== this.apiVersion() || kind !== this.info.kind) {
-        const [group, version] = typeof apiVersion === 'string' && apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion ?? ''];
+        const [group, version] =
+          typeof apiVersion === 'string' && apiVersion.includes('/')
+            ? apiVersion.split('/', 2)
+            : ['', apiVersion ?? ''];
         throw badRequest(`invalid object type: ${group}/${String(version)}, Kind=${String(kind ?? '')}`);
       }
     }
     const object = this.checkBody(body);
     const meta = object.metadata;
     meta.name ??= name;
-    if (meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    if (meta.name !== name)
+      throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     if (this.info.namespaced && meta.namespace !== undefined && meta.namespace !== namespace) {
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
@@ -318,16 +414,24 @@ export class GenericRegistry {
   }
 
   private checkBody(body: unknown): ApiObject {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('the body of the request must be a JSON object');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw badRequest('the body of the request must be a JSON object');
     const object = structuredClone(body) as ApiObject;
     if (object.kind !== undefined && object.kind !== this.info.kind) {
-      throw badRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${this.info.kind})`);
+      throw badRequest(
+        `the kind in the data (${String(object.kind)}) does not match the expected kind (${this.info.kind})`,
+      );
     }
     if (object.apiVersion !== undefined && !this.acceptsApiVersion(String(object.apiVersion))) {
-      throw badRequest(`the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${this.apiVersion()})`);
+      throw badRequest(
+        `the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${this.apiVersion()})`,
+      );
     }
     const typeError = decodeTypeError(this.info.group, this.info.kind, object);
-    if (typeError) throw badRequest(`${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${typeError}`);
+    if (typeError)
+      throw badRequest(
+        `${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${typeError}`,
+      );
     if (object.metadata === undefined || object.metadata === null) object.metadata = {};
     for (const [field, value] of Object.entries(object.metadata)) if (value === null) delete object.metadata[field];
     return object;
@@ -340,7 +444,9 @@ export class GenericRegistry {
     const unknown = findUnknownFields(this.info.group, this.info.kind, object);
     if (unknown.length === 0) return;
     if (mode === 'Strict') {
-      throw badRequest(`${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${strictDecodingMessage(unknown)}`);
+      throw badRequest(
+        `${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${strictDecodingMessage(unknown)}`,
+      );
     }
     options.warnings?.push(...unknown.map(unknownFieldMessage));
   }
@@ -359,14 +465,24 @@ export class GenericRegistry {
       ...validateOwnerReferences(object.metadata.ownerReferences),
       ...(this.strategy.validate?.(object, previous) ?? []),
     ];
-    if (causes.length) throw invalid(this.info.kind, this.info.group, String(object.metadata.name ?? object.metadata.generateName ?? ''), causes);
+    if (causes.length)
+      throw invalid(
+        this.info.kind,
+        this.info.group,
+        String(object.metadata.name ?? object.metadata.generateName ?? ''),
+        causes,
+      );
   }
 
   private async admitNamespace(namespace: string, name: string): Promise<void> {
     const ns = await this.lookupNamespace(namespace);
     if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating') {
-      throw forbidden(this.gr, name, `unable to create new content in namespace ${namespace} because it is being terminated`);
+      throw forbidden(
+        this.gr,
+        name,
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+      );
     }
   }
 }
@@ -388,5 +504,9 @@ export function timestamp(date = new Date()): string {
 }
 
 function reasonForPatchStatus(status: number): string {
-  return ({ 400: 'BadRequest', 415: 'UnsupportedMediaType', 422: 'Invalid', 500: 'InternalError' } as Record<number, string>)[status] ?? 'BadRequest';
+  return (
+    (
+      { 400: 'BadRequest', 415: 'UnsupportedMediaType', 422: 'Invalid', 500: 'InternalError' } as Record<number, string>
+    )[status] ?? 'BadRequest'
+  );
 }

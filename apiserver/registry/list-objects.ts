@@ -45,7 +45,12 @@ export async function listObjects(
   let readAt = 0;
   for (;;) {
     const need = options.limit > 0 ? options.limit - objects.length : 0;
-    const page = await registry.objects.list(ns, { limit: need, continue: token, revision, namePrefix: filter.exactName });
+    const page = await registry.objects.list(ns, {
+      limit: need,
+      continue: token,
+      revision,
+      namePrefix: filter.exactName,
+    });
     readAt = page.revision;
     revision = page.revision;
     for (const object of page.objects) {

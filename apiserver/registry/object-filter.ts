@@ -25,7 +25,10 @@ export class ObjectFilter {
   matches(object: ApiObject): boolean {
     if (this.everything) return true;
     if (!this.labels.matches(object.metadata?.labels)) return false;
-    return this.fields.empty || this.fields.matches(selectableFields(this.info.group, this.info.resource, this.info.namespaced, object));
+    return (
+      this.fields.empty ||
+      this.fields.matches(selectableFields(this.info.group, this.info.resource, this.info.namespaced, object))
+    );
   }
 
   /** `metadata.name=x`: the one object the list can be narrowed to. */

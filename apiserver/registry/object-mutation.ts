@@ -7,7 +7,12 @@ import { ApiError } from '../status.js';
  * way to drop a finalizer or an ownerReference. `change` returns false to leave it alone.
  * A missing object is not an error: someone else finished the job.
  */
-export async function mutate(registry: GenericRegistry, namespace: string, name: string, change: (object: ApiObject) => boolean): Promise<void> {
+export async function mutate(
+  registry: GenericRegistry,
+  namespace: string,
+  name: string,
+  change: (object: ApiObject) => boolean,
+): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
     let object: ApiObject;
     try {
@@ -28,7 +33,12 @@ export async function mutate(registry: GenericRegistry, namespace: string, name:
 }
 
 /** Deletes through the registry; an object already gone is fine. */
-export async function deleteQuietly(registry: GenericRegistry, namespace: string, name: string, propagationPolicy: 'Background' | 'Foreground' = 'Background'): Promise<void> {
+export async function deleteQuietly(
+  registry: GenericRegistry,
+  namespace: string,
+  name: string,
+  propagationPolicy: 'Background' | 'Foreground' = 'Background',
+): Promise<void> {
   try {
     await registry.delete(namespace, name, { propagationPolicy });
   } catch (err) {

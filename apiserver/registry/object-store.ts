@@ -53,10 +53,14 @@ export class ObjectStore {
   }
 
   /** Objects in key order; `namePrefix` narrows to names starting with it (within a namespace). */
-  async list(namespace: string, options: { limit?: number; continue?: string; revision?: number; namePrefix?: string }): Promise<ObjectListPage> {
+  async list(
+    namespace: string,
+    options: { limit?: number; continue?: string; revision?: number; namePrefix?: string },
+  ): Promise<ObjectListPage> {
     const { namePrefix, ...page0 } = options;
     let prefix = this.prefix(namespace);
-    if (namePrefix && (namespace || !this.namespaced) && /^[\x21-\x7e]+$/.test(namePrefix) && !namePrefix.includes('/')) prefix += namePrefix;
+    if (namePrefix && (namespace || !this.namespaced) && /^[\x21-\x7e]+$/.test(namePrefix) && !namePrefix.includes('/'))
+      prefix += namePrefix;
     const page = await this.call(() => this.store.list(prefix, page0), '');
     const result: ObjectListPage = { objects: page.items.map(decode), revision: page.revision };
     if (page.continue) result.continue = page.continue;
@@ -94,7 +98,8 @@ export class ObjectStore {
   decodeEvent(event: WatchEvent): ObjectEvent {
     const object = withRevision(JSON.parse(event.value) as ApiObject, event.revision);
     const decoded: ObjectEvent = { type: event.type, object, revision: event.revision };
-    if (event.prevValue !== undefined && event.type === 'update') decoded.previous = JSON.parse(event.prevValue) as ApiObject;
+    if (event.prevValue !== undefined && event.type === 'update')
+      decoded.previous = JSON.parse(event.prevValue) as ApiObject;
     return decoded;
   }
 
@@ -131,9 +136,13 @@ function withRevision(object: ApiObject, revision: number): ApiObject {
 }
 
 /** group, resource, namespace and name of a `/registry/...` key. */
-export function parseRegistryKey(key: string): { group: string; resource: string; namespace: string; name: string } | null {
+export function parseRegistryKey(
+  key: string,
+): { group: string; resource: string; namespace: string; name: string } | null {
   const parts = key.split('/').slice(2);
-  if (parts.length === 3) return { group: parts[0] === 'core' ? '' : parts[0]!, resource: parts[1]!, namespace: '', name: parts[2]! };
-  if (parts.length === 4) return { group: parts[0] === 'core' ? '' : parts[0]!, resource: parts[1]!, namespace: parts[2]!, name: parts[3]! };
+  if (parts.length === 3)
+    return { group: parts[0] === 'core' ? '' : parts[0], resource: parts[1], namespace: '', name: parts[2] };
+  if (parts.length === 4)
+    return { group: parts[0] === 'core' ? '' : parts[0], resource: parts[1], namespace: parts[2], name: parts[3] };
   return null;
 }

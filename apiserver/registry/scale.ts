@@ -17,7 +17,10 @@ export function scaleOf(object: ApiObject): ApiObject {
     apiVersion: 'autoscaling/v1',
     metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
     spec: { replicas: object.spec?.replicas ?? 1 },
-    status: { replicas: object.status?.replicas ?? 0, selector: labelSelectorFromObject(object.spec?.selector).toString() },
+    status: {
+      replicas: object.status?.replicas ?? 0,
+      selector: labelSelectorFromObject(object.spec?.selector).toString(),
+    },
   };
 }
 
@@ -25,22 +28,43 @@ export async function getScale(registry: GenericRegistry, namespace: string, nam
   return scaleOf(await registry.get(namespace, name));
 }
 
-export async function updateScale(registry: GenericRegistry, namespace: string, name: string, body: unknown, options: WriteOptions): Promise<ApiObject> {
+export async function updateScale(
+  registry: GenericRegistry,
+  namespace: string,
+  name: string,
+  body: unknown,
+  options: WriteOptions,
+): Promise<ApiObject> {
   const scale = body as ApiObject;
-  if (!scale || typeof scale !== 'object' || typeof scale.spec !== 'object') throw badRequest('the body must be a Scale with spec.replicas');
+  if (!scale || typeof scale !== 'object' || typeof scale.spec !== 'object')
+    throw badRequest('the body must be a Scale with spec.replicas');
   return setReplicas(registry, namespace, name, () => scale, options);
 }
 
-export async function patchScale(registry: GenericRegistry, namespace: string, name: string, type: PatchType, patch: unknown, options: WriteOptions): Promise<ApiObject> {
+export async function patchScale(
+  registry: GenericRegistry,
+  namespace: string,
+  name: string,
+  type: PatchType,
+  patch: unknown,
+  options: WriteOptions,
+): Promise<ApiObject> {
   return setReplicas(
     registry,
     namespace,
     name,
     (current) => {
       try {
-        return applyPatch(type, current, patch, { group: 'autoscaling', version: 'v1', kind: 'Scale' }, true) as ApiObject;
+        return applyPatch(
+          type,
+          current,
+          patch,
+          { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+          true,
+        ) as ApiObject;
       } catch (err) {
-        if (err instanceof PatchError) throw new ApiError(statusOf(err.status, err.status === 422 ? 'Invalid' : 'BadRequest', err.message));
+        if (err instanceof PatchError)
+          throw new ApiError(statusOf(err.status, err.status === 422 ? 'Invalid' : 'BadRequest', err.message));
         throw err;
       }
     },
@@ -48,7 +72,13 @@ export async function patchScale(registry: GenericRegistry, namespace: string, n
   );
 }
 
-async function setReplicas(registry: GenericRegistry, namespace: string, name: string, desired: (current: ApiObject) => ApiObject, options: WriteOptions): Promise<ApiObject> {
+async function setReplicas(
+  registry: GenericRegistry,
+  namespace: string,
+  name: string,
+  desired: (current: ApiObject) => ApiObject,
+  options: WriteOptions,
+): Promise<ApiObject> {
   const parent = await registry.get(namespace, name);
   const scale = desired(scaleOf(parent));
   const requested = scale.metadata?.resourceVersion;
@@ -56,9 +86,16 @@ async function setReplicas(registry: GenericRegistry, namespace: string, name: s
   const replicas = scale.spec?.replicas;
   if (!Number.isInteger(replicas) || replicas < 0) {
     throw invalid('Scale', 'autoscaling', name, [
-      { reason: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0` },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.replicas',
+        message: `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`,
+      },
     ]);
   }
-  const updated = await registry.update(namespace, name, { ...parent, spec: { ...parent.spec, replicas } }, '', { ...options, fieldValidation: 'Ignore' });
+  const updated = await registry.update(namespace, name, { ...parent, spec: { ...parent.spec, replicas } }, '', {
+    ...options,
+    fieldValidation: 'Ignore',
+  });
   return scaleOf(updated);
 }

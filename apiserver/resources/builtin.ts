@@ -40,11 +40,23 @@ function groupVersion(group: string, version: string, specs: Spec[]): ResourceIn
 }
 
 const status = (kind: string): SubresourceInfo => ({ name: 'status', kind, verbs: GET_PATCH_UPDATE });
-const scale: SubresourceInfo = { name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: GET_PATCH_UPDATE };
+const scale: SubresourceInfo = {
+  name: 'scale',
+  kind: 'Scale',
+  group: 'autoscaling',
+  version: 'v1',
+  verbs: GET_PATCH_UPDATE,
+};
 
 const core = groupVersion('', 'v1', [
   { resource: 'bindings', kind: 'Binding', namespaced: true, verbs: CREATE_ONLY },
-  { resource: 'componentstatuses', kind: 'ComponentStatus', namespaced: false, verbs: ['get', 'list'], shortNames: ['cs'] },
+  {
+    resource: 'componentstatuses',
+    kind: 'ComponentStatus',
+    namespaced: false,
+    verbs: ['get', 'list'],
+    shortNames: ['cs'],
+  },
   { resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   { resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'] },
   { resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
@@ -64,8 +76,20 @@ const core = groupVersion('', 'v1', [
     shortNames: ['no'],
     subresources: [{ name: 'proxy', kind: 'NodeProxyOptions', verbs: PROXY_VERBS }, status('Node')],
   },
-  { resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'], subresources: [status('PersistentVolumeClaim')] },
-  { resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, shortNames: ['pv'], subresources: [status('PersistentVolume')] },
+  {
+    resource: 'persistentvolumeclaims',
+    kind: 'PersistentVolumeClaim',
+    namespaced: true,
+    shortNames: ['pvc'],
+    subresources: [status('PersistentVolumeClaim')],
+  },
+  {
+    resource: 'persistentvolumes',
+    kind: 'PersistentVolume',
+    namespaced: false,
+    shortNames: ['pv'],
+    subresources: [status('PersistentVolume')],
+  },
   {
     resource: 'pods',
     kind: 'Pod',
@@ -93,14 +117,22 @@ const core = groupVersion('', 'v1', [
     categories: ['all'],
     subresources: [scale, status('ReplicationController')],
   },
-  { resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'], subresources: [status('ResourceQuota')] },
+  {
+    resource: 'resourcequotas',
+    kind: 'ResourceQuota',
+    namespaced: true,
+    shortNames: ['quota'],
+    subresources: [status('ResourceQuota')],
+  },
   { resource: 'secrets', kind: 'Secret', namespaced: true },
   {
     resource: 'serviceaccounts',
     kind: 'ServiceAccount',
     namespaced: true,
     shortNames: ['sa'],
-    subresources: [{ name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: CREATE_ONLY }],
+    subresources: [
+      { name: 'token', kind: 'TokenRequest', group: 'authentication.k8s.io', version: 'v1', verbs: CREATE_ONLY },
+    ],
   },
   {
     resource: 'services',
@@ -114,13 +146,43 @@ const core = groupVersion('', 'v1', [
 
 const apps = groupVersion('apps', 'v1', [
   { resource: 'controllerrevisions', kind: 'ControllerRevision', namespaced: true },
-  { resource: 'daemonsets', kind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: [status('DaemonSet')] },
-  { resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: [scale, status('Deployment')] },
-  { resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: [scale, status('ReplicaSet')] },
-  { resource: 'statefulsets', kind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'], subresources: [scale, status('StatefulSet')] },
+  {
+    resource: 'daemonsets',
+    kind: 'DaemonSet',
+    namespaced: true,
+    shortNames: ['ds'],
+    categories: ['all'],
+    subresources: [status('DaemonSet')],
+  },
+  {
+    resource: 'deployments',
+    kind: 'Deployment',
+    namespaced: true,
+    shortNames: ['deploy'],
+    categories: ['all'],
+    subresources: [scale, status('Deployment')],
+  },
+  {
+    resource: 'replicasets',
+    kind: 'ReplicaSet',
+    namespaced: true,
+    shortNames: ['rs'],
+    categories: ['all'],
+    subresources: [scale, status('ReplicaSet')],
+  },
+  {
+    resource: 'statefulsets',
+    kind: 'StatefulSet',
+    namespaced: true,
+    shortNames: ['sts'],
+    categories: ['all'],
+    subresources: [scale, status('StatefulSet')],
+  },
 ]);
 
-const events = groupVersion('events.k8s.io', 'v1', [{ resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] }]);
+const events = groupVersion('events.k8s.io', 'v1', [
+  { resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
+]);
 
 const authentication = groupVersion('authentication.k8s.io', 'v1', [
   { resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, verbs: CREATE_ONLY },
@@ -135,7 +197,14 @@ const authorization = groupVersion('authorization.k8s.io', 'v1', [
 ]);
 
 const batch = groupVersion('batch', 'v1', [
-  { resource: 'cronjobs', kind: 'CronJob', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: [status('CronJob')] },
+  {
+    resource: 'cronjobs',
+    kind: 'CronJob',
+    namespaced: true,
+    shortNames: ['cj'],
+    categories: ['all'],
+    subresources: [status('CronJob')],
+  },
   { resource: 'jobs', kind: 'Job', namespaced: true, categories: ['all'], subresources: [status('Job')] },
 ]);
 
@@ -146,7 +215,13 @@ const networking = groupVersion('networking.k8s.io', 'v1', [
 ]);
 
 const policy = groupVersion('policy', 'v1', [
-  { resource: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'], subresources: [status('PodDisruptionBudget')] },
+  {
+    resource: 'poddisruptionbudgets',
+    kind: 'PodDisruptionBudget',
+    namespaced: true,
+    shortNames: ['pdb'],
+    subresources: [status('PodDisruptionBudget')],
+  },
 ]);
 
 const rbac = groupVersion('rbac.authorization.k8s.io', 'v1', [
@@ -156,11 +231,23 @@ const rbac = groupVersion('rbac.authorization.k8s.io', 'v1', [
   { resource: 'roles', kind: 'Role', namespaced: true },
 ]);
 
-const storage = groupVersion('storage.k8s.io', 'v1', [{ resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] }]);
+const storage = groupVersion('storage.k8s.io', 'v1', [
+  { resource: 'storageclasses', kind: 'StorageClass', namespaced: false, shortNames: ['sc'] },
+]);
 
 const admissionRegistration = groupVersion('admissionregistration.k8s.io', 'v1', [
-  { resource: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'] },
-  { resource: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false, categories: ['api-extensions'] },
+  {
+    resource: 'mutatingwebhookconfigurations',
+    kind: 'MutatingWebhookConfiguration',
+    namespaced: false,
+    categories: ['api-extensions'],
+  },
+  {
+    resource: 'validatingwebhookconfigurations',
+    kind: 'ValidatingWebhookConfiguration',
+    namespaced: false,
+    categories: ['api-extensions'],
+  },
 ]);
 
 const apiExtensions = groupVersion('apiextensions.k8s.io', 'v1', [
@@ -174,9 +261,13 @@ const apiExtensions = groupVersion('apiextensions.k8s.io', 'v1', [
   },
 ]);
 
-const scheduling = groupVersion('scheduling.k8s.io', 'v1', [{ resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'] }]);
+const scheduling = groupVersion('scheduling.k8s.io', 'v1', [
+  { resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false, shortNames: ['pc'] },
+]);
 
-const coordination = groupVersion('coordination.k8s.io', 'v1', [{ resource: 'leases', kind: 'Lease', namespaced: true }]);
+const coordination = groupVersion('coordination.k8s.io', 'v1', [
+  { resource: 'leases', kind: 'Lease', namespaced: true },
+]);
 
 export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   ...core,

@@ -62,8 +62,16 @@ export function resourceInfoFromCRD(crd: unknown): ResourceInfo[] {
       const enabled = record(v.subresources);
       const subresources: SubresourceInfo[] = [];
       // status before scale: the apiextensions server lists them in that order.
-      if (enabled.status != null) subresources.push({ name: 'status', kind: names.kind, verbs: ['get', 'patch', 'update'] });
-      if (enabled.scale != null) subresources.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] });
+      if (enabled.status != null)
+        subresources.push({ name: 'status', kind: names.kind, verbs: ['get', 'patch', 'update'] });
+      if (enabled.scale != null)
+        subresources.push({
+          name: 'scale',
+          kind: 'Scale',
+          group: 'autoscaling',
+          version: 'v1',
+          verbs: ['get', 'patch', 'update'],
+        });
       return {
         group,
         version: text(v.name),
@@ -95,7 +103,8 @@ export function validateCRD(crd: unknown): Cause[] {
   const causes: Cause[] = [];
 
   const name = text(record(object.metadata).name);
-  if (name && name !== `${names.plural}.${group}`) causes.push(invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
+  if (name && name !== `${names.plural}.${group}`)
+    causes.push(invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
 
   const groupErrors = isDNS1123Subdomain(group);
   if (!group) causes.push(required('spec.group'));
@@ -109,16 +118,20 @@ export function validateCRD(crd: unknown): Cause[] {
   const versions = versionsOf(spec);
   // The v1 API requires a schema for every version, served or not.
   versions.forEach((v, i) => {
-    if (record(v.schema).openAPIV3Schema == null) causes.push(required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
+    if (record(v.schema).openAPIV3Schema == null)
+      causes.push(required(`spec.versions[${i}].schema.openAPIV3Schema`, 'schemas are required'));
   });
   versions.forEach((v, i) => {
     const errs = isDNS1035Label(text(v.name));
     if (errs.length) causes.push(invalid(`spec.versions[${i}].name`, text(v.name), errs.join(',')));
   });
   const versionNames = versions.map((v) => text(v.name));
-  if (new Set(versionNames).size !== versionNames.length) causes.push(invalid('spec.versions', spec.versions, 'must contain unique version names'));
+  if (new Set(versionNames).size !== versionNames.length)
+    causes.push(invalid('spec.versions', spec.versions, 'must contain unique version names'));
   if (versions.filter((v) => v.storage === true).length !== 1) {
-    causes.push(invalid('spec.versions', spec.versions ?? [], 'must have exactly one version marked as storage version'));
+    causes.push(
+      invalid('spec.versions', spec.versions ?? [], 'must have exactly one version marked as storage version'),
+    );
   }
 
   for (const field of ['plural', 'singular', 'kind', 'listKind'] as const) {
@@ -137,7 +150,10 @@ function validateNames(names: Names): Cause[] {
   };
   const mixedCase = (field: string, value: string) => {
     const errs = isDNS1035Label(value.toLowerCase());
-    if (value && errs.length) causes.push(invalid(`spec.names.${field}`, value, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+    if (value && errs.length)
+      causes.push(
+        invalid(`spec.names.${field}`, value, `may have mixed case, but should otherwise match: ${errs.join(',')}`),
+      );
   };
   label('plural', names.plural);
   label('singular', names.singular);
@@ -148,7 +164,8 @@ function validateNames(names: Names): Cause[] {
     if (errs.length) causes.push(invalid(`spec.names.shortNames[${i}]`, shortName, errs.join(',')));
   });
   // The same string for both would make list and item responses ambiguous.
-  if (names.kind && names.kind === names.listKind) causes.push(invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'));
+  if (names.kind && names.kind === names.listKind)
+    causes.push(invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'));
   names.categories.forEach((category, i) => {
     const errs = isDNS1035Label(category);
     if (errs.length) causes.push(invalid(`spec.names.categories[${i}]`, category, errs.join(',')));

@@ -32,7 +32,11 @@ export function parseFieldSelector(text: string): FieldSelector {
     if (term === '') continue;
     const split = splitTerm(term);
     if (!split) throw new SelectorParseError(`invalid selector: '${text}'; can't understand '${term}'`);
-    requirements.push({ field: split.field, operator: split.operator === '!=' ? '!=' : '=', value: unescapeValue(split.rawValue) });
+    requirements.push({
+      field: split.field,
+      operator: split.operator === '!=' ? '!=' : '=',
+      value: unescapeValue(split.rawValue),
+    });
   }
   return new TermsSelector(requirements);
 }
@@ -86,7 +90,9 @@ function splitTerms(text: string): string[] {
 const termOperators = ['!=', '==', '='] as const;
 
 /** Splits at the first operator: field names cannot escape one, values can. */
-function splitTerm(term: string): { field: string; operator: (typeof termOperators)[number]; rawValue: string } | undefined {
+function splitTerm(
+  term: string,
+): { field: string; operator: (typeof termOperators)[number]; rawValue: string } | undefined {
   for (let i = 0; i < term.length; i++) {
     const operator = termOperators.find((candidate) => term.startsWith(candidate, i));
     if (operator) return { field: term.slice(0, i), operator, rawValue: term.slice(i + operator.length) };
@@ -105,7 +111,8 @@ function unescapeValue(raw: string): string {
   let escaped = false;
   for (const char of raw) {
     if (escaped) {
-      if (!'\\,='.includes(char)) throw new SelectorParseError(`invalid field selector: invalid escape sequence: \\${char}`);
+      if (!'\\,='.includes(char))
+        throw new SelectorParseError(`invalid field selector: invalid escape sequence: \\${char}`);
       value += char;
       escaped = false;
     } else if (char === '\\') {

@@ -34,18 +34,25 @@ export function parseLabelSelector(text: string): LabelSelector {
 
 /** metav1.LabelSelector (matchLabels + matchExpressions with In/NotIn/Exists/DoesNotExist) as LabelSelectorAsSelector does; null/undefined selects nothing, {} selects everything. */
 export function labelSelectorFromObject(
-  selector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] } | null | undefined,
+  selector:
+    | {
+        matchLabels?: Record<string, string>;
+        matchExpressions?: { key: string; operator: string; values?: string[] }[];
+      }
+    | null
+    | undefined,
 ): LabelSelector {
   if (selector === null || selector === undefined) return nothingSelector;
   const requirements: LabelRequirement[] = [];
   // Go ranges over the map in random order, so which invalid label is reported first is not
   // defined there; sorted keys make it deterministic here.
   for (const key of Object.keys(selector.matchLabels ?? {}).sort()) {
-    requirements.push(newRequirement(key, '=', [selector.matchLabels![key]!]));
+    requirements.push(newRequirement(key, '=', [selector.matchLabels![key]]));
   }
   for (const expression of selector.matchExpressions ?? []) {
     const operator = objectOperators.get(expression.operator);
-    if (!operator) throw new SelectorParseError(`${goQuote(expression.operator)} is not a valid label selector operator`);
+    if (!operator)
+      throw new SelectorParseError(`${goQuote(expression.operator)} is not a valid label selector operator`);
     // Go copies the values with append([]string(nil), ...), so no values is a nil slice.
     const values = expression.values?.length ? [...expression.values] : null;
     requirements.push(newRequirement(expression.key, operator, values));
@@ -91,7 +98,7 @@ const nothingSelector: LabelSelector = Object.freeze({
 
 function requirementMatches(requirement: LabelRequirement, labels: Record<string, string>): boolean {
   const has = Object.hasOwn(labels, requirement.key);
-  const value = has ? labels[requirement.key]! : '';
+  const value = has ? labels[requirement.key] : '';
   switch (requirement.operator) {
     case 'in':
     case '=':
@@ -107,7 +114,7 @@ function requirementMatches(requirement: LabelRequirement, labels: Record<string
     case 'gt':
     case 'lt': {
       const actual = parseInt64(value);
-      const bound = requirement.values.length === 1 ? parseInt64(requirement.values[0]!) : undefined;
+      const bound = requirement.values.length === 1 ? parseInt64(requirement.values[0]) : undefined;
       if (!has || actual === undefined || bound === undefined) return false;
       return requirement.operator === 'gt' ? actual > bound : actual < bound;
     }
@@ -148,20 +155,24 @@ function newRequirement(key: string, operator: Operator, values: string[] | null
   switch (operator) {
     case 'in':
     case 'notin':
-      if (list.length === 0) problems.push(invalidField('values', values, "for 'in', 'notin' operators, values set can't be empty"));
+      if (list.length === 0)
+        problems.push(invalidField('values', values, "for 'in', 'notin' operators, values set can't be empty"));
       break;
     case '=':
     case '==':
     case '!=':
-      if (list.length !== 1) problems.push(invalidField('values', values, 'exact-match compatibility requires one single value'));
+      if (list.length !== 1)
+        problems.push(invalidField('values', values, 'exact-match compatibility requires one single value'));
       break;
     case 'exists':
     case '!':
-      if (list.length !== 0) problems.push(invalidField('values', values, 'values set must be empty for exists and does not exist'));
+      if (list.length !== 0)
+        problems.push(invalidField('values', values, 'values set must be empty for exists and does not exist'));
       break;
     case 'gt':
     case 'lt':
-      if (list.length !== 1) problems.push(invalidField('values', values, "for 'Gt', 'Lt' operators, exactly one value is required"));
+      if (list.length !== 1)
+        problems.push(invalidField('values', values, "for 'Gt', 'Lt' operators, exactly one value is required"));
       list.forEach((value, i) => {
         if (parseInt64(value) === undefined) {
           problems.push(invalidField(`values[${i}]`, value, "for 'Gt', 'Lt' operators, the value must be an integer"));
@@ -178,7 +189,8 @@ function newRequirement(key: string, operator: Operator, values: string[] | null
 }
 
 const nameFormat = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const nameMessage = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const nameMessage =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const nameRegexp = new RegExp(`^${nameFormat}$`);
 const nameMaxLength = 63;
 const valueFormat = `(${nameFormat})?`;
@@ -203,13 +215,14 @@ function labelKeyProblems(key: string): string[] {
   }
   const name = parts.at(-1)!;
   if (parts.length === 2) {
-    const prefix = parts[0]!;
+    const prefix = parts[0];
     if (prefix === '') problems.push('prefix part must be non-empty');
     else problems.push(...subdomainProblems(prefix).map((problem) => `prefix part ${problem}`));
   }
   if (name === '') problems.push('name part must be non-empty');
   else if (byteLength(name) > nameMaxLength) problems.push(`name part ${maxLengthError(nameMaxLength)}`);
-  if (!nameRegexp.test(name)) problems.push(`name part ${regexError(nameMessage, nameFormat, 'MyName', 'my.name', '123-abc')}`);
+  if (!nameRegexp.test(name))
+    problems.push(`name part ${regexError(nameMessage, nameFormat, 'MyName', 'my.name', '123-abc')}`);
   return problems;
 }
 
@@ -267,10 +280,20 @@ function goValue(value: string | string[] | null): string {
 /** An aggregate of several errors prints as "[a, b]", of one as that error. */
 function aggregate(messages: string[]): string {
   const distinct = [...new Set(messages)];
-  return distinct.length === 1 ? distinct[0]! : `[${distinct.join(', ')}]`;
+  return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
 }
 
-const goEscapes: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
+const goEscapes: Record<string, string> = {
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
+};
 
 /** strconv.Quote: Go's %q. Exported for the field-label messages, which quote labels the same way. */
 export function goQuote(text: string): string {
@@ -280,7 +303,8 @@ export function goQuote(text: string): string {
     if (Object.hasOwn(goEscapes, char)) quoted += goEscapes[char];
     else if (code < 0x20 || code === 0x7f) quoted += `\\x${code.toString(16).padStart(2, '0')}`;
     else if (char !== ' ' && /^[\p{C}\p{Z}]$/u.test(char)) {
-      quoted += code < 0x10000 ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
+      quoted +=
+        code < 0x10000 ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
     } else quoted += char;
   }
   return `${quoted}"`;
@@ -343,17 +367,17 @@ export function tokenizeLabelSelector(text: string): LabelToken[] {
   const tokens: LabelToken[] = [];
   let at = 0;
   while (true) {
-    while (at < text.length && whitespace.has(text[at]!)) at++;
+    while (at < text.length && whitespace.has(text[at])) at++;
     if (at >= text.length) break;
-    if (isSymbol(text[at]!)) {
+    if (isSymbol(text[at])) {
       const pair = text.slice(at, at + 2);
-      const literal = symbolTokens.has(pair) ? pair : text[at]!;
+      const literal = symbolTokens.has(pair) ? pair : text[at];
       tokens.push({ kind: symbolTokens.get(literal)!, literal });
       at += literal.length;
       continue;
     }
     const start = at;
-    while (at < text.length && !isSymbol(text[at]!) && !whitespace.has(text[at]!)) at++;
+    while (at < text.length && !isSymbol(text[at]) && !whitespace.has(text[at])) at++;
     const literal = text.slice(start, at);
     tokens.push({ kind: keywordTokens.get(literal) ?? 'Identifier', literal });
   }
@@ -384,7 +408,8 @@ class Parser {
       requirements.push(this.requirement());
       const after = this.next('values');
       if (after.kind === 'EndOfString') return requirements;
-      if (after.kind !== 'Comma') throw new SelectorParseError(`found '${after.literal}', expected: ',' or 'end of string'`);
+      if (after.kind !== 'Comma')
+        throw new SelectorParseError(`found '${after.literal}', expected: ',' or 'end of string'`);
       const following = this.peek('values');
       if (following.kind !== 'Identifier' && following.kind !== 'DoesNotExist') {
         throw new SelectorParseError(`found '${following.literal}', expected: identifier after ','`);
@@ -415,7 +440,9 @@ class Parser {
     if (problems.length) throw new SelectorParseError(invalidField('<nil>', token.literal, problems.join('; ')));
     if (negated) return { key: token.literal, operator: '!' };
     const ahead = this.peek('values').kind;
-    return ahead === 'EndOfString' || ahead === 'Comma' ? { key: token.literal, operator: 'exists' } : { key: token.literal };
+    return ahead === 'EndOfString' || ahead === 'Comma'
+      ? { key: token.literal, operator: 'exists' }
+      : { key: token.literal };
   }
 
   private binaryOperator(): Operator {
@@ -443,7 +470,8 @@ class Parser {
       this.next('values');
       return new Set(['']);
     }
-    if (kind !== 'Identifier' && kind !== 'Comma') throw new SelectorParseError(`found '${literal}', expected: ',', ')' or identifier`);
+    if (kind !== 'Identifier' && kind !== 'Comma')
+      throw new SelectorParseError(`found '${literal}', expected: ',', ')' or identifier`);
     const values = this.identifierList();
     this.next('values');
     return values;
@@ -486,7 +514,7 @@ class Parser {
   }
 
   private peek(context: Context): LabelToken {
-    return this.inContext(this.tokens[this.position]!, context);
+    return this.inContext(this.tokens[this.position], context);
   }
 
   private next(context: Context): LabelToken {
@@ -497,6 +525,8 @@ class Parser {
   }
 
   private inContext(token: LabelToken, context: Context): LabelToken {
-    return context === 'values' && (token.kind === 'In' || token.kind === 'NotIn') ? { kind: 'Identifier', literal: token.literal } : token;
+    return context === 'values' && (token.kind === 'In' || token.kind === 'NotIn')
+      ? { kind: 'Identifier', literal: token.literal }
+      : token;
   }
 }

@@ -26,9 +26,15 @@ export function supportedFieldLabels(group: string, resource: string, namespaced
 }
 
 /** The field values of `object` for that resource (strings, as kube formats them: booleans "true"/"false", missing values ""). */
-export function selectableFields(group: string, resource: string, namespaced: boolean, object: Record<string, any>): Record<string, string> {
+export function selectableFields(
+  group: string,
+  resource: string,
+  namespaced: boolean,
+  object: Record<string, any>,
+): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [label, read] of Object.entries(rulesFor(group, resource, namespaced).fields)) values[label] = read(object);
+  for (const [label, read] of Object.entries(rulesFor(group, resource, namespaced).fields))
+    values[label] = read(object);
   return values;
 }
 
@@ -38,7 +44,12 @@ export function selectableFields(group: string, resource: string, namespaced: bo
  * `field label not supported: <label>` for custom resources and most kinds with a conversion of
  * their own.
  */
-export function checkFieldSelectorSupported(group: string, resource: string, namespaced: boolean, selector: FieldSelector): void {
+export function checkFieldSelectorSupported(
+  group: string,
+  resource: string,
+  namespaced: boolean,
+  selector: FieldSelector,
+): void {
   const rules = rulesFor(group, resource, namespaced);
   const unsupported = selector.requirements.find(({ field }) => !Object.hasOwn(rules.fields, field));
   if (unsupported) throw new SelectorParseError(rules.refusal(unsupported.field));
@@ -54,7 +65,12 @@ function rulesFor(group: string, resource: string, namespaced: boolean): FieldLa
 // ---- Readers ----
 
 function valueAt(object: Record<string, any>, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), object);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+      object,
+    );
 }
 
 /** A string field; absent is Go's zero value "". */
@@ -148,16 +164,25 @@ const kindRules: Record<string, FieldLabelRules> = {
     refusal: notSupported,
   },
   '/nodes': { fields: { ...name, 'spec.unschedulable': flag('spec.unschedulable') }, refusal: notSupported },
-  '/replicationcontrollers': { fields: { ...objectMeta, 'status.replicas': count('status.replicas') }, refusal: notSupported },
+  '/replicationcontrollers': {
+    fields: { ...objectMeta, 'status.replicas': count('status.replicas') },
+    refusal: notSupported,
+  },
   '/events': { fields: coreEventFields, refusal: notSupported },
   '/namespaces': { fields: { 'status.phase': text('status.phase'), ...name }, refusal: notSupported },
   '/secrets': { fields: { type: text('type'), ...objectMeta }, refusal: notSupported },
-  '/services': { fields: { ...objectMeta, 'spec.clusterIP': text('spec.clusterIP'), 'spec.type': text('spec.type') }, refusal: notSupported },
+  '/services': {
+    fields: { ...objectMeta, 'spec.clusterIP': text('spec.clusterIP'), 'spec.type': text('spec.type') },
+    refusal: notSupported,
+  },
   'batch/jobs': {
     fields: { ...objectMeta, 'status.successful': count('status.succeeded') },
     refusal: (label) => `field label ${goQuote(label)} not supported for batchv1.Job`,
   },
-  'certificates.k8s.io/certificatesigningrequests': { fields: { ...name, 'spec.signerName': text('spec.signerName') }, refusal: notSupported },
+  'certificates.k8s.io/certificatesigningrequests': {
+    fields: { ...name, 'spec.signerName': text('spec.signerName') },
+    refusal: notSupported,
+  },
   'events.k8s.io/events': { fields: eventsV1Fields, refusal: notSupported },
   'resource.k8s.io/resourceslices': {
     fields: { ...name, 'spec.nodeName': text('spec.nodeName'), 'spec.driver': text('spec.driver') },

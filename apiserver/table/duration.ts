@@ -42,4 +42,3 @@ export function humanDuration(ms: number): string {
   }
   return `${years}y`;
 }
-

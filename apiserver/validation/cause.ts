@@ -40,12 +40,20 @@ export function forbidden(field: string, detail: string): Cause {
 
 export function notSupported(field: string, value: unknown, supported: readonly string[]): Cause {
   const detail = supported.length ? `supported values: ${supported.map(goQuote).join(', ')}` : '';
-  return { reason: 'FieldValueNotSupported', field, message: withDetail(`Unsupported value: ${renderValue(value)}`, detail) };
+  return {
+    reason: 'FieldValueNotSupported',
+    field,
+    message: withDetail(`Unsupported value: ${renderValue(value)}`, detail),
+  };
 }
 
 /** `field.TooLong` never echoes the (long) value. */
 export function tooLong(field: string, maxBytes: number): Cause {
-  return { reason: 'FieldValueTooLong', field, message: `Too long: may not be more than ${maxBytes} ${maxBytes === 1 ? 'byte' : 'bytes'}` };
+  return {
+    reason: 'FieldValueTooLong',
+    field,
+    message: `Too long: may not be more than ${maxBytes} ${maxBytes === 1 ? 'byte' : 'bytes'}`,
+  };
 }
 
 function withDetail(head: string, detail: string): string {
@@ -59,7 +67,17 @@ function renderValue(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const GO_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
+const GO_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\x07': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+};
 
 /** Go's strconv.Quote: printable Unicode stays as is, everything else is escaped. */
 export function goQuote(text: string): string {
@@ -68,7 +86,8 @@ export function goQuote(text: string): string {
     const code = ch.codePointAt(0)!;
     if (GO_ESCAPES[ch]) out += GO_ESCAPES[ch];
     else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (ch !== ' ' && /[\p{C}\p{Z}]/u.test(ch)) out += code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (ch !== ' ' && /[\p{C}\p{Z}]/u.test(ch))
+      out += code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
   return `${out}"`;

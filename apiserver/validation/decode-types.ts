@@ -55,7 +55,12 @@ export function decodeTypeError(group: string, kind: string, object: Record<stri
     return mismatch(meta, kind, 'metadata', 'v1.ObjectMeta');
   }
   for (const [field, expect] of Object.entries(OBJECT_META)) {
-    const error = check((meta as Record<string, unknown> | undefined)?.[field], expect, 'ObjectMeta', `metadata.${field}`);
+    const error = check(
+      (meta as Record<string, unknown> | undefined)?.[field],
+      expect,
+      'ObjectMeta',
+      `metadata.${field}`,
+    );
     if (error) return error;
   }
   if (group === '' && (kind === 'ConfigMap' || kind === 'Secret')) {
@@ -84,10 +89,12 @@ function structureError(shape: FieldShape, value: unknown, kind: string, path: s
     }
     return null;
   }
-  if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, kind, path, 'mapOf' in shape ? 'map' : 'struct');
+  if (typeof value !== 'object' || Array.isArray(value))
+    return mismatch(value, kind, path, 'mapOf' in shape ? 'map' : 'struct');
   for (const [key, child] of Object.entries(value)) {
     const childShape = 'mapOf' in shape ? shape.mapOf : shape.fields.get(key);
-    const error = childShape === undefined ? null : structureError(childShape, child, kind, path === '' ? key : `${path}.${key}`);
+    const error =
+      childShape === undefined ? null : structureError(childShape, child, kind, path === '' ? key : `${path}.${key}`);
     if (error) return error;
   }
   return null;
@@ -104,23 +111,32 @@ function check(value: unknown, expect: Expect, struct: string, field: string): s
       return typeof value === 'boolean' ? null : mismatch(value, struct, field, 'bool');
     case 'stringMap':
       if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, struct, field, GO_TYPES.stringMap);
-      for (const entry of Object.values(value)) if (entry !== null && typeof entry !== 'string') return mismatch(entry, struct, field, 'string');
+      for (const entry of Object.values(value))
+        if (entry !== null && typeof entry !== 'string') return mismatch(entry, struct, field, 'string');
       return null;
     case 'stringList':
       if (!Array.isArray(value)) return mismatch(value, struct, field, GO_TYPES.stringList);
-      for (const entry of value) if (entry !== null && typeof entry !== 'string') return mismatch(entry, struct, field, 'string');
+      for (const entry of value)
+        if (entry !== null && typeof entry !== 'string') return mismatch(entry, struct, field, 'string');
       return null;
     case 'list':
       return Array.isArray(value) ? null : mismatch(value, struct, field, GO_TYPES.list);
     case 'object':
-      return typeof value === 'object' && !Array.isArray(value) ? null : mismatch(value, struct, field, GO_TYPES.object);
+      return typeof value === 'object' && !Array.isArray(value)
+        ? null
+        : mismatch(value, struct, field, GO_TYPES.object);
     case 'ownerReferences':
       if (!Array.isArray(value)) return mismatch(value, struct, field, GO_TYPES.ownerReferences);
       for (const ref of value) {
         const shape = check(ref, 'object', struct, field);
         if (shape) return shape;
         for (const [refField, refExpect] of Object.entries(OWNER_REFERENCE)) {
-          const error = check((ref as Record<string, unknown>)[refField], refExpect, 'OwnerReference', `${field}.${refField}`);
+          const error = check(
+            (ref as Record<string, unknown>)[refField],
+            refExpect,
+            'OwnerReference',
+            `${field}.${refField}`,
+          );
           if (error) return error;
         }
       }

@@ -576,9 +576,7 @@ const ingressClass = apiObject('', {
 // storage.k8s.io/v1, coordination.k8s.io/v1, scheduling.k8s.io/v1, policy/v1
 
 const storageClass = apiObject('allowVolumeExpansion provisioner reclaimPolicy volumeBindingMode', {
-  allowedTopologies: listOf(
-    object('', { matchLabelExpressions: listOf(object('key', { values: scalarList })) }),
-  ),
+  allowedTopologies: listOf(object('', { matchLabelExpressions: listOf(object('key', { values: scalarList })) })),
   mountOptions: scalarList,
   parameters: stringMap,
 });

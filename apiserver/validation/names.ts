@@ -9,15 +9,20 @@ import { forbidden, invalid, required, tooLong, type Cause } from './cause.js';
 export type NameValidator = (name: string, prefix: boolean) => string[];
 
 const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_MSG =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
-const DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MSG =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
-const DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const DNS1035_LABEL_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_MSG =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
-const LABEL_VALUE_MSG = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MSG =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
 const DNS1123_LABEL = whole(DNS1123_LABEL_FMT);
 const DNS1123_SUBDOMAIN = whole(DNS1123_SUBDOMAIN_FMT);
@@ -58,7 +63,8 @@ export function isDNS1123Label(value: string): string[] {
 export function isDNS1123Subdomain(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > SUBDOMAIN_MAX) errs.push(maxLenError(SUBDOMAIN_MAX));
-  if (!DNS1123_SUBDOMAIN.test(value)) errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  if (!DNS1123_SUBDOMAIN.test(value))
+    errs.push(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   return errs;
 }
 
@@ -78,15 +84,16 @@ export function isQualifiedName(value: string): string[] {
       `a qualified name ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ];
   }
-  const name = parts.length === 2 ? parts[1]! : parts[0]!;
+  const name = parts.length === 2 ? parts[1] : parts[0];
   if (parts.length === 2) {
-    const prefix = parts[0]!;
+    const prefix = parts[0];
     if (prefix === '') errs.push('prefix part must be non-empty');
     else errs.push(...isDNS1123Subdomain(prefix).map((msg) => `prefix part ${msg}`));
   }
   if (name === '') errs.push('name part must be non-empty');
   else if (byteLength(name) > LABEL_MAX) errs.push(`name part ${maxLenError(LABEL_MAX)}`);
-  if (!QUALIFIED_NAME.test(name)) errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  if (!QUALIFIED_NAME.test(name))
+    errs.push(`name part ${regexError(QUALIFIED_NAME_MSG, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
   return errs;
 }
 
@@ -163,7 +170,8 @@ export function validateObjectMeta(meta: unknown, options: ObjectMetaOptions): C
   const generateName = typeof m.generateName === 'string' ? m.generateName : '';
 
   if (generateName) {
-    for (const msg of options.nameValidator(generateName, true)) causes.push(invalid('metadata.generateName', generateName, msg));
+    for (const msg of options.nameValidator(generateName, true))
+      causes.push(invalid('metadata.generateName', generateName, msg));
   }
   if (name) {
     for (const msg of options.nameValidator(name, false)) causes.push(invalid('metadata.name', name, msg));
@@ -183,7 +191,8 @@ export function validateObjectMeta(meta: unknown, options: ObjectMetaOptions): C
   if (isRecord(m.labels)) {
     for (const [key, value] of Object.entries(m.labels)) {
       for (const msg of isQualifiedName(key)) causes.push(invalid('metadata.labels', key, msg));
-      if (typeof value === 'string') for (const msg of isValidLabelValue(value)) causes.push(invalid('metadata.labels', value, msg));
+      if (typeof value === 'string')
+        for (const msg of isValidLabelValue(value)) causes.push(invalid('metadata.labels', value, msg));
     }
   }
 
@@ -194,7 +203,8 @@ export function validateObjectMeta(meta: unknown, options: ObjectMetaOptions): C
       for (const msg of isQualifiedName(key.toLowerCase())) causes.push(invalid('metadata.annotations', key, msg));
       totalSize += byteLength(key) + (typeof value === 'string' ? byteLength(value) : 0);
     }
-    if (totalSize > TOTAL_ANNOTATION_SIZE_LIMIT) causes.push(tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
+    if (totalSize > TOTAL_ANNOTATION_SIZE_LIMIT)
+      causes.push(tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
   }
   return causes;
 }

@@ -13,15 +13,39 @@ export function validateOwnerReferences(references: OwnerReference[] | undefined
   const causes: Cause[] = [];
   const field = 'metadata.ownerReferences';
   for (const ref of references ?? []) {
-    if (!ref.apiVersion) causes.push({ reason: 'FieldValueInvalid', field: `${field}.apiVersion`, message: 'Invalid value: "": version must not be empty' });
-    if (!ref.kind) causes.push({ reason: 'FieldValueInvalid', field: `${field}.kind`, message: 'Invalid value: "": kind must not be empty' });
-    if (!ref.name) causes.push({ reason: 'FieldValueInvalid', field: `${field}.name`, message: 'Invalid value: "": name must not be empty' });
-    if (!ref.uid) causes.push({ reason: 'FieldValueInvalid', field: `${field}.uid`, message: 'Invalid value: "": uid must not be empty' });
+    if (!ref.apiVersion)
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: `${field}.apiVersion`,
+        message: 'Invalid value: "": version must not be empty',
+      });
+    if (!ref.kind)
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: `${field}.kind`,
+        message: 'Invalid value: "": kind must not be empty',
+      });
+    if (!ref.name)
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: `${field}.name`,
+        message: 'Invalid value: "": name must not be empty',
+      });
+    if (!ref.uid)
+      causes.push({
+        reason: 'FieldValueInvalid',
+        field: `${field}.uid`,
+        message: 'Invalid value: "": uid must not be empty',
+      });
   }
   const controllers = (references ?? []).filter((ref) => ref.controller === true);
   if (controllers.length > 1) {
     const names = controllers.map((ref) => `${ref.kind}/${ref.name}`).join(', ');
-    causes.push({ reason: 'FieldValueInvalid', field, message: `Invalid value: []v1.OwnerReference{...}: Only one reference can have Controller set to true. Found "true" in references for ${names}` });
+    causes.push({
+      reason: 'FieldValueInvalid',
+      field,
+      message: `Invalid value: []v1.OwnerReference{...}: Only one reference can have Controller set to true. Found "true" in references for ${names}`,
+    });
   }
   return causes;
 }

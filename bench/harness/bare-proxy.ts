@@ -55,7 +55,18 @@ server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', async () => {
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const kubeconfigPath = path.join(dir, 'bare-proxy.kubeconfig');
-  await writeFile(kubeconfigPath, renderKubeconfig({ clusterName: 'bare-proxy', server: url, caPem: ca.certPem, userName: 'bare-proxy', certPem: upstream.certPem, keyPem: upstream.keyPem, contextName: 'bare-proxy' }));
+  await writeFile(
+    kubeconfigPath,
+    renderKubeconfig({
+      clusterName: 'bare-proxy',
+      server: url,
+      caPem: ca.certPem,
+      userName: 'bare-proxy',
+      certPem: upstream.certPem,
+      keyPem: upstream.keyPem,
+      contextName: 'bare-proxy',
+    }),
+  );
   process.stdout.write(`bare proxy listening on ${url}; kubeconfig: ${kubeconfigPath}\n`);
 });
 process.on('SIGTERM', () => {

@@ -9,7 +9,14 @@ import type { BenchTenant } from './tenant.js';
  * iterations or time, each warmed up on its own. On a shared machine whatever else runs comes
  * and goes; alternating spreads it over both sides instead of one.
  */
-export async function measureBoth(what: string, tenant: BenchTenant, direct: RequestTemplate[], gateway: RequestTemplate[], shape: LoadShape, rounds: number): Promise<{ direct: LoadSummary; gateway: LoadSummary }> {
+export async function measureBoth(
+  what: string,
+  tenant: BenchTenant,
+  direct: RequestTemplate[],
+  gateway: RequestTemplate[],
+  shape: LoadShape,
+  rounds: number,
+): Promise<{ direct: LoadSummary; gateway: LoadSummary }> {
   const part: LoadShape = {
     ...shape,
     ...(shape.iterations !== undefined ? { iterations: Math.ceil(shape.iterations / rounds) } : {}),
@@ -19,7 +26,9 @@ export async function measureBoth(what: string, tenant: BenchTenant, direct: Req
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const)) {
       progress(`${what}: ${side} (${round + 1}/${rounds})`);
-      runs[side].push(await runLoad(side === 'direct' ? tenant.direct : tenant.gateway, side === 'direct' ? direct : gateway, part));
+      runs[side].push(
+        await runLoad(side === 'direct' ? tenant.direct : tenant.gateway, side === 'direct' ? direct : gateway, part),
+      );
     }
   }
   return { direct: summarize(runs.direct), gateway: summarize(runs.gateway) };

@@ -36,7 +36,11 @@ export interface EnvironmentRun {
 }
 
 /** Runs `body` against a fresh devcluster and gateway (`paddock serve` with `serveArgs` too), which are stopped when it ends. */
-export async function withEnvironment<T>(options: BenchOptions, body: (env: BenchEnvironment) => Promise<T>, serveArgs: string[] = []): Promise<{ result: T; run: EnvironmentRun }> {
+export async function withEnvironment<T>(
+  options: BenchOptions,
+  body: (env: BenchEnvironment) => Promise<T>,
+  serveArgs: string[] = [],
+): Promise<{ result: T; run: EnvironmentRun }> {
   const temp = await makeTempDir('bench');
   let devcluster: ServerProcess | undefined;
   let gateway: ServerProcess | undefined;
@@ -44,7 +48,12 @@ export async function withEnvironment<T>(options: BenchOptions, body: (env: Benc
   let succeeded = false;
   try {
     devcluster = await startDevclusterProcess(path.join(temp.dir, 'devcluster'));
-    gateway = await startGatewayProcess(devcluster.kubeconfigPath, path.join(temp.dir, 'gateway'), options.cpuProf ? CPU_PROF_ARGS : [], serveArgs);
+    gateway = await startGatewayProcess(
+      devcluster.kubeconfigPath,
+      path.join(temp.dir, 'gateway'),
+      options.cpuProf ? CPU_PROF_ARGS : [],
+      serveArgs,
+    );
     const upstreamAdminKubeconfig = await readFile(devcluster.kubeconfigPath, 'utf8');
     const env: BenchEnvironment = {
       dir: temp.dir,
@@ -65,7 +74,8 @@ export async function withEnvironment<T>(options: BenchOptions, body: (env: Benc
     if (gateway && options.cpuProf) {
       // Node writes the profile as the process exits, so it exists only now.
       cpuProfiles.push(...(await profilesOf(gateway.pid)));
-      if (!cpuProfiles.length) process.stderr.write(`no CPU profile from gateway pid ${gateway.pid}: it did not exit cleanly\n`);
+      if (!cpuProfiles.length)
+        process.stderr.write(`no CPU profile from gateway pid ${gateway.pid}: it did not exit cleanly\n`);
       // Without a table to go under, say at least where the profile went.
       if (!succeeded) for (const file of cpuProfiles) process.stderr.write(`gateway CPU profile: ${file}\n`);
     }

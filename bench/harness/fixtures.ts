@@ -19,11 +19,19 @@ export class UpstreamWriter {
   private readonly pool: Pool;
 
   constructor(private readonly target: Target) {
-    this.pool = new Pool(target.origin, { connections: WRITERS, connect: { ca: target.ca, cert: target.cert, key: target.key } });
+    this.pool = new Pool(target.origin, {
+      connections: WRITERS,
+      connect: { ca: target.ca, cert: target.cert, key: target.key },
+    });
   }
 
   async create(path: string, object: Record<string, unknown>): Promise<void> {
-    const res = await this.pool.request({ method: 'POST', path, headers: { ...this.target.headers, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(object) });
+    const res = await this.pool.request({
+      method: 'POST',
+      path,
+      headers: { ...this.target.headers, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(object),
+    });
     const text = await res.body.text();
     if (res.statusCode !== 201) throw new Error(`creating ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
   }
@@ -31,14 +39,19 @@ export class UpstreamWriter {
   /** A namespace of the tenant's beyond the four it starts with, with the grant of its admin there, as the gateway makes it. */
   async createTenantNamespace(tenantId: string, name: string): Promise<void> {
     const namespace = `${tenantId}-${name}`;
-    await this.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { [TENANT_LABEL]: tenantId } } });
-    for (const grant of desiredGrants(tenantId, [adminBinding(tenantId)], [namespace]).values()) await this.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, grant);
+    await this.create('/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: namespace, labels: { [TENANT_LABEL]: tenantId } },
+    });
+    for (const grant of desiredGrants(tenantId, [adminBinding(tenantId)], [namespace]).values())
+      await this.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, grant);
   }
 
   /** `perNamespace` realistic pods in each of these upstream namespaces. */
   createPods(namespaces: string[], perNamespace: number): Promise<void> {
     return inParallel(namespaces.length * perNamespace, WRITERS, (i) => {
-      const namespace = namespaces[Math.floor(i / perNamespace)]!;
+      const namespace = namespaces[Math.floor(i / perNamespace)];
       return this.create(`/api/v1/namespaces/${namespace}/pods`, realisticPod(namespace, i % perNamespace));
     });
   }
@@ -55,7 +68,7 @@ export class UpstreamWriter {
 export async function createTenantSpaces(env: BenchEnvironment, ids: string[]): Promise<void> {
   const client = RestClient.fromKubeconfig(env.upstreamAdminKubeconfig);
   try {
-    await inParallel(ids.length, WRITERS, (i) => ensureTenantSpace(client, ids[i]!));
+    await inParallel(ids.length, WRITERS, (i) => ensureTenantSpace(client, ids[i]));
   } finally {
     client.close();
   }

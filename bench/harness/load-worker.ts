@@ -38,7 +38,8 @@ class Step {
 }
 
 const spec = JSON.parse(await readStdin()) as LoadSpec;
-if ((spec.iterations === undefined) === (spec.durationMs === undefined)) throw new Error('the spec needs exactly one of iterations and durationMs');
+if ((spec.iterations === undefined) === (spec.durationMs === undefined))
+  throw new Error('the spec needs exactly one of iterations and durationMs');
 const pool = new Pool(spec.origin, {
   connections: spec.concurrency,
   connect: { ca: spec.ca, cert: spec.cert, key: spec.key },
@@ -51,11 +52,20 @@ let next = 0;
 async function send(step: Step, n: number): Promise<Outcome> {
   const { method, path, body, contentType, accept, expectItems } = step.template;
   const fill = (text: string) => text.replaceAll('{n}', String(n));
-  const headers: Record<string, string> = { ...spec.headers, accept: accept ?? 'application/json', 'accept-encoding': 'identity' };
+  const headers: Record<string, string> = {
+    ...spec.headers,
+    accept: accept ?? 'application/json',
+    'accept-encoding': 'identity',
+  };
   if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
   const started = performance.now();
   try {
-    const res = await pool.request({ method: method as 'GET', path: fill(path), headers, body: body === undefined ? undefined : fill(body) });
+    const res = await pool.request({
+      method: method,
+      path: fill(path),
+      headers,
+      body: body === undefined ? undefined : fill(body),
+    });
     const failed = res.statusCode < 200 || res.statusCode > 299;
     const check = !failed && expectItems !== undefined && !step.checked;
     const chunks: Buffer[] = [];
@@ -66,7 +76,12 @@ async function send(step: Step, n: number): Promise<Outcome> {
     }
     const ms = performance.now() - started;
     const where = `${method} ${fill(path)}`;
-    if (failed) return { ms, bytes, error: `${res.statusCode} ${where}: ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}` };
+    if (failed)
+      return {
+        ms,
+        bytes,
+        error: `${res.statusCode} ${where}: ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`,
+      };
     if (check) {
       step.checked = true;
       const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { items?: unknown[]; rows?: unknown[] };
@@ -105,6 +120,13 @@ const seconds = await phase(spec.iterations, spec.durationMs, true);
 await pool.close();
 const run: LoadRun = {
   seconds,
-  steps: steps.map((s) => ({ request: `${s.template.method} ${s.template.path}`, requests: s.requests, errors: s.errors, firstError: s.firstError, latenciesMs: s.latencies, bytes: s.bytes })),
+  steps: steps.map((s) => ({
+    request: `${s.template.method} ${s.template.path}`,
+    requests: s.requests,
+    errors: s.errors,
+    firstError: s.firstError,
+    latenciesMs: s.latencies,
+    bytes: s.bytes,
+  })),
 };
 process.stdout.write(`${JSON.stringify(run)}\n`);

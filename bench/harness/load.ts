@@ -79,9 +79,12 @@ export async function runLoad(target: Target, templates: RequestTemplate[], shap
 /** Several runs of the same templates as one: their latencies pooled, their times added. */
 export function summarize(runs: LoadRun[]): LoadSummary {
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
-  const steps = runs[0]!.steps.map((_, i) => runs.map((run) => run.steps[i]!));
-  const stepSummaries = steps.map((parts) => figures(parts[0]!.request, parts, seconds));
-  return { ...figures(stepSummaries.map((s) => s.request).join(' then '), steps.flat(), seconds), steps: stepSummaries };
+  const steps = runs[0].steps.map((_, i) => runs.map((run) => run.steps[i]));
+  const stepSummaries = steps.map((parts) => figures(parts[0].request, parts, seconds));
+  return {
+    ...figures(stepSummaries.map((s) => s.request).join(' then '), steps.flat(), seconds),
+    steps: stepSummaries,
+  };
 }
 
 function figures(request: string, parts: LoadRun['steps'], seconds: number): RequestSummary {
@@ -101,5 +104,5 @@ function figures(request: string, parts: LoadRun['steps'], seconds: number): Req
 
 /** Nearest rank. */
 export function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 }

@@ -10,5 +10,7 @@ export const WATCH_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/watch-worke
 export const BARE_PROXY = path.join(REPO_ROOT, 'dist/bench/harness/bare-proxy.js');
 export const TENANT_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/tenant-worker.js');
 /** `PADDOCK_BENCH_RESULTS` moves the results (and profiles) elsewhere, e.g. to a test's temp dir. */
-export const RESULTS_DIR = process.env.PADDOCK_BENCH_RESULTS ? path.resolve(process.env.PADDOCK_BENCH_RESULTS) : path.join(REPO_ROOT, 'bench/results');
+export const RESULTS_DIR = process.env.PADDOCK_BENCH_RESULTS
+  ? path.resolve(process.env.PADDOCK_BENCH_RESULTS)
+  : path.join(REPO_ROOT, 'bench/results');
 export const PROFILES_DIR = path.join(RESULTS_DIR, 'profiles');

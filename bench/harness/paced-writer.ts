@@ -22,14 +22,27 @@ export interface WriterRun {
 }
 
 /** `writes` writes at `perSecond` into `namespace` upstream, on objects named `<prefix>-<lane>-<n>`. */
-export async function writePaced(target: Target, namespace: string, prefix: string, writes: number, perSecond: number): Promise<WriterRun> {
-  const pool = new Pool(target.origin, { connections: LANES, connect: { ca: target.ca, cert: target.cert, key: target.key } });
+export async function writePaced(
+  target: Target,
+  namespace: string,
+  prefix: string,
+  writes: number,
+  perSecond: number,
+): Promise<WriterRun> {
+  const pool = new Pool(target.origin, {
+    connections: LANES,
+    connect: { ca: target.ca, cert: target.cert, key: target.key },
+  });
   const failedSeqs: number[] = [];
   let firstError: string | undefined;
   // Every lane's connection open and its TLS handshake done before the first write is due.
   await Promise.all(
     Array.from({ length: LANES }, async () => {
-      const res = await pool.request({ method: 'GET', path: `/api/v1/namespaces/${namespace}`, headers: { ...target.headers, accept: 'application/json' } });
+      const res = await pool.request({
+        method: 'GET',
+        path: `/api/v1/namespaces/${namespace}`,
+        headers: { ...target.headers, accept: 'application/json' },
+      });
       await res.body.text();
     }),
   );
@@ -48,7 +61,11 @@ export async function writePaced(target: Target, namespace: string, prefix: stri
         const res = await pool.request({
           method: create ? 'POST' : 'PATCH',
           path: `/api/v1/namespaces/${namespace}/configmaps${create ? '' : `/${name}`}`,
-          headers: { ...target.headers, 'content-type': create ? 'application/json' : 'application/merge-patch+json', accept: 'application/json' },
+          headers: {
+            ...target.headers,
+            'content-type': create ? 'application/json' : 'application/merge-patch+json',
+            accept: 'application/json',
+          },
           body: JSON.stringify(body),
         });
         const text = await res.body.text();
@@ -71,6 +88,10 @@ function configMap(name: string, annotations: Record<string, string>): Record<st
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: { name, labels: { app: 'checkout', 'app.kubernetes.io/managed-by': 'Helm' }, annotations },
-    data: { 'application.properties': 'server.port=8080\nlogging.level.root=INFO\npayments.endpoint=http://payments:8080\ncache.ttl=300\n', FEATURE_FLAGS: 'new-cart,fast-checkout' },
+    data: {
+      'application.properties':
+        'server.port=8080\nlogging.level.root=INFO\npayments.endpoint=http://payments:8080\ncache.ttl=300\n',
+      FEATURE_FLAGS: 'new-cart,fast-checkout',
+    },
   };
 }

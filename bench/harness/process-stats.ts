@@ -25,7 +25,11 @@ export function sampleRss(pid: number, intervalMs = 50): { stop(): Promise<numbe
   let peak = 0;
   let failure: unknown;
   let reading: Promise<void> = Promise.resolve();
-  const read = () => (reading = rssBytes(pid).then((rss) => void (peak = Math.max(peak, rss)), (err: unknown) => void (failure ??= err)));
+  const read = () =>
+    (reading = rssBytes(pid).then(
+      (rss) => void (peak = Math.max(peak, rss)),
+      (err: unknown) => void (failure ??= err),
+    ));
   read();
   const timer = setInterval(read, intervalMs);
   return {

@@ -22,13 +22,38 @@ export interface ServerProcess {
 
 /** `devcluster NAME listening on URL; admin kubeconfig: PATH` */
 export function startDevclusterProcess(dataDir: string): Promise<ServerProcess> {
-  return startCli('devcluster', [], ['devcluster', '--listen', '127.0.0.1:0', '--data-dir', dataDir], /^devcluster \S+ listening on (\S+); admin kubeconfig: (.+)$/);
+  return startCli(
+    'devcluster',
+    [],
+    ['devcluster', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
+    /^devcluster \S+ listening on (\S+); admin kubeconfig: (.+)$/,
+  );
 }
 
 /** `paddock gateway listening on URL; admin kubeconfig: PATH`, with `nodeArgs` (e.g. `--cpu-prof`) for its node and `serveArgs` (e.g. `--key-algorithm rsa`) for `paddock serve`. */
-export async function startGatewayProcess(upstreamKubeconfigPath: string, dataDir: string, nodeArgs: string[], serveArgs: string[] = []): Promise<ServerProcess> {
+export async function startGatewayProcess(
+  upstreamKubeconfigPath: string,
+  dataDir: string,
+  nodeArgs: string[],
+  serveArgs: string[] = [],
+): Promise<ServerProcess> {
   const limits = await unthrottledTenantFlags();
-  return startCli('gateway', nodeArgs, ['serve', '--upstream', `member1=${upstreamKubeconfigPath}`, '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...limits, ...serveArgs], /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/);
+  return startCli(
+    'gateway',
+    nodeArgs,
+    [
+      'serve',
+      '--upstream',
+      `member1=${upstreamKubeconfigPath}`,
+      '--listen',
+      '127.0.0.1:0',
+      '--data-dir',
+      dataDir,
+      ...limits,
+      ...serveArgs,
+    ],
+    /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/,
+  );
 }
 
 /**
@@ -37,14 +62,23 @@ export async function startGatewayProcess(upstreamKubeconfigPath: string, dataDi
  * (0 would turn it off). A build from before the limiter (PADDOCK_BENCH_CLI) has no such flags
  * in its usage, and gets none.
  */
-const UNTHROTTLED = ['--tenant-qps', '1000000', '--tenant-burst', '1000000', '--tenant-max-watches', '1000000', '--tenant-max-upstream-connections', '1000000'];
+const UNTHROTTLED = [
+  '--tenant-qps',
+  '1000000',
+  '--tenant-burst',
+  '1000000',
+  '--tenant-max-watches',
+  '1000000',
+  '--tenant-max-upstream-connections',
+  '1000000',
+];
 let tenantFlags: Promise<string[]> | undefined;
 
 function unthrottledTenantFlags(): Promise<string[]> {
   tenantFlags ??= new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI], { stdio: ['ignore', 'ignore', 'pipe'] });
     let usage = '';
-    child.stderr!.on('data', (chunk: Buffer) => (usage += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (usage += chunk.toString()));
     child.once('error', () => resolve([]));
     child.once('close', () => resolve(usage.includes('--tenant-qps') ? UNTHROTTLED : []));
   });
@@ -53,25 +87,43 @@ function unthrottledTenantFlags(): Promise<string[]> {
 
 /** `bare proxy listening on URL; kubeconfig: PATH`: the floor under the gateway (bare-proxy.ts). */
 export function startBareProxyProcess(upstreamKubeconfigPath: string, dir: string): Promise<ServerProcess> {
-  return startScript('bare-proxy', [], BARE_PROXY, [upstreamKubeconfigPath, dir], /^bare proxy listening on (\S+); kubeconfig: (.+)$/);
+  return startScript(
+    'bare-proxy',
+    [],
+    BARE_PROXY,
+    [upstreamKubeconfigPath, dir],
+    /^bare proxy listening on (\S+); kubeconfig: (.+)$/,
+  );
 }
 
 function startCli(label: string, nodeArgs: string[], args: string[], ready: RegExp): Promise<ServerProcess> {
   return startScript(label, nodeArgs, CLI, args, ready);
 }
 
-function startScript(label: string, nodeArgs: string[], script: string, args: string[], ready: RegExp): Promise<ServerProcess> {
+function startScript(
+  label: string,
+  nodeArgs: string[],
+  script: string,
+  args: string[],
+  ready: RegExp,
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   // Its complaints (a failed request in the gateway) belong in the benchmark's output.
-  createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`[${label} ${child.pid}] ${line}\n`));
+  createInterface({ input: child.stderr }).on('line', (line) =>
+    process.stderr.write(`[${label} ${child.pid}] ${line}\n`),
+  );
   return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     const fail = (err: Error) => {
       clearTimeout(timer);
       void stopProcess(child).finally(() => reject(err));
     };
-    const onExit = (code: number | null, signal: string | null) => fail(new Error(`${label} exited (${code ?? signal}) before it was ready`));
-    const timer = setTimeout(() => fail(new Error(`${label} did not print its listening line within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
+    const onExit = (code: number | null, signal: string | null) =>
+      fail(new Error(`${label} exited (${code ?? signal}) before it was ready`));
+    const timer = setTimeout(
+      () => fail(new Error(`${label} did not print its listening line within ${STARTUP_TIMEOUT_MS / 1000} s`)),
+      STARTUP_TIMEOUT_MS,
+    );
     child.once('error', fail);
     child.once('exit', onExit);
     // Later lines keep being read, so the pipe never fills and blocks the server.
@@ -80,7 +132,7 @@ function startScript(label: string, nodeArgs: string[], script: string, args: st
       if (!match) return;
       clearTimeout(timer);
       child.off('exit', onExit);
-      resolve({ label, child, pid: child.pid!, url: match[1]!, kubeconfigPath: match[2]! });
+      resolve({ label, child, pid: child.pid!, url: match[1], kubeconfigPath: match[2] });
     });
   });
 }
@@ -91,7 +143,10 @@ export async function stopProcess(child: ChildProcess, timeoutMs = STOP_TIMEOUT_
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs)))]);
+  const timedOut = await Promise.race([
+    exited.then(() => false),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
+  ]);
   clearTimeout(timer);
   if (!timedOut) return;
   process.stderr.write(`pid ${child.pid} did not exit within ${timeoutMs / 1000} s of SIGTERM; killing it\n`);

@@ -24,7 +24,9 @@ export const CPU_PROF_ARGS = ['--cpu-prof', '--cpu-prof-dir', PROFILES_DIR];
 /** The profiles node wrote for this PID (named `CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile`). */
 export async function profilesOf(pid: number): Promise<string[]> {
   const files = await readdir(PROFILES_DIR).catch(() => []);
-  return files.filter((f) => f.endsWith('.cpuprofile') && f.split('.')[3] === String(pid)).map((f) => path.join(PROFILES_DIR, f));
+  return files
+    .filter((f) => f.endsWith('.cpuprofile') && f.split('.')[3] === String(pid))
+    .map((f) => path.join(PROFILES_DIR, f));
 }
 
 export async function printTopSelfTime(file: string, top = 15): Promise<void> {
@@ -37,11 +39,18 @@ export async function printTopSelfTime(file: string, top = 15): Promise<void> {
     const us = profile.timeDeltas[i] ?? 0;
     if (frame.functionName === '(idle)') return;
     busyUs += us;
-    const where = frame.url ? `${path.relative(process.cwd(), frame.url.replace(/^file:\/\//, ''))}:${frame.lineNumber + 1}` : '';
+    const where = frame.url
+      ? `${path.relative(process.cwd(), frame.url.replace(/^file:\/\//, ''))}:${frame.lineNumber + 1}`
+      : '';
     const key = `${frame.functionName || '(anonymous)'}${where ? ` ${where}` : ''}`;
     selfUs.set(key, (selfUs.get(key) ?? 0) + us);
   });
   const rows = [...selfUs].sort((a, b) => b[1] - a[1]).slice(0, top);
-  process.stdout.write(`\ngateway CPU, top ${top} functions by self time (${(busyUs / 1e6).toFixed(1)} s busy, idle excluded):\n`);
-  printTable(['function file:line', 'self ms', 'of busy'], rows.map(([key, us]) => [key, (us / 1000).toFixed(0), `${((100 * us) / busyUs).toFixed(1)}%`]));
+  process.stdout.write(
+    `\ngateway CPU, top ${top} functions by self time (${(busyUs / 1e6).toFixed(1)} s busy, idle excluded):\n`,
+  );
+  printTable(
+    ['function file:line', 'self ms', 'of busy'],
+    rows.map(([key, us]) => [key, (us / 1000).toFixed(0), `${((100 * us) / busyUs).toFixed(1)}%`]),
+  );
 }

@@ -27,7 +27,11 @@ export function caseOf(name: string, concurrency: number, direct: RequestSummary
     concurrency,
     direct,
     gateway,
-    ratios: { p50: gateway.p50Ms / direct.p50Ms, p99: gateway.p99Ms / direct.p99Ms, throughput: direct.throughputPerSec / gateway.throughputPerSec },
+    ratios: {
+      p50: gateway.p50Ms / direct.p50Ms,
+      p99: gateway.p99Ms / direct.p99Ms,
+      throughput: direct.throughputPerSec / gateway.throughputPerSec,
+    },
   };
 }
 
@@ -37,22 +41,60 @@ export function progress(line: string): void {
 }
 
 /** Prints the table, writes the JSON, and returns how many requests failed. */
-export async function report(name: string, quick: boolean, cases: CaseResult[], { memory, cpuProfiles }: EnvironmentRun): Promise<number> {
-  process.stdout.write(`\n${name}${quick ? ' (quick)' : ''}: ratios are gateway/direct for latency and direct/gateway for throughput, so each says how many times slower the gateway path is (1.00x: no cost)\n`);
-  printTable(
-    [name, 'clients', 'p50 direct ms', 'p50 gateway ms', 'p50 ratio', 'p99 direct ms', 'p99 gateway ms', 'p99 ratio', 'direct req/s', 'gateway req/s', 'req/s ratio'],
-    cases.map((c) => [c.name, String(c.concurrency), formatMs(c.direct.p50Ms), formatMs(c.gateway.p50Ms), formatRatio(c.ratios.p50), formatMs(c.direct.p99Ms), formatMs(c.gateway.p99Ms), formatRatio(c.ratios.p99), formatPerSecond(c.direct.throughputPerSec), formatPerSecond(c.gateway.throughputPerSec), formatRatio(c.ratios.throughput)]),
+export async function report(
+  name: string,
+  quick: boolean,
+  cases: CaseResult[],
+  { memory, cpuProfiles }: EnvironmentRun,
+): Promise<number> {
+  process.stdout.write(
+    `\n${name}${quick ? ' (quick)' : ''}: ratios are gateway/direct for latency and direct/gateway for throughput, so each says how many times slower the gateway path is (1.00x: no cost)\n`,
   );
-  process.stdout.write(`memory at the end: gateway RSS ${mib(memory.gatewayRssBytes)}, devcluster RSS ${mib(memory.devclusterRssBytes)}\n`);
+  printTable(
+    [
+      name,
+      'clients',
+      'p50 direct ms',
+      'p50 gateway ms',
+      'p50 ratio',
+      'p99 direct ms',
+      'p99 gateway ms',
+      'p99 ratio',
+      'direct req/s',
+      'gateway req/s',
+      'req/s ratio',
+    ],
+    cases.map((c) => [
+      c.name,
+      String(c.concurrency),
+      formatMs(c.direct.p50Ms),
+      formatMs(c.gateway.p50Ms),
+      formatRatio(c.ratios.p50),
+      formatMs(c.direct.p99Ms),
+      formatMs(c.gateway.p99Ms),
+      formatRatio(c.ratios.p99),
+      formatPerSecond(c.direct.throughputPerSec),
+      formatPerSecond(c.gateway.throughputPerSec),
+      formatRatio(c.ratios.throughput),
+    ]),
+  );
+  process.stdout.write(
+    `memory at the end: gateway RSS ${mib(memory.gatewayRssBytes)}, devcluster RSS ${mib(memory.devclusterRssBytes)}\n`,
+  );
   let errors = 0;
   // One measurement may stand in several rows (a gateway list against two direct lists).
   const counted = new Set<RequestSummary>();
   for (const c of cases) {
-    for (const [side, summary] of [['direct', c.direct], ['gateway', c.gateway]] as const) {
+    for (const [side, summary] of [
+      ['direct', c.direct],
+      ['gateway', c.gateway],
+    ] as const) {
       if (!summary.errors || counted.has(summary)) continue;
       counted.add(summary);
       errors += summary.errors;
-      process.stdout.write(`ERRORS: ${c.name}, ${side}: ${summary.errors} failed requests; first: ${summary.firstError}\n`);
+      process.stdout.write(
+        `ERRORS: ${c.name}, ${side}: ${summary.errors} failed requests; first: ${summary.firstError}\n`,
+      );
     }
   }
   await saveResults(name, { quick, memory, cpuProfiles, cases });
@@ -61,7 +103,8 @@ export async function report(name: string, quick: boolean, cases: CaseResult[], 
 }
 
 // A side whose every request failed has no latency (null once through JSON).
-const shown = (format: (n: number) => string) => (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : format(n));
+const shown = (format: (n: number) => string) => (n: number | null) =>
+  n === null || !Number.isFinite(n) ? '-' : format(n);
 export const formatMs = shown((n) => (n < 10 ? n.toFixed(2) : n.toFixed(1)));
 export const formatPerSecond = shown((n) => (n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US')));
 export const formatRatio = shown((n) => `${n >= 0.1 ? n.toFixed(2) : n.toPrecision(2)}x`);
@@ -69,7 +112,13 @@ export const formatRatio = shown((n) => `${n >= 0.1 ? n.toFixed(2) : n.toPrecisi
 /** Writes bench/results/NAME.json: the name, the date, the machine, then `fields`; prints where. */
 export async function saveResults(name: string, fields: Record<string, unknown>): Promise<void> {
   const cpus = os.cpus();
-  const machine = { cpuModel: cpus[0]?.model ?? 'unknown', cpuCount: cpus.length, totalMemoryBytes: os.totalmem(), node: process.version, os: `${os.type()} ${os.release()}` };
+  const machine = {
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cpuCount: cpus.length,
+    totalMemoryBytes: os.totalmem(),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+  };
   await mkdir(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.json`);
   await writeFile(file, `${JSON.stringify({ name, date: new Date().toISOString(), machine, ...fields }, null, 2)}\n`);

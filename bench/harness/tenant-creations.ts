@@ -49,10 +49,16 @@ export function tenantIds(letter: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => `${letter}${i.toString(36).padStart(5, '0')}`);
 }
 
-export async function createTenants(env: BenchEnvironment, ids: string[], concurrency: number): Promise<CreationSummary> {
+export async function createTenants(
+  env: BenchEnvironment,
+  ids: string[],
+  concurrency: number,
+): Promise<CreationSummary> {
   const spec: TenantSpec = { ...targetOf(env.gatewayAdminKubeconfig), ids, concurrency, timeoutMs: TIMEOUT_MS };
   let cpuBefore = 0;
-  const run = await runWorker<TenantRun>('tenant worker', TENANT_WORKER, spec, { beforeSpec: async () => void (cpuBefore = await cpuSeconds(env.gateway.pid)) });
+  const run = await runWorker<TenantRun>('tenant worker', TENANT_WORKER, spec, {
+    beforeSpec: async () => void (cpuBefore = await cpuSeconds(env.gateway.pid)),
+  });
   const gatewayCpuSeconds = (await cpuSeconds(env.gateway.pid)) - cpuBefore;
   const sorted = run.latenciesMs.sort((a, b) => a - b);
   return {
@@ -77,14 +83,27 @@ export interface BulkStep extends CreationSummary {
 }
 
 /** `count` tenants, `concurrency` at a time, in steps of `step`, reading both processes' RSS after each. */
-export async function createTenantsInSteps(env: BenchEnvironment, letter: string, count: number, step: number, concurrency: number): Promise<BulkStep[]> {
+export async function createTenantsInSteps(
+  env: BenchEnvironment,
+  letter: string,
+  count: number,
+  step: number,
+  concurrency: number,
+): Promise<BulkStep[]> {
   const ids = tenantIds(letter, count);
   const steps: BulkStep[] = [];
   for (let from = 0; from < count; from += step) {
     const created = await createTenants(env, ids.slice(from, from + step), concurrency);
     const total = Math.min(count, from + step);
-    steps.push({ ...created, total, gatewayRssBytes: await rssBytes(env.gateway.pid), devclusterRssBytes: await rssBytes(env.devcluster.pid) });
-    progress(`${total.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} tenants: ${created.perSecond.toFixed(1)}/s`);
+    steps.push({
+      ...created,
+      total,
+      gatewayRssBytes: await rssBytes(env.gateway.pid),
+      devclusterRssBytes: await rssBytes(env.devcluster.pid),
+    });
+    progress(
+      `${total.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} tenants: ${created.perSecond.toFixed(1)}/s`,
+    );
   }
   return steps;
 }

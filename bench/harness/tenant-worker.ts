@@ -28,9 +28,15 @@ function fail(message: string): void {
 
 const listed = await pool.request({ method: 'GET', path: `${TENANTS}?limit=1`, headers });
 const list = (await listed.body.json()) as { metadata?: { resourceVersion?: string } };
-if (listed.statusCode !== 200) throw new Error(`listing tenants: ${listed.statusCode} ${JSON.stringify(list).slice(0, 300)}`);
-const watch = await watchClient.request({ method: 'GET', path: `${TENANTS}?watch=1&resourceVersion=${list.metadata?.resourceVersion}`, headers });
-if (watch.statusCode !== 200) throw new Error(`watching tenants: ${watch.statusCode} ${(await watch.body.text()).slice(0, 300)}`);
+if (listed.statusCode !== 200)
+  throw new Error(`listing tenants: ${listed.statusCode} ${JSON.stringify(list).slice(0, 300)}`);
+const watch = await watchClient.request({
+  method: 'GET',
+  path: `${TENANTS}?watch=1&resourceVersion=${list.metadata?.resourceVersion}`,
+  headers,
+});
+if (watch.statusCode !== 200)
+  throw new Error(`watching tenants: ${watch.statusCode} ${(await watch.body.text()).slice(0, 300)}`);
 let rest = '';
 watch.body.setEncoding('utf8');
 watch.body.on('data', (chunk: string) => {
@@ -39,7 +45,10 @@ watch.body.on('data', (chunk: string) => {
   rest = lines.pop()!;
   for (const line of lines) {
     if (!line) continue;
-    const event = JSON.parse(line) as { type: string; object: { metadata?: { name?: string }; status?: { phase?: string } } };
+    const event = JSON.parse(line) as {
+      type: string;
+      object: { metadata?: { name?: string }; status?: { phase?: string } };
+    };
     const name = event.object.metadata?.name;
     if (event.type === 'ERROR') fail(`tenant watch: ${line.slice(0, 300)}`);
     if (!name || event.object.status?.phase !== 'Active' || activeAt.has(name)) continue;
@@ -79,7 +88,7 @@ const started = performance.now();
 await Promise.all(
   Array.from({ length: Math.min(spec.concurrency, spec.ids.length) }, async () => {
     while (next < spec.ids.length) {
-      const id = spec.ids[next++]!;
+      const id = spec.ids[next++];
       try {
         const ms = await create(id);
         if (ms !== undefined) latenciesMs.push(ms);

@@ -27,7 +27,11 @@ export async function createBenchTenant(env: BenchEnvironment, id: string): Prom
   try {
     const { kubeconfig } = await createActiveTenant(admin, id, env.dir);
     await untilAdmitted(kubeconfig);
-    return { id, gateway: targetOf(kubeconfig), direct: { ...env.upstreamAdmin, headers: { 'impersonate-user': `${id}-admin` } } };
+    return {
+      id,
+      gateway: targetOf(kubeconfig),
+      direct: { ...env.upstreamAdmin, headers: { 'impersonate-user': `${id}-admin` } },
+    };
   } finally {
     admin.close();
   }
@@ -41,7 +45,10 @@ async function untilAdmitted(kubeconfig: string): Promise<void> {
     for (;;) {
       const res = await client.request('GET', '/api/v1/namespaces/default');
       if (res.status === 200) return;
-      if (Date.now() > deadline) throw new Error(`the gateway did not admit the tenant within ${READY_TIMEOUT_MS / 1000} s: ${res.status} ${res.text.slice(0, 300)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the gateway did not admit the tenant within ${READY_TIMEOUT_MS / 1000} s: ${res.status} ${res.text.slice(0, 300)}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   } finally {

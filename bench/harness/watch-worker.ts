@@ -11,7 +11,12 @@ import type { WatchRun, WatchSpec } from './watchers.js';
 
 const stdin = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 const spec = JSON.parse((await stdin.next()).value as string) as WatchSpec;
-const pool = new Pool(spec.origin, { connections: spec.watchers, connect: { ca: spec.ca, cert: spec.cert, key: spec.key }, headersTimeout: 120_000, bodyTimeout: 0 });
+const pool = new Pool(spec.origin, {
+  connections: spec.watchers,
+  connect: { ca: spec.ca, cert: spec.cert, key: spec.key },
+  headersTimeout: 120_000,
+  bodyTimeout: 0,
+});
 
 /** Every first receipt's latency, in ms; sorted once at the end. */
 const latencies = new Float64Array(spec.watchers * spec.writes);
@@ -55,7 +60,8 @@ class Watcher {
 
   private event(line: string, now: number): void {
     const stamp = readStamp(line);
-    if (!stamp || !(stamp.seq >= 0 && stamp.seq < spec.writes)) return fail(`watcher ${this.index}: an event without a write's stamp: ${line.slice(0, 300)}`);
+    if (!stamp || !(stamp.seq >= 0 && stamp.seq < spec.writes))
+      return fail(`watcher ${this.index}: an event without a write's stamp: ${line.slice(0, 300)}`);
     if (this.seen[stamp.seq]) {
       duplicates++;
       return fail(`watcher ${this.index}: write ${stamp.seq} received twice`);
@@ -73,8 +79,13 @@ const open: Watcher[] = [];
 await Promise.all(
   watchers.map(async (watcher) => {
     try {
-      const res = await pool.request({ method: 'GET', path: spec.path, headers: { ...spec.headers, accept: 'application/json', 'accept-encoding': 'identity' } });
-      if (res.statusCode !== 200) return fail(`watcher ${watcher.index}: ${res.statusCode} ${(await res.body.text()).slice(0, 300)}`);
+      const res = await pool.request({
+        method: 'GET',
+        path: spec.path,
+        headers: { ...spec.headers, accept: 'application/json', 'accept-encoding': 'identity' },
+      });
+      if (res.statusCode !== 200)
+        return fail(`watcher ${watcher.index}: ${res.statusCode} ${(await res.body.text()).slice(0, 300)}`);
       open.push(watcher);
       res.body.setEncoding('utf8');
       res.body.on('data', (chunk: string) => watcher.read(chunk));
@@ -94,7 +105,8 @@ const failedSeqs = JSON.parse(done.slice('done '.length)) as number[];
 // A write that failed made no event: nobody misses it.
 for (const watcher of open) for (const seq of failedSeqs) watcher.seen[seq] = 2;
 const expectedEach = spec.writes - new Set(failedSeqs).size;
-while (open.some((w) => w.received < expectedEach) && performance.now() - lastEventAt < spec.idleMs) await new Promise((resolve) => setTimeout(resolve, 50));
+while (open.some((w) => w.received < expectedEach) && performance.now() - lastEventAt < spec.idleMs)
+  await new Promise((resolve) => setTimeout(resolve, 50));
 
 const sorted = latencies.subarray(0, events).sort();
 const latencyHistogram: [number, number][] = [];
@@ -106,7 +118,8 @@ for (const latency of sorted) {
 }
 const expected = expectedEach * spec.watchers;
 const short = open.find((w) => w.received < expectedEach);
-if (short) firstError ??= `watcher ${short.index}: ${short.received} of ${expectedEach} writes received, the first missing is write ${short.seen.indexOf(0)}`;
+if (short)
+  firstError ??= `watcher ${short.index}: ${short.received} of ${expectedEach} writes received, the first missing is write ${short.seen.indexOf(0)}`;
 const run: WatchRun = {
   watchers: spec.watchers,
   opened: open.length,

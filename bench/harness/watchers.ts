@@ -51,7 +51,9 @@ export interface OpenWatchers {
 /** Starts the worker and resolves once every watch is open (or refused: a refusal is in the run). */
 export async function openWatchers(spec: WatchSpec): Promise<OpenWatchers> {
   // A thousand watchers of many thousand writes keep every latency until the end.
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--max-old-space-size=4096', WATCH_WORKER], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--max-old-space-size=4096', WATCH_WORKER], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve, reject) => {

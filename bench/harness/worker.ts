@@ -6,7 +6,12 @@ import { spawn } from 'node:child_process';
  * it measures. `beforeSpec` runs once the process is up and before it gets its work (to read a
  * counter such as the gateway's CPU time).
  */
-export async function runWorker<T>(label: string, script: string, spec: unknown, options: { nodeArgs?: string[]; beforeSpec?: () => Promise<void> } = {}): Promise<T> {
+export async function runWorker<T>(
+  label: string,
+  script: string,
+  spec: unknown,
+  options: { nodeArgs?: string[]; beforeSpec?: () => Promise<void> } = {},
+): Promise<T> {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -23,18 +23,23 @@ export class ClusterRoleAggregationController {
     private readonly api: ApiServer,
     store: Store,
   ) {
-    this.loop = new WatchLoop(store, CLUSTER_ROLES, {
-      onList: (items) => {
-        this.clusterRoles.clear();
-        for (const kv of items) this.clusterRoles.set(kv.key, JSON.parse(kv.value));
-        this.schedule();
+    this.loop = new WatchLoop(
+      store,
+      CLUSTER_ROLES,
+      {
+        onList: (items) => {
+          this.clusterRoles.clear();
+          for (const kv of items) this.clusterRoles.set(kv.key, JSON.parse(kv.value));
+          this.schedule();
+        },
+        onEvent: (event) => {
+          if (event.type === 'delete') this.clusterRoles.delete(event.key);
+          else this.clusterRoles.set(event.key, JSON.parse(event.value));
+          this.schedule();
+        },
       },
-      onEvent: (event) => {
-        if (event.type === 'delete') this.clusterRoles.delete(event.key);
-        else this.clusterRoles.set(event.key, JSON.parse(event.value));
-        this.schedule();
-      },
-    }, 'clusterrole-aggregation controller');
+      'clusterrole-aggregation controller',
+    );
   }
 
   start(): Promise<void> {
@@ -77,7 +82,10 @@ export class ClusterRoleAggregationController {
           return true;
         });
       } catch (err) {
-        if (!this.stopped) process.stderr.write(`clusterrole-aggregation controller: ${role.metadata.name}: ${(err as Error).message}\n`);
+        if (!this.stopped)
+          process.stderr.write(
+            `clusterrole-aggregation controller: ${role.metadata.name}: ${(err as Error).message}\n`,
+          );
       }
     }
   }
@@ -86,6 +94,14 @@ export class ClusterRoleAggregationController {
 /** equality.Semantic.DeepEqual on rule lists, for which a missing list equals an empty one. */
 function sameRules(a: readonly PolicyRule[], b: readonly PolicyRule[]): boolean {
   const normal = (rules: readonly PolicyRule[]) =>
-    JSON.stringify(rules.map((rule) => [rule.verbs ?? [], rule.apiGroups ?? [], rule.resources ?? [], rule.resourceNames ?? [], rule.nonResourceURLs ?? []]));
+    JSON.stringify(
+      rules.map((rule) => [
+        rule.verbs ?? [],
+        rule.apiGroups ?? [],
+        rule.resources ?? [],
+        rule.resourceNames ?? [],
+        rule.nonResourceURLs ?? [],
+      ]),
+    );
   return normal(a) === normal(b);
 }

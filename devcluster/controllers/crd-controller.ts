@@ -26,10 +26,15 @@ export class CrdController {
     store: Store,
     private readonly onCrd: (crd: ApiObject, deleted: boolean) => void,
   ) {
-    this.loop = new WatchLoop(store, CRD_PREFIX, {
-      onList: (items) => items.forEach((kv) => this.observe(JSON.parse(kv.value) as ApiObject, false)),
-      onEvent: (event) => this.observe(JSON.parse(event.value) as ApiObject, event.type === 'delete'),
-    }, 'CRD controller');
+    this.loop = new WatchLoop(
+      store,
+      CRD_PREFIX,
+      {
+        onList: (items) => items.forEach((kv) => this.observe(JSON.parse(kv.value) as ApiObject, false)),
+        onEvent: (event) => this.observe(JSON.parse(event.value) as ApiObject, event.type === 'delete'),
+      },
+      'CRD controller',
+    );
   }
 
   start(): Promise<void> {
@@ -60,7 +65,8 @@ export class CrdController {
         for (;;) {
           const { objects } = await registry.objects.list('', {});
           if (objects.length === 0) break;
-          for (const object of objects) await deleteQuietly(registry, object.metadata.namespace ?? '', object.metadata.name);
+          for (const object of objects)
+            await deleteQuietly(registry, object.metadata.namespace ?? '', object.metadata.name);
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
       }

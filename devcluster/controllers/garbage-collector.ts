@@ -37,7 +37,12 @@ export class GarbageCollector {
     private readonly api: ApiServer,
     store: Store,
   ) {
-    this.loop = new WatchLoop(store, '/registry/', { onList: (items) => this.rebuild(items), onEvent: (event) => this.observe(event) }, 'garbage collector');
+    this.loop = new WatchLoop(
+      store,
+      '/registry/',
+      { onList: (items) => this.rebuild(items), onEvent: (event) => this.observe(event) },
+      'garbage collector',
+    );
   }
 
   start(): Promise<void> {
@@ -55,7 +60,8 @@ export class GarbageCollector {
     this.dependents.clear();
     for (const kv of items) this.upsert(kv.key, JSON.parse(kv.value) as ApiObject);
     for (const [uid, node] of this.nodes) {
-      if (node.owners.length && node.owners.every((owner) => !this.nodes.has(owner))) this.enqueue(() => this.collect(uid));
+      if (node.owners.length && node.owners.every((owner) => !this.nodes.has(owner)))
+        this.enqueue(() => this.collect(uid));
       this.reconcileOwner(uid);
     }
   }
@@ -80,8 +86,15 @@ export class GarbageCollector {
     const uid: string | undefined = object.metadata?.uid;
     if (!where || !uid) return;
     this.remove(uid);
-    const owners: string[] = (object.metadata.ownerReferences ?? []).map((ref: { uid: string }) => ref.uid).filter(Boolean);
-    this.nodes.set(uid, { ...where, owners, deleting: Boolean(object.metadata.deletionTimestamp), finalizers: object.metadata.finalizers ?? [] });
+    const owners: string[] = (object.metadata.ownerReferences ?? [])
+      .map((ref: { uid: string }) => ref.uid)
+      .filter(Boolean);
+    this.nodes.set(uid, {
+      ...where,
+      owners,
+      deleting: Boolean(object.metadata.deletionTimestamp),
+      finalizers: object.metadata.finalizers ?? [],
+    });
     for (const owner of owners) {
       let set = this.dependents.get(owner);
       if (!set) this.dependents.set(owner, (set = new Set()));
@@ -111,7 +124,8 @@ export class GarbageCollector {
         if (dependents.length === 0) return this.dropFinalizer(node, FINALIZER_FOREGROUND);
         for (const dependent of dependents) {
           const child = this.nodes.get(dependent);
-          if (child && !child.deleting) await deleteQuietly(this.registry(child)!, child.namespace, child.name, 'Foreground');
+          if (child && !child.deleting)
+            await deleteQuietly(this.registry(child)!, child.namespace, child.name, 'Foreground');
         }
       });
     }

@@ -25,12 +25,17 @@ export class NamespaceController {
     store: Store,
     private readonly retryMs = 500,
   ) {
-    this.loop = new WatchLoop(store, '/registry/core/namespaces/', {
-      onList: (items) => items.forEach((kv) => this.consider(JSON.parse(kv.value) as ApiObject)),
-      onEvent: (event) => {
-        if (event.type !== 'delete') this.consider(JSON.parse(event.value) as ApiObject);
+    this.loop = new WatchLoop(
+      store,
+      '/registry/core/namespaces/',
+      {
+        onList: (items) => items.forEach((kv) => this.consider(JSON.parse(kv.value) as ApiObject)),
+        onEvent: (event) => {
+          if (event.type !== 'delete') this.consider(JSON.parse(event.value) as ApiObject);
+        },
       },
-    }, 'namespace controller');
+      'namespace controller',
+    );
   }
 
   async start(): Promise<void> {

@@ -23,19 +23,28 @@ interface LogLine {
 }
 
 /** GET /api/v1/namespaces/{ns}/pods/{name}/log — text/plain. */
-export function servePodLog(req: IncomingMessage, res: ServerResponse, pod: Record<string, any>, query: URLSearchParams): void {
+export function servePodLog(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pod: Record<string, any>,
+  query: URLSearchParams,
+): void {
   let lines: LogLine[];
   let follow: boolean;
   let timestamps: boolean;
   try {
     const podName = String(pod.metadata?.name ?? '');
     const container = resolveContainer(pod, query.get('container'));
-    if (booleanParam(query, 'previous')) throw badRequest(`previous terminated container "${container.name}" in pod "${podName}" not found`);
+    if (booleanParam(query, 'previous'))
+      throw badRequest(`previous terminated container "${container.name}" in pod "${podName}" not found`);
     follow = booleanParam(query, 'follow');
     timestamps = booleanParam(query, 'timestamps');
     const tailLines = countParam(query, 'tailLines');
     const started = new Date(pod.status?.startTime ?? pod.metadata?.creationTimestamp ?? 0);
-    const all = ['started', `image ${container.image ?? ''}`, 'ready'].map((event) => ({ time: started, text: `${podName} ${container.name} ${event}` }));
+    const all = ['started', `image ${container.image ?? ''}`, 'ready'].map((event) => ({
+      time: started,
+      text: `${podName} ${container.name} ${event}`,
+    }));
     lines = tailLines === null ? all : all.slice(all.length - Math.min(tailLines, all.length));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -17,7 +17,15 @@ import type { Duplex } from 'node:stream';
 import { createWebSocketStream, type WebSocket } from 'ws';
 import { ApiError, badRequest } from '../../apiserver/status.js';
 import { SpdySession, type SpdyStream } from './spdy-session.js';
-import { acceptSpdy, acceptWebSocket, chooseProtocol, offeredProtocols, refuseProtocols, refuseUpgrade, upgradeKind } from './upgrade.js';
+import {
+  acceptSpdy,
+  acceptWebSocket,
+  chooseProtocol,
+  offeredProtocols,
+  refuseProtocols,
+  refuseUpgrade,
+  upgradeKind,
+} from './upgrade.js';
 import { sendOnChannel } from './websocket-channels.js';
 
 const SPDY_PROTOCOLS = ['portforward.k8s.io'] as const;
@@ -26,7 +34,13 @@ const CHANNEL_PROTOCOL = 'v4.channel.k8s.io';
 const WEBSOCKET_PROTOCOLS = [TUNNEL_PROTOCOL, CHANNEL_PROTOCOL] as const;
 
 /** pods/portforward over WebSocket (tunnelled SPDY or channels) and SPDY; every forwarded port is an echo server. */
-export function servePortForward(req: IncomingMessage, socket: Duplex, head: Buffer, _pod: Record<string, any>, query: URLSearchParams): void {
+export function servePortForward(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  _pod: Record<string, any>,
+  query: URLSearchParams,
+): void {
   const kind = upgradeKind(req);
   if (!kind) {
     refuseUpgrade(socket, badRequest('Upgrade request required').status);
@@ -89,9 +103,9 @@ function echoSpdyStreams(session: SpdySession): void {
     // A stream dies with its connection; nothing else depends on it.
     stream.on('error', () => {});
     pair[type] = stream;
-    unpaired.set(requestId!, pair);
+    unpaired.set(requestId, pair);
     if (pair.error && pair.data) {
-      unpaired.delete(requestId!);
+      unpaired.delete(requestId);
       echo(pair.data, pair.error);
     }
   });
@@ -118,7 +132,7 @@ function echoChannels(ws: WebSocket, ports: number[]): void {
     sendOnChannel(ws, 2 * i + 1, portBytes);
   });
   ws.on('message', (message: Buffer) => {
-    const channel = message[0]!;
+    const channel = message[0];
     if (channel % 2 === 0 && channel / 2 < ports.length) sendOnChannel(ws, channel, message.subarray(1));
   });
   ws.on('error', () => ws.terminate());

@@ -20,7 +20,15 @@ import { resolveContainer, type Container } from './pod-containers.js';
 import { booleanParam } from './query-params.js';
 import { attachProcess, runCommand, type ProcessIo } from './simulated-commands.js';
 import type { SpdySession, SpdyStream } from './spdy-session.js';
-import { acceptSpdy, acceptWebSocket, chooseProtocol, offeredProtocols, refuseProtocols, refuseUpgrade, upgradeKind } from './upgrade.js';
+import {
+  acceptSpdy,
+  acceptWebSocket,
+  chooseProtocol,
+  offeredProtocols,
+  refuseProtocols,
+  refuseUpgrade,
+  upgradeKind,
+} from './upgrade.js';
 import { sendOnChannel } from './websocket-channels.js';
 
 const V5 = 'v5.channel.k8s.io';
@@ -81,7 +89,8 @@ export function serveRemoteCommand(
     refuseProtocols(socket, kind, offered, PROTOCOLS);
     return;
   }
-  if (kind === 'websocket') acceptWebSocket(req, socket, head, protocol, (ws) => streamOverWebSocket(ws, protocol, request));
+  if (kind === 'websocket')
+    acceptWebSocket(req, socket, head, protocol, (ws) => streamOverWebSocket(ws, protocol, request));
   else streamOverSpdy(acceptSpdy(socket, head, protocol), request);
 }
 
@@ -99,7 +108,8 @@ function parseRequest(pod: Record<string, any>, query: URLSearchParams, mode: 'e
     stderr: booleanParam(query, 'stderr'),
     tty: booleanParam(query, 'tty'),
   };
-  if (!request.stdin && !request.stdout && !request.stderr) throw badRequest('you must specify at least 1 of stdin, stdout, stderr');
+  if (!request.stdin && !request.stdout && !request.stderr)
+    throw badRequest('you must specify at least 1 of stdin, stdout, stderr');
   return request;
 }
 
@@ -134,7 +144,9 @@ function streamOverWebSocket(ws: WebSocket, protocol: string, request: RemoteCom
   });
   const send = (channel: number, data: string | Buffer) => sendOnChannel(ws, channel, data);
   // A terminal has one output: stderr goes where stdout goes.
-  const [stderrChannel, stderrWanted] = request.tty ? [Channel.Stdout, request.stdout] : [Channel.Stderr, request.stderr];
+  const [stderrChannel, stderrWanted] = request.tty
+    ? [Channel.Stdout, request.stdout]
+    : [Channel.Stderr, request.stderr];
   const io: ProcessIo = {
     stdin,
     stdout: (data) => {
@@ -187,7 +199,12 @@ function streamOverSpdy(session: SpdySession, request: RemoteCommandRequest): vo
   });
 }
 
-async function runOverSpdyStreams(session: SpdySession, streams: Map<string, SpdyStream>, request: RemoteCommandRequest, signal: AbortSignal): Promise<void> {
+async function runOverSpdyStreams(
+  session: SpdySession,
+  streams: Map<string, SpdyStream>,
+  request: RemoteCommandRequest,
+  signal: AbortSignal,
+): Promise<void> {
   const stdout = streams.get('stdout');
   const stderr = request.tty ? stdout : streams.get('stderr');
   const status = await run(request, {

@@ -93,6 +93,8 @@ async function copyStdin(io: ProcessIo): Promise<void> {
 
 function environment({ podName, container }: SimulatedContainer): string[] {
   const declared = Array.isArray(container.env) ? container.env : [];
-  const literal = declared.filter((entry) => entry?.valueFrom === undefined).map((entry) => `${entry.name}=${entry.value ?? ''}`);
+  const literal = declared
+    .filter((entry) => entry?.valueFrom === undefined)
+    .map((entry) => `${entry.name}=${entry.value ?? ''}`);
   return [`PATH=${PATH}`, `HOSTNAME=${podName}`, ...literal, 'HOME=/root'];
 }

@@ -73,9 +73,9 @@ export class SpdyFrameDecoder {
   }
 
   async decode(frame: Buffer): Promise<SpdyFrame> {
-    const flags = frame[4]!;
+    const flags = frame[4];
     const body = frame.subarray(FRAME_HEADER_BYTES);
-    if ((frame[0]! & 0x80) === 0) {
+    if ((frame[0] & 0x80) === 0) {
       return { type: 'data', streamId: frame.readUInt32BE(0) & 0x7fffffff, fin: (flags & FLAG_FIN) !== 0, data: body };
     }
     const version = frame.readUInt16BE(0) & 0x7fff;
@@ -163,7 +163,11 @@ export class SpdyFrameEncoder {
   /** Accepts a stream the client opened; kube's servers reply with no headers. */
   async synReply(streamId: number): Promise<Buffer> {
     const emptyBlock = uint32s(0);
-    return controlFrame(FrameType.SynReply, 0, Buffer.concat([uint32s(streamId), await runThrough(this.deflate, emptyBlock)]));
+    return controlFrame(
+      FrameType.SynReply,
+      0,
+      Buffer.concat([uint32s(streamId), await runThrough(this.deflate, emptyBlock)]),
+    );
   }
 
   /** DATA frames carrying `data`, the last with FIN when `fin`. */

@@ -7,7 +7,15 @@
 import { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';
 import { Duplex } from 'node:stream';
-import { GoAwayStatus, RstStatus, SpdyFrameDecoder, SpdyFrameEncoder, SpdyProtocolError, type SpdyFrame, type SpdyHeaders } from './spdy-frames.js';
+import {
+  GoAwayStatus,
+  RstStatus,
+  SpdyFrameDecoder,
+  SpdyFrameEncoder,
+  SpdyProtocolError,
+  type SpdyFrame,
+  type SpdyHeaders,
+} from './spdy-frames.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -136,7 +144,9 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
 
   private open(id: number, headers: SpdyHeaders, fin: boolean): void {
     if (this.goingAway || id <= this.lastStreamId || id % 2 === 0) {
-      this.sendControl(() => this.encoder.rstStream(id, id % 2 === 0 ? RstStatus.ProtocolError : RstStatus.RefusedStream));
+      this.sendControl(() =>
+        this.encoder.rstStream(id, id % 2 === 0 ? RstStatus.ProtocolError : RstStatus.RefusedStream),
+      );
       return;
     }
     this.lastStreamId = id;
@@ -158,7 +168,9 @@ export class SpdySession extends EventEmitter<{ stream: [SpdyStream]; close: [] 
       if (this.isClosed) throw new Error('the SPDY connection is closed');
       const encoded = await encode();
       const bytes = Array.isArray(encoded) ? Buffer.concat(encoded) : encoded;
-      await new Promise<void>((resolve, reject) => this.transport.write(bytes, (err) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        this.transport.write(bytes, (err) => (err ? reject(err) : resolve())),
+      );
     });
     this.outbound = sent.catch(() => {});
     return sent;

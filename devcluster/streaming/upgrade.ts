@@ -21,7 +21,8 @@ export function upgradeKind(req: IncomingMessage): UpgradeKind | null {
 
 /** The subprotocols the client offered, in its order of preference. */
 export function offeredProtocols(req: IncomingMessage, kind: UpgradeKind): string[] {
-  const header = kind === 'websocket' ? req.headers['sec-websocket-protocol'] : req.headers['x-stream-protocol-version'];
+  const header =
+    kind === 'websocket' ? req.headers['sec-websocket-protocol'] : req.headers['x-stream-protocol-version'];
   return (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
     .map((protocol) => protocol.trim())
@@ -34,9 +35,18 @@ export function chooseProtocol(offered: string[], supported: readonly string[]):
 }
 
 /** A whole HTTP/1.1 response on the raw socket of an upgrade request, which is then closed. */
-export function writeResponse(socket: Duplex, code: number, headers: Record<string, string | string[]>, body: string): void {
+export function writeResponse(
+  socket: Duplex,
+  code: number,
+  headers: Record<string, string | string[]>,
+  body: string,
+): void {
   const lines = [`HTTP/1.1 ${code} ${STATUS_CODES[code] ?? ''}`];
-  for (const [name, value] of Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })) {
+  for (const [name, value] of Object.entries({
+    ...headers,
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  })) {
     for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
   }
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
@@ -48,10 +58,20 @@ export function refuseUpgrade(socket: Duplex, status: Status): void {
 }
 
 /** Refuses an upgrade whose subprotocols do not match, worded as kube's streaming servers word it. */
-export function refuseProtocols(socket: Duplex, kind: UpgradeKind, offered: string[], supported: readonly string[]): void {
+export function refuseProtocols(
+  socket: Duplex,
+  kind: UpgradeKind,
+  offered: string[],
+  supported: readonly string[],
+): void {
   if (kind === 'spdy') {
     const message = `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server accepts [${supported.join(' ')}]`;
-    writeResponse(socket, 403, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Accepted-Stream-Protocol-Versions': [...supported] }, `${message}\n`);
+    writeResponse(
+      socket,
+      403,
+      { 'Content-Type': 'text/plain; charset=utf-8', 'X-Accepted-Stream-Protocol-Versions': [...supported] },
+      `${message}\n`,
+    );
     return;
   }
   const message = `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${supported.join(' ')}]`;
@@ -59,7 +79,13 @@ export function refuseProtocols(socket: Duplex, kind: UpgradeKind, offered: stri
 }
 
 /** Completes a WebSocket handshake with `protocol` (null: answer without a subprotocol). */
-export function acceptWebSocket(req: IncomingMessage, socket: Duplex, head: Buffer, protocol: string | null, onOpen: (ws: WebSocket) => void): void {
+export function acceptWebSocket(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  protocol: string | null,
+  onOpen: (ws: WebSocket) => void,
+): void {
   const server = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
   // ws refuses offers that are not RFC 7230 tokens, and kubectl's port-forward tunnel protocol
   // (`SPDY/3.1+portforward.k8s.io`) is not one. The protocol is already chosen, so ws never sees
@@ -72,7 +98,14 @@ export function acceptWebSocket(req: IncomingMessage, socket: Duplex, head: Buff
 /** Answers 101 with the negotiated protocol; the socket then carries SPDY frames. */
 export function acceptSpdy(socket: Duplex, head: Buffer, protocol: string): SpdySession {
   socket.write(
-    ['HTTP/1.1 101 Switching Protocols', 'Connection: Upgrade', 'Upgrade: SPDY/3.1', `X-Stream-Protocol-Version: ${protocol}`, '', ''].join('\r\n'),
+    [
+      'HTTP/1.1 101 Switching Protocols',
+      'Connection: Upgrade',
+      'Upgrade: SPDY/3.1',
+      `X-Stream-Protocol-Version: ${protocol}`,
+      '',
+      '',
+    ].join('\r\n'),
   );
   return new SpdySession(socket, head);
 }

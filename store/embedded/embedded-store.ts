@@ -2,7 +2,18 @@ import { promises as fs } from 'node:fs';
 import { decodeContinue, encodeContinue, keyAfter } from '../continue-token.js';
 import { campaign } from '../election.js';
 import { StoreError, tooLarge } from '../errors.js';
-import type { CreateOptions, ElectOptions, KeyValue, Leadership, Lease, ListOptions, ListResult, Store, Watch, WatchEvent } from '../types.js';
+import type {
+  CreateOptions,
+  ElectOptions,
+  KeyValue,
+  Leadership,
+  Lease,
+  ListOptions,
+  ListResult,
+  Store,
+  Watch,
+  WatchEvent,
+} from '../types.js';
 import { validateKey, validateRevision, validateTtl, validateValue } from '../validate.js';
 import { WatchQueue } from '../watch-queue.js';
 import { privateDataDir } from '../private-files.js';
@@ -55,7 +66,8 @@ export class EmbeddedStore implements Store {
     this.historyWindow = options.historyWindow ?? 20000;
     this.snapshotEveryBytes = options.snapshotEveryBytes ?? 64 * 1024 * 1024;
     this.fsync = options.fsync ?? true;
-    if (!Number.isInteger(this.historyWindow) || this.historyWindow < 1) throw new Error('historyWindow must be a positive integer');
+    if (!Number.isInteger(this.historyWindow) || this.historyWindow < 1)
+      throw new Error('historyWindow must be a positive integer');
   }
 
   static async open(options: EmbeddedStoreOptions = {}): Promise<EmbeddedStore> {
@@ -99,7 +111,7 @@ export class EmbeddedStore implements Store {
     if (revision > this.durable) throw tooLarge(revision, this.durable);
     const { items, more } = this.mvcc.range(prefix, start, limit, revision);
     const result: ListResult = { items, revision };
-    if (more) result.continue = encodeContinue({ revision, startKey: keyAfter(items[items.length - 1]!.key), prefix });
+    if (more) result.continue = encodeContinue({ revision, startKey: keyAfter(items[items.length - 1].key), prefix });
     return result;
   }
 
@@ -211,7 +223,8 @@ export class EmbeddedStore implements Store {
         if (event.revision > watcher.after && event.key.startsWith(watcher.prefix)) watcher.queue.push(event);
       }
     }
-    if (this.durable - this.mvcc.compacted > this.historyWindow * 1.25) this.mvcc.compact(this.durable - this.historyWindow);
+    if (this.durable - this.mvcc.compacted > this.historyWindow * 1.25)
+      this.mvcc.compact(this.durable - this.historyWindow);
     if (this.wal && this.wal.bytes > this.snapshotEveryBytes && !this.snapshotting) {
       this.snapshotting = this.takeSnapshot().finally(() => (this.snapshotting = undefined));
     }
@@ -219,7 +232,9 @@ export class EmbeddedStore implements Store {
 
   private fail(err: Error): void {
     if (this.failure) return;
-    this.failure = new StoreError('Unavailable', `embedded store stopped after a storage failure: ${err.message}`, { cause: err });
+    this.failure = new StoreError('Unavailable', `embedded store stopped after a storage failure: ${err.message}`, {
+      cause: err,
+    });
     for (const watcher of this.watchers) watcher.queue.fail(this.failure);
   }
 
@@ -227,7 +242,9 @@ export class EmbeddedStore implements Store {
     const entry = this.leases.get(lease.id);
     this.leases.delete(lease.id);
     if (entry && !this.failure) {
-      await Promise.all([...entry.keys].filter((key) => this.mvcc.latest(key)).map((key) => this.commit({ op: 'del', key })));
+      await Promise.all(
+        [...entry.keys].filter((key) => this.mvcc.latest(key)).map((key) => this.commit({ op: 'del', key })),
+      );
     }
     lease.markEnded(reason);
   }
@@ -248,7 +265,9 @@ export class EmbeddedStore implements Store {
       for (const record of await readLog(log.file, i === logs.length - 1)) {
         if (record.r <= this.mvcc.revision) continue;
         if (record.r !== this.mvcc.revision + 1) {
-          throw new Error(`write-ahead log ${log.file} jumps from revision ${this.mvcc.revision} to ${record.r}; refusing to start`);
+          throw new Error(
+            `write-ahead log ${log.file} jumps from revision ${this.mvcc.revision} to ${record.r}; refusing to start`,
+          );
         }
         this.mvcc.apply(toMutation(record));
       }

@@ -20,7 +20,10 @@ export class EmbeddedLease implements Lease {
     private readonly end: (lease: EmbeddedLease, reason: string) => Promise<void>,
   ) {
     this.expiresAt = Date.now() + ttlSeconds * 1000;
-    this.renewTimer = setInterval(() => (this.expiresAt = Date.now() + ttlSeconds * 1000), (ttlSeconds * 1000) / 3).unref();
+    this.renewTimer = setInterval(
+      () => (this.expiresAt = Date.now() + ttlSeconds * 1000),
+      (ttlSeconds * 1000) / 3,
+    ).unref();
     this.scheduleExpiry();
   }
 
@@ -48,10 +51,13 @@ export class EmbeddedLease implements Lease {
   }
 
   private scheduleExpiry(): void {
-    this.expiryTimer = setTimeout(() => {
-      if (Date.now() >= this.expiresAt) void this.finish(`lease expired after ${this.ttlSeconds}s without renewal`);
-      else this.scheduleExpiry();
-    }, Math.max(this.expiresAt - Date.now(), 1)).unref();
+    this.expiryTimer = setTimeout(
+      () => {
+        if (Date.now() >= this.expiresAt) void this.finish(`lease expired after ${this.ttlSeconds}s without renewal`);
+        else this.scheduleExpiry();
+      },
+      Math.max(this.expiresAt - Date.now(), 1),
+    ).unref();
   }
 
   private finish(reason: string): Promise<void> {

@@ -14,9 +14,7 @@ interface Version {
 }
 
 /** A write, as the log records it and as replay applies it. */
-export type Mutation =
-  | { op: 'put'; key: string; value: string; lease?: string }
-  | { op: 'del'; key: string };
+export type Mutation = { op: 'put'; key: string; value: string; lease?: string } | { op: 'del'; key: string };
 
 /**
  * Multi-version concurrency control in memory, with no I/O: every key keeps its versions in
@@ -39,7 +37,9 @@ export class Mvcc {
     this.revision = revision;
     this.compacted = revision;
     for (const kv of items) {
-      this.keys.set(kv.key, [{ modRevision: kv.modRevision, createRevision: kv.createRevision, value: kv.value, lease: kv.lease }]);
+      this.keys.set(kv.key, [
+        { modRevision: kv.modRevision, createRevision: kv.createRevision, value: kv.value, lease: kv.lease },
+      ]);
     }
   }
 
@@ -69,7 +69,7 @@ export class Mvcc {
   /** Keys whose newest value is attached to a lease (for cleanup of leases that ended). */
   *leasedKeys(): Iterable<{ key: string; lease: string }> {
     for (const [key, versions] of this.keys.entries()) {
-      const latest = versions[versions.length - 1]!;
+      const latest = versions[versions.length - 1];
       if (latest.value !== null && latest.lease) yield { key, lease: latest.lease };
     }
   }
@@ -110,9 +110,10 @@ export class Mvcc {
       if (mutation.lease) version.lease = mutation.lease;
       if (versions) versions.push(version);
       else this.keys.set(mutation.key, (versions = [version]));
-      event = prevValue === undefined
-        ? { type: 'create', key: mutation.key, revision, value: mutation.value }
-        : { type: 'update', key: mutation.key, revision, value: mutation.value, prevValue };
+      event =
+        prevValue === undefined
+          ? { type: 'create', key: mutation.key, revision, value: mutation.value }
+          : { type: 'update', key: mutation.key, revision, value: mutation.value, prevValue };
     } else {
       if (prevValue === undefined || !versions) throw notFound(mutation.key);
       versions.push({ modRevision: revision, createRevision: 0, value: null });
@@ -128,7 +129,7 @@ export class Mvcc {
     if (afterRevision < this.compacted) throw expired(afterRevision, this.compacted);
     const out: WatchEvent[] = [];
     for (let i = this.historyIndexAfter(afterRevision); i < this.history.length; i++) {
-      const event = this.history[i]!;
+      const event = this.history[i];
       if (event.revision > untilRevision) break;
       if (event.key.startsWith(prefix)) out.push(event);
     }
@@ -141,13 +142,13 @@ export class Mvcc {
     if (revision > this.revision) throw tooLarge(revision, this.revision);
     const end = this.historyIndexAfter(revision);
     for (let i = this.historyHead; i < end; i++) {
-      const key = this.history[i]!.key;
+      const key = this.history[i].key;
       const versions = this.keys.get(key);
       if (!versions) continue;
       let keep = versions.length - 1;
-      while (keep > 0 && versions[keep]!.modRevision > revision) keep--;
+      while (keep > 0 && versions[keep].modRevision > revision) keep--;
       if (keep > 0) versions.splice(0, keep);
-      if (versions.length === 1 && versions[0]!.value === null) this.keys.delete(key);
+      if (versions.length === 1 && versions[0].value === null) this.keys.delete(key);
     }
     this.historyHead = end;
     if (this.historyHead > 4096 && this.historyHead * 2 > this.history.length) {
@@ -178,7 +179,7 @@ export class Mvcc {
     let hi = this.history.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.history[mid]!.revision <= revision) lo = mid + 1;
+      if (this.history[mid].revision <= revision) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -187,7 +188,7 @@ export class Mvcc {
 
 function versionAt(versions: Version[], atRevision: number): Version | undefined {
   for (let i = versions.length - 1; i >= 0; i--) {
-    if (versions[i]!.modRevision <= atRevision) return versions[i];
+    if (versions[i].modRevision <= atRevision) return versions[i];
   }
   return undefined;
 }

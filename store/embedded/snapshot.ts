@@ -18,7 +18,11 @@ export interface Snapshot {
  * complete one. It is written to a temporary file, synced, and renamed over the old one, so a
  * crash leaves either the old snapshot or the new one.
  */
-export async function writeSnapshot(dir: string, revision: number, items: Iterable<KeyValue & { lease?: string }>): Promise<void> {
+export async function writeSnapshot(
+  dir: string,
+  revision: number,
+  items: Iterable<KeyValue & { lease?: string }>,
+): Promise<void> {
   const tmp = path.join(dir, `${SNAPSHOT_FILE}.tmp`);
   const out = createWriteStream(tmp, { mode: PRIVATE_FILE_MODE });
   const write = async (line: string) => {
@@ -27,7 +31,15 @@ export async function writeSnapshot(dir: string, revision: number, items: Iterab
   let count = 0;
   await write(JSON.stringify({ format: 1, revision }));
   for (const kv of items) {
-    await write(JSON.stringify({ k: kv.key, v: kv.value, c: kv.createRevision, m: kv.modRevision, ...(kv.lease ? { l: kv.lease } : {}) }));
+    await write(
+      JSON.stringify({
+        k: kv.key,
+        v: kv.value,
+        c: kv.createRevision,
+        m: kv.modRevision,
+        ...(kv.lease ? { l: kv.lease } : {}),
+      }),
+    );
     count++;
   }
   await write(JSON.stringify({ end: count }));

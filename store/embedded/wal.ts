@@ -89,7 +89,9 @@ export function toRecord(revision: number, mutation: Mutation): LogRecord {
 
 export function toMutation(record: LogRecord): Mutation {
   if (record.op === 'del') return { op: 'del', key: record.k };
-  return record.l ? { op: 'put', key: record.k, value: record.v!, lease: record.l } : { op: 'put', key: record.k, value: record.v! };
+  return record.l
+    ? { op: 'put', key: record.k, value: record.v!, lease: record.l }
+    : { op: 'put', key: record.k, value: record.v! };
 }
 
 /**

@@ -2,7 +2,17 @@ import { Etcd3, type IKeyValue, type Lease as EtcdLease, type Watcher } from 'et
 import { decodeContinue, encodeContinue, keyAfter } from '../continue-token.js';
 import { campaign } from '../election.js';
 import { alreadyExists, conflict, isStoreError, notFound, StoreError } from '../errors.js';
-import type { CreateOptions, ElectOptions, KeyValue, Leadership, Lease, ListOptions, ListResult, Store, Watch } from '../types.js';
+import type {
+  CreateOptions,
+  ElectOptions,
+  KeyValue,
+  Leadership,
+  Lease,
+  ListOptions,
+  ListResult,
+  Store,
+  Watch,
+} from '../types.js';
 import { validateKey, validateRevision, validateTtl, validateValue } from '../validate.js';
 import { WatchQueue } from '../watch-queue.js';
 
@@ -31,7 +41,11 @@ export class EtcdStore implements Store {
     if (this.prefix !== '') validateKey(this.prefix, 'prefix');
     // gRPC refuses responses over 4 MiB by default; a list of a few thousand objects is more.
     // kube-apiserver lifts the limit for the same reason.
-    this.client = new Etcd3({ hosts: options.endpoints, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
+    this.client = new Etcd3({
+      hosts: options.endpoints,
+      dialTimeout: 3000,
+      grpcOptions: { 'grpc.max_receive_message_length': -1 },
+    });
   }
 
   async currentRevision(): Promise<number> {
@@ -66,7 +80,7 @@ export class EtcdStore implements Store {
     const readAt = revision || Number(res.header.revision);
     const result: ListResult = { items, revision: readAt };
     if (res.more && items.length > 0) {
-      result.continue = encodeContinue({ revision: readAt, startKey: keyAfter(items[items.length - 1]!.key), prefix });
+      result.continue = encodeContinue({ revision: readAt, startKey: keyAfter(items[items.length - 1].key), prefix });
     }
     return result;
   }
@@ -89,13 +103,17 @@ export class EtcdStore implements Store {
   async update(key: string, value: string, expectedRevision?: number): Promise<number> {
     validateKey(key);
     validateValue(value);
-    const res = await this.conditional(key, expectedRevision, { request_put: { key: this.raw(key), value: Buffer.from(value), ignore_lease: true } });
+    const res = await this.conditional(key, expectedRevision, {
+      request_put: { key: this.raw(key), value: Buffer.from(value), ignore_lease: true },
+    });
     return Number(res.header.revision);
   }
 
   async delete(key: string, expectedRevision?: number): Promise<{ revision: number; value: string }> {
     validateKey(key);
-    const res = await this.conditional(key, expectedRevision, { request_delete_range: { key: this.raw(key), prev_kv: true } });
+    const res = await this.conditional(key, expectedRevision, {
+      request_delete_range: { key: this.raw(key), prev_kv: true },
+    });
     const previous = res.responses[0]?.response_delete_range.prev_kvs[0];
     if (!previous) throw notFound(key);
     return { revision: Number(res.header.revision), value: previous.value.toString('utf8') };
@@ -119,11 +137,23 @@ export class EtcdStore implements Store {
         const kv = this.toKeyValue(event.kv);
         const prevValue = event.prev_kv ? event.prev_kv.value.toString('utf8') : undefined;
         if (event.type === 'Delete') {
-          queue.push({ type: 'delete', key: kv.key, revision: kv.modRevision, value: prevValue ?? '', ...(prevValue !== undefined ? { prevValue } : {}) });
+          queue.push({
+            type: 'delete',
+            key: kv.key,
+            revision: kv.modRevision,
+            value: prevValue ?? '',
+            ...(prevValue !== undefined ? { prevValue } : {}),
+          });
         } else if (event.kv.version === '1') {
           queue.push({ type: 'create', key: kv.key, revision: kv.modRevision, value: kv.value });
         } else {
-          queue.push({ type: 'update', key: kv.key, revision: kv.modRevision, value: kv.value, ...(prevValue !== undefined ? { prevValue } : {}) });
+          queue.push({
+            type: 'update',
+            key: kv.key,
+            revision: kv.modRevision,
+            value: kv.value,
+            ...(prevValue !== undefined ? { prevValue } : {}),
+          });
         }
       }
     });
@@ -152,7 +182,9 @@ export class EtcdStore implements Store {
    */
   private async checkNotCompacted(afterRevision: number): Promise<void> {
     try {
-      await this.call(() => this.client.kv.range({ key: this.raw('/'), revision: afterRevision + 1, count_only: true }));
+      await this.call(() =>
+        this.client.kv.range({ key: this.raw('/'), revision: afterRevision + 1, count_only: true }),
+      );
     } catch (err) {
       if (isStoreError(err, 'TooLargeRevision')) return;
       throw err;
@@ -251,7 +283,9 @@ class EtcdStoreLease implements Lease {
     readonly ttlSeconds: number,
   ) {
     this.id = BigInt(etcdId).toString(16).padStart(16, '0');
-    lease.on('lost', (err) => this.controller.abort(new StoreError('Unavailable', `lease ${this.id} lost: ${err.message}`)));
+    lease.on('lost', (err) =>
+      this.controller.abort(new StoreError('Unavailable', `lease ${this.id} lost: ${err.message}`)),
+    );
   }
 
   get signal(): AbortSignal {
@@ -277,8 +311,8 @@ function etcdLeaseId(lease: Lease): string {
 function prefixEnd(prefix: Buffer): Buffer {
   const end = Buffer.from(prefix);
   for (let i = end.length - 1; i >= 0; i--) {
-    if (end[i]! < 0xff) {
-      end[i]!++;
+    if (end[i] < 0xff) {
+      end[i]++;
       return end.subarray(0, i + 1);
     }
   }
@@ -288,9 +322,14 @@ function prefixEnd(prefix: Buffer): Buffer {
 function mapError(err: Error): Error {
   if (err instanceof StoreError) return err;
   const message = err.message ?? '';
-  if (message.includes('required revision has been compacted')) return new StoreError('Expired', 'the requested revision has been compacted', { cause: err });
-  if (message.includes('required revision is a future revision')) return new StoreError('TooLargeRevision', 'the requested revision is newer than the current revision', { cause: err });
-  if (message.includes('requested lease not found')) return new StoreError('NotFound', 'lease not found: it expired or was revoked', { cause: err });
+  if (message.includes('required revision has been compacted'))
+    return new StoreError('Expired', 'the requested revision has been compacted', { cause: err });
+  if (message.includes('required revision is a future revision'))
+    return new StoreError('TooLargeRevision', 'the requested revision is newer than the current revision', {
+      cause: err,
+    });
+  if (message.includes('requested lease not found'))
+    return new StoreError('NotFound', 'lease not found: it expired or was revoked', { cause: err });
   return new StoreError('Unavailable', `etcd is unavailable: ${message}`, { cause: err });
 }
 

@@ -66,7 +66,11 @@ describe('adversarial: key material and store files readable by other local user
    */
   async function whileRunning(tenantId: string, check: () => Promise<void>): Promise<void> {
     const upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: path.join(root, 'devcluster') });
-    const gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: path.join(root, 'gateway'), upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    const gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: path.join(root, 'gateway'),
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     try {
       const admin = await ApiClient.load(gateway.adminKubeconfigPath);
       await createActiveTenant(admin, tenantId, root);
@@ -82,10 +86,17 @@ describe('adversarial: key material and store files readable by other local user
     await whileRunning('file01', async () => {
       for (const dir of ['gateway', 'devcluster']) {
         const { loose, files } = await looseEntries(path.join(root, dir));
-        expect(files, `${dir}: files checked`).to.include.members(['admin.kubeconfig', 'store/LOCK', 'store/wal-000000000001.log']);
+        expect(files, `${dir}: files checked`).to.include.members([
+          'admin.kubeconfig',
+          'store/LOCK',
+          'store/wal-000000000001.log',
+        ]);
         expect(loose, `${dir}: entries readable by others`).to.deep.equal([]);
       }
-      expect((await looseEntries(path.join(root, 'devcluster'))).files).to.include.members(['pki/ca.key', 'pki/ca.crt']);
+      expect((await looseEntries(path.join(root, 'devcluster'))).files).to.include.members([
+        'pki/ca.key',
+        'pki/ca.crt',
+      ]);
     });
   });
 
@@ -105,17 +116,24 @@ describe('adversarial: key material and store files readable by other local user
   it('`paddock serve` keeps its member devclusters and their kubeconfigs private as well', async () => {
     const { dir, remove: removeServeDir } = await makeTempDir('adv-files-serve');
     const port = await freePort();
-    const child = spawn(process.execPath, [cli, 'serve', '--data-dir', dir, '--listen', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [cli, 'serve', '--data-dir', dir, '--listen', `127.0.0.1:${port}`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         let lines = 0;
-        createInterface({ input: child.stdout! }).on('line', () => {
+        createInterface({ input: child.stdout }).on('line', () => {
           if (++lines === 2) resolve();
         });
         child.once('exit', (code) => reject(new Error(`paddock serve exited with ${code}`)));
       });
       const { loose, files } = await looseEntries(dir);
-      expect(files).to.include.members(['admin.kubeconfig', 'clusters/member1.kubeconfig', 'clusters/member1/admin.kubeconfig', 'clusters/member1/pki/ca.key']);
+      expect(files).to.include.members([
+        'admin.kubeconfig',
+        'clusters/member1.kubeconfig',
+        'clusters/member1/admin.kubeconfig',
+        'clusters/member1/pki/ca.key',
+      ]);
       expect(loose, 'entries readable by others').to.deep.equal([]);
     } finally {
       await killAndWait(child);

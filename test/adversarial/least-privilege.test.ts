@@ -17,7 +17,6 @@ import { eventually } from '../support/eventually.js';
 const A = 'lpaaaa';
 const B = 'lpbbbb';
 
-
 /** The status and text of the answer to a request, which this sends. */
 function answerOf(req: ClientRequest): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -55,15 +54,32 @@ describe('adversarial: least privilege upstream', function () {
   /** A request straight to the upstream cluster with a bearer token, as a workload there would send it. */
   function withToken(token: string, path: string): Promise<{ status: number; body: string }> {
     const server = member.server;
-    return answerOf(request({ host: server.hostname, port: server.port, path, ca: upstreamCa, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }));
+    return answerOf(
+      request({
+        host: server.hostname,
+        port: server.port,
+        path,
+        ca: upstreamCa,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      }),
+    );
   }
 
   it('a tenant ServiceAccount bound to cluster-admin by a ClusterRoleBinding cannot use its token directly upstream to read another tenant\u2019s Secrets', async () => {
     await alice.ok(['create', 'serviceaccount', 'robot']);
-    await alice.ok(['create', 'clusterrolebinding', 'robot-is-admin', '--clusterrole=cluster-admin', '--serviceaccount=default:robot']);
+    await alice.ok([
+      'create',
+      'clusterrolebinding',
+      'robot-is-admin',
+      '--clusterrole=cluster-admin',
+      '--serviceaccount=default:robot',
+    ]);
     const token = (await alice.ok(['create', 'token', 'robot'])).trim();
     // Inside its own tenant the binding holds, against the cluster directly too.
-    await eventually(() => withToken(token, `/api/v1/namespaces/${A}-default/secrets`), (res) => expect(res.status, res.body).to.equal(200));
+    await eventually(
+      () => withToken(token, `/api/v1/namespaces/${A}-default/secrets`),
+      (res) => expect(res.status, res.body).to.equal(200),
+    );
     const other = await withToken(token, `/api/v1/namespaces/${B}-default/secrets/crown-jewels`);
     expect(other.status, other.body).to.equal(403);
     expect(other.body).not.to.include('bobs-secret');
@@ -78,15 +94,27 @@ describe('adversarial: least privilege upstream', function () {
       const review = await member.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
         apiVersion: 'authorization.k8s.io/v1',
         kind: 'SubjectAccessReview',
-        spec: { user: `${A}-admin`, groups: [`${A}-system:authenticated`, 'system:authenticated'], resourceAttributes: attributes },
+        spec: {
+          user: `${A}-admin`,
+          groups: [`${A}-system:authenticated`, 'system:authenticated'],
+          resourceAttributes: attributes,
+        },
       });
       expect(review.status, review.text).to.equal(201);
       return review.body.status.allowed === true;
     };
-    expect(await allows({ namespace: `${A}-default`, verb: 'get', resource: 'secrets' }), 'its own namespace').to.equal(true);
-    expect(await allows({ namespace: `${B}-default`, verb: 'get', resource: 'secrets' }), 'the other tenant\u2019s namespace').to.equal(false);
+    expect(await allows({ namespace: `${A}-default`, verb: 'get', resource: 'secrets' }), 'its own namespace').to.equal(
+      true,
+    );
+    expect(
+      await allows({ namespace: `${B}-default`, verb: 'get', resource: 'secrets' }),
+      'the other tenant\u2019s namespace',
+    ).to.equal(false);
     expect(await allows({ verb: 'list', resource: 'secrets' }), 'secrets cluster-wide').to.equal(false);
-    expect(await allows({ verb: 'create', resource: 'clusterrolebindings', group: 'rbac.authorization.k8s.io' }), 'cluster-wide bindings').to.equal(false);
+    expect(
+      await allows({ verb: 'create', resource: 'clusterrolebindings', group: 'rbac.authorization.k8s.io' }),
+      'cluster-wide bindings',
+    ).to.equal(false);
     expect(await allows({ verb: 'create', resource: 'namespaces' }), 'namespaces').to.equal(false);
   });
 
@@ -97,7 +125,10 @@ describe('adversarial: least privilege upstream', function () {
     const flat: Record<string, string> = {};
     for (const [key, value] of Object.entries(headers)) if (typeof value === 'string') flat[key] = value;
     const groups = ([] as string[]).concat(headers['impersonate-group'] ?? []);
-    const req = member.open('GET', `/api/v1/namespaces/${B}-default/secrets/crown-jewels`, { ...flat, accept: 'application/json' });
+    const req = member.open('GET', `/api/v1/namespaces/${B}-default/secrets/crown-jewels`, {
+      ...flat,
+      accept: 'application/json',
+    });
     for (const group of groups) req.appendHeader('impersonate-group', group);
     const raw = await answerOf(req);
     expect(raw.status, raw.body).to.equal(403);
@@ -117,12 +148,27 @@ describe('adversarial: least privilege upstream', function () {
   it('-A needs a cluster-wide right in the tenant, as in kube: RoleBindings in every namespace are not enough (a SubjectAccessReview through the gateway)', async () => {
     await alice.ok(['create', 'clusterrole', 'pod-reader', '--verb=get,list,watch', '--resource=pods']);
     for (const namespace of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-      await alice.ok(['create', 'rolebinding', 'carol-reads-pods', '--clusterrole=pod-reader', '--user=carol', '-n', namespace]);
+      await alice.ok([
+        'create',
+        'rolebinding',
+        'carol-reads-pods',
+        '--clusterrole=pod-reader',
+        '--user=carol',
+        '-n',
+        namespace,
+      ]);
     }
     await alice.ok(['create', 'clusterrolebinding', 'dan-reads-pods', '--clusterrole=pod-reader', '--user=dan']);
     const review = async (user: string, namespace: string) => {
       const answer = JSON.parse(
-        await alice.ok(['create', '-o', 'json', '-f', '-'], JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user, resourceAttributes: { verb: 'list', resource: 'pods', namespace } } })),
+        await alice.ok(
+          ['create', '-o', 'json', '-f', '-'],
+          JSON.stringify({
+            apiVersion: 'authorization.k8s.io/v1',
+            kind: 'SubjectAccessReview',
+            spec: { user, resourceAttributes: { verb: 'list', resource: 'pods', namespace } },
+          }),
+        ),
       );
       return answer.status.allowed === true;
     };
@@ -135,15 +181,38 @@ describe('adversarial: least privilege upstream', function () {
   it('the tenant\u2019s space heals: its deleted cluster-admin binding and role, and a deleted grant, are back within seconds', async () => {
     // The binding is the only grant of the tenant's admin: deleting it locks the tenant out until it heals.
     await alice.ok(['delete', 'clusterrolebinding', 'cluster-admin']);
-    await eventually(() => alice.run(['get', 'configmaps']), (res) => expect(res.code, res.stderr).to.equal(0));
+    await eventually(
+      () => alice.run(['get', 'configmaps']),
+      (res) => expect(res.code, res.stderr).to.equal(0),
+    );
     // The gateway's view of the tenant's bindings may be a second behind the healing replica's write.
-    await eventually(() => alice.run(['get', 'clusterrolebinding', 'cluster-admin', '-o', 'jsonpath={.roleRef.name}']), (res) => expect(res.stdout).to.equal('cluster-admin'));
+    await eventually(
+      () => alice.run(['get', 'clusterrolebinding', 'cluster-admin', '-o', 'jsonpath={.roleRef.name}']),
+      (res) => expect(res.stdout).to.equal('cluster-admin'),
+    );
 
     // Deleted upstream behind the gateway's back: the role, and a grant in one namespace.
-    expect((await member.request('DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${A}-cluster-admin`)).status).to.equal(200);
-    expect((await member.request('DELETE', `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-kube-public/rolebindings/paddock:cluster-admin`)).status).to.equal(200);
+    expect(
+      (await member.request('DELETE', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${A}-cluster-admin`)).status,
+    ).to.equal(200);
+    expect(
+      (
+        await member.request(
+          'DELETE',
+          `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-kube-public/rolebindings/paddock:cluster-admin`,
+        )
+      ).status,
+    ).to.equal(200);
     await eventually(
-      async () => [(await member.request('GET', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${A}-cluster-admin`)).status, (await member.request('GET', `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-kube-public/rolebindings/paddock:cluster-admin`)).status],
+      async () => [
+        (await member.request('GET', `/apis/rbac.authorization.k8s.io/v1/clusterroles/${A}-cluster-admin`)).status,
+        (
+          await member.request(
+            'GET',
+            `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-kube-public/rolebindings/paddock:cluster-admin`,
+          )
+        ).status,
+      ],
       (statuses) => expect(statuses).to.deep.equal([200, 200]),
     );
   });
@@ -154,8 +223,22 @@ describe('adversarial: least privilege upstream', function () {
     expect(byName.code).not.to.equal(0);
     expect(byName.stderr).to.include('NotFound');
     await alice.ok(['delete', 'rolebindings', '--all']);
-    expect((await member.request('GET', `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-default/rolebindings/paddock:cluster-admin`)).status, 'delete --all leaves the grant').to.equal(200);
-    const made = await alice.run(['create', 'rolebinding', 'paddock:mine', '--clusterrole=cluster-admin', '--user=admin']);
+    expect(
+      (
+        await member.request(
+          'GET',
+          `/apis/rbac.authorization.k8s.io/v1/namespaces/${A}-default/rolebindings/paddock:cluster-admin`,
+        )
+      ).status,
+      'delete --all leaves the grant',
+    ).to.equal(200);
+    const made = await alice.run([
+      'create',
+      'rolebinding',
+      'paddock:mine',
+      '--clusterrole=cluster-admin',
+      '--user=admin',
+    ]);
     expect(made.code).not.to.equal(0);
     expect(made.stderr).to.include('reserved');
   });

@@ -28,7 +28,11 @@ const ENDS_WITHIN_MS = 10_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitUntil(what: string, condition: () => boolean | Promise<boolean>, ms = ENDS_WITHIN_MS): Promise<void> {
+async function waitUntil(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  ms = ENDS_WITHIN_MS,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
@@ -58,7 +62,10 @@ class OpenRequest {
 
   /** The names in the watch events read so far. */
   get names(): string[] {
-    return this.text.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line).object?.metadata?.name);
+    return this.text
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line).object?.metadata?.name);
   }
 
   close(): void {
@@ -67,7 +74,11 @@ class OpenRequest {
 }
 
 /** A WebSocket to the gateway with a tenant's certificate; what it received, and whether it closed. */
-function openWebSocket(url: string, tls: { ca: string; cert: string; key: string }, protocols: string[] = []): Promise<{ ws: WebSocket; received: Buffer[]; closed: () => boolean }> {
+function openWebSocket(
+  url: string,
+  tls: { ca: string; cert: string; key: string },
+  protocols: string[] = [],
+): Promise<{ ws: WebSocket; received: Buffer[]; closed: () => boolean }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, protocols, { ca: tls.ca, cert: tls.cert, key: tls.key });
     const received: Buffer[] = [];
@@ -94,16 +105,31 @@ async function credentials(id: string, kubeconfig: string, dir: string, server?:
   const kubeconfigPath = `${dir}/${id}-${Math.random().toString(36).slice(2, 8)}.kubeconfig`;
   await writeFile(kubeconfigPath, text, { mode: 0o600 });
   const parsed = parseKubeconfig(text);
-  return { id, kubeconfigPath, kubeconfig: text, client: await ApiClient.load(kubeconfigPath), tls: { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem }, server: parsed.server };
+  return {
+    id,
+    kubeconfigPath,
+    kubeconfig: text,
+    client: await ApiClient.load(kubeconfigPath),
+    tls: { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem },
+    server: parsed.server,
+  };
 }
 
 /** Asks for a new certificate (as `paddock tenant rotate` does) and waits until it is issued; returns the new kubeconfig. */
 async function rotate(admin: ApiClient, id: string): Promise<string> {
   const request = `rotation-${Date.now()}`;
-  const patched = await admin.request('PATCH', `${TENANTS}/${id}`, { metadata: { annotations: { [ROTATE_ANNOTATION]: request } } }, { 'Content-Type': 'application/merge-patch+json' });
+  const patched = await admin.request(
+    'PATCH',
+    `${TENANTS}/${id}`,
+    { metadata: { annotations: { [ROTATE_ANNOTATION]: request } } },
+    { 'Content-Type': 'application/merge-patch+json' },
+  );
   expect(patched.status, patched.text).to.equal(200);
   let tenant: any;
-  await waitUntil(`tenant ${id} rotated`, async () => (tenant = (await admin.request('GET', `${TENANTS}/${id}`)).body)?.status?.rotation === request);
+  await waitUntil(
+    `tenant ${id} rotated`,
+    async () => (tenant = (await admin.request('GET', `${TENANTS}/${id}`)).body)?.status?.rotation === request,
+  );
   return Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8');
 }
 
@@ -113,12 +139,21 @@ async function deleteTenant(admin: ApiClient, id: string): Promise<void> {
 }
 
 async function createPod(client: ApiClient, name: string, namespace = 'default'): Promise<void> {
-  const created = await client.request('POST', `/api/v1/namespaces/${namespace}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'main', image: 'busybox', ports: [{ name: 'http', containerPort: 8080 }] }] } });
+  const created = await client.request('POST', `/api/v1/namespaces/${namespace}/pods`, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
+    spec: { containers: [{ name: 'main', image: 'busybox', ports: [{ name: 'http', containerPort: 8080 }] }] },
+  });
   expect(created.status, created.text).to.equal(201);
 }
 
 async function createConfigMap(client: ApiClient, name: string, namespace = 'default'): Promise<void> {
-  const created = await client.request('POST', `/api/v1/namespaces/${namespace}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+  const created = await client.request('POST', `/api/v1/namespaces/${namespace}/configmaps`, {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name },
+  });
   expect(created.status, created.text).to.equal(201);
 }
 
@@ -138,7 +173,11 @@ describe('adversarial: open streams outlive the identity that opened them', func
     cleanups.push(upstreamDir.remove, gatewayDir.remove);
     dir = gatewayDir.dir;
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     admin = await ApiClient.load(gateway.adminKubeconfigPath);
   });
   after(async () => {
@@ -165,27 +204,34 @@ describe('adversarial: open streams outlive the identity that opened them', func
 
     const fresh = await credentials(old.id, await rotate(admin, old.id), dir);
     cleanups.push(() => fresh.client.close());
-    await waitUntil('the old certificate\'s watch ends', () => watch.ended);
+    await waitUntil("the old certificate's watch ends", () => watch.ended);
     await createConfigMap(fresh.client, 'after');
     const renewed = new OpenRequest(fresh.client, '/api/v1/namespaces/default/configmaps?watch=1');
     cleanups.push(() => renewed.close());
-    await waitUntil('the new certificate\'s watch works', () => renewed.names.includes('after'));
+    await waitUntil("the new certificate's watch works", () => renewed.names.includes('after'));
     expect(watch.names).to.deep.equal(['before']);
     expect((await old.client.request('GET', '/api/v1/namespaces/default/configmaps')).status).to.equal(401);
   });
 
   it('a watch across all namespaces (-A) ends when its tenant is deleted', async () => {
     const tenant = await activeTenant();
-    const created = await tenant.client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } });
+    const created = await tenant.client.request('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'shop' },
+    });
     expect(created.status, created.text).to.equal(201);
     await createConfigMap(tenant.client, 'in-default');
     await createConfigMap(tenant.client, 'in-shop', 'shop');
     const watch = new OpenRequest(tenant.client, '/api/v1/configmaps?watch=1');
     cleanups.push(() => watch.close());
-    await waitUntil('the watch shows both namespaces', () => watch.names.includes('in-default') && watch.names.includes('in-shop'));
+    await waitUntil(
+      'the watch shows both namespaces',
+      () => watch.names.includes('in-default') && watch.names.includes('in-shop'),
+    );
 
     await deleteTenant(admin, tenant.id);
-    await waitUntil('the deleted tenant\'s watch ends', () => watch.ended);
+    await waitUntil("the deleted tenant's watch ends", () => watch.ended);
     expect(watch.names.sort()).to.deep.equal(['in-default', 'in-shop']);
   });
 
@@ -209,16 +255,25 @@ describe('adversarial: open streams outlive the identity that opened them', func
     const base = `${old.server.replace(/^https/, 'wss')}/api/v1/namespaces/default/pods/box`;
     const exec = await openWebSocket(`${base}/exec?command=cat&stdin=true&stdout=true`, old.tls, ['v5.channel.k8s.io']);
     const attach = await openWebSocket(`${base}/attach?stdin=true&stdout=true`, old.tls, ['v5.channel.k8s.io']);
-    cleanups.push(() => exec.ws.terminate(), () => attach.ws.terminate());
+    cleanups.push(
+      () => exec.ws.terminate(),
+      () => attach.ws.terminate(),
+    );
     for (const session of [exec, attach]) {
       session.ws.send(Buffer.concat([Buffer.from([0]), Buffer.from('before\n')]));
-      await waitUntil('the session echoes', () => session.received.some((m) => m[0] === 1 && m.subarray(1).toString().includes('before')));
+      await waitUntil('the session echoes', () =>
+        session.received.some((m) => m[0] === 1 && m.subarray(1).toString().includes('before')),
+      );
     }
 
     await rotate(admin, old.id);
     await waitUntil('the exec session ends', exec.closed);
     await waitUntil('the attach session ends', attach.closed);
-    const stdout = (session: typeof exec) => session.received.filter((m) => m[0] === 1).map((m) => m.subarray(1).toString()).join('');
+    const stdout = (session: typeof exec) =>
+      session.received
+        .filter((m) => m[0] === 1)
+        .map((m) => m.subarray(1).toString())
+        .join('');
     expect([stdout(exec), stdout(attach)]).to.deep.equal(['before\n', 'before\n']);
   });
 
@@ -241,7 +296,10 @@ describe('adversarial: open streams outlive the identity that opened them', func
     await waitUntil('the tunnel echoes', () => echoed === 'before');
 
     await rotate(admin, old.id);
-    await waitUntil('kubectl port-forward exits', () => forward.child.exitCode !== null || forward.child.signalCode !== null);
+    await waitUntil(
+      'kubectl port-forward exits',
+      () => forward.child.exitCode !== null || forward.child.signalCode !== null,
+    );
     await waitUntil('the forwarded connection closes', () => connectionClosed);
     expect(forward.output()).to.match(/lost connection to pod/);
     expect(echoed).to.equal('before');
@@ -250,7 +308,10 @@ describe('adversarial: open streams outlive the identity that opened them', func
   it('a WebSocket through pods/proxy ends when its tenant is deleted', async () => {
     const tenant = await activeTenant();
     await createPod(tenant.client, 'web');
-    const proxied = await openWebSocket(`${tenant.server.replace(/^https/, 'wss')}/api/v1/namespaces/default/pods/web:8080/proxy/socket`, tenant.tls);
+    const proxied = await openWebSocket(
+      `${tenant.server.replace(/^https/, 'wss')}/api/v1/namespaces/default/pods/web:8080/proxy/socket`,
+      tenant.tls,
+    );
     cleanups.push(() => proxied.ws.terminate());
     proxied.ws.send('before');
     await waitUntil('the workload echoes', () => proxied.received.some((m) => m.toString() === 'before'));
@@ -260,30 +321,58 @@ describe('adversarial: open streams outlive the identity that opened them', func
     expect(proxied.received.slice(1).map(String)).to.deep.equal(['before']);
   });
 
-  it('a tenant deleted and created again with the same id: the old certificate\'s open watches get none of the new tenant\'s objects', async () => {
+  it("a tenant deleted and created again with the same id: the old certificate's open watches get none of the new tenant's objects", async () => {
     const old = await activeTenant();
-    const secret = (name: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name }, stringData: { password: name } });
-    expect((await old.client.request('POST', '/api/v1/namespaces/default/secrets', secret('old-owner'))).status).to.equal(201);
+    const secret = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name },
+      stringData: { password: name },
+    });
+    expect(
+      (await old.client.request('POST', '/api/v1/namespaces/default/secrets', secret('old-owner'))).status,
+    ).to.equal(201);
     const inNamespace = new OpenRequest(old.client, '/api/v1/namespaces/default/secrets?watch=1');
     const everywhere = new OpenRequest(old.client, '/api/v1/secrets?watch=1');
-    cleanups.push(() => inNamespace.close(), () => everywhere.close());
-    await waitUntil('the watches show the old owner\'s secret', () => inNamespace.names.includes('old-owner') && everywhere.names.includes('old-owner'));
+    cleanups.push(
+      () => inNamespace.close(),
+      () => everywhere.close(),
+    );
+    await waitUntil(
+      "the watches show the old owner's secret",
+      () => inNamespace.names.includes('old-owner') && everywhere.names.includes('old-owner'),
+    );
 
     await deleteTenant(admin, old.id);
-    await waitUntil(`tenant ${old.id} gone`, async () => (await admin.request('GET', `${TENANTS}/${old.id}`)).status === 404, 60_000);
+    await waitUntil(
+      `tenant ${old.id} gone`,
+      async () => (await admin.request('GET', `${TENANTS}/${old.id}`)).status === 404,
+      60_000,
+    );
     const { kubeconfig } = await createActiveTenant(admin, old.id, dir);
     const owner = await credentials(old.id, kubeconfig, dir);
     cleanups.push(() => owner.client.close());
-    expect(new X509Certificate(owner.tls.cert).serialNumber).to.not.equal(new X509Certificate(old.tls.cert).serialNumber);
-    await waitUntil('the new owner can write', async () => (await owner.client.request('POST', '/api/v1/namespaces/default/secrets', secret('new-owner'))).status === 201);
+    expect(new X509Certificate(owner.tls.cert).serialNumber).to.not.equal(
+      new X509Certificate(old.tls.cert).serialNumber,
+    );
+    await waitUntil(
+      'the new owner can write',
+      async () =>
+        (await owner.client.request('POST', '/api/v1/namespaces/default/secrets', secret('new-owner'))).status === 201,
+    );
     // The new owner's own watch sees its secret: by then the old watches would have too.
     const own = new OpenRequest(owner.client, '/api/v1/secrets?watch=1');
     cleanups.push(() => own.close());
-    await waitUntil('the new owner\'s watch sees its secret', () => own.names.includes('new-owner'));
+    await waitUntil("the new owner's watch sees its secret", () => own.names.includes('new-owner'));
 
-    expect(inNamespace.text + everywhere.text, 'what the old certificate\'s watches received').to.not.contain('new-owner');
-    expect(inNamespace.ended && everywhere.ended, 'the old certificate\'s watches ended').to.equal(true);
-    expect((await old.client.request('GET', '/api/v1/namespaces/default/secrets')).status, 'the old certificate against the new tenant').to.equal(401);
+    expect(inNamespace.text + everywhere.text, "what the old certificate's watches received").to.not.contain(
+      'new-owner',
+    );
+    expect(inNamespace.ended && everywhere.ended, "the old certificate's watches ended").to.equal(true);
+    expect(
+      (await old.client.request('GET', '/api/v1/namespaces/default/secrets')).status,
+      'the old certificate against the new tenant',
+    ).to.equal(401);
   });
 });
 
@@ -303,7 +392,15 @@ describe('adversarial: a stream on the replica that did not take the change ends
     for (const name of ['a', 'b']) {
       const replicaDir = await makeTempDir(`adv-replica-${name}`);
       cleanups.push(replicaDir.remove);
-      replicas.push(await startGateway({ listen: '127.0.0.1:0', dataDir: replicaDir.dir, etcdEndpoints: [etcd.endpoint], etcdPrefix: '/adv-streams', upstreams: [{ name: 'member1', kubeconfig }] }));
+      replicas.push(
+        await startGateway({
+          listen: '127.0.0.1:0',
+          dataDir: replicaDir.dir,
+          etcdEndpoints: [etcd.endpoint],
+          etcdPrefix: '/adv-streams',
+          upstreams: [{ name: 'member1', kubeconfig }],
+        }),
+      );
     }
   });
   after(async () => {
@@ -328,7 +425,11 @@ describe('adversarial: a stream on the replica that did not take the change ends
     const watch = new OpenRequest(onB.client, '/api/v1/namespaces/default/configmaps?watch=1');
     cleanups.push(() => watch.close());
     await waitUntil('the watch on B shows what was there', () => watch.names.includes('before'));
-    const exec = await openWebSocket(`${b.url.replace(/^https/, 'wss')}/api/v1/namespaces/default/pods/box/exec?command=cat&stdin=true&stdout=true`, onB.tls, ['v5.channel.k8s.io']);
+    const exec = await openWebSocket(
+      `${b.url.replace(/^https/, 'wss')}/api/v1/namespaces/default/pods/box/exec?command=cat&stdin=true&stdout=true`,
+      onB.tls,
+      ['v5.channel.k8s.io'],
+    );
     cleanups.push(() => exec.ws.terminate());
 
     const fresh = await credentials('repl01', await rotate(admin, 'repl01'), dir, b.url);
@@ -339,4 +440,3 @@ describe('adversarial: a stream on the replica that did not take the change ends
     expect(watch.names).to.deep.equal(['before']);
   });
 });
-

@@ -28,7 +28,15 @@ const webhookConfiguration = (name: string) => ({
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingWebhookConfiguration',
   metadata: { name, annotations: { victim: 'bobby2-default' } },
-  webhooks: [{ name: 'a.example.com', admissionReviewVersions: ['v1'], sideEffects: 'None', clientConfig: { service: { namespace: 'default', name: 'hook' } }, rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] }],
+  webhooks: [
+    {
+      name: 'a.example.com',
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'None',
+      clientConfig: { service: { namespace: 'default', name: 'hook' } },
+      rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+    },
+  ],
 });
 
 describe('adversarial: every write path keeps the isolation invariants', function () {
@@ -44,7 +52,11 @@ describe('adversarial: every write path keeps the isolation invariants', functio
     const gatewayDir = await makeTempDir('writes-gateway');
     remove.push(upstreamDir.remove, gatewayDir.remove);
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     const gatewayAdmin = await ApiClient.load(gateway.adminKubeconfigPath);
     const aliceKubeconfig = (await createActiveTenant(gatewayAdmin, ALICE, gatewayDir.dir)).kubeconfigPath;
     await createActiveTenant(gatewayAdmin, 'bobby2', gatewayDir.dir);
@@ -82,15 +94,37 @@ describe('adversarial: every write path keeps the isolation invariants', functio
   };
 
   it('create: a PersistentVolume whose iSCSI secret lives in the neighbour\u2019s namespace gets the secret in its own', async () => {
-    await created('/api/v1/persistentvolumes', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'iscsi' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0, secretRef: { name: 'chap', namespace: NEIGHBOUR_NAMESPACE } } } });
+    await created('/api/v1/persistentvolumes', {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'iscsi' },
+      spec: {
+        capacity: { storage: '1Gi' },
+        accessModes: ['ReadWriteOnce'],
+        iscsi: {
+          targetPortal: '10.0.0.1:3260',
+          iqn: 'iqn.2001-04.com.example:storage',
+          lun: 0,
+          secretRef: { name: 'chap', namespace: NEIGHBOUR_NAMESPACE },
+        },
+      },
+    });
     const stored = await upstreamObject('/api/v1/persistentvolumes/alice1-iscsi');
     expect(stored.spec.iscsi.secretRef.namespace).to.equal(`alice1-${NEIGHBOUR_NAMESPACE}`);
   });
 
   it('update: a StorageClass PUT naming kube-system for its provisioner\u2019s secrets names the tenant\u2019s namespace', async () => {
-    await created('/apis/storage.k8s.io/v1/storageclasses', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'csi.example.com' });
+    await created('/apis/storage.k8s.io/v1/storageclasses', {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'fast' },
+      provisioner: 'csi.example.com',
+    });
     const current = (await alice.request('GET', '/apis/storage.k8s.io/v1/storageclasses/fast')).body;
-    const put = await alice.request('PUT', '/apis/storage.k8s.io/v1/storageclasses/fast', { ...current, parameters: { 'csi.storage.k8s.io/provisioner-secret-namespace': 'kube-system' } });
+    const put = await alice.request('PUT', '/apis/storage.k8s.io/v1/storageclasses/fast', {
+      ...current,
+      parameters: { 'csi.storage.k8s.io/provisioner-secret-namespace': 'kube-system' },
+    });
     expect(put.status, put.text).to.equal(200);
     const stored = await upstreamObject('/apis/storage.k8s.io/v1/storageclasses/alice1-fast');
     expect(stored.parameters['csi.storage.k8s.io/provisioner-secret-namespace']).to.equal('alice1-kube-system');
@@ -98,7 +132,12 @@ describe('adversarial: every write path keeps the isolation invariants', functio
 
   it('JSON patch remove: a webhook stripped of its namespaceSelector keeps the tenant requirement', async () => {
     await created(WEBHOOKS, webhookConfiguration('remove'));
-    const patched = await alice.request('PATCH', `${WEBHOOKS}/remove`, [{ op: 'remove', path: '/webhooks/0/namespaceSelector' }], JSON_PATCH);
+    const patched = await alice.request(
+      'PATCH',
+      `${WEBHOOKS}/remove`,
+      [{ op: 'remove', path: '/webhooks/0/namespaceSelector' }],
+      JSON_PATCH,
+    );
     expect(patched.status, patched.text).to.equal(200);
     const stored = await upstreamObject(`${WEBHOOKS}/alice1-remove`);
     expect(stored.webhooks[0].namespaceSelector.matchExpressions).to.deep.include(TENANT_REQUIREMENT);
@@ -108,21 +147,58 @@ describe('adversarial: every write path keeps the isolation invariants', functio
 
   it('JSON patch copy: a webhook service pointed at the neighbour\u2019s namespace by copying a value is refused', async () => {
     await created(WEBHOOKS, webhookConfiguration('copy'));
-    const patched = await alice.request('PATCH', `${WEBHOOKS}/copy`, [{ op: 'copy', from: '/metadata/annotations/victim', path: '/webhooks/0/clientConfig/service/namespace' }], JSON_PATCH);
+    const patched = await alice.request(
+      'PATCH',
+      `${WEBHOOKS}/copy`,
+      [{ op: 'copy', from: '/metadata/annotations/victim', path: '/webhooks/0/clientConfig/service/namespace' }],
+      JSON_PATCH,
+    );
     expectRefused(patched, 'clientConfig');
-    expect((await upstreamObject(`${WEBHOOKS}/alice1-copy`)).webhooks[0].clientConfig.service.namespace).to.equal('alice1-default');
+    expect((await upstreamObject(`${WEBHOOKS}/alice1-copy`)).webhooks[0].clientConfig.service.namespace).to.equal(
+      'alice1-default',
+    );
   });
 
   it('JSON patch move: a Namespace whose labels are moved away keeps its tenant label', async () => {
-    await created('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'moved', labels: { team: 'a' } } });
-    const patched = await alice.request('PATCH', '/api/v1/namespaces/moved', [{ op: 'move', from: '/metadata/labels', path: '/metadata/annotations' }], JSON_PATCH);
+    await created('/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'moved', labels: { team: 'a' } },
+    });
+    const patched = await alice.request(
+      'PATCH',
+      '/api/v1/namespaces/moved',
+      [{ op: 'move', from: '/metadata/labels', path: '/metadata/annotations' }],
+      JSON_PATCH,
+    );
     expectRefused(patched, 'labels');
-    expect((await upstreamObject('/api/v1/namespaces/alice1-moved')).metadata.labels['kubezoo.io/tenant']).to.equal(ALICE);
+    expect((await upstreamObject('/api/v1/namespaces/alice1-moved')).metadata.labels['kubezoo.io/tenant']).to.equal(
+      ALICE,
+    );
   });
 
   it('merge patch null: IngressClass parameters turned cluster-scoped by nulling their scope are refused', async () => {
-    await created('/apis/networking.k8s.io/v1/ingressclasses', { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: 'nginx' }, spec: { controller: 'example.com/ingress', parameters: { apiGroup: 'k8s.example.com', kind: 'Params', name: 'cluster-admin', scope: 'Namespace', namespace: 'default' } } });
-    const patched = await alice.request('PATCH', '/apis/networking.k8s.io/v1/ingressclasses/nginx', { spec: { parameters: { scope: null, namespace: null } } }, MERGE_PATCH);
+    await created('/apis/networking.k8s.io/v1/ingressclasses', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'IngressClass',
+      metadata: { name: 'nginx' },
+      spec: {
+        controller: 'example.com/ingress',
+        parameters: {
+          apiGroup: 'k8s.example.com',
+          kind: 'Params',
+          name: 'cluster-admin',
+          scope: 'Namespace',
+          namespace: 'default',
+        },
+      },
+    });
+    const patched = await alice.request(
+      'PATCH',
+      '/apis/networking.k8s.io/v1/ingressclasses/nginx',
+      { spec: { parameters: { scope: null, namespace: null } } },
+      MERGE_PATCH,
+    );
     expectRefused(patched, 'spec.parameters');
     const stored = await upstreamObject('/apis/networking.k8s.io/v1/ingressclasses/alice1-nginx');
     expect(stored.spec.parameters).to.include({ scope: 'Namespace', namespace: 'alice1-default' });
@@ -130,39 +206,91 @@ describe('adversarial: every write path keeps the isolation invariants', functio
 
   it('strategic $patch: delete: a webhook namespaceSelector deleted by directive keeps the tenant requirement', async () => {
     await created(WEBHOOKS, webhookConfiguration('directive'));
-    const patched = await alice.request('PATCH', `${WEBHOOKS}/directive`, { webhooks: [{ name: 'a.example.com', namespaceSelector: { $patch: 'delete' } }] }, STRATEGIC_PATCH);
+    const patched = await alice.request(
+      'PATCH',
+      `${WEBHOOKS}/directive`,
+      { webhooks: [{ name: 'a.example.com', namespaceSelector: { $patch: 'delete' } }] },
+      STRATEGIC_PATCH,
+    );
     expect(patched.status, patched.text).to.equal(200);
-    expect((await upstreamObject(`${WEBHOOKS}/alice1-directive`)).webhooks[0].namespaceSelector.matchExpressions).to.deep.include(TENANT_REQUIREMENT);
+    expect(
+      (await upstreamObject(`${WEBHOOKS}/alice1-directive`)).webhooks[0].namespaceSelector.matchExpressions,
+    ).to.deep.include(TENANT_REQUIREMENT);
   });
 
   it('strategic $patch: delete: a Namespace whose labels map is deleted by directive keeps its tenant label (kubectl patch)', async () => {
-    await created('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'unlabelled', labels: { team: 'a' } } });
-    await kubectl.ok(['patch', 'namespace', 'unlabelled', '--type', 'strategic', '-p', JSON.stringify({ metadata: { labels: { $patch: 'delete' } } })]);
-    expect((await upstreamObject('/api/v1/namespaces/alice1-unlabelled')).metadata.labels['kubezoo.io/tenant']).to.equal(ALICE);
+    await created('/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'unlabelled', labels: { team: 'a' } },
+    });
+    await kubectl.ok([
+      'patch',
+      'namespace',
+      'unlabelled',
+      '--type',
+      'strategic',
+      '-p',
+      JSON.stringify({ metadata: { labels: { $patch: 'delete' } } }),
+    ]);
+    expect(
+      (await upstreamObject('/api/v1/namespaces/alice1-unlabelled')).metadata.labels['kubezoo.io/tenant'],
+    ).to.equal(ALICE);
     expect(await kubectl.ok(['get', 'namespaces', '-o', 'name'])).to.include('namespace/unlabelled');
   });
 
   it('strategic merge by key: an owner reference merged by uid without its kind cannot name an unprefixed ClusterRole', async () => {
-    const owner = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', name: 'mine', uid: '7d2b3c1e-0000-4000-8000-000000000001' };
-    await created('/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'owned', ownerReferences: [owner] } });
-    const patched = await alice.request('PATCH', '/api/v1/namespaces/default/configmaps/owned', { metadata: { ownerReferences: [{ uid: owner.uid, name: 'cluster-admin' }] } }, STRATEGIC_PATCH);
+    const owner = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      name: 'mine',
+      uid: '7d2b3c1e-0000-4000-8000-000000000001',
+    };
+    await created('/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'owned', ownerReferences: [owner] },
+    });
+    const patched = await alice.request(
+      'PATCH',
+      '/api/v1/namespaces/default/configmaps/owned',
+      { metadata: { ownerReferences: [{ uid: owner.uid, name: 'cluster-admin' }] } },
+      STRATEGIC_PATCH,
+    );
     expectRefused(patched, 'metadata.ownerReferences[0]');
-    expect((await upstreamObject('/api/v1/namespaces/alice1-default/configmaps/owned')).metadata.ownerReferences[0].name).to.equal('alice1-mine');
+    expect(
+      (await upstreamObject('/api/v1/namespaces/alice1-default/configmaps/owned')).metadata.ownerReferences[0].name,
+    ).to.equal('alice1-mine');
   });
 
   it('server-side apply: a StorageClass applied with a secret namespace stores it in the tenant\u2019s namespace', async () => {
-    const applied = { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'applied' }, provisioner: 'csi.example.com', parameters: { 'csi.storage.k8s.io/node-stage-secret-namespace': NEIGHBOUR_NAMESPACE } };
+    const applied = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'applied' },
+      provisioner: 'csi.example.com',
+      parameters: { 'csi.storage.k8s.io/node-stage-secret-namespace': NEIGHBOUR_NAMESPACE },
+    };
     await kubectl.ok(['apply', '--server-side', '-f', '-'], JSON.stringify(applied));
-    await kubectl.ok(['apply', '--server-side', '-f', '-'], JSON.stringify({ ...applied, parameters: { 'csi.storage.k8s.io/node-stage-secret-namespace': 'kube-system' } }));
+    await kubectl.ok(
+      ['apply', '--server-side', '-f', '-'],
+      JSON.stringify({ ...applied, parameters: { 'csi.storage.k8s.io/node-stage-secret-namespace': 'kube-system' } }),
+    );
     const stored = await upstreamObject('/apis/storage.k8s.io/v1/storageclasses/alice1-applied');
     expect(stored.parameters['csi.storage.k8s.io/node-stage-secret-namespace']).to.equal('alice1-kube-system');
   });
 
   it('status subresource: a JSON patch of namespaces/<ns>/status that moves the tenant label away is refused', async () => {
     await created('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'status' } });
-    const patched = await alice.request('PATCH', '/api/v1/namespaces/status/status', [{ op: 'move', from: '/metadata/labels/kubezoo.io~1tenant', path: '/metadata/annotations/x' }], JSON_PATCH);
+    const patched = await alice.request(
+      'PATCH',
+      '/api/v1/namespaces/status/status',
+      [{ op: 'move', from: '/metadata/labels/kubezoo.io~1tenant', path: '/metadata/annotations/x' }],
+      JSON_PATCH,
+    );
     expectRefused(patched, 'labels');
-    expect((await upstreamObject('/api/v1/namespaces/alice1-status')).metadata.labels['kubezoo.io/tenant']).to.equal(ALICE);
+    expect((await upstreamObject('/api/v1/namespaces/alice1-status')).metadata.labels['kubezoo.io/tenant']).to.equal(
+      ALICE,
+    );
   });
 });
-

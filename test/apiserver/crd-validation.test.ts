@@ -11,9 +11,25 @@ function widgetCRD(): any {
     spec: {
       group: 'example.com',
       scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['all'] },
+      names: {
+        plural: 'widgets',
+        singular: 'widget',
+        kind: 'Widget',
+        listKind: 'WidgetList',
+        shortNames: ['wd'],
+        categories: ['all'],
+      },
       versions: [
-        { name: 'v1', served: true, storage: true, schema: SCHEMA, subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } } },
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: SCHEMA,
+          subresources: {
+            status: {},
+            scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' },
+          },
+        },
         { name: 'v1beta1', served: true, storage: false, schema: SCHEMA },
         { name: 'v1alpha1', served: false, storage: false, schema: SCHEMA },
       ],
@@ -35,7 +51,11 @@ describe('CRD validation', () => {
     const crd = widgetCRD();
     crd.metadata.name = 'gadgets.example.com';
     expect(validateCRD(crd)).to.deep.equal([
-      { reason: 'FieldValueInvalid', field: 'metadata.name', message: 'Invalid value: "gadgets.example.com": must be spec.names.plural+"."+spec.group' },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'metadata.name',
+        message: 'Invalid value: "gadgets.example.com": must be spec.names.plural+"."+spec.group',
+      },
     ]);
   });
 
@@ -43,10 +63,14 @@ describe('CRD validation', () => {
     const crd = widgetCRD();
     crd.spec.group = 'example';
     crd.metadata.name = 'widgets.example';
-    expect(printed(crd)).to.deep.equal(['spec.group: Invalid value: "example": should be a domain with at least one dot']);
+    expect(printed(crd)).to.deep.equal([
+      'spec.group: Invalid value: "example": should be a domain with at least one dot',
+    ]);
     crd.spec.group = 'Example.com';
     crd.metadata.name = 'widgets.Example.com';
-    expect(printed(crd)[0]).to.match(/^spec\.group: Invalid value: "Example\.com": a lowercase RFC 1123 subdomain must consist of/);
+    expect(printed(crd)[0]).to.match(
+      /^spec\.group: Invalid value: "Example\.com": a lowercase RFC 1123 subdomain must consist of/,
+    );
     delete crd.spec.group;
     crd.metadata.name = 'widgets.';
     expect(printed(crd)).to.deep.equal(['spec.group: Required value']);
@@ -56,7 +80,11 @@ describe('CRD validation', () => {
     const crd = widgetCRD();
     crd.spec.scope = 'Global';
     expect(validateCRD(crd)).to.deep.equal([
-      { reason: 'FieldValueNotSupported', field: 'spec.scope', message: 'Unsupported value: "Global": supported values: "Cluster", "Namespaced"' },
+      {
+        reason: 'FieldValueNotSupported',
+        field: 'spec.scope',
+        message: 'Unsupported value: "Global": supported values: "Cluster", "Namespaced"',
+      },
     ]);
     delete crd.spec.scope;
     expect(printed(crd)).to.deep.equal(['spec.scope: Required value']);
@@ -68,10 +96,14 @@ describe('CRD validation', () => {
     const causes = validateCRD(crd);
     expect(causes).to.have.length(1);
     expect(causes[0]).to.include({ reason: 'FieldValueInvalid', field: 'spec.versions' });
-    expect(causes[0]!.message).to.match(/^Invalid value: \[.*\]: must have exactly one version marked as storage version$/);
+    expect(causes[0].message).to.match(
+      /^Invalid value: \[.*\]: must have exactly one version marked as storage version$/,
+    );
 
     crd.spec.versions = [];
-    expect(printed(crd)).to.deep.equal(['spec.versions: Invalid value: []: must have exactly one version marked as storage version']);
+    expect(printed(crd)).to.deep.equal([
+      'spec.versions: Invalid value: []: must have exactly one version marked as storage version',
+    ]);
   });
 
   it('requires unique DNS-1035 version names', () => {
@@ -79,7 +111,9 @@ describe('CRD validation', () => {
     crd.spec.versions[1].name = 'v1';
     crd.spec.versions[2].name = '1alpha';
     const messages = printed(crd);
-    expect(messages[0]).to.match(/^spec\.versions\[2\]\.name: Invalid value: "1alpha": a DNS-1035 label must consist of/);
+    expect(messages[0]).to.match(
+      /^spec\.versions\[2\]\.name: Invalid value: "1alpha": a DNS-1035 label must consist of/,
+    );
     expect(messages[1]).to.match(/^spec\.versions: Invalid value: \[.*\]: must contain unique version names$/);
     expect(messages).to.have.length(2);
   });
@@ -88,7 +122,11 @@ describe('CRD validation', () => {
     const crd = widgetCRD();
     delete crd.spec.versions[2].schema;
     expect(validateCRD(crd)).to.deep.equal([
-      { reason: 'FieldValueRequired', field: 'spec.versions[2].schema.openAPIV3Schema', message: 'Required value: schemas are required' },
+      {
+        reason: 'FieldValueRequired',
+        field: 'spec.versions[2].schema.openAPIV3Schema',
+        message: 'Required value: schemas are required',
+      },
     ]);
   });
 
@@ -122,14 +160,18 @@ describe('CRD validation', () => {
       'spec.names.shortNames[1]',
       'spec.names.categories[0]',
     ]);
-    expect(messages[1]).to.match(/^spec\.names\.kind: Invalid value: "Wid_get": may have mixed case, but should otherwise match: a DNS-1035 label must consist of/);
+    expect(messages[1]).to.match(
+      /^spec\.names\.kind: Invalid value: "Wid_get": may have mixed case, but should otherwise match: a DNS-1035 label must consist of/,
+    );
     expect(messages.join('\n')).to.not.contain('WidgetList');
   });
 
   it('forbids a listKind equal to the kind', () => {
     const crd = widgetCRD();
     crd.spec.names.listKind = 'Widget';
-    expect(printed(crd)).to.deep.equal(['spec.names.listKind: Invalid value: "Widget": kind and listKind may not be the same']);
+    expect(printed(crd)).to.deep.equal([
+      'spec.names.listKind: Invalid value: "Widget": kind and listKind may not be the same',
+    ]);
   });
 });
 
@@ -154,7 +196,7 @@ describe('CRD resources', () => {
       ],
       builtin: false,
     });
-    expect(infos[1]!.subresources).to.deep.equal([]);
+    expect(infos[1].subresources).to.deep.equal([]);
   });
 
   it('defaults singular and listKind, and honours the scope', () => {

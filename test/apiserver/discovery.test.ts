@@ -21,13 +21,24 @@ const KUBECTL_ACCEPT =
 
 const ALL = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function crd(group: string, plural: string, kind: string, versions: string[], extra: { scope?: string } = {}): ResourceInfo[] {
+function crd(
+  group: string,
+  plural: string,
+  kind: string,
+  versions: string[],
+  extra: { scope?: string } = {},
+): ResourceInfo[] {
   return resourceInfoFromCRD({
     spec: {
       group,
       scope: extra.scope ?? 'Namespaced',
       names: { plural, kind },
-      versions: versions.map((name, i) => ({ name, served: true, storage: i === 0, subresources: { status: {}, scale: {} } })),
+      versions: versions.map((name, i) => ({
+        name,
+        served: true,
+        storage: i === 0,
+        subresources: { status: {}, scale: {} },
+      })),
     },
   });
 }
@@ -75,14 +86,44 @@ describe('discovery: legacy documents', () => {
     expect(list).to.not.have.property('apiVersion');
     const byName = new Map(list.resources.map((r) => [r.name, r]));
     const expected = [
-      { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'] },
-      { name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ALL, shortNames: ['po'], categories: ['all'] },
+      {
+        name: 'namespaces',
+        singularName: 'namespace',
+        namespaced: false,
+        kind: 'Namespace',
+        verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+        shortNames: ['ns'],
+      },
+      {
+        name: 'pods',
+        singularName: 'pod',
+        namespaced: true,
+        kind: 'Pod',
+        verbs: ALL,
+        shortNames: ['po'],
+        categories: ['all'],
+      },
       { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
       { name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] },
       { name: 'pods/status', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get', 'patch', 'update'] },
-      { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: ALL, shortNames: ['cm'] },
+      {
+        name: 'configmaps',
+        singularName: 'configmap',
+        namespaced: true,
+        kind: 'ConfigMap',
+        verbs: ALL,
+        shortNames: ['cm'],
+      },
       // kube-apiserver 1.32 also offers deletecollection on services (the probe server did not).
-      { name: 'services', singularName: 'service', namespaced: true, kind: 'Service', verbs: ALL, shortNames: ['svc'], categories: ['all'] },
+      {
+        name: 'services',
+        singularName: 'service',
+        namespaced: true,
+        kind: 'Service',
+        verbs: ALL,
+        shortNames: ['svc'],
+        categories: ['all'],
+      },
     ];
     for (const entry of expected) expect(byName.get(entry.name), entry.name).to.deep.equal(entry);
   });
@@ -116,7 +157,13 @@ describe('discovery: legacy documents', () => {
       shortNames: ['deploy'],
       categories: ['all'],
     });
-    expect(byName.get('deployments/status')).to.deep.equal({ name: 'deployments/status', singularName: '', namespaced: true, kind: 'Deployment', verbs: ['get', 'patch', 'update'] });
+    expect(byName.get('deployments/status')).to.deep.equal({
+      name: 'deployments/status',
+      singularName: '',
+      namespaced: true,
+      kind: 'Deployment',
+      verbs: ['get', 'patch', 'update'],
+    });
     expect(byName.get('deployments/scale')).to.deep.equal({
       name: 'deployments/scale',
       singularName: '',
@@ -130,8 +177,18 @@ describe('discovery: legacy documents', () => {
 
   it('serves the short names kubectl resolves', () => {
     const shortNames = new Map<string, string>();
-    for (const gv of ['v1', 'apps/v1', 'batch/v1', 'networking.k8s.io/v1', 'policy/v1', 'storage.k8s.io/v1', 'apiextensions.k8s.io/v1', 'scheduling.k8s.io/v1']) {
-      for (const r of apiResourceList(gv, BUILTIN_RESOURCES).resources) for (const s of r.shortNames ?? []) shortNames.set(s, r.name);
+    for (const gv of [
+      'v1',
+      'apps/v1',
+      'batch/v1',
+      'networking.k8s.io/v1',
+      'policy/v1',
+      'storage.k8s.io/v1',
+      'apiextensions.k8s.io/v1',
+      'scheduling.k8s.io/v1',
+    ]) {
+      for (const r of apiResourceList(gv, BUILTIN_RESOURCES).resources)
+        for (const s of r.shortNames ?? []) shortNames.set(s, r.name);
     }
     expect(Object.fromEntries(shortNames)).to.deep.equal({
       cs: 'componentstatuses',
@@ -165,9 +222,12 @@ describe('discovery: legacy documents', () => {
 
   it('review resources are create-only', () => {
     for (const gv of ['authorization.k8s.io/v1', 'authentication.k8s.io/v1']) {
-      for (const r of apiResourceList(gv, BUILTIN_RESOURCES).resources) expect(r.verbs, r.name).to.deep.equal(['create']);
+      for (const r of apiResourceList(gv, BUILTIN_RESOURCES).resources)
+        expect(r.verbs, r.name).to.deep.equal(['create']);
     }
-    const local = apiResourceList('authorization.k8s.io/v1', BUILTIN_RESOURCES).resources.find((r) => r.name === 'localsubjectaccessreviews');
+    const local = apiResourceList('authorization.k8s.io/v1', BUILTIN_RESOURCES).resources.find(
+      (r) => r.name === 'localsubjectaccessreviews',
+    );
     expect(local?.namespaced).to.equal(true);
   });
 });
@@ -186,27 +246,61 @@ describe('discovery: custom resources', () => {
   it('lists status before scale, with the verbs in the apiextensions server order', () => {
     const list = apiResourceList('example.com/v1', widgets);
     expect(list.resources).to.deep.equal([
-      { name: 'widgets', singularName: 'widget', namespaced: true, kind: 'Widget', verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'] },
+      {
+        name: 'widgets',
+        singularName: 'widget',
+        namespaced: true,
+        kind: 'Widget',
+        verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+      },
       { name: 'widgets/status', singularName: '', namespaced: true, kind: 'Widget', verbs: ['get', 'patch', 'update'] },
-      { name: 'widgets/scale', singularName: '', namespaced: true, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] },
+      {
+        name: 'widgets/scale',
+        singularName: '',
+        namespaced: true,
+        group: 'autoscaling',
+        version: 'v1',
+        kind: 'Scale',
+        verbs: ['get', 'patch', 'update'],
+      },
     ]);
   });
 
   it('spells out responseKind in aggregated discovery', () => {
-    const item = aggregatedDiscovery(widgets, 'apis').items[0]!;
+    const item = aggregatedDiscovery(widgets, 'apis').items[0];
     expect(item.metadata).to.deep.equal({ name: 'example.com', creationTimestamp: null });
     expect(item.versions.map((v) => v.version)).to.deep.equal(['v1', 'v1beta1', 'v2alpha1', 'v1alpha1']);
-    const resource = item.versions[0]!.resources[0]!;
+    const resource = item.versions[0].resources[0];
     expect(resource.responseKind).to.deep.equal({ group: 'example.com', version: 'v1', kind: 'Widget' });
     expect(resource.subresources).to.deep.equal([
-      { subresource: 'status', responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' }, verbs: ['get', 'patch', 'update'] },
-      { subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] },
+      {
+        subresource: 'status',
+        responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' },
+        verbs: ['get', 'patch', 'update'],
+      },
+      {
+        subresource: 'scale',
+        responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+        verbs: ['get', 'patch', 'update'],
+      },
     ]);
   });
 
   it('orders versions the kube-aware way', () => {
-    const sorted = ['v1alpha1', 'v2', 'foo', 'v1beta2', 'v1', 'v11alpha2', 'v1beta1', 'v12alpha1', 'bar'].sort((a, b) => compareKubeAwareVersions(b, a));
-    expect(sorted).to.deep.equal(['v2', 'v1', 'v1beta2', 'v1beta1', 'v12alpha1', 'v11alpha2', 'v1alpha1', 'bar', 'foo']);
+    const sorted = ['v1alpha1', 'v2', 'foo', 'v1beta2', 'v1', 'v11alpha2', 'v1beta1', 'v12alpha1', 'bar'].sort((a, b) =>
+      compareKubeAwareVersions(b, a),
+    );
+    expect(sorted).to.deep.equal([
+      'v2',
+      'v1',
+      'v1beta2',
+      'v1beta1',
+      'v12alpha1',
+      'v11alpha2',
+      'v1alpha1',
+      'bar',
+      'foo',
+    ]);
   });
 });
 
@@ -216,7 +310,13 @@ function asKubeServesIt(resource: APIResourceDiscovery): APIResourceDiscovery {
     ...resource,
     responseKind: { ...resource.responseKind, group: '', version: '' },
     ...(resource.subresources
-      ? { subresources: resource.subresources.map((s) => (s.responseKind.group === 'autoscaling' ? s : { ...s, responseKind: { ...s.responseKind, group: '', version: '' } })) }
+      ? {
+          subresources: resource.subresources.map((s) =>
+            s.responseKind.group === 'autoscaling'
+              ? s
+              : { ...s, responseKind: { ...s.responseKind, group: '', version: '' } },
+          ),
+        }
       : {}),
   };
 }
@@ -228,15 +328,20 @@ function expectSampleResource(actual: APIResourceDiscovery | undefined, sample: 
   const { subresources: expectedSubs, ...expectedRest } = expected;
   expect(actualRest).to.deep.equal(expectedRest);
   // The sample lists only some subresources; each must be served exactly so.
-  for (const sub of expectedSubs ?? []) expect(actualSubs?.find((s) => s.subresource === sub.subresource)).to.deep.equal(sub);
+  for (const sub of expectedSubs ?? [])
+    expect(actualSubs?.find((s) => s.subresource === sub.subresource)).to.deep.equal(sub);
 }
 
 describe('discovery: aggregated documents', () => {
   const gvk = (group: string, version: string, kind: string) => ({ group, version, kind });
 
   it('uses the Content-Type client-go keys on', () => {
-    expect(AGGREGATED_DISCOVERY_CONTENT_TYPE).to.equal('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
-    expect(aggregatedDiscoveryContentType('v2beta1')).to.equal('application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList');
+    expect(AGGREGATED_DISCOVERY_CONTENT_TYPE).to.equal(
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    );
+    expect(aggregatedDiscoveryContentType('v2beta1')).to.equal(
+      'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
+    );
   });
 
   it('/api holds the core group only, with the sample resources', () => {
@@ -244,12 +349,19 @@ describe('discovery: aggregated documents', () => {
     expect(body).to.include({ kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2' });
     expect(body.metadata).to.deep.equal({});
     expect(body.items).to.have.length(1);
-    expect(body.items[0]!.metadata).to.deep.equal({ creationTimestamp: null });
-    const version = body.items[0]!.versions[0]!;
+    expect(body.items[0].metadata).to.deep.equal({ creationTimestamp: null });
+    const version = body.items[0].versions[0];
     expect(version).to.include({ version: 'v1', freshness: 'Current' });
     const byName = new Map(version.resources.map((r) => [r.resource, r]));
     const samples: APIResourceDiscovery[] = [
-      { resource: 'namespaces', responseKind: gvk('', 'v1', 'Namespace'), scope: 'Cluster', singularResource: 'namespace', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], shortNames: ['ns'] },
+      {
+        resource: 'namespaces',
+        responseKind: gvk('', 'v1', 'Namespace'),
+        scope: 'Cluster',
+        singularResource: 'namespace',
+        verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+        shortNames: ['ns'],
+      },
       {
         resource: 'pods',
         responseKind: gvk('', 'v1', 'Pod'),
@@ -264,9 +376,24 @@ describe('discovery: aggregated documents', () => {
           { subresource: 'status', responseKind: gvk('', 'v1', 'Pod'), verbs: ['get', 'patch', 'update'] },
         ],
       },
-      { resource: 'configmaps', responseKind: gvk('', 'v1', 'ConfigMap'), scope: 'Namespaced', singularResource: 'configmap', verbs: ALL, shortNames: ['cm'] },
+      {
+        resource: 'configmaps',
+        responseKind: gvk('', 'v1', 'ConfigMap'),
+        scope: 'Namespaced',
+        singularResource: 'configmap',
+        verbs: ALL,
+        shortNames: ['cm'],
+      },
       // kube-apiserver 1.32 also offers deletecollection on services (the probe server did not).
-      { resource: 'services', responseKind: gvk('', 'v1', 'Service'), scope: 'Namespaced', singularResource: 'service', verbs: ALL, shortNames: ['svc'], categories: ['all'] },
+      {
+        resource: 'services',
+        responseKind: gvk('', 'v1', 'Service'),
+        scope: 'Namespaced',
+        singularResource: 'service',
+        verbs: ALL,
+        shortNames: ['svc'],
+        categories: ['all'],
+      },
     ];
     for (const sample of samples) expectSampleResource(byName.get(sample.resource), sample);
     expect(byName.get('services')!.subresources!.map((s) => s.subresource)).to.deep.equal(['proxy', 'status']);
@@ -274,8 +401,11 @@ describe('discovery: aggregated documents', () => {
 
   it('/apis holds every named group in kube order, with the sample resources', () => {
     const body = aggregatedDiscovery(BUILTIN_RESOURCES, 'apis');
-    expect(body.items.map((i) => i.metadata.name)).to.deep.equal(apiGroupList(BUILTIN_RESOURCES).groups.map((g) => g.name));
-    const resource = (group: string, name: string) => body.items.find((i) => i.metadata.name === group)!.versions[0]!.resources.find((r) => r.resource === name);
+    expect(body.items.map((i) => i.metadata.name)).to.deep.equal(
+      apiGroupList(BUILTIN_RESOURCES).groups.map((g) => g.name),
+    );
+    const resource = (group: string, name: string) =>
+      body.items.find((i) => i.metadata.name === group)!.versions[0].resources.find((r) => r.resource === name);
     expectSampleResource(resource('apps', 'deployments'), {
       resource: 'deployments',
       responseKind: gvk('apps', 'v1', 'Deployment'),
@@ -298,7 +428,13 @@ describe('discovery: aggregated documents', () => {
       shortNames: ['crd', 'crds'],
       categories: ['api-extensions'],
       // kube-apiserver 1.32 serves customresourcedefinitions/status too (the probe server did not).
-      subresources: [{ subresource: 'status', responseKind: gvk('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition'), verbs: ['get', 'patch', 'update'] }],
+      subresources: [
+        {
+          subresource: 'status',
+          responseKind: gvk('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition'),
+          verbs: ['get', 'patch', 'update'],
+        },
+      ],
     });
     for (const name of ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']) {
       const kind = name === 'selfsubjectaccessreviews' ? 'SelfSubjectAccessReview' : 'SelfSubjectRulesReview';
@@ -313,7 +449,9 @@ describe('discovery: aggregated documents', () => {
   });
 
   it('omits empty shortNames, categories and subresources', () => {
-    const leases = aggregatedDiscovery(BUILTIN_RESOURCES, 'apis').items.find((i) => i.metadata.name === 'coordination.k8s.io')!.versions[0]!.resources[0]!;
+    const leases = aggregatedDiscovery(BUILTIN_RESOURCES, 'apis').items.find(
+      (i) => i.metadata.name === 'coordination.k8s.io',
+    )!.versions[0].resources[0];
     expect(Object.keys(leases)).to.deep.equal(['resource', 'responseKind', 'scope', 'singularResource', 'verbs']);
   });
 
@@ -325,14 +463,46 @@ describe('discovery: aggregated documents', () => {
 describe('discovery: Accept negotiation', () => {
   const cases: [string, string, 'v2' | 'v2beta1' | null][] = [
     ['kubectl 1.32', KUBECTL_ACCEPT, 'v2'],
-    ['parameters in any order, with spaces', 'application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io', 'v2'],
-    ['v2beta1 only', 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json', 'v2beta1'],
-    ['a plain clause first means legacy', 'application/json,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', null],
-    ['higher quality wins', 'application/json;q=0.5,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', 'v2'],
-    ['q=0 refuses a clause', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList;q=0,application/json', null],
-    ['conversions discovery cannot do are skipped', 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', 'v2'],
-    ['unknown versions are skipped', 'application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList', 'v2beta1'],
-    ['protobuf clients get it too', 'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', 'v2'],
+    [
+      'parameters in any order, with spaces',
+      'application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io',
+      'v2',
+    ],
+    [
+      'v2beta1 only',
+      'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+      'v2beta1',
+    ],
+    [
+      'a plain clause first means legacy',
+      'application/json,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      null,
+    ],
+    [
+      'higher quality wins',
+      'application/json;q=0.5,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      'v2',
+    ],
+    [
+      'q=0 refuses a clause',
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList;q=0,application/json',
+      null,
+    ],
+    [
+      'conversions discovery cannot do are skipped',
+      'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      'v2',
+    ],
+    [
+      'unknown versions are skipped',
+      'application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList',
+      'v2beta1',
+    ],
+    [
+      'protobuf clients get it too',
+      'application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+      'v2',
+    ],
     ['legacy client', 'application/json, */*', null],
     ['no header', '', null],
     ['unsupported media types are skipped', 'text/html;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList', null],

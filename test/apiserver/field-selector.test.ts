@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { parseFieldSelector, SelectorParseError, type FieldRequirement } from '../../apiserver/selectors/field-selector.js';
+import {
+  parseFieldSelector,
+  SelectorParseError,
+  type FieldRequirement,
+} from '../../apiserver/selectors/field-selector.js';
 
 // Tables ported from kubernetes/apimachinery pkg/fields/selector_test.go; the lexer-level tables
 // (TestSplitTerms, TestSplitTerm, TestEscapeValue) are checked through what parsing yields.
@@ -92,12 +96,13 @@ describe('field selectors', () => {
     for (const [value, escaped] of cases) {
       it(JSON.stringify(value), () => {
         const selector = parseFieldSelector(`f=${escaped}`);
-        expect(selector.requirements[0]!.value).to.equal(value);
+        expect(selector.requirements[0].value).to.equal(value);
         expect(selector.toString()).to.equal(`f=${escaped}`);
       });
     }
     for (const escaped of ['\\', '\\\\\\', '\\a']) {
-      it(`refuses ${JSON.stringify(escaped)}`, () => expect(parseError(`f=${escaped}`)).to.contain('invalid escape sequence'));
+      it(`refuses ${JSON.stringify(escaped)}`, () =>
+        expect(parseError(`f=${escaped}`)).to.contain('invalid escape sequence'));
     }
   });
 

@@ -56,7 +56,10 @@ describe('label selectors', () => {
       ['x=a||y=b', `unable to parse requirement: values[0][x]: Invalid value: "a||y": ${valueRule}`],
       ['x==a==b', "found '==', expected: ',' or 'end of string'"],
       ['!x=a', "found '=', expected: ',' or 'end of string'"],
-      ['x<a', `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`],
+      [
+        'x<a',
+        `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
+      ],
     ];
     for (const [text, message] of cases) {
       it(JSON.stringify(text), () => expect(parseError(text)).to.equal(message));
@@ -120,7 +123,9 @@ describe('label selectors', () => {
     }
     for (const token of ['!', 'exists', '(']) {
       it(`refuses ${JSON.stringify(token)}`, () => {
-        expect(parseError(`x ${token}`)).to.equal(`unable to parse requirement: found '${token}', expected: ${operatorsExpected}`);
+        expect(parseError(`x ${token}`)).to.equal(
+          `unable to parse requirement: found '${token}', expected: ${operatorsExpected}`,
+        );
       });
     }
   });
@@ -130,15 +135,24 @@ describe('label selectors', () => {
       ['', []],
       ['\rx', [req('x', 'exists')]],
       ['this-is-a-dns.domain.com/key-with-dash', [req('this-is-a-dns.domain.com/key-with-dash', 'exists')]],
-      ['this-is-another-dns.domain.com/key-with-dash in (so,what)', [req('this-is-another-dns.domain.com/key-with-dash', 'in', 'so', 'what')]],
-      ['0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)', [req('0.1.2.domain/99', 'notin', '10.10.100.1', 'tick.tack.clock')]],
+      [
+        'this-is-another-dns.domain.com/key-with-dash in (so,what)',
+        [req('this-is-another-dns.domain.com/key-with-dash', 'in', 'so', 'what')],
+      ],
+      [
+        '0.1.2.domain/99 notin (10.10.100.1, tick.tack.clock)',
+        [req('0.1.2.domain/99', 'notin', '10.10.100.1', 'tick.tack.clock')],
+      ],
       ['foo  in\t (abc)', [req('foo', 'in', 'abc')]],
       ['x notin\n (abc)', [req('x', 'notin', 'abc')]],
       ['x  notin\t\t\t(abc,def)', [req('x', 'notin', 'abc', 'def')]],
       ['x in (abc,def)', [req('x', 'in', 'abc', 'def')]],
       ['x in (abc,)', [req('x', 'in', '', 'abc')]],
       ['x in ()', [req('x', 'in', '')]],
-      ['x notin (abc,,def),bar,z in (),w', [req('bar', 'exists'), req('w', 'exists'), req('x', 'notin', '', 'abc', 'def'), req('z', 'in', '')]],
+      [
+        'x notin (abc,,def),bar,z in (),w',
+        [req('bar', 'exists'), req('w', 'exists'), req('x', 'notin', '', 'abc', 'def'), req('z', 'in', '')],
+      ],
       ['x,y in (a)', [req('x', 'exists'), req('y', 'in', 'a')]],
       ['x=a', [req('x', '=', 'a')]],
       ['x>1', [req('x', 'gt', '1')]],
@@ -258,23 +272,53 @@ describe('label selectors', () => {
       [{ z: 'v2' }, 'z>1', false],
     ];
     for (const [labels, text, expected] of cases) {
-      it(`${JSON.stringify(text)} on ${JSON.stringify(labels)}`, () => expect(parseLabelSelector(text).matches(labels)).to.equal(expected));
+      it(`${JSON.stringify(text)} on ${JSON.stringify(labels)}`, () =>
+        expect(parseLabelSelector(text).matches(labels)).to.equal(expected));
     }
   });
 
   describe('TestRequirementConstructor: parsed requirements', () => {
-    for (const text of ['x11>1', 'x12<6', 'y>1', 'z<6', '1foo in (bar)', '1234 in (bar)', `${'a'.repeat(63)}=${'b'.repeat(63)}`]) {
+    for (const text of [
+      'x11>1',
+      'x12<6',
+      'y>1',
+      'z<6',
+      '1foo in (bar)',
+      '1234 in (bar)',
+      `${'a'.repeat(63)}=${'b'.repeat(63)}`,
+    ]) {
       it(`accepts ${JSON.stringify(text)}`, () => expect(() => parseLabelSelector(text)).not.to.throw());
     }
     const cases: [string, string][] = [
-      ['x13>', `unable to parse requirement: values[0]: Invalid value: "": for 'Gt', 'Lt' operators, the value must be an integer`],
-      ['x14>bar', `unable to parse requirement: values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer`],
-      ['x15<bar', `unable to parse requirement: values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer`],
-      ['x>9223372036854775808', `unable to parse requirement: values[0]: Invalid value: "9223372036854775808": for 'Gt', 'Lt' operators, the value must be an integer`],
-      [a254, `unable to parse requirement: <nil>: Invalid value: "${a254}": name part must be no more than 63 characters`],
-      [`x16=${a254}`, `unable to parse requirement: values[0][x16]: Invalid value: "${a254}": must be no more than 63 characters`],
+      [
+        'x13>',
+        `unable to parse requirement: values[0]: Invalid value: "": for 'Gt', 'Lt' operators, the value must be an integer`,
+      ],
+      [
+        'x14>bar',
+        `unable to parse requirement: values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer`,
+      ],
+      [
+        'x15<bar',
+        `unable to parse requirement: values[0]: Invalid value: "bar": for 'Gt', 'Lt' operators, the value must be an integer`,
+      ],
+      [
+        'x>9223372036854775808',
+        `unable to parse requirement: values[0]: Invalid value: "9223372036854775808": for 'Gt', 'Lt' operators, the value must be an integer`,
+      ],
+      [
+        a254,
+        `unable to parse requirement: <nil>: Invalid value: "${a254}": name part must be no more than 63 characters`,
+      ],
+      [
+        `x16=${a254}`,
+        `unable to parse requirement: values[0][x16]: Invalid value: "${a254}": must be no more than 63 characters`,
+      ],
       // Several problems print as one aggregate.
-      ['x>a.', `unable to parse requirement: [values[0]: Invalid value: "a.": for 'Gt', 'Lt' operators, the value must be an integer, values[0][x]: Invalid value: "a.": ${valueRule}]`],
+      [
+        'x>a.',
+        `unable to parse requirement: [values[0]: Invalid value: "a.": for 'Gt', 'Lt' operators, the value must be an integer, values[0][x]: Invalid value: "a.": ${valueRule}]`,
+      ],
       // A negative bound is an integer but not a valid label value.
       ['x>-1', `unable to parse requirement: values[0][x]: Invalid value: "-1": ${valueRule}`],
       ['x=é', `unable to parse requirement: values[0][x]: Invalid value: "é": ${valueRule}`],
@@ -287,7 +331,13 @@ describe('label selectors', () => {
   describe('label key validation (validation.IsQualifiedName)', () => {
     const subdomainRule =
       "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-    for (const key of ['example.com/app', `${'a'.repeat(63)}`, `example.com/${'a'.repeat(63)}`, 'A_b.c-D', 'k8s.io/x']) {
+    for (const key of [
+      'example.com/app',
+      `${'a'.repeat(63)}`,
+      `example.com/${'a'.repeat(63)}`,
+      'A_b.c-D',
+      'k8s.io/x',
+    ]) {
       it(`accepts ${JSON.stringify(key)}`, () => expect(() => parseLabelSelector(key)).not.to.throw());
     }
     const cases: [string, string][] = [
@@ -295,13 +345,18 @@ describe('label selectors', () => {
       ['/app', 'prefix part must be non-empty'],
       ['Example.com/app', `prefix part ${subdomainRule}`],
       [`${'a'.repeat(254)}/app`, `prefix part must be no more than 253 characters`],
-      ['a/b/c', `a qualified name ${nameRule} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`],
+      [
+        'a/b/c',
+        `a qualified name ${nameRule} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      ],
       ['-app', `name part ${nameRule}`],
       [`${'a'.repeat(64)}`, 'name part must be no more than 63 characters'],
     ];
     for (const [key, problems] of cases) {
       it(`refuses ${JSON.stringify(key.slice(0, 40))}`, () => {
-        expect(parseError(`${key}=x`)).to.equal(`unable to parse requirement: <nil>: Invalid value: ${JSON.stringify(key)}: ${problems}`);
+        expect(parseError(`${key}=x`)).to.equal(
+          `unable to parse requirement: <nil>: Invalid value: ${JSON.stringify(key)}: ${problems}`,
+        );
       });
     }
   });
@@ -356,33 +411,81 @@ describe('label selectors', () => {
           { key: '1234', operator: 'In', values: ['bar'] },
         ],
       });
-      expect(selector.requirements.map((requirement) => requirement.key)).to.deep.equal(['1234', '1foo', 'x3', 'x4', 'x6', 'x7', 'x9']);
+      expect(selector.requirements.map((requirement) => requirement.key)).to.deep.equal([
+        '1234',
+        '1foo',
+        'x3',
+        'x4',
+        'x6',
+        'x7',
+        'x9',
+      ]);
     });
 
     describe('TestRequirementConstructor / TestValidatedSelectorFromSet: refusals', () => {
       const cases: [string, Parameters<typeof labelSelectorFromObject>[0], string][] = [
-        ['In without values', { matchExpressions: [{ key: 'x1', operator: 'In' }] }, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"],
-        ['NotIn with empty values', { matchExpressions: [{ key: 'x2', operator: 'NotIn', values: [] }] }, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty"],
-        ['Exists with values', { matchExpressions: [{ key: 'x8', operator: 'Exists', values: ['foo'] }] }, 'values: Invalid value: []string{"foo"}: values set must be empty for exists and does not exist'],
-        ['key too long', { matchExpressions: [{ key: a254, operator: 'Exists' }] }, `key: Invalid value: "${a254}": name part must be no more than 63 characters`],
-        ['value too long', { matchLabels: { x16: a254 } }, `values[0][x16]: Invalid value: "${a254}": must be no more than 63 characters`],
+        [
+          'In without values',
+          { matchExpressions: [{ key: 'x1', operator: 'In' }] },
+          "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
+        ],
+        [
+          'NotIn with empty values',
+          { matchExpressions: [{ key: 'x2', operator: 'NotIn', values: [] }] },
+          "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty",
+        ],
+        [
+          'Exists with values',
+          { matchExpressions: [{ key: 'x8', operator: 'Exists', values: ['foo'] }] },
+          'values: Invalid value: []string{"foo"}: values set must be empty for exists and does not exist',
+        ],
+        [
+          'key too long',
+          { matchExpressions: [{ key: a254, operator: 'Exists' }] },
+          `key: Invalid value: "${a254}": name part must be no more than 63 characters`,
+        ],
+        [
+          'value too long',
+          { matchLabels: { x16: a254 } },
+          `values[0][x16]: Invalid value: "${a254}": must be no more than 63 characters`,
+        ],
         ['value with a space', { matchLabels: { x17: 'a b' } }, `values[0][x17]: Invalid value: "a b": ${valueRule}`],
-        ['unsupported operator', { matchExpressions: [{ key: 'x18', operator: 'unsupportedOp' }] }, '"unsupportedOp" is not a valid label selector operator'],
-        ['operator named like an Object member', { matchExpressions: [{ key: 'x', operator: 'constructor' }] }, '"constructor" is not a valid label selector operator'],
+        [
+          'unsupported operator',
+          { matchExpressions: [{ key: 'x18', operator: 'unsupportedOp' }] },
+          '"unsupportedOp" is not a valid label selector operator',
+        ],
+        [
+          'operator named like an Object member',
+          { matchExpressions: [{ key: 'x', operator: 'constructor' }] },
+          '"constructor" is not a valid label selector operator',
+        ],
         [
           'ValidatedSelectorFromSet value of 64 characters',
           { matchLabels: { Key: 'axahm2EJ8Phiephe2eixohbee9eGeiyees1thuozi1xoh0GiuH3diewi8iem7Nui' } },
           'values[0][Key]: Invalid value: "axahm2EJ8Phiephe2eixohbee9eGeiyees1thuozi1xoh0GiuH3diewi8iem7Nui": must be no more than 63 characters',
         ],
-        ['the example of the brief', { matchLabels: { app: 'x y' } }, `values[0][app]: Invalid value: "x y": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`],
+        [
+          'the example of the brief',
+          { matchLabels: { app: 'x y' } },
+          `values[0][app]: Invalid value: "x y": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+        ],
         [
           'several problems in one requirement',
           { matchExpressions: [{ key: 'x', operator: 'Exists', values: ['a b'] }] },
           `[values: Invalid value: []string{"a b"}: values set must be empty for exists and does not exist, values[0][x]: Invalid value: "a b": ${valueRule}]`,
         ],
-        ['empty key', { matchExpressions: [{ key: '', operator: 'Exists' }] }, `key: Invalid value: "": name part must be non-empty; name part ${nameRule}`],
+        [
+          'empty key',
+          { matchExpressions: [{ key: '', operator: 'Exists' }] },
+          `key: Invalid value: "": name part must be non-empty; name part ${nameRule}`,
+        ],
         // Bad values print with Go's %q.
-        ['quotes and control characters', { matchLabels: { k: 'say "hi"\u0001\n' } }, `values[0][k]: Invalid value: "say \\"hi\\"\\x01\\n": ${valueRule}`],
+        [
+          'quotes and control characters',
+          { matchLabels: { k: 'say "hi"\u0001\n' } },
+          `values[0][k]: Invalid value: "say \\"hi\\"\\x01\\n": ${valueRule}`,
+        ],
       ];
       for (const [title, selector, message] of cases) {
         it(title, () => expect(objectError(selector)).to.equal(message));

@@ -12,7 +12,11 @@ const rfc7386Examples: [unknown, unknown, unknown][] = [
   [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
   [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
   [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-  [['a', 'b'], ['c', 'd'], ['c', 'd']],
+  [
+    ['a', 'b'],
+    ['c', 'd'],
+    ['c', 'd'],
+  ],
   [{ a: 'b' }, ['c'], ['c']],
   [{ a: 'foo' }, null, null],
   [{ a: 'foo' }, 'bar', 'bar'],
@@ -33,7 +37,10 @@ describe('JSON merge patch', () => {
   });
 
   it('drops null members of objects it inserts, inside arrays too, as kube-apiserver does', () => {
-    const patched = mergePatch({ spec: {} }, { spec: { items: [{ name: 'a', value: null }], extra: { keep: 1, drop: null } } });
+    const patched = mergePatch(
+      { spec: {} },
+      { spec: { items: [{ name: 'a', value: null }], extra: { keep: 1, drop: null } } },
+    );
     expect(patched).to.deep.equal({ spec: { items: [{ name: 'a' }], extra: { keep: 1 } } });
   });
 
@@ -52,34 +59,72 @@ describe('JSON merge patch', () => {
 
   describe('through applyPatch', () => {
     it('applies what kubectl label and annotate send', () => {
-      const configMap = { metadata: { name: 'c', labels: { app: 'web', old: 'x' }, annotations: { a: '1' } }, data: { k: 'v' } };
-      const patched = applyPatch('application/merge-patch+json', configMap, { metadata: { labels: { old: null, env: 'prod' }, annotations: { b: '2' } } }, configMapKind, true);
-      expect(patched).to.deep.equal({ metadata: { name: 'c', labels: { app: 'web', env: 'prod' }, annotations: { a: '1', b: '2' } }, data: { k: 'v' } });
+      const configMap = {
+        metadata: { name: 'c', labels: { app: 'web', old: 'x' }, annotations: { a: '1' } },
+        data: { k: 'v' },
+      };
+      const patched = applyPatch(
+        'application/merge-patch+json',
+        configMap,
+        { metadata: { labels: { old: null, env: 'prod' }, annotations: { b: '2' } } },
+        configMapKind,
+        true,
+      );
+      expect(patched).to.deep.equal({
+        metadata: { name: 'c', labels: { app: 'web', env: 'prod' }, annotations: { a: '1', b: '2' } },
+        data: { k: 'v' },
+      });
     });
 
     it('replaces lists whole, even where a strategic merge patch would merge them', () => {
-      const deployment = { spec: { template: { spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] } } } };
+      const deployment = {
+        spec: {
+          template: {
+            spec: {
+              containers: [
+                { name: 'a', image: 'a:1' },
+                { name: 'b', image: 'b:1' },
+              ],
+            },
+          },
+        },
+      };
       const patch = { spec: { template: { spec: { containers: [{ name: 'a', image: 'a:2' }] } } } };
-      const patched = applyPatch('application/merge-patch+json', deployment, patch, { group: 'apps', version: 'v1', kind: 'Deployment' }, true);
+      const patched = applyPatch(
+        'application/merge-patch+json',
+        deployment,
+        patch,
+        { group: 'apps', version: 'v1', kind: 'Deployment' },
+        true,
+      );
       expect(patched).to.deep.equal(patch);
     });
 
     it('serves custom resources', () => {
       const widget = { spec: { size: 1, color: 'red' } };
-      expect(applyPatch('application/merge-patch+json', widget, { spec: { size: 2 } }, { group: 'example.com', version: 'v1', kind: 'Widget' }, false))
-        .to.deep.equal({ spec: { size: 2, color: 'red' } });
+      expect(
+        applyPatch(
+          'application/merge-patch+json',
+          widget,
+          { spec: { size: 2 } },
+          { group: 'example.com', version: 'v1', kind: 'Widget' },
+          false,
+        ),
+      ).to.deep.equal({ spec: { size: 2, color: 'red' } });
     });
 
-    it('answers a null or scalar patch with evanphx/json-patch\'s 400', () => {
+    it("answers a null or scalar patch with evanphx/json-patch's 400", () => {
       for (const patch of [null, 'x', 3, true]) {
         expect(() => applyPatch('application/merge-patch+json', {}, patch, configMapKind, true))
-          .to.throw(PatchError, 'Invalid JSON Patch').with.property('status', 400);
+          .to.throw(PatchError, 'Invalid JSON Patch')
+          .with.property('status', 400);
       }
     });
 
     it('answers an array patch, whose result is no object, with a 422', () => {
       expect(() => applyPatch('application/merge-patch+json', { a: 1 }, ['x'], configMapKind, true))
-        .to.throw(PatchError, /is invalid: patch: Invalid value: "\[\\"x\\"\]"/).with.property('status', 422);
+        .to.throw(PatchError, /is invalid: patch: Invalid value: "\[\\"x\\"\]"/)
+        .with.property('status', 422);
     });
   });
 });

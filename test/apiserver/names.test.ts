@@ -39,7 +39,42 @@ describe('names: IsDNS1123Label', () => {
   table(
     isDNS1123Label,
     ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', '0', '01', '012', '1a', '1-a', '1--a--b--2', a(63)],
-    ['', 'A', 'ABC', 'aBc', 'A1', 'A-1', '1-A', '-', 'a-', '-a', '1-', '-1', '_', 'a_', '_a', 'a_b', '1_', '_1', '1_2', '.', 'a.', '.a', 'a.b', '1.', '.1', '1.2', ' ', 'a ', ' a', 'a b', '1 ', ' 1', '1 2', a(64)],
+    [
+      '',
+      'A',
+      'ABC',
+      'aBc',
+      'A1',
+      'A-1',
+      '1-A',
+      '-',
+      'a-',
+      '-a',
+      '1-',
+      '-1',
+      '_',
+      'a_',
+      '_a',
+      'a_b',
+      '1_',
+      '_1',
+      '1_2',
+      '.',
+      'a.',
+      '.a',
+      'a.b',
+      '1.',
+      '.1',
+      '1.2',
+      ' ',
+      'a ',
+      ' a',
+      'a b',
+      '1 ',
+      ' 1',
+      '1 2',
+      a(64),
+    ],
   );
   it('words a bad label as kube does', () => {
     expect(isDNS1123Label('Bad_Name')).to.deep.equal([LABEL_MESSAGE]);
@@ -53,16 +88,109 @@ describe('names: IsDNS1123Subdomain', () => {
   table(
     isDNS1123Subdomain,
     [
-      'a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', '0', '01', '012', '1a', '1-a', '1--a--b--2',
-      'a.a', 'ab.a', 'abc.a', 'a1.a', 'a-1.a', 'a--1--2--b.a', 'a.1', 'ab.1', 'abc.1', 'a1.1', 'a-1.1', 'a--1--2--b.1',
-      '0.a', '01.a', '012.a', '1a.a', '1-a.a', '1--a--b--2', '0.1', '01.1', '012.1', '1a.1', '1-a.1', '1--a--b--2.1',
-      'a.b.c.d.e', 'aa.bb.cc.dd.ee', '1.2.3.4.5', '11.22.33.44.55', a(253),
+      'a',
+      'ab',
+      'abc',
+      'a1',
+      'a-1',
+      'a--1--2--b',
+      '0',
+      '01',
+      '012',
+      '1a',
+      '1-a',
+      '1--a--b--2',
+      'a.a',
+      'ab.a',
+      'abc.a',
+      'a1.a',
+      'a-1.a',
+      'a--1--2--b.a',
+      'a.1',
+      'ab.1',
+      'abc.1',
+      'a1.1',
+      'a-1.1',
+      'a--1--2--b.1',
+      '0.a',
+      '01.a',
+      '012.a',
+      '1a.a',
+      '1-a.a',
+      '1--a--b--2',
+      '0.1',
+      '01.1',
+      '012.1',
+      '1a.1',
+      '1-a.1',
+      '1--a--b--2.1',
+      'a.b.c.d.e',
+      'aa.bb.cc.dd.ee',
+      '1.2.3.4.5',
+      '11.22.33.44.55',
+      a(253),
     ],
     [
-      '', 'A', 'ABC', 'aBc', 'A1', 'A-1', '1-A', '-', 'a-', '-a', '1-', '-1', '_', 'a_', '_a', 'a_b', '1_', '_1', '1_2',
-      '.', 'a.', '.a', 'a..b', '1.', '.1', '1..2', ' ', 'a ', ' a', 'a b', '1 ', ' 1', '1 2',
-      'A.a', 'aB.a', 'ab.A', 'A1.a', 'a1.A', 'A.1', 'aB.1', 'A1.1', '1A.1', '0.A', '01.A', '012.A', '1A.a', '1a.A',
-      'A.B.C.D.E', 'AA.BB.CC.DD.EE', 'a.B.c.d.e', 'aa.bB.cc.dd.ee', 'a@b', 'a,b', 'a_b', 'a;b', 'a:b', 'a%b', 'a?b', 'a$b', a(254),
+      '',
+      'A',
+      'ABC',
+      'aBc',
+      'A1',
+      'A-1',
+      '1-A',
+      '-',
+      'a-',
+      '-a',
+      '1-',
+      '-1',
+      '_',
+      'a_',
+      '_a',
+      'a_b',
+      '1_',
+      '_1',
+      '1_2',
+      '.',
+      'a.',
+      '.a',
+      'a..b',
+      '1.',
+      '.1',
+      '1..2',
+      ' ',
+      'a ',
+      ' a',
+      'a b',
+      '1 ',
+      ' 1',
+      '1 2',
+      'A.a',
+      'aB.a',
+      'ab.A',
+      'A1.a',
+      'a1.A',
+      'A.1',
+      'aB.1',
+      'A1.1',
+      '1A.1',
+      '0.A',
+      '01.A',
+      '012.A',
+      '1A.a',
+      '1a.A',
+      'A.B.C.D.E',
+      'AA.BB.CC.DD.EE',
+      'a.B.c.d.e',
+      'aa.bB.cc.dd.ee',
+      'a@b',
+      'a,b',
+      'a_b',
+      'a;b',
+      'a:b',
+      'a%b',
+      'a?b',
+      'a$b',
+      a(254),
     ],
   );
   it('words a bad subdomain as kube does', () => {
@@ -77,7 +205,48 @@ describe('names: IsDNS1035Label', () => {
   table(
     isDNS1035Label,
     ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', a(63)],
-    ['0', '01', '012', '1a', '1-a', '1--a--b--2', '', 'A', 'ABC', 'aBc', 'A1', 'A-1', '1-A', '-', 'a-', '-a', '1-', '-1', '_', 'a_', '_a', 'a_b', '1_', '_1', '1_2', '.', 'a.', '.a', 'a.b', '1.', '.1', '1.2', ' ', 'a ', ' a', 'a b', '1 ', ' 1', '1 2', a(64)],
+    [
+      '0',
+      '01',
+      '012',
+      '1a',
+      '1-a',
+      '1--a--b--2',
+      '',
+      'A',
+      'ABC',
+      'aBc',
+      'A1',
+      'A-1',
+      '1-A',
+      '-',
+      'a-',
+      '-a',
+      '1-',
+      '-1',
+      '_',
+      'a_',
+      '_a',
+      'a_b',
+      '1_',
+      '_1',
+      '1_2',
+      '.',
+      'a.',
+      '.a',
+      'a.b',
+      '1.',
+      '.1',
+      '1.2',
+      ' ',
+      'a ',
+      ' a',
+      'a b',
+      '1 ',
+      ' 1',
+      '1 2',
+      a(64),
+    ],
   );
   it('words a bad label as kube does', () => {
     expect(isDNS1035Label('1abc')).to.deep.equal([DNS1035_MESSAGE]);
@@ -88,11 +257,36 @@ describe('names: IsQualifiedName', () => {
   table(
     isQualifiedName,
     [
-      'simple', 'now-with-dashes', '1-starts-with-num', '1234', 'simple/simple', 'now-with-dashes/simple', 'now-with-dashes/now-with-dashes',
-      'now.with.dots/simple', 'now-with.dashes-and.dots/simple', '1-num.2-num/3-num', '1234/5678', '1.2.3.4/5678', 'Uppercase_Is_OK_123',
-      'example.com/Uppercase_Is_OK_123', 'requests.storage-foo', a(63), `${a(253)}/${'b'.repeat(63)}`,
+      'simple',
+      'now-with-dashes',
+      '1-starts-with-num',
+      '1234',
+      'simple/simple',
+      'now-with-dashes/simple',
+      'now-with-dashes/now-with-dashes',
+      'now.with.dots/simple',
+      'now-with.dashes-and.dots/simple',
+      '1-num.2-num/3-num',
+      '1234/5678',
+      '1.2.3.4/5678',
+      'Uppercase_Is_OK_123',
+      'example.com/Uppercase_Is_OK_123',
+      'requests.storage-foo',
+      a(63),
+      `${a(253)}/${'b'.repeat(63)}`,
     ],
-    ['nospecialchars%^=@', 'cantendwithadash-', '-cantstartwithadash-', 'only/one/slash', 'Example.com/abc', 'example_com/abc', 'example.com/', '/simple', a(64), `${a(254)}/abc`],
+    [
+      'nospecialchars%^=@',
+      'cantendwithadash-',
+      '-cantstartwithadash-',
+      'only/one/slash',
+      'Example.com/abc',
+      'example_com/abc',
+      'example.com/',
+      '/simple',
+      a(64),
+      `${a(254)}/abc`,
+    ],
   );
   it('names the part that is wrong', () => {
     expect(isQualifiedName('/simple')).to.deep.equal(['prefix part must be non-empty']);
@@ -100,7 +294,9 @@ describe('names: IsQualifiedName', () => {
       'name part must be non-empty',
       "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     ]);
-    expect(isQualifiedName('only/one/slash')[0]).to.match(/^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/);
+    expect(isQualifiedName('only/one/slash')[0]).to.match(
+      /^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/,
+    );
   });
 });
 
@@ -108,7 +304,16 @@ describe('names: IsValidLabelValue', () => {
   table(
     isValidLabelValue,
     ['simple', 'now-with-dashes', '1-starts-with-num', 'end-with-num-1', '1234', a(63), ''],
-    ['nospecialchars%^=@', 'Tama-nui-te-rā.is.Māori.sun', '\\backslashes\\are\\bad', '-starts-with-dash', 'ends-with-dash-', '.starts.with.dot', 'ends.with.dot.', a(64)],
+    [
+      'nospecialchars%^=@',
+      'Tama-nui-te-rā.is.Māori.sun',
+      '\\backslashes\\are\\bad',
+      '-starts-with-dash',
+      'ends-with-dash-',
+      '.starts.with.dot',
+      'ends.with.dot.',
+      a(64),
+    ],
   );
 });
 
@@ -138,7 +343,9 @@ describe('names: the rule per resource', () => {
     expect(nameValidatorFor('apps', 'deployments')('db.v1', false)).to.deep.equal([]);
   });
   it('RBAC objects only need to be path segments', () => {
-    expect(nameValidatorFor('rbac.authorization.k8s.io', 'clusterroles')('system:controller:Foo', false)).to.deep.equal([]);
+    expect(nameValidatorFor('rbac.authorization.k8s.io', 'clusterroles')('system:controller:Foo', false)).to.deep.equal(
+      [],
+    );
     expect(nameValidatorFor('rbac.authorization.k8s.io', 'roles')('a/b', false)).to.deep.equal(["may not contain '/'"]);
   });
   it('cronjob names leave room for the job suffix', () => {
@@ -154,29 +361,56 @@ describe('names: ValidateObjectMeta', () => {
   const options = { namespaced: true, nameValidator: nameIsDNSSubdomain, generateNameAllowed: true };
 
   it('accepts ordinary metadata', () => {
-    expect(validateObjectMeta({ name: 'web', namespace: 'default', labels: { app: 'web', 'example.com/tier': '' }, annotations: { 'Example.com/Note': 'x' } }, options)).to.deep.equal([]);
+    expect(
+      validateObjectMeta(
+        {
+          name: 'web',
+          namespace: 'default',
+          labels: { app: 'web', 'example.com/tier': '' },
+          annotations: { 'Example.com/Note': 'x' },
+        },
+        options,
+      ),
+    ).to.deep.equal([]);
   });
 
   it('reports a bad name with the field path and message kubectl prints', () => {
-    const causes = validateObjectMeta({ name: 'Bad_Name' }, { namespaced: false, nameValidator: nameValidatorFor('', 'namespaces'), generateNameAllowed: true });
-    expect(causes).to.deep.equal([{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "Bad_Name": ${LABEL_MESSAGE}` }]);
+    const causes = validateObjectMeta(
+      { name: 'Bad_Name' },
+      { namespaced: false, nameValidator: nameValidatorFor('', 'namespaces'), generateNameAllowed: true },
+    );
+    expect(causes).to.deep.equal([
+      { reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "Bad_Name": ${LABEL_MESSAGE}` },
+    ]);
   });
 
   it('requires a name unless one will be generated', () => {
-    const required = { reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' };
+    const required = {
+      reason: 'FieldValueRequired',
+      field: 'metadata.name',
+      message: 'Required value: name or generateName is required',
+    };
     expect(validateObjectMeta({ namespace: 'default' }, options)).to.deep.equal([required]);
     expect(validateObjectMeta({ generateName: 'web-', namespace: 'default' }, options)).to.deep.equal([]);
-    expect(validateObjectMeta({ generateName: 'web-', namespace: 'default' }, { ...options, generateNameAllowed: false })).to.deep.equal([required]);
+    expect(
+      validateObjectMeta({ generateName: 'web-', namespace: 'default' }, { ...options, generateNameAllowed: false }),
+    ).to.deep.equal([required]);
   });
 
   it('validates generateName as a prefix', () => {
     expect(validateObjectMeta({ generateName: 'Web-', namespace: 'default' }, options)).to.deep.equal([
-      { reason: 'FieldValueInvalid', field: 'metadata.generateName', message: `Invalid value: "Web-": ${SUBDOMAIN_MESSAGE}` },
+      {
+        reason: 'FieldValueInvalid',
+        field: 'metadata.generateName',
+        message: `Invalid value: "Web-": ${SUBDOMAIN_MESSAGE}`,
+      },
     ]);
   });
 
   it('requires a valid namespace on namespaced kinds and forbids one elsewhere', () => {
-    expect(validateObjectMeta({ name: 'web' }, options)).to.deep.equal([{ reason: 'FieldValueRequired', field: 'metadata.namespace', message: 'Required value' }]);
+    expect(validateObjectMeta({ name: 'web' }, options)).to.deep.equal([
+      { reason: 'FieldValueRequired', field: 'metadata.namespace', message: 'Required value' },
+    ]);
     expect(validateObjectMeta({ name: 'web', namespace: 'a.b' }, options)).to.deep.equal([
       { reason: 'FieldValueInvalid', field: 'metadata.namespace', message: `Invalid value: "a.b": ${LABEL_MESSAGE}` },
     ]);
@@ -186,30 +420,48 @@ describe('names: ValidateObjectMeta', () => {
   });
 
   it('validates label keys and values', () => {
-    const causes = validateObjectMeta({ name: 'web', namespace: 'default', labels: { 'bad key': 'ok', good: 'bad value!' } }, options);
-    expect(causes.map((c) => [c.field, c.message.slice(0, c.message.indexOf(':', 'Invalid value: '.length))])).to.deep.equal([
+    const causes = validateObjectMeta(
+      { name: 'web', namespace: 'default', labels: { 'bad key': 'ok', good: 'bad value!' } },
+      options,
+    );
+    expect(
+      causes.map((c) => [c.field, c.message.slice(0, c.message.indexOf(':', 'Invalid value: '.length))]),
+    ).to.deep.equal([
       ['metadata.labels', 'Invalid value: "bad key"'],
       ['metadata.labels', 'Invalid value: "bad value!"'],
     ]);
-    expect(causes[1]!.message).to.contain('a valid label must be an empty string or consist of alphanumeric characters');
+    expect(causes[1].message).to.contain('a valid label must be an empty string or consist of alphanumeric characters');
   });
 
   it('validates annotation keys case-insensitively but reports them as written', () => {
-    const causes = validateObjectMeta({ name: 'web', namespace: 'default', annotations: { 'Bad_Prefix.com/x': '1' } }, options);
+    const causes = validateObjectMeta(
+      { name: 'web', namespace: 'default', annotations: { 'Bad_Prefix.com/x': '1' } },
+      options,
+    );
     expect(causes).to.have.length(1);
-    expect(causes[0]!.message).to.match(/^Invalid value: "Bad_Prefix\.com\/x": prefix part a lowercase RFC 1123 subdomain/);
+    expect(causes[0].message).to.match(
+      /^Invalid value: "Bad_Prefix\.com\/x": prefix part a lowercase RFC 1123 subdomain/,
+    );
   });
 
   it('limits the total size of annotations to 256 KiB', () => {
     const limit = 256 * 1024;
-    expect(validateObjectMeta({ name: 'web', namespace: 'default', annotations: { k: 'v'.repeat(limit - 1) } }, options)).to.deep.equal([]);
-    expect(validateObjectMeta({ name: 'web', namespace: 'default', annotations: { k: 'v'.repeat(limit) } }, options)).to.deep.equal([
-      { reason: 'FieldValueTooLong', field: 'metadata.annotations', message: 'Too long: may not be more than 262144 bytes' },
+    expect(
+      validateObjectMeta({ name: 'web', namespace: 'default', annotations: { k: 'v'.repeat(limit - 1) } }, options),
+    ).to.deep.equal([]);
+    expect(
+      validateObjectMeta({ name: 'web', namespace: 'default', annotations: { k: 'v'.repeat(limit) } }, options),
+    ).to.deep.equal([
+      {
+        reason: 'FieldValueTooLong',
+        field: 'metadata.annotations',
+        message: 'Too long: may not be more than 262144 bytes',
+      },
     ]);
   });
 
   it('quotes values as Go does', () => {
     const [cause] = validateObjectMeta({ name: 'a"b\n', namespace: 'default' }, options);
-    expect(cause!.message).to.match(/^Invalid value: "a\\"b\\n": /);
+    expect(cause.message).to.match(/^Invalid value: "a\\"b\\n": /);
   });
 });

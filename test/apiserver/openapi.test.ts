@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { openapiV3Document, openapiV3DocumentHash, openapiV3Index, type OpenAPIV3Document } from '../../apiserver/openapi/v3.js';
+import {
+  openapiV3Document,
+  openapiV3DocumentHash,
+  openapiV3Index,
+  type OpenAPIV3Document,
+} from '../../apiserver/openapi/v3.js';
 import { BUILTIN_RESOURCES } from '../../apiserver/resources/builtin.js';
 import { resourceInfoFromCRD } from '../../apiserver/resources/custom-resource.js';
 import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
@@ -9,7 +14,12 @@ import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
 
 function widgets(group = 'example.com', plural = 'widgets', kind = 'Widget'): ResourceInfo[] {
   return resourceInfoFromCRD({
-    spec: { group, scope: 'Namespaced', names: { plural, kind }, versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} } }] },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, kind },
+      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} } }],
+    },
   });
 }
 
@@ -19,28 +29,38 @@ const STRATEGIC = 'application/strategic-merge-patch+json';
 /** Every operation of a document with the method it sits under. */
 function operations(doc: OpenAPIV3Document) {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
-    (['get', 'put', 'post', 'delete', 'patch'] as const).flatMap((method) => (item[method] ? [{ path, method, op: item[method]! }] : [])),
+    (['get', 'put', 'post', 'delete', 'patch'] as const).flatMap((method) =>
+      item[method] ? [{ path, method, op: item[method] }] : [],
+    ),
   );
 }
 
-const paramNames = (op: { parameters?: { name: string; in: string }[] }) => (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+const paramNames = (op: { parameters?: { name: string; in: string }[] }) =>
+  (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
 
 describe('openapi v3: index', () => {
   it('lists every group-version with a hashed URL, as the sample does', () => {
     const index = openapiV3Index(BUILTIN_RESOURCES);
     const keys = Object.keys(index.paths);
-    expect(keys).to.include.members(['api/v1', 'apis/apps/v1', 'apis/apiextensions.k8s.io/v1', 'apis/authorization.k8s.io/v1']);
+    expect(keys).to.include.members([
+      'api/v1',
+      'apis/apps/v1',
+      'apis/apiextensions.k8s.io/v1',
+      'apis/authorization.k8s.io/v1',
+    ]);
     expect(keys).to.have.length(14);
     expect(keys).to.deep.equal([...keys].sort());
     for (const key of keys) {
-      expect(index.paths[key]!.serverRelativeURL).to.match(new RegExp(`^/openapi/v3/${key.replace(/\./g, '\\.')}\\?hash=[0-9A-F]{128}$`));
+      expect(index.paths[key].serverRelativeURL).to.match(
+        new RegExp(`^/openapi/v3/${key.replace(/\./g, '\\.')}\\?hash=[0-9A-F]{128}$`),
+      );
     }
   });
 
   it('hashes each URL with the document it points to', () => {
     const index = openapiV3Index(BUILTIN_RESOURCES);
     const hash = openapiV3DocumentHash(openapiV3Document('apis/apps/v1', BUILTIN_RESOURCES));
-    expect(index.paths['apis/apps/v1']!.serverRelativeURL).to.equal(`/openapi/v3/apis/apps/v1?hash=${hash}`);
+    expect(index.paths['apis/apps/v1'].serverRelativeURL).to.equal(`/openapi/v3/apis/apps/v1?hash=${hash}`);
   });
 
   it('adds a group-version when a CRD is added, leaving other hashes alone', () => {
@@ -54,7 +74,9 @@ describe('openapi v3: index', () => {
   it('changes a group-version hash when a resource is added to it', () => {
     const one = openapiV3Index([...BUILTIN_RESOURCES, ...widgets()]);
     const two = openapiV3Index([...BUILTIN_RESOURCES, ...widgets(), ...widgets('example.com', 'gadgets', 'Gadget')]);
-    expect(two.paths['apis/example.com/v1']!.serverRelativeURL).to.not.equal(one.paths['apis/example.com/v1']!.serverRelativeURL);
+    expect(two.paths['apis/example.com/v1'].serverRelativeURL).to.not.equal(
+      one.paths['apis/example.com/v1'].serverRelativeURL,
+    );
   });
 
   it('is deterministic, whatever the order of the resources', () => {
@@ -82,8 +104,12 @@ describe('openapi v3: group-version documents', () => {
   });
 
   it('has the sample PATCH operation for Deployment, what kubectl needs to validate server-side', () => {
-    const patch = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}']!.patch!;
-    expect(patch['x-kubernetes-group-version-kind']).to.deep.equal({ group: 'apps', version: 'v1', kind: 'Deployment' });
+    const patch = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch!;
+    expect(patch['x-kubernetes-group-version-kind']).to.deep.equal({
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+    });
     expect(patch['x-kubernetes-action']).to.equal('patch');
     // kube-apiserver's operation id (the probe server shortened it to patchDeployment).
     expect(patch.operationId).to.equal('patchAppsV1NamespacedDeployment');
@@ -108,13 +134,13 @@ describe('openapi v3: group-version documents', () => {
       '/api/v1/namespaces/{name}/finalize',
       '/api/v1/nodes/{name}',
     ]);
-    const item = core.paths['/api/v1/namespaces/{namespace}/pods/{name}']!;
+    const item = core.paths['/api/v1/namespaces/{namespace}/pods/{name}'];
     expect(item.parameters!.map((p) => [p.name, p.in])).to.deep.equal([
       ['name', 'path'],
       ['namespace', 'path'],
       ['pretty', 'query'],
     ]);
-    expect(core.paths['/api/v1/nodes/{name}']!.parameters!.map((p) => p.name)).to.deep.equal(['name', 'pretty']);
+    expect(core.paths['/api/v1/nodes/{name}'].parameters!.map((p) => p.name)).to.deep.equal(['name', 'pretty']);
     expect(Object.keys(core.paths)).to.deep.equal(Object.keys(core.paths).sort());
   });
 
@@ -141,17 +167,27 @@ describe('openapi v3: group-version documents', () => {
       expect(ids, id).to.include(id);
     }
     const rbac = openapiV3Document('apis/rbac.authorization.k8s.io/v1', BUILTIN_RESOURCES);
-    expect(rbac.paths['/apis/rbac.authorization.k8s.io/v1/clusterroles/{name}']!.patch!.operationId).to.equal('patchRbacAuthorizationV1ClusterRole');
-    expect(rbac.paths['/apis/rbac.authorization.k8s.io/v1/clusterroles/{name}']!.patch!.tags).to.deep.equal(['rbacAuthorization_v1']);
+    expect(rbac.paths['/apis/rbac.authorization.k8s.io/v1/clusterroles/{name}'].patch!.operationId).to.equal(
+      'patchRbacAuthorizationV1ClusterRole',
+    );
+    expect(rbac.paths['/apis/rbac.authorization.k8s.io/v1/clusterroles/{name}'].patch!.tags).to.deep.equal([
+      'rbacAuthorization_v1',
+    ]);
   });
 
   it('offers only the operations a resource has verbs for', () => {
     const authz = openapiV3Document('apis/authorization.k8s.io/v1', BUILTIN_RESOURCES);
-    const ssar = authz.paths['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews']!;
+    const ssar = authz.paths['/apis/authorization.k8s.io/v1/selfsubjectaccessreviews'];
     expect(Object.keys(ssar)).to.deep.equal(['post', 'parameters']);
-    expect(ssar.post!['x-kubernetes-group-version-kind']).to.deep.equal({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview' });
-    expect(authz.paths).to.have.property('/apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews');
-    expect(core.paths['/api/v1/namespaces']!.delete).to.equal(undefined);
+    expect(ssar.post!['x-kubernetes-group-version-kind']).to.deep.equal({
+      group: 'authorization.k8s.io',
+      version: 'v1',
+      kind: 'SelfSubjectAccessReview',
+    });
+    expect(authz.paths).to.have.property(
+      '/apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews',
+    );
+    expect(core.paths['/api/v1/namespaces'].delete).to.equal(undefined);
   });
 
   it('takes fieldValidation on every create, update and patch, in every document', () => {
@@ -168,25 +204,39 @@ describe('openapi v3: group-version documents', () => {
   });
 
   it('gives each subresource operation the subresource kind', () => {
-    const scale = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale']!;
-    expect(scale.patch!['x-kubernetes-group-version-kind']).to.deep.equal({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    const scale = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale'];
+    expect(scale.patch!['x-kubernetes-group-version-kind']).to.deep.equal({
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+    });
     expect(scale.get!.operationId).to.equal('readAppsV1NamespacedDeploymentScale');
-    const status = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/status']!;
-    expect(status.patch!['x-kubernetes-group-version-kind']).to.deep.equal({ group: 'apps', version: 'v1', kind: 'Deployment' });
+    const status = apps.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/status'];
+    expect(status.patch!['x-kubernetes-group-version-kind']).to.deep.equal({
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+    });
   });
 });
 
 describe('openapi v3: custom resources', () => {
   const doc = openapiV3Document('apis/example.com/v1', [...BUILTIN_RESOURCES, ...widgets()]);
-  const patch = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}']!.patch!;
+  const patch = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}'].patch!;
 
   it('does not offer strategic merge patch', () => {
     expect(Object.keys(patch.requestBody!.content)).to.have.members(PATCH_TYPES);
-    expect(doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}/status']!.patch!.requestBody!.content).to.not.have.property(STRATEGIC);
+    expect(
+      doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}/status'].patch!.requestBody!.content,
+    ).to.not.have.property(STRATEGIC);
   });
 
   it('still lets kubectl validate server-side', () => {
-    expect(patch['x-kubernetes-group-version-kind']).to.deep.equal({ group: 'example.com', version: 'v1', kind: 'Widget' });
+    expect(patch['x-kubernetes-group-version-kind']).to.deep.equal({
+      group: 'example.com',
+      version: 'v1',
+      kind: 'Widget',
+    });
     expect(paramNames(patch)).to.include('fieldValidation');
     expect(patch.operationId).to.equal('patchExampleComV1NamespacedWidget');
   });

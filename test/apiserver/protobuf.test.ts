@@ -14,7 +14,10 @@ function withoutEmpties(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const kept = Object.entries(value)
     .map(([key, inner]) => [key, withoutEmpties(inner)] as const)
-    .filter(([, inner]) => inner !== null && !(typeof inner === 'object' && !Array.isArray(inner) && Object.keys(inner).length === 0));
+    .filter(
+      ([, inner]) =>
+        inner !== null && !(typeof inner === 'object' && !Array.isArray(inner) && Object.keys(inner).length === 0),
+    );
   return Object.fromEntries(kept);
 }
 
@@ -61,7 +64,12 @@ const CASES: GeneratorCase[] = [
   {
     args: ['create', 'secret', 'generic', 's', '--from-literal=p=q'],
     path: '/api/v1/namespaces/default/secrets',
-    expected: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { p: Buffer.from('q').toString('base64') } },
+    expected: {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { p: Buffer.from('q').toString('base64') },
+    },
     hasDryRun: true,
   },
   {
@@ -122,7 +130,12 @@ const CASES: GeneratorCase[] = [
   {
     args: ['create', 'quota', 'q', '--hard=pods=10,cpu=2'],
     path: '/api/v1/namespaces/default/resourcequotas',
-    expected: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { pods: '10', cpu: '2' } } },
+    expected: {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'q' },
+      spec: { hard: { pods: '10', cpu: '2' } },
+    },
     hasDryRun: true,
   },
   {
@@ -133,7 +146,9 @@ const CASES: GeneratorCase[] = [
       kind: 'Job',
       metadata: { name: 'j' },
       spec: {
-        template: { spec: { containers: [{ name: 'j', image: 'busybox', command: ['echo', 'hi'] }], restartPolicy: 'Never' } },
+        template: {
+          spec: { containers: [{ name: 'j', image: 'busybox', command: ['echo', 'hi'] }], restartPolicy: 'Never' },
+        },
       },
     },
     hasDryRun: true,
@@ -151,7 +166,10 @@ const CASES: GeneratorCase[] = [
           metadata: { name: 'cj' },
           spec: {
             template: {
-              spec: { containers: [{ name: 'cj', image: 'busybox', command: ['echo', 'hi'] }], restartPolicy: 'OnFailure' },
+              spec: {
+                containers: [{ name: 'cj', image: 'busybox', command: ['echo', 'hi'] }],
+                restartPolicy: 'OnFailure',
+              },
             },
           },
         },
@@ -193,7 +211,9 @@ const CASES: GeneratorCase[] = [
         rules: [
           {
             host: 'foo.com',
-            http: { paths: [{ path: '/bar', pathType: 'Exact', backend: { service: { name: 'svc', port: { number: 80 } } } }] },
+            http: {
+              paths: [{ path: '/bar', pathType: 'Exact', backend: { service: { name: 'svc', port: { number: 80 } } } }],
+            },
           },
         ],
       },
@@ -296,7 +316,9 @@ describe('Kubernetes protobuf request bodies', () => {
         const printed = JSON.parse(await capture.kubectl(args)) as Record<string, unknown>;
         // Status is the server's to fill; the decoder leaves it out (schema.ts).
         delete printed.status;
-        expect(decodeKubernetesProtobuf(bodies.get(generator)!).object, generator.args.join(' ')).to.deep.equal(withoutEmpties(printed));
+        expect(decodeKubernetesProtobuf(bodies.get(generator)!).object, generator.args.join(' ')).to.deep.equal(
+          withoutEmpties(printed),
+        );
       }
     });
 
@@ -319,7 +341,7 @@ describe('Kubernetes protobuf request bodies', () => {
           fc.integer({ min: 0, max: realBodies.length - 1 }),
           fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
           (which, edits) => {
-            const body = Buffer.from(realBodies[which]!);
+            const body = Buffer.from(realBodies[which]);
             // The magic stays intact so that corruption reaches the wire decoder.
             for (const [position, byte] of edits) body[4 + (position % (body.length - 4))] = byte;
             try {
@@ -344,7 +366,9 @@ describe('Kubernetes protobuf request bodies', () => {
 
     it('names the kind and its apiVersion when the kind is not supported', () => {
       const error = decodeError(envelope('example.com/v1', 'Foo', message()));
-      expect(error.message).to.equal('protobuf bodies of kind "Foo" (apiVersion "example.com/v1") are not supported; send JSON');
+      expect(error.message).to.equal(
+        'protobuf bodies of kind "Foo" (apiVersion "example.com/v1") are not supported; send JSON',
+      );
     });
 
     it('does not take a known kind in another apiVersion for the one it knows', () => {
@@ -358,11 +382,15 @@ describe('Kubernetes protobuf request bodies', () => {
     });
 
     it('rejects an encoded raw object', () => {
-      expect(decodeError(envelope('v1', 'Namespace', namespace, lenField(3, 'gzip'))).message).to.match(/contentEncoding "gzip"/);
+      expect(decodeError(envelope('v1', 'Namespace', namespace, lenField(3, 'gzip'))).message).to.match(
+        /contentEncoding "gzip"/,
+      );
     });
 
     it('accepts an empty contentEncoding and ignores contentType, as kubectl sends them', () => {
-      const decoded = decodeKubernetesProtobuf(envelope('v1', 'Namespace', namespace, lenField(3, ''), lenField(4, '')));
+      const decoded = decodeKubernetesProtobuf(
+        envelope('v1', 'Namespace', namespace, lenField(3, ''), lenField(4, '')),
+      );
       expect(decoded).to.deep.equal({
         apiVersion: 'v1',
         kind: 'Namespace',
@@ -375,7 +403,9 @@ describe('Kubernetes protobuf request bodies', () => {
     const decodeRaw = (raw: Buffer) => decodeError(envelope('v1', 'Namespace', raw)).message;
 
     it('rejects a length that runs past the end', () => {
-      expect(decodeRaw(Buffer.concat([tag(1, 2), varint(50), Buffer.from('short')]))).to.match(/malformed.*runs past the end/);
+      expect(decodeRaw(Buffer.concat([tag(1, 2), varint(50), Buffer.from('short')]))).to.match(
+        /malformed.*runs past the end/,
+      );
     });
 
     it('rejects a truncated varint', () => {
@@ -383,7 +413,9 @@ describe('Kubernetes protobuf request bodies', () => {
     });
 
     it('rejects a varint longer than ten bytes', () => {
-      expect(decodeRaw(Buffer.concat([tag(99, 0), Buffer.alloc(11, 0x80), Buffer.from([0])]))).to.match(/malformed.*longer than ten bytes/);
+      expect(decodeRaw(Buffer.concat([tag(99, 0), Buffer.alloc(11, 0x80), Buffer.from([0])]))).to.match(
+        /malformed.*longer than ten bytes/,
+      );
     });
 
     it('rejects field number 0 and group wire types', () => {
@@ -409,7 +441,8 @@ describe('Kubernetes protobuf request bodies', () => {
   });
 
   describe('field semantics beyond what the generators send', () => {
-    const decode = (apiVersion: string, kind: string, raw: Buffer) => decodeKubernetesProtobuf(envelope(apiVersion, kind, raw)).object;
+    const decode = (apiVersion: string, kind: string, raw: Buffer) =>
+      decodeKubernetesProtobuf(envelope(apiVersion, kind, raw)).object;
 
     it('skips unknown fields of every wire type', () => {
       const meta = message(
@@ -419,7 +452,9 @@ describe('Kubernetes protobuf request bodies', () => {
         Buffer.concat([tag(93, 5), Buffer.alloc(4, 0xff)]),
         lenField(1, 'x'),
       );
-      expect(decode('v1', 'Namespace', message(lenField(1, meta), lenField(3, message(lenField(1, 'Active')))))).to.deep.equal({
+      expect(
+        decode('v1', 'Namespace', message(lenField(1, meta), lenField(3, message(lenField(1, 'Active'))))),
+      ).to.deep.equal({
         apiVersion: 'v1',
         kind: 'Namespace',
         metadata: { name: 'x' },
@@ -437,7 +472,16 @@ describe('Kubernetes protobuf request bodies', () => {
         mapEntry(11, 'app', 'web'),
         mapEntry(11, 'tier', 'front'),
         mapEntry(12, 'note', ''),
-        lenField(13, message(lenField(5, 'apps/v1'), lenField(1, 'ReplicaSet'), lenField(3, 'rs'), lenField(4, 'u-1'), intField(6, 1))),
+        lenField(
+          13,
+          message(
+            lenField(5, 'apps/v1'),
+            lenField(1, 'ReplicaSet'),
+            lenField(3, 'rs'),
+            lenField(4, 'u-1'),
+            intField(6, 1),
+          ),
+        ),
         lenField(14, 'example.com/cleanup'),
       );
       expect(decode('v1', 'ConfigMap', message(lenField(1, meta))).metadata).to.deep.equal({
@@ -455,7 +499,9 @@ describe('Kubernetes protobuf request bodies', () => {
 
     it('keeps a "__proto__" map key as an ordinary key, as JSON.parse does', () => {
       const meta = message(mapEntry(11, '__proto__', 'x'), mapEntry(11, 'a', 'b'));
-      const { labels } = decode('v1', 'Namespace', message(lenField(1, meta))).metadata as { labels: Record<string, string> };
+      const { labels } = decode('v1', 'Namespace', message(lenField(1, meta))).metadata as {
+        labels: Record<string, string>;
+      };
       expect(Object.getPrototypeOf(labels)).to.equal(Object.prototype);
       expect(Object.entries(labels)).to.deep.equal([
         ['__proto__', 'x'],
@@ -473,7 +519,10 @@ describe('Kubernetes protobuf request bodies', () => {
     });
 
     it('reads IntOrString as a number or a string by its type', () => {
-      const spec = message(lenField(1, message(intField(1, 1), lenField(3, '50%'))), lenField(3, message(intField(1, 0), intField(2, 2))));
+      const spec = message(
+        lenField(1, message(intField(1, 1), lenField(3, '50%'))),
+        lenField(3, message(intField(1, 0), intField(2, 2))),
+      );
       expect(decode('policy/v1', 'PodDisruptionBudget', message(lenField(2, spec))).spec).to.deep.equal({
         minAvailable: '50%',
         maxUnavailable: 2,
@@ -550,7 +599,7 @@ describe('Kubernetes protobuf request bodies', () => {
     });
 
     it('gives metadata field number 1 in every top-level kind', () => {
-      for (const name of TOP_LEVEL_MESSAGES.values()) expect(MESSAGES[name]![1]?.name, name).to.equal('metadata');
+      for (const name of TOP_LEVEL_MESSAGES.values()) expect(MESSAGES[name][1]?.name, name).to.equal('metadata');
     });
   });
 });

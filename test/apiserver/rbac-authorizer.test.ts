@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import type { Attributes, UserInfo } from '../../apiserver/authorization/attributes.js';
-import { BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_CLUSTER_ROLES } from '../../apiserver/authorization/bootstrap-policy.js';
+import {
+  BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
+  BOOTSTRAP_CLUSTER_ROLES,
+} from '../../apiserver/authorization/bootstrap-policy.js';
 import {
   aggregatedRules,
   forbiddenMessage,
@@ -27,7 +30,12 @@ function authorizerFor(partial: Partial<RbacObjects>): RbacAuthorizer {
 
 /** rbac_test.go's newRule: each comma-separated field split as strings.Split does ("" is [""]). */
 function splitRule(verbs: string, apiGroups: string, resources: string, nonResourceURLs: string): PolicyRule {
-  return { verbs: verbs.split(','), apiGroups: apiGroups.split(','), resources: resources.split(','), nonResourceURLs: nonResourceURLs.split(',') };
+  return {
+    verbs: verbs.split(','),
+    apiGroups: apiGroups.split(','),
+    resources: resources.split(','),
+    nonResourceURLs: nonResourceURLs.split(','),
+  };
 }
 
 function clusterRole(name: string, ...rules: PolicyRule[]) {
@@ -47,124 +55,171 @@ function subjects(specs: string[]): Subject[] {
 }
 
 function clusterRoleBinding(roleName: string, ...subjectSpecs: string[]) {
-  return { metadata: { name: roleName }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: roleName }, subjects: subjects(subjectSpecs) };
+  return {
+    metadata: { name: roleName },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: roleName },
+    subjects: subjects(subjectSpecs),
+  };
 }
 
 function roleBinding(namespace: string, roleKind: 'Role' | 'ClusterRole', roleName: string, ...subjectSpecs: string[]) {
-  return { metadata: { namespace, name: roleName }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: roleName }, subjects: subjects(subjectSpecs) };
+  return {
+    metadata: { namespace, name: roleName },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: roleKind, name: roleName },
+    subjects: subjects(subjectSpecs),
+  };
 }
 
 function resourceRequest(user: UserInfo, verb: string, fields: Partial<Attributes> = {}): Attributes {
-  return { user, verb, isResourceRequest: true, namespace: '', apiGroup: '', resource: '', subresource: '', name: '', path: '', ...fields };
+  return {
+    user,
+    verb,
+    isResourceRequest: true,
+    namespace: '',
+    apiGroup: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    path: '',
+    ...fields,
+  };
 }
 
 function nonResourceRequest(user: UserInfo, verb: string, path: string): Attributes {
-  return { user, verb, isResourceRequest: false, namespace: '', apiGroup: '', resource: '', subresource: '', name: '', path };
+  return {
+    user,
+    verb,
+    isResourceRequest: false,
+    namespace: '',
+    apiGroup: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    path,
+  };
 }
 
 /** rbac_test.go's defaultAttributes: groups split on commas, no name. */
-function defaultAttributes(user: string, groups: string, verb: string, resource: string, subresource: string, namespace: string, apiGroup: string): Attributes {
-  return resourceRequest({ name: user, groups: groups.split(',') }, verb, { resource, subresource, namespace, apiGroup });
+function defaultAttributes(
+  user: string,
+  groups: string,
+  verb: string,
+  resource: string,
+  subresource: string,
+  namespace: string,
+  apiGroup: string,
+): Attributes {
+  return resourceRequest({ name: user, groups: groups.split(',') }, verb, {
+    resource,
+    subresource,
+    namespace,
+    apiGroup,
+  });
 }
 
 const alice: UserInfo = { name: 'alice', groups: ['system:authenticated'] };
 
 function describeRequest(attributes: Attributes): string {
   const { user, verb, namespace, apiGroup, resource, subresource, name, path } = attributes;
-  const target = attributes.isResourceRequest ? `${apiGroup}/${resource}${subresource ? `/${subresource}` : ''}${name ? ` ${name}` : ''} in ${JSON.stringify(namespace)}` : path;
+  const target = attributes.isResourceRequest
+    ? `${apiGroup}/${resource}${subresource ? `/${subresource}` : ''}${name ? ` ${name}` : ''} in ${JSON.stringify(namespace)}`
+    : path;
   return `${user.name} [${user.groups.join(',')}] ${verb} ${target}`;
 }
 
 describe('RBAC authorizer', () => {
   describe('TestAuthorizer', () => {
-    const cases: { name: string; objects: Partial<RbacObjects>; shouldPass: Attributes[]; shouldFail: Attributes[] }[] = [
-      {
-        name: 'a RoleBinding to a ClusterRole grants in its namespace only',
-        objects: {
-          clusterRoles: [clusterRole('admin', splitRule('*', '*', '*', '*'))],
-          roleBindings: [roleBinding('ns1', 'ClusterRole', 'admin', 'User:admin', 'Group:admins')],
-        },
-        shouldPass: [
-          defaultAttributes('admin', '', 'get', 'Pods', '', 'ns1', ''),
-          defaultAttributes('admin', '', 'watch', 'Pods', '', 'ns1', ''),
-          defaultAttributes('admin', 'group1', 'watch', 'Foobar', '', 'ns1', ''),
-          defaultAttributes('joe', 'admins', 'watch', 'Foobar', '', 'ns1', ''),
-          defaultAttributes('joe', 'group1,admins', 'watch', 'Foobar', '', 'ns1', ''),
-        ],
-        shouldFail: [
-          defaultAttributes('admin', '', 'GET', 'Pods', '', 'ns2', ''),
-          defaultAttributes('admin', '', 'GET', 'Nodes', '', '', ''),
-          defaultAttributes('admin', 'admins', 'GET', 'Pods', '', 'ns2', ''),
-          defaultAttributes('admin', 'admins', 'GET', 'Nodes', '', '', ''),
-        ],
-      },
-      {
-        name: 'non-resource URLs, exact and prefixed',
-        objects: {
-          clusterRoles: [
-            clusterRole('non-resource-url-getter', splitRule('get', '', '', '/apis')),
-            clusterRole('non-resource-url', splitRule('*', '', '', '/apis')),
-            clusterRole('non-resource-url-prefix', splitRule('get', '', '', '/apis/*')),
+    const cases: { name: string; objects: Partial<RbacObjects>; shouldPass: Attributes[]; shouldFail: Attributes[] }[] =
+      [
+        {
+          name: 'a RoleBinding to a ClusterRole grants in its namespace only',
+          objects: {
+            clusterRoles: [clusterRole('admin', splitRule('*', '*', '*', '*'))],
+            roleBindings: [roleBinding('ns1', 'ClusterRole', 'admin', 'User:admin', 'Group:admins')],
+          },
+          shouldPass: [
+            defaultAttributes('admin', '', 'get', 'Pods', '', 'ns1', ''),
+            defaultAttributes('admin', '', 'watch', 'Pods', '', 'ns1', ''),
+            defaultAttributes('admin', 'group1', 'watch', 'Foobar', '', 'ns1', ''),
+            defaultAttributes('joe', 'admins', 'watch', 'Foobar', '', 'ns1', ''),
+            defaultAttributes('joe', 'group1,admins', 'watch', 'Foobar', '', 'ns1', ''),
           ],
-          clusterRoleBindings: [
-            clusterRoleBinding('non-resource-url-getter', 'User:foo', 'Group:bar'),
-            clusterRoleBinding('non-resource-url', 'User:admin', 'Group:admin'),
-            clusterRoleBinding('non-resource-url-prefix', 'User:prefixed', 'Group:prefixed'),
+          shouldFail: [
+            defaultAttributes('admin', '', 'GET', 'Pods', '', 'ns2', ''),
+            defaultAttributes('admin', '', 'GET', 'Nodes', '', '', ''),
+            defaultAttributes('admin', 'admins', 'GET', 'Pods', '', 'ns2', ''),
+            defaultAttributes('admin', 'admins', 'GET', 'Nodes', '', '', ''),
           ],
         },
-        shouldPass: [
-          nonResourceRequest({ name: 'foo', groups: [] }, 'get', '/apis'),
-          nonResourceRequest({ name: '', groups: ['bar'] }, 'get', '/apis'),
-          nonResourceRequest({ name: 'admin', groups: [] }, 'get', '/apis'),
-          nonResourceRequest({ name: '', groups: ['admin'] }, 'get', '/apis'),
-          nonResourceRequest({ name: 'admin', groups: [] }, 'watch', '/apis'),
-          nonResourceRequest({ name: '', groups: ['admin'] }, 'watch', '/apis'),
-          nonResourceRequest({ name: 'prefixed', groups: [] }, 'get', '/apis/v1'),
-          nonResourceRequest({ name: '', groups: ['prefixed'] }, 'get', '/apis/v1'),
-          nonResourceRequest({ name: 'prefixed', groups: [] }, 'get', '/apis/v1/foobar'),
-          nonResourceRequest({ name: '', groups: ['prefixed'] }, 'get', '/apis/v1/foorbar'),
-        ],
-        shouldFail: [
-          // wrong verb
-          nonResourceRequest({ name: 'foo', groups: [] }, 'watch', '/apis'),
-          nonResourceRequest({ name: '', groups: ['bar'] }, 'watch', '/apis'),
-          // wrong path
-          nonResourceRequest({ name: 'foo', groups: [] }, 'get', '/api/v1'),
-          nonResourceRequest({ name: '', groups: ['bar'] }, 'get', '/api/v1'),
-          nonResourceRequest({ name: 'admin', groups: [] }, 'get', '/api/v1'),
-          nonResourceRequest({ name: '', groups: ['admin'] }, 'get', '/api/v1'),
-          // not covered by the prefix
-          nonResourceRequest({ name: 'prefixed', groups: [] }, 'get', '/api/v1'),
-          nonResourceRequest({ name: '', groups: ['prefixed'] }, 'get', '/api/v1'),
-        ],
-      },
-      {
-        name: 'a resource does not grant its subresources',
-        objects: {
-          clusterRoles: [clusterRole('admin', splitRule('*', '*', 'pods', '*'))],
-          roleBindings: [roleBinding('ns1', 'ClusterRole', 'admin', 'User:admin', 'Group:admins')],
+        {
+          name: 'non-resource URLs, exact and prefixed',
+          objects: {
+            clusterRoles: [
+              clusterRole('non-resource-url-getter', splitRule('get', '', '', '/apis')),
+              clusterRole('non-resource-url', splitRule('*', '', '', '/apis')),
+              clusterRole('non-resource-url-prefix', splitRule('get', '', '', '/apis/*')),
+            ],
+            clusterRoleBindings: [
+              clusterRoleBinding('non-resource-url-getter', 'User:foo', 'Group:bar'),
+              clusterRoleBinding('non-resource-url', 'User:admin', 'Group:admin'),
+              clusterRoleBinding('non-resource-url-prefix', 'User:prefixed', 'Group:prefixed'),
+            ],
+          },
+          shouldPass: [
+            nonResourceRequest({ name: 'foo', groups: [] }, 'get', '/apis'),
+            nonResourceRequest({ name: '', groups: ['bar'] }, 'get', '/apis'),
+            nonResourceRequest({ name: 'admin', groups: [] }, 'get', '/apis'),
+            nonResourceRequest({ name: '', groups: ['admin'] }, 'get', '/apis'),
+            nonResourceRequest({ name: 'admin', groups: [] }, 'watch', '/apis'),
+            nonResourceRequest({ name: '', groups: ['admin'] }, 'watch', '/apis'),
+            nonResourceRequest({ name: 'prefixed', groups: [] }, 'get', '/apis/v1'),
+            nonResourceRequest({ name: '', groups: ['prefixed'] }, 'get', '/apis/v1'),
+            nonResourceRequest({ name: 'prefixed', groups: [] }, 'get', '/apis/v1/foobar'),
+            nonResourceRequest({ name: '', groups: ['prefixed'] }, 'get', '/apis/v1/foorbar'),
+          ],
+          shouldFail: [
+            // wrong verb
+            nonResourceRequest({ name: 'foo', groups: [] }, 'watch', '/apis'),
+            nonResourceRequest({ name: '', groups: ['bar'] }, 'watch', '/apis'),
+            // wrong path
+            nonResourceRequest({ name: 'foo', groups: [] }, 'get', '/api/v1'),
+            nonResourceRequest({ name: '', groups: ['bar'] }, 'get', '/api/v1'),
+            nonResourceRequest({ name: 'admin', groups: [] }, 'get', '/api/v1'),
+            nonResourceRequest({ name: '', groups: ['admin'] }, 'get', '/api/v1'),
+            // not covered by the prefix
+            nonResourceRequest({ name: 'prefixed', groups: [] }, 'get', '/api/v1'),
+            nonResourceRequest({ name: '', groups: ['prefixed'] }, 'get', '/api/v1'),
+          ],
         },
-        shouldPass: [defaultAttributes('admin', '', 'get', 'pods', '', 'ns1', '')],
-        shouldFail: [defaultAttributes('admin', '', 'get', 'pods', 'status', 'ns1', '')],
-      },
-      {
-        name: 'a subresource does not grant its resource',
-        objects: {
-          clusterRoles: [clusterRole('admin', splitRule('*', '*', 'pods/status', '*'))],
-          roleBindings: [roleBinding('ns1', 'ClusterRole', 'admin', 'User:admin', 'Group:admins')],
+        {
+          name: 'a resource does not grant its subresources',
+          objects: {
+            clusterRoles: [clusterRole('admin', splitRule('*', '*', 'pods', '*'))],
+            roleBindings: [roleBinding('ns1', 'ClusterRole', 'admin', 'User:admin', 'Group:admins')],
+          },
+          shouldPass: [defaultAttributes('admin', '', 'get', 'pods', '', 'ns1', '')],
+          shouldFail: [defaultAttributes('admin', '', 'get', 'pods', 'status', 'ns1', '')],
         },
-        shouldPass: [defaultAttributes('admin', '', 'get', 'pods', 'status', 'ns1', '')],
-        shouldFail: [defaultAttributes('admin', '', 'get', 'pods', '', 'ns1', '')],
-      },
-    ];
+        {
+          name: 'a subresource does not grant its resource',
+          objects: {
+            clusterRoles: [clusterRole('admin', splitRule('*', '*', 'pods/status', '*'))],
+            roleBindings: [roleBinding('ns1', 'ClusterRole', 'admin', 'User:admin', 'Group:admins')],
+          },
+          shouldPass: [defaultAttributes('admin', '', 'get', 'pods', 'status', 'ns1', '')],
+          shouldFail: [defaultAttributes('admin', '', 'get', 'pods', '', 'ns1', '')],
+        },
+      ];
     for (const { name, objects: partial, shouldPass, shouldFail } of cases) {
       describe(name, () => {
         const authorizer = authorizerFor(partial);
         for (const attributes of shouldPass) {
-          it(`allows ${describeRequest(attributes)}`, () => expect(authorizer.authorize(attributes).allowed).to.equal(true));
+          it(`allows ${describeRequest(attributes)}`, () =>
+            expect(authorizer.authorize(attributes).allowed).to.equal(true));
         }
         for (const attributes of shouldFail) {
-          it(`denies ${describeRequest(attributes)}`, () => expect(authorizer.authorize(attributes).allowed).to.equal(false));
+          it(`denies ${describeRequest(attributes)}`, () =>
+            expect(authorizer.authorize(attributes).allowed).to.equal(false));
         }
       });
     }
@@ -298,7 +353,8 @@ describe('RBAC authorizer', () => {
     for (const { name, rule, expected } of cases) {
       describe(name, () => {
         for (const [attributes, allowed] of expected) {
-          it(`${allowed ? 'allows' : 'denies'} ${describeRequest(attributes)}`, () => expect(ruleAllows(attributes, rule)).to.equal(allowed));
+          it(`${allowed ? 'allows' : 'denies'} ${describeRequest(attributes)}`, () =>
+            expect(ruleAllows(attributes, rule)).to.equal(allowed));
         }
       });
     }
@@ -307,23 +363,107 @@ describe('RBAC authorizer', () => {
   describe('rule forms beyond the ported tables', () => {
     const rule = (fields: PolicyRule) => ({ verbs: ['*'], apiGroups: ['*'], ...fields });
     const cases: { name: string; rule: PolicyRule; attributes: Attributes; allowed: boolean }[] = [
-      { name: '*/scale covers any resource’s scale', rule: rule({ resources: ['*/scale'] }), attributes: resourceRequest(alice, 'update', { apiGroup: 'apps', resource: 'deployments', subresource: 'scale' }), allowed: true },
-      { name: '*/scale does not cover the resource itself', rule: rule({ resources: ['*/scale'] }), attributes: resourceRequest(alice, 'update', { apiGroup: 'apps', resource: 'deployments' }), allowed: false },
-      { name: '*/scale does not cover another subresource', rule: rule({ resources: ['*/scale'] }), attributes: resourceRequest(alice, 'get', { resource: 'pods', subresource: 'status' }), allowed: false },
-      { name: 'pods/log covers the log', rule: rule({ resources: ['pods/log'] }), attributes: resourceRequest(alice, 'get', { resource: 'pods', subresource: 'log', name: 'web' }), allowed: true },
+      {
+        name: '*/scale covers any resource’s scale',
+        rule: rule({ resources: ['*/scale'] }),
+        attributes: resourceRequest(alice, 'update', {
+          apiGroup: 'apps',
+          resource: 'deployments',
+          subresource: 'scale',
+        }),
+        allowed: true,
+      },
+      {
+        name: '*/scale does not cover the resource itself',
+        rule: rule({ resources: ['*/scale'] }),
+        attributes: resourceRequest(alice, 'update', { apiGroup: 'apps', resource: 'deployments' }),
+        allowed: false,
+      },
+      {
+        name: '*/scale does not cover another subresource',
+        rule: rule({ resources: ['*/scale'] }),
+        attributes: resourceRequest(alice, 'get', { resource: 'pods', subresource: 'status' }),
+        allowed: false,
+      },
+      {
+        name: 'pods/log covers the log',
+        rule: rule({ resources: ['pods/log'] }),
+        attributes: resourceRequest(alice, 'get', { resource: 'pods', subresource: 'log', name: 'web' }),
+        allowed: true,
+      },
       // kube deliberately has no resource/* wildcard (kubernetes/enhancements#4961).
-      { name: 'pods/* is not a wildcard for pods/log', rule: rule({ resources: ['pods/*'] }), attributes: resourceRequest(alice, 'get', { resource: 'pods', subresource: 'log' }), allowed: false },
-      { name: 'pods/* is not a wildcard for pods', rule: rule({ resources: ['pods/*'] }), attributes: resourceRequest(alice, 'get', { resource: 'pods' }), allowed: false },
-      { name: 'resourceNames allow a named get', rule: rule({ resources: ['configmaps'], resourceNames: ['settings'] }), attributes: resourceRequest(alice, 'get', { resource: 'configmaps', name: 'settings' }), allowed: true },
-      { name: 'resourceNames refuse another name', rule: rule({ resources: ['configmaps'], resourceNames: ['settings'] }), attributes: resourceRequest(alice, 'get', { resource: 'configmaps', name: 'secrets' }), allowed: false },
-      { name: 'resourceNames refuse a list, which has no name', rule: rule({ resources: ['configmaps'], resourceNames: ['settings'] }), attributes: resourceRequest(alice, 'list', { resource: 'configmaps' }), allowed: false },
-      { name: 'resourceNames refuse a create, whose name is empty', rule: rule({ resources: ['configmaps'], resourceNames: ['settings'] }), attributes: resourceRequest(alice, 'create', { resource: 'configmaps' }), allowed: false },
-      { name: 'empty resourceNames restrict nothing', rule: rule({ resources: ['configmaps'], resourceNames: [] }), attributes: resourceRequest(alice, 'create', { resource: 'configmaps' }), allowed: true },
-      { name: '/healthz/* covers a named check', rule: { verbs: ['get'], nonResourceURLs: ['/healthz/*'] }, attributes: nonResourceRequest(alice, 'get', '/healthz/etcd'), allowed: true },
-      { name: '/healthz/* does not cover /healthz', rule: { verbs: ['get'], nonResourceURLs: ['/healthz/*'] }, attributes: nonResourceRequest(alice, 'get', '/healthz'), allowed: false },
-      { name: 'a resource rule never allows a path', rule: rule({ resources: ['*'] }), attributes: nonResourceRequest(alice, 'get', '/healthz'), allowed: false },
-      { name: 'a path rule never allows a resource', rule: { verbs: ['*'], nonResourceURLs: ['*'] }, attributes: resourceRequest(alice, 'get', { resource: 'pods' }), allowed: false },
-      { name: 'the core group is "", not "*" spelled otherwise', rule: { verbs: ['get'], apiGroups: [''], resources: ['deployments'] }, attributes: resourceRequest(alice, 'get', { apiGroup: 'apps', resource: 'deployments' }), allowed: false },
+      {
+        name: 'pods/* is not a wildcard for pods/log',
+        rule: rule({ resources: ['pods/*'] }),
+        attributes: resourceRequest(alice, 'get', { resource: 'pods', subresource: 'log' }),
+        allowed: false,
+      },
+      {
+        name: 'pods/* is not a wildcard for pods',
+        rule: rule({ resources: ['pods/*'] }),
+        attributes: resourceRequest(alice, 'get', { resource: 'pods' }),
+        allowed: false,
+      },
+      {
+        name: 'resourceNames allow a named get',
+        rule: rule({ resources: ['configmaps'], resourceNames: ['settings'] }),
+        attributes: resourceRequest(alice, 'get', { resource: 'configmaps', name: 'settings' }),
+        allowed: true,
+      },
+      {
+        name: 'resourceNames refuse another name',
+        rule: rule({ resources: ['configmaps'], resourceNames: ['settings'] }),
+        attributes: resourceRequest(alice, 'get', { resource: 'configmaps', name: 'secrets' }),
+        allowed: false,
+      },
+      {
+        name: 'resourceNames refuse a list, which has no name',
+        rule: rule({ resources: ['configmaps'], resourceNames: ['settings'] }),
+        attributes: resourceRequest(alice, 'list', { resource: 'configmaps' }),
+        allowed: false,
+      },
+      {
+        name: 'resourceNames refuse a create, whose name is empty',
+        rule: rule({ resources: ['configmaps'], resourceNames: ['settings'] }),
+        attributes: resourceRequest(alice, 'create', { resource: 'configmaps' }),
+        allowed: false,
+      },
+      {
+        name: 'empty resourceNames restrict nothing',
+        rule: rule({ resources: ['configmaps'], resourceNames: [] }),
+        attributes: resourceRequest(alice, 'create', { resource: 'configmaps' }),
+        allowed: true,
+      },
+      {
+        name: '/healthz/* covers a named check',
+        rule: { verbs: ['get'], nonResourceURLs: ['/healthz/*'] },
+        attributes: nonResourceRequest(alice, 'get', '/healthz/etcd'),
+        allowed: true,
+      },
+      {
+        name: '/healthz/* does not cover /healthz',
+        rule: { verbs: ['get'], nonResourceURLs: ['/healthz/*'] },
+        attributes: nonResourceRequest(alice, 'get', '/healthz'),
+        allowed: false,
+      },
+      {
+        name: 'a resource rule never allows a path',
+        rule: rule({ resources: ['*'] }),
+        attributes: nonResourceRequest(alice, 'get', '/healthz'),
+        allowed: false,
+      },
+      {
+        name: 'a path rule never allows a resource',
+        rule: { verbs: ['*'], nonResourceURLs: ['*'] },
+        attributes: resourceRequest(alice, 'get', { resource: 'pods' }),
+        allowed: false,
+      },
+      {
+        name: 'the core group is "", not "*" spelled otherwise',
+        rule: { verbs: ['get'], apiGroups: [''], resources: ['deployments'] },
+        attributes: resourceRequest(alice, 'get', { apiGroup: 'apps', resource: 'deployments' }),
+        allowed: false,
+      },
     ];
     for (const { name, rule: policyRule, attributes, allowed } of cases) {
       it(name, () => expect(ruleAllows(attributes, policyRule)).to.equal(allowed));
@@ -332,53 +472,87 @@ describe('RBAC authorizer', () => {
 
   describe('TestAppliesTo: which subject of a binding is the user', () => {
     const cases: { name: string; subjects: Subject[]; user: UserInfo; namespace: string; index: number }[] = [
-      { name: 'single subject that matches username', subjects: [{ kind: 'User', name: 'foobar' }], user: { name: 'foobar', groups: [] }, namespace: '', index: 0 },
+      {
+        name: 'single subject that matches username',
+        subjects: [{ kind: 'User', name: 'foobar' }],
+        user: { name: 'foobar', groups: [] },
+        namespace: '',
+        index: 0,
+      },
       {
         name: 'multiple subjects, one that matches username',
-        subjects: [{ kind: 'User', name: 'barfoo' }, { kind: 'User', name: 'foobar' }],
+        subjects: [
+          { kind: 'User', name: 'barfoo' },
+          { kind: 'User', name: 'foobar' },
+        ],
         user: { name: 'foobar', groups: [] },
         namespace: '',
         index: 1,
       },
       {
         name: 'multiple subjects, none that match username',
-        subjects: [{ kind: 'User', name: 'barfoo' }, { kind: 'User', name: 'foobar' }],
+        subjects: [
+          { kind: 'User', name: 'barfoo' },
+          { kind: 'User', name: 'foobar' },
+        ],
         user: { name: 'zimzam', groups: [] },
         namespace: '',
         index: -1,
       },
       {
         name: 'multiple subjects, one that match group',
-        subjects: [{ kind: 'User', name: 'barfoo' }, { kind: 'Group', name: 'foobar' }],
+        subjects: [
+          { kind: 'User', name: 'barfoo' },
+          { kind: 'Group', name: 'foobar' },
+        ],
         user: { name: 'zimzam', groups: ['foobar'] },
         namespace: '',
         index: 1,
       },
       {
         name: 'multiple subjects, one that match group, should ignore namespace',
-        subjects: [{ kind: 'User', name: 'barfoo' }, { kind: 'Group', name: 'foobar' }],
+        subjects: [
+          { kind: 'User', name: 'barfoo' },
+          { kind: 'Group', name: 'foobar' },
+        ],
         user: { name: 'zimzam', groups: ['foobar'] },
         namespace: 'namespace1',
         index: 1,
       },
       {
         name: 'multiple subjects with a service account that matches',
-        subjects: [{ kind: 'User', name: 'barfoo' }, { kind: 'Group', name: 'foobar' }, { kind: 'ServiceAccount', namespace: 'kube-system', name: 'default' }],
+        subjects: [
+          { kind: 'User', name: 'barfoo' },
+          { kind: 'Group', name: 'foobar' },
+          { kind: 'ServiceAccount', namespace: 'kube-system', name: 'default' },
+        ],
         user: { name: 'system:serviceaccount:kube-system:default', groups: [] },
         namespace: 'default',
         index: 2,
       },
-      { name: "* user subject name doesn't match all users", subjects: [{ kind: 'User', name: '*' }], user: { name: 'foobar', groups: [] }, namespace: 'default', index: -1 },
+      {
+        name: "* user subject name doesn't match all users",
+        subjects: [{ kind: 'User', name: '*' }],
+        user: { name: 'foobar', groups: [] },
+        namespace: 'default',
+        index: -1,
+      },
       {
         name: 'binding to all authenticated and unauthenticated subjects matches authenticated user',
-        subjects: [{ kind: 'Group', name: 'system:authenticated' }, { kind: 'Group', name: 'system:unauthenticated' }],
+        subjects: [
+          { kind: 'Group', name: 'system:authenticated' },
+          { kind: 'Group', name: 'system:unauthenticated' },
+        ],
         user: { name: 'foobar', groups: ['system:authenticated'] },
         namespace: 'default',
         index: 0,
       },
       {
         name: 'binding to all authenticated and unauthenticated subjects matches anonymous user',
-        subjects: [{ kind: 'Group', name: 'system:authenticated' }, { kind: 'Group', name: 'system:unauthenticated' }],
+        subjects: [
+          { kind: 'Group', name: 'system:authenticated' },
+          { kind: 'Group', name: 'system:unauthenticated' },
+        ],
         user: { name: 'system:anonymous', groups: ['system:unauthenticated'] },
         namespace: 'default',
         index: 1,
@@ -405,8 +579,20 @@ describe('RBAC authorizer', () => {
         namespace: 'ci',
         index: -1,
       },
-      { name: 'a user subject does not match a group of that name', subjects: [{ kind: 'User', name: 'admins' }], user: { name: 'joe', groups: ['admins'] }, namespace: '', index: -1 },
-      { name: 'an unknown subject kind matches no one', subjects: [{ kind: 'Robot', name: 'joe' }], user: { name: 'joe', groups: [] }, namespace: '', index: -1 },
+      {
+        name: 'a user subject does not match a group of that name',
+        subjects: [{ kind: 'User', name: 'admins' }],
+        user: { name: 'joe', groups: ['admins'] },
+        namespace: '',
+        index: -1,
+      },
+      {
+        name: 'an unknown subject kind matches no one',
+        subjects: [{ kind: 'Robot', name: 'joe' }],
+        user: { name: 'joe', groups: [] },
+        namespace: '',
+        index: -1,
+      },
     ];
     for (const { name, subjects: bindingSubjects, user, namespace, index } of cases) {
       it(name, () => expect(matchingSubjectIndex(user, bindingSubjects, namespace)).to.equal(index));
@@ -421,25 +607,65 @@ describe('RBAC authorizer', () => {
     const authorizer = authorizerFor({
       roles: [role('namespace1', 'readthings', ruleReadPods, ruleReadServices)],
       clusterRoles: [clusterRole('cluster-admin', ruleAdmin), clusterRole('write-nodes', ruleWriteNodes)],
-      roleBindings: [{ metadata: { namespace: 'namespace1' }, subjects: [{ kind: 'User', name: 'foobar' }, { kind: 'Group', name: 'group1' }], roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'readthings' } }],
-      clusterRoleBindings: [{ subjects: [{ kind: 'User', name: 'admin' }, { kind: 'Group', name: 'admin' }], roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' } }],
+      roleBindings: [
+        {
+          metadata: { namespace: 'namespace1' },
+          subjects: [
+            { kind: 'User', name: 'foobar' },
+            { kind: 'Group', name: 'group1' },
+          ],
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'readthings' },
+        },
+      ],
+      clusterRoleBindings: [
+        {
+          subjects: [
+            { kind: 'User', name: 'admin' },
+            { kind: 'Group', name: 'admin' },
+          ],
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        },
+      ],
     });
     const cases: { name: string; user: UserInfo; namespace: string; rules: PolicyRule[] }[] = [
-      { name: 'a Role bound in the namespace', user: { name: 'foobar', groups: [] }, namespace: 'namespace1', rules: [ruleReadPods, ruleReadServices] },
-      { name: 'nothing in another namespace', user: { name: 'foobar', groups: [] }, namespace: 'namespace2', rules: [] },
-      { name: 'only cluster rules without a namespace', user: { name: 'foobar', groups: ['admin'] }, namespace: '', rules: [ruleAdmin] },
+      {
+        name: 'a Role bound in the namespace',
+        user: { name: 'foobar', groups: [] },
+        namespace: 'namespace1',
+        rules: [ruleReadPods, ruleReadServices],
+      },
+      {
+        name: 'nothing in another namespace',
+        user: { name: 'foobar', groups: [] },
+        namespace: 'namespace2',
+        rules: [],
+      },
+      {
+        name: 'only cluster rules without a namespace',
+        user: { name: 'foobar', groups: ['admin'] },
+        namespace: '',
+        rules: [ruleAdmin],
+      },
       { name: 'nothing for a user bound to nothing', user: { name: '', groups: [] }, namespace: '', rules: [] },
     ];
     for (const { name, user, namespace, rules } of cases) {
       it(name, () => {
-        expect(authorizer.rulesFor(user, namespace)).to.deep.equal({ resourceRules: rules, nonResourceRules: [], incomplete: false });
+        expect(authorizer.rulesFor(user, namespace)).to.deep.equal({
+          resourceRules: rules,
+          nonResourceRules: [],
+          incomplete: false,
+        });
       });
     }
 
     it('splits rules into resource and non-resource rules, leaving out empty lists', () => {
       const review = authorizerFor({
         clusterRoles: [
-          clusterRole('mixed', { verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] }, { verbs: ['get'], nonResourceURLs: ['/healthz'] }),
+          clusterRole(
+            'mixed',
+            { verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] },
+            { verbs: ['get'], nonResourceURLs: ['/healthz'] },
+          ),
         ],
         clusterRoleBindings: [clusterRoleBinding('mixed', 'User:alice')],
       }).rulesFor(alice, 'default');
@@ -466,10 +692,14 @@ describe('RBAC authorizer', () => {
 
   describe('bindings and the rules they grant', () => {
     const podReader = { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'] };
-    const getPods = (user: UserInfo, namespace: string) => resourceRequest(user, 'get', { resource: 'pods', namespace, name: 'web' });
+    const getPods = (user: UserInfo, namespace: string) =>
+      resourceRequest(user, 'get', { resource: 'pods', namespace, name: 'web' });
 
     it('a RoleBinding to a Role in its namespace grants there, and says which binding did', () => {
-      const authorizer = authorizerFor({ roles: [role('default', 'pod-reader', podReader)], roleBindings: [roleBinding('default', 'Role', 'pod-reader', 'User:alice')] });
+      const authorizer = authorizerFor({
+        roles: [role('default', 'pod-reader', podReader)],
+        roleBindings: [roleBinding('default', 'Role', 'pod-reader', 'User:alice')],
+      });
       expect(authorizer.authorize(getPods(alice, 'default'))).to.deep.equal({
         allowed: true,
         reason: 'RBAC: allowed by RoleBinding "pod-reader/default" of Role "pod-reader" to User "alice"',
@@ -478,18 +708,30 @@ describe('RBAC authorizer', () => {
     });
 
     it('a RoleBinding does not reach a Role of the same name in another namespace', () => {
-      const authorizer = authorizerFor({ roles: [role('other', 'pod-reader', podReader)], roleBindings: [roleBinding('default', 'Role', 'pod-reader', 'User:alice')] });
-      expect(authorizer.authorize(getPods(alice, 'default'))).to.include({ allowed: false, reason: 'RBAC: role.rbac.authorization.k8s.io "pod-reader" not found' });
+      const authorizer = authorizerFor({
+        roles: [role('other', 'pod-reader', podReader)],
+        roleBindings: [roleBinding('default', 'Role', 'pod-reader', 'User:alice')],
+      });
+      expect(authorizer.authorize(getPods(alice, 'default'))).to.include({
+        allowed: false,
+        reason: 'RBAC: role.rbac.authorization.k8s.io "pod-reader" not found',
+      });
     });
 
     it('a RoleBinding does not grant at the cluster scope', () => {
-      const authorizer = authorizerFor({ clusterRoles: [clusterRole('reader', splitRule('*', '*', '*', '*'))], roleBindings: [roleBinding('default', 'ClusterRole', 'reader', 'User:alice')] });
+      const authorizer = authorizerFor({
+        clusterRoles: [clusterRole('reader', splitRule('*', '*', '*', '*'))],
+        roleBindings: [roleBinding('default', 'ClusterRole', 'reader', 'User:alice')],
+      });
       expect(authorizer.authorize(resourceRequest(alice, 'list', { resource: 'nodes' })).allowed).to.equal(false);
       expect(authorizer.authorize(nonResourceRequest(alice, 'get', '/metrics')).allowed).to.equal(false);
     });
 
     it('a ClusterRoleBinding grants in every namespace and at the cluster scope', () => {
-      const authorizer = authorizerFor({ clusterRoles: [clusterRole('pod-reader', podReader)], clusterRoleBindings: [clusterRoleBinding('pod-reader', 'Group:readers')] });
+      const authorizer = authorizerFor({
+        clusterRoles: [clusterRole('pod-reader', podReader)],
+        clusterRoleBindings: [clusterRoleBinding('pod-reader', 'Group:readers')],
+      });
       const reader: UserInfo = { name: 'bob', groups: ['readers', 'system:authenticated'] };
       expect(authorizer.authorize(getPods(reader, 'a')).allowed).to.equal(true);
       expect(authorizer.authorize(getPods(reader, 'b')).allowed).to.equal(true);
@@ -500,13 +742,21 @@ describe('RBAC authorizer', () => {
     });
 
     it('a service account is bound by namespace and name', () => {
-      const builder: UserInfo = { name: 'system:serviceaccount:ci:builder', groups: ['system:serviceaccounts', 'system:serviceaccounts:ci', 'system:authenticated'] };
-      const authorizer = authorizerFor({ roles: [role('ci', 'pod-reader', podReader)], roleBindings: [roleBinding('ci', 'Role', 'pod-reader', 'ServiceAccount:builder')] });
+      const builder: UserInfo = {
+        name: 'system:serviceaccount:ci:builder',
+        groups: ['system:serviceaccounts', 'system:serviceaccounts:ci', 'system:authenticated'],
+      };
+      const authorizer = authorizerFor({
+        roles: [role('ci', 'pod-reader', podReader)],
+        roleBindings: [roleBinding('ci', 'Role', 'pod-reader', 'ServiceAccount:builder')],
+      });
       expect(authorizer.authorize(getPods(builder, 'ci'))).to.deep.equal({
         allowed: true,
         reason: 'RBAC: allowed by RoleBinding "pod-reader/ci" of Role "pod-reader" to ServiceAccount "builder/ci"',
       });
-      expect(authorizer.authorize(getPods({ ...builder, name: 'system:serviceaccount:ci:other' }, 'ci')).allowed).to.equal(false);
+      expect(
+        authorizer.authorize(getPods({ ...builder, name: 'system:serviceaccount:ci:other' }, 'ci')).allowed,
+      ).to.equal(false);
     });
 
     it('decides with the objects as they are at each decision', () => {
@@ -521,7 +771,11 @@ describe('RBAC authorizer', () => {
       const authorizer = authorizerFor({
         clusterRoleBindings: [
           clusterRoleBinding('gone', 'User:alice'),
-          { metadata: { name: 'odd' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Policy', name: 'x' }, subjects: subjects(['User:alice']) },
+          {
+            metadata: { name: 'odd' },
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Policy', name: 'x' },
+            subjects: subjects(['User:alice']),
+          },
           clusterRoleBinding('gone', 'User:alice'),
         ],
         roleBindings: [roleBinding('default', 'Role', 'missing', 'User:alice')],
@@ -544,13 +798,19 @@ describe('RBAC authorizer', () => {
     it('system:masters is allowed everything with no RBAC objects at all, and RBAC gives no reason', () => {
       const authorizer = authorizerFor({});
       const master: UserInfo = { name: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
-      expect(authorizer.authorize(resourceRequest(master, 'delete', { resource: 'nodes', name: 'n1' }))).to.deep.equal({ allowed: true, reason: '' });
+      expect(authorizer.authorize(resourceRequest(master, 'delete', { resource: 'nodes', name: 'n1' }))).to.deep.equal({
+        allowed: true,
+        reason: '',
+      });
       expect(authorizer.authorize(nonResourceRequest(master, 'get', '/metrics')).allowed).to.equal(true);
     });
 
     it('a user named system:masters is not in the group', () => {
       const authorizer = authorizerFor({});
-      expect(authorizer.authorize(resourceRequest({ name: 'system:masters', groups: [] }, 'get', { resource: 'pods' })).allowed).to.equal(false);
+      expect(
+        authorizer.authorize(resourceRequest({ name: 'system:masters', groups: [] }, 'get', { resource: 'pods' }))
+          .allowed,
+      ).to.equal(false);
     });
   });
 
@@ -561,7 +821,10 @@ describe('RBAC authorizer', () => {
     ];
     const chiselRules: PolicyRule[] = [{ verbs: ['chisel'], resources: ['mortises'] }];
     const sawRules: PolicyRule[] = [{ verbs: ['saw'], resources: ['boards'] }];
-    const labelled = (name: string, labels: Record<string, string>, rules: PolicyRule[]) => ({ metadata: { name, labels }, rules });
+    const labelled = (name: string, labels: Record<string, string>, rules: PolicyRule[]) => ({
+      metadata: { name, labels },
+      rules,
+    });
     const combined = (selectors: Record<string, string>[], rules: PolicyRule[] = []) => ({
       metadata: { name: 'combined' },
       aggregationRule: { clusterRoleSelectors: selectors.map((matchLabels) => ({ matchLabels })) },
@@ -580,7 +843,12 @@ describe('RBAC authorizer', () => {
       },
       {
         name: 'select properly and put in order',
-        clusterRoles: [labelled('hammer', { foo: 'bar' }, hammerRules), labelled('chisel', { foo: 'bar' }, chiselRules), labelled('saw', { foo: 'not-bar' }, sawRules), combined([{ foo: 'bar' }])],
+        clusterRoles: [
+          labelled('hammer', { foo: 'bar' }, hammerRules),
+          labelled('chisel', { foo: 'bar' }, chiselRules),
+          labelled('saw', { foo: 'not-bar' }, sawRules),
+          combined([{ foo: 'bar' }]),
+        ],
         expected: [...chiselRules, ...hammerRules],
       },
       {
@@ -620,14 +888,20 @@ describe('RBAC authorizer', () => {
       },
       {
         name: 'the aggregated role is not its own source even when its labels match',
-        clusterRoles: [labelled('hammer', { foo: 'bar' }, hammerRules), { ...combined([{ foo: 'bar' }], sawRules), metadata: { name: 'combined', labels: { foo: 'bar' } } }],
+        clusterRoles: [
+          labelled('hammer', { foo: 'bar' }, hammerRules),
+          { ...combined([{ foo: 'bar' }], sawRules), metadata: { name: 'combined', labels: { foo: 'bar' } } },
+        ],
         expected: hammerRules,
       },
       {
         name: 'a selected aggregated role contributes what it aggregates',
         clusterRoles: [
           labelled('saw', { tool: 'saw' }, sawRules),
-          { metadata: { name: 'inner', labels: { foo: 'bar' } }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { tool: 'saw' } }] } },
+          {
+            metadata: { name: 'inner', labels: { foo: 'bar' } },
+            aggregationRule: { clusterRoleSelectors: [{ matchLabels: { tool: 'saw' } }] },
+          },
           labelled('hammer', { foo: 'bar' }, hammerRules),
           combined([{ foo: 'bar' }]),
         ],
@@ -635,10 +909,16 @@ describe('RBAC authorizer', () => {
       },
       {
         name: 'matchExpressions select too',
-        clusterRoles: [labelled('hammer', { tool: 'hammer' }, hammerRules), labelled('saw', { tool: 'saw' }, sawRules), {
-          metadata: { name: 'combined' },
-          aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{ key: 'tool', operator: 'In', values: ['saw'] }] }] },
-        }],
+        clusterRoles: [
+          labelled('hammer', { tool: 'hammer' }, hammerRules),
+          labelled('saw', { tool: 'saw' }, sawRules),
+          {
+            metadata: { name: 'combined' },
+            aggregationRule: {
+              clusterRoleSelectors: [{ matchExpressions: [{ key: 'tool', operator: 'In', values: ['saw'] }] }],
+            },
+          },
+        ],
         expected: sawRules,
       },
     ];
@@ -655,8 +935,14 @@ describe('RBAC authorizer', () => {
     });
 
     it('aggregated roles selecting each other end', () => {
-      const a = { metadata: { name: 'a', labels: { side: 'a' } }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { side: 'b' } }] } };
-      const b = { metadata: { name: 'b', labels: { side: 'b' } }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { side: 'a' } }] } };
+      const a = {
+        metadata: { name: 'a', labels: { side: 'a' } },
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { side: 'b' } }] },
+      };
+      const b = {
+        metadata: { name: 'b', labels: { side: 'b' } },
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { side: 'a' } }] },
+      };
       const saw = labelled('saw', { side: 'b' }, sawRules);
       expect(aggregatedRules(a, [a, b, saw])).to.deep.equal(sawRules);
     });
@@ -671,45 +957,95 @@ describe('RBAC authorizer', () => {
       const sawBoards = resourceRequest(alice, 'saw', { namespace: 'shop', resource: 'boards' });
       // The stored rules of an aggregated role count for nothing: the controller would replace them.
       expect(authorizer.authorize(sawBoards).allowed).to.equal(false);
-      current.clusterRoles.push(labelled('hammer', { foo: 'bar' }, [{ verbs: ['hammer'], apiGroups: [''], resources: ['nails'] }]));
+      current.clusterRoles.push(
+        labelled('hammer', { foo: 'bar' }, [{ verbs: ['hammer'], apiGroups: [''], resources: ['nails'] }]),
+      );
       expect(authorizer.authorize(hammerNails).allowed).to.equal(true);
     });
   });
 
   describe('bootstrap policy', () => {
     const bootstrap = (partial: Partial<RbacObjects> = {}) =>
-      authorizerFor({ ...partial, clusterRoles: [...BOOTSTRAP_CLUSTER_ROLES, ...(partial.clusterRoles ?? [])], clusterRoleBindings: [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...(partial.clusterRoleBindings ?? [])] });
+      authorizerFor({
+        ...partial,
+        clusterRoles: [...BOOTSTRAP_CLUSTER_ROLES, ...(partial.clusterRoles ?? [])],
+        clusterRoleBindings: [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...(partial.clusterRoleBindings ?? [])],
+      });
     const anonymous: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
     describe('an authenticated user bound to nothing else', () => {
       const authorizer = bootstrap();
-      for (const path of ['/api', '/api/v1', '/apis', '/apis/apps/v1', '/openapi/v2', '/openapi/v3/api/v1', '/version', '/version/', '/healthz', '/livez', '/readyz']) {
-        it(`may get ${path}`, () => expect(authorizer.authorize(nonResourceRequest(alice, 'get', path)).allowed).to.equal(true));
+      for (const path of [
+        '/api',
+        '/api/v1',
+        '/apis',
+        '/apis/apps/v1',
+        '/openapi/v2',
+        '/openapi/v3/api/v1',
+        '/version',
+        '/version/',
+        '/healthz',
+        '/livez',
+        '/readyz',
+      ]) {
+        it(`may get ${path}`, () =>
+          expect(authorizer.authorize(nonResourceRequest(alice, 'get', path)).allowed).to.equal(true));
       }
       for (const path of ['/metrics', '/healthz/etcd', '/logs', '/']) {
-        it(`may not get ${path}`, () => expect(authorizer.authorize(nonResourceRequest(alice, 'get', path)).allowed).to.equal(false));
+        it(`may not get ${path}`, () =>
+          expect(authorizer.authorize(nonResourceRequest(alice, 'get', path)).allowed).to.equal(false));
       }
-      it('may not post to a discovery path', () => expect(authorizer.authorize(nonResourceRequest(alice, 'post', '/api')).allowed).to.equal(false));
+      it('may not post to a discovery path', () =>
+        expect(authorizer.authorize(nonResourceRequest(alice, 'post', '/api')).allowed).to.equal(false));
       for (const [apiGroup, resource] of [
         ['authorization.k8s.io', 'selfsubjectaccessreviews'],
         ['authorization.k8s.io', 'selfsubjectrulesreviews'],
         ['authentication.k8s.io', 'selfsubjectreviews'],
       ] as const) {
-        it(`may create ${resource}`, () => expect(authorizer.authorize(resourceRequest(alice, 'create', { apiGroup, resource })).allowed).to.equal(true));
+        it(`may create ${resource}`, () =>
+          expect(authorizer.authorize(resourceRequest(alice, 'create', { apiGroup, resource })).allowed).to.equal(
+            true,
+          ));
       }
       it('may not create subjectaccessreviews', () => {
-        expect(authorizer.authorize(resourceRequest(alice, 'create', { apiGroup: 'authorization.k8s.io', resource: 'subjectaccessreviews' })).allowed).to.equal(false);
+        expect(
+          authorizer.authorize(
+            resourceRequest(alice, 'create', { apiGroup: 'authorization.k8s.io', resource: 'subjectaccessreviews' }),
+          ).allowed,
+        ).to.equal(false);
       });
-      it('may not list pods', () => expect(authorizer.authorize(resourceRequest(alice, 'list', { namespace: 'default', resource: 'pods' })).allowed).to.equal(false));
+      it('may not list pods', () =>
+        expect(
+          authorizer.authorize(resourceRequest(alice, 'list', { namespace: 'default', resource: 'pods' })).allowed,
+        ).to.equal(false));
       it('is told its discovery and self-review rules by a rules review', () => {
         const review = authorizer.rulesFor(alice, 'default');
         expect(review.incomplete).to.equal(false);
         expect(review.resourceRules).to.deep.equal([
-          { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] },
+          {
+            verbs: ['create'],
+            apiGroups: ['authorization.k8s.io'],
+            resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+          },
           { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
         ]);
         expect(review.nonResourceRules).to.deep.equal([
-          { verbs: ['get'], nonResourceURLs: ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/'] },
+          {
+            verbs: ['get'],
+            nonResourceURLs: [
+              '/api',
+              '/api/*',
+              '/apis',
+              '/apis/*',
+              '/healthz',
+              '/livez',
+              '/openapi',
+              '/openapi/*',
+              '/readyz',
+              '/version',
+              '/version/',
+            ],
+          },
           { verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] },
         ]);
       });
@@ -718,11 +1054,20 @@ describe('RBAC authorizer', () => {
     describe('an unauthenticated user', () => {
       const authorizer = bootstrap();
       for (const path of ['/healthz', '/version']) {
-        it(`may get ${path}`, () => expect(authorizer.authorize(nonResourceRequest(anonymous, 'get', path)).allowed).to.equal(true));
+        it(`may get ${path}`, () =>
+          expect(authorizer.authorize(nonResourceRequest(anonymous, 'get', path)).allowed).to.equal(true));
       }
-      it('may not discover the API', () => expect(authorizer.authorize(nonResourceRequest(anonymous, 'get', '/apis')).allowed).to.equal(false));
+      it('may not discover the API', () =>
+        expect(authorizer.authorize(nonResourceRequest(anonymous, 'get', '/apis')).allowed).to.equal(false));
       it('may not create selfsubjectaccessreviews', () => {
-        expect(authorizer.authorize(resourceRequest(anonymous, 'create', { apiGroup: 'authorization.k8s.io', resource: 'selfsubjectaccessreviews' })).allowed).to.equal(false);
+        expect(
+          authorizer.authorize(
+            resourceRequest(anonymous, 'create', {
+              apiGroup: 'authorization.k8s.io',
+              resource: 'selfsubjectaccessreviews',
+            }),
+          ).allowed,
+        ).to.equal(false);
       });
     });
 
@@ -763,31 +1108,54 @@ describe('RBAC authorizer', () => {
       ];
       for (const [name, verb, fields, allowed] of cases) {
         const attributes = resourceRequest(user(name), verb, { namespace: 'team', ...fields });
-        it(`${allowed ? 'allows' : 'denies'} ${describeRequest(attributes)}`, () => expect(authorizer.authorize(attributes).allowed).to.equal(allowed));
+        it(`${allowed ? 'allows' : 'denies'} ${describeRequest(attributes)}`, () =>
+          expect(authorizer.authorize(attributes).allowed).to.equal(allowed));
       }
       it('grants nothing outside the namespace', () => {
-        expect(authorizer.authorize(resourceRequest(user('admin'), 'list', { namespace: 'elsewhere', resource: 'pods' })).allowed).to.equal(false);
+        expect(
+          authorizer.authorize(resourceRequest(user('admin'), 'list', { namespace: 'elsewhere', resource: 'pods' }))
+            .allowed,
+        ).to.equal(false);
       });
       it('view picks up a ClusterRole labelled to aggregate to it', () => {
         const crontabViewer = {
           metadata: { name: 'crontabs-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } },
           rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: ['stable.example.com'], resources: ['crontabs'] }],
         };
-        const withCrontabs = bootstrap({ clusterRoles: [crontabViewer], roleBindings: [roleBinding('team', 'ClusterRole', 'admin', 'User:admin')] });
-        expect(withCrontabs.authorize(resourceRequest(user('admin'), 'list', { namespace: 'team', apiGroup: 'stable.example.com', resource: 'crontabs' })).allowed).to.equal(true);
+        const withCrontabs = bootstrap({
+          clusterRoles: [crontabViewer],
+          roleBindings: [roleBinding('team', 'ClusterRole', 'admin', 'User:admin')],
+        });
+        expect(
+          withCrontabs.authorize(
+            resourceRequest(user('admin'), 'list', {
+              namespace: 'team',
+              apiGroup: 'stable.example.com',
+              resource: 'crontabs',
+            }),
+          ).allowed,
+        ).to.equal(true);
       });
     });
 
     it('every bootstrap object is labelled and annotated as kube’s defaults are', () => {
       for (const object of [...BOOTSTRAP_CLUSTER_ROLES, ...BOOTSTRAP_CLUSTER_ROLE_BINDINGS]) {
-        expect(object.metadata.labels, object.metadata.name).to.include({ 'kubernetes.io/bootstrapping': 'rbac-defaults' });
-        expect(object.metadata.annotations, object.metadata.name).to.deep.equal({ 'rbac.authorization.kubernetes.io/autoupdate': 'true' });
+        expect(object.metadata.labels, object.metadata.name).to.include({
+          'kubernetes.io/bootstrapping': 'rbac-defaults',
+        });
+        expect(object.metadata.annotations, object.metadata.name).to.deep.equal({
+          'rbac.authorization.kubernetes.io/autoupdate': 'true',
+        });
       }
     });
 
     it('admin, edit and view are aggregated and chained by their labels', () => {
-      const byName = new Map(BOOTSTRAP_CLUSTER_ROLES.map((clusterRoleObject) => [clusterRoleObject.metadata.name, clusterRoleObject]));
-      expect(byName.get('admin').aggregationRule).to.deep.equal({ clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' } }] });
+      const byName = new Map(
+        BOOTSTRAP_CLUSTER_ROLES.map((clusterRoleObject) => [clusterRoleObject.metadata.name, clusterRoleObject]),
+      );
+      expect(byName.get('admin').aggregationRule).to.deep.equal({
+        clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' } }],
+      });
       expect(byName.get('edit').metadata.labels).to.include({ 'rbac.authorization.k8s.io/aggregate-to-admin': 'true' });
       expect(byName.get('view').metadata.labels).to.include({ 'rbac.authorization.k8s.io/aggregate-to-edit': 'true' });
       expect(byName.get('view')).to.not.have.property('rules');
@@ -797,46 +1165,101 @@ describe('RBAC authorizer', () => {
   describe('forbidden messages', () => {
     const name = (userName: string): UserInfo => ({ name: userName, groups: [] });
     const cases: [string, Attributes, string][] = [
-      ['a named get in a namespace', resourceRequest(alice, 'get', { namespace: 'default', resource: 'pods', name: 'x' }), 'pods "x" is forbidden: User "alice" cannot get resource "pods" in API group "" in the namespace "default"'],
-      ['a list in a namespace', resourceRequest(alice, 'list', { namespace: 'default', resource: 'pods' }), 'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"'],
-      ['a resource of a named group', resourceRequest(alice, 'list', { namespace: 'default', apiGroup: 'apps', resource: 'deployments' }), 'deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" in the namespace "default"'],
-      ['a subresource', resourceRequest(alice, 'get', { namespace: 'default', resource: 'pods', subresource: 'log', name: 'web' }), 'pods "web" is forbidden: User "alice" cannot get resource "pods/log" in API group "" in the namespace "default"'],
-      ['the cluster scope', resourceRequest(alice, 'list', { resource: 'nodes' }), 'nodes is forbidden: User "alice" cannot list resource "nodes" in API group "" at the cluster scope'],
+      [
+        'a named get in a namespace',
+        resourceRequest(alice, 'get', { namespace: 'default', resource: 'pods', name: 'x' }),
+        'pods "x" is forbidden: User "alice" cannot get resource "pods" in API group "" in the namespace "default"',
+      ],
+      [
+        'a list in a namespace',
+        resourceRequest(alice, 'list', { namespace: 'default', resource: 'pods' }),
+        'pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"',
+      ],
+      [
+        'a resource of a named group',
+        resourceRequest(alice, 'list', { namespace: 'default', apiGroup: 'apps', resource: 'deployments' }),
+        'deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" in the namespace "default"',
+      ],
+      [
+        'a subresource',
+        resourceRequest(alice, 'get', { namespace: 'default', resource: 'pods', subresource: 'log', name: 'web' }),
+        'pods "web" is forbidden: User "alice" cannot get resource "pods/log" in API group "" in the namespace "default"',
+      ],
+      [
+        'the cluster scope',
+        resourceRequest(alice, 'list', { resource: 'nodes' }),
+        'nodes is forbidden: User "alice" cannot list resource "nodes" in API group "" at the cluster scope',
+      ],
       ['a path', nonResourceRequest(alice, 'get', '/metrics'), 'forbidden: User "alice" cannot get path "/metrics"'],
       // errors_test.go's TestForbidden
-      ['errors_test: a path', nonResourceRequest(name('NAME'), 'GET', '/whatever'), 'forbidden: User "NAME" cannot GET path "/whatever"'],
-      ['errors_test: markup in a path is escaped', nonResourceRequest(name('NAME'), 'GET', '/<script>'), 'forbidden: User "NAME" cannot GET path "/&lt;script&gt;"'],
-      ['errors_test: a resource', resourceRequest(name('NAME'), 'get', { resource: 'pod' }), 'pod is forbidden: User "NAME" cannot get resource "pod" in API group "" at the cluster scope'],
-      ['errors_test: a named resource', resourceRequest(name('NAME'), 'get', { resource: 'pod', name: 'mypod' }), 'pod "mypod" is forbidden: User "NAME" cannot get resource "pod" in API group "" at the cluster scope'],
+      [
+        'errors_test: a path',
+        nonResourceRequest(name('NAME'), 'GET', '/whatever'),
+        'forbidden: User "NAME" cannot GET path "/whatever"',
+      ],
+      [
+        'errors_test: markup in a path is escaped',
+        nonResourceRequest(name('NAME'), 'GET', '/<script>'),
+        'forbidden: User "NAME" cannot GET path "/&lt;script&gt;"',
+      ],
+      [
+        'errors_test: a resource',
+        resourceRequest(name('NAME'), 'get', { resource: 'pod' }),
+        'pod is forbidden: User "NAME" cannot get resource "pod" in API group "" at the cluster scope',
+      ],
+      [
+        'errors_test: a named resource',
+        resourceRequest(name('NAME'), 'get', { resource: 'pod', name: 'mypod' }),
+        'pod "mypod" is forbidden: User "NAME" cannot get resource "pod" in API group "" at the cluster scope',
+      ],
       [
         'errors_test: a subresource in a group',
-        resourceRequest(name('NAME'), 'get', { namespace: 'test', apiGroup: 'v2', resource: 'pod', subresource: 'quota' }),
+        resourceRequest(name('NAME'), 'get', {
+          namespace: 'test',
+          apiGroup: 'v2',
+          resource: 'pod',
+          subresource: 'quota',
+        }),
         'pod.v2 is forbidden: User "NAME" cannot get resource "pod/quota" in API group "v2" in the namespace "test"',
       ],
-      ['a user name that needs quoting', resourceRequest(name('o"brien\\x'), 'list', { resource: 'nodes' }), 'nodes is forbidden: User "o\\"brien\\\\x" cannot list resource "nodes" in API group "" at the cluster scope'],
+      [
+        'a user name that needs quoting',
+        resourceRequest(name('o"brien\\x'), 'list', { resource: 'nodes' }),
+        'nodes is forbidden: User "o\\"brien\\\\x" cannot list resource "nodes" in API group "" at the cluster scope',
+      ],
     ];
     for (const [title, attributes, message] of cases) {
       it(title, () => expect(forbiddenMessage(attributes)).to.equal(message));
     }
 
     it('a reason follows the message after a colon, unescaped', () => {
-      expect(forbiddenMessage(nonResourceRequest(alice, 'get', '/metrics'), 'RBAC: <why>')).to.equal('forbidden: User "alice" cannot get path "/metrics": RBAC: <why>');
+      expect(forbiddenMessage(nonResourceRequest(alice, 'get', '/metrics'), 'RBAC: <why>')).to.equal(
+        'forbidden: User "alice" cannot get path "/metrics": RBAC: <why>',
+      );
     });
 
     it('a denial carries the message, with RBAC’s reason when it could not resolve a binding', () => {
       const authorizer = authorizerFor({ roleBindings: [roleBinding('default', 'Role', 'missing', 'User:alice')] });
-      expect(authorizer.authorize(resourceRequest(alice, 'get', { namespace: 'default', resource: 'pods', name: 'x' }))).to.deep.equal({
+      expect(
+        authorizer.authorize(resourceRequest(alice, 'get', { namespace: 'default', resource: 'pods', name: 'x' })),
+      ).to.deep.equal({
         allowed: false,
         reason: 'RBAC: role.rbac.authorization.k8s.io "missing" not found',
-        message: 'pods "x" is forbidden: User "alice" cannot get resource "pods" in API group "" in the namespace "default": RBAC: role.rbac.authorization.k8s.io "missing" not found',
+        message:
+          'pods "x" is forbidden: User "alice" cannot get resource "pods" in API group "" in the namespace "default": RBAC: role.rbac.authorization.k8s.io "missing" not found',
       });
     });
 
     it('a plain denial has no reason and the bare message', () => {
-      expect(authorizerFor({}).authorize(resourceRequest(alice, 'list', { namespace: 'default', apiGroup: 'apps', resource: 'deployments' }))).to.deep.equal({
+      expect(
+        authorizerFor({}).authorize(
+          resourceRequest(alice, 'list', { namespace: 'default', apiGroup: 'apps', resource: 'deployments' }),
+        ),
+      ).to.deep.equal({
         allowed: false,
         reason: '',
-        message: 'deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" in the namespace "default"',
+        message:
+          'deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" in the namespace "default"',
       });
     });
   });

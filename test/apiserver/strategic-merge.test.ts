@@ -1291,7 +1291,9 @@ describe('strategic merge patch', () => {
       if (c.expectedError) {
         it(`${c.description}: fails`, () => {
           expect(() => strategicMergePatch(c.original ?? {}, c.twoWay, mergeItem))
-            .to.throw(PatchError).with.property('message').that.contains(c.expectedError);
+            .to.throw(PatchError)
+            .with.property('message')
+            .that.contains(c.expectedError);
         });
       } else if (c.twoWay !== undefined && twoWayResult) {
         it(`${c.description} (two-way patch)`, () => {
@@ -1317,61 +1319,130 @@ describe('strategic merge patch', () => {
 
     it('treats a null patch as no change and refuses a patch that is not an object', () => {
       expect(strategicMergePatch({ name: 'a' }, null, mergeItem)).to.deep.equal({ name: 'a' });
-      expectPatchError(() => strategicMergePatch({}, [1], mergeItem), 400,
-        'json: cannot unmarshal array into Go value of type map[string]interface {}');
-      expectPatchError(() => strategicMergePatch({}, 'x', mergeItem), 400,
-        'json: cannot unmarshal string into Go value of type map[string]interface {}');
+      expectPatchError(
+        () => strategicMergePatch({}, [1], mergeItem),
+        400,
+        'json: cannot unmarshal array into Go value of type map[string]interface {}',
+      );
+      expectPatchError(
+        () => strategicMergePatch({}, 'x', mergeItem),
+        400,
+        'json: cannot unmarshal string into Go value of type map[string]interface {}',
+      );
     });
 
     it('answers a list item without its merge key with a 500 naming the item', () => {
-      expectPatchError(() => strategicMergePatch({ mergingList: [{ name: 'a' }] }, { mergingList: [{ value: 'b', other: 2 }] }, mergeItem),
-        500, 'map: map[other:2 value:b] does not contain declared merge key: name');
+      expectPatchError(
+        () =>
+          strategicMergePatch({ mergingList: [{ name: 'a' }] }, { mergingList: [{ value: 'b', other: 2 }] }, mergeItem),
+        500,
+        'map: map[other:2 value:b] does not contain declared merge key: name',
+      );
     });
 
     it('answers an unknown $patch directive with a 500', () => {
-      expectPatchError(() => strategicMergePatch({ simpleMap: { a: '1' } }, { simpleMap: { $patch: 'bogus' } }, mergeItem),
-        500, 'unknown patch type: bogus in map: map[$patch:bogus]');
-      expectPatchError(() => strategicMergePatch({ mergingList: [{ name: 'a' }] }, { mergingList: [{ name: 'a', $patch: 'merge' }] }, mergeItem),
-        500, 'merging lists cannot yet be specified in the patch');
+      expectPatchError(
+        () => strategicMergePatch({ simpleMap: { a: '1' } }, { simpleMap: { $patch: 'bogus' } }, mergeItem),
+        500,
+        'unknown patch type: bogus in map: map[$patch:bogus]',
+      );
+      expectPatchError(
+        () =>
+          strategicMergePatch(
+            { mergingList: [{ name: 'a' }] },
+            { mergingList: [{ name: 'a', $patch: 'merge' }] },
+            mergeItem,
+          ),
+        500,
+        'merging lists cannot yet be specified in the patch',
+      );
     });
 
     it('answers a $patch: merge map with a 500, since maps know only replace and delete', () => {
-      expectPatchError(() => strategicMergePatch({ simpleMap: {} }, { simpleMap: { $patch: 'merge', a: '1' } }, mergeItem),
-        500, 'unknown patch type: merge in map: map[$patch:merge a:1]');
+      expectPatchError(
+        () => strategicMergePatch({ simpleMap: {} }, { simpleMap: { $patch: 'merge', a: '1' } }, mergeItem),
+        500,
+        'unknown patch type: merge in map: map[$patch:merge a:1]',
+      );
     });
 
     it('answers malformed directives with a 400', () => {
-      expectPatchError(() => strategicMergePatch({ retainKeysMap: { name: 'a' } }, { retainKeysMap: { $retainKeys: 'name' } }, mergeItem),
-        400, 'invalid patch format of retainKeys');
-      expectPatchError(() => strategicMergePatch({ retainKeysMap: { name: 'a' } }, { retainKeysMap: { $retainKeys: ['name'], value: 'v' } }, mergeItem),
-        400, 'invalid patch format of retainKeys');
-      expectPatchError(() => strategicMergePatch({ mergingIntList: [1] }, { '$deleteFromPrimitiveListmergingIntList': [1] }, mergeItem),
-        400, 'invalid patch format of primitive list');
-      expectPatchError(() => strategicMergePatch({ mergingIntList: [1] }, { '$setElementOrderX/mergingIntList': [1] }, mergeItem),
-        400, 'invalid patch format of setElementOrder list');
+      expectPatchError(
+        () =>
+          strategicMergePatch({ retainKeysMap: { name: 'a' } }, { retainKeysMap: { $retainKeys: 'name' } }, mergeItem),
+        400,
+        'invalid patch format of retainKeys',
+      );
+      expectPatchError(
+        () =>
+          strategicMergePatch(
+            { retainKeysMap: { name: 'a' } },
+            { retainKeysMap: { $retainKeys: ['name'], value: 'v' } },
+            mergeItem,
+          ),
+        400,
+        'invalid patch format of retainKeys',
+      );
+      expectPatchError(
+        () => strategicMergePatch({ mergingIntList: [1] }, { $deleteFromPrimitiveListmergingIntList: [1] }, mergeItem),
+        400,
+        'invalid patch format of primitive list',
+      );
+      expectPatchError(
+        () => strategicMergePatch({ mergingIntList: [1] }, { '$setElementOrderX/mergingIntList': [1] }, mergeItem),
+        400,
+        'invalid patch format of setElementOrder list',
+      );
     });
 
     it('answers lists of lists with the generic 422', () => {
-      const error = expectPatchError(() => strategicMergePatch({ mergingIntList: [[1]] }, { mergingIntList: [[2]] }, mergeItem),
-        422, 'the server rejected our request due to an error in our request');
+      const error = expectPatchError(
+        () => strategicMergePatch({ mergingIntList: [[1]] }, { mergingIntList: [[2]] }, mergeItem),
+        422,
+        'the server rejected our request due to an error in our request',
+      );
       expect(error.detail).to.equal('lists of lists are not supported');
     });
 
     it('answers a patch list out of its $setElementOrder with a 500 quoting both lists', () => {
-      expectPatchError(() => strategicMergePatch({ mergingIntList: [1, 2] }, { '$setElementOrder/mergingIntList': [1, 2], mergingIntList: [2, 1] }, mergeItem),
-        500, "the order in patch list:\n[2 1]\n doesn't match $setElementOrder list:\n[1 2]");
+      expectPatchError(
+        () =>
+          strategicMergePatch(
+            { mergingIntList: [1, 2] },
+            { '$setElementOrder/mergingIntList': [1, 2], mergingIntList: [2, 1] },
+            mergeItem,
+          ),
+        500,
+        "the order in patch list:\n[2 1]\n doesn't match $setElementOrder list:\n[1 2]",
+      );
     });
 
     it('drops directives carried into fields the original lacks, as decoding into the typed object does', () => {
-      const patched = strategicMergePatch({}, {
-        retainKeysMap: { $retainKeys: ['name'], name: 'a', '$setElementOrder/mergingList': [{ name: 'x' }], mergingList: [{ name: 'x' }] },
-        nonMergingList: [{ name: 'y', $patch: 'delete' }, { name: 'z' }],
-      }, mergeItem);
-      expect(patched).to.deep.equal({ retainKeysMap: { name: 'a', mergingList: [{ name: 'x' }] }, nonMergingList: [{ name: 'z' }] });
+      const patched = strategicMergePatch(
+        {},
+        {
+          retainKeysMap: {
+            $retainKeys: ['name'],
+            name: 'a',
+            '$setElementOrder/mergingList': [{ name: 'x' }],
+            mergingList: [{ name: 'x' }],
+          },
+          nonMergingList: [{ name: 'y', $patch: 'delete' }, { name: 'z' }],
+        },
+        mergeItem,
+      );
+      expect(patched).to.deep.equal({
+        retainKeysMap: { name: 'a', mergingList: [{ name: 'x' }] },
+        nonMergingList: [{ name: 'z' }],
+      });
     });
 
     it('takes a replace-strategy field from the patch as it is, less directive keys', () => {
-      const patched = strategicMergePatch({ replacingItem: { a: 1, b: 2 } }, { replacingItem: { a: null, $retainKeys: ['a'] } }, mergeItem);
+      const patched = strategicMergePatch(
+        { replacingItem: { a: 1, b: 2 } },
+        { replacingItem: { a: null, $retainKeys: ['a'] } },
+        mergeItem,
+      );
       expect(patched).to.deep.equal({ replacingItem: { a: null } });
     });
   });
@@ -1387,7 +1458,10 @@ function liveDeployment() {
       namespace: 'default',
       uid: 'd1',
       labels: { app: 'web' },
-      annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"old":true}', 'deployment.kubernetes.io/revision': '1' },
+      annotations: {
+        'kubectl.kubernetes.io/last-applied-configuration': '{"old":true}',
+        'deployment.kubernetes.io/revision': '1',
+      },
       finalizers: ['example.com/keep'],
     },
     spec: {
@@ -1397,16 +1471,24 @@ function liveDeployment() {
       template: {
         metadata: { labels: { app: 'web' } },
         spec: {
-          containers: [{
-            name: 'web',
-            image: 'nginx:1.25',
-            ports: [{ containerPort: 80, protocol: 'TCP' }],
-            env: [{ name: 'A', value: '1' }, { name: 'INJECTED', value: 'webhook' }],
-            imagePullPolicy: 'IfNotPresent',
-            terminationMessagePath: '/dev/termination-log',
-          }],
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.25',
+              ports: [{ containerPort: 80, protocol: 'TCP' }],
+              env: [
+                { name: 'A', value: '1' },
+                { name: 'INJECTED', value: 'webhook' },
+              ],
+              imagePullPolicy: 'IfNotPresent',
+              terminationMessagePath: '/dev/termination-log',
+            },
+          ],
           volumes: [{ name: 'data', emptyDir: {} }],
-          tolerations: [{ key: 'a', operator: 'Exists' }, { key: 'b', operator: 'Exists' }],
+          tolerations: [
+            { key: 'a', operator: 'Exists' },
+            { key: 'b', operator: 'Exists' },
+          ],
           restartPolicy: 'Always',
         },
       },
@@ -1432,7 +1514,12 @@ describe('strategic merge patch of built-in kinds', () => {
           spec: {
             '$setElementOrder/containers': [{ name: 'web' }, { name: 'log-tailer' }],
             containers: [
-              { '$setElementOrder/env': [{ name: 'A' }, { name: 'B' }], env: [{ name: 'B', value: '2' }], image: 'nginx:1.27', name: 'web' },
+              {
+                '$setElementOrder/env': [{ name: 'A' }, { name: 'B' }],
+                env: [{ name: 'B', value: '2' }],
+                image: 'nginx:1.27',
+                name: 'web',
+              },
               { name: 'log-tailer', image: 'busybox:1.36', args: ['tail', '-f', '/var/log/app.log'] },
             ],
           },
@@ -1443,24 +1530,45 @@ describe('strategic merge patch of built-in kinds', () => {
 
     const expected = liveDeployment();
     expected.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'] = '{"new":true}';
-    const web = expected.spec.template.spec.containers[0]!;
+    const web = expected.spec.template.spec.containers[0];
     web.image = 'nginx:1.27';
     // Patch items in the patch's order; the webhook's variable stays after its server-side neighbour.
-    web.env = [{ name: 'A', value: '1' }, { name: 'B', value: '2' }, { name: 'INJECTED', value: 'webhook' }];
-    (expected.spec.template.spec.containers as object[]).push({ name: 'log-tailer', image: 'busybox:1.36', args: ['tail', '-f', '/var/log/app.log'] });
+    web.env = [
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+      { name: 'INJECTED', value: 'webhook' },
+    ];
+    (expected.spec.template.spec.containers as object[]).push({
+      name: 'log-tailer',
+      image: 'busybox:1.36',
+      args: ['tail', '-f', '/var/log/app.log'],
+    });
     expect(patched).to.deep.equal(expected);
   });
 
   it('reorders containers by $setElementOrder and deletes one with $patch: delete', () => {
     const live = liveDeployment();
-    live.spec.template.spec.containers.push({ ...live.spec.template.spec.containers[0]!, name: 'sidecar' }, { ...live.spec.template.spec.containers[0]!, name: 'old' });
+    live.spec.template.spec.containers.push(
+      { ...live.spec.template.spec.containers[0], name: 'sidecar' },
+      { ...live.spec.template.spec.containers[0], name: 'old' },
+    );
     const patch = {
-      spec: { template: { spec: {
-        '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'web' }],
-        containers: [{ name: 'old', $patch: 'delete' }],
-      } } },
+      spec: {
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'sidecar' }, { name: 'web' }],
+            containers: [{ name: 'old', $patch: 'delete' }],
+          },
+        },
+      },
     };
-    const patched = applyPatch('application/strategic-merge-patch+json', live, patch, deploymentKind, true) as ReturnType<typeof liveDeployment>;
+    const patched = applyPatch(
+      'application/strategic-merge-patch+json',
+      live,
+      patch,
+      deploymentKind,
+      true,
+    ) as ReturnType<typeof liveDeployment>;
     expect(patched.spec.template.spec.containers.map((c) => c.name)).to.deep.equal(['sidecar', 'web']);
   });
 
@@ -1468,17 +1576,34 @@ describe('strategic merge patch of built-in kinds', () => {
     const patch = {
       spec: {
         strategy: { $retainKeys: ['type'], type: 'Recreate' },
-        template: { spec: { volumes: [{ $retainKeys: ['configMap', 'name'], name: 'data', configMap: { name: 'settings' } }] } },
+        template: {
+          spec: { volumes: [{ $retainKeys: ['configMap', 'name'], name: 'data', configMap: { name: 'settings' } }] },
+        },
       },
     };
-    const patched = applyPatch('application/strategic-merge-patch+json', liveDeployment(), patch, deploymentKind, true) as ReturnType<typeof liveDeployment>;
+    const patched = applyPatch(
+      'application/strategic-merge-patch+json',
+      liveDeployment(),
+      patch,
+      deploymentKind,
+      true,
+    ) as ReturnType<typeof liveDeployment>;
     expect(patched.spec.strategy).to.deep.equal({ type: 'Recreate' });
     expect(patched.spec.template.spec.volumes).to.deep.equal([{ name: 'data', configMap: { name: 'settings' } }]);
   });
 
   it('replaces untagged lists such as tolerations, and deletes labels set to null', () => {
-    const patch = { metadata: { labels: { app: null, tier: 'web' } }, spec: { template: { spec: { tolerations: [{ key: 'c', operator: 'Exists' }] } } } };
-    const patched = applyPatch('application/strategic-merge-patch+json', liveDeployment(), patch, deploymentKind, true) as ReturnType<typeof liveDeployment>;
+    const patch = {
+      metadata: { labels: { app: null, tier: 'web' } },
+      spec: { template: { spec: { tolerations: [{ key: 'c', operator: 'Exists' }] } } },
+    };
+    const patched = applyPatch(
+      'application/strategic-merge-patch+json',
+      liveDeployment(),
+      patch,
+      deploymentKind,
+      true,
+    ) as ReturnType<typeof liveDeployment>;
     expect(patched.metadata.labels).to.deep.equal({ tier: 'web' });
     expect(patched.spec.template.spec.tolerations).to.deep.equal([{ key: 'c', operator: 'Exists' }]);
   });
@@ -1488,7 +1613,13 @@ describe('strategic merge patch of built-in kinds', () => {
       metadata: { finalizers: ['example.com/other'], '$deleteFromPrimitiveList/finalizers': ['example.com/keep'] },
       status: { conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }] },
     };
-    const patched = applyPatch('application/strategic-merge-patch+json', liveDeployment(), patch, deploymentKind, true) as ReturnType<typeof liveDeployment>;
+    const patched = applyPatch(
+      'application/strategic-merge-patch+json',
+      liveDeployment(),
+      patch,
+      deploymentKind,
+      true,
+    ) as ReturnType<typeof liveDeployment>;
     expect(patched.metadata.finalizers).to.deep.equal(['example.com/other']);
     expect(patched.status.conditions).to.deep.equal([
       { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable' },
@@ -1513,27 +1644,57 @@ describe('strategic merge patch of built-in kinds', () => {
     const patch = {
       spec: {
         '$setElementOrder/ports': [{ port: 80 }, { port: 443 }],
-        ports: [{ name: 'https', port: 443, targetPort: 8443 }, { port: 9090, $patch: 'delete' }],
+        ports: [
+          { name: 'https', port: 443, targetPort: 8443 },
+          { port: 9090, $patch: 'delete' },
+        ],
       },
     };
-    const patched = applyPatch('application/strategic-merge-patch+json', service, patch, { group: '', version: 'v1', kind: 'Service' }, true);
+    const patched = applyPatch(
+      'application/strategic-merge-patch+json',
+      service,
+      patch,
+      { group: '', version: 'v1', kind: 'Service' },
+      true,
+    );
     expect(patched).to.deep.equal({
       ...service,
       spec: {
         ...service.spec,
-        ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }, { name: 'https', port: 443, targetPort: 8443 }],
+        ports: [
+          { name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 },
+          { name: 'https', port: 443, targetPort: 8443 },
+        ],
       },
     });
   });
 
   it('merges the pod template of a CronJob by container name', () => {
     const cronJob = {
-      spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'job', image: 'a:1', command: ['run'] }] } } } } },
+      spec: {
+        schedule: '* * * * *',
+        jobTemplate: {
+          spec: { template: { spec: { containers: [{ name: 'job', image: 'a:1', command: ['run'] }] } } },
+        },
+      },
     };
-    const patch = { spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'job', image: 'a:2' }] } } } } } };
-    const patched = applyPatch('application/strategic-merge-patch+json', cronJob, patch, { group: 'batch', version: 'v1', kind: 'CronJob' }, true);
+    const patch = {
+      spec: { jobTemplate: { spec: { template: { spec: { containers: [{ name: 'job', image: 'a:2' }] } } } } },
+    };
+    const patched = applyPatch(
+      'application/strategic-merge-patch+json',
+      cronJob,
+      patch,
+      { group: 'batch', version: 'v1', kind: 'CronJob' },
+      true,
+    );
     expect(patched).to.deep.equal({
-      spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { containers: [{ name: 'job', image: 'a:2', command: ['run'] }] } } } } },
+      spec: {
+        schedule: '* * * * *',
+        jobTemplate: {
+          spec: { template: { spec: { containers: [{ name: 'job', image: 'a:2', command: ['run'] }] } } },
+        },
+      },
     });
   });
 
@@ -1542,17 +1703,39 @@ describe('strategic merge patch of built-in kinds', () => {
       metadata: { name: 's', ownerReferences: [{ uid: 'u1', kind: 'Deployment', name: 'a' }] },
       data: { a: 'YQ==', b: 'Yg==' },
     };
-    const patch = { metadata: { ownerReferences: [{ uid: 'u2', kind: 'Job', name: 'b' }] }, data: { b: null, c: 'Yw==' } };
-    const patched = applyPatch('application/strategic-merge-patch+json', secret, patch, { group: '', version: 'v1', kind: 'Secret' }, true);
+    const patch = {
+      metadata: { ownerReferences: [{ uid: 'u2', kind: 'Job', name: 'b' }] },
+      data: { b: null, c: 'Yw==' },
+    };
+    const patched = applyPatch(
+      'application/strategic-merge-patch+json',
+      secret,
+      patch,
+      { group: '', version: 'v1', kind: 'Secret' },
+      true,
+    );
     expect(patched).to.deep.equal({
-      metadata: { name: 's', ownerReferences: [{ uid: 'u2', kind: 'Job', name: 'b' }, { uid: 'u1', kind: 'Deployment', name: 'a' }] },
+      metadata: {
+        name: 's',
+        ownerReferences: [
+          { uid: 'u2', kind: 'Job', name: 'b' },
+          { uid: 'u1', kind: 'Deployment', name: 'a' },
+        ],
+      },
       data: { a: 'YQ==', c: 'Yw==' },
     });
   });
 
-  it('is refused for custom resources with kube-apiserver\'s 415', () => {
+  it("is refused for custom resources with kube-apiserver's 415", () => {
     expectPatchError(
-      () => applyPatch('application/strategic-merge-patch+json', { spec: {} }, { spec: { a: 1 } }, { group: 'example.com', version: 'v1', kind: 'Widget' }, false),
+      () =>
+        applyPatch(
+          'application/strategic-merge-patch+json',
+          { spec: {} },
+          { spec: { a: 1 } },
+          { group: 'example.com', version: 'v1', kind: 'Widget' },
+          false,
+        ),
       415,
       'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
     );
@@ -1561,27 +1744,51 @@ describe('strategic merge patch of built-in kinds', () => {
 
 describe('patch metadata table', () => {
   const field = (tree: PatchMetaTree, ...path: string[]) =>
-    path.reduce<FieldPatchMeta | undefined>((meta, name, i) => (i === 0 ? tree[name] : meta?.fields?.[name]), undefined);
+    path.reduce<FieldPatchMeta | undefined>(
+      (meta, name, i) => (i === 0 ? tree[name] : meta?.fields?.[name]),
+      undefined,
+    );
 
   it('reuses the pod spec under every workload template', () => {
     const containers = { strategy: 'merge', mergeKey: 'name' };
     expect(field(patchMetaFor('', 'Pod'), 'spec', 'containers')).to.include(containers);
-    expect(field(patchMetaFor('apps', 'StatefulSet'), 'spec', 'template', 'spec', 'initContainers')).to.include(containers);
-    expect(field(patchMetaFor('batch', 'CronJob'), 'spec', 'jobTemplate', 'spec', 'template', 'spec', 'containers', 'volumeMounts'))
-      .to.deep.equal({ strategy: 'merge', mergeKey: 'mountPath' });
+    expect(field(patchMetaFor('apps', 'StatefulSet'), 'spec', 'template', 'spec', 'initContainers')).to.include(
+      containers,
+    );
+    expect(
+      field(
+        patchMetaFor('batch', 'CronJob'),
+        'spec',
+        'jobTemplate',
+        'spec',
+        'template',
+        'spec',
+        'containers',
+        'volumeMounts',
+      ),
+    ).to.deep.equal({ strategy: 'merge', mergeKey: 'mountPath' });
   });
 
   it('has the tags of k8s.io/api, and none where the types have none', () => {
-    expect(field(patchMetaFor('', 'Pod'), 'spec', 'volumes')).to.deep.equal({ strategy: 'merge,retainKeys', mergeKey: 'name' });
-    expect(field(patchMetaFor('', 'Pod'), 'spec', 'containers', 'ports')).to.deep.equal({ strategy: 'merge', mergeKey: 'containerPort' });
-    expect(field(patchMetaFor('', 'Node'), 'status', 'addresses')).to.deep.equal({ strategy: 'merge', mergeKey: 'type' });
+    expect(field(patchMetaFor('', 'Pod'), 'spec', 'volumes')).to.deep.equal({
+      strategy: 'merge,retainKeys',
+      mergeKey: 'name',
+    });
+    expect(field(patchMetaFor('', 'Pod'), 'spec', 'containers', 'ports')).to.deep.equal({
+      strategy: 'merge',
+      mergeKey: 'containerPort',
+    });
+    expect(field(patchMetaFor('', 'Node'), 'status', 'addresses')).to.deep.equal({
+      strategy: 'merge',
+      mergeKey: 'type',
+    });
     expect(field(patchMetaFor('', 'Service'), 'spec', 'ports')).to.deep.equal({ strategy: 'merge', mergeKey: 'port' });
     expect(field(patchMetaFor('', 'Pod'), 'spec', 'tolerations')).to.equal(undefined);
     expect(field(patchMetaFor('', 'Pod'), 'spec', 'containers', 'envFrom')).to.equal(undefined);
     expect(field(patchMetaFor('', 'Pod'), 'spec', 'containers', 'resizePolicy')).to.equal(undefined);
   });
 
-  it('gives kinds without a table entry ObjectMeta\'s tags', () => {
+  it("gives kinds without a table entry ObjectMeta's tags", () => {
     expect(field(patchMetaFor('', 'ConfigMap'), 'metadata', 'finalizers')).to.deep.equal({ strategy: 'merge' });
     expect(field(patchMetaFor('rbac.authorization.k8s.io', 'Role'), 'rules')).to.equal(undefined);
   });

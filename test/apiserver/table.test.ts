@@ -63,12 +63,32 @@ describe('server-side Table printers', () => {
         },
         { nodeName: 'node-1' },
       );
-      expect(cells(pods, object)).to.deep.equal(['p', '1/1', 'Running', '0', '5m', '10.0.0.4', 'node-1', '<none>', '<none>']);
+      expect(cells(pods, object)).to.deep.equal([
+        'p',
+        '1/1',
+        'Running',
+        '0',
+        '5m',
+        '10.0.0.4',
+        'node-1',
+        '<none>',
+        '<none>',
+      ]);
       expect(pods.conditions!(object)).to.equal(undefined);
     });
 
     it('shows <none> for a pending pod without IP or node, and the phase as status', () => {
-      expect(cells(pods, pod({ phase: 'Pending' }))).to.deep.equal(['p', '0/1', 'Pending', '0', '5m', '<none>', '<none>', '<none>', '<none>']);
+      expect(cells(pods, pod({ phase: 'Pending' }))).to.deep.equal([
+        'p',
+        '0/1',
+        'Pending',
+        '0',
+        '5m',
+        '<none>',
+        '<none>',
+        '<none>',
+        '<none>',
+      ]);
     });
 
     it('shows CrashLoopBackOff with the restart count and how long ago the last restart ended', () => {
@@ -103,7 +123,8 @@ describe('server-side Table printers', () => {
     });
 
     it('shows Signal:N or ExitCode:N for a terminated container without a reason', () => {
-      const terminated = (t: object) => pod({ phase: 'Running', containerStatuses: [{ name: 'main', state: { terminated: t } }] });
+      const terminated = (t: object) =>
+        pod({ phase: 'Running', containerStatuses: [{ name: 'main', state: { terminated: t } }] });
       expect(summary(terminated({ exitCode: 2 }))[1]).to.equal('ExitCode:2');
       expect(summary(terminated({ exitCode: 143, signal: 15 }))[1]).to.equal('Signal:15');
     });
@@ -111,7 +132,9 @@ describe('server-side Table printers', () => {
     it('shows Completed for a succeeded pod and marks the row completed', () => {
       const object = pod({
         phase: 'Succeeded',
-        containerStatuses: [{ name: 'main', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } }],
+        containerStatuses: [
+          { name: 'main', ready: false, restartCount: 0, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
+        ],
       });
       expect(summary(object)).to.deep.equal(['0/1', 'Completed', '0']);
       expect(pods.conditions!(object)).to.deep.equal([
@@ -131,8 +154,14 @@ describe('server-side Table printers', () => {
         { name: 'b', ready: false, state: { terminated: { exitCode: 0, reason: 'Completed' } } },
       ];
       const spec = { containers: [{ name: 'a' }, { name: 'b' }] };
-      const ready = pod({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: statuses }, spec);
-      const notReady = pod({ phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: statuses }, spec);
+      const ready = pod(
+        { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: statuses },
+        spec,
+      );
+      const notReady = pod(
+        { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: statuses },
+        spec,
+      );
       expect(summary(ready)).to.deep.equal(['1/2', 'Running', '0']);
       expect(summary(notReady)).to.deep.equal(['1/2', 'NotReady', '0']);
     });
@@ -217,7 +246,10 @@ describe('server-side Table printers', () => {
     });
 
     it('shows SchedulingGated for a gated pod', () => {
-      const object = pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] });
+      const object = pod({
+        phase: 'Pending',
+        conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }],
+      });
       expect(summary(object)[1]).to.equal('SchedulingGated');
     });
 
@@ -232,7 +264,10 @@ describe('server-side Table printers', () => {
             { type: 'example.com/dns', status: 'False' },
           ],
         },
-        { nodeName: 'node-1', readinessGates: [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }] },
+        {
+          nodeName: 'node-1',
+          readinessGates: [{ conditionType: 'example.com/lb' }, { conditionType: 'example.com/dns' }],
+        },
       );
       expect(cells(pods, object).slice(5)).to.deep.equal(['10.0.0.9', 'node-1', 'node-2', '1/2']);
     });
@@ -242,11 +277,9 @@ describe('server-side Table printers', () => {
     it('namespaces: NAME STATUS AGE', () => {
       const ns = printerFor('', 'namespaces');
       expect(header(ns)).to.deep.equal(['Name', 'Status', 'Age']);
-      expect(cells(ns, { metadata: { name: 'team-a', creationTimestamp: CREATED }, status: { phase: 'Terminating' } })).to.deep.equal([
-        'team-a',
-        'Terminating',
-        '5m',
-      ]);
+      expect(
+        cells(ns, { metadata: { name: 'team-a', creationTimestamp: CREATED }, status: { phase: 'Terminating' } }),
+      ).to.deep.equal(['team-a', 'Terminating', '5m']);
     });
 
     describe('services', () => {
@@ -254,7 +287,15 @@ describe('server-side Table printers', () => {
       const service = (spec: object, status: object = {}) => ({ metadata: metadata('web'), spec, status });
 
       it('has NAME TYPE CLUSTER-IP EXTERNAL-IP PORT(S) AGE, wide SELECTOR', () => {
-        expect(header(services)).to.deep.equal(['Name', 'Type', 'Cluster-IP', 'External-IP', 'Port(s)', 'Age', 'Selector*']);
+        expect(header(services)).to.deep.equal([
+          'Name',
+          'Type',
+          'Cluster-IP',
+          'External-IP',
+          'Port(s)',
+          'Age',
+          'Selector*',
+        ]);
       });
 
       it('prints a ClusterIP service', () => {
@@ -286,23 +327,31 @@ describe('server-side Table printers', () => {
           externalIPs: ['192.0.2.1'],
           ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }],
         });
-        expect(cells(services, object).slice(1, 5)).to.deep.equal(['NodePort', '10.96.1.1', '192.0.2.1', '80:30080/TCP']);
+        expect(cells(services, object).slice(1, 5)).to.deep.equal([
+          'NodePort',
+          '10.96.1.1',
+          '192.0.2.1',
+          '80:30080/TCP',
+        ]);
       });
 
       it('shows <pending> until a load balancer has ingress, then its sorted addresses', () => {
-        const spec = { type: 'LoadBalancer', clusterIPs: ['10.96.1.2'], ports: [{ port: 443, nodePort: 31443, protocol: 'TCP' }] };
+        const spec = {
+          type: 'LoadBalancer',
+          clusterIPs: ['10.96.1.2'],
+          ports: [{ port: 443, nodePort: 31443, protocol: 'TCP' }],
+        };
         expect(cells(services, service(spec))[3]).to.equal('<pending>');
         const ingress = [{ ip: '203.0.113.9' }, { hostname: 'lb.example.com' }, { ip: '203.0.113.2' }];
-        expect(cells(services, service(spec, { loadBalancer: { ingress } }))[3]).to.equal('203.0.113.2,203.0.113.9,lb.example.com');
+        expect(cells(services, service(spec, { loadBalancer: { ingress } }))[3]).to.equal(
+          '203.0.113.2,203.0.113.9,lb.example.com',
+        );
       });
 
       it('shows the external name, and None for a headless service without selector or ports', () => {
-        expect(cells(services, service({ type: 'ExternalName', externalName: 'db.example.com' })).slice(1, 5)).to.deep.equal([
-          'ExternalName',
-          '<none>',
-          'db.example.com',
-          '<none>',
-        ]);
+        expect(
+          cells(services, service({ type: 'ExternalName', externalName: 'db.example.com' })).slice(1, 5),
+        ).to.deep.equal(['ExternalName', '<none>', 'db.example.com', '<none>']);
         expect(cells(services, service({ type: 'ClusterIP', clusterIPs: ['None'] })).slice(2)).to.deep.equal([
           'None',
           '<none>',
@@ -316,22 +365,21 @@ describe('server-side Table printers', () => {
     it('configmaps count data and binaryData keys', () => {
       const cm = printerFor('', 'configmaps');
       expect(header(cm)).to.deep.equal(['Name', 'Data', 'Age']);
-      expect(cells(cm, { metadata: metadata('settings'), data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } })).to.deep.equal([
-        'settings',
-        3,
-        '5m',
-      ]);
+      expect(
+        cells(cm, { metadata: metadata('settings'), data: { a: '1', b: '2' }, binaryData: { c: 'AA==' } }),
+      ).to.deep.equal(['settings', 3, '5m']);
     });
 
     it('secrets: NAME TYPE DATA AGE', () => {
       const secrets = printerFor('', 'secrets');
       expect(header(secrets)).to.deep.equal(['Name', 'Type', 'Data', 'Age']);
-      expect(cells(secrets, { metadata: metadata('tls'), type: 'kubernetes.io/tls', data: { 'tls.crt': 'x', 'tls.key': 'y' } })).to.deep.equal([
-        'tls',
-        'kubernetes.io/tls',
-        2,
-        '5m',
-      ]);
+      expect(
+        cells(secrets, {
+          metadata: metadata('tls'),
+          type: 'kubernetes.io/tls',
+          data: { 'tls.crt': 'x', 'tls.key': 'y' },
+        }),
+      ).to.deep.equal(['tls', 'kubernetes.io/tls', 2, '5m']);
       expect(cells(secrets, { metadata: metadata('empty') })).to.deep.equal(['empty', 'Opaque', 0, '5m']);
     });
 
@@ -357,13 +405,12 @@ describe('server-side Table printers', () => {
         const addresses = ['10.0.0.1', '10.0.0.2', '10.0.0.3'].map((ip) => ({ ip }));
         const object = {
           metadata: metadata('web'),
-          subsets: [
-            { addresses, ports: [{ port: 80 }, { port: 443 }] },
-            { addresses: [{ ip: '10.0.1.1' }] },
-          ],
+          subsets: [{ addresses, ports: [{ port: 80 }, { port: 443 }] }, { addresses: [{ ip: '10.0.1.1' }] }],
         };
         expect(cells(endpoints, object)[1]).to.equal('10.0.0.1:80,10.0.0.2:80,10.0.0.3:80 + 4 more...');
-        expect(cells(endpoints, { metadata: metadata('headless'), subsets: [{ addresses }] })[1]).to.equal('10.0.0.1,10.0.0.2,10.0.0.3');
+        expect(cells(endpoints, { metadata: metadata('headless'), subsets: [{ addresses }] })[1]).to.equal(
+          '10.0.0.1,10.0.0.2,10.0.0.3',
+        );
         expect(cells(endpoints, { metadata: metadata('idle') })[1]).to.equal('<none>');
       });
     });
@@ -374,7 +421,11 @@ describe('server-side Table printers', () => {
         metadata: {
           name: 'node-1',
           creationTimestamp: CREATED,
-          labels: { 'node-role.kubernetes.io/control-plane': '', 'node-role.kubernetes.io/': '', 'kubernetes.io/role': 'edge' },
+          labels: {
+            'node-role.kubernetes.io/control-plane': '',
+            'node-role.kubernetes.io/': '',
+            'kubernetes.io/role': 'edge',
+          },
         },
         spec: { unschedulable: true },
         status: {
@@ -386,7 +437,11 @@ describe('server-side Table printers', () => {
             { type: 'Hostname', address: 'node-1' },
             { type: 'InternalIP', address: '172.18.0.2' },
           ],
-          nodeInfo: { kubeletVersion: 'v1.32.0', osImage: 'Debian GNU/Linux 12 (bookworm)', containerRuntimeVersion: 'containerd://1.7.24' },
+          nodeInfo: {
+            kubeletVersion: 'v1.32.0',
+            osImage: 'Debian GNU/Linux 12 (bookworm)',
+            containerRuntimeVersion: 'containerd://1.7.24',
+          },
         },
       };
 
@@ -421,7 +476,10 @@ describe('server-side Table printers', () => {
       });
 
       it('shows NotReady, or Unknown without a Ready condition, and <none> without roles', () => {
-        const bare = { metadata: { name: 'n', creationTimestamp: CREATED }, status: { conditions: [{ type: 'Ready', status: 'Unknown' }] } };
+        const bare = {
+          metadata: { name: 'n', creationTimestamp: CREATED },
+          status: { conditions: [{ type: 'Ready', status: 'Unknown' }] },
+        };
         expect(cells(nodes, bare).slice(1, 3)).to.deep.equal(['NotReady', '<none>']);
         expect(cells(nodes, { metadata: { name: 'n' } }).slice(1, 4)).to.deep.equal(['Unknown', '<none>', '<unknown>']);
       });
@@ -525,7 +583,11 @@ describe('server-side Table printers', () => {
           'VolumeMode*',
         ]);
         const object = {
-          metadata: { name: 'pv-1', creationTimestamp: CREATED, annotations: { 'volume.beta.kubernetes.io/storage-class': 'legacy' } },
+          metadata: {
+            name: 'pv-1',
+            creationTimestamp: CREATED,
+            annotations: { 'volume.beta.kubernetes.io/storage-class': 'legacy' },
+          },
           spec: {
             capacity: { storage: '10Gi' },
             accessModes: ['ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOnce'],
@@ -536,7 +598,19 @@ describe('server-side Table printers', () => {
           },
           status: { phase: 'Bound' },
         };
-        expect(cells(pv, object)).to.deep.equal(['pv-1', '10Gi', 'RWO,RWX', 'Delete', 'Bound', 'default/data', 'legacy', '<unset>', '', '5m', 'Block']);
+        expect(cells(pv, object)).to.deep.equal([
+          'pv-1',
+          '10Gi',
+          'RWO,RWX',
+          'Delete',
+          'Bound',
+          'default/data',
+          'legacy',
+          '<unset>',
+          '',
+          '5m',
+          'Block',
+        ]);
         expect(cells(pv, { metadata: { name: 'bare', deletionTimestamp: CREATED } })).to.deep.equal([
           'bare',
           '0',
@@ -565,15 +639,39 @@ describe('server-side Table printers', () => {
           'Age',
           'VolumeMode*',
         ]);
-        const spec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: 'standard' };
+        const spec = {
+          accessModes: ['ReadWriteOnce'],
+          resources: { requests: { storage: '1Gi' } },
+          storageClassName: 'standard',
+        };
         const pending = { metadata: metadata('data'), spec, status: { phase: 'Pending' } };
-        expect(cells(pvc, pending)).to.deep.equal(['data', 'Pending', '', '', '', 'standard', '<unset>', '5m', 'Filesystem']);
+        expect(cells(pvc, pending)).to.deep.equal([
+          'data',
+          'Pending',
+          '',
+          '',
+          '',
+          'standard',
+          '<unset>',
+          '5m',
+          'Filesystem',
+        ]);
         const bound = {
           metadata: metadata('data'),
           spec: { ...spec, volumeName: 'pv-1', volumeAttributesClassName: 'gold' },
           status: { phase: 'Bound', capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOncePod', 'ReadWriteOnce'] },
         };
-        expect(cells(pvc, bound)).to.deep.equal(['data', 'Bound', 'pv-1', '2Gi', 'RWO,RWOP', 'standard', 'gold', '5m', 'Filesystem']);
+        expect(cells(pvc, bound)).to.deep.equal([
+          'data',
+          'Bound',
+          'pv-1',
+          '2Gi',
+          'RWO,RWOP',
+          'standard',
+          'gold',
+          '5m',
+          'Filesystem',
+        ]);
       });
     });
   });
@@ -590,7 +688,16 @@ describe('server-side Table printers', () => {
 
     it('deployments: NAME READY UP-TO-DATE AVAILABLE AGE, wide CONTAINERS IMAGES SELECTOR', () => {
       const deployments = printerFor('apps', 'deployments');
-      expect(header(deployments)).to.deep.equal(['Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers*', 'Images*', 'Selector*']);
+      expect(header(deployments)).to.deep.equal([
+        'Name',
+        'Ready',
+        'Up-to-date',
+        'Available',
+        'Age',
+        'Containers*',
+        'Images*',
+        'Selector*',
+      ]);
       const object = {
         metadata: metadata('web'),
         spec: {
@@ -620,15 +727,40 @@ describe('server-side Table printers', () => {
 
     it('deployments default to one replica and show an empty or invalid selector as kube does', () => {
       const deployments = printerFor('apps', 'deployments');
-      expect(cells(deployments, { metadata: metadata('web'), spec: { selector: {} } })).to.deep.equal(['web', '0/1', 0, 0, '5m', '', '', '']);
-      const invalid = { metadata: metadata('web'), spec: { selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } } };
+      expect(cells(deployments, { metadata: metadata('web'), spec: { selector: {} } })).to.deep.equal([
+        'web',
+        '0/1',
+        0,
+        0,
+        '5m',
+        '',
+        '',
+        '',
+      ]);
+      const invalid = {
+        metadata: metadata('web'),
+        spec: { selector: { matchExpressions: [{ key: 'a', operator: 'Near' }] } },
+      };
       expect(cells(deployments, invalid)[7]).to.equal('<invalid>');
     });
 
     it('replicasets: NAME DESIRED CURRENT READY AGE, wide CONTAINERS IMAGES SELECTOR', () => {
       const rs = printerFor('apps', 'replicasets');
-      expect(header(rs)).to.deep.equal(['Name', 'Desired', 'Current', 'Ready', 'Age', 'Containers*', 'Images*', 'Selector*']);
-      const object = { metadata: metadata('web-5d8'), spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template }, status: { replicas: 2 } };
+      expect(header(rs)).to.deep.equal([
+        'Name',
+        'Desired',
+        'Current',
+        'Ready',
+        'Age',
+        'Containers*',
+        'Images*',
+        'Selector*',
+      ]);
+      const object = {
+        metadata: metadata('web-5d8'),
+        spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template },
+        status: { replicas: 2 },
+      };
       expect(cells(rs, object)).to.deep.equal(['web-5d8', 2, 2, 0, '5m', 'web,log', 'nginx:1.27,busybox', 'app=web']);
       expect(cells(rs, { metadata: metadata('x'), spec: {} })[7]).to.equal('<none>');
     });
@@ -636,13 +768,9 @@ describe('server-side Table printers', () => {
     it('statefulsets: NAME READY AGE, wide CONTAINERS IMAGES', () => {
       const sts = printerFor('apps', 'statefulsets');
       expect(header(sts)).to.deep.equal(['Name', 'Ready', 'Age', 'Containers*', 'Images*']);
-      expect(cells(sts, { metadata: metadata('db'), spec: { replicas: 3, template }, status: { readyReplicas: 1 } })).to.deep.equal([
-        'db',
-        '1/3',
-        '5m',
-        'web,log',
-        'nginx:1.27,busybox',
-      ]);
+      expect(
+        cells(sts, { metadata: metadata('db'), spec: { replicas: 3, template }, status: { readyReplicas: 1 } }),
+      ).to.deep.equal(['db', '1/3', '5m', 'web,log', 'nginx:1.27,busybox']);
     });
 
     it('daemonsets: counts, node selector, wide CONTAINERS IMAGES SELECTOR', () => {
@@ -666,7 +794,13 @@ describe('server-side Table printers', () => {
           selector: { matchLabels: { app: 'agent' } },
           template: { spec: { ...template.spec, nodeSelector: { 'kubernetes.io/os': 'linux' } } },
         },
-        status: { desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 2, updatedNumberScheduled: 3, numberAvailable: 2 },
+        status: {
+          desiredNumberScheduled: 3,
+          currentNumberScheduled: 3,
+          numberReady: 2,
+          updatedNumberScheduled: 3,
+          numberAvailable: 2,
+        },
       };
       expect(cells(ds, object)).to.deep.equal([
         'agent',
@@ -690,10 +824,24 @@ describe('server-side Table printers', () => {
     const jobTemplate = { spec: { containers: [{ name: 'pi', image: 'perl:5.34' }] } };
 
     it('jobs: NAME STATUS COMPLETIONS DURATION AGE, wide CONTAINERS IMAGES SELECTOR', () => {
-      expect(header(jobs)).to.deep.equal(['Name', 'Status', 'Completions', 'Duration', 'Age', 'Containers*', 'Images*', 'Selector*']);
+      expect(header(jobs)).to.deep.equal([
+        'Name',
+        'Status',
+        'Completions',
+        'Duration',
+        'Age',
+        'Containers*',
+        'Images*',
+        'Selector*',
+      ]);
       const complete = {
         metadata: metadata('pi'),
-        spec: { completions: 1, parallelism: 1, selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u1' } }, template: jobTemplate },
+        spec: {
+          completions: 1,
+          parallelism: 1,
+          selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u1' } },
+          template: jobTemplate,
+        },
         status: {
           succeeded: 1,
           startTime: ago(4 * MINUTE),
@@ -717,14 +865,19 @@ describe('server-side Table printers', () => {
     });
 
     it('jobs: running duration counts to now, work queues show their parallelism', () => {
-      const running = { metadata: metadata('queue'), spec: { parallelism: 3, template: jobTemplate }, status: { active: 3, startTime: ago(90_000) } };
+      const running = {
+        metadata: metadata('queue'),
+        spec: { parallelism: 3, template: jobTemplate },
+        status: { active: 3, startTime: ago(90_000) },
+      };
       expect(cells(jobs, running).slice(1, 4)).to.deep.equal(['Running', '0/1 of 3', '90s']);
       const unstarted = { metadata: metadata('later'), spec: { template: jobTemplate } };
       expect(cells(jobs, unstarted).slice(1, 4)).to.deep.equal(['Running', '0/1', '']);
     });
 
     it('jobs: Failed beats Terminating, which beats Suspended', () => {
-      const status = (conditions: object[], extraMeta = {}) => cells(jobs, { metadata: metadata('j', extraMeta), spec: {}, status: { conditions } })[1];
+      const status = (conditions: object[], extraMeta = {}) =>
+        cells(jobs, { metadata: metadata('j', extraMeta), spec: {}, status: { conditions } })[1];
       expect(status([{ type: 'Failed', status: 'True' }], { deletionTimestamp: CREATED })).to.equal('Failed');
       expect(status([{ type: 'Suspended', status: 'True' }], { deletionTimestamp: CREATED })).to.equal('Terminating');
       expect(status([{ type: 'Suspended', status: 'True' }])).to.equal('Suspended');
@@ -748,11 +901,30 @@ describe('server-side Table printers', () => {
       ]);
       const object = {
         metadata: metadata('nightly'),
-        spec: { schedule: '0 3 * * *', timeZone: 'Europe/Paris', suspend: true, jobTemplate: { spec: { template: jobTemplate } } },
+        spec: {
+          schedule: '0 3 * * *',
+          timeZone: 'Europe/Paris',
+          suspend: true,
+          jobTemplate: { spec: { template: jobTemplate } },
+        },
         status: { active: [{ name: 'nightly-1' }], lastScheduleTime: ago(2 * MINUTE) },
       };
-      expect(cells(cronJobs, object)).to.deep.equal(['nightly', '0 3 * * *', 'Europe/Paris', 'True', 1, '2m', '5m', 'pi', 'perl:5.34', '<none>']);
-      const fresh = { metadata: metadata('fresh'), spec: { schedule: '@hourly', jobTemplate: { spec: { template: jobTemplate } } } };
+      expect(cells(cronJobs, object)).to.deep.equal([
+        'nightly',
+        '0 3 * * *',
+        'Europe/Paris',
+        'True',
+        1,
+        '2m',
+        '5m',
+        'pi',
+        'perl:5.34',
+        '<none>',
+      ]);
+      const fresh = {
+        metadata: metadata('fresh'),
+        spec: { schedule: '@hourly', jobTemplate: { spec: { template: jobTemplate } } },
+      };
       expect(cells(cronJobs, fresh).slice(1, 6)).to.deep.equal(['@hourly', '<none>', 'False', 0, '<none>']);
     });
   });
@@ -761,7 +933,11 @@ describe('server-side Table printers', () => {
     it('leases: NAME HOLDER AGE', () => {
       const leases = printerFor('coordination.k8s.io', 'leases');
       expect(header(leases)).to.deep.equal(['Name', 'Holder', 'Age']);
-      expect(cells(leases, { metadata: metadata('node-1'), spec: { holderIdentity: 'node-1' } })).to.deep.equal(['node-1', 'node-1', '5m']);
+      expect(cells(leases, { metadata: metadata('node-1'), spec: { holderIdentity: 'node-1' } })).to.deep.equal([
+        'node-1',
+        'node-1',
+        '5m',
+      ]);
     });
 
     describe('ingresses', () => {
@@ -771,10 +947,21 @@ describe('server-side Table printers', () => {
       it('has NAME CLASS HOSTS ADDRESS PORTS AGE and prints TLS ports and the balancer address', () => {
         expect(header(ingresses)).to.deep.equal(['Name', 'Class', 'Hosts', 'Address', 'Ports', 'Age']);
         const object = ingress(
-          { ingressClassName: 'nginx', rules: [{ host: 'a.example.com' }, { host: 'b.example.com' }], tls: [{ hosts: ['a.example.com'] }] },
+          {
+            ingressClassName: 'nginx',
+            rules: [{ host: 'a.example.com' }, { host: 'b.example.com' }],
+            tls: [{ hosts: ['a.example.com'] }],
+          },
           { loadBalancer: { ingress: [{ ip: '172.18.0.5' }] } },
         );
-        expect(cells(ingresses, object)).to.deep.equal(['web', 'nginx', 'a.example.com,b.example.com', '172.18.0.5', '80, 443', '5m']);
+        expect(cells(ingresses, object)).to.deep.equal([
+          'web',
+          'nginx',
+          'a.example.com,b.example.com',
+          '172.18.0.5',
+          '80, 443',
+          '5m',
+        ]);
       });
 
       it('shows * without hosts, <none> without a class, and counts every rule past the third', () => {
@@ -788,16 +975,41 @@ describe('server-side Table printers', () => {
 
     it('storageclasses: marks the default class and fills the API defaults', () => {
       const classes = printerFor('storage.k8s.io', 'storageclasses');
-      expect(header(classes)).to.deep.equal(['Name', 'Provisioner', 'ReclaimPolicy', 'VolumeBindingMode', 'AllowVolumeExpansion', 'Age']);
+      expect(header(classes)).to.deep.equal([
+        'Name',
+        'Provisioner',
+        'ReclaimPolicy',
+        'VolumeBindingMode',
+        'AllowVolumeExpansion',
+        'Age',
+      ]);
       const standard = {
-        metadata: { name: 'standard', creationTimestamp: CREATED, annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+        metadata: {
+          name: 'standard',
+          creationTimestamp: CREATED,
+          annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+        },
         provisioner: 'rancher.io/local-path',
         reclaimPolicy: 'Retain',
         volumeBindingMode: 'WaitForFirstConsumer',
         allowVolumeExpansion: true,
       };
-      expect(cells(classes, standard)).to.deep.equal(['standard (default)', 'rancher.io/local-path', 'Retain', 'WaitForFirstConsumer', true, '5m']);
-      const plain = { metadata: { name: 'fast', creationTimestamp: CREATED, annotations: { 'storageclass.kubernetes.io/is-default-class': 'false' } }, provisioner: 'csi.example.com' };
+      expect(cells(classes, standard)).to.deep.equal([
+        'standard (default)',
+        'rancher.io/local-path',
+        'Retain',
+        'WaitForFirstConsumer',
+        true,
+        '5m',
+      ]);
+      const plain = {
+        metadata: {
+          name: 'fast',
+          creationTimestamp: CREATED,
+          annotations: { 'storageclass.kubernetes.io/is-default-class': 'false' },
+        },
+        provisioner: 'csi.example.com',
+      };
       expect(cells(classes, plain)).to.deep.equal(['fast', 'csi.example.com', 'Delete', 'Immediate', false, '5m']);
     });
 
@@ -814,17 +1026,22 @@ describe('server-side Table printers', () => {
           { kind: 'Group', name: 'devs' },
         ],
       };
-      expect(cells(bindings, object)).to.deep.equal(['readers', 'ClusterRole/view', '5m', 'alice, bob', 'devs', 'tools/ci']);
+      expect(cells(bindings, object)).to.deep.equal([
+        'readers',
+        'ClusterRole/view',
+        '5m',
+        'alice, bob',
+        'devs',
+        'tools/ci',
+      ]);
       const cluster = printerFor('rbac.authorization.k8s.io', 'clusterrolebindings');
       expect(cluster.columns[3].description).to.equal('Users in the clusterRoleBinding');
-      expect(cells(cluster, { metadata: { name: 'admins', creationTimestamp: CREATED }, roleRef: { kind: 'ClusterRole', name: 'admin' } })).to.deep.equal([
-        'admins',
-        'ClusterRole/admin',
-        '5m',
-        '',
-        '',
-        '',
-      ]);
+      expect(
+        cells(cluster, {
+          metadata: { name: 'admins', creationTimestamp: CREATED },
+          roleRef: { kind: 'ClusterRole', name: 'admin' },
+        }),
+      ).to.deep.equal(['admins', 'ClusterRole/admin', '5m', '', '', '']);
     });
   });
 
@@ -847,10 +1064,11 @@ describe('server-side Table printers', () => {
 
     it('prints the creation time in RFC 3339, UTC, whole seconds, and the zero time when missing', () => {
       const generic = printerFor('apiextensions.k8s.io', 'customresourcedefinitions');
-      expect(cells(generic, { metadata: { name: 'widgets.example.com', creationTimestamp: '2026-11-29T13:01:11.734+01:00' } })).to.deep.equal([
-        'widgets.example.com',
-        '2026-11-29T12:01:11Z',
-      ]);
+      expect(
+        cells(generic, {
+          metadata: { name: 'widgets.example.com', creationTimestamp: '2026-11-29T13:01:11.734+01:00' },
+        }),
+      ).to.deep.equal(['widgets.example.com', '2026-11-29T12:01:11Z']);
       expect(cells(generic, { metadata: { name: 'x' } })).to.deep.equal(['x', '0001-01-01T00:00:00Z']);
     });
   });
@@ -871,7 +1089,14 @@ describe('server-side Table printers', () => {
       apiVersion: 'example.com/v1',
       kind: 'Widget',
       metadata: metadata('w1', { labels: { tier: 'b<1>', app: 'w' } }),
-      spec: { replicas: 2.9, paused: false, ports: [{ name: 'http', port: 80 }, { name: 'grpc', port: 9090 }] },
+      spec: {
+        replicas: 2.9,
+        paused: false,
+        ports: [
+          { name: 'http', port: 80 },
+          { name: 'grpc', port: 9090 },
+        ],
+      },
       status: {
         ratio: 0.5,
         lastSync: ago(3 * 60 * MINUTE + 4 * MINUTE),
@@ -890,7 +1115,8 @@ describe('server-side Table printers', () => {
           name: 'Ready',
           type: 'string',
           format: '',
-          description: 'Custom resource definition column (in JSONPath format): .status.conditions[?(@.type=="Ready")].status',
+          description:
+            'Custom resource definition column (in JSONPath format): .status.conditions[?(@.type=="Ready")].status',
           priority: 0,
         },
         {
@@ -905,7 +1131,17 @@ describe('server-side Table printers', () => {
     });
 
     it('evaluates each JSONPath and converts the first match to the column type', () => {
-      expect(cells(widgets, widget)).to.deep.equal(['w1', 2, 'False', 'http', 9090, 0.5, false, '3h4m', '{"app":"w","tier":"b\\u003c1\\u003e"}']);
+      expect(cells(widgets, widget)).to.deep.equal([
+        'w1',
+        2,
+        'False',
+        'http',
+        9090,
+        0.5,
+        false,
+        '3h4m',
+        '{"app":"w","tier":"b\\u003c1\\u003e"}',
+      ]);
     });
 
     it('gives null for missing values and values of the wrong JSON type, <invalid> for a bad date', () => {
@@ -920,7 +1156,13 @@ describe('server-side Table printers', () => {
     it('prints numbers in string columns as Go does', () => {
       const printer = customResourcePrinter([{ name: 'Value', type: 'string', jsonPath: '.v' }]);
       const text = (v: unknown) => cells(printer, { metadata: metadata('x'), v })[1];
-      expect([text(42), text(1.5), text(0.00001), text(1234567.5), text(true)]).to.deep.equal(['42', '1.5', '1e-05', '1.2345675e+06', 'true']);
+      expect([text(42), text(1.5), text(0.00001), text(1234567.5), text(true)]).to.deep.equal([
+        '42',
+        '1.5',
+        '1e-05',
+        '1.2345675e+06',
+        'true',
+      ]);
     });
 
     it('adds kube’s Age column when the CRD declares none', () => {
@@ -957,12 +1199,21 @@ describe('server-side Table printers', () => {
       },
     };
     const build = (options: Partial<Parameters<typeof buildTable>[2]>) =>
-      buildTable(pods, [pod], { includeObject: 'Metadata', listMeta: { resourceVersion: '106' }, now: NOW, ...options }) as any;
+      buildTable(pods, [pod], {
+        includeObject: 'Metadata',
+        listMeta: { resourceVersion: '106' },
+        now: NOW,
+        ...options,
+      }) as any;
 
     it('answers with the shape kubectl received in the recorded sample (shared/kubectl-samples/pod-table.json)', () => {
       const table = build({});
       expect(Object.keys(table)).to.deep.equal(['kind', 'apiVersion', 'metadata', 'columnDefinitions', 'rows']);
-      expect([table.kind, table.apiVersion, table.metadata]).to.deep.equal(['Table', 'meta.k8s.io/v1', { resourceVersion: '106' }]);
+      expect([table.kind, table.apiVersion, table.metadata]).to.deep.equal([
+        'Table',
+        'meta.k8s.io/v1',
+        { resourceVersion: '106' },
+      ]);
       expect(table.columnDefinitions[1]).to.deep.equal({
         name: 'Ready',
         type: 'string',
@@ -976,7 +1227,14 @@ describe('server-side Table printers', () => {
           object: {
             kind: 'PartialObjectMetadata',
             apiVersion: 'meta.k8s.io/v1',
-            metadata: { name: 'p', namespace: 'default', uid: 'uid-p', resourceVersion: '103', creationTimestamp: CREATED, labels: { app: 'x' } },
+            metadata: {
+              name: 'p',
+              namespace: 'default',
+              uid: 'uid-p',
+              resourceVersion: '103',
+              creationTimestamp: CREATED,
+              labels: { app: 'x' },
+            },
           },
         },
       ]);
@@ -990,12 +1248,16 @@ describe('server-side Table printers', () => {
     });
 
     it('keeps resourceVersion, continue and remainingItemCount, and drops empty ones', () => {
-      expect(build({ listMeta: { resourceVersion: '7', continue: 'abc', remainingItemCount: 12, selfLink: '/x' } }).metadata).to.deep.equal({
+      expect(
+        build({ listMeta: { resourceVersion: '7', continue: 'abc', remainingItemCount: 12, selfLink: '/x' } }).metadata,
+      ).to.deep.equal({
         resourceVersion: '7',
         continue: 'abc',
         remainingItemCount: 12,
       });
-      expect(build({ listMeta: { resourceVersion: '7', continue: '' } }).metadata).to.deep.equal({ resourceVersion: '7' });
+      expect(build({ listMeta: { resourceVersion: '7', continue: '' } }).metadata).to.deep.equal({
+        resourceVersion: '7',
+      });
     });
 
     it('sends null column definitions when headers are omitted, and an empty row list for no objects', () => {

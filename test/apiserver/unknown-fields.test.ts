@@ -7,7 +7,10 @@ import {
 } from '../../apiserver/validation/unknown-fields.js';
 
 const podTemplate = {
-  metadata: { labels: { app: 'web', 'app.kubernetes.io/part-of': 'shop' }, annotations: { 'prometheus.io/scrape': 'true' } },
+  metadata: {
+    labels: { app: 'web', 'app.kubernetes.io/part-of': 'shop' },
+    annotations: { 'prometheus.io/scrape': 'true' },
+  },
   spec: {
     serviceAccountName: 'web',
     automountServiceAccountToken: false,
@@ -28,7 +31,10 @@ const podTemplate = {
         image: 'shop/migrate:1.4',
         command: ['/bin/migrate'],
         args: ['--to', 'latest'],
-        envFrom: [{ configMapRef: { name: 'db' } }, { secretRef: { name: 'db-creds', optional: false }, prefix: 'DB_' }],
+        envFrom: [
+          { configMapRef: { name: 'db' } },
+          { secretRef: { name: 'db-creds', optional: false }, prefix: 'DB_' },
+        ],
         restartPolicy: 'Always',
       },
     ],
@@ -47,14 +53,22 @@ const podTemplate = {
           { name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
           { name: 'DB_PASSWORD', valueFrom: { secretKeyRef: { name: 'db-creds', key: 'password' } } },
           { name: 'FEATURES', valueFrom: { configMapKeyRef: { name: 'flags', key: 'features', optional: true } } },
-          { name: 'MEM_LIMIT', valueFrom: { resourceFieldRef: { containerName: 'web', resource: 'limits.memory', divisor: '1Mi' } } },
+          {
+            name: 'MEM_LIMIT',
+            valueFrom: { resourceFieldRef: { containerName: 'web', resource: 'limits.memory', divisor: '1Mi' } },
+          },
         ],
         resources: {
           requests: { cpu: '250m', memory: '256Mi' },
           limits: { cpu: 1, memory: '512Mi', 'nvidia.com/gpu': '1' },
         },
         livenessProbe: {
-          httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-Probe', value: 'liveness' }] },
+          httpGet: {
+            path: '/healthz',
+            port: 'http',
+            scheme: 'HTTP',
+            httpHeaders: [{ name: 'X-Probe', value: 'liveness' }],
+          },
           initialDelaySeconds: 10,
           periodSeconds: 10,
           timeoutSeconds: 2,
@@ -77,7 +91,10 @@ const podTemplate = {
       },
     ],
     volumes: [
-      { name: 'config', configMap: { name: 'web-config', defaultMode: 420, items: [{ key: 'app.yaml', path: 'app.yaml' }] } },
+      {
+        name: 'config',
+        configMap: { name: 'web-config', defaultMode: 420, items: [{ key: 'app.yaml', path: 'app.yaml' }] },
+      },
       { name: 'tls', secret: { secretName: 'web-tls', optional: true } },
       { name: 'cache', emptyDir: { medium: 'Memory', sizeLimit: '128Mi' } },
       { name: 'data', persistentVolumeClaim: { claimName: 'web-data' } },
@@ -93,14 +110,24 @@ const podTemplate = {
           ],
         },
       },
-      { name: 'podinfo', downwardAPI: { items: [{ path: 'cpu', resourceFieldRef: { containerName: 'web', resource: 'requests.cpu' } }] } },
-      { name: 'secrets-store', csi: { driver: 'secrets-store.csi.k8s.io', readOnly: true, volumeAttributes: { secretProviderClass: 'web' } } },
+      {
+        name: 'podinfo',
+        downwardAPI: { items: [{ path: 'cpu', resourceFieldRef: { containerName: 'web', resource: 'requests.cpu' } }] },
+      },
+      {
+        name: 'secrets-store',
+        csi: { driver: 'secrets-store.csi.k8s.io', readOnly: true, volumeAttributes: { secretProviderClass: 'web' } },
+      },
       {
         name: 'scratch',
         ephemeral: {
           volumeClaimTemplate: {
             metadata: { labels: { type: 'scratch' } },
-            spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'fast', resources: { requests: { storage: '1Gi' } } },
+            spec: {
+              accessModes: ['ReadWriteOnce'],
+              storageClassName: 'fast',
+              resources: { requests: { storage: '1Gi' } },
+            },
           },
         },
       },
@@ -108,7 +135,9 @@ const podTemplate = {
     affinity: {
       nodeAffinity: {
         requiredDuringSchedulingIgnoredDuringExecution: {
-          nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64', 'arm64'] }] }],
+          nodeSelectorTerms: [
+            { matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64', 'arm64'] }] },
+          ],
         },
         preferredDuringSchedulingIgnoredDuringExecution: [
           { weight: 50, preference: { matchExpressions: [{ key: 'node-type', operator: 'In', values: ['compute'] }] } },
@@ -128,7 +157,12 @@ const podTemplate = {
       { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
     ],
     topologySpreadConstraints: [
-      { maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'web' } } },
+      {
+        maxSkew: 1,
+        topologyKey: 'topology.kubernetes.io/zone',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: { matchLabels: { app: 'web' } },
+      },
     ],
     nodeSelector: { 'kubernetes.io/os': 'linux' },
     dnsConfig: { options: [{ name: 'ndots', value: '2' }] },
@@ -146,14 +180,23 @@ const deployment = {
     annotations: { 'deployment.kubernetes.io/revision': '3' },
     managedFields: [
       // fieldsV1 is free-form: its `f:` keys must not be mistaken for fields.
-      { manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } },
+      {
+        manager: 'kubectl',
+        operation: 'Apply',
+        apiVersion: 'apps/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+      },
     ],
   },
   spec: {
     replicas: 3,
     revisionHistoryLimit: 5,
     progressDeadlineSeconds: 600,
-    selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['batch'] }] },
+    selector: {
+      matchLabels: { app: 'web' },
+      matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['batch'] }],
+    },
     strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
     template: podTemplate,
   },
@@ -164,7 +207,13 @@ const deployment = {
     readyReplicas: 3,
     availableReplicas: 3,
     conditions: [
-      { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', lastUpdateTime: '2025-01-01T00:00:00Z', lastTransitionTime: '2025-01-01T00:00:00Z' },
+      {
+        type: 'Available',
+        status: 'True',
+        reason: 'MinimumReplicasAvailable',
+        lastUpdateTime: '2025-01-01T00:00:00Z',
+        lastTransitionTime: '2025-01-01T00:00:00Z',
+      },
     ],
   },
 };
@@ -184,7 +233,9 @@ const service = {
     ipFamilies: ['IPv4'],
     loadBalancerSourceRanges: ['10.0.0.0/8'],
   },
-  status: { loadBalancer: { ingress: [{ ip: '203.0.113.10', ipMode: 'VIP', ports: [{ port: 80, protocol: 'TCP' }] }] } },
+  status: {
+    loadBalancer: { ingress: [{ ip: '203.0.113.10', ipMode: 'VIP', ports: [{ port: 80, protocol: 'TCP' }] }] },
+  },
 };
 
 const ingress = {
@@ -201,7 +252,11 @@ const ingress = {
         http: {
           paths: [
             { path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { name: 'http' } } } },
-            { path: '/static', pathType: 'ImplementationSpecific', backend: { resource: { apiGroup: 'k8s.example.com', kind: 'Bucket', name: 'assets' } } },
+            {
+              path: '/static',
+              pathType: 'ImplementationSpecific',
+              backend: { resource: { apiGroup: 'k8s.example.com', kind: 'Bucket', name: 'assets' } },
+            },
           ],
         },
       },
@@ -213,7 +268,9 @@ const role = {
   apiVersion: 'rbac.authorization.k8s.io/v1',
   kind: 'Role',
   metadata: { name: 'reader', namespace: 'shop' },
-  rules: [{ apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'], resourceNames: ['web'] }],
+  rules: [
+    { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list', 'watch'], resourceNames: ['web'] },
+  ],
 };
 const roleBinding = {
   apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -251,17 +308,24 @@ const cronJob = {
         backoffLimit: 2,
         activeDeadlineSeconds: 3600,
         ttlSecondsAfterFinished: 86400,
-        podFailurePolicy: { rules: [{ action: 'FailJob', onExitCodes: { containerName: 'report', operator: 'In', values: [42] } }] },
+        podFailurePolicy: {
+          rules: [{ action: 'FailJob', onExitCodes: { containerName: 'report', operator: 'In', values: [42] } }],
+        },
         template: {
           spec: {
             restartPolicy: 'OnFailure',
-            containers: [{ name: 'report', image: 'shop/report:1.0', args: ['--daily'], resources: { limits: { memory: '1Gi' } } }],
+            containers: [
+              { name: 'report', image: 'shop/report:1.0', args: ['--daily'], resources: { limits: { memory: '1Gi' } } },
+            ],
           },
         },
       },
     },
   },
-  status: { lastScheduleTime: '2025-01-01T03:00:00Z', active: [{ kind: 'Job', name: 'report-1', namespace: 'shop', uid: 'u1' }] },
+  status: {
+    lastScheduleTime: '2025-01-01T03:00:00Z',
+    active: [{ kind: 'Job', name: 'report-1', namespace: 'shop', uid: 'u1' }],
+  },
 };
 
 const statefulSet = {
@@ -298,8 +362,30 @@ const manifests: [string, string, object][] = [
   ['batch', 'CronJob', cronJob],
   ['apps', 'StatefulSet', statefulSet],
   ['', 'Pod', { apiVersion: 'v1', kind: 'Pod', ...podTemplate, metadata: { ...podTemplate.metadata, name: 'web-0' } }],
-  ['', 'ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'flags' }, data: { features: 'a,b' }, binaryData: { blob: 'AAE=' }, immutable: true }],
-  ['', 'Secret', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db-creds' }, type: 'Opaque', stringData: { password: 'hunter2' }, data: { user: 'YWRtaW4=' } }],
+  [
+    '',
+    'ConfigMap',
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'flags' },
+      data: { features: 'a,b' },
+      binaryData: { blob: 'AAE=' },
+      immutable: true,
+    },
+  ],
+  [
+    '',
+    'Secret',
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db-creds' },
+      type: 'Opaque',
+      stringData: { password: 'hunter2' },
+      data: { user: 'YWRtaW4=' },
+    },
+  ],
   [
     'networking.k8s.io',
     'NetworkPolicy',
@@ -310,7 +396,15 @@ const manifests: [string, string, object][] = [
       spec: {
         podSelector: { matchLabels: { app: 'web' } },
         policyTypes: ['Ingress', 'Egress'],
-        ingress: [{ from: [{ namespaceSelector: { matchLabels: { team: 'shop' } } }, { ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } }], ports: [{ protocol: 'TCP', port: 8080 }] }],
+        ingress: [
+          {
+            from: [
+              { namespaceSelector: { matchLabels: { team: 'shop' } } },
+              { ipBlock: { cidr: '10.0.0.0/8', except: ['10.1.0.0/16'] } },
+            ],
+            ports: [{ protocol: 'TCP', port: 8080 }],
+          },
+        ],
         egress: [{ to: [{ podSelector: {} }], ports: [{ port: 5432, endPort: 5433 }] }],
       },
     },
@@ -318,7 +412,16 @@ const manifests: [string, string, object][] = [
   [
     'policy',
     'PodDisruptionBudget',
-    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: '50%', selector: { matchLabels: { app: 'web' } }, unhealthyPodEvictionPolicy: 'AlwaysAllow' } },
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web' },
+      spec: {
+        minAvailable: '50%',
+        selector: { matchLabels: { app: 'web' } },
+        unhealthyPodEvictionPolicy: 'AlwaysAllow',
+      },
+    },
   ],
 ];
 
@@ -339,7 +442,13 @@ describe('findUnknownFields', () => {
   it('shows list indices in brackets, at every depth', () => {
     const web = podTemplate.spec.containers[0];
     const sidecar = { name: 'proxy', imagee: 'envoy', ports: [{ containerPort: 1 }, { containerPortt: 2 }] };
-    const object = { ...deployment, spec: { ...deployment.spec, template: { ...podTemplate, spec: { ...podTemplate.spec, containers: [web, sidecar] } } } };
+    const object = {
+      ...deployment,
+      spec: {
+        ...deployment.spec,
+        template: { ...podTemplate, spec: { ...podTemplate.spec, containers: [web, sidecar] } },
+      },
+    };
     expect(findUnknownFields('apps', 'Deployment', object)).to.deep.equal([
       'spec.template.spec.containers[1].imagee',
       'spec.template.spec.containers[1].ports[1].containerPortt',
@@ -347,7 +456,9 @@ describe('findUnknownFields', () => {
   });
 
   it('finds a typo in metadata', () => {
-    expect(findUnknownFields('', 'ConfigMap', { metadata: { name: 'a', lables: { app: 'x' } } })).to.deep.equal(['metadata.lables']);
+    expect(findUnknownFields('', 'ConfigMap', { metadata: { name: 'a', lables: { app: 'x' } } })).to.deep.equal([
+      'metadata.lables',
+    ]);
   });
 
   it('reports several fields in document order across depths', () => {
@@ -369,7 +480,12 @@ describe('findUnknownFields', () => {
       metadata: { labels: { replicass: 'x' }, annotations: { imagee: 'y' } },
       spec: {
         selector: { matchLabel: { app: 'web' }, matchLabels: { lables: 'z' } },
-        template: { spec: { nodeSelector: { anything: 'goes' }, containers: [{ name: 'a', resources: { limits: { 'example.com/dongle': 1 }, limitz: {} } }] } },
+        template: {
+          spec: {
+            nodeSelector: { anything: 'goes' },
+            containers: [{ name: 'a', resources: { limits: { 'example.com/dongle': 1 }, limitz: {} } }],
+          },
+        },
       },
     };
     expect(findUnknownFields('apps', 'Deployment', object)).to.deep.equal([
@@ -386,14 +502,25 @@ describe('findUnknownFields', () => {
         phase: 'Running',
         podIPs: [{ ip: '10.0.0.1' }],
         conditions: [{ type: 'Ready', status: 'True', lastProbeTime: null }],
-        containerStatuses: [{ name: 'web', ready: true, restartCount: 0, state: { running: { startedAt: '2025-01-01T00:00:00Z' } }, user: { linux: { uid: 1, gid: 1 } } }],
+        containerStatuses: [
+          {
+            name: 'web',
+            ready: true,
+            restartCount: 0,
+            state: { running: { startedAt: '2025-01-01T00:00:00Z' } },
+            user: { linux: { uid: 1, gid: 1 } },
+          },
+        ],
       },
     };
     expect(findUnknownFields('', 'Pod', pod)).to.deep.equal([]);
   });
 
   it('matches names case-sensitively, as kube does', () => {
-    expect(findUnknownFields('', 'Namespace', { Metadata: {}, spec: { Finalizers: [] } })).to.deep.equal(['Metadata', 'spec.Finalizers']);
+    expect(findUnknownFields('', 'Namespace', { Metadata: {}, spec: { Finalizers: [] } })).to.deep.equal([
+      'Metadata',
+      'spec.Finalizers',
+    ]);
   });
 
   it('does not take inherited object properties for fields', () => {
@@ -426,7 +553,10 @@ describe('findUnknownFields', () => {
       spec: {
         resources: { limits: { cpu: '2' } },
         securityContext: { seLinuxChangePolicy: 'MountOption', supplementalGroupsPolicy: 'Strict' },
-        resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'gpu' }, { name: 'old', source: { resourceClaimName: 'x' } }],
+        resourceClaims: [
+          { name: 'gpu', resourceClaimTemplateName: 'gpu' },
+          { name: 'old', source: { resourceClaimName: 'x' } },
+        ],
       },
     };
     expect(findUnknownFields('', 'Pod', pod)).to.deep.equal(['spec.resourceClaims[1].source']);
@@ -435,7 +565,9 @@ describe('findUnknownFields', () => {
   });
 
   it('leaves values of the wrong JSON type to type checking', () => {
-    expect(findUnknownFields('apps', 'Deployment', { spec: { template: { spec: { containers: { imagee: 'x' } } } } })).to.deep.equal([]);
+    expect(
+      findUnknownFields('apps', 'Deployment', { spec: { template: { spec: { containers: { imagee: 'x' } } } } }),
+    ).to.deep.equal([]);
     expect(findUnknownFields('apps', 'Deployment', { spec: 'replicas' })).to.deep.equal([]);
     expect(findUnknownFields('apps', 'Deployment', ['spec'])).to.deep.equal([]);
   });

@@ -8,10 +8,14 @@ import { makeTempDir } from '../support/temp-dir.js';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Every number-valued `requests`/`errors` pair in a result, wherever it sits. */
-function requestCounts(value: unknown, found: { requests: number; errors: number }[] = []): { requests: number; errors: number }[] {
+function requestCounts(
+  value: unknown,
+  found: { requests: number; errors: number }[] = [],
+): { requests: number; errors: number }[] {
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    if (typeof record.requests === 'number' && typeof record.errors === 'number') found.push({ requests: record.requests, errors: record.errors });
+    if (typeof record.requests === 'number' && typeof record.errors === 'number')
+      found.push({ requests: record.requests, errors: record.errors });
     for (const inner of Object.values(record)) requestCounts(inner, found);
   }
   return found;
@@ -27,26 +31,45 @@ describe('bench: every benchmark runs at its quick size', function () {
   it('`npm run bench -- --quick` exits 0 and writes a result per benchmark, with no failed request', async () => {
     const results = await makeTempDir('bench-results');
     try {
-      const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/bench/run.js'), '--quick'], { cwd: REPO_ROOT, env: { ...process.env, PADDOCK_BENCH_RESULTS: results.dir } });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.once('exit', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
-      });
+      const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+        (resolve) => {
+          const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/bench/run.js'), '--quick'], {
+            cwd: REPO_ROOT,
+            env: { ...process.env, PADDOCK_BENCH_RESULTS: results.dir },
+          });
+          let out = '';
+          let err = '';
+          child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+          child.once('exit', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
+        },
+      );
       expect(code, `${stdout.slice(-2000)}\n${stderr.slice(-2000)}`).to.equal(0);
       const ran = Number(/bench quick: (\d+) benchmarks ran/.exec(stdout)?.[1]);
       const files = (await readdir(results.dir)).filter((f) => f.endsWith('.json')).sort();
       expect(files.length, files.join(', ')).to.equal(ran);
-      expect(files).to.include.members(['get.json', 'create.json', 'list.json', 'tenant-list-all.json', 'watch.json', 'tenants.json', 'memory.json']);
+      expect(files).to.include.members([
+        'get.json',
+        'create.json',
+        'list.json',
+        'tenant-list-all.json',
+        'watch.json',
+        'tenants.json',
+        'memory.json',
+      ]);
       for (const file of files) {
         const result = JSON.parse(await readFile(path.join(results.dir, file), 'utf8'));
         expect(result.quick, file).to.equal(true);
         const counts = requestCounts(result);
         if (counts.length) {
-          expect(counts.every((c) => c.requests > 0), `${file}: every measured path made requests`).to.equal(true);
-          expect(counts.reduce((sum, c) => sum + c.errors, 0), `${file}: failed requests`).to.equal(0);
+          expect(
+            counts.every((c) => c.requests > 0),
+            `${file}: every measured path made requests`,
+          ).to.equal(true);
+          expect(
+            counts.reduce((sum, c) => sum + c.errors, 0),
+            `${file}: failed requests`,
+          ).to.equal(0);
         }
       }
     } finally {

@@ -54,7 +54,10 @@ async function startServer(
     { cert: serving.certPem, key: serving.keyPem, ca: caPem, requestCert: true, rejectUnauthorized: true },
     (req, res) => {
       requests++;
-      const { status, body } = handler(identityFromPeerCertificate((req.socket as TLSSocket).getPeerCertificate()), req.url ?? '');
+      const { status, body } = handler(
+        identityFromPeerCertificate((req.socket as TLSSocket).getPeerCertificate()),
+        req.url ?? '',
+      );
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     },
   );
@@ -112,7 +115,7 @@ async function serverTlsError(server: RunningServer): Promise<string> {
   const deadline = Date.now() + 5000;
   while (server.tlsErrors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
   expect(server.tlsErrors, 'server-side handshake errors').to.have.length.greaterThan(0);
-  return server.tlsErrors[0]!;
+  return server.tlsErrors[0];
 }
 
 describe('certs', () => {
@@ -154,7 +157,9 @@ describe('certs', () => {
         { OU: ['ab12cd'] },
         { CN: ['alice'] },
       ]);
-      expect(cert.getExtension(x509.ExtendedKeyUsageExtension)!.usages).to.deep.equal([x509.ExtendedKeyUsage.clientAuth]);
+      expect(cert.getExtension(x509.ExtendedKeyUsageExtension)!.usages).to.deep.equal([
+        x509.ExtendedKeyUsage.clientAuth,
+      ]);
       expect(cert.getExtension(x509.KeyUsagesExtension)!.usages).to.equal(x509.KeyUsageFlags.digitalSignature);
       expect(cert.getExtension(x509.AuthorityKeyIdentifierExtension)!.keyId).to.equal(ca.keyIdentifier);
       expect(cert.getExtension(x509.BasicConstraintsExtension)!.ca).to.equal(false);
@@ -278,7 +283,11 @@ describe('certs', () => {
       );
       const rsaServer = await startServer(rsaServing, rsaCa.certPem);
       try {
-        const response = await get(rsaServer.port, { ca: rsaCa.certPem, cert: rsaClient.certPem, key: rsaClient.keyPem });
+        const response = await get(rsaServer.port, {
+          ca: rsaCa.certPem,
+          cert: rsaClient.certPem,
+          key: rsaClient.keyPem,
+        });
         expect(JSON.parse(response.body)).to.include({ user: 'alice', serial: rsaClient.serial });
       } finally {
         await rsaServer.close();
@@ -406,8 +415,12 @@ describe('certs', () => {
         );
         const env = { PATH: process.env.PATH ?? '', HOME: dir, KUBECACHEDIR: path.join(dir, 'cache') };
         return await new Promise((resolve) => {
-          execFile(KUBECTL, ['--kubeconfig', kubeconfig, 'version', '-o', 'json'], { env, timeout: 30_000 }, (err, stdout, stderr) =>
-            resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
+          execFile(
+            KUBECTL,
+            ['--kubeconfig', kubeconfig, 'version', '-o', 'json'],
+            { env, timeout: 30_000 },
+            (err, stdout, stderr) =>
+              resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr }),
           );
         });
       } finally {

@@ -6,8 +6,10 @@ import { ApiClient } from '../support/api-client.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
-const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+const TABLE =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+const AGGREGATED =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 describe('devcluster: API semantics over HTTPS', function () {
   let cluster: DevCluster;
@@ -28,7 +30,11 @@ describe('devcluster: API semantics over HTTPS', function () {
 
   async function namespace(): Promise<string> {
     const name = `sem-${++counter}`;
-    const res = await api.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const res = await api.request('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name },
+    });
     expect(res.status).to.equal(201);
     return name;
   }
@@ -45,11 +51,21 @@ describe('devcluster: API semantics over HTTPS', function () {
     const client = await foreign.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
     const url = new URL(cluster.url);
     const res = await new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: '/api/v1/namespaces', cert: client.certPem, key: client.keyPem, rejectUnauthorized: false }, (r) => {
-        let text = '';
-        r.on('data', (c) => (text += c));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, body: JSON.parse(text) }));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/api/v1/namespaces',
+          cert: client.certPem,
+          key: client.keyPem,
+          rejectUnauthorized: false,
+        },
+        (r) => {
+          let text = '';
+          r.on('data', (c) => (text += c));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -59,12 +75,18 @@ describe('devcluster: API semantics over HTTPS', function () {
 
   it('serves aggregated discovery with its exact Content-Type, and legacy discovery otherwise', async () => {
     const aggregated = await api.request('GET', '/apis', undefined, { Accept: AGGREGATED });
-    expect(aggregated.headers['content-type']).to.equal('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    expect(aggregated.headers['content-type']).to.equal(
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    );
     expect(aggregated.body.kind).to.equal('APIGroupDiscoveryList');
     const legacy = await api.request('GET', '/apis');
     expect(legacy.body.kind).to.equal('APIGroupList');
     const apps = await api.request('GET', '/apis/apps/v1');
-    expect(apps.body.resources.map((r: { name: string }) => r.name)).to.include.members(['deployments', 'deployments/scale', 'deployments/status']);
+    expect(apps.body.resources.map((r: { name: string }) => r.name)).to.include.members([
+      'deployments',
+      'deployments/scale',
+      'deployments/status',
+    ]);
   });
 
   it('changes the OpenAPI v3 index hash when a CRD adds a group, and advertises fieldValidation', async () => {
@@ -73,7 +95,9 @@ describe('devcluster: API semantics over HTTPS', function () {
     const apps = await api.request('GET', appsUrl);
     expect(apps.headers['cache-control']).to.equal('public, immutable');
     const patch = apps.body.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'].patch;
-    expect(patch.parameters.some((p: { name: string; in: string }) => p.name === 'fieldValidation' && p.in === 'query')).to.equal(true);
+    expect(
+      patch.parameters.some((p: { name: string; in: string }) => p.name === 'fieldValidation' && p.in === 'query'),
+    ).to.equal(true);
     await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
@@ -82,13 +106,25 @@ describe('devcluster: API semantics over HTTPS', function () {
         group: 'hash.example.com',
         scope: 'Cluster',
         names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
       },
     });
     const after = (await api.request('GET', '/openapi/v3')).body.paths;
     expect(after['apis/hash.example.com/v1']).to.be.an('object');
     expect(before['apis/hash.example.com/v1']).to.equal(undefined);
-    const gadget = await api.request('PATCH', '/apis/hash.example.com/v1/gadgets/none', {}, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const gadget = await api.request(
+      'PATCH',
+      '/apis/hash.example.com/v1/gadgets/none',
+      {},
+      { 'Content-Type': 'application/strategic-merge-patch+json' },
+    );
     expect(gadget.status).to.equal(415);
     await api.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.hash.example.com');
   });
@@ -102,42 +138,93 @@ describe('devcluster: API semantics over HTTPS', function () {
         group: 'status.example.com',
         scope,
         names: { plural, singular: plural.slice(0, -1), kind },
-        versions: [{
-          name: 'v1', served: true, storage: true,
-          subresources: { status: {} },
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          additionalPrinterColumns: [{ name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
-        }],
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            additionalPrinterColumns: [{ name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
+          },
+        ],
       },
     });
-    expect((await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('Namespaced', 'engines', 'Engine'))).status).to.equal(201);
-    expect((await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('Cluster', 'fleets', 'Fleet'))).status).to.equal(201);
+    expect(
+      (
+        await api.request(
+          'POST',
+          '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+          crd('Namespaced', 'engines', 'Engine'),
+        )
+      ).status,
+    ).to.equal(201);
+    expect(
+      (
+        await api.request(
+          'POST',
+          '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+          crd('Cluster', 'fleets', 'Fleet'),
+        )
+      ).status,
+    ).to.equal(201);
     const ns = await namespace();
     const base = `/apis/status.example.com/v1/namespaces/${ns}/engines`;
-    const created = (await api.request('POST', base, { apiVersion: 'status.example.com/v1', kind: 'Engine', metadata: { name: 'e' }, spec: { power: 3 }, status: { phase: 'Made up' } })).body;
+    const created = (
+      await api.request('POST', base, {
+        apiVersion: 'status.example.com/v1',
+        kind: 'Engine',
+        metadata: { name: 'e' },
+        spec: { power: 3 },
+        status: { phase: 'Made up' },
+      })
+    ).body;
     expect(created.status, 'status is dropped on create').to.equal(undefined);
     expect(created.spec).to.deep.equal({ power: 3 });
-    const withStatus = (await api.request('PUT', `${base}/e/status`, { ...created, spec: { power: 99 }, status: { phase: 'Running' } })).body;
+    const withStatus = (
+      await api.request('PUT', `${base}/e/status`, { ...created, spec: { power: 99 }, status: { phase: 'Running' } })
+    ).body;
     expect(withStatus.status).to.deep.equal({ phase: 'Running' });
     expect(withStatus.spec.power).to.equal(3);
-    const patched = (await api.request('PATCH', `${base}/e`, { spec: { power: 4 }, status: { phase: 'Ignored' } }, { 'Content-Type': 'application/merge-patch+json' })).body;
+    const patched = (
+      await api.request(
+        'PATCH',
+        `${base}/e`,
+        { spec: { power: 4 }, status: { phase: 'Ignored' } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      )
+    ).body;
     expect([patched.spec.power, patched.status.phase, patched.metadata.generation]).to.deep.equal([4, 'Running', 2]);
     const table = (await api.request('GET', base, undefined, { Accept: TABLE })).body;
-    expect(table.columnDefinitions.map((c: { name: string }) => c.name), 'declared columns replace the default Age').to.deep.equal(['Name', 'Phase']);
+    expect(
+      table.columnDefinitions.map((c: { name: string }) => c.name),
+      'declared columns replace the default Age',
+    ).to.deep.equal(['Name', 'Phase']);
     expect(table.rows[0].cells.slice(0, 2)).to.deep.equal(['e', 'Running']);
 
-    const fleet = await api.request('POST', '/apis/status.example.com/v1/fleets', { apiVersion: 'status.example.com/v1', kind: 'Fleet', metadata: { name: 'f', namespace: 'ignored' } });
+    const fleet = await api.request('POST', '/apis/status.example.com/v1/fleets', {
+      apiVersion: 'status.example.com/v1',
+      kind: 'Fleet',
+      metadata: { name: 'f', namespace: 'ignored' },
+    });
     expect(fleet.status).to.equal(201);
     expect(fleet.body.metadata.namespace).to.equal(undefined);
     expect((await api.request('GET', `/apis/status.example.com/v1/namespaces/${ns}/fleets/f`)).status).to.equal(404);
     expect((await api.request('GET', '/apis/status.example.com/v1/fleets/f')).status).to.equal(200);
-    for (const plural of ['engines', 'fleets']) await api.request('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${plural}.status.example.com`);
+    for (const plural of ['engines', 'fleets'])
+      await api.request(
+        'DELETE',
+        `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${plural}.status.example.com`,
+      );
     await waitUntil(async () => (await api.request('GET', '/apis/status.example.com/v1/fleets/f')).status === 404);
   });
 
   it('creates with generateName, sets uid, creationTimestamp and generation, and validates names with causes', async () => {
     const ns = await namespace();
-    const created = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { ...cm(''), metadata: { generateName: 'gen-' } });
+    const created = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      ...cm(''),
+      metadata: { generateName: 'gen-' },
+    });
     expect(created.status).to.equal(201);
     expect(created.body.metadata.name).to.match(/^gen-[a-z0-9]{5}$/);
     expect(created.body.metadata.uid).to.match(/^[0-9a-f-]{36}$/);
@@ -158,9 +245,16 @@ describe('devcluster: API semantics over HTTPS', function () {
     await api.request('DELETE', `/api/v1/namespaces/${ns}`);
     const terminating = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, cm('late'));
     expect(terminating.status).to.equal(403);
-    expect(terminating.body.message).to.equal(`configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`);
+    expect(terminating.body.message).to.equal(
+      `configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+    );
     expect((await api.request('GET', `/api/v1/namespaces/${ns}`)).body.status.phase).to.equal('Terminating');
-    await api.request('PATCH', `/api/v1/namespaces/${ns}/configmaps/held`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+    await api.request(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/configmaps/held`,
+      { metadata: { finalizers: null } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     await waitUntil(async () => (await api.request('GET', `/api/v1/namespaces/${ns}`)).status === 404);
   });
 
@@ -171,19 +265,43 @@ describe('devcluster: API semantics over HTTPS', function () {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'd' },
-      spec: { replicas: 1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+      },
       status: { replicas: 5 },
     };
     const created = (await api.request('POST', base, deployment)).body;
     expect(created.status ?? {}).to.not.have.property('replicas');
-    const labelled = (await api.request('PATCH', `${base}/d`, { metadata: { labels: { l: 'v' } } }, { 'Content-Type': 'application/merge-patch+json' })).body;
+    const labelled = (
+      await api.request(
+        'PATCH',
+        `${base}/d`,
+        { metadata: { labels: { l: 'v' } } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      )
+    ).body;
     expect(labelled.metadata.generation).to.equal(1);
-    const scaled = (await api.request('PATCH', `${base}/d`, { spec: { replicas: 3 } }, { 'Content-Type': 'application/merge-patch+json' })).body;
+    const scaled = (
+      await api.request(
+        'PATCH',
+        `${base}/d`,
+        { spec: { replicas: 3 } },
+        { 'Content-Type': 'application/merge-patch+json' },
+      )
+    ).body;
     expect(scaled.metadata.generation).to.equal(2);
     const stale = await api.request('PUT', `${base}/d`, { ...created, spec: { ...created.spec, replicas: 9 } });
     expect(stale.status).to.equal(409);
-    expect(stale.body.message).to.equal('Operation cannot be fulfilled on deployments.apps "d": the object has been modified; please apply your changes to the latest version and try again');
-    const status = await api.request('PUT', `${base}/d/status`, { ...scaled, spec: { ...scaled.spec, replicas: 7 }, status: { replicas: 3, readyReplicas: 3 } });
+    expect(stale.body.message).to.equal(
+      'Operation cannot be fulfilled on deployments.apps "d": the object has been modified; please apply your changes to the latest version and try again',
+    );
+    const status = await api.request('PUT', `${base}/d/status`, {
+      ...scaled,
+      spec: { ...scaled.spec, replicas: 7 },
+      status: { replicas: 3, readyReplicas: 3 },
+    });
     expect(status.status).to.equal(200);
     expect(status.body.status.readyReplicas).to.equal(3);
     expect(status.body.spec.replicas, 'a status update leaves spec alone').to.equal(3);
@@ -201,23 +319,39 @@ describe('devcluster: API semantics over HTTPS', function () {
     expect(tooNew.status).to.equal(504);
     expect((await api.request('GET', `${path}?resourceVersionMatch=Exact`)).status).to.equal(400);
     const page = await api.request('GET', `${path}?limit=1`);
-    expect((await api.request('GET', `${path}?limit=1&continue=${page.body.metadata.continue}&resourceVersion=${first}`)).status).to.equal(400);
+    expect(
+      (await api.request('GET', `${path}?limit=1&continue=${page.body.metadata.continue}&resourceVersion=${first}`))
+        .status,
+    ).to.equal(400);
   });
 
   it('watches from a resourceVersion, applies label selectors to transitions, and sends bookmarks', async () => {
     const ns = await namespace();
     const path = `/api/v1/namespaces/${ns}/configmaps`;
     const created = (await api.request('POST', path, cm('w', { a: 'b' }))).body;
-    const watch = api.watch(`${path}?watch=true&labelSelector=a%3Db&allowWatchBookmarks=true&resourceVersion=${created.metadata.resourceVersion}`);
+    const watch = api.watch(
+      `${path}?watch=true&labelSelector=a%3Db&allowWatchBookmarks=true&resourceVersion=${created.metadata.resourceVersion}`,
+    );
     try {
       await sleep(100);
-      const relabel = (value: string) => api.request('PATCH', `${path}/w`, { metadata: { labels: { a: value } } }, { 'Content-Type': 'application/merge-patch+json' });
+      const relabel = (value: string) =>
+        api.request(
+          'PATCH',
+          `${path}/w`,
+          { metadata: { labels: { a: value } } },
+          { 'Content-Type': 'application/merge-patch+json' },
+        );
       await relabel('c');
       await relabel('b');
       await api.request('POST', path, cm('other', { a: 'zzz' }));
-      await watch.waitFor((events) => events.filter((e) => e.type !== 'BOOKMARK').length >= 2 && events.some((e) => e.type === 'BOOKMARK'));
+      await watch.waitFor(
+        (events) =>
+          events.filter((e) => e.type !== 'BOOKMARK').length >= 2 && events.some((e) => e.type === 'BOOKMARK'),
+      );
       expect(watch.status).to.equal(200);
-      const changes = watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => [e.type, e.object.metadata.name, e.object.metadata.labels.a]);
+      const changes = watch.events
+        .filter((e) => e.type !== 'BOOKMARK')
+        .map((e) => [e.type, e.object.metadata.name, e.object.metadata.labels.a]);
       expect(changes).to.deep.equal([
         ['DELETED', 'w', 'c'],
         ['ADDED', 'w', 'b'],
@@ -236,8 +370,8 @@ describe('devcluster: API semantics over HTTPS', function () {
     await api.request('POST', path, cm('present'));
     const watch = api.watch(`${path}?watch=true&timeoutSeconds=1`);
     await watch.waitFor((events) => events.length >= 1);
-    expect(watch.events[0]!.type).to.equal('ADDED');
-    expect(watch.events[0]!.object.metadata.name).to.equal('present');
+    expect(watch.events[0].type).to.equal('ADDED');
+    expect(watch.events[0].object.metadata.name).to.equal('present');
     await waitUntil(async () => watch.ended, 5000);
   });
 
@@ -250,8 +384,8 @@ describe('devcluster: API semantics over HTTPS', function () {
     const watch = api.watch(`${path}?watch=true&resourceVersion=${old}`);
     await watch.waitFor((events) => events.length >= 1);
     expect(watch.status).to.equal(200);
-    expect(watch.events[0]!.type).to.equal('ERROR');
-    expect(watch.events[0]!.object).to.include({ kind: 'Status', code: 410, reason: 'Expired' });
+    expect(watch.events[0].type).to.equal('ERROR');
+    expect(watch.events[0].object).to.include({ kind: 'Status', code: 410, reason: 'Expired' });
     watch.close();
   });
 
@@ -263,7 +397,9 @@ describe('devcluster: API semantics over HTTPS', function () {
     expect(deleting.status).to.equal(200);
     expect(deleting.body.metadata.deletionTimestamp).to.be.a('string');
     expect((await api.request('GET', `${path}/f`)).status).to.equal(200);
-    await api.request('PATCH', `${path}/f`, [{ op: 'remove', path: '/metadata/finalizers' }], { 'Content-Type': 'application/json-patch+json' });
+    await api.request('PATCH', `${path}/f`, [{ op: 'remove', path: '/metadata/finalizers' }], {
+      'Content-Type': 'application/json-patch+json',
+    });
     expect((await api.request('GET', `${path}/f`)).status).to.equal(404);
   });
 
@@ -272,7 +408,13 @@ describe('devcluster: API semantics over HTTPS', function () {
     const path = `/api/v1/namespaces/${ns}/configmaps`;
     const owner = async (name: string) => (await api.request('POST', path, cm(name))).body;
     const dependent = async (name: string, of: any) =>
-      api.request('POST', path, { ...cm(name), metadata: { name, ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: of.metadata.name, uid: of.metadata.uid }] } });
+      api.request('POST', path, {
+        ...cm(name),
+        metadata: {
+          name,
+          ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: of.metadata.name, uid: of.metadata.uid }],
+        },
+      });
 
     const bg = await owner('bg');
     await dependent('bg-child', bg);
@@ -312,32 +454,68 @@ describe('devcluster: API semantics over HTTPS', function () {
 
   it('fills in kube-apiserver defaults and allocates Service ClusterIPs that stay on update', async () => {
     const ns = await namespace();
-    const svc = (await api.request('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { selector: { a: 'b' }, ports: [{ port: 80 }] } })).body;
+    const svc = (
+      await api.request('POST', `/api/v1/namespaces/${ns}/services`, {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's' },
+        spec: { selector: { a: 'b' }, ports: [{ port: 80 }] },
+      })
+    ).body;
     expect(svc.spec.clusterIP).to.match(/^10\.(9[6-9]|10\d|11[01])\.\d+\.\d+$/);
     expect(svc.spec.clusterIPs).to.deep.equal([svc.spec.clusterIP]);
     expect(svc.spec.ports[0]).to.deep.equal({ port: 80, protocol: 'TCP', targetPort: 80 });
     expect(svc.spec.type).to.equal('ClusterIP');
-    const other = (await api.request('POST', `/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 't' }, spec: { ports: [{ port: 81 }] } })).body;
+    const other = (
+      await api.request('POST', `/api/v1/namespaces/${ns}/services`, {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 't' },
+        spec: { ports: [{ port: 81 }] },
+      })
+    ).body;
     expect(other.spec.clusterIP).to.not.equal(svc.spec.clusterIP);
     const { clusterIP: _ip, clusterIPs: _ips, ...specWithoutIp } = svc.spec;
-    const replaced = (await api.request('PUT', `/api/v1/namespaces/${ns}/services/s`, { ...svc, spec: specWithoutIp })).body;
+    const replaced = (await api.request('PUT', `/api/v1/namespaces/${ns}/services/s`, { ...svc, spec: specWithoutIp }))
+      .body;
     expect(replaced.spec.clusterIP).to.equal(svc.spec.clusterIP);
 
-    const pod = (await api.request('POST', `/api/v1/namespaces/${ns}/pods`, {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'p' },
-      spec: { containers: [{ name: 'a', image: 'nginx:1.27' }, { name: 'b', image: 'busybox' }] },
-    })).body;
-    expect(pod.spec).to.include({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30 });
-    expect(pod.spec.containers.map((c: { imagePullPolicy: string }) => c.imagePullPolicy)).to.deep.equal(['IfNotPresent', 'Always']);
+    const pod = (
+      await api.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: {
+          containers: [
+            { name: 'a', image: 'nginx:1.27' },
+            { name: 'b', image: 'busybox' },
+          ],
+        },
+      })
+    ).body;
+    expect(pod.spec).to.include({
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      schedulerName: 'default-scheduler',
+      terminationGracePeriodSeconds: 30,
+    });
+    expect(pod.spec.containers.map((c: { imagePullPolicy: string }) => c.imagePullPolicy)).to.deep.equal([
+      'IfNotPresent',
+      'Always',
+    ]);
     expect(pod.status.phase, 'a simulated kubelet runs pods at once').to.equal('Running');
-    expect(pod.status.containerStatuses.map((c: { name: string; ready: boolean }) => [c.name, c.ready])).to.deep.equal([['a', true], ['b', true]]);
+    expect(pod.status.containerStatuses.map((c: { name: string; ready: boolean }) => [c.name, c.ready])).to.deep.equal([
+      ['a', true],
+      ['b', true],
+    ]);
   });
 
   it('refuses bodies over 3 MiB with 413 and keeps serving', async () => {
     const ns = await namespace();
-    const big = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { ...cm('big'), data: { a: 'x'.repeat(3 * 1024 * 1024 + 10) } });
+    const big = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      ...cm('big'),
+      data: { a: 'x'.repeat(3 * 1024 * 1024 + 10) },
+    });
     expect(big.status).to.equal(413);
     expect(big.body.reason).to.equal('RequestEntityTooLarge');
     expect((await api.request('GET', '/healthz')).text).to.equal('ok');

@@ -7,7 +7,6 @@ import { eventually } from '../support/eventually.js';
 
 const CLUSTER_ROLES = '/apis/rbac.authorization.k8s.io/v1/clusterroles';
 
-
 describe('devcluster: the clusterrole-aggregation controller fills the rules of aggregated ClusterRoles', function () {
   let cluster: DevCluster;
   let api: ApiClient;
@@ -31,22 +30,74 @@ describe('devcluster: the clusterrole-aggregation controller fills the rules of 
     const all = (await api.request('GET', CLUSTER_ROLES)).body.items;
     const view = all.find((role: any) => role.metadata.name === 'view');
     expect(view.aggregationRule).to.be.an('object');
-    await eventually(() => rulesOf('view'), (rules) => expect(rules).to.deep.equal(aggregatedRules(view, all)).and.to.have.length.above(0));
+    await eventually(
+      () => rulesOf('view'),
+      (rules) => expect(rules).to.deep.equal(aggregatedRules(view, all)).and.to.have.length.above(0),
+    );
   });
 
   it('kube\u2019s monitoring example: rules follow the labelled roles as they are made, changed and deleted', async () => {
     const label = { 'rbac.example.com/aggregate-to-monitoring': 'true' };
-    const endpoints = { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['services', 'endpointslices', 'pods'] };
+    const endpoints = {
+      verbs: ['get', 'list', 'watch'],
+      apiGroups: [''],
+      resources: ['services', 'endpointslices', 'pods'],
+    };
     const secrets = { verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['metrics-token'] };
-    expect((await api.request('POST', CLUSTER_ROLES, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'monitoring' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: label }] } })).status).to.equal(201);
-    expect((await api.request('POST', CLUSTER_ROLES, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'monitoring-endpoints', labels: label }, rules: [endpoints] })).status).to.equal(201);
-    expect((await api.request('POST', CLUSTER_ROLES, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'unrelated' }, rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] })).status).to.equal(201);
-    await eventually(() => rulesOf('monitoring'), (rules) => expect(rules).to.deep.equal([endpoints]));
+    expect(
+      (
+        await api.request('POST', CLUSTER_ROLES, {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: { name: 'monitoring' },
+          aggregationRule: { clusterRoleSelectors: [{ matchLabels: label }] },
+        })
+      ).status,
+    ).to.equal(201);
+    expect(
+      (
+        await api.request('POST', CLUSTER_ROLES, {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: { name: 'monitoring-endpoints', labels: label },
+          rules: [endpoints],
+        })
+      ).status,
+    ).to.equal(201);
+    expect(
+      (
+        await api.request('POST', CLUSTER_ROLES, {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: { name: 'unrelated' },
+          rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+        })
+      ).status,
+    ).to.equal(201);
+    await eventually(
+      () => rulesOf('monitoring'),
+      (rules) => expect(rules).to.deep.equal([endpoints]),
+    );
 
-    expect((await api.request('POST', CLUSTER_ROLES, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'monitoring-secrets', labels: label }, rules: [secrets] })).status).to.equal(201);
-    await eventually(() => rulesOf('monitoring'), (rules) => expect(rules).to.deep.equal([endpoints, secrets]));
+    expect(
+      (
+        await api.request('POST', CLUSTER_ROLES, {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: { name: 'monitoring-secrets', labels: label },
+          rules: [secrets],
+        })
+      ).status,
+    ).to.equal(201);
+    await eventually(
+      () => rulesOf('monitoring'),
+      (rules) => expect(rules).to.deep.equal([endpoints, secrets]),
+    );
 
     expect((await api.request('DELETE', `${CLUSTER_ROLES}/monitoring-endpoints`)).status).to.equal(200);
-    await eventually(() => rulesOf('monitoring'), (rules) => expect(rules).to.deep.equal([secrets]));
+    await eventually(
+      () => rulesOf('monitoring'),
+      (rules) => expect(rules).to.deep.equal([secrets]),
+    );
   });
 });

@@ -16,18 +16,30 @@ describe('devcluster: the command, restarts and several clusters in one process'
     try {
       const port = await freePort();
       const run = async () => {
-        const child = spawn(process.execPath, [cli, 'devcluster', '--listen', `127.0.0.1:${port}`, '--data-dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+        const child = spawn(process.execPath, [cli, 'devcluster', '--listen', `127.0.0.1:${port}`, '--data-dir', dir], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
         const line = await new Promise<string>((resolve, reject) => {
-          createInterface({ input: child.stdout! }).once('line', resolve);
+          createInterface({ input: child.stdout }).once('line', resolve);
           child.once('exit', (code) => reject(new Error(`paddock devcluster exited with ${code}`)));
         });
         return { child, line };
       };
       const first = await run();
-      expect(first.line).to.equal(`devcluster devcluster listening on https://127.0.0.1:${port}; admin kubeconfig: ${dir}/admin.kubeconfig`);
+      expect(first.line).to.equal(
+        `devcluster devcluster listening on https://127.0.0.1:${port}; admin kubeconfig: ${dir}/admin.kubeconfig`,
+      );
       const kubectl = await Kubectl.create(`${dir}/admin.kubeconfig`);
       try {
-        await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'survivor', namespace: 'default' }, data: { a: 'b' } }));
+        await kubectl.ok(
+          ['apply', '-f', '-'],
+          JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'survivor', namespace: 'default' },
+            data: { a: 'b' },
+          }),
+        );
         await killAndWait(first.child, 'SIGTERM');
         expect(first.child.exitCode).to.equal(0);
         const second = await run();
@@ -44,16 +56,30 @@ describe('devcluster: the command, restarts and several clusters in one process'
     }
   });
 
-  it('runs three member clusters in one process on one etcd without seeing each other\'s objects', async () => {
+  it("runs three member clusters in one process on one etcd without seeing each other's objects", async () => {
     const etcd = await startEtcd();
     const dirs = await Promise.all([1, 2, 3].map(() => makeTempDir('member')));
     const clusters = await Promise.all(
-      dirs.map(({ dir }, i) => startDevCluster({ name: `member${i + 1}`, listen: '127.0.0.1:0', dataDir: dir, etcdEndpoints: [etcd.endpoint] })),
+      dirs.map(({ dir }, i) =>
+        startDevCluster({
+          name: `member${i + 1}`,
+          listen: '127.0.0.1:0',
+          dataDir: dir,
+          etcdEndpoints: [etcd.endpoint],
+        }),
+      ),
     );
     try {
       const kubectls = await Promise.all(clusters.map((c) => Kubectl.create(c.kubeconfigPath)));
       for (const [i, kubectl] of kubectls.entries()) {
-        await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `only-in-${i + 1}`, namespace: 'default' } }));
+        await kubectl.ok(
+          ['apply', '-f', '-'],
+          JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `only-in-${i + 1}`, namespace: 'default' },
+          }),
+        );
       }
       for (const [i, kubectl] of kubectls.entries()) {
         const names = (await kubectl.ok(['get', 'configmaps', '-o', 'name'])).trim().split('\n');

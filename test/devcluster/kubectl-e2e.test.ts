@@ -10,11 +10,21 @@ function namespaceYaml(name: string): string {
   return `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n`;
 }
 
-function configMapYaml(name: string, namespace: string, labels: Record<string, string> = {}, data: Record<string, string> = { key: 'value' }): string {
+function configMapYaml(
+  name: string,
+  namespace: string,
+  labels: Record<string, string> = {},
+  data: Record<string, string> = { key: 'value' },
+): string {
   return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, labels }, data });
 }
 
-function deploymentJson(name: string, namespace: string, containers: { name: string; image: string }[], replicas = 2): string {
+function deploymentJson(
+  name: string,
+  namespace: string,
+  containers: { name: string; image: string }[],
+  replicas = 2,
+): string {
   return JSON.stringify({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -60,7 +70,12 @@ for (const backend of ['embedded', 'etcd'] as const) {
       const temp = await makeTempDir('devcluster');
       removeDir = temp.remove;
       if (backend === 'etcd') etcd = await startEtcd();
-      cluster = await startDevCluster({ listen: '127.0.0.1:0', dataDir: temp.dir, etcdEndpoints: etcd ? [etcd.endpoint] : undefined, bookmarkIntervalMs: 500 });
+      cluster = await startDevCluster({
+        listen: '127.0.0.1:0',
+        dataDir: temp.dir,
+        etcdEndpoints: etcd ? [etcd.endpoint] : undefined,
+        bookmarkIntervalMs: 500,
+      });
     });
     after(async () => {
       await cluster?.stop();
@@ -89,23 +104,36 @@ for (const backend of ['embedded', 'etcd'] as const) {
 
     it('api-resources: lists built-in kinds with short names, groups and scope', async () => {
       const out = await kubectl.ok(['api-resources']);
-      const row = (name: string) => out.split('\n').find((line) => line.split(/\s+/)[0] === name)?.split(/\s+/);
+      const row = (name: string) =>
+        out
+          .split('\n')
+          .find((line) => line.split(/\s+/)[0] === name)
+          ?.split(/\s+/);
       expect(row('pods')).to.deep.equal(['pods', 'po', 'v1', 'true', 'Pod']);
       expect(row('deployments')).to.deep.equal(['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
       expect(row('namespaces')).to.deep.equal(['namespaces', 'ns', 'v1', 'false', 'Namespace']);
-      expect(row('clusterroles')).to.deep.equal(['clusterroles', '', 'rbac.authorization.k8s.io/v1', 'false', 'ClusterRole'].filter(Boolean));
-      expect(out).to.match(/^customresourcedefinitions\s+crd,crds\s+apiextensions\.k8s\.io\/v1\s+false\s+CustomResourceDefinition$/m);
+      expect(row('clusterroles')).to.deep.equal(
+        ['clusterroles', '', 'rbac.authorization.k8s.io/v1', 'false', 'ClusterRole'].filter(Boolean),
+      );
+      expect(out).to.match(
+        /^customresourcedefinitions\s+crd,crds\s+apiextensions\.k8s\.io\/v1\s+false\s+CustomResourceDefinition$/m,
+      );
     });
 
     it('get: default namespaces exist from the start', async () => {
       const out = await kubectl.ok(['get', 'namespaces']);
-      for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) expect(out).to.match(new RegExp(`^${ns}\\s+Active\\s+\\d+[smhd]`, 'm'));
+      for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease'])
+        expect(out).to.match(new RegExp(`^${ns}\\s+Active\\s+\\d+[smhd]`, 'm'));
     });
 
     it('get: table, -A, -o yaml, -o jsonpath, -l, --field-selector, --sort-by, --show-labels', async () => {
       const ns = await freshNamespace();
-      for (const [name, tier] of [['alpha', 'web'], ['bravo', 'db'], ['charlie', 'web']]) {
-        await kubectl.ok(['apply', '-f', '-'], configMapYaml(name!, ns, { tier: tier! }, { a: '1', b: '2' }));
+      for (const [name, tier] of [
+        ['alpha', 'web'],
+        ['bravo', 'db'],
+        ['charlie', 'web'],
+      ]) {
+        await kubectl.ok(['apply', '-f', '-'], configMapYaml(name, ns, { tier: tier }, { a: '1', b: '2' }));
       }
       const table = await kubectl.ok(['get', 'configmaps', '-n', ns]);
       expect(table.split('\n')[0]).to.match(/^NAME\s+DATA\s+AGE$/);
@@ -120,12 +148,37 @@ for (const backend of ['embedded', 'etcd'] as const) {
       expect(yaml).to.match(/^ {2}resourceVersion: "\d+"$/m);
       expect(yaml).to.match(/^ {2}uid: [0-9a-f-]{36}$/m);
 
-      expect(await kubectl.ok(['get', 'configmaps', '-n', ns, '-o', 'jsonpath={.items[*].metadata.name}'])).to.equal('alpha bravo charlie');
-      expect(await kubectl.ok(['get', 'configmaps', '-n', ns, '-l', 'tier=web', '-o', 'name'])).to.equal('configmap/alpha\nconfigmap/charlie\n');
-      expect(await kubectl.ok(['get', 'configmaps', '-n', ns, '-l', 'tier in (db),tier!=web', '-o', 'name'])).to.equal('configmap/bravo\n');
-      expect(await kubectl.ok(['get', 'configmaps', '-A', '--field-selector', `metadata.name=bravo,metadata.namespace=${ns}`, '-o', 'name'])).to.equal('configmap/bravo\n');
+      expect(await kubectl.ok(['get', 'configmaps', '-n', ns, '-o', 'jsonpath={.items[*].metadata.name}'])).to.equal(
+        'alpha bravo charlie',
+      );
+      expect(await kubectl.ok(['get', 'configmaps', '-n', ns, '-l', 'tier=web', '-o', 'name'])).to.equal(
+        'configmap/alpha\nconfigmap/charlie\n',
+      );
+      expect(await kubectl.ok(['get', 'configmaps', '-n', ns, '-l', 'tier in (db),tier!=web', '-o', 'name'])).to.equal(
+        'configmap/bravo\n',
+      );
+      expect(
+        await kubectl.ok([
+          'get',
+          'configmaps',
+          '-A',
+          '--field-selector',
+          `metadata.name=bravo,metadata.namespace=${ns}`,
+          '-o',
+          'name',
+        ]),
+      ).to.equal('configmap/bravo\n');
 
-      const sorted = await kubectl.ok(['get', 'configmaps', '-n', ns, '--sort-by', '.metadata.labels.tier', '-o', 'name']);
+      const sorted = await kubectl.ok([
+        'get',
+        'configmaps',
+        '-n',
+        ns,
+        '--sort-by',
+        '.metadata.labels.tier',
+        '-o',
+        'name',
+      ]);
       expect(sorted.split('\n')[0]).to.equal('configmap/bravo');
       const labels = await kubectl.ok(['get', 'configmaps', '-n', ns, '--show-labels']);
       expect(labels.split('\n')[0]).to.match(/LABELS$/);
@@ -146,14 +199,24 @@ for (const backend of ['embedded', 'etcd'] as const) {
 
     it('get --chunk-size: pages through many objects, every one exactly once', async () => {
       const ns = await freshNamespace();
-      const items = Array.from({ length: 130 }, (_, i) => JSON.parse(configMapYaml(`cm-${String(i).padStart(3, '0')}`, ns)));
+      const items = Array.from({ length: 130 }, (_, i) =>
+        JSON.parse(configMapYaml(`cm-${String(i).padStart(3, '0')}`, ns)),
+      );
       await kubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
       const out = await kubectl.ok(['get', 'configmaps', '-n', ns, '--chunk-size', '7', '-o', 'name']);
-      const names = out.trim().split('\n').filter((line) => line.startsWith('configmap/cm-'));
+      const names = out
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('configmap/cm-'));
       expect(names).to.have.length(130);
       expect(new Set(names).size).to.equal(130);
       const table = await kubectl.ok(['get', 'configmaps', '-n', ns, '--chunk-size', '9']);
-      expect(table.trim().split('\n').filter((l) => l.startsWith('cm-'))).to.have.length(130);
+      expect(
+        table
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('cm-')),
+      ).to.have.length(130);
     });
 
     it('get -w: sees ADDED, MODIFIED and DELETED as they happen', async () => {
@@ -176,13 +239,25 @@ for (const backend of ['embedded', 'etcd'] as const) {
 
     it('apply: creates, then re-applies a changed Deployment as a strategic merge (containers by name)', async () => {
       const ns = await freshNamespace();
-      expect(await kubectl.ok(['apply', '-f', '-'], deploymentJson('web', ns, [{ name: 'app', image: 'nginx:1.26' }]))).to.equal('deployment.apps/web created\n');
+      expect(
+        await kubectl.ok(['apply', '-f', '-'], deploymentJson('web', ns, [{ name: 'app', image: 'nginx:1.26' }])),
+      ).to.equal('deployment.apps/web created\n');
       await kubectl.ok(['annotate', 'deployment', 'web', '-n', ns, 'owner=ops']);
-      const second = deploymentJson('web', ns, [{ name: 'sidecar', image: 'busybox:1' }, { name: 'app', image: 'nginx:1.27' }], 3);
+      const second = deploymentJson(
+        'web',
+        ns,
+        [
+          { name: 'sidecar', image: 'busybox:1' },
+          { name: 'app', image: 'nginx:1.27' },
+        ],
+        3,
+      );
       expect(await kubectl.ok(['apply', '-f', '-'], second)).to.equal('deployment.apps/web configured\n');
       const live = JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '-n', ns, '-o', 'json']));
       expect(live.spec.replicas).to.equal(3);
-      expect(live.spec.template.spec.containers.map((c: { name: string; image: string }) => `${c.name}=${c.image}`)).to.deep.equal(['sidecar=busybox:1', 'app=nginx:1.27']);
+      expect(
+        live.spec.template.spec.containers.map((c: { name: string; image: string }) => `${c.name}=${c.image}`),
+      ).to.deep.equal(['sidecar=busybox:1', 'app=nginx:1.27']);
       expect(live.metadata.annotations.owner, 'fields applied by others survive').to.equal('ops');
       expect(live.metadata.generation).to.equal(2);
       expect(await kubectl.ok(['apply', '-f', '-'], second)).to.equal('deployment.apps/web unchanged\n');
@@ -193,10 +268,17 @@ for (const backend of ['embedded', 'etcd'] as const) {
     it('scale, server-side dry run, and strict field validation of built-in kinds', async () => {
       const ns = await freshNamespace();
       await kubectl.ok(['apply', '-f', '-'], deploymentJson('scaled', ns, [{ name: 'app', image: 'nginx' }]));
-      expect(await kubectl.ok(['scale', 'deployment', 'scaled', '-n', ns, '--replicas=5'])).to.equal('deployment.apps/scaled scaled\n');
-      expect(await kubectl.ok(['get', 'deployment', 'scaled', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])).to.equal('5');
+      expect(await kubectl.ok(['scale', 'deployment', 'scaled', '-n', ns, '--replicas=5'])).to.equal(
+        'deployment.apps/scaled scaled\n',
+      );
+      expect(await kubectl.ok(['get', 'deployment', 'scaled', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])).to.equal(
+        '5',
+      );
 
-      const dry = await kubectl.ok(['apply', '--dry-run=server', '-f', '-'], deploymentJson('imaginary', ns, [{ name: 'app', image: 'nginx' }]));
+      const dry = await kubectl.ok(
+        ['apply', '--dry-run=server', '-f', '-'],
+        deploymentJson('imaginary', ns, [{ name: 'app', image: 'nginx' }]),
+      );
       expect(dry).to.equal('deployment.apps/imaginary created (server dry run)\n');
       expect((await kubectl.run(['get', 'deployment', 'imaginary', '-n', ns])).code).to.equal(1);
 
@@ -232,7 +314,9 @@ for (const backend of ['embedded', 'etcd'] as const) {
     it('delete --wait: returns once the object is gone', async () => {
       const ns = await freshNamespace();
       await kubectl.ok(['apply', '-f', '-'], configMapYaml('doomed', ns));
-      expect(await kubectl.ok(['delete', 'configmap', 'doomed', '-n', ns, '--wait'])).to.equal('configmap "doomed" deleted\n');
+      expect(await kubectl.ok(['delete', 'configmap', 'doomed', '-n', ns, '--wait'])).to.equal(
+        'configmap "doomed" deleted\n',
+      );
       const gone = await kubectl.run(['get', 'configmap', 'doomed', '-n', ns]);
       expect(gone.stderr.trim()).to.equal('Error from server (NotFound): configmaps "doomed" not found');
     });
@@ -246,7 +330,16 @@ for (const backend of ['embedded', 'etcd'] as const) {
       await deleting.waitFor(/configmap "held" deleted/);
       await sleep(700);
       expect(deleting.child.exitCode, 'still waiting while the finalizer holds the object').to.equal(null);
-      await kubectl.ok(['patch', 'configmap', 'held', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+      await kubectl.ok([
+        'patch',
+        'configmap',
+        'held',
+        '-n',
+        ns,
+        '--type=json',
+        '-p',
+        '[{"op":"remove","path":"/metadata/finalizers"}]',
+      ]);
       const code = await new Promise<number | null>((resolve) => {
         if (deleting.child.exitCode !== null) resolve(deleting.child.exitCode);
         else deleting.child.once('exit', resolve);
@@ -258,7 +351,13 @@ for (const backend of ['embedded', 'etcd'] as const) {
       const ns = await freshNamespace();
       await kubectl.ok(['apply', '-f', '-'], CRD);
       await kubectl.ok(['wait', '--for', 'condition=established', 'crd/widgets.example.com', '--timeout=10s']);
-      const widget = (size: string) => JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: ns }, spec: { size, extra: { kept: true } } });
+      const widget = (size: string) =>
+        JSON.stringify({
+          apiVersion: 'example.com/v1',
+          kind: 'Widget',
+          metadata: { name: 'w1', namespace: ns },
+          spec: { size, extra: { kept: true } },
+        });
       expect(await kubectl.ok(['apply', '-f', '-'], widget('small'))).to.equal('widget.example.com/w1 created\n');
       expect(await kubectl.ok(['apply', '-f', '-'], widget('large'))).to.equal('widget.example.com/w1 configured\n');
       const table = await kubectl.ok(['get', 'widgets', '-n', ns]);
@@ -282,20 +381,36 @@ for (const backend of ['embedded', 'etcd'] as const) {
       expect(await kubectl.ok(['delete', 'namespace', ns])).to.equal(`namespace "${ns}" deleted\n`);
       const gone = await kubectl.run(['get', 'namespace', ns]);
       expect(gone.stderr.trim()).to.equal(`Error from server (NotFound): namespaces "${ns}" not found`);
-      const leftovers = await kubectl.ok(['get', 'configmaps,deployments', '-A', '-o', 'name', '--field-selector', `metadata.namespace=${ns}`]);
+      const leftovers = await kubectl.ok([
+        'get',
+        'configmaps,deployments',
+        '-A',
+        '-o',
+        'name',
+        '--field-selector',
+        `metadata.namespace=${ns}`,
+      ]);
       expect(leftovers).to.equal('');
       const refused = await kubectl.run(['apply', '-f', '-'], configMapYaml('late', ns));
-      expect(refused.stderr.trim()).to.equal(`Error from server (NotFound): error when creating "STDIN": namespaces "${ns}" not found`);
+      expect(refused.stderr.trim()).to.equal(
+        `Error from server (NotFound): error when creating "STDIN": namespaces "${ns}" not found`,
+      );
     });
 
     it('errors: NotFound, AlreadyExists, Conflict and Invalid print as kubectl users know them', async () => {
       const ns = await freshNamespace();
       const missing = await kubectl.run(['get', 'pod', 'nope', '-n', ns]);
-      expect([missing.code, missing.stderr.trim()]).to.deep.equal([1, 'Error from server (NotFound): pods "nope" not found']);
+      expect([missing.code, missing.stderr.trim()]).to.deep.equal([
+        1,
+        'Error from server (NotFound): pods "nope" not found',
+      ]);
 
       await kubectl.ok(['create', '-f', '-'], configMapYaml('twice', ns));
       const again = await kubectl.run(['create', '-f', '-'], configMapYaml('twice', ns));
-      expect([again.code, again.stderr.trim()]).to.deep.equal([1, 'Error from server (AlreadyExists): error when creating "STDIN": configmaps "twice" already exists']);
+      expect([again.code, again.stderr.trim()]).to.deep.equal([
+        1,
+        'Error from server (AlreadyExists): error when creating "STDIN": configmaps "twice" already exists',
+      ]);
 
       const stale = JSON.parse(await kubectl.ok(['get', 'configmap', 'twice', '-n', ns, '-o', 'json']));
       await kubectl.ok(['label', 'configmap', 'twice', '-n', ns, 'bump=1']);

@@ -21,10 +21,24 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
     await writeFile(`${dir}/tokens.csv`, 'static-token-for-dana,dana,uid-dana,"ops,auditors"\n');
     cluster = await startDevCluster({ listen: '127.0.0.1:0', dataDir: dir, tokenAuthFile: `${dir}/tokens.csv` });
     admin = await Kubectl.create(cluster.kubeconfigPath);
-    const ca = await loadCertificateAuthority(await readFile(`${dir}/pki/ca.crt`, 'utf8'), await readFile(`${dir}/pki/ca.key`, 'utf8'));
+    const ca = await loadCertificateAuthority(
+      await readFile(`${dir}/pki/ca.crt`, 'utf8'),
+      await readFile(`${dir}/pki/ca.key`, 'utf8'),
+    );
     const cert = await ca.issueClientCertificate({ commonName: 'carol', organizations: ['devs'] });
     const server = parseKubeconfig(await readFile(cluster.kubeconfigPath, 'utf8')).server;
-    await writeFile(`${dir}/carol.kubeconfig`, renderKubeconfig({ clusterName: 'dev', server, caPem: ca.certPem, userName: 'carol', certPem: cert.certPem, keyPem: cert.keyPem, contextName: 'carol@dev' }));
+    await writeFile(
+      `${dir}/carol.kubeconfig`,
+      renderKubeconfig({
+        clusterName: 'dev',
+        server,
+        caPem: ca.certPem,
+        userName: 'carol',
+        certPem: cert.certPem,
+        keyPem: cert.keyPem,
+        contextName: 'carol@dev',
+      }),
+    );
     carol = await Kubectl.create(`${dir}/carol.kubeconfig`);
   });
   after(async () => {
@@ -37,32 +51,67 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
   it('kubectl create <generator> (protobuf bodies) creates what kubectl meant', async () => {
     expect(await admin.ok(['create', 'namespace', 'gen'])).to.equal('namespace/gen created\n');
     const n = ['-n', 'gen'];
-    expect(await admin.ok(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80', ...n])).to.equal('deployment.apps/web created\n');
-    expect(await admin.ok(['create', 'configmap', 'settings', '--from-literal=color=blue', ...n])).to.equal('configmap/settings created\n');
-    expect(await admin.ok(['create', 'secret', 'generic', 'creds', '--from-literal=password=s3cret', ...n])).to.equal('secret/creds created\n');
+    expect(
+      await admin.ok(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80', ...n]),
+    ).to.equal('deployment.apps/web created\n');
+    expect(await admin.ok(['create', 'configmap', 'settings', '--from-literal=color=blue', ...n])).to.equal(
+      'configmap/settings created\n',
+    );
+    expect(await admin.ok(['create', 'secret', 'generic', 'creds', '--from-literal=password=s3cret', ...n])).to.equal(
+      'secret/creds created\n',
+    );
     await admin.ok(['create', 'serviceaccount', 'robot', ...n]);
     await admin.ok(['create', 'role', 'reader', '--verb=get,list', '--resource=pods', ...n]);
-    await admin.ok(['create', 'rolebinding', 'readers', '--role=reader', '--user=alice', '--serviceaccount=gen:robot', ...n]);
+    await admin.ok([
+      'create',
+      'rolebinding',
+      'readers',
+      '--role=reader',
+      '--user=alice',
+      '--serviceaccount=gen:robot',
+      ...n,
+    ]);
     await admin.ok(['create', 'clusterrole', 'node-reader', '--verb=list', '--resource=nodes']);
     await admin.ok(['create', 'clusterrolebinding', 'node-readers', '--clusterrole=node-reader', '--group=devs']);
     await admin.ok(['create', 'quota', 'limits', '--hard=pods=10,cpu=2', ...n]);
     await admin.ok(['create', 'job', 'once', '--image=busybox', ...n, '--', 'echo', 'hi']);
-    await admin.ok(['create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 0 * * *', ...n, '--', 'echo', 'hi']);
+    await admin.ok([
+      'create',
+      'cronjob',
+      'nightly',
+      '--image=busybox',
+      '--schedule=0 0 * * *',
+      ...n,
+      '--',
+      'echo',
+      'hi',
+    ]);
 
     const deployment = JSON.parse(await admin.ok(['get', 'deployment', 'web', ...n, '-o', 'json']));
     expect(deployment.spec.replicas).to.equal(3);
     expect(deployment.spec.template.spec.containers[0]).to.deep.include({ name: 'nginx', image: 'nginx:1.27' });
     expect(deployment.spec.template.spec.containers[0].ports).to.deep.equal([{ containerPort: 80, protocol: 'TCP' }]);
     expect(await admin.ok(['get', 'configmap', 'settings', ...n, '-o', 'jsonpath={.data.color}'])).to.equal('blue');
-    expect(Buffer.from(await admin.ok(['get', 'secret', 'creds', ...n, '-o', 'jsonpath={.data.password}']), 'base64').toString()).to.equal('s3cret');
+    expect(
+      Buffer.from(
+        await admin.ok(['get', 'secret', 'creds', ...n, '-o', 'jsonpath={.data.password}']),
+        'base64',
+      ).toString(),
+    ).to.equal('s3cret');
     const binding = JSON.parse(await admin.ok(['get', 'rolebinding', 'readers', ...n, '-o', 'json']));
     expect(binding.subjects).to.deep.equal([
       { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
       { kind: 'ServiceAccount', name: 'robot', namespace: 'gen' },
     ]);
-    expect(await admin.ok(['get', 'quota', 'limits', ...n, '-o', 'jsonpath={.spec.hard.pods} {.spec.hard.cpu}'])).to.equal('10 2');
-    expect(await admin.ok(['get', 'cronjob', 'nightly', ...n, '-o', 'jsonpath={.spec.schedule}'])).to.equal('0 0 * * *');
-    expect(await admin.ok(['get', 'job', 'once', ...n, '-o', 'jsonpath={.spec.template.spec.containers[0].command}'])).to.equal('["echo","hi"]');
+    expect(
+      await admin.ok(['get', 'quota', 'limits', ...n, '-o', 'jsonpath={.spec.hard.pods} {.spec.hard.cpu}']),
+    ).to.equal('10 2');
+    expect(await admin.ok(['get', 'cronjob', 'nightly', ...n, '-o', 'jsonpath={.spec.schedule}'])).to.equal(
+      '0 0 * * *',
+    );
+    expect(
+      await admin.ok(['get', 'job', 'once', ...n, '-o', 'jsonpath={.spec.template.spec.containers[0].command}']),
+    ).to.equal('["echo","hi"]');
   });
 
   it('authorizes with RBAC: can-i for impersonated users, 403 text, impersonation only for those allowed', async () => {
@@ -71,10 +120,14 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
     expect([no.code, no.stdout]).to.deep.equal([1, 'no\n']);
     expect(await admin.ok(['auth', 'can-i', 'list', 'pods', '-n', 'gen', '--as', 'alice'])).to.equal('yes\n');
     const forbidden = await admin.run(['get', 'secrets', '-n', 'gen', '--as', 'alice']);
-    expect(forbidden.stderr.trim()).to.equal('Error from server (Forbidden): secrets is forbidden: User "alice" cannot list resource "secrets" in API group "" in the namespace "gen"');
+    expect(forbidden.stderr.trim()).to.equal(
+      'Error from server (Forbidden): secrets is forbidden: User "alice" cannot list resource "secrets" in API group "" in the namespace "gen"',
+    );
     expect(await carol.ok(['get', 'nodes', '-o', 'name'])).to.equal('');
     const impersonating = await carol.run(['get', 'pods', '-n', 'gen', '--as', 'alice']);
-    expect(impersonating.stderr.trim()).to.equal('Error from server (Forbidden): users "alice" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope');
+    expect(impersonating.stderr.trim()).to.equal(
+      'Error from server (Forbidden): users "alice" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope',
+    );
     const whoami = JSON.parse(await admin.ok(['auth', 'whoami', '-o', 'json', '--as', 'alice', '--as-group', 'team']));
     expect(whoami.status.userInfo).to.deep.include({ username: 'alice' });
     expect(whoami.status.userInfo.groups).to.include.members(['team', 'system:authenticated']);
@@ -84,16 +137,46 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
     const token = (await admin.ok(['create', 'token', 'robot', '-n', 'gen'])).trim();
     expect(token.split('.')).to.have.length(3);
     const server = parseKubeconfig(await readFile(cluster.kubeconfigPath, 'utf8')).server;
-    const asRobot = await admin.run(['--kubeconfig', '/dev/null', '--server', server, '--certificate-authority', `${dir}/pki/ca.crt`, '--token', token, 'get', 'pods', '-n', 'gen', '-o', 'name']);
+    const asRobot = await admin.run([
+      '--kubeconfig',
+      '/dev/null',
+      '--server',
+      server,
+      '--certificate-authority',
+      `${dir}/pki/ca.crt`,
+      '--token',
+      token,
+      'get',
+      'pods',
+      '-n',
+      'gen',
+      '-o',
+      'name',
+    ]);
     expect([asRobot.code, asRobot.stdout, asRobot.stderr]).to.deep.equal([0, '', '']);
-    const denied = await admin.run(['--kubeconfig', '/dev/null', '--server', server, '--certificate-authority', `${dir}/pki/ca.crt`, '--token', token, 'get', 'secrets', '-n', 'gen']);
+    const denied = await admin.run([
+      '--kubeconfig',
+      '/dev/null',
+      '--server',
+      server,
+      '--certificate-authority',
+      `${dir}/pki/ca.crt`,
+      '--token',
+      token,
+      'get',
+      'secrets',
+      '-n',
+      'gen',
+    ]);
     expect(denied.stderr).to.contain('User "system:serviceaccount:gen:robot" cannot list resource "secrets"');
   });
 
   it('authenticates bearer tokens from the static token file', async () => {
     const server = parseKubeconfig(await readFile(cluster.kubeconfigPath, 'utf8')).server;
     const flags = ['--kubeconfig', '/dev/null', '--server', server, '--certificate-authority', `${dir}/pki/ca.crt`];
-    const whoami = JSON.parse(await admin.ok([...flags, '--token', 'static-token-for-dana', 'auth', 'whoami', '-o', 'json']));
+    const whoami = JSON.parse(
+      await admin.ok([...flags, '--token', 'static-token-for-dana', 'auth', 'whoami', '-o', 'json']),
+    );
     expect(whoami.status.userInfo.username).to.equal('dana');
     expect(whoami.status.userInfo.groups).to.include.members(['ops', 'auditors', 'system:authenticated']);
     const wrong = await admin.run([...flags, '--token', 'not-a-token', 'get', 'pods']);
@@ -101,7 +184,15 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
   });
 
   it('exec and logs over the real protocols, with the simulated container', async () => {
-    await admin.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'box', namespace: 'gen' }, spec: { containers: [{ name: 'main', image: 'busybox' }] } }));
+    await admin.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'box', namespace: 'gen' },
+        spec: { containers: [{ name: 'main', image: 'busybox' }] },
+      }),
+    );
     expect(await admin.ok(['exec', 'box', '-n', 'gen', '--', 'echo', 'hello', 'world'])).to.equal('hello world\n');
     const failed = await admin.run(['exec', 'box', '-n', 'gen', '--', 'exit', '3']);
     expect([failed.code, failed.stderr.trim()]).to.deep.equal([3, 'command terminated with exit code 3']);

@@ -56,26 +56,40 @@ describe('devcluster: server-side apply with the real kubectl 1.32', function ()
   }
 
   async function managedFields(ns: string): Promise<Record<string, any>[]> {
-    return JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '-n', ns, '-o', 'json', '--show-managed-fields'])).metadata.managedFields;
+    return JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '-n', ns, '-o', 'json', '--show-managed-fields']))
+      .metadata.managedFields;
   }
 
   it('creates (201), re-applies, reports a conflict as kubectl expects it, and hands the field over with --force-conflicts', async () => {
     const ns = await freshNamespace();
     // -v=6 makes kubectl log each request with its response status.
-    const created = await kubectl.run(['apply', '--server-side', '-n', ns, '-f', '-', '-v=6'], deploymentYaml({ replicas: 2, image: 'nginx:1.26', labels: 'app: web, tier: front' }));
+    const created = await kubectl.run(
+      ['apply', '--server-side', '-n', ns, '-f', '-', '-v=6'],
+      deploymentYaml({ replicas: 2, image: 'nginx:1.26', labels: 'app: web, tier: front' }),
+    );
     expect(created.code, created.stderr).to.equal(0);
     expect(created.stdout).to.equal('deployment.apps/web serverside-applied\n');
-    expect(created.stderr).to.match(/PATCH \S+\/deployments\/web\?fieldManager=kubectl&fieldValidation=Strict&force=false 201 Created/);
+    expect(created.stderr).to.match(
+      /PATCH \S+\/deployments\/web\?fieldManager=kubectl&fieldValidation=Strict&force=false 201 Created/,
+    );
 
-    const reapplied = await kubectl.run(['apply', '--server-side', '-n', ns, '-f', '-', '-v=6'], deploymentYaml({ replicas: 2, image: 'nginx:1.27' }));
+    const reapplied = await kubectl.run(
+      ['apply', '--server-side', '-n', ns, '-f', '-', '-v=6'],
+      deploymentYaml({ replicas: 2, image: 'nginx:1.27' }),
+    );
     expect(reapplied.stdout).to.equal('deployment.apps/web serverside-applied\n');
     expect(reapplied.stderr).to.match(/PATCH \S+\/deployments\/web\?\S+ 200 OK/);
     const live = JSON.parse(await kubectl.ok(['get', 'deployment', 'web', '-n', ns, '-o', 'json']));
-    expect(live.spec.template.spec.containers.map((c: any) => [c.name, c.image])).to.deep.equal([['app', 'nginx:1.27']]);
+    expect(live.spec.template.spec.containers.map((c: any) => [c.name, c.image])).to.deep.equal([
+      ['app', 'nginx:1.27'],
+    ]);
     expect(live.metadata.labels, 'the label kubectl stopped applying is gone').to.deep.equal({ app: 'web' });
     expect(live.metadata, 'kubectl hides managedFields unless asked').not.to.have.property('managedFields');
 
-    const conflicting = await kubectl.run(['apply', '--server-side', '--field-manager=other', '-n', ns, '-f', '-'], deploymentYaml({ replicas: 5, image: 'nginx:1.27' }));
+    const conflicting = await kubectl.run(
+      ['apply', '--server-side', '--field-manager=other', '-n', ns, '-f', '-'],
+      deploymentYaml({ replicas: 5, image: 'nginx:1.27' }),
+    );
     expect(conflicting.code).to.equal(1);
     const [first, ...advice] = conflicting.stderr.trimEnd().split('\n');
     expect(first).to.equal('error: Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas');
@@ -83,7 +97,10 @@ describe('devcluster: server-side apply with the real kubectl 1.32', function ()
     expect(advice.join('\n')).to.contain('`--force-conflicts`');
     expect(await kubectl.ok(['get', 'deployment', 'web', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])).to.equal('2');
 
-    const forced = await kubectl.run(['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-n', ns, '-f', '-'], deploymentYaml({ replicas: 5, image: 'nginx:1.27' }));
+    const forced = await kubectl.run(
+      ['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-n', ns, '-f', '-'],
+      deploymentYaml({ replicas: 5, image: 'nginx:1.27' }),
+    );
     expect(forced.code, forced.stderr).to.equal(0);
     expect(forced.stdout).to.equal('deployment.apps/web serverside-applied\n');
     expect(await kubectl.ok(['get', 'deployment', 'web', '-n', ns, '-o', 'jsonpath={.spec.replicas}'])).to.equal('5');
@@ -95,21 +112,30 @@ describe('devcluster: server-side apply with the real kubectl 1.32', function ()
     ]);
     expect(byManager.other.fieldsV1['f:spec']).to.have.property('f:replicas');
     expect(byManager.kubectl.fieldsV1['f:spec']).not.to.have.property('f:replicas');
-    expect(byManager.kubectl.fieldsV1['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"app"}']).to.deep.equal({ '.': {}, 'f:image': {}, 'f:name': {} });
+    expect(
+      byManager.kubectl.fieldsV1['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"app"}'],
+    ).to.deep.equal({ '.': {}, 'f:image': {}, 'f:name': {} });
 
     const yaml = await kubectl.ok(['get', 'deployment', 'web', '-n', ns, '-o', 'yaml', '--show-managed-fields']);
     // Each entry as kubectl prints it: its fieldsV1 block, then its manager and operation.
-    const printed = [...yaml.matchAll(/^ {2}- apiVersion: apps\/v1\n {4}fieldsType: FieldsV1\n {4}fieldsV1:\n([\s\S]*?)^ {4}manager: (\S+)\n {4}operation: (\S+)$/gm)];
+    const printed = [
+      ...yaml.matchAll(
+        /^ {2}- apiVersion: apps\/v1\n {4}fieldsType: FieldsV1\n {4}fieldsV1:\n([\s\S]*?)^ {4}manager: (\S+)\n {4}operation: (\S+)$/gm,
+      ),
+    ];
     expect(printed.map((m) => [m[2], m[3]])).to.deep.equal([
       ['kubectl', 'Apply'],
       ['other', 'Apply'],
     ]);
-    expect(printed.map((m) => /^ {8}f:replicas: \{\}$/m.test(m[1]!))).to.deep.equal([false, true]);
+    expect(printed.map((m) => /^ {8}f:replicas: \{\}$/m.test(m[1]))).to.deep.equal([false, true]);
   });
 
   it('ordinary writes record Update entries that take the fields they change', async () => {
     const ns = await freshNamespace();
-    await kubectl.ok(['apply', '--server-side', '-n', ns, '-f', '-'], deploymentYaml({ replicas: 2, image: 'nginx:1.27' }));
+    await kubectl.ok(
+      ['apply', '--server-side', '-n', ns, '-f', '-'],
+      deploymentYaml({ replicas: 2, image: 'nginx:1.27' }),
+    );
     await kubectl.ok(['scale', 'deployment', 'web', '-n', ns, '--replicas=3']);
     await kubectl.ok(['label', 'deployment', 'web', '-n', ns, 'team=blue']);
     const entries = await managedFields(ns);
@@ -119,11 +145,18 @@ describe('devcluster: server-side apply with the real kubectl 1.32', function ()
       ['kubectl', 'Update', 'scale'],
       ['kubectl-label', 'Update', ''],
     ]);
-    expect(entries.find((e) => e.manager === 'kubectl-label')!.fieldsV1).to.deep.equal({ 'f:metadata': { 'f:labels': { 'f:team': {} } } });
+    expect(entries.find((e) => e.manager === 'kubectl-label')!.fieldsV1).to.deep.equal({
+      'f:metadata': { 'f:labels': { 'f:team': {} } },
+    });
 
-    const conflicting = await kubectl.run(['apply', '--server-side', '-n', ns, '-f', '-'], deploymentYaml({ replicas: 2, image: 'nginx:1.27' }));
+    const conflicting = await kubectl.run(
+      ['apply', '--server-side', '-n', ns, '-f', '-'],
+      deploymentYaml({ replicas: 2, image: 'nginx:1.27' }),
+    );
     expect(conflicting.code).to.equal(1);
-    expect(conflicting.stderr.split('\n')[0]).to.equal('error: Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas');
+    expect(conflicting.stderr.split('\n')[0]).to.equal(
+      'error: Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps/v1: .spec.replicas',
+    );
   });
 
   it('answers over HTTP as kube-apiserver does: 400 without a field manager, a 409 Status with causes on conflict', async () => {
@@ -133,16 +166,27 @@ describe('devcluster: server-side apply with the real kubectl 1.32', function ()
 
     const anonymous = await api.request('PATCH', path, body, APPLY);
     expect(anonymous.status).to.equal(400);
-    expect(anonymous.body).to.include({ kind: 'Status', reason: 'BadRequest', message: 'fieldManager is required for apply requests' });
+    expect(anonymous.body).to.include({
+      kind: 'Status',
+      reason: 'BadRequest',
+      message: 'fieldManager is required for apply requests',
+    });
 
     const created = await api.request('PATCH', `${path}?fieldManager=first`, body, APPLY);
     expect(created.status).to.equal(201);
     expect(created.body.metadata.managedFields.map((e: any) => e.manager)).to.deep.equal(['first']);
     const again = await api.request('PATCH', `${path}?fieldManager=first`, body, APPLY);
     expect(again.status).to.equal(200);
-    expect(again.body.metadata.resourceVersion, 'an unchanged apply writes nothing').to.equal(created.body.metadata.resourceVersion);
+    expect(again.body.metadata.resourceVersion, 'an unchanged apply writes nothing').to.equal(
+      created.body.metadata.resourceVersion,
+    );
 
-    const conflict = await api.request('PATCH', `${path}?fieldManager=second`, deploymentYaml({ replicas: 4, image: 'nginx' }), APPLY);
+    const conflict = await api.request(
+      'PATCH',
+      `${path}?fieldManager=second`,
+      deploymentYaml({ replicas: 4, image: 'nginx' }),
+      APPLY,
+    );
     expect(conflict.status).to.equal(409);
     expect(conflict.body).to.deep.equal({
       kind: 'Status',
@@ -151,11 +195,18 @@ describe('devcluster: server-side apply with the real kubectl 1.32', function ()
       status: 'Failure',
       message: 'Apply failed with 1 conflict: conflict with "first": .spec.replicas',
       reason: 'Conflict',
-      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "first"', field: '.spec.replicas' }] },
+      details: {
+        causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "first"', field: '.spec.replicas' }],
+      },
       code: 409,
     });
 
-    const wrongKind = await api.request('PATCH', `${path}?fieldManager=first`, body.replace('kind: Deployment', 'kind: StatefulSet'), APPLY);
+    const wrongKind = await api.request(
+      'PATCH',
+      `${path}?fieldManager=first`,
+      body.replace('kind: Deployment', 'kind: StatefulSet'),
+      APPLY,
+    );
     expect(wrongKind.status).to.equal(400);
     expect(wrongKind.body.message).to.equal('invalid object type: apps/v1, Kind=StatefulSet');
   });

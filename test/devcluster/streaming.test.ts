@@ -17,11 +17,16 @@ import { freePort } from '../support/free-port.js';
 import { KUBECTL_1_32, Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-
 const POD = {
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: 'p', namespace: 'default', uid: '7d4b1f0e-0000-4000-8000-000000000001', resourceVersion: '7', creationTimestamp: '2026-01-02T03:04:05Z' },
+  metadata: {
+    name: 'p',
+    namespace: 'default',
+    uid: '7d4b1f0e-0000-4000-8000-000000000001',
+    resourceVersion: '7',
+    creationTimestamp: '2026-01-02T03:04:05Z',
+  },
   spec: {
     containers: [
       {
@@ -47,11 +52,27 @@ const RESOURCE_LIST = {
     { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
     { name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] },
     { name: 'pods/attach', singularName: '', namespaced: true, kind: 'PodAttachOptions', verbs: ['create', 'get'] },
-    { name: 'pods/portforward', singularName: '', namespaced: true, kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+    {
+      name: 'pods/portforward',
+      singularName: '',
+      namespaced: true,
+      kind: 'PodPortForwardOptions',
+      verbs: ['create', 'get'],
+    },
   ],
 };
 
-const VERSION = { major: '1', minor: '32', gitVersion: 'v1.32.0', gitCommit: '0', gitTreeState: 'clean', buildDate: '2025-01-01T00:00:00Z', goVersion: 'go1.23.4', compiler: 'gc', platform: 'linux/amd64' };
+const VERSION = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0',
+  gitCommit: '0',
+  gitTreeState: 'clean',
+  buildDate: '2025-01-01T00:00:00Z',
+  goVersion: 'go1.23.4',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
 
 const SUCCESS = { metadata: {}, status: 'Success' };
 
@@ -91,27 +112,52 @@ async function startPodServer(): Promise<PodServer> {
   let logWritesAfterClose = 0;
   const podPath = /^\/api\/v1\/namespaces\/default\/pods\/([^/]+)(?:\/([a-z]+))?$/;
 
-  const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem, ca: authority.certPem, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-    const url = new URL(req.url ?? '/', 'https://localhost');
-    const match = podPath.exec(url.pathname);
-    if (url.pathname === '/version') return sendJson(res, 200, VERSION);
-    if (url.pathname === '/api') return sendJson(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] });
-    if (url.pathname === '/apis') return sendJson(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
-    if (url.pathname === '/api/v1') return sendJson(res, 200, RESOURCE_LIST);
-    if (match && match[1] !== 'p') {
-      return sendJson(res, 404, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `pods "${match[1]}" not found`, reason: 'NotFound', details: { name: match[1], kind: 'pods' }, code: 404 });
-    }
-    if (match && !match[2]) return sendJson(res, 200, POD);
-    if (match && match[2] === 'log') {
-      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-      res.write = ((...args: unknown[]) => {
-        if (res.destroyed) logWritesAfterClose++;
-        return write(...args);
-      }) as typeof res.write;
-      return servePodLog(req, res, POD, url.searchParams);
-    }
-    sendJson(res, 404, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 });
-  });
+  const server: Server = createServer(
+    { cert: serving.certPem, key: serving.keyPem, ca: authority.certPem, requestCert: true, rejectUnauthorized: true },
+    (req, res) => {
+      const url = new URL(req.url ?? '/', 'https://localhost');
+      const match = podPath.exec(url.pathname);
+      if (url.pathname === '/version') return sendJson(res, 200, VERSION);
+      if (url.pathname === '/api')
+        return sendJson(res, 200, {
+          kind: 'APIVersions',
+          versions: ['v1'],
+          serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+        });
+      if (url.pathname === '/apis') return sendJson(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [] });
+      if (url.pathname === '/api/v1') return sendJson(res, 200, RESOURCE_LIST);
+      if (match && match[1] !== 'p') {
+        return sendJson(res, 404, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `pods "${match[1]}" not found`,
+          reason: 'NotFound',
+          details: { name: match[1], kind: 'pods' },
+          code: 404,
+        });
+      }
+      if (match && !match[2]) return sendJson(res, 200, POD);
+      if (match && match[2] === 'log') {
+        const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+        res.write = ((...args: unknown[]) => {
+          if (res.destroyed) logWritesAfterClose++;
+          return write(...args);
+        }) as typeof res.write;
+        return servePodLog(req, res, POD, url.searchParams);
+      }
+      sendJson(res, 404, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'the server could not find the requested resource',
+        reason: 'NotFound',
+        code: 404,
+      });
+    },
+  );
   server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
     socket.on('close', () => upgraded.delete(socket));
@@ -119,7 +165,8 @@ async function startPodServer(): Promise<PodServer> {
     const subresource = podPath.exec(url.pathname)?.[2] ?? '';
     const protocols = String(req.headers['sec-websocket-protocol'] ?? req.headers['x-stream-protocol-version'] ?? '');
     upgrades.push({ method: req.method ?? '', subresource, upgrade: String(req.headers.upgrade ?? ''), protocols });
-    if (subresource === 'exec' || subresource === 'attach') serveRemoteCommand(req, socket, head, POD, url.searchParams, subresource);
+    if (subresource === 'exec' || subresource === 'attach')
+      serveRemoteCommand(req, socket, head, POD, url.searchParams, subresource);
     else if (subresource === 'portforward') servePortForward(req, socket, head, POD, url.searchParams);
     else socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   });
@@ -160,12 +207,16 @@ interface ChannelMessage {
 
 /** A WebSocket client with the test's client certificate, collecting channel messages until close. */
 function openChannels(server: PodServer, pathAndQuery: string, protocol: string) {
-  const ws = new WebSocket(`wss://127.0.0.1:${server.port}${pathAndQuery}`, [protocol], { ca: server.ca, cert: server.client.certPem, key: server.client.keyPem });
+  const ws = new WebSocket(`wss://127.0.0.1:${server.port}${pathAndQuery}`, [protocol], {
+    ca: server.ca,
+    cert: server.client.certPem,
+    key: server.client.keyPem,
+  });
   const messages: ChannelMessage[] = [];
   const raw: Buffer[] = [];
   ws.on('message', (data: Buffer) => {
     raw.push(data);
-    messages.push({ channel: data[0]!, text: data.subarray(1).toString() });
+    messages.push({ channel: data[0], text: data.subarray(1).toString() });
   });
   const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
   const opened = once(ws, 'open');
@@ -217,7 +268,9 @@ describe('devcluster streaming subresources', function () {
     it('runs echo and exits 0, having upgraded with a GET to v5.channel.k8s.io only', async () => {
       const result = await kubectl.run(['exec', 'p', '--', 'echo', 'hello', 'world']);
       expect(result, result.stderr).to.include({ code: 0, stdout: 'hello world\n' });
-      expect(server.upgrades).to.deep.equal([{ method: 'GET', subresource: 'exec', upgrade: 'websocket', protocols: 'v5.channel.k8s.io' }]);
+      expect(server.upgrades).to.deep.equal([
+        { method: 'GET', subresource: 'exec', upgrade: 'websocket', protocols: 'v5.channel.k8s.io' },
+      ]);
     });
 
     it('makes kubectl exit with the command’s exit code', async () => {
@@ -240,7 +293,9 @@ describe('devcluster streaming subresources', function () {
 
     it('prints the pod’s name, a listing, and the container’s literal env', async () => {
       expect((await kubectl.run(['exec', 'p', '--', 'hostname'])).stdout).to.equal('p\n');
-      expect((await kubectl.run(['exec', 'p', '--', 'ls', '/'])).stdout).to.equal('bin\ndev\netc\nhome\nlib\nproc\nroot\nsys\ntmp\nusr\nvar\n');
+      expect((await kubectl.run(['exec', 'p', '--', 'ls', '/'])).stdout).to.equal(
+        'bin\ndev\netc\nhome\nlib\nproc\nroot\nsys\ntmp\nusr\nvar\n',
+      );
       const env = await kubectl.run(['exec', 'p', '-c', 'main', '--', 'env']);
       expect(env.stdout.split('\n')).to.deep.equal([
         'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
@@ -266,7 +321,7 @@ describe('devcluster streaming subresources', function () {
       expect(result, result.stderr).to.include({ code: 0, stdout: 'hello world\n' });
       expect(server.upgrades).to.have.length(1);
       expect(server.upgrades[0]).to.include({ method: 'POST', subresource: 'exec', upgrade: 'SPDY/3.1' });
-      expect(server.upgrades[0]!.protocols.split(/,\s*/)[0]).to.equal('v5.channel.k8s.io');
+      expect(server.upgrades[0].protocols.split(/,\s*/)[0]).to.equal('v5.channel.k8s.io');
     });
 
     it('makes kubectl exit with the command’s exit code', async () => {
@@ -288,13 +343,20 @@ describe('devcluster streaming subresources', function () {
       expect(overSpdy, overSpdy.stderr).to.include({ code: 0, stdout: 'attached\n' });
       const overWebSocket = await kubectl.run(['attach', '-i', 'p'], 'attached again\n');
       expect(overWebSocket, overWebSocket.stderr).to.include({ code: 0, stdout: 'attached again\n' });
-      expect(server.upgrades.map((u) => `${u.subresource} ${u.upgrade}`)).to.deep.equal(['attach SPDY/3.1', 'attach websocket']);
+      expect(server.upgrades.map((u) => `${u.subresource} ${u.upgrade}`)).to.deep.equal([
+        'attach SPDY/3.1',
+        'attach websocket',
+      ]);
     });
   });
 
   describe('remotecommand channels from a plain WebSocket client', () => {
     it('sends stdout on channel 1, then the exit Status on channel 3, then a normal close', async () => {
-      const client = openChannels(server, '/api/v1/namespaces/default/pods/p/exec?command=echo&command=hi&stdout=true&stderr=true', 'v4.channel.k8s.io');
+      const client = openChannels(
+        server,
+        '/api/v1/namespaces/default/pods/p/exec?command=echo&command=hi&stdout=true&stderr=true',
+        'v4.channel.k8s.io',
+      );
       await client.opened;
       expect(client.ws.protocol).to.equal('v4.channel.k8s.io');
       expect(await client.closed).to.equal(1000);
@@ -305,11 +367,15 @@ describe('devcluster streaming subresources', function () {
     });
 
     it('reports a non-zero exit as kube’s NonZeroExitCode Status', async () => {
-      const client = openChannels(server, '/api/v1/namespaces/default/pods/p/exec?command=exit&command=42&stdout=true', 'v4.channel.k8s.io');
+      const client = openChannels(
+        server,
+        '/api/v1/namespaces/default/pods/p/exec?command=exit&command=42&stdout=true',
+        'v4.channel.k8s.io',
+      );
       await client.closed;
       expect(client.messages).to.have.length(1);
-      expect(client.messages[0]!.channel).to.equal(3);
-      expect(JSON.parse(client.messages[0]!.text)).to.deep.equal({
+      expect(client.messages[0].channel).to.equal(3);
+      expect(JSON.parse(client.messages[0].text)).to.deep.equal({
         metadata: {},
         status: 'Failure',
         message: 'command terminated with non-zero exit code: error executing command [exit 42], exit code 42',
@@ -319,18 +385,26 @@ describe('devcluster streaming subresources', function () {
     });
 
     it('sends stderr on the stdout channel when there is a terminal (tty=true)', async () => {
-      const client = openChannels(server, '/api/v1/namespaces/default/pods/p/exec?command=nope&stdout=true&tty=true', 'v5.channel.k8s.io');
+      const client = openChannels(
+        server,
+        '/api/v1/namespaces/default/pods/p/exec?command=nope&stdout=true&tty=true',
+        'v5.channel.k8s.io',
+      );
       await client.closed;
       expect(client.messages[0]).to.deep.equal({ channel: 1, text: 'sh: nope: not found\n' });
       expect(client.messages.map((m) => m.channel)).to.deep.equal([1, 3]);
     });
 
     it('refuses a subprotocol it does not speak before upgrading', async () => {
-      const ws = new WebSocket(`wss://127.0.0.1:${server.port}/api/v1/namespaces/default/pods/p/exec?command=ls&stdout=true`, ['v3.channel.k8s.io'], {
-        ca: server.ca,
-        cert: server.client.certPem,
-        key: server.client.keyPem,
-      });
+      const ws = new WebSocket(
+        `wss://127.0.0.1:${server.port}/api/v1/namespaces/default/pods/p/exec?command=ls&stdout=true`,
+        ['v3.channel.k8s.io'],
+        {
+          ca: server.ca,
+          cert: server.client.certPem,
+          key: server.client.keyPem,
+        },
+      );
       const [, response] = (await once(ws, 'unexpected-response')) as [unknown, IncomingMessage];
       expect(response.statusCode).to.equal(400);
       ws.on('error', () => {});
@@ -354,7 +428,13 @@ describe('devcluster streaming subresources', function () {
 
     /** Writes `request` (then `after`, once the response head is in) and returns all bytes until the server closes. */
     async function exchange(request: string, after?: Buffer): Promise<{ head: string; rest: Buffer }> {
-      const socket = tlsConnect({ host: '127.0.0.1', port: server.port, ca: server.ca, cert: server.client.certPem, key: server.client.keyPem });
+      const socket = tlsConnect({
+        host: '127.0.0.1',
+        port: server.port,
+        ca: server.ca,
+        cert: server.client.certPem,
+        key: server.client.keyPem,
+      });
       await once(socket, 'secureConnect');
       let received = Buffer.alloc(0);
       let sentAfter = false;
@@ -374,7 +454,9 @@ describe('devcluster streaming subresources', function () {
     it('answers an unsupported stream protocol with 403 and the versions it accepts', async () => {
       const { head } = await exchange(upgradeRequest('v3.channel.k8s.io, channel.k8s.io'));
       expect(head).to.match(/^HTTP\/1\.1 403 Forbidden\r\n/);
-      expect(head).to.include('X-Accepted-Stream-Protocol-Versions: v5.channel.k8s.io\r\nX-Accepted-Stream-Protocol-Versions: v4.channel.k8s.io\r\n');
+      expect(head).to.include(
+        'X-Accepted-Stream-Protocol-Versions: v5.channel.k8s.io\r\nX-Accepted-Stream-Protocol-Versions: v4.channel.k8s.io\r\n',
+      );
     });
 
     const malformed = {
@@ -400,7 +482,10 @@ describe('devcluster streaming subresources', function () {
   describe('logs with the real kubectl', () => {
     it('prints the container’s lines, the last N with --tail, stamped with --timestamps', async () => {
       const all = await kubectl.run(['logs', 'p']);
-      expect(all, all.stderr).to.include({ code: 0, stdout: 'p main started\np main image nginx:1.27\np main ready\n' });
+      expect(all, all.stderr).to.include({
+        code: 0,
+        stdout: 'p main started\np main image nginx:1.27\np main ready\n',
+      });
       expect((await kubectl.run(['logs', 'p', '--tail=1'])).stdout).to.equal('p main ready\n');
       expect((await kubectl.run(['logs', 'p', '--tail=2', '--timestamps'])).stdout).to.equal(
         '2026-01-02T03:04:06.000000000Z p main image nginx:1.27\n2026-01-02T03:04:06.000000000Z p main ready\n',
@@ -432,8 +517,18 @@ describe('devcluster streaming subresources', function () {
   describe('port-forward with the real kubectl', () => {
     const modes: { title: string; env: Record<string, string>; upgrade: string; protocols: string }[] = [
       { title: 'by default', env: {}, upgrade: 'websocket', protocols: 'SPDY/3.1+portforward.k8s.io' },
-      { title: 'with KUBECTL_PORT_FORWARD_WEBSOCKETS=true', env: { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'true' }, upgrade: 'websocket', protocols: 'SPDY/3.1+portforward.k8s.io' },
-      { title: 'with KUBECTL_PORT_FORWARD_WEBSOCKETS=false', env: { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' }, upgrade: 'SPDY/3.1', protocols: 'portforward.k8s.io' },
+      {
+        title: 'with KUBECTL_PORT_FORWARD_WEBSOCKETS=true',
+        env: { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'true' },
+        upgrade: 'websocket',
+        protocols: 'SPDY/3.1+portforward.k8s.io',
+      },
+      {
+        title: 'with KUBECTL_PORT_FORWARD_WEBSOCKETS=false',
+        env: { KUBECTL_PORT_FORWARD_WEBSOCKETS: 'false' },
+        upgrade: 'SPDY/3.1',
+        protocols: 'portforward.k8s.io',
+      },
     ];
     for (const mode of modes) {
       it(`echoes every connection’s bytes ${mode.title} (${mode.upgrade})`, async () => {
@@ -446,20 +541,29 @@ describe('devcluster streaming subresources', function () {
           // More than SPDY's 64 KiB default window, which neither end enforces.
           const bulk = randomBytes(300 * 1024);
           expect((await tcpRoundTrip(local, bulk)).equals(bulk)).to.equal(true);
-          const [a, b] = await Promise.all([tcpRoundTrip(local, Buffer.from('first')), tcpRoundTrip(local, Buffer.from('second'))]);
+          const [a, b] = await Promise.all([
+            tcpRoundTrip(local, Buffer.from('first')),
+            tcpRoundTrip(local, Buffer.from('second')),
+          ]);
           expect([a.toString(), b.toString()]).to.deep.equal(['first', 'second']);
           expect(forward.output()).not.to.match(/error|unable/i);
         } finally {
           await forward.stop();
         }
-        expect(server.upgrades.map((u) => ({ upgrade: u.upgrade, protocols: u.protocols }))).to.deep.equal([{ upgrade: mode.upgrade, protocols: mode.protocols }]);
+        expect(server.upgrades.map((u) => ({ upgrade: u.upgrade, protocols: u.protocols }))).to.deep.equal([
+          { upgrade: mode.upgrade, protocols: mode.protocols },
+        ]);
       });
     }
   });
 
   describe('port-forward over the v4.channel.k8s.io WebSocket protocol', () => {
     it('announces each port on its data and error channels, then echoes each data channel', async () => {
-      const client = openChannels(server, '/api/v1/namespaces/default/pods/p/portforward?ports=80,8080', 'v4.channel.k8s.io');
+      const client = openChannels(
+        server,
+        '/api/v1/namespaces/default/pods/p/portforward?ports=80,8080',
+        'v4.channel.k8s.io',
+      );
       await client.opened;
       await client.waitForMessages(4);
       expect(client.raw.map((m) => [...m])).to.deep.equal([
@@ -480,17 +584,25 @@ describe('devcluster streaming subresources', function () {
     });
 
     it('refuses a request without ports before upgrading', async () => {
-      const ws = new WebSocket(`wss://127.0.0.1:${server.port}/api/v1/namespaces/default/pods/p/portforward`, ['v4.channel.k8s.io'], {
-        ca: server.ca,
-        cert: server.client.certPem,
-        key: server.client.keyPem,
-      });
+      const ws = new WebSocket(
+        `wss://127.0.0.1:${server.port}/api/v1/namespaces/default/pods/p/portforward`,
+        ['v4.channel.k8s.io'],
+        {
+          ca: server.ca,
+          cert: server.client.certPem,
+          key: server.client.keyPem,
+        },
+      );
       ws.on('error', () => {});
       const [, response] = (await once(ws, 'unexpected-response')) as [unknown, IncomingMessage];
       let body = '';
       for await (const chunk of response) body += String(chunk);
       expect(response.statusCode).to.equal(400);
-      expect(JSON.parse(body)).to.include({ kind: 'Status', reason: 'BadRequest', message: 'query parameter "ports" is required' });
+      expect(JSON.parse(body)).to.include({
+        kind: 'Status',
+        reason: 'BadRequest',
+        message: 'query parameter "ports" is required',
+      });
     });
   });
 });

@@ -20,17 +20,24 @@ function metric(text: string, name: string, labels: string): number {
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
-const pod = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'nginx' }] } });
+const pod = (name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: { containers: [{ name: 'app', image: 'nginx' }] },
+});
 
 /** Runs `work` over `items`, `width` at a time. */
 async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<unknown>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
 }
 
-describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 namespaces', function () {
+describe("gateway: a tenant's cross-namespace reads among 1,000 tenants × 20 namespaces", function () {
   this.timeout(300_000);
   let upstream: DevCluster;
   let gateway: Gateway;
@@ -41,7 +48,9 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
   const watches: WatchStream[] = [];
 
   /** Upstream requests and objects read while `fn` runs, from the gateway's metrics. */
-  async function upstreamCost(fn: () => Promise<void>): Promise<{ lists: number; watches: number; objects: number; events: number }> {
+  async function upstreamCost(
+    fn: () => Promise<void>,
+  ): Promise<{ lists: number; watches: number; objects: number; events: number }> {
     const before = (await admin.request('GET', '/metrics')).text;
     await fn();
     const after = (await admin.request('GET', '/metrics')).text;
@@ -63,21 +72,43 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
     // the devcluster's registries in-process (20,000 HTTPS requests would only make this slower).
     const namespaces = upstream.api.registryOf('', 'namespaces')!;
     const pods = upstream.api.registryOf('', 'pods')!;
-    const others = Array.from({ length: OTHER_TENANTS * NAMESPACES_EACH }, (_, i) => ({ tenant: `o${String(Math.floor(i / NAMESPACES_EACH)).padStart(5, '0')}`, n: i % NAMESPACES_EACH }));
+    const others = Array.from({ length: OTHER_TENANTS * NAMESPACES_EACH }, (_, i) => ({
+      tenant: `o${String(Math.floor(i / NAMESPACES_EACH)).padStart(5, '0')}`,
+      n: i % NAMESPACES_EACH,
+    }));
     await inParallel(others, 64, async ({ tenant: id, n }) => {
       const ns = `${id}-ns${n}`;
-      await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { 'kubezoo.io/tenant': id } } });
+      await namespaces.create('', {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns, labels: { 'kubezoo.io/tenant': id } },
+      });
       await pods.create(ns, pod('web'));
     });
-    expect((await pods.objects.list('', {})).objects, 'the other tenants\' Pods upstream').to.have.length(OTHER_TENANTS * NAMESPACES_EACH);
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    expect((await pods.objects.list('', {})).objects, "the other tenants' Pods upstream").to.have.length(
+      OTHER_TENANTS * NAMESPACES_EACH,
+    );
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const created = await createActiveTenant(admin, TENANT, gatewayDir.dir);
     tenant = await Kubectl.create(created.kubeconfigPath);
     tenantApi = await ApiClient.load(created.kubeconfigPath);
     await inParallel(OWN_NAMESPACES, 8, async (ns) => {
-      expect((await tenantApi.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).to.equal(201);
-      for (const name of ['one', 'two']) expect((await tenantApi.request('POST', `/api/v1/namespaces/${ns}/pods`, pod(name))).status).to.equal(201);
+      expect(
+        (
+          await tenantApi.request('POST', '/api/v1/namespaces', {
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: { name: ns },
+          })
+        ).status,
+      ).to.equal(201);
+      for (const name of ['one', 'two'])
+        expect((await tenantApi.request('POST', `/api/v1/namespaces/${ns}/pods`, pod(name))).status).to.equal(201);
     });
   });
   after(async () => {
@@ -90,7 +121,7 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
     for (const r of remove) await r();
   });
 
-  it('get pods -A reads only the tenant\'s 20 namespaces upstream, not the 20,000 others', async () => {
+  it("get pods -A reads only the tenant's 20 namespaces upstream, not the 20,000 others", async () => {
     let out = '';
     const cost = await upstreamCost(async () => {
       out = await tenant.ok(['get', 'pods', '-A', '-o', 'name']);
@@ -98,8 +129,10 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
     expect(out.trim().split('\n')).to.have.length(OWN_NAMESPACES.length * 2);
     const clusterPods = OTHER_TENANTS * NAMESPACES_EACH;
     // 20 namespaces and 32 Pods read, against 20,000 namespaces and 20,000 Pods of others'.
-    expect(cost.objects, `objects read upstream (the cluster holds ${clusterPods} other tenants' Pods)`).to.equal(20 + OWN_NAMESPACES.length * 2);
-    expect(cost.lists, 'one list of the tenant\'s namespaces, then one per namespace').to.equal(1 + 20);
+    expect(cost.objects, `objects read upstream (the cluster holds ${clusterPods} other tenants' Pods)`).to.equal(
+      20 + OWN_NAMESPACES.length * 2,
+    );
+    expect(cost.lists, "one list of the tenant's namespaces, then one per namespace").to.equal(1 + 20);
   });
 
   it('once the namespace index is in, get pods -A lists no namespaces; a namespace made a moment ago is in it', async () => {
@@ -109,8 +142,19 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
       if (cost.lists === 20) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(cost, 'the 20 namespaces read at once, their 32 Pods, no namespace list').to.deep.include({ lists: 20, objects: OWN_NAMESPACES.length * 2 });
-    expect((await tenantApi.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } })).status).to.equal(201);
+    expect(cost, 'the 20 namespaces read at once, their 32 Pods, no namespace list').to.deep.include({
+      lists: 20,
+      objects: OWN_NAMESPACES.length * 2,
+    });
+    expect(
+      (
+        await tenantApi.request('POST', '/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'fresh' },
+        })
+      ).status,
+    ).to.equal(201);
     expect((await tenantApi.request('POST', '/api/v1/namespaces/fresh/pods', pod('new'))).status).to.equal(201);
     const out = await tenant.ok(['get', 'pods', '-A', '-o', 'name']);
     expect(out.trim().split('\n')).to.have.length(OWN_NAMESPACES.length * 2 + 1);
@@ -119,11 +163,15 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
 
   it('pages across namespaces with --chunk-size, every object once and in order', async () => {
     const table = await tenant.ok(['get', 'pods', '-A', '--chunk-size', '3']);
-    const rows = table.trim().split('\n').slice(1).map((line) => line.split(/\s+/).slice(0, 2).join('/'));
+    const rows = table
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s+/).slice(0, 2).join('/'));
     expect(rows).to.deep.equal(OWN_NAMESPACES.flatMap((ns) => [`${ns}/one`, `${ns}/two`]));
   });
 
-  it('a watch across namespaces gets every event of the tenant\'s, including new namespaces\', and reads no other tenant\'s', async () => {
+  it("a watch across namespaces gets every event of the tenant's, including new namespaces', and reads no other tenant's", async () => {
     const namespacesNow = (await tenantApi.request('GET', '/api/v1/namespaces')).body.items.length;
     const listed = await tenantApi.request('GET', '/api/v1/pods?limit=1');
     expect(listed.status).to.equal(200);
@@ -135,47 +183,69 @@ describe('gateway: a tenant\'s cross-namespace reads among 1,000 tenants × 20 n
       const others = upstream.api.registryOf('', 'pods')!;
       for (let i = 0; i < 50; i++) await others.create(`o00007-ns${i % NAMESPACES_EACH}`, pod(`late${i}`));
       expect((await tenantApi.request('POST', '/api/v1/namespaces/ns03/pods', pod('three'))).status).to.equal(201);
-      expect((await tenantApi.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'later' } })).status).to.equal(201);
+      expect(
+        (
+          await tenantApi.request('POST', '/api/v1/namespaces', {
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: { name: 'later' },
+          })
+        ).status,
+      ).to.equal(201);
       expect((await tenantApi.request('POST', '/api/v1/namespaces/later/pods', pod('new'))).status).to.equal(201);
       expect((await tenantApi.request('DELETE', '/api/v1/namespaces/ns05/pods/one')).status).to.equal(200);
       await watch.waitFor((events) => events.some((e) => e.type === 'DELETED'));
     });
     expect(watch.status).to.equal(200);
-    const seen = watch.events.filter((e) => e.type !== 'BOOKMARK').map((e) => `${e.type} ${e.object.metadata.namespace}/${e.object.metadata.name}`);
+    const seen = watch.events
+      .filter((e) => e.type !== 'BOOKMARK')
+      .map((e) => `${e.type} ${e.object.metadata.namespace}/${e.object.metadata.name}`);
     expect(seen.filter((s) => s.startsWith('ADDED'))).to.deep.equal(['ADDED ns03/three', 'ADDED later/new']);
     expect(seen).to.include('DELETED ns05/one');
     expect(seen.filter((s) => /o00007|late\d/.test(s))).to.deep.equal([]);
-    expect(cost.watches, 'one watch per tenant namespace, one for new namespaces, one for the namespace made later').to.equal(namespacesNow + 1 + 1);
-    expect(cost.events, 'upstream events read: the tenant\'s own only').to.equal(seen.length);
+    expect(
+      cost.watches,
+      'one watch per tenant namespace, one for new namespaces, one for the namespace made later',
+    ).to.equal(namespacesNow + 1 + 1);
+    expect(cost.events, "upstream events read: the tenant's own only").to.equal(seen.length);
   });
 
   it('a streaming list (sendInitialEvents) across namespaces: every Pod once, then one initial-events-end bookmark at or above every initial event', async () => {
-    const watch = tenantApi.watch('/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true');
+    const watch = tenantApi.watch(
+      '/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+    );
     watches.push(watch);
     await watch.waitFor((events) => events.some((e) => e.type === 'BOOKMARK'));
     // Later bookmarks (the devcluster's carry each namespace's last event) may follow; wait a few intervals.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     watch.close();
-    const endAt = watch.events.findIndex((e) => e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true');
+    const endAt = watch.events.findIndex(
+      (e) => e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true',
+    );
     expect(endAt, 'the initial-events-end bookmark').to.be.greaterThan(0);
     const initial = watch.events.slice(0, endAt);
     expect(initial.every((e) => e.type === 'ADDED')).to.equal(true);
     const names = initial.map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`);
     expect(new Set(names).size).to.equal(names.length);
-    expect(names.filter((n) => !n.startsWith('kube-') && n !== 'default')).to.have.length.at.least(OWN_NAMESPACES.length * 2 - 1);
+    expect(names.filter((n) => !n.startsWith('kube-') && n !== 'default')).to.have.length.at.least(
+      OWN_NAMESPACES.length * 2 - 1,
+    );
     const bookmarks = watch.events.filter((e) => e.type === 'BOOKMARK');
     expect(bookmarks.filter((e) => e.object.metadata.annotations?.['k8s.io/initial-events-end'])).to.have.length(1);
     const revisions = bookmarks.map((e) => BigInt(e.object.metadata.resourceVersion));
     // Every initial event is at or below the first bookmark: resuming from it skips nothing.
-    for (const e of initial) expect(BigInt(e.object.metadata.resourceVersion) <= revisions[0]!).to.equal(true);
-    for (let i = 1; i < revisions.length; i++) expect(revisions[i]! > revisions[i - 1]!).to.equal(true);
+    for (const e of initial) expect(BigInt(e.object.metadata.resourceVersion) <= revisions[0]).to.equal(true);
+    for (let i = 1; i < revisions.length; i++) expect(revisions[i] > revisions[i - 1]).to.equal(true);
   });
 
-  it('a cross-namespace watch from a compacted resourceVersion ends with one ERROR event (410 Expired), as kube\'s does', async () => {
+  it("a cross-namespace watch from a compacted resourceVersion ends with one ERROR event (410 Expired), as kube's does", async () => {
     const res = await tenantApi.request('GET', '/api/v1/pods?watch=1&resourceVersion=1&timeoutSeconds=2');
     // kube-apiserver answers a watch from a compacted revision with 200 and one ERROR event.
     expect(res.status).to.equal(200);
-    const events = res.text.trim().split('\n').map((line) => JSON.parse(line));
+    const events = res.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events).to.have.length(1);
     expect(events[0].type).to.equal('ERROR');
     expect(events[0].object).to.include({ kind: 'Status', code: 410, reason: 'Expired' });

@@ -32,11 +32,22 @@ describe('gateway: CA from files, RSA tenant keys, advertised address, certifica
       expect(adminKubeconfig.server).to.equal(`https://localhost:${port}`);
       expect(adminKubeconfig.caPem.trim()).to.equal(ca.certPem.trim());
       const api = await ApiClient.load(gateway.adminKubeconfigPath);
-      expect((await api.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: 'rsa001' } })).status).to.equal(201);
+      expect(
+        (
+          await api.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', {
+            apiVersion: 'tenant.kubezoo.io/v1alpha1',
+            kind: 'Tenant',
+            metadata: { name: 'rsa001' },
+          })
+        ).status,
+      ).to.equal(201);
       let tenant: any;
       const deadline = Date.now() + 10000;
-      while (tenant?.status?.phase !== 'Active' && Date.now() < deadline) tenant = (await api.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/rsa001')).body;
-      const kubeconfig = parseKubeconfig(Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8'));
+      while (tenant?.status?.phase !== 'Active' && Date.now() < deadline)
+        tenant = (await api.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/rsa001')).body;
+      const kubeconfig = parseKubeconfig(
+        Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8'),
+      );
       expect(kubeconfig.server).to.equal(`https://localhost:${port}`);
       const certificate = new X509Certificate(kubeconfig.certPem);
       expect(certificate.publicKey.asymmetricKeyType).to.equal('rsa');
@@ -44,7 +55,12 @@ describe('gateway: CA from files, RSA tenant keys, advertised address, certifica
       expect(certificate.verify(new X509Certificate(ca.certPem).publicKey)).to.equal(true);
       const days = (Date.parse(certificate.validTo) - Date.now()) / 86_400_000;
       expect(days).to.be.within(29, 30.01);
-      const tenantApi = await ApiClient.load(await writeKubeconfig(dir, Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8')));
+      const tenantApi = await ApiClient.load(
+        await writeKubeconfig(
+          dir,
+          Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8'),
+        ),
+      );
       const whoami = await tenantApi.request('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {});
       expect(whoami.body.status.userInfo.username).to.equal('rsa001-admin');
       api.close();

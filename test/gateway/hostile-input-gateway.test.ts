@@ -30,7 +30,11 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
     const gatewayDir = await makeTempDir('fuzz-gateway');
     remove = [upstreamDir.remove, gatewayDir.remove];
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const clients: ApiClient[] = [];
     for (const id of ['fuzzer', 'victim']) {
@@ -39,9 +43,23 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
     admin.close();
     const [fuzzer, victim] = clients as [ApiClient, ApiClient];
     attacker = fuzzer;
-    await victim.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: victimSecret } });
-    await victim.request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `${victimSecret}-cm` }, data: { k: victimSecret } });
-    await victim.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `${victimSecret}-role` }, rules: [] });
+    await victim.request('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: victimSecret },
+    });
+    await victim.request('POST', '/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `${victimSecret}-cm` },
+      data: { k: victimSecret },
+    });
+    await victim.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: `${victimSecret}-role` },
+      rules: [],
+    });
     victim.close();
   });
   after(async () => {
@@ -52,7 +70,32 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
   });
 
   const segment = fc.oneof(
-    fc.constantFrom('api', 'apis', 'v1', 'apps', 'rbac.authorization.k8s.io', 'namespaces', 'default', 'victim-default', `victim-${victimSecret}`, 'pods', 'configmaps', 'clusterroles', 'nodes', 'status', 'log', 'watch', '..', '.', '', '%2F', '%2e%2e', '%00', 'tenant.kubezoo.io', 'x'.repeat(300)),
+    fc.constantFrom(
+      'api',
+      'apis',
+      'v1',
+      'apps',
+      'rbac.authorization.k8s.io',
+      'namespaces',
+      'default',
+      'victim-default',
+      `victim-${victimSecret}`,
+      'pods',
+      'configmaps',
+      'clusterroles',
+      'nodes',
+      'status',
+      'log',
+      'watch',
+      '..',
+      '.',
+      '',
+      '%2F',
+      '%2e%2e',
+      '%00',
+      'tenant.kubezoo.io',
+      'x'.repeat(300),
+    ),
     fc.string({ maxLength: 10 }).map(encodeURIComponent),
   );
   const randomPath = fc.array(segment, { maxLength: 8 }).map((parts) => `/${parts.join('/')}`);
@@ -69,17 +112,65 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
     '/apis/tenant.kubezoo.io/v1alpha1/tenants',
     '/api/v1/namespaces/default/pods',
   );
-  const name = fc.constantFrom('', '/x', '/victim-x', `/${victimSecret}`, `/victim-${victimSecret}`, '/default', '/..', '/%2F', '/a%2Fb', `/${'n'.repeat(300)}`, '/x/status', '/x/log', '/x/exec');
+  const name = fc.constantFrom(
+    '',
+    '/x',
+    '/victim-x',
+    `/${victimSecret}`,
+    `/victim-${victimSecret}`,
+    '/default',
+    '/..',
+    '/%2F',
+    '/a%2Fb',
+    `/${'n'.repeat(300)}`,
+    '/x/status',
+    '/x/log',
+    '/x/exec',
+  );
   const structuredPath = fc.tuple(collection, name).map(([c, n]) => c + n);
   const path = fc.oneof({ arbitrary: structuredPath, weight: 4 }, { arbitrary: randomPath, weight: 1 });
- // Watches are left out: each would hold a request open for its whole timeout.
-  const query = fc.constantFrom('', '?labelSelector=a%20in%20(', '?fieldSelector=metadata.name%3Dvictim-x', '?fieldSelector=metadata.namespace%3Dvictim-default', '?limit=2', '?continue=garbage', '?continue=eyJyIjoxfQ', '?resourceVersion=abc', '?includeObject=None');
-  const metadataValue = fc.oneof(fc.constant(null), fc.integer(), fc.string({ maxLength: 12 }), fc.constantFrom('victim-x', 'default', 'n'.repeat(70)), fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }), { maxKeys: 2 }));
+  // Watches are left out: each would hold a request open for its whole timeout.
+  const query = fc.constantFrom(
+    '',
+    '?labelSelector=a%20in%20(',
+    '?fieldSelector=metadata.name%3Dvictim-x',
+    '?fieldSelector=metadata.namespace%3Dvictim-default',
+    '?limit=2',
+    '?continue=garbage',
+    '?continue=eyJyIjoxfQ',
+    '?resourceVersion=abc',
+    '?includeObject=None',
+  );
+  const metadataValue = fc.oneof(
+    fc.constant(null),
+    fc.integer(),
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('victim-x', 'default', 'n'.repeat(70)),
+    fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }), { maxKeys: 2 }),
+  );
   const objectBody = fc.record(
     {
-      apiVersion: fc.constantFrom('v1', 'apps/v1', 'rbac.authorization.k8s.io/v1', 'stable.example.com/v1', 'tenant.kubezoo.io/v1alpha1', 7),
+      apiVersion: fc.constantFrom(
+        'v1',
+        'apps/v1',
+        'rbac.authorization.k8s.io/v1',
+        'stable.example.com/v1',
+        'tenant.kubezoo.io/v1alpha1',
+        7,
+      ),
       kind: fc.constantFrom('ConfigMap', 'Namespace', 'ClusterRole', 'RoleBinding', 'Node', 'Tenant', ''),
-      metadata: fc.oneof(fc.record({ name: metadataValue, namespace: metadataValue, labels: metadataValue, ownerReferences: fc.constant([{ apiVersion: 'v1', kind: 'Namespace', name: 'victim-default', uid: 'x' }]) }, { requiredKeys: [] }), metadataValue),
+      metadata: fc.oneof(
+        fc.record(
+          {
+            name: metadataValue,
+            namespace: metadataValue,
+            labels: metadataValue,
+            ownerReferences: fc.constant([{ apiVersion: 'v1', kind: 'Namespace', name: 'victim-default', uid: 'x' }]),
+          },
+          { requiredKeys: [] },
+        ),
+        metadataValue,
+      ),
       subjects: fc.constant([{ kind: 'User', name: 'victim-admin', apiGroup: 'rbac.authorization.k8s.io' }]),
       roleRef: fc.constant({ kind: 'ClusterRole', name: 'victim-x', apiGroup: 'rbac.authorization.k8s.io' }),
       data: metadataValue,
@@ -87,13 +178,50 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
     { requiredKeys: [] },
   );
   /** Well-formed protobuf bodies that aim at the other tenant (ASCII only, so the string carries the bytes as they are). */
-  const protobufName = fc.constantFrom('x', 'default', 'victim-default', 'victim-x', `victim-${victimSecret}`, '../victim', 'n'.repeat(70), '');
+  const protobufName = fc.constantFrom(
+    'x',
+    'default',
+    'victim-default',
+    'victim-x',
+    `victim-${victimSecret}`,
+    '../victim',
+    'n'.repeat(70),
+    '',
+  );
   const protobufBody = fc
-    .tuple(fc.constantFrom(['v1', 'ConfigMap'], ['v1', 'Namespace'], ['rbac.authorization.k8s.io/v1', 'RoleBinding'], ['rbac.authorization.k8s.io/v1', 'ClusterRole'], ['v1', 'Pod'], ['stable.example.com/v1', 'CronTab']), protobufName, protobufName, protobufName)
+    .tuple(
+      fc.constantFrom(
+        ['v1', 'ConfigMap'],
+        ['v1', 'Namespace'],
+        ['rbac.authorization.k8s.io/v1', 'RoleBinding'],
+        ['rbac.authorization.k8s.io/v1', 'ClusterRole'],
+        ['v1', 'Pod'],
+        ['stable.example.com/v1', 'CronTab'],
+      ),
+      protobufName,
+      protobufName,
+      protobufName,
+    )
     .map(([[apiVersion, kind], name, namespace, target]) => {
-      const meta = lenField(1, message(lenField(1, name!), lenField(3, namespace!), lenField(13, message(lenField(1, 'Namespace'), lenField(3, target!), lenField(5, 'v1')))));
-      const extra = kind === 'RoleBinding' ? [lenField(2, message(lenField(1, 'User'), lenField(3, target!))), lenField(3, message(lenField(1, 'rbac.authorization.k8s.io'), lenField(2, 'ClusterRole'), lenField(3, target!)))] : [];
-      return envelope(apiVersion!, kind!, message(meta, ...extra)).toString('latin1');
+      const meta = lenField(
+        1,
+        message(
+          lenField(1, name),
+          lenField(3, namespace),
+          lenField(13, message(lenField(1, 'Namespace'), lenField(3, target), lenField(5, 'v1'))),
+        ),
+      );
+      const extra =
+        kind === 'RoleBinding'
+          ? [
+              lenField(2, message(lenField(1, 'User'), lenField(3, target))),
+              lenField(
+                3,
+                message(lenField(1, 'rbac.authorization.k8s.io'), lenField(2, 'ClusterRole'), lenField(3, target)),
+              ),
+            ]
+          : [];
+      return envelope(apiVersion, kind, message(meta, ...extra)).toString('latin1');
     });
   const body = fc.oneof(
     objectBody.map((o) => JSON.stringify(o)),
@@ -103,8 +231,23 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
     fc.constant('k8s\u0000garbage'),
     protobufBody,
   );
-  const contentType = fc.constantFrom('application/json', 'application/merge-patch+json', 'application/json-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'application/yaml', 'text/plain', 'application/vnd.kubernetes.protobuf');
-  const extraHeaders = fc.constantFrom<Record<string, string>>({}, { 'Impersonate-User': 'admin' }, { 'Impersonate-Group': 'system:masters' }, { 'Impersonate-User': 'victim-admin', 'Impersonate-Group': 'system:masters' }, { Authorization: 'Bearer nothing' });
+  const contentType = fc.constantFrom(
+    'application/json',
+    'application/merge-patch+json',
+    'application/json-patch+json',
+    'application/strategic-merge-patch+json',
+    'application/apply-patch+yaml',
+    'application/yaml',
+    'text/plain',
+    'application/vnd.kubernetes.protobuf',
+  );
+  const extraHeaders = fc.constantFrom<Record<string, string>>(
+    {},
+    { 'Impersonate-User': 'admin' },
+    { 'Impersonate-Group': 'system:masters' },
+    { 'Impersonate-User': 'victim-admin', 'Impersonate-Group': 'system:masters' },
+    { Authorization: 'Bearer nothing' },
+  );
 
   /** The victim's names in an answer, other than those the attacker itself sent. */
   function leaks(answer: string, sent: string): boolean {
@@ -115,13 +258,17 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
         return sent;
       }
     })();
-    return [victimSecret, 'victim-'].some((marker) => answer.includes(marker) && !sent.includes(marker) && !decoded.includes(marker));
+    return [victimSecret, 'victim-'].some(
+      (marker) => answer.includes(marker) && !sent.includes(marker) && !decoded.includes(marker),
+    );
   }
 
-  it('the leak detector flags the victim\'s names unless the attacker sent them itself', () => {
+  it("the leak detector flags the victim's names unless the attacker sent them itself", () => {
     expect(leaks(`{"items":[{"metadata":{"name":"${victimSecret}-cm"}}]}`, '/api/v1/configmaps')).to.equal(true);
     expect(leaks('{"message":"namespaces \\"victim-default\\" not found"}', '/api/v1/namespaces/x')).to.equal(true);
-    expect(leaks('{"message":"namespaces \\"victim-default\\" not found"}', '/api/v1/namespaces/victim-default')).to.equal(false);
+    expect(
+      leaks('{"message":"namespaces \\"victim-default\\" not found"}', '/api/v1/namespaces/victim-default'),
+    ).to.equal(false);
   });
 
   it(`answers ${RUNS} generated requests with a success or a 4xx Status, leaking nothing of the other tenant`, async () => {
@@ -129,16 +276,28 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
     const codes = new Map<number, number>();
     let requests = 0;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'), path, query, body, contentType, extraHeaders, async (method, p, q, b, ct, headers) => {
-        requests++;
-        const res = await attacker.request(method, p + q, method === 'GET' ? undefined : b, { 'Content-Type': ct, ...headers });
-        codes.set(res.status, (codes.get(res.status) ?? 0) + 1);
-        const described = `${method} ${p}${q} [${ct}] ${JSON.stringify(headers)} ${b.slice(0, 80)} → ${res.status} ${res.text.slice(0, 160)}`;
-        if (res.status >= 500 || res.status === 0) failures.push(`5xx: ${described}`);
-        if (res.status >= 400 && (res.body?.kind !== 'Status' || res.body.code !== res.status)) failures.push(`not a Status: ${described}`);
-        if (leaks(res.text + JSON.stringify(res.headers), `${p}${q}${b}`)) failures.push(`leak: ${described}`);
-        return true;
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
+        path,
+        query,
+        body,
+        contentType,
+        extraHeaders,
+        async (method, p, q, b, ct, headers) => {
+          requests++;
+          const res = await attacker.request(method, p + q, method === 'GET' ? undefined : b, {
+            'Content-Type': ct,
+            ...headers,
+          });
+          codes.set(res.status, (codes.get(res.status) ?? 0) + 1);
+          const described = `${method} ${p}${q} [${ct}] ${JSON.stringify(headers)} ${b.slice(0, 80)} → ${res.status} ${res.text.slice(0, 160)}`;
+          if (res.status >= 500 || res.status === 0) failures.push(`5xx: ${described}`);
+          if (res.status >= 400 && (res.body?.kind !== 'Status' || res.body.code !== res.status))
+            failures.push(`not a Status: ${described}`);
+          if (leaks(res.text + JSON.stringify(res.headers), `${p}${q}${b}`)) failures.push(`leak: ${described}`);
+          return true;
+        },
+      ),
       { numRuns: RUNS, seed: SEED },
     );
     expect(requests).to.equal(RUNS);

@@ -45,7 +45,13 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const KUBE_NAMESPACES = ['kube-node-lease', 'kube-public', 'kube-system'];
 const LABEL_SELECTORS = ['', 'tier=web', 'tier!=web', 'app in (alpha,beta)', 'tier', '!tier'];
-const DISCOVERY_KINDS = new Set(['APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList', 'APIGroupDiscoveryList']);
+const DISCOVERY_KINDS = new Set([
+  'APIVersions',
+  'APIGroupList',
+  'APIGroup',
+  'APIResourceList',
+  'APIGroupDiscoveryList',
+]);
 const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -112,7 +118,8 @@ interface KindSpec {
 
 const apiPath = (k: KindSpec) => (k.group ? `/apis/${k.group}/${k.version}` : `/api/${k.version}`);
 const apiVersionOf = (k: KindSpec) => (k.group ? `${k.group}/${k.version}` : k.version);
-const collection = (k: KindSpec, ns?: string) => (k.namespaced && ns !== undefined ? `${apiPath(k)}/namespaces/${ns}/${k.resource}` : `${apiPath(k)}/${k.resource}`);
+const collection = (k: KindSpec, ns?: string) =>
+  k.namespaced && ns !== undefined ? `${apiPath(k)}/namespaces/${ns}/${k.resource}` : `${apiPath(k)}/${k.resource}`;
 const qualified = (k: KindSpec) => (k.group ? `${k.resource}.${k.group}` : k.resource);
 
 type State = 'yes' | 'no' | 'unknown';
@@ -149,7 +156,9 @@ class Watch {
     this.ready = new Promise((resolve, reject) => {
       this.req.on('response', (res) => {
         this.status = res.statusCode ?? 0;
-        this.headersText = Object.entries(res.headers).map(([k, v]) => `${k}: ${String(v)}`).join('\n');
+        this.headersText = Object.entries(res.headers)
+          .map(([k, v]) => `${k}: ${String(v)}`)
+          .join('\n');
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
           this.buffer += chunk;
@@ -238,56 +247,121 @@ function kindsFor(t: Pick<Tenant, 'other' | 'token' | 'nsPool' | 'names'>): Kind
   });
   return [
     {
-      key: 'configmaps', group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true,
+      key: 'configmaps',
+      group: '',
+      version: 'v1',
+      resource: 'configmaps',
+      kind: 'ConfigMap',
+      namespaced: true,
       body: (_name, v) => ({ data: { owner: t.token, v: String(v) } }),
       patch: (v) => ({ data: { v: String(v) } }),
-      ops: (v) => [{ op: 'replace', path: '/data/owner', value: t.token }, { op: 'add', path: '/data/v', value: String(v) }],
+      ops: (v) => [
+        { op: 'replace', path: '/data/owner', value: t.token },
+        { op: 'add', path: '/data/v', value: String(v) },
+      ],
     },
     {
-      key: 'secrets', group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true,
+      key: 'secrets',
+      group: '',
+      version: 'v1',
+      resource: 'secrets',
+      kind: 'Secret',
+      namespaced: true,
       body: () => ({ type: 'Opaque', data: { owner: b64(t.token) } }),
       patch: (v) => ({ data: { v: b64(String(v)) } }),
       ops: (v) => [{ op: 'add', path: '/data/v', value: b64(String(v)) }],
     },
     {
-      key: 'services', group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true,
+      key: 'services',
+      group: '',
+      version: 'v1',
+      resource: 'services',
+      kind: 'Service',
+      namespaced: true,
       body: (name, v) => ({ spec: { selector: { app: name }, ports: [{ port: 80 + (v % 3), protocol: 'TCP' }] } }),
       patch: (v) => ({ spec: { ports: [{ port: 90 + (v % 3), protocol: 'TCP' }] } }),
       ops: (v) => [{ op: 'replace', path: '/spec/ports/0/port', value: 100 + (v % 3) }],
     },
     {
-      key: 'deployments', group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true,
+      key: 'deployments',
+      group: 'apps',
+      version: 'v1',
+      resource: 'deployments',
+      kind: 'Deployment',
+      namespaced: true,
       body: (name, v) => ({
         spec: {
           replicas: 1 + (v % 2),
           selector: { matchLabels: { app: name } },
-          template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: `registry.example/${t.token}:1` }] } },
+          template: {
+            metadata: { labels: { app: name } },
+            spec: { containers: [{ name: 'app', image: `registry.example/${t.token}:1` }] },
+          },
         },
       }),
       patch: (v) => ({ spec: { replicas: v % 3 } }),
       ops: (v) => [{ op: 'replace', path: '/spec/replicas', value: v % 4 }],
     },
     {
-      key: 'widgets', group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true,
+      key: 'widgets',
+      group: 'example.com',
+      version: 'v1',
+      resource: 'widgets',
+      kind: 'Widget',
+      namespaced: true,
       body: (_name, v) => ({ spec: { owner: t.token, size: v } }),
       patch: (v) => ({ spec: { size: v } }),
       ops: (v) => [{ op: 'add', path: '/spec/size', value: v + 1 }],
     },
     { key: 'namespaces', group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false },
     {
-      key: 'clusterroles', group: RBAC, version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false,
-      body: (_name, v) => ({ rules: [{ apiGroups: ['', ['example.com', 'tools.example.com', `${t.other}-tools.example.com`][v % 3]!], resources: ['configmaps', 'widgets', 'gadgets'], verbs: ['get', 'list'] }] }),
-      patch: () => ({ rules: [{ apiGroups: [`${t.other}-tools.example.com`], resources: ['gadgets'], verbs: ['watch'] }] }),
-      ops: () => [{ op: 'add', path: '/rules/-', value: { apiGroups: ['tools.example.com'], resources: ['gadgets'], verbs: ['get'] } }],
+      key: 'clusterroles',
+      group: RBAC,
+      version: 'v1',
+      resource: 'clusterroles',
+      kind: 'ClusterRole',
+      namespaced: false,
+      body: (_name, v) => ({
+        rules: [
+          {
+            apiGroups: ['', ['example.com', 'tools.example.com', `${t.other}-tools.example.com`][v % 3]],
+            resources: ['configmaps', 'widgets', 'gadgets'],
+            verbs: ['get', 'list'],
+          },
+        ],
+      }),
+      patch: () => ({
+        rules: [{ apiGroups: [`${t.other}-tools.example.com`], resources: ['gadgets'], verbs: ['watch'] }],
+      }),
+      ops: () => [
+        {
+          op: 'add',
+          path: '/rules/-',
+          value: { apiGroups: ['tools.example.com'], resources: ['gadgets'], verbs: ['get'] },
+        },
+      ],
     },
     {
-      key: 'clusterrolebindings', group: RBAC, version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false,
-      body: (_name, v) => ({ roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: t.names[v % t.names.length] }, subjects: subjects(v) }),
+      key: 'clusterrolebindings',
+      group: RBAC,
+      version: 'v1',
+      resource: 'clusterrolebindings',
+      kind: 'ClusterRoleBinding',
+      namespaced: false,
+      body: (_name, v) => ({
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: t.names[v % t.names.length] },
+        subjects: subjects(v),
+      }),
       patch: (v) => ({ subjects: subjects(v + 1) }),
       ops: (v) => [{ op: 'add', path: '/subjects/-', value: { kind: 'User', apiGroup: RBAC, name: `carol${v % 3}` } }],
     },
     {
-      key: 'persistentvolumes', group: '', version: 'v1', resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false,
+      key: 'persistentvolumes',
+      group: '',
+      version: 'v1',
+      resource: 'persistentvolumes',
+      kind: 'PersistentVolume',
+      namespaced: false,
       body: (_name, v) => ({
         spec: {
           capacity: { storage: '1Gi' },
@@ -302,11 +376,21 @@ function kindsFor(t: Pick<Tenant, 'other' | 'token' | 'nsPool' | 'names'>): Kind
       ops: (v) => [{ op: 'replace', path: '/spec/storageClassName', value: t.names[(v + 2) % t.names.length] }],
     },
     {
-      key: 'storageclasses', group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', kind: 'StorageClass', namespaced: false,
+      key: 'storageclasses',
+      group: 'storage.k8s.io',
+      version: 'v1',
+      resource: 'storageclasses',
+      kind: 'StorageClass',
+      namespaced: false,
       body: () => ({ provisioner: 'paddock.test/fake', parameters: { owner: t.token }, reclaimPolicy: 'Delete' }),
     },
     {
-      key: 'priorityclasses', group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses', kind: 'PriorityClass', namespaced: false,
+      key: 'priorityclasses',
+      group: 'scheduling.k8s.io',
+      version: 'v1',
+      resource: 'priorityclasses',
+      kind: 'PriorityClass',
+      namespaced: false,
       body: (_name, v) => ({ value: 1000 + v, description: `priority of ${t.token}` }),
     },
     gadget('tools.example.com', 'gadgets'),
@@ -324,7 +408,20 @@ function crdsFor(t: Pick<Tenant, 'other' | 'token'>): Json[] {
       group,
       scope,
       names: { plural, singular: kind.toLowerCase(), kind, shortNames: [`${short}${t.token}`] },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', description: `${kind} of ${t.token}`, 'x-kubernetes-preserve-unknown-fields': true } } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              description: `${kind} of ${t.token}`,
+              'x-kubernetes-preserve-unknown-fields': true,
+            },
+          },
+        },
+      ],
     },
   });
   return [
@@ -335,8 +432,12 @@ function crdsFor(t: Pick<Tenant, 'other' | 'token'>): Json[] {
   ];
 }
 
-const ownGroups = (t: Pick<Tenant, 'other'>) => ['example.com', 'stuff.example.com', 'tools.example.com', `${t.other}-tools.example.com`].sort();
-const ownCrdNames = (t: Pick<Tenant, 'other'>) => crdsFor({ other: t.other, token: '' }).map((c) => c.metadata.name as string).sort();
+const ownGroups = (t: Pick<Tenant, 'other'>) =>
+  ['example.com', 'stuff.example.com', 'tools.example.com', `${t.other}-tools.example.com`].sort();
+const ownCrdNames = (t: Pick<Tenant, 'other'>) =>
+  crdsFor({ other: t.other, token: '' })
+    .map((c) => c.metadata.name as string)
+    .sort();
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -344,7 +445,17 @@ const ownCrdNames = (t: Pick<Tenant, 'other'>) => crdsFor({ other: t.other, toke
 type ObjectVerb = 'create' | 'get' | 'merge' | 'json' | 'directive' | 'put' | 'stale' | 'delete';
 type Op =
   | { t: ObjectVerb; k: number; ns: number; n: number; v: number }
-  | { t: 'list'; k: number; ns: number; all: boolean; limit: number; label: number; field: number; table: boolean; v: number }
+  | {
+      t: 'list';
+      k: number;
+      ns: number;
+      all: boolean;
+      limit: number;
+      label: number;
+      field: number;
+      table: boolean;
+      v: number;
+    }
   | { t: 'discovery'; d: number }
   | { t: 'error'; e: number; k: number; v: number };
 
@@ -353,12 +464,23 @@ const DISCOVERY_COUNT = 16;
 const ERROR_COUNT = 11;
 
 const nat = (n: number) => fc.nat({ max: n - 1 });
-const objectOp = (t: ObjectVerb): fc.Arbitrary<Op> => fc.record({ t: fc.constant(t), k: nat(KIND_COUNT), ns: nat(5), n: nat(5), v: nat(1000) });
+const objectOp = (t: ObjectVerb): fc.Arbitrary<Op> =>
+  fc.record({ t: fc.constant(t), k: nat(KIND_COUNT), ns: nat(5), n: nat(5), v: nat(1000) });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: objectOp('create'), weight: 28 },
   { arbitrary: objectOp('get'), weight: 12 },
   {
-    arbitrary: fc.record({ t: fc.constant('list' as const), k: nat(KIND_COUNT), ns: nat(5), all: fc.boolean(), limit: nat(5), label: nat(LABEL_SELECTORS.length), field: nat(4), table: fc.boolean(), v: nat(1000) }),
+    arbitrary: fc.record({
+      t: fc.constant('list' as const),
+      k: nat(KIND_COUNT),
+      ns: nat(5),
+      all: fc.boolean(),
+      limit: nat(5),
+      label: nat(LABEL_SELECTORS.length),
+      field: nat(4),
+      table: fc.boolean(),
+      v: nat(1000),
+    }),
     weight: 20,
   },
   { arbitrary: objectOp('merge'), weight: 8 },
@@ -368,7 +490,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: objectOp('stale'), weight: 2 },
   { arbitrary: objectOp('delete'), weight: 9 },
   { arbitrary: fc.record({ t: fc.constant('discovery' as const), d: nat(DISCOVERY_COUNT) }), weight: 4 },
-  { arbitrary: fc.record({ t: fc.constant('error' as const), e: nat(ERROR_COUNT), k: nat(KIND_COUNT), v: nat(1000) }), weight: 5 },
+  {
+    arbitrary: fc.record({ t: fc.constant('error' as const), e: nat(ERROR_COUNT), k: nat(KIND_COUNT), v: nat(1000) }),
+    weight: 5,
+  },
 );
 const tokenArb = fc.stringMatching(/^zq[g-z]{6}$/);
 
@@ -411,29 +536,50 @@ describe('gateway: tenant isolation under random operations (property)', functio
     const b = res.body;
     if (!isObj(b)) return `body is not a JSON object: ${res.text.slice(0, 200)}`;
     if (res.status >= 400) {
-      return b.kind === 'Status' && b.code === res.status && b.status === 'Failure' && typeof b.message === 'string' ? undefined : `error body is not a Status with code ${res.status}`;
+      return b.kind === 'Status' && b.code === res.status && b.status === 'Failure' && typeof b.message === 'string'
+        ? undefined
+        : `error body is not a Status with code ${res.status}`;
     }
-    if (path.startsWith('/openapi/v3')) return isObj(b.paths) && (path === '/openapi/v3' || typeof b.openapi === 'string') ? undefined : 'not an OpenAPI document';
+    if (path.startsWith('/openapi/v3'))
+      return isObj(b.paths) && (path === '/openapi/v3' || typeof b.openapi === 'string')
+        ? undefined
+        : 'not an OpenAPI document';
     if (typeof b.kind !== 'string') return 'no kind';
     if (b.kind === 'Status') return b.status === 'Success' ? undefined : 'a 2xx Status that is not Success';
     if (DISCOVERY_KINDS.has(b.kind)) return undefined;
     if (typeof b.apiVersion !== 'string') return 'no apiVersion';
-    if (b.kind === 'Table') return Array.isArray(b.columnDefinitions) && Array.isArray(b.rows) ? undefined : 'malformed Table';
+    if (b.kind === 'Table')
+      return Array.isArray(b.columnDefinitions) && Array.isArray(b.rows) ? undefined : 'malformed Table';
     if (b.kind.endsWith('List')) return Array.isArray(b.items) && isObj(b.metadata) ? undefined : 'malformed list';
     return isObj(b.metadata) && typeof b.metadata.name === 'string' ? undefined : 'object without metadata.name';
   }
 
-  async function call(t: Tenant, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> {
+  async function call(
+    t: Tenant,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> {
     // The generator must never make a tenant write the other's id (outside its look-alikes) or token.
     const sent = `${path}\n${body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)}`;
-    if (leaksIn(t.keys, sent).length) t.failures.push(`test bug: ${t.id} would send another tenant's strings: ${sent.slice(0, 300)}`);
+    if (leaksIn(t.keys, sent).length)
+      t.failures.push(`test bug: ${t.id} would send another tenant's strings: ${sent.slice(0, 300)}`);
     const res = await t.client.request(method, path, body, headers);
     t.requests++;
     const stat = `${method} ${res.status}`;
     t.stats.set(stat, (t.stats.get(stat) ?? 0) + 1);
     const where = `${t.id} ${method} ${path}`;
-    record(t, where, res.text, Object.entries(res.headers).map(([k, v]) => `${k}: ${String(v)}`).join('\n'), res.body);
-    const problem = wellFormed(res, path.split('?')[0]!);
+    record(
+      t,
+      where,
+      res.text,
+      Object.entries(res.headers)
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join('\n'),
+      res.body,
+    );
+    const problem = wellFormed(res, path.split('?')[0]);
     if (problem) t.failures.push(`${where}: malformed answer: ${problem}`);
     return res;
   }
@@ -463,15 +609,20 @@ describe('gateway: tenant isolation under random operations (property)', functio
   }
 
   function target(t: Tenant, k: KindSpec, op: { ns: number; n: number }): { ns?: string; name: string } {
-    if (k.key === 'namespaces') return { name: t.nsPool[op.ns]! };
-    return k.namespaced ? { ns: t.nsPool[op.ns]!, name: t.names[op.n]! } : { name: t.names[op.n]! };
+    if (k.key === 'namespaces') return { name: t.nsPool[op.ns] };
+    return k.namespaced ? { ns: t.nsPool[op.ns], name: t.names[op.n] } : { name: t.names[op.n] };
   }
 
   function objectBody(t: Tenant, k: KindSpec, ns: string | undefined, name: string, v: number): Json {
     return {
       apiVersion: apiVersionOf(k),
       kind: k.kind,
-      metadata: { name, ...(ns !== undefined ? { namespace: ns } : {}), labels: { app: name, tier: tierOf(v) }, annotations: { [OWNER]: t.token } },
+      metadata: {
+        name,
+        ...(ns !== undefined ? { namespace: ns } : {}),
+        labels: { app: name, tier: tierOf(v) },
+        annotations: { [OWNER]: t.token },
+      },
       ...(k.body?.(name, v) ?? {}),
     };
   }
@@ -479,7 +630,8 @@ describe('gateway: tenant isolation under random operations (property)', functio
   /** `got` has every field of `want` (arrays element by element; null means absent). */
   function containsDeep(got: unknown, want: unknown, path = ''): string | undefined {
     if (Array.isArray(want)) {
-      if (!Array.isArray(got) || got.length !== want.length) return `${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`;
+      if (!Array.isArray(got) || got.length !== want.length)
+        return `${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`;
       for (let i = 0; i < want.length; i++) {
         const d = containsDeep(got[i], want[i], `${path}[${i}]`);
         if (d) return d;
@@ -502,15 +654,25 @@ describe('gateway: tenant isolation under random operations (property)', functio
   }
 
   /** The answer is this tenant's object, as it named it. */
-  function checkIdentity(t: Tenant, k: KindSpec, ns: string | undefined, name: string, body: Json, where: string, ours: boolean): void {
+  function checkIdentity(
+    t: Tenant,
+    k: KindSpec,
+    ns: string | undefined,
+    name: string,
+    body: Json,
+    where: string,
+    ours: boolean,
+  ): void {
     const meta = isObj(body?.metadata) ? body.metadata : {};
     const problems: string[] = [];
     if (body?.kind !== k.kind) problems.push(`kind ${JSON.stringify(body?.kind)}`);
     if (body?.apiVersion !== apiVersionOf(k)) problems.push(`apiVersion ${JSON.stringify(body?.apiVersion)}`);
     if (meta.name !== name) problems.push(`name ${JSON.stringify(meta.name)}`);
     if ((meta.namespace ?? undefined) !== ns) problems.push(`namespace ${JSON.stringify(meta.namespace)}`);
-    if (ours && meta.annotations?.[OWNER] !== t.token) problems.push(`owner annotation ${JSON.stringify(meta.annotations?.[OWNER])}`);
-    if (problems.length) t.failures.push(`${where}: not the tenant's ${k.kind} ${ns ?? ''}/${name}: ${problems.join(', ')}`);
+    if (ours && meta.annotations?.[OWNER] !== t.token)
+      problems.push(`owner annotation ${JSON.stringify(meta.annotations?.[OWNER])}`);
+    if (problems.length)
+      t.failures.push(`${where}: not the tenant's ${k.kind} ${ns ?? ''}/${name}: ${problems.join(', ')}`);
   }
 
   function expectStatus(t: Tenant, where: string, res: ApiResponse, allowed: number[]): boolean {
@@ -544,7 +706,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
   }
 
   async function objectOperation(t: Tenant, op: Extract<Op, { t: ObjectVerb }>, tag: string): Promise<void> {
-    const k = t.kinds[op.k]!;
+    const k = t.kinds[op.k];
     const { ns, name } = target(t, k, op);
     const e = entry(t, k, ns, name);
     const ns0 = ns === undefined ? 'yes' : nsState(t, ns);
@@ -585,7 +747,8 @@ describe('gateway: tenant isolation under random operations (property)', functio
         if (!expectStatus(t, where, res, allowedFor('get', e.state, k))) break;
         if (res.status === 200) checkIdentity(t, k, ns, name, res.body, where, ours);
         else if (res.status === 404) {
-          if (res.body?.message !== `${qualified(k)} "${name}" not found`) t.failures.push(`${where}: NotFound message ${JSON.stringify(res.body?.message)}`);
+          if (res.body?.message !== `${qualified(k)} "${name}" not found`)
+            t.failures.push(`${where}: NotFound message ${JSON.stringify(res.body?.message)}`);
           e.state = 'no';
           if (k.key === 'namespaces') namespaceFresh(t, name);
         }
@@ -593,7 +756,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
       }
       case 'merge': {
         const tier = [tierOf(op.v), tierOf(op.v + 1), null][op.v % 3]!;
-        const patch = { metadata: { labels: { tier }, annotations: { 'paddock.test/v': String(op.v) } }, ...(k.patch?.(op.v) ?? {}) };
+        const patch = {
+          metadata: { labels: { tier }, annotations: { 'paddock.test/v': String(op.v) } },
+          ...(k.patch?.(op.v) ?? {}),
+        };
         const res = await call(t, 'PATCH', path, patch, { 'Content-Type': 'application/merge-patch+json' });
         if (!expectStatus(t, where, res, allowedFor('write', e.state, k))) break;
         if (res.status === 200) {
@@ -607,15 +773,23 @@ describe('gateway: tenant isolation under random operations (property)', functio
       }
       case 'json': {
         const tier = tierOf(op.v);
-        const ops = [{ op: 'test', path: '/metadata/name', value: name }, { op: 'add', path: '/metadata/labels/tier', value: tier }, ...(k.ops?.(op.v) ?? [])];
+        const ops = [
+          { op: 'test', path: '/metadata/name', value: name },
+          { op: 'add', path: '/metadata/labels/tier', value: tier },
+          ...(k.ops?.(op.v) ?? []),
+        ];
         const res = await call(t, 'PATCH', path, ops, { 'Content-Type': 'application/json-patch+json' });
         if (!expectStatus(t, where, res, allowedFor('write', e.state, k))) break;
         if (res.status === 200) {
           checkIdentity(t, k, ns, name, res.body, where, ours);
           for (const o of ops) {
-            const segments = o.path.split('/').slice(1).map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+            const segments = o.path
+              .split('/')
+              .slice(1)
+              .map((s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
             let node: any = res.body;
-            for (const s of segments) node = Array.isArray(node) ? node[s === '-' ? node.length - 1 : Number(s)] : node?.[s];
+            for (const s of segments)
+              node = Array.isArray(node) ? node[s === '-' ? node.length - 1 : Number(s)] : node?.[s];
             const diff = containsDeep(node, o.value, o.path);
             if (diff) t.failures.push(`${where}: the JSON patch ${o.op} ${o.path} is not reflected: ${diff}`);
           }
@@ -628,12 +802,34 @@ describe('gateway: tenant isolation under random operations (property)', functio
         // field is refused before anything is sent; a remove or a `$patch` directive is checked
         // on the upstream's dry-run result. Custom resources take no strategic merge (415).
         const attacks: { type: string; body: unknown; allowed: number[] }[] = [
-          { type: 'application/json-patch+json', body: [{ op: 'copy', from: k.namespaced ? '/metadata/namespace' : '/metadata/name', path: '/metadata/labels/copied' }], allowed: [403] },
-          { type: 'application/json-patch+json', body: [{ op: 'move', from: '/metadata/ownerReferences', path: '/metadata/labels/moved' }], allowed: [403] },
-          { type: 'application/json-patch+json', body: [{ op: 'remove', path: '/metadata/ownerReferences' }], allowed: [...allowedFor('write', e.state, k), 422] },
-          { type: 'application/strategic-merge-patch+json', body: { metadata: { ownerReferences: [{ $patch: 'replace' }], '$setElementOrder/finalizers': [] } }, allowed: [...allowedFor('write', e.state, k), 415] },
+          {
+            type: 'application/json-patch+json',
+            body: [
+              {
+                op: 'copy',
+                from: k.namespaced ? '/metadata/namespace' : '/metadata/name',
+                path: '/metadata/labels/copied',
+              },
+            ],
+            allowed: [403],
+          },
+          {
+            type: 'application/json-patch+json',
+            body: [{ op: 'move', from: '/metadata/ownerReferences', path: '/metadata/labels/moved' }],
+            allowed: [403],
+          },
+          {
+            type: 'application/json-patch+json',
+            body: [{ op: 'remove', path: '/metadata/ownerReferences' }],
+            allowed: [...allowedFor('write', e.state, k), 422],
+          },
+          {
+            type: 'application/strategic-merge-patch+json',
+            body: { metadata: { ownerReferences: [{ $patch: 'replace' }], '$setElementOrder/finalizers': [] } },
+            allowed: [...allowedFor('write', e.state, k), 415],
+          },
         ];
-        const attack = attacks[op.v % attacks.length]!;
+        const attack = attacks[op.v % attacks.length];
         const res = await call(t, 'PATCH', path, attack.body, { 'Content-Type': attack.type });
         if (!expectStatus(t, where, res, attack.allowed)) break;
         if (res.status === 200) checkIdentity(t, k, ns, name, res.body, where, ours);
@@ -657,7 +853,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
         if (!expectStatus(t, where, res, allowed)) break;
         if (res.status === 200) {
           checkIdentity(t, k, ns, name, res.body, where, ours);
-          const diff = containsDeep(res.body, { metadata: { labels: object.metadata.labels }, ...(k.body ? Object.fromEntries(Object.keys(k.body(name, 0)).map((f) => [f, object[f]])) : {}) });
+          const diff = containsDeep(res.body, {
+            metadata: { labels: object.metadata.labels },
+            ...(k.body ? Object.fromEntries(Object.keys(k.body(name, 0)).map((f) => [f, object[f]])) : {}),
+          });
           if (diff) t.failures.push(`${where}: the replaced object does not echo what was sent: ${diff}`);
           e.labels.tier = tier;
         } else if (res.status === 409 && op.t === 'stale' && res.body?.reason !== 'Conflict') {
@@ -705,18 +904,23 @@ describe('gateway: tenant isolation under random operations (property)', functio
     match: (e: { ns?: string; name: string }) => boolean;
   }
 
-  function fieldSelector(t: Tenant, k: KindSpec, op: Extract<Op, { t: 'list' }>, inNamespace: boolean): FieldSel | undefined {
+  function fieldSelector(
+    t: Tenant,
+    k: KindSpec,
+    op: Extract<Op, { t: 'list' }>,
+    inNamespace: boolean,
+  ): FieldSel | undefined {
     const pool = k.key === 'namespaces' ? t.nsPool : t.names;
     switch (op.field) {
       case 1: {
-        const name = pool[op.v % pool.length]!;
+        const name = pool[op.v % pool.length];
         return { text: `metadata.name=${name}`, match: (e) => e.name === name };
       }
       case 2:
         return { text: 'metadata.name!=alpha', match: (e) => e.name !== 'alpha' };
       case 3: {
         if (!k.namespaced || inNamespace) return undefined;
-        const ns = t.nsPool[op.v % t.nsPool.length]!;
+        const ns = t.nsPool[op.v % t.nsPool.length];
         return { text: `metadata.namespace=${ns}`, match: (e) => e.ns === ns };
       }
       default:
@@ -725,13 +929,20 @@ describe('gateway: tenant isolation under random operations (property)', functio
   }
 
   /** Names in the model a list must return, or null when some are unknown. */
-  function expectedList(t: Tenant, k: KindSpec, ns: string | undefined, label: number, field: FieldSel | undefined): string[] | null {
+  function expectedList(
+    t: Tenant,
+    k: KindSpec,
+    ns: string | undefined,
+    label: number,
+    field: FieldSel | undefined,
+  ): string[] | null {
     if (ns !== undefined && nsState(t, ns) === 'unknown') return null;
     const out: string[] = [];
     for (const e of t.model.values()) {
       if (e.kind !== k.key || (ns !== undefined && e.ns !== ns)) continue;
       if (e.state === 'unknown') return null;
-      if (e.state === 'yes' && labelMatch(label, e.labels) && (!field || field.match(e))) out.push(`${e.ns ?? ''}/${e.name}`);
+      if (e.state === 'yes' && labelMatch(label, e.labels) && (!field || field.match(e)))
+        out.push(`${e.ns ?? ''}/${e.name}`);
     }
     return out.sort();
   }
@@ -739,12 +950,25 @@ describe('gateway: tenant isolation under random operations (property)', functio
   /** The names a list (or Table) returned, restricted to the names the tenant uses for this kind. */
   function listedNames(t: Tenant, k: KindSpec, body: Json): string[] {
     const pool = new Set(k.key === 'namespaces' ? [...t.nsPool, ...KUBE_NAMESPACES] : t.names);
-    const metas: Json[] = body.kind === 'Table' ? (body.rows ?? []).map((r: Json) => r.object?.metadata ?? {}) : (body.items ?? []).map((i: Json) => i.metadata ?? {});
-    return metas.filter((m) => pool.has(m.name)).map((m) => `${m.namespace ?? ''}/${m.name}`).sort();
+    const metas: Json[] =
+      body.kind === 'Table'
+        ? (body.rows ?? []).map((r: Json) => r.object?.metadata ?? {})
+        : (body.items ?? []).map((i: Json) => i.metadata ?? {});
+    return metas
+      .filter((m) => pool.has(m.name))
+      .map((m) => `${m.namespace ?? ''}/${m.name}`)
+      .sort();
   }
 
   /** Every page of a list; null when a page failed (recorded). */
-  async function readList(t: Tenant, path: string, query: URLSearchParams, limit: number, table: boolean, where: string): Promise<Json | null> {
+  async function readList(
+    t: Tenant,
+    path: string,
+    query: URLSearchParams,
+    limit: number,
+    table: boolean,
+    where: string,
+  ): Promise<Json | null> {
     const headers: Record<string, string> = table ? { Accept: TABLE } : {};
     let combined: Json | undefined;
     let token = '';
@@ -762,7 +986,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
       if (!combined) combined = body;
       else (table ? combined.rows : combined.items).push(...entries);
       token = body.metadata?.continue ?? '';
-      if (!token) return combined!;
+      if (!token) return combined;
       if (!limit) t.failures.push(`${where}: continue token without a limit`);
     }
     t.failures.push(`${where}: more than 200 pages`);
@@ -770,11 +994,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
   }
 
   async function list(t: Tenant, op: Extract<Op, { t: 'list' }>, tag: string): Promise<void> {
-    const k = t.kinds[op.k]!;
-    const ns = k.namespaced && !op.all ? t.nsPool[op.ns]! : undefined;
+    const k = t.kinds[op.k];
+    const ns = k.namespaced && !op.all ? t.nsPool[op.ns] : undefined;
     const field = fieldSelector(t, k, op, ns !== undefined);
     const query = new URLSearchParams();
-    if (op.label) query.set('labelSelector', LABEL_SELECTORS[op.label]!);
+    if (op.label) query.set('labelSelector', LABEL_SELECTORS[op.label]);
     if (field) query.set('fieldSelector', field.text);
     const path = collection(k, ns);
     const where = `${tag} ${path}?${query}`;
@@ -782,19 +1006,30 @@ describe('gateway: tenant isolation under random operations (property)', functio
     if (!body) return;
     if (!op.table && body.kind !== `${k.kind}List`) t.failures.push(`${where}: list kind ${body.kind}`);
     // Every entry is in scope and matches the selectors.
-    const metas: Json[] = op.table ? body.rows.map((r: Json) => r.object?.metadata ?? {}) : body.items.map((i: Json) => i.metadata ?? {});
+    const metas: Json[] = op.table
+      ? body.rows.map((r: Json) => r.object?.metadata ?? {})
+      : body.items.map((i: Json) => i.metadata ?? {});
     for (const m of metas) {
-      if (ns !== undefined && m.namespace !== ns) t.failures.push(`${where}: item ${m.namespace}/${m.name} outside namespace ${ns}`);
-      if (k.namespaced && typeof m.namespace !== 'string') t.failures.push(`${where}: item ${m.name} without namespace`);
-      if (!k.namespaced && m.namespace !== undefined) t.failures.push(`${where}: cluster-scoped item ${m.name} with namespace ${m.namespace}`);
-      if (!labelMatch(op.label, m.labels ?? {})) t.failures.push(`${where}: item ${m.namespace ?? ''}/${m.name} does not match ${LABEL_SELECTORS[op.label]} (labels ${JSON.stringify(m.labels)})`);
-      if (field && !field.match({ ns: m.namespace, name: m.name })) t.failures.push(`${where}: item ${m.namespace ?? ''}/${m.name} does not match ${field.text}`);
-      if (m.annotations?.[OWNER] !== undefined && m.annotations[OWNER] !== t.token) t.failures.push(`${where}: item ${m.namespace ?? ''}/${m.name} owned by ${m.annotations[OWNER]}`);
+      if (ns !== undefined && m.namespace !== ns)
+        t.failures.push(`${where}: item ${m.namespace}/${m.name} outside namespace ${ns}`);
+      if (k.namespaced && typeof m.namespace !== 'string')
+        t.failures.push(`${where}: item ${m.name} without namespace`);
+      if (!k.namespaced && m.namespace !== undefined)
+        t.failures.push(`${where}: cluster-scoped item ${m.name} with namespace ${m.namespace}`);
+      if (!labelMatch(op.label, m.labels ?? {}))
+        t.failures.push(
+          `${where}: item ${m.namespace ?? ''}/${m.name} does not match ${LABEL_SELECTORS[op.label]} (labels ${JSON.stringify(m.labels)})`,
+        );
+      if (field && !field.match({ ns: m.namespace, name: m.name }))
+        t.failures.push(`${where}: item ${m.namespace ?? ''}/${m.name} does not match ${field.text}`);
+      if (m.annotations?.[OWNER] !== undefined && m.annotations[OWNER] !== t.token)
+        t.failures.push(`${where}: item ${m.namespace ?? ''}/${m.name} owned by ${m.annotations[OWNER]}`);
     }
     const expected = expectedList(t, k, ns, op.label, field);
     if (expected) {
       const got = listedNames(t, k, body);
-      if (JSON.stringify(got) !== JSON.stringify(expected)) t.failures.push(`${where}: listed ${JSON.stringify(got)}, the model has ${JSON.stringify(expected)}`);
+      if (JSON.stringify(got) !== JSON.stringify(expected))
+        t.failures.push(`${where}: listed ${JSON.stringify(got)}, the model has ${JSON.stringify(expected)}`);
     }
   }
 
@@ -803,7 +1038,8 @@ describe('gateway: tenant isolation under random operations (property)', functio
 
   function sameGroups(t: Tenant, where: string, got: string[], raw: string[]): void {
     const expected = ownGroups(t);
-    if (JSON.stringify(got) !== JSON.stringify(expected)) t.failures.push(`${where}: custom groups ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      t.failures.push(`${where}: custom groups ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
     const custom = raw.filter((g) => !BUILTIN_GROUPS.has(g));
     const dupes = custom.filter((g, i) => custom.indexOf(g) !== i);
     if (dupes.length) t.failures.push(`${where}: groups listed twice: ${dupes.join(', ')}`);
@@ -824,56 +1060,80 @@ describe('gateway: tenant isolation under random operations (property)', functio
       }
       case 1: {
         const res = await get('/api/v1');
-        if (res && (res.body.groupVersion !== 'v1' || !res.body.resources.some((r: Json) => r.name === 'configmaps'))) t.failures.push(`${where('/api/v1')}: not the core v1 resources`);
+        if (res && (res.body.groupVersion !== 'v1' || !res.body.resources.some((r: Json) => r.name === 'configmaps')))
+          t.failures.push(`${where('/api/v1')}: not the core v1 resources`);
         return;
       }
       case 2: {
         const res = await get('/apis');
-        if (res) sameGroups(t, where('/apis'), customGroups(res.body.groups.map((g: Json) => g.name)), res.body.groups.map((g: Json) => g.name));
+        if (res)
+          sameGroups(
+            t,
+            where('/apis'),
+            customGroups(res.body.groups.map((g: Json) => g.name)),
+            res.body.groups.map((g: Json) => g.name),
+          );
         return;
       }
       case 3: {
         const res = await get('/apis', { Accept: AGGREGATED });
         if (!res) return;
-        if (res.body.kind !== 'APIGroupDiscoveryList') return void t.failures.push(`${where('/apis (aggregated)')}: kind ${res.body.kind}`);
+        if (res.body.kind !== 'APIGroupDiscoveryList')
+          return void t.failures.push(`${where('/apis (aggregated)')}: kind ${res.body.kind}`);
         const names = res.body.items.map((i: Json) => i.metadata?.name ?? '');
         sameGroups(t, where('/apis (aggregated)'), customGroups(names), names);
-        const widgets = res.body.items.find((i: Json) => i.metadata?.name === 'example.com')?.versions?.[0]?.resources?.find((r: Json) => r.resource === 'widgets');
-        if (JSON.stringify(widgets?.shortNames) !== JSON.stringify([`w${t.token}`])) t.failures.push(`${where('/apis (aggregated)')}: widgets short names ${JSON.stringify(widgets?.shortNames)}`);
+        const widgets = res.body.items
+          .find((i: Json) => i.metadata?.name === 'example.com')
+          ?.versions?.[0]?.resources?.find((r: Json) => r.resource === 'widgets');
+        if (JSON.stringify(widgets?.shortNames) !== JSON.stringify([`w${t.token}`]))
+          t.failures.push(`${where('/apis (aggregated)')}: widgets short names ${JSON.stringify(widgets?.shortNames)}`);
         return;
       }
       case 4: {
         const res = await get('/apis/example.com');
-        if (res && (res.body.name !== 'example.com' || res.body.preferredVersion?.groupVersion !== 'example.com/v1')) t.failures.push(`${where('/apis/example.com')}: ${res.text.slice(0, 200)}`);
+        if (res && (res.body.name !== 'example.com' || res.body.preferredVersion?.groupVersion !== 'example.com/v1'))
+          t.failures.push(`${where('/apis/example.com')}: ${res.text.slice(0, 200)}`);
         return;
       }
       case 5:
       case 6:
       case 7: {
-        const [group, resource, short] = [['example.com', 'widgets', 'w'], ['tools.example.com', 'gadgets', 'g'], [lookalike, 'gadgets', 'h']][d - 5]!;
+        const [group, resource, short] = [
+          ['example.com', 'widgets', 'w'],
+          ['tools.example.com', 'gadgets', 'g'],
+          [lookalike, 'gadgets', 'h'],
+        ][d - 5];
         const p = `/apis/${group}/v1`;
         const res = await get(p);
         if (!res) return;
         const r = res.body.resources?.find((x: Json) => x.name === resource);
-        if (res.body.groupVersion !== `${group}/v1` || JSON.stringify(r?.shortNames) !== JSON.stringify([`${short}${t.token}`])) t.failures.push(`${where(p)}: ${res.text.slice(0, 300)}`);
+        if (
+          res.body.groupVersion !== `${group}/v1` ||
+          JSON.stringify(r?.shortNames) !== JSON.stringify([`${short}${t.token}`])
+        )
+          t.failures.push(`${where(p)}: ${res.text.slice(0, 300)}`);
         return;
       }
       case 8: {
         const res = await get('/openapi/v3');
         if (!res) return;
         const keys = Object.keys(res.body.paths);
-        const groups = keys.filter((p) => p.startsWith('apis/')).map((p) => p.split('/')[1]!);
+        const groups = keys.filter((p) => p.startsWith('apis/')).map((p) => p.split('/')[1]);
         sameGroups(t, where('/openapi/v3'), customGroups(groups), groups);
         return;
       }
       case 9:
       case 10: {
-        const [group, resource] = [['example.com', 'widgets'], [lookalike, 'gadgets']][d - 9]!;
+        const [group, resource] = [
+          ['example.com', 'widgets'],
+          [lookalike, 'gadgets'],
+        ][d - 9];
         const p = `/openapi/v3/apis/${group}/v1`;
         const res = await get(p);
         if (!res) return;
         const paths = Object.keys(res.body.paths);
-        if (!paths.some((x) => x.endsWith(`/${resource}`)) || paths.some((x) => !x.startsWith(`/apis/${group}/v1/`))) t.failures.push(`${where(p)}: paths ${JSON.stringify(paths)}`);
+        if (!paths.some((x) => x.endsWith(`/${resource}`)) || paths.some((x) => !x.startsWith(`/apis/${group}/v1/`)))
+          t.failures.push(`${where(p)}: paths ${JSON.stringify(paths)}`);
         return;
       }
       case 11:
@@ -885,14 +1145,22 @@ describe('gateway: tenant isolation under random operations (property)', functio
         const p = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
         const res = await get(p, table ? { Accept: TABLE } : {});
         if (!res) return;
-        const names = (table ? res.body.rows.map((r: Json) => r.object?.metadata?.name) : res.body.items.map((i: Json) => i.metadata.name)).sort();
-        if (JSON.stringify(names) !== JSON.stringify(ownCrdNames(t))) t.failures.push(`${where(p)}${table ? ' (Table)' : ''}: CRDs ${JSON.stringify(names)}, expected ${JSON.stringify(ownCrdNames(t))}`);
+        const names = (
+          table
+            ? res.body.rows.map((r: Json) => r.object?.metadata?.name)
+            : res.body.items.map((i: Json) => i.metadata.name)
+        ).sort();
+        if (JSON.stringify(names) !== JSON.stringify(ownCrdNames(t)))
+          t.failures.push(
+            `${where(p)}${table ? ' (Table)' : ''}: CRDs ${JSON.stringify(names)}, expected ${JSON.stringify(ownCrdNames(t))}`,
+          );
         return;
       }
       case 14: {
         const p = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.${lookalike}`;
         const res = await get(p);
-        if (res && (res.body.spec?.group !== lookalike || res.body.metadata?.annotations?.[OWNER] !== t.token)) t.failures.push(`${where(p)}: ${res.text.slice(0, 300)}`);
+        if (res && (res.body.spec?.group !== lookalike || res.body.metadata?.annotations?.[OWNER] !== t.token))
+          t.failures.push(`${where(p)}: ${res.text.slice(0, 300)}`);
         return;
       }
       default:
@@ -901,9 +1169,15 @@ describe('gateway: tenant isolation under random operations (property)', functio
   }
 
   async function errorPath(t: Tenant, op: Extract<Op, { t: 'error' }>, tag: string): Promise<void> {
-    const k = t.kinds[op.k]!;
+    const k = t.kinds[op.k];
     const ns = k.namespaced ? 'default' : undefined;
-    const check = async (method: string, p: string, body: unknown, expected: number[], headers: Record<string, string> = {}) => {
+    const check = async (
+      method: string,
+      p: string,
+      body: unknown,
+      expected: number[],
+      headers: Record<string, string> = {},
+    ) => {
       const res = await call(t, method, p, body, headers);
       expectStatus(t, `${tag} ${method} ${p}`, res, expected);
       return res;
@@ -912,13 +1186,20 @@ describe('gateway: tenant isolation under random operations (property)', functio
       case 0: {
         const name = `missing-${op.v}`;
         const res = await check('GET', `${collection(k, ns)}/${name}`, undefined, [404]);
-        if (res.status === 404 && res.body?.message !== `${qualified(k)} "${name}" not found`) t.failures.push(`${tag}: NotFound message ${JSON.stringify(res.body?.message)}`);
+        if (res.status === 404 && res.body?.message !== `${qualified(k)} "${name}" not found`)
+          t.failures.push(`${tag}: NotFound message ${JSON.stringify(res.body?.message)}`);
         return;
       }
       case 1: {
         const name = `Bad/Name${op.v}`; // no kind allows a slash (RBAC names allow capitals and underscores)
-        const res = await check('POST', collection(k, ns), { ...objectBody(t, k, ns, 'x', op.v), metadata: { name, ...(ns ? { namespace: ns } : {}) } }, [422]);
-        if (res.status === 422 && !String(res.body?.message).includes(`"${name}"`)) t.failures.push(`${tag}: Invalid message does not name ${name}: ${res.body?.message}`);
+        const res = await check(
+          'POST',
+          collection(k, ns),
+          { ...objectBody(t, k, ns, 'x', op.v), metadata: { name, ...(ns ? { namespace: ns } : {}) } },
+          [422],
+        );
+        if (res.status === 422 && !String(res.body?.message).includes(`"${name}"`))
+          t.failures.push(`${tag}: Invalid message does not name ${name}: ${res.body?.message}`);
         return;
       }
       case 2: {
@@ -933,7 +1214,12 @@ describe('gateway: tenant isolation under random operations (property)', functio
         await check('GET', `${collection(k)}?fieldSelector=spec.nope%3D1`, undefined, [400]);
         return;
       case 4:
-        await check('GET', `${collection(k)}?limit=2&continue=${op.v % 2 ? 'garbage' : encodeURIComponent(b64('{"v":"meta.k8s.io/v1","rv":1,"start":"/default/"}'))}`, undefined, [400]);
+        await check(
+          'GET',
+          `${collection(k)}?limit=2&continue=${op.v % 2 ? 'garbage' : encodeURIComponent(b64('{"v":"meta.k8s.io/v1","rv":1,"start":"/default/"}'))}`,
+          undefined,
+          [400],
+        );
         return;
       case 5: {
         // A continue token the other tenant received is useless here.
@@ -947,7 +1233,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
         return;
       }
       case 6: {
-        const crd = crdsFor(t)[op.v % 4]!;
+        const crd = crdsFor(t)[op.v % 4];
         await check('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd, [409]);
         return;
       }
@@ -958,8 +1244,14 @@ describe('gateway: tenant isolation under random operations (property)', functio
         await check('GET', '/apis/example.com/v1/nonexistents', undefined, [404]);
         return;
       case 9: {
-        const res = await check('POST', '/api/v1/namespaces/nowhere/configmaps', objectBody(t, t.kinds[0]!, 'nowhere', 'alpha', op.v), [404]);
-        if (res.status === 404 && res.body?.message !== 'namespaces "nowhere" not found') t.failures.push(`${tag}: NotFound message ${JSON.stringify(res.body?.message)}`);
+        const res = await check(
+          'POST',
+          '/api/v1/namespaces/nowhere/configmaps',
+          objectBody(t, t.kinds[0], 'nowhere', 'alpha', op.v),
+          [404],
+        );
+        if (res.status === 404 && res.body?.message !== 'namespaces "nowhere" not found')
+          t.failures.push(`${tag}: NotFound message ${JSON.stringify(res.body?.message)}`);
         return;
       }
       default:
@@ -978,36 +1270,70 @@ describe('gateway: tenant isolation under random operations (property)', functio
   }
 
   before(async () => {
-    if (!Number.isSafeInteger(SEED)) throw new Error(`ISOLATION_SEED must be an integer, not ${process.env.ISOLATION_SEED}`);
+    if (!Number.isSafeInteger(SEED))
+      throw new Error(`ISOLATION_SEED must be an integer, not ${process.env.ISOLATION_SEED}`);
     const [tokenA, tokenB, opsA, opsB] = fc.sample(
-      fc.tuple(tokenArb, tokenArb, fc.array(opArb, { minLength: OPS_PER_TENANT, maxLength: OPS_PER_TENANT }), fc.array(opArb, { minLength: OPS_PER_TENANT, maxLength: OPS_PER_TENANT })).filter(([a, b]) => a !== b),
+      fc
+        .tuple(
+          tokenArb,
+          tokenArb,
+          fc.array(opArb, { minLength: OPS_PER_TENANT, maxLength: OPS_PER_TENANT }),
+          fc.array(opArb, { minLength: OPS_PER_TENANT, maxLength: OPS_PER_TENANT }),
+        )
+        .filter(([a, b]) => a !== b),
       { seed: SEED, numRuns: 1 },
-    )[0]!;
+    )[0];
     plans = [opsA, opsB];
     const upstreamDir = await makeTempDir('isolation-upstream');
     const gatewayDir = await makeTempDir('isolation-gateway');
     remove.push(upstreamDir.remove, gatewayDir.remove);
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     upstreamAdmin = await ApiClient.load(upstream.kubeconfigPath);
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const tokens = [tokenA, tokenB];
     for (const [i, id] of IDS.entries()) {
-      await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', { apiVersion: 'tenant.kubezoo.io/v1alpha1', kind: 'Tenant', metadata: { name: id } });
+      await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', {
+        apiVersion: 'tenant.kubezoo.io/v1alpha1',
+        kind: 'Tenant',
+        metadata: { name: id },
+      });
       let tenant: any;
-      await waitUntil(`tenant ${id} active`, async () => (tenant = (await admin.request('GET', `/apis/tenant.kubezoo.io/v1alpha1/tenants/${id}`)).body)?.status?.phase === 'Active');
+      await waitUntil(
+        `tenant ${id} active`,
+        async () =>
+          (tenant = (await admin.request('GET', `/apis/tenant.kubezoo.io/v1alpha1/tenants/${id}`)).body)?.status
+            ?.phase === 'Active',
+      );
       const file = `${gatewayDir.dir}/${id}.kubeconfig`;
       await writeFile(file, Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
-      const other = IDS[1 - i]!;
-      const token = tokens[i]!;
+      const other = IDS[1 - i];
+      const token = tokens[i];
       const { nsPool, names } = namesFor(other, token);
       const t: Tenant = {
-        id, other, token, nsPool, names,
+        id,
+        other,
+        token,
+        nsPool,
+        names,
         client: await ApiClient.load(file),
-        keys: leakKeys(other, tokens[1 - i]!),
+        keys: leakKeys(other, tokens[1 - i]),
         kinds: kindsFor({ other, token, nsPool, names }),
-        model: new Map(), created: [], uids: new Set(), continueTokens: [], watches: [], initialWatchUids: new Map(),
-        leaks: [], exposures: [], failures: [], requests: 0, stats: new Map(),
+        model: new Map(),
+        created: [],
+        uids: new Set(),
+        continueTokens: [],
+        watches: [],
+        initialWatchUids: new Map(),
+        leaks: [],
+        exposures: [],
+        failures: [],
+        requests: 0,
+        stats: new Map(),
       };
       expect(t.kinds, 'KIND_COUNT').to.have.length(KIND_COUNT);
       tenants.push(t);
@@ -1016,7 +1342,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
 
     for (const t of tenants) {
       for (const ns of ['default', ...KUBE_NAMESPACES]) entry(t, namespaceKind(t), undefined, ns).state = 'yes';
-      for (const crd of crdsFor(t)) expect((await call(t, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status, `CRD ${crd.metadata.name}`).to.equal(201);
+      for (const crd of crdsFor(t))
+        expect(
+          (await call(t, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status,
+          `CRD ${crd.metadata.name}`,
+        ).to.equal(201);
       for (const ns of ['ns-red', `${t.other}-default`]) {
         const body = objectBody(t, namespaceKind(t), undefined, ns, 0);
         expect((await call(t, 'POST', '/api/v1/namespaces', body)).status, `namespace ${ns}`).to.equal(201);
@@ -1024,7 +1354,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
       }
     }
     for (const t of tenants) {
-      for (const path of [...t.kinds.filter((k) => k.group.endsWith('example.com')).map((k) => collection(k)), `/apis/stuff.example.com/v1/${t.other}-things`]) {
+      for (const path of [
+        ...t.kinds.filter((k) => k.group.endsWith('example.com')).map((k) => collection(k)),
+        `/apis/stuff.example.com/v1/${t.other}-things`,
+      ]) {
         await waitUntil(`${t.id} ${path} served`, async () => (await call(t, 'GET', path)).status === 200);
       }
     }
@@ -1039,7 +1372,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
         { path: '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings?watch=1', kind: 'clusterrolebindings' },
       ];
       for (const spec of specs) {
-        const listed = await call(t, 'GET', spec.path.replace(/[?&]watch=1/, '').replace(/&allowWatchBookmarks=true/, ''));
+        const listed = await call(
+          t,
+          'GET',
+          spec.path.replace(/[?&]watch=1/, '').replace(/&allowWatchBookmarks=true/, ''),
+        );
         const watch = new Watch(t.client, spec);
         await watch.ready;
         expect(watch.status, spec.path).to.equal(200);
@@ -1072,19 +1409,27 @@ describe('gateway: tenant isolation under random operations (property)', functio
     expect(failures.length, failuresReport('failed checks', failures)).to.equal(0);
   }
 
-  it('the leak detector flags injected leaks and ignores a tenant\'s own look-alike names (self-check)', async () => {
+  it("the leak detector flags injected leaks and ignores a tenant's own look-alike names (self-check)", async () => {
     const [a, b] = tenants as [Tenant, Tenant];
     const res = await a.client.request('GET', '/api/v1/namespaces');
     const clean = res.text;
     expect(clean, 'A sees its own look-alike namespace').to.contain(`"${b.id}-default"`);
-    const camel = b.id[0]!.toUpperCase() + b.id.slice(1);
+    const camel = b.id[0].toUpperCase() + b.id.slice(1);
     // A's own strings with B's id in them are not leaks.
     expect(leaksIn(a.keys, clean)).to.deep.equal([]);
-    expect(leaksIn(a.keys, `configmaps "${b.id}-x", gadgets.${b.id}-tools.example.com, ${b.id}-things.stuff.example.com, list${camel}ToolsExampleComV1Gadget`)).to.deep.equal([]);
+    expect(
+      leaksIn(
+        a.keys,
+        `configmaps "${b.id}-x", gadgets.${b.id}-tools.example.com, ${b.id}-things.stuff.example.com, list${camel}ToolsExampleComV1Gadget`,
+      ),
+    ).to.deep.equal([]);
     const body = JSON.parse(clean);
     const injected = [
       // another tenant's object in a list, under a name A also uses
-      JSON.stringify({ ...body, items: [...body.items, { metadata: { name: 'alpha', annotations: { [OWNER]: b.token } } }] }),
+      JSON.stringify({
+        ...body,
+        items: [...body.items, { metadata: { name: 'alpha', annotations: { [OWNER]: b.token } } }],
+      }),
       // another tenant's upstream namespace name in a message
       JSON.stringify({ kind: 'Status', message: `namespaces "${b.id}-ns-red" not found` }),
       // A's look-alike continued: a name A never wrote
@@ -1098,7 +1443,9 @@ describe('gateway: tenant isolation under random operations (property)', functio
     // The recording path: a Warning header, and a continue token that decodes to another tenant's key.
     const before = a.leaks.length;
     record(a, 'self-check', clean, `warning: 299 - "namespace ${b.id}-ns-red is terminating"`, undefined);
-    record(a, 'self-check', '{}', '', { metadata: { continue: Buffer.from(`/registry/configmaps/${b.id}-ns-blue/alpha`).toString('base64url') } });
+    record(a, 'self-check', '{}', '', {
+      metadata: { continue: Buffer.from(`/registry/configmaps/${b.id}-ns-blue/alpha`).toString('base64url') },
+    });
     expect(a.leaks.length - before).to.equal(2);
     a.leaks.splice(before);
     a.continueTokens.pop();
@@ -1111,7 +1458,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
     const started = Date.now();
     await Promise.all(
       tenants.map(async (t, i) => {
-        for (const [n, op] of plans[i]!.entries()) {
+        for (const [n, op] of plans[i].entries()) {
           try {
             await execute(t, op, n);
           } catch (err) {
@@ -1120,14 +1467,23 @@ describe('gateway: tenant isolation under random operations (property)', functio
         }
       }),
     );
-    const counts = tenants.map((t) => `${t.id}: ${plans[tenants.indexOf(t)]!.length} operations, ${t.requests} requests (${[...t.stats].sort().map(([k, n]) => `${k}×${n}`).join(' ')}), ${t.watches.reduce((n, w) => n + w.events.length, 0)} watch events`);
+    const counts = tenants.map(
+      (t) =>
+        `${t.id}: ${plans[tenants.indexOf(t)].length} operations, ${t.requests} requests (${[...t.stats]
+          .sort()
+          .map(([k, n]) => `${k}×${n}`)
+          .join(' ')}), ${t.watches.reduce((n, w) => n + w.events.length, 0)} watch events`,
+    );
     process.stdout.write(`      ${seedNote}; ${counts.join('; ')}; ${Date.now() - started}ms\n`);
     assertClean();
   });
 
-  it('ends consistent: each tenant\'s namespaces are its own plus the four defaults, paged lists equal unpaged ones', async () => {
+  it("ends consistent: each tenant's namespaces are its own plus the four defaults, paged lists equal unpaged ones", async () => {
     for (const t of tenants) {
-      const expected = [...t.model.values()].filter((e) => e.kind === 'namespaces' && e.state === 'yes').map((e) => e.name).sort();
+      const expected = [...t.model.values()]
+        .filter((e) => e.kind === 'namespaces' && e.state === 'yes')
+        .map((e) => e.name)
+        .sort();
       let got: string[] = [];
       try {
         await waitUntil(`${t.id} namespaces settle`, async () => {
@@ -1151,15 +1507,17 @@ describe('gateway: tenant isolation under random operations (property)', functio
       for (const k of t.kinds) {
         for (const table of [false, true]) {
           for (const label of [0, 1]) {
-            const query = new URLSearchParams(label ? { labelSelector: LABEL_SELECTORS[label]! } : {});
+            const query = new URLSearchParams(label ? { labelSelector: LABEL_SELECTORS[label] } : {});
             const where = `${t.id} final ${table ? 'Table ' : ''}${collection(k)}?${query}`;
             const whole = await readList(t, collection(k), query, 0, table, where);
             const paged = await readList(t, collection(k), query, 3, table, `${where} (limit=3)`);
             if (!whole || !paged) continue;
-            const ids = (b: Json) => (table ? b.rows.map((r: Json) => r.object?.metadata?.uid) : b.items.map((i: Json) => i.metadata.uid));
+            const ids = (b: Json) =>
+              table ? b.rows.map((r: Json) => r.object?.metadata?.uid) : b.items.map((i: Json) => i.metadata.uid);
             expect(ids(paged), `${where}: paged with limit=3 vs unpaged (${seedNote})`).to.deep.equal(ids(whole));
             const expected = expectedList(t, k, undefined, label, undefined);
-            if (expected) expect(listedNames(t, k, whole), `${where}: vs the model (${seedNote})`).to.deep.equal(expected);
+            if (expected)
+              expect(listedNames(t, k, whole), `${where}: vs the model (${seedNote})`).to.deep.equal(expected);
           }
         }
       }
@@ -1167,15 +1525,27 @@ describe('gateway: tenant isolation under random operations (property)', functio
     assertClean();
   });
 
-  it('watches saw exactly the tenant\'s own objects, every one it created, and well-formed events', async () => {
+  it("watches saw exactly the tenant's own objects, every one it created, and well-formed events", async () => {
     for (const t of tenants) {
       // Sentinels: once a watch shows its sentinel, every earlier event has arrived.
       if (nsState(t, 'ns-red') !== 'yes') {
-        const res = await call(t, 'POST', '/api/v1/namespaces', objectBody(t, namespaceKind(t), undefined, 'ns-red', 0));
+        const res = await call(
+          t,
+          'POST',
+          '/api/v1/namespaces',
+          objectBody(t, namespaceKind(t), undefined, 'ns-red', 0),
+        );
         expect(res.status, `${t.id} re-creates ns-red: ${res.text.slice(0, 200)}`).to.equal(201);
         t.created.push({ kind: 'namespaces', uid: res.body.metadata.uid });
       }
-      const sentinels: [string, string | undefined][] = [['configmaps', 'ns-red'], ['widgets', 'ns-red'], ['secrets', 'ns-red'], ['namespaces', undefined], ['lookalike-gadgets', undefined], ['clusterrolebindings', undefined]];
+      const sentinels: [string, string | undefined][] = [
+        ['configmaps', 'ns-red'],
+        ['widgets', 'ns-red'],
+        ['secrets', 'ns-red'],
+        ['namespaces', undefined],
+        ['lookalike-gadgets', undefined],
+        ['clusterrolebindings', undefined],
+      ];
       for (const [key, ns] of sentinels) {
         const k = t.kinds.find((x) => x.key === key)!;
         const res = await call(t, 'POST', collection(k, ns), objectBody(t, k, ns, 'sentinel', 0));
@@ -1183,13 +1553,21 @@ describe('gateway: tenant isolation under random operations (property)', functio
         t.created.push({ kind: key, ns, uid: res.body.metadata.uid });
       }
     }
-    const eventUids = (e: RawEvent): string[] => (e.object?.kind === 'Table' ? (e.object.rows ?? []).map((r: Json) => r.object?.metadata?.uid) : [e.object?.metadata?.uid]);
-    const mineOf = (t: Tenant, w: Watch) => t.created.filter((c) => c.kind === w.spec.kind && (w.spec.ns === undefined || c.ns === w.spec.ns)).map((c) => c.uid);
+    const eventUids = (e: RawEvent): string[] =>
+      e.object?.kind === 'Table'
+        ? (e.object.rows ?? []).map((r: Json) => r.object?.metadata?.uid)
+        : [e.object?.metadata?.uid];
+    const mineOf = (t: Tenant, w: Watch) =>
+      t.created
+        .filter((c) => c.kind === w.spec.kind && (w.spec.ns === undefined || c.ns === w.spec.ns))
+        .map((c) => c.uid);
     for (const t of tenants) {
       for (const w of t.watches) {
         const mine = mineOf(t, w);
-        const sentinel = mine[mine.length - 1]!;
-        await waitUntil(`${t.id} watch ${w.spec.path} sees its sentinel (stream ended: ${w.ended})`, async () => w.events.some((e) => e.type === 'ADDED' && eventUids(e).includes(sentinel)));
+        const sentinel = mine[mine.length - 1];
+        await waitUntil(`${t.id} watch ${w.spec.path} sees its sentinel (stream ended: ${w.ended})`, async () =>
+          w.events.some((e) => e.type === 'ADDED' && eventUids(e).includes(sentinel)),
+        );
       }
     }
     // First the scan of every line for leaks, and the shape of every event…
@@ -1207,7 +1585,15 @@ describe('gateway: tenant isolation under random operations (property)', functio
         }
         for (const bad of w.malformed) t.failures.push(`${where}: a line that is not JSON: ${bad}`);
         for (const e of w.events) {
-          const ok = EVENT_TYPES.has(e.type) && isObj(e.object) && (e.type === 'ERROR' ? e.object.kind === 'Status' : e.type === 'BOOKMARK' || (w.spec.table ? e.object.kind === 'Table' && e.object.rows?.length === 1 : typeof e.object.metadata?.name === 'string'));
+          const ok =
+            EVENT_TYPES.has(e.type) &&
+            isObj(e.object) &&
+            (e.type === 'ERROR'
+              ? e.object.kind === 'Status'
+              : e.type === 'BOOKMARK' ||
+                (w.spec.table
+                  ? e.object.kind === 'Table' && e.object.rows?.length === 1
+                  : typeof e.object.metadata?.name === 'string'));
           if (!ok) t.failures.push(`${where}: malformed event ${JSON.stringify(e).slice(0, 300)}`);
           if (e.type === 'ERROR') t.failures.push(`${where}: ERROR event ${JSON.stringify(e.object).slice(0, 300)}`);
         }
@@ -1220,9 +1606,14 @@ describe('gateway: tenant isolation under random operations (property)', functio
         const where = `${t.id} watch ${w.spec.path}`;
         const added = w.events.filter((e) => e.type === 'ADDED').flatMap(eventUids);
         const expected = [...new Set([...t.initialWatchUids.get(w)!, ...mineOf(t, w)])].sort();
-        expect([...added].sort(), `${where}: ADDED events vs the tenant's objects (${seedNote})`).to.deep.equal(expected);
+        expect([...added].sort(), `${where}: ADDED events vs the tenant's objects (${seedNote})`).to.deep.equal(
+          expected,
+        );
         const seen = new Set(added);
-        const stray = w.events.filter((e) => e.type === 'MODIFIED' || e.type === 'DELETED').flatMap(eventUids).filter((u) => !seen.has(u));
+        const stray = w.events
+          .filter((e) => e.type === 'MODIFIED' || e.type === 'DELETED')
+          .flatMap(eventUids)
+          .filter((u) => !seen.has(u));
         expect(stray, `${where}: changes to objects never ADDED`).to.deep.equal([]);
       }
     }
@@ -1230,18 +1621,28 @@ describe('gateway: tenant isolation under random operations (property)', functio
 
   // Rotation while watches are open: the old certificate's streams end, the new one's work, and
   // what they carry still passes the leak scan. The tenant goes on with the new certificate.
-  it('a certificate rotated away ends its open watches; the new certificate\'s watches work and leak nothing', async () => {
-    const t = tenants[0]!;
+  it("a certificate rotated away ends its open watches; the new certificate's watches work and leak nothing", async () => {
+    const t = tenants[0];
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const tenantPath = `/apis/tenant.kubezoo.io/v1alpha1/tenants/${t.id}`;
     const request = `isolation-${SEED}`;
-    const patched = await admin.request('PATCH', tenantPath, { metadata: { annotations: { 'kubezoo.io/tenant.rotate': request } } }, { 'Content-Type': 'application/merge-patch+json' });
+    const patched = await admin.request(
+      'PATCH',
+      tenantPath,
+      { metadata: { annotations: { 'kubezoo.io/tenant.rotate': request } } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(patched.status, patched.text).to.equal(200);
     let tenant: any;
-    await waitUntil(`${t.id} rotated`, async () => (tenant = (await admin.request('GET', tenantPath)).body)?.status?.rotation === request);
+    await waitUntil(
+      `${t.id} rotated`,
+      async () => (tenant = (await admin.request('GET', tenantPath)).body)?.status?.rotation === request,
+    );
     admin.close();
     const open = t.watches.filter((w) => !w.ended).length;
-    await waitUntil(`${t.id}: the old certificate's ${open} open watches end`, async () => t.watches.every((w) => w.ended));
+    await waitUntil(`${t.id}: the old certificate's ${open} open watches end`, async () =>
+      t.watches.every((w) => w.ended),
+    );
 
     const oldClient = t.client;
     const file = `${dirname(gateway.adminKubeconfigPath)}/${t.id}-rotated.kubeconfig`;
@@ -1258,13 +1659,23 @@ describe('gateway: tenant isolation under random operations (property)', functio
       for (const w of renewed) await w.ready;
       expect(renewed.map((w) => w.status)).to.deep.equal([200, 200]);
       // ns-red may exist without the model knowing it (the watch check above re-creates it).
-      expect((await call(t, 'POST', '/api/v1/namespaces', objectBody(t, namespaceKind(t), undefined, 'ns-red', 0))).status).to.be.oneOf([201, 409]);
-      const created = await call(t, 'POST', '/api/v1/namespaces/ns-red/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-rotation' }, data: { owner: t.token } });
+      expect(
+        (await call(t, 'POST', '/api/v1/namespaces', objectBody(t, namespaceKind(t), undefined, 'ns-red', 0))).status,
+      ).to.be.oneOf([201, 409]);
+      const created = await call(t, 'POST', '/api/v1/namespaces/ns-red/configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'after-rotation' },
+        data: { owner: t.token },
+      });
       expect(created.status, created.text.slice(0, 200)).to.equal(201);
       t.created.push({ kind: 'configmaps', ns: 'ns-red', uid: created.body.metadata.uid });
       for (const w of renewed) {
-        await waitUntil(`${t.id} new watch ${w.spec.path} sees what the new certificate made`, async () => w.events.some((e) => e.type === 'ADDED' && e.object?.metadata?.uid === created.body.metadata.uid));
-        for (const line of w.lines) record(t, `${t.id} new watch ${w.spec.path}`, line, w.headersText, JSON.parse(line));
+        await waitUntil(`${t.id} new watch ${w.spec.path} sees what the new certificate made`, async () =>
+          w.events.some((e) => e.type === 'ADDED' && e.object?.metadata?.uid === created.body.metadata.uid),
+        );
+        for (const line of w.lines)
+          record(t, `${t.id} new watch ${w.spec.path}`, line, w.headersText, JSON.parse(line));
       }
     } finally {
       renewed.forEach((w) => w.close());
@@ -1278,13 +1689,24 @@ describe('gateway: tenant isolation under random operations (property)', functio
     expect(shared, `uids both tenants saw (${seedNote})`).to.deep.equal([]);
     const owners = new Map<string, string>();
     const ownerOf = (s: string | undefined) => IDS.find((id) => s?.startsWith(`${id}-`)) ?? `none(${s})`;
-    const crds = (await upstreamAdmin.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body.items as Json[];
+    const crds = (await upstreamAdmin.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions')).body
+      .items as Json[];
     const paths: [string, 'namespaced' | 'name' | 'crd' | 'custom'][] = [
-      ['/api/v1/namespaces', 'name'], ['/api/v1/configmaps', 'namespaced'], ['/api/v1/secrets', 'namespaced'], ['/api/v1/services', 'namespaced'],
-      ['/apis/apps/v1/deployments', 'namespaced'], ['/apis/rbac.authorization.k8s.io/v1/clusterroles', 'name'], ['/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', 'name'],
-      ['/api/v1/persistentvolumes', 'name'], ['/apis/storage.k8s.io/v1/storageclasses', 'name'], ['/apis/scheduling.k8s.io/v1/priorityclasses', 'name'],
+      ['/api/v1/namespaces', 'name'],
+      ['/api/v1/configmaps', 'namespaced'],
+      ['/api/v1/secrets', 'namespaced'],
+      ['/api/v1/services', 'namespaced'],
+      ['/apis/apps/v1/deployments', 'namespaced'],
+      ['/apis/rbac.authorization.k8s.io/v1/clusterroles', 'name'],
+      ['/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', 'name'],
+      ['/api/v1/persistentvolumes', 'name'],
+      ['/apis/storage.k8s.io/v1/storageclasses', 'name'],
+      ['/apis/scheduling.k8s.io/v1/priorityclasses', 'name'],
       ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', 'crd'],
-      ...crds.map((c): [string, 'custom'] => [`/apis/${c.spec.group}/${c.spec.versions[0].name}/${c.spec.names.plural}`, 'custom']),
+      ...crds.map((c): [string, 'custom'] => [
+        `/apis/${c.spec.group}/${c.spec.versions[0].name}/${c.spec.names.plural}`,
+        'custom',
+      ]),
     ];
     for (const [path, rule] of paths) {
       const res = await upstreamAdmin.request('GET', path);
@@ -1293,11 +1715,19 @@ describe('gateway: tenant isolation under random operations (property)', functio
         const m = item.metadata;
         const group = String(item.apiVersion).split('/')[0];
         const owner =
-          rule === 'namespaced' ? ownerOf(m.namespace)
-          : rule === 'name' ? ownerOf(m.name)
-          : rule === 'crd' ? ownerOf(item.spec.group)
-          : m.namespace !== undefined ? (ownerOf(m.namespace) === ownerOf(group) ? ownerOf(group) : `mixed(${m.namespace}, ${group})`)
-          : ownerOf(m.name) === ownerOf(group) ? ownerOf(group) : `mixed(${m.name}, ${group})`;
+          rule === 'namespaced'
+            ? ownerOf(m.namespace)
+            : rule === 'name'
+              ? ownerOf(m.name)
+              : rule === 'crd'
+                ? ownerOf(item.spec.group)
+                : m.namespace !== undefined
+                  ? ownerOf(m.namespace) === ownerOf(group)
+                    ? ownerOf(group)
+                    : `mixed(${m.namespace}, ${group})`
+                  : ownerOf(m.name) === ownerOf(group)
+                    ? ownerOf(group)
+                    : `mixed(${m.name}, ${group})`;
         owners.set(m.uid, owner);
       }
     }
@@ -1313,7 +1743,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
       expect(foreign, `${t.id} saw objects that are not its own (${seedNote})`).to.deep.equal([]);
       // Most of what a tenant saw still exists upstream: the check covered real objects.
       expect(verified, `${t.id}: uids verified upstream`).to.be.greaterThan(20);
-      const mine = [...owners.entries()].filter(([, owner]) => owner === t.id).map(([uid]) => uid).filter((uid) => !t.uids.has(uid));
+      const mine = [...owners.entries()]
+        .filter(([, owner]) => owner === t.id)
+        .map(([uid]) => uid)
+        .filter((uid) => !t.uids.has(uid));
       expect(mine, `${t.id}: its own upstream objects it never saw through the gateway`).to.deep.equal([]);
     }
   });
@@ -1324,18 +1757,33 @@ describe('gateway: tenant isolation under random operations (property)', functio
   });
 
   // Last, because when it fails the other tenant's objects are gone.
-  it('a collection delete (a cluster-scoped kind, or a namespaced kind across namespaces) never deletes the other tenant\'s objects', async () => {
-    const crds: KindSpec = { key: 'crds', group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
+  it("a collection delete (a cluster-scoped kind, or a namespaced kind across namespaces) never deletes the other tenant's objects", async () => {
+    const crds: KindSpec = {
+      key: 'crds',
+      group: 'apiextensions.k8s.io',
+      version: 'v1',
+      resource: 'customresourcedefinitions',
+      kind: 'CustomResourceDefinition',
+      namespaced: false,
+    };
     const kindsOf = (t: Tenant) => [...t.kinds.filter((k) => k.key !== 'namespaces'), crds];
     /** An object labelled tier=web of every kind, a CRD among them; fresh names each round. */
     const plantVictims = async (t: Tenant, round: number) => {
       for (const k of kindsOf(t)) {
         const ns = k.namespaced ? 'default' : undefined;
-        const crd = crdsFor(t)[0]!;
+        const crd = crdsFor(t)[0];
         const plural = `victim${round}s`;
         const body =
           k === crds
-            ? { ...crd, metadata: { name: `${plural}.victim.example.com`, labels: { tier: 'web' } }, spec: { ...crd.spec, group: 'victim.example.com', names: { plural, singular: `victim${round}`, kind: `Victim${round}` } } }
+            ? {
+                ...crd,
+                metadata: { name: `${plural}.victim.example.com`, labels: { tier: 'web' } },
+                spec: {
+                  ...crd.spec,
+                  group: 'victim.example.com',
+                  names: { plural, singular: `victim${round}`, kind: `Victim${round}` },
+                },
+              }
             : objectBody(t, k, ns, `victim${round}`, 0);
         const res = await call(t, 'POST', collection(k, ns), body);
         expect(res.status, `${t.id} creates ${k.resource} victim${round}: ${res.text.slice(0, 200)}`).to.equal(201);
@@ -1352,11 +1800,21 @@ describe('gateway: tenant isolation under random operations (property)', functio
       return out;
     };
     const [a, b] = tenants as [Tenant, Tenant];
-    for (const [round, [deleter, other]] of ([[a, b], [b, a]] as const).entries()) {
+    for (const [round, [deleter, other]] of (
+      [
+        [a, b],
+        [b, a],
+      ] as const
+    ).entries()) {
       await plantVictims(deleter, round);
       await plantVictims(other, round);
       const before = await snapshot(other);
-      expect(Object.entries(before).filter(([, names]) => names.length === 0).map(([resource]) => resource), `kinds where ${other.id} has nothing to lose`).to.deep.equal([]);
+      expect(
+        Object.entries(before)
+          .filter(([, names]) => names.length === 0)
+          .map(([resource]) => resource),
+        `kinds where ${other.id} has nothing to lose`,
+      ).to.deep.equal([]);
       const problems: string[] = [];
       for (const k of kindsOf(deleter)) {
         const path = `${collection(k)}?labelSelector=tier%3Dweb`;
@@ -1365,13 +1823,19 @@ describe('gateway: tenant isolation under random operations (property)', functio
         if (![200, 403, 405].includes(res.status)) problems.push(`${deleter.id} DELETE ${path}: HTTP ${res.status}`);
         if (res.status === 200) {
           // A CRD waits for its finalizer after the delete is accepted: being deleted counts as deleted.
-          const left = ((await call(deleter, 'GET', path)).body?.items ?? []).filter((i: Json) => !i.metadata.deletionTimestamp);
-          if (left.length) problems.push(`${deleter.id} DELETE ${path} answered 200 but left ${left.length} of its own`);
+          const left = ((await call(deleter, 'GET', path)).body?.items ?? []).filter(
+            (i: Json) => !i.metadata.deletionTimestamp,
+          );
+          if (left.length)
+            problems.push(`${deleter.id} DELETE ${path} answered 200 but left ${left.length} of its own`);
         }
         const after = await snapshot(other);
         for (const [resource, names] of Object.entries(before)) {
-          const lost = names.filter((n) => !after[resource]!.includes(n));
-          if (lost.length) problems.push(`${deleter.id} DELETE ${path} (HTTP ${res.status}) deleted ${other.id}'s ${resource} ${lost.join(', ')}`);
+          const lost = names.filter((n) => !after[resource].includes(n));
+          if (lost.length)
+            problems.push(
+              `${deleter.id} DELETE ${path} (HTTP ${res.status}) deleted ${other.id}'s ${resource} ${lost.join(', ')}`,
+            );
         }
         Object.assign(before, after);
       }

@@ -21,8 +21,16 @@ describe('gateway: the tenant proxy under failure, limits and metrics', function
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: `${temp.dir}/upstream` });
     relay = new TcpRelay(Number(new URL(upstream.url).port));
     await relay.start();
-    const kubeconfig = (await readFile(upstream.kubeconfigPath, 'utf8')).replace(/server: .*/, `server: https://127.0.0.1:${relay.port}`);
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: `${temp.dir}/gateway`, upstreams: [{ name: 'member1', kubeconfig }], upstreamTimeoutMs: 1000 });
+    const kubeconfig = (await readFile(upstream.kubeconfigPath, 'utf8')).replace(
+      /server: .*/,
+      `server: https://127.0.0.1:${relay.port}`,
+    );
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: `${temp.dir}/gateway`,
+      upstreams: [{ name: 'member1', kubeconfig }],
+      upstreamTimeoutMs: 1000,
+    });
     admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const created = await createActiveTenant(admin, 'fail01', temp.dir);
     tenant = await ApiClient.load(created.kubeconfigPath);
@@ -37,24 +45,45 @@ describe('gateway: the tenant proxy under failure, limits and metrics', function
   });
 
   it('refuses a request body over --max-request-bytes with 413 and keeps serving', async () => {
-    const big = await tenant.request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024 + 1) } });
+    const big = await tenant.request('POST', '/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'big' },
+      data: { a: 'x'.repeat(3 * 1024 * 1024 + 1) },
+    });
     expect(big.status).to.equal(413);
     expect(big.body).to.include({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413 });
     expect((await tenant.request('GET', '/api/v1/namespaces/default/configmaps')).status).to.equal(200);
   });
 
-  it('answers 422 naming the tenant\'s own field when a name is too long once prefixed', async () => {
+  it("answers 422 naming the tenant's own field when a name is too long once prefixed", async () => {
     const name = 'n'.repeat(57);
-    const res = await tenant.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const res = await tenant.request('POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name },
+    });
     expect(res.status).to.equal(422);
     expect(res.body.reason).to.equal('Invalid');
     expect(res.body.details.causes[0].field).to.equal('metadata.name');
     expect(res.body.message).to.not.contain('fail01');
-    expect((await tenant.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n'.repeat(56) } })).status).to.equal(201);
+    expect(
+      (
+        await tenant.request('POST', '/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'n'.repeat(56) },
+        })
+      ).status,
+    ).to.equal(201);
   });
 
   it('keeps nodes read-only for tenants (403) and the admin API out of reach (403)', async () => {
-    const node = await tenant.request('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'mine' } });
+    const node = await tenant.request('POST', '/api/v1/nodes', {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'mine' },
+    });
     expect(node.status).to.equal(403);
     expect((await tenant.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants')).status).to.equal(403);
   });
@@ -64,8 +93,12 @@ describe('gateway: the tenant proxy under failure, limits and metrics', function
     expect((await tenant.request('GET', '/metrics')).status).to.equal(403);
     const metrics = await admin.request('GET', '/metrics', undefined, { Accept: 'text/plain' });
     expect(metrics.status).to.equal(200);
-    expect(metrics.text).to.match(/paddock_requests_total\{identity="tenant",tenant="fail01",verb="get",code="404"\} [1-9]/);
-    expect(metrics.text).to.match(/paddock_upstream_request_duration_seconds_count\{cluster="member1",verb="get"\} [1-9]/);
+    expect(metrics.text).to.match(
+      /paddock_requests_total\{identity="tenant",tenant="fail01",verb="get",code="404"\} [1-9]/,
+    );
+    expect(metrics.text).to.match(
+      /paddock_upstream_request_duration_seconds_count\{cluster="member1",verb="get"\} [1-9]/,
+    );
     expect(metrics.text).to.match(/paddock_translation_duration_seconds_count\{direction="up"\} [1-9]/);
   });
 

@@ -18,7 +18,8 @@ const cli = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 
-const tenantYaml = (id: string) => `apiVersion: tenant.kubezoo.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ${id}\nspec:\n  id: 1\n`;
+const tenantYaml = (id: string) =>
+  `apiVersion: tenant.kubezoo.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ${id}\nspec:\n  id: 1\n`;
 
 /** One gateway replica: where it is and how to reach it as admin. */
 interface Replica {
@@ -41,12 +42,37 @@ async function waitUntil(condition: () => Promise<boolean>, ms: number, what: st
 /** A replica in its own process (`paddock serve`), so that it can be killed. */
 async function spawnReplica(dataDir: string, etcd: string, upstreamKubeconfig: string): Promise<Replica> {
   const port = await freePort();
-  const child = spawn(process.execPath, [cli, 'serve', '--listen', `127.0.0.1:${port}`, '--data-dir', dataDir, '--etcd-endpoints', etcd, '--etcd-prefix', '/gateway', '--upstream', `member1=${upstreamKubeconfig}`, '--election-ttl', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [
+      cli,
+      'serve',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--data-dir',
+      dataDir,
+      '--etcd-endpoints',
+      etcd,
+      '--etcd-prefix',
+      '/gateway',
+      '--upstream',
+      `member1=${upstreamKubeconfig}`,
+      '--election-ttl',
+      '2',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', () => resolve());
+    createInterface({ input: child.stdout }).once('line', () => resolve());
     child.once('exit', (code) => reject(new Error(`paddock serve exited with ${code}`)));
   });
-  return { url: `https://127.0.0.1:${port}`, adminKubeconfig: `${dataDir}/admin.kubeconfig`, pid: child.pid, child, stop: () => killAndWait(child, 'SIGTERM') };
+  return {
+    url: `https://127.0.0.1:${port}`,
+    adminKubeconfig: `${dataDir}/admin.kubeconfig`,
+    pid: child.pid,
+    child,
+    stop: () => killAndWait(child, 'SIGTERM'),
+  };
 }
 
 for (const backend of ['embedded', 'etcd'] as const) {
@@ -67,14 +93,18 @@ for (const backend of ['embedded', 'etcd'] as const) {
       if (backend === 'embedded') {
         const dir = await makeTempDir('gateway');
         cleanups.push(dir.remove);
-        const gateway: Gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: dir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+        const gateway: Gateway = await startGateway({
+          listen: '127.0.0.1:0',
+          dataDir: dir.dir,
+          upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+        });
         replicas = [{ url: gateway.url, adminKubeconfig: gateway.adminKubeconfigPath, stop: gateway.stop }];
       } else {
         const dirs = [await makeTempDir('replica-a'), await makeTempDir('replica-b')];
         cleanups.push(...dirs.map((d) => d.remove));
         replicas = await Promise.all(dirs.map((d) => spawnReplica(d.dir, etcd!.endpoint, upstream.kubeconfigPath)));
       }
-      admin = await Kubectl.create(replicas[0]!.adminKubeconfig);
+      admin = await Kubectl.create(replicas[0].adminKubeconfig);
       upstreamKubectl = await Kubectl.create(upstream.kubeconfigPath);
     });
     after(async () => {
@@ -89,7 +119,7 @@ for (const backend of ['embedded', 'etcd'] as const) {
 
     const nextId = () => `${backend === 'etcd' ? 'e' : 'm'}${String(++counter).padStart(5, '0')}`;
     /** The replica that did not take the admin request: what "every replica" has to show. */
-    const otherReplica = () => replicas[replicas.length - 1]!;
+    const otherReplica = () => replicas[replicas.length - 1];
 
     async function tenantKubeconfig(id: string): Promise<string> {
       const tenant = JSON.parse(await admin.ok(['get', 'tenant', id, '-o', 'json']));
@@ -106,7 +136,11 @@ for (const backend of ['embedded', 'etcd'] as const) {
 
     async function createActive(id: string): Promise<number> {
       expect(await admin.ok(['apply', '-f', '-'], tenantYaml(id))).to.equal(`tenant.tenant.kubezoo.io/${id} created\n`);
-      return waitUntil(async () => (await admin.ok(['get', 'tenant', id, '-o', 'jsonpath={.status.phase}'])) === 'Active', 5000, `tenant ${id} Active`);
+      return waitUntil(
+        async () => (await admin.ok(['get', 'tenant', id, '-o', 'jsonpath={.status.phase}'])) === 'Active',
+        5000,
+        `tenant ${id} Active`,
+      );
     }
 
     it('kubectl apply makes an Active tenant within a second, with a certificate signed by the CA, on every replica', async () => {
@@ -120,11 +154,13 @@ for (const backend of ['embedded', 'etcd'] as const) {
       expect(kubeconfig.context).to.equal(`${id}@paddock`);
       expect(kubeconfig.user).to.equal(id);
       const certificate = new X509Certificate(kubeconfig.certPem);
-      const ca = new X509Certificate(parseKubeconfig(await readFile(replicas[0]!.adminKubeconfig, 'utf8')).caPem);
+      const ca = new X509Certificate(parseKubeconfig(await readFile(replicas[0].adminKubeconfig, 'utf8')).caPem);
       expect(certificate.subject).to.contain(`CN=${id}-admin`);
       expect(certificate.subject).to.contain(`OU=${id}`);
       expect(certificate.checkIssued(ca) && certificate.verify(ca.publicKey)).to.equal(true);
-      expect(tenant.status.certificateSerials).to.deep.equal([certificate.serialNumber.toLowerCase().replace(/^0+/, '')]);
+      expect(tenant.status.certificateSerials).to.deep.equal([
+        certificate.serialNumber.toLowerCase().replace(/^0+/, ''),
+      ]);
 
       for (const replica of replicas) {
         const asTenant = await kubectlAs(await tenantKubeconfig(id), replica);
@@ -134,17 +170,30 @@ for (const backend of ['embedded', 'etcd'] as const) {
       }
     });
 
-    it('prepares the tenant\'s namespaces and RBAC on the upstream cluster', async () => {
+    it("prepares the tenant's namespaces and RBAC on the upstream cluster", async () => {
       const id = nextId();
       await createActive(id);
-      const namespaces = JSON.parse(await upstreamKubectl.ok(['get', 'namespaces', '-l', `kubezoo.io/tenant=${id}`, '-o', 'json'])).items.map((n: any) => n.metadata.name);
-      expect(namespaces.sort()).to.deep.equal([`${id}-default`, `${id}-kube-node-lease`, `${id}-kube-public`, `${id}-kube-system`]);
+      const namespaces = JSON.parse(
+        await upstreamKubectl.ok(['get', 'namespaces', '-l', `kubezoo.io/tenant=${id}`, '-o', 'json']),
+      ).items.map((n: any) => n.metadata.name);
+      expect(namespaces.sort()).to.deep.equal([
+        `${id}-default`,
+        `${id}-kube-node-lease`,
+        `${id}-kube-public`,
+        `${id}-kube-system`,
+      ]);
       // The binding is dormant upstream (its role never exists); the grants in each namespace carry it.
-      const binding = JSON.parse(await upstreamKubectl.ok(['get', 'clusterrolebinding', `${id}-cluster-admin`, '-o', 'json']));
+      const binding = JSON.parse(
+        await upstreamKubectl.ok(['get', 'clusterrolebinding', `${id}-cluster-admin`, '-o', 'json']),
+      );
       expect(binding.roleRef).to.deep.include({ kind: 'ClusterRole', name: `${id}:cluster-admin` });
-      expect(binding.subjects).to.deep.equal([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${id}-admin` }]);
+      expect(binding.subjects).to.deep.equal([
+        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${id}-admin` },
+      ]);
       for (const namespace of namespaces) {
-        const grant = JSON.parse(await upstreamKubectl.ok(['get', 'rolebinding', 'paddock:cluster-admin', '-n', namespace, '-o', 'json']));
+        const grant = JSON.parse(
+          await upstreamKubectl.ok(['get', 'rolebinding', 'paddock:cluster-admin', '-n', namespace, '-o', 'json']),
+        );
         expect(grant.roleRef).to.deep.include({ kind: 'ClusterRole', name: `${id}-cluster-admin` });
         expect(grant.subjects).to.deep.equal(binding.subjects);
       }
@@ -156,7 +205,9 @@ for (const backend of ['embedded', 'etcd'] as const) {
       for (const bad of ['abc', 'abcdefg', 'ab_12c']) {
         const res = await admin.run(['apply', '-f', '-'], tenantYaml(bad));
         expect(res.code).to.equal(1);
-        expect(res.stderr).to.contain(`The Tenant "${bad}" is invalid: metadata.name: Invalid value: "${bad}": a tenant id must be exactly 6 lowercase letters or digits`);
+        expect(res.stderr).to.contain(
+          `The Tenant "${bad}" is invalid: metadata.name: Invalid value: "${bad}": a tenant id must be exactly 6 lowercase letters or digits`,
+        );
       }
       const upper = await admin.run(['apply', '-f', '-'], tenantYaml('ABCDEF'));
       expect(upper.code).to.equal(1);
@@ -182,22 +233,61 @@ for (const backend of ['embedded', 'etcd'] as const) {
       const asTenant = await kubectlAs(await tenantKubeconfig(id), otherReplica());
       await asTenant.ok(['auth', 'whoami']);
       const prefix = `${id}-`;
-      await upstreamKubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'inside', namespace: `${prefix}default` } }));
-      await upstreamKubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `${prefix}extra` }, rules: [] }));
-      await upstreamKubectl.ok(['apply', '-f', '-'], JSON.stringify({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: `gizmos.${prefix}example.com` },
-        spec: { group: `${prefix}example.com`, scope: 'Namespaced', names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
-      }));
+      await upstreamKubectl.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'inside', namespace: `${prefix}default` },
+        }),
+      );
+      await upstreamKubectl.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRole',
+          metadata: { name: `${prefix}extra` },
+          rules: [],
+        }),
+      );
+      await upstreamKubectl.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          metadata: { name: `gizmos.${prefix}example.com` },
+          spec: {
+            group: `${prefix}example.com`,
+            scope: 'Namespaced',
+            names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo' },
+            versions: [
+              {
+                name: 'v1',
+                served: true,
+                storage: true,
+                schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+              },
+            ],
+          },
+        }),
+      );
       const deleted = Date.now();
       await admin.ok(['delete', 'tenant', id, '--wait=false']);
-      const refusedAfter = await waitUntil(async () => (await asTenant.run(['auth', 'whoami'])).code !== 0, 1000 - (Date.now() - deleted), 'certificate refused');
+      const refusedAfter = await waitUntil(
+        async () => (await asTenant.run(['auth', 'whoami'])).code !== 0,
+        1000 - (Date.now() - deleted),
+        'certificate refused',
+      );
       expect(Date.now() - deleted, `refused after ${refusedAfter}ms of polling`).to.be.lessThan(1000);
       const refused = await asTenant.run(['auth', 'whoami']);
       expect(refused.stderr).to.contain('error: You must be logged in to the server (Unauthorized)');
       await waitUntil(async () => (await admin.run(['get', 'tenant', id])).code !== 0, 15000, 'tenant gone');
-      const everything = await upstreamKubectl.ok(['get', 'namespaces,clusterroles,clusterrolebindings,customresourcedefinitions', '-o', 'name']);
+      const everything = await upstreamKubectl.ok([
+        'get',
+        'namespaces,clusterroles,clusterrolebindings,customresourcedefinitions',
+        '-o',
+        'name',
+      ]);
       expect(everything.split('\n').filter((line) => line.includes(prefix))).to.deep.equal([]);
       await asTenant.dispose();
     });
@@ -207,16 +297,27 @@ for (const backend of ['embedded', 'etcd'] as const) {
       await createActive(id);
       const before = await kubectlAs(await tenantKubeconfig(id), otherReplica());
       await before.ok(['auth', 'whoami']);
-      const rotate = spawn(process.execPath, [cli, 'tenant', 'rotate', id, '--kubeconfig', replicas[0]!.adminKubeconfig], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const rotate = spawn(
+        process.execPath,
+        [cli, 'tenant', 'rotate', id, '--kubeconfig', replicas[0].adminKubeconfig],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let output = '';
-      rotate.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-      rotate.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      rotate.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      rotate.stderr.on('data', (c: Buffer) => (output += c.toString()));
       const code = await new Promise((resolve) => rotate.once('exit', resolve));
       expect(code, output).to.equal(0);
-      expect(output).to.match(new RegExp(`^tenant/${id} certificate rotated \\(serial [0-9a-f]+\\); the previous certificate is revoked$`, 'm'));
+      expect(output).to.match(
+        new RegExp(
+          `^tenant/${id} certificate rotated \\(serial [0-9a-f]+\\); the previous certificate is revoked$`,
+          'm',
+        ),
+      );
       await waitUntil(async () => (await before.run(['auth', 'whoami'])).code !== 0, 1000, 'old certificate refused');
       const after = await kubectlAs(await tenantKubeconfig(id), otherReplica());
-      expect(JSON.parse(await after.ok(['auth', 'whoami', '-o', 'json'])).status.userInfo.username).to.equal(`${id}-admin`);
+      expect(JSON.parse(await after.ok(['auth', 'whoami', '-o', 'json'])).status.userInfo.username).to.equal(
+        `${id}-admin`,
+      );
       await before.dispose();
       await after.dispose();
     });
@@ -227,21 +328,55 @@ for (const backend of ['embedded', 'etcd'] as const) {
         await createActive(id);
         const prefix = `${id}-`;
         // A finalizer on an object in the tenant's namespace holds the deletion until it is removed.
-        await upstreamKubectl.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: `${prefix}default`, finalizers: ['example.com/hold'] } }));
+        await upstreamKubectl.ok(
+          ['apply', '-f', '-'],
+          JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'held', namespace: `${prefix}default`, finalizers: ['example.com/hold'] },
+          }),
+        );
         await admin.ok(['delete', 'tenant', id, '--wait=false']);
-        await waitUntil(async () => (await admin.ok(['get', 'tenant', id, '-o', 'jsonpath={.status.conditions[0].message}'])).includes('waiting for'), 5000, 'deletion in progress');
+        await waitUntil(
+          async () =>
+            (await admin.ok(['get', 'tenant', id, '-o', 'jsonpath={.status.conditions[0].message}'])).includes(
+              'waiting for',
+            ),
+          5000,
+          'deletion in progress',
+        );
 
         const elections = new EtcdStore({ endpoints: [etcd!.endpoint], prefix: '/gateway' });
-        const candidates = (await elections.list('/elections/tenant-controller/')).items.sort((a, b) => a.createRevision - b.createRevision);
+        const candidates = (await elections.list('/elections/tenant-controller/')).items.sort(
+          (a, b) => a.createRevision - b.createRevision,
+        );
         await elections.close();
-        const leader = replicas.find((r) => candidates[0]!.value.includes(`_${r.pid}_`))!;
+        const leader = replicas.find((r) => candidates[0].value.includes(`_${r.pid}_`))!;
         const survivor = replicas.find((r) => r !== leader)!;
         await killAndWait(leader.child!, 'SIGKILL');
-        await upstreamKubectl.ok(['patch', 'configmap', 'held', '-n', `${prefix}default`, '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+        await upstreamKubectl.ok([
+          'patch',
+          'configmap',
+          'held',
+          '-n',
+          `${prefix}default`,
+          '--type=json',
+          '-p',
+          '[{"op":"remove","path":"/metadata/finalizers"}]',
+        ]);
 
         const survivorAdmin = await Kubectl.create(survivor.adminKubeconfig);
-        await waitUntil(async () => (await survivorAdmin.run(['get', 'tenant', id])).code !== 0, 15000, 'tenant gone after hand-over');
-        const everything = await upstreamKubectl.ok(['get', 'namespaces,clusterroles,clusterrolebindings', '-o', 'name']);
+        await waitUntil(
+          async () => (await survivorAdmin.run(['get', 'tenant', id])).code !== 0,
+          15000,
+          'tenant gone after hand-over',
+        );
+        const everything = await upstreamKubectl.ok([
+          'get',
+          'namespaces,clusterroles,clusterrolebindings',
+          '-o',
+          'name',
+        ]);
         expect(everything.split('\n').filter((line) => line.includes(prefix))).to.deep.equal([]);
         await survivorAdmin.dispose();
         const api = await ApiClient.load(survivor.adminKubeconfig);

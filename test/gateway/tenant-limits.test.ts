@@ -17,7 +17,12 @@ describe('gateway: tenant limits (token bucket, open streams, upstream connectio
   const defaults: TenantLimitValues = { qps: 2, burst: 4, maxWatches: 2, maxUpstreamConnections: 5 };
   let now = 0;
   const overrides = new Map<string, Partial<TenantLimitValues>>();
-  const limits = () => new TenantLimits(defaults, (id) => overrides.get(id), () => now);
+  const limits = () =>
+    new TenantLimits(
+      defaults,
+      (id) => overrides.get(id),
+      () => now,
+    );
 
   beforeEach(() => {
     now = 0;
@@ -72,12 +77,12 @@ describe('gateway: tenant limits (token bucket, open streams, upstream connectio
     for (const lease of again) lease.end();
   });
 
-  it('0 turns a bound off, and the Tenant\'s own limits win over the defaults', () => {
+  it("0 turns a bound off, and the Tenant's own limits win over the defaults", () => {
     overrides.set('aaaaaa', { qps: 0, maxWatches: 0, maxUpstreamConnections: 0 });
     const l = limits();
     const leases = Array.from({ length: 50 }, () => l.begin('aaaaaa'));
     for (const lease of leases) lease.openStream();
-    leases[0]!.claimUpstream(1000);
+    leases[0].claimUpstream(1000);
     overrides.set('bbbbbb', { burst: 10 });
     for (let i = 0; i < 10; i++) l.begin('bbbbbb').end();
     expect(() => l.begin('bbbbbb')).to.throw(ApiError);

@@ -19,24 +19,37 @@ async function waitUntil(condition: () => Promise<boolean>, ms = 10000): Promise
   }
 }
 
-const crd = (group: string, plural: string, kind: string, scope = 'Namespaced') => JSON.stringify({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${plural}.${group}` },
-  spec: {
-    group,
-    scope,
-    names: { plural, singular: plural.slice(0, -1), kind },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-});
+const crd = (group: string, plural: string, kind: string, scope = 'Namespaced') =>
+  JSON.stringify({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      scope,
+      names: { plural, singular: plural.slice(0, -1), kind },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  });
 
-const deployment = (name: string, image: string) => JSON.stringify({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name },
-  spec: { replicas: 1, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image }] } } },
-});
+const deployment = (name: string, image: string) =>
+  JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image }] } },
+    },
+  });
 
 describe('gateway: the tenant proxy with the real kubectl, two tenants', function () {
   let upstream: DevCluster;
@@ -51,7 +64,11 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     const gatewayDir = await makeTempDir('proxy-gateway');
     remove = [upstreamDir.remove, gatewayDir.remove];
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const kubectls: Kubectl[] = [];
     for (const id of ['alice1', 'bobby2']) {
@@ -68,8 +85,10 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     for (const r of remove) await r();
   });
 
-  it('get ns shows exactly the four namespaces of a fresh cluster, then the tenant\'s own', async () => {
-    expect(await alice.ok(['get', 'ns', '-o', 'name'])).to.equal('namespace/default\nnamespace/kube-node-lease\nnamespace/kube-public\nnamespace/kube-system\n');
+  it("get ns shows exactly the four namespaces of a fresh cluster, then the tenant's own", async () => {
+    expect(await alice.ok(['get', 'ns', '-o', 'name'])).to.equal(
+      'namespace/default\nnamespace/kube-node-lease\nnamespace/kube-public\nnamespace/kube-system\n',
+    );
     await alice.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n');
     expect(await alice.ok(['get', 'ns', '-o', 'name'])).to.contain('namespace/shop\n');
     expect(await bob.ok(['get', 'ns', '-o', 'name'])).to.not.contain('shop');
@@ -78,13 +97,43 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
   });
 
   it('applies a Deployment, a Service, a ConfigMap and a CRD with objects, and reads them back every way', async () => {
-    expect(await alice.ok(['apply', '-f', '-'], deployment('web', 'nginx:1.26'))).to.equal('deployment.apps/web created\n');
-    expect(await alice.ok(['apply', '-f', '-'], deployment('web', 'nginx:1.27'))).to.equal('deployment.apps/web configured\n');
-    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }));
-    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', labels: { tier: 'web' } }, data: { a: 'b' } }));
+    expect(await alice.ok(['apply', '-f', '-'], deployment('web', 'nginx:1.26'))).to.equal(
+      'deployment.apps/web created\n',
+    );
+    expect(await alice.ok(['apply', '-f', '-'], deployment('web', 'nginx:1.27'))).to.equal(
+      'deployment.apps/web configured\n',
+    );
+    await alice.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web' },
+        spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+      }),
+    );
+    await alice.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'settings', labels: { tier: 'web' } },
+        data: { a: 'b' },
+      }),
+    );
     await alice.ok(['apply', '-f', '-'], crd('stable.example.com', 'crontabs', 'CronTab'));
     await waitUntil(async () => (await alice.run(['get', 'crontabs'])).code === 0);
-    expect(await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'nightly' }, spec: { cron: '0 0 * * *' } }))).to.equal('crontab.stable.example.com/nightly created\n');
+    expect(
+      await alice.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'stable.example.com/v1',
+          kind: 'CronTab',
+          metadata: { name: 'nightly' },
+          spec: { cron: '0 0 * * *' },
+        }),
+      ),
+    ).to.equal('crontab.stable.example.com/nightly created\n');
 
     const all = await alice.ok(['get', 'all']);
     expect(all).to.match(/^service\/web\s+ClusterIP/m);
@@ -95,16 +144,34 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     expect(yaml).to.not.contain('alice1');
     const everywhere = await alice.ok(['get', 'configmaps', '-A', '-o', 'name']);
     expect(everywhere).to.equal('configmap/settings\n');
-    expect(await alice.ok(['get', 'crontab', 'nightly', '-o', 'jsonpath={.apiVersion} {.metadata.namespace} {.spec.cron}'])).to.equal('stable.example.com/v1 default 0 0 * * *');
+    expect(
+      await alice.ok(['get', 'crontab', 'nightly', '-o', 'jsonpath={.apiVersion} {.metadata.namespace} {.spec.cron}']),
+    ).to.equal('stable.example.com/v1 default 0 0 * * *');
     expect(await alice.ok(['get', 'cm', '-l', 'tier=web', '-o', 'name'])).to.equal('configmap/settings\n');
-    expect(await alice.ok(['get', 'ns', '--field-selector', 'metadata.name=shop', '-o', 'name'])).to.equal('namespace/shop\n');
+    expect(await alice.ok(['get', 'ns', '--field-selector', 'metadata.name=shop', '-o', 'name'])).to.equal(
+      'namespace/shop\n',
+    );
   });
 
   it('pages with --chunk-size 10 over 25 objects and returns all 25', async () => {
-    const items = Array.from({ length: 25 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `page-${String(i).padStart(2, '0')}`, namespace: 'shop' } }));
+    const items = Array.from({ length: 25 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `page-${String(i).padStart(2, '0')}`, namespace: 'shop' },
+    }));
     await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
-    await bob.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: items.map((i) => ({ ...i, metadata: { ...i.metadata, namespace: 'default' } })) }));
-    const names = (await alice.ok(['get', 'configmaps', '-A', '--chunk-size', '10', '-o', 'name'])).trim().split('\n').filter((l) => l.startsWith('configmap/page-'));
+    await bob.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: items.map((i) => ({ ...i, metadata: { ...i.metadata, namespace: 'default' } })),
+      }),
+    );
+    const names = (await alice.ok(['get', 'configmaps', '-A', '--chunk-size', '10', '-o', 'name']))
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('configmap/page-'));
     expect(names).to.have.length(25);
     const table = (await alice.ok(['get', 'configmaps', '-n', 'shop', '--chunk-size', '10'])).trim().split('\n');
     expect(table.filter((l) => l.startsWith('page-'))).to.have.length(25);
@@ -112,7 +179,12 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
 
   it('streams a list of more than 128 KiB: kubectl reads all of it; gzipped when asked, else chunked', async () => {
     const blob = 'x'.repeat(1500);
-    const items = Array.from({ length: 200 }, (_, i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `big-${i}`, namespace: 'big' }, data: { blob } }));
+    const items = Array.from({ length: 200 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `big-${i}`, namespace: 'big' },
+      data: { blob },
+    }));
     await alice.ok(['create', 'namespace', 'big']);
     await bob.ok(['create', 'namespace', 'big']);
     await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
@@ -121,13 +193,18 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     const names = listed.items.map((i: any) => i.metadata.name).filter((n: string) => n !== 'kube-root-ca.crt');
     expect(names).to.have.members(items.map((i) => i.metadata.name));
     expect(listed.items.every((i: any) => i.metadata.namespace === 'big')).to.equal(true);
-    expect(await alice.ok(['get', 'configmaps', '-n', 'big', '--chunk-size', '7', '-o', 'name'])).to.have.string('configmap/big-199\n').and.not.contain('bobs-own');
+    expect(await alice.ok(['get', 'configmaps', '-n', 'big', '--chunk-size', '7', '-o', 'name']))
+      .to.have.string('configmap/big-199\n')
+      .and.not.contain('bobs-own');
 
     const client = RestClient.fromKubeconfig(await readFile(alice.kubeconfig, 'utf8'));
     try {
       for (const encoding of ['gzip', 'identity']) {
         const res = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-          const req = client.open('GET', '/api/v1/namespaces/big/configmaps', { Accept: 'application/json', 'Accept-Encoding': encoding });
+          const req = client.open('GET', '/api/v1/namespaces/big/configmaps', {
+            Accept: 'application/json',
+            'Accept-Encoding': encoding,
+          });
           req.on('response', async (r) => {
             const chunks: Buffer[] = [];
             for await (const chunk of r) chunks.push(chunk as Buffer);
@@ -151,9 +228,15 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     const watch = alice.start(['get', 'configmaps', '-w', '--output-watch-events']);
     try {
       await sleep(800);
-      await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'live' } }));
+      await alice.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'live' } }),
+      );
       await watch.waitFor(/ADDED\s+live/);
-      await bob.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bobs-secret-plan' } }));
+      await bob.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bobs-secret-plan' } }),
+      );
       await alice.ok(['label', 'configmap', 'live', 'x=y']);
       await watch.waitFor(/MODIFIED\s+live/);
       expect(await alice.ok(['delete', 'configmap', 'live'])).to.equal('configmap "live" deleted\n');
@@ -164,7 +247,7 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     }
   });
 
-  it('api-resources shows the tenant\'s own CRD and not the other\'s', async () => {
+  it("api-resources shows the tenant's own CRD and not the other's", async () => {
     await bob.ok(['apply', '-f', '-'], crd('gizmos.example.org', 'gadgets', 'Gadget'));
     await waitUntil(async () => (await bob.run(['get', 'gadgets'])).code === 0);
     const aliceResources = await alice.ok(['api-resources']);
@@ -175,13 +258,33 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     expect(bobResources).to.not.contain('crontabs');
   });
 
-  it('keeps tenant B away from tenant A\'s namespace, CRD, ClusterRole and PV, while upstream holds both under their prefixes', async () => {
-    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] }));
-    await alice.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'disk' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/disk' } } }));
+  it("keeps tenant B away from tenant A's namespace, CRD, ClusterRole and PV, while upstream holds both under their prefixes", async () => {
+    await alice.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'reader' },
+        rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+      }),
+    );
+    await alice.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: { name: 'disk' },
+        spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/disk' } },
+      }),
+    );
     expect(await alice.ok(['get', 'pv', 'disk', '-o', 'name'])).to.equal('persistentvolume/disk\n');
     for (const [kind, name, expected] of [
       ['namespace', 'shop', 'namespaces "shop" not found'],
-      ['crd', 'crontabs.stable.example.com', 'customresourcedefinitions.apiextensions.k8s.io "crontabs.stable.example.com" not found'],
+      [
+        'crd',
+        'crontabs.stable.example.com',
+        'customresourcedefinitions.apiextensions.k8s.io "crontabs.stable.example.com" not found',
+      ],
       ['clusterrole', 'reader', 'clusterroles.rbac.authorization.k8s.io "reader" not found'],
       ['pv', 'disk', 'persistentvolumes "disk" not found'],
     ] as const) {
@@ -191,7 +294,14 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     expect(await bob.ok(['get', 'pv', '-o', 'name'])).to.equal('');
     expect(await bob.ok(['get', 'clusterroles', '-o', 'name'])).to.not.contain('reader');
     const upstreamNames = await member.ok(['get', 'namespaces,clusterroles,persistentvolumes,crds', '-o', 'name']);
-    for (const name of ['namespace/alice1-shop', 'clusterrole.rbac.authorization.k8s.io/alice1-reader', 'persistentvolume/alice1-disk', 'customresourcedefinition.apiextensions.k8s.io/crontabs.alice1-stable.example.com', 'customresourcedefinition.apiextensions.k8s.io/gadgets.bobby2-gizmos.example.org', 'namespace/bobby2-default']) {
+    for (const name of [
+      'namespace/alice1-shop',
+      'clusterrole.rbac.authorization.k8s.io/alice1-reader',
+      'persistentvolume/alice1-disk',
+      'customresourcedefinition.apiextensions.k8s.io/crontabs.alice1-stable.example.com',
+      'customresourcedefinition.apiextensions.k8s.io/gadgets.bobby2-gizmos.example.org',
+      'namespace/bobby2-default',
+    ]) {
       expect(upstreamNames).to.contain(`${name}\n`);
     }
   });

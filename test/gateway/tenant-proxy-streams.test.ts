@@ -9,8 +9,7 @@ import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-
-describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-forward through the gateway', function () {
+describe("gateway: a tenant's kubectl generators, can-i, exec, logs and port-forward through the gateway", function () {
   let upstream: DevCluster;
   let gateway: Gateway;
   let remove: (() => Promise<void>)[] = [];
@@ -22,7 +21,11 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
     const gatewayDir = await makeTempDir('streams-gateway');
     remove = [upstreamDir.remove, gatewayDir.remove];
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const { kubeconfigPath } = await createActiveTenant(admin, 'strm01', gatewayDir.dir);
     admin.close();
@@ -37,21 +40,41 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
     for (const r of remove) await r();
   });
 
-  it('kubectl create generators (protobuf bodies) create the right objects under the tenant\'s prefix upstream', async () => {
+  it("kubectl create generators (protobuf bodies) create the right objects under the tenant's prefix upstream", async () => {
     expect(await tenant.ok(['create', 'namespace', 'shop'])).to.equal('namespace/shop created\n');
     await tenant.ok(['create', 'deployment', 'web', '--image=nginx:1.27', '-n', 'shop']);
     await tenant.ok(['create', 'configmap', 'settings', '--from-literal=a=b', '-n', 'shop']);
     await tenant.ok(['create', 'secret', 'generic', 'creds', '--from-literal=p=q', '-n', 'shop']);
     await tenant.ok(['create', 'serviceaccount', 'robot', '-n', 'shop']);
     await tenant.ok(['create', 'role', 'reader', '--verb=get', '--resource=pods', '-n', 'shop']);
-    await tenant.ok(['create', 'rolebinding', 'readers', '--role=reader', '--user=alice', '--serviceaccount=shop:robot', '-n', 'shop']);
+    await tenant.ok([
+      'create',
+      'rolebinding',
+      'readers',
+      '--role=reader',
+      '--user=alice',
+      '--serviceaccount=shop:robot',
+      '-n',
+      'shop',
+    ]);
     await tenant.ok(['create', 'clusterrole', 'viewer', '--verb=list', '--resource=pods']);
     await tenant.ok(['create', 'clusterrolebinding', 'viewers', '--clusterrole=viewer', '--group=devs']);
     await tenant.ok(['create', 'quota', 'limits', '--hard=pods=5', '-n', 'shop']);
     await tenant.ok(['create', 'job', 'once', '--image=busybox', '-n', 'shop', '--', 'echo', 'hi']);
 
-    expect(await member.ok(['get', 'namespace', 'strm01-shop', '-o', 'jsonpath={.metadata.labels.kubezoo\\.io/tenant}'])).to.equal('strm01');
-    for (const kind of ['deployment/web', 'configmap/settings', 'secret/creds', 'serviceaccount/robot', 'role/reader', 'rolebinding/readers', 'quota/limits', 'job/once']) {
+    expect(
+      await member.ok(['get', 'namespace', 'strm01-shop', '-o', 'jsonpath={.metadata.labels.kubezoo\\.io/tenant}']),
+    ).to.equal('strm01');
+    for (const kind of [
+      'deployment/web',
+      'configmap/settings',
+      'secret/creds',
+      'serviceaccount/robot',
+      'role/reader',
+      'rolebinding/readers',
+      'quota/limits',
+      'job/once',
+    ]) {
       expect((await member.run(['get', kind, '-n', 'strm01-shop'])).code, kind).to.equal(0);
     }
     const binding = JSON.parse(await member.ok(['get', 'rolebinding', 'readers', '-n', 'strm01-shop', '-o', 'json']));
@@ -62,19 +85,33 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
     const clusterBinding = JSON.parse(await member.ok(['get', 'clusterrolebinding', 'strm01-viewers', '-o', 'json']));
     expect(clusterBinding.roleRef.name).to.equal('strm01:viewer');
     expect(clusterBinding.subjects[0].name).to.equal('strm01-devs');
-    expect(await tenant.ok(['get', 'rolebinding', 'readers', '-n', 'shop', '-o', 'jsonpath={.subjects[0].name}'])).to.equal('alice');
+    expect(
+      await tenant.ok(['get', 'rolebinding', 'readers', '-n', 'shop', '-o', 'jsonpath={.subjects[0].name}']),
+    ).to.equal('alice');
   });
 
-  it('auth can-i answers for the tenant\'s own user', async () => {
+  it("auth can-i answers for the tenant's own user", async () => {
     expect(await tenant.ok(['auth', 'can-i', 'create', 'pods', '-n', 'shop'])).to.equal('yes\n');
   });
 
   it('exec over WebSocket, logs -f, and port-forward echo bytes through the gateway', async () => {
-    await tenant.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'box', namespace: 'shop' }, spec: { containers: [{ name: 'main', image: 'busybox' }] } }));
-    expect(await tenant.ok(['exec', 'box', '-n', 'shop', '--', 'echo', 'through', 'the', 'gateway'])).to.equal('through the gateway\n');
+    await tenant.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'box', namespace: 'shop' },
+        spec: { containers: [{ name: 'main', image: 'busybox' }] },
+      }),
+    );
+    expect(await tenant.ok(['exec', 'box', '-n', 'shop', '--', 'echo', 'through', 'the', 'gateway'])).to.equal(
+      'through the gateway\n',
+    );
     const failed = await tenant.run(['exec', 'box', '-n', 'shop', '--', 'exit', '4']);
     expect([failed.code, failed.stderr.trim()]).to.deep.equal([4, 'command terminated with exit code 4']);
-    expect(await tenant.ok(['exec', '-i', 'box', '-n', 'shop', '--', 'cat'], 'stdin through the gateway\n')).to.equal('stdin through the gateway\n');
+    expect(await tenant.ok(['exec', '-i', 'box', '-n', 'shop', '--', 'cat'], 'stdin through the gateway\n')).to.equal(
+      'stdin through the gateway\n',
+    );
 
     const follow = tenant.start(['logs', '-f', 'box', '-n', 'shop']);
     try {
@@ -106,17 +143,48 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
   });
 
   it('exec over SPDY (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false) through the gateway', async () => {
-    const out = await tenant.run(['exec', 'box', '-n', 'shop', '--', 'echo', 'over', 'spdy'], undefined, { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' });
+    const out = await tenant.run(['exec', 'box', '-n', 'shop', '--', 'echo', 'over', 'spdy'], undefined, {
+      KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false',
+    });
     expect({ code: out.code, stdout: out.stdout }).to.deep.equal({ code: 0, stdout: 'over spdy\n' });
   });
 
-  it('pods/proxy and services/proxy reach the tenant\'s workload through the gateway, any method, path and query kept', async () => {
-    const echo = JSON.parse(await tenant.ok(['get', '--raw', '/api/v1/namespaces/shop/pods/box/proxy/hello/there/?x=1&y=two']));
-    expect(echo).to.include({ pod: 'box', namespace: 'strm01-shop', method: 'GET', path: '/hello/there/', query: 'x=1&y=two' });
+  it("pods/proxy and services/proxy reach the tenant's workload through the gateway, any method, path and query kept", async () => {
+    const echo = JSON.parse(
+      await tenant.ok(['get', '--raw', '/api/v1/namespaces/shop/pods/box/proxy/hello/there/?x=1&y=two']),
+    );
+    expect(echo).to.include({
+      pod: 'box',
+      namespace: 'strm01-shop',
+      method: 'GET',
+      path: '/hello/there/',
+      query: 'x=1&y=two',
+    });
 
-    await tenant.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'api', namespace: 'shop', labels: { app: 'api' } }, spec: { containers: [{ name: 'main', image: 'api', ports: [{ name: 'http', containerPort: 8080 }] }] } }));
-    await tenant.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'api', namespace: 'shop' }, spec: { selector: { app: 'api' }, ports: [{ name: 'web', port: 80, targetPort: 'http' }] } }));
-    const posted = JSON.parse(await tenant.ok(['create', '--raw', '/api/v1/namespaces/shop/services/api:web/proxy/orders', '-f', '-'], '{"item":"tea"}'));
+    await tenant.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'api', namespace: 'shop', labels: { app: 'api' } },
+        spec: { containers: [{ name: 'main', image: 'api', ports: [{ name: 'http', containerPort: 8080 }] }] },
+      }),
+    );
+    await tenant.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'api', namespace: 'shop' },
+        spec: { selector: { app: 'api' }, ports: [{ name: 'web', port: 80, targetPort: 'http' }] },
+      }),
+    );
+    const posted = JSON.parse(
+      await tenant.ok(
+        ['create', '--raw', '/api/v1/namespaces/shop/services/api:web/proxy/orders', '-f', '-'],
+        '{"item":"tea"}',
+      ),
+    );
     expect(posted).to.include({ pod: 'api', port: 8080, method: 'POST', path: '/orders', body: '{"item":"tea"}' });
 
     // The cluster's own refusals come back as the tenant's Status.
@@ -145,17 +213,22 @@ describe('gateway: a tenant\'s kubectl generators, can-i, exec, logs and port-fo
       });
       ws.on('error', reject);
     });
-    expect(JSON.parse(messages[0]!)).to.include({ pod: 'box', path: '/socket' });
+    expect(JSON.parse(messages[0])).to.include({ pod: 'box', path: '/socket' });
     expect(messages[1]).to.equal('ping through the gateway');
   });
 
-  it('nodes/proxy reaches only the kubelet\'s health: everything else there names every tenant\'s pods', async () => {
-    await member.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' } }));
+  it("nodes/proxy reaches only the kubelet's health: everything else there names every tenant's pods", async () => {
+    await member.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' } }),
+    );
     expect(await tenant.ok(['get', '--raw', '/api/v1/nodes/worker-1/proxy/healthz'])).to.equal('ok');
     for (const path of ['pods', 'stats/summary', 'configz', 'metrics']) {
       const refused = await tenant.run(['get', '--raw', `/api/v1/nodes/worker-1/proxy/${path}`]);
       expect(refused.code, path).to.not.equal(0);
-      expect(refused.stderr, path).to.include('Error from server (Forbidden)').and.include('tenants may only reach /healthz');
+      expect(refused.stderr, path)
+        .to.include('Error from server (Forbidden)')
+        .and.include('tenants may only reach /healthz');
     }
   });
 });

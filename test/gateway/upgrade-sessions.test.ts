@@ -28,14 +28,23 @@ describe('gateway: a thousand exec sessions leave no sockets behind', function (
     const gatewayDir = await makeTempDir('sessions-gateway');
     remove = [upstreamDir.remove, gatewayDir.remove];
     upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }] });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const { kubeconfig, kubeconfigPath } = await createActiveTenant(admin, 'sess01', gatewayDir.dir);
     admin.close();
     const parsed = parseKubeconfig(kubeconfig);
     tls = { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem };
     const tenant = await ApiClient.load(kubeconfigPath);
-    await tenant.request('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'box' }, spec: { containers: [{ name: 'main', image: 'busybox' }] } });
+    await tenant.request('POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'box' },
+      spec: { containers: [{ name: 'main', image: 'busybox' }] },
+    });
     tenant.close();
   });
   after(async () => {
@@ -47,7 +56,11 @@ describe('gateway: a thousand exec sessions leave no sockets behind', function (
   /** One exec over WebSocket v5: returns what came on stdout; `hangUp` closes it mid-command. */
   function exec(command: string[], hangUp = false): Promise<string> {
     const query = command.map((c) => `command=${encodeURIComponent(c)}`).join('&');
-    const ws = new WebSocket(`${gateway.url.replace('https', 'wss')}/api/v1/namespaces/default/pods/box/exec?${query}&stdout=true&stdin=${hangUp}`, ['v5.channel.k8s.io'], tls);
+    const ws = new WebSocket(
+      `${gateway.url.replace('https', 'wss')}/api/v1/namespaces/default/pods/box/exec?${query}&stdout=true&stdin=${hangUp}`,
+      ['v5.channel.k8s.io'],
+      tls,
+    );
     return new Promise((resolve, reject) => {
       let stdout = '';
       ws.on('message', (data: Buffer) => {

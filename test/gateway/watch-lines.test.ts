@@ -9,7 +9,15 @@ const kinds = kindScope();
 const ROW_KIND = { group: '', kind: 'ConfigMap', namespaced: true };
 
 function configMapLine(type: string, namespace: string, name: string, resourceVersion: number): string {
-  return JSON.stringify({ type, object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace, resourceVersion: String(resourceVersion) }, data: { owner: namespace } } });
+  return JSON.stringify({
+    type,
+    object: {
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { name, namespace, resourceVersion: String(resourceVersion) },
+      data: { owner: namespace },
+    },
+  });
 }
 
 describe('watch lines', () => {
@@ -41,7 +49,7 @@ describe('watch lines', () => {
       expect(conversions).to.equal(2);
     });
 
-    it('remembers that a line is not the tenant\'s to see', () => {
+    it("remembers that a line is not the tenant's to see", () => {
       const memo = new WatchLineMemo();
       let conversions = 0;
       const drop = () => {
@@ -83,17 +91,21 @@ describe('watch lines', () => {
     });
     const step = fc.record({ watcher: fc.constantFrom(...tenants), line });
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 8 }), (steps, capacity) => {
-        const memo = new WatchLineMemo(capacity);
-        for (const { watcher, line: l } of steps) {
-          const upstream = configMapLine(l.type, `${l.tenant}-default`, `${l.name}`, l.resourceVersion);
-          const shared = new WatchEventsDown(tenantContext(watcher, kinds), ROW_KIND).downLine(upstream, memo);
-          const alone = new WatchEventsDown(tenantContext(watcher, kinds), ROW_KIND).downLine(upstream, undefined);
-          expect(shared).to.equal(alone);
-          if (l.tenant !== watcher) expect(shared).to.equal(null);
-          else expect(JSON.parse(shared!).object.metadata.namespace).to.equal('default');
-        }
-      }),
+      fc.property(
+        fc.array(step, { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 8 }),
+        (steps, capacity) => {
+          const memo = new WatchLineMemo(capacity);
+          for (const { watcher, line: l } of steps) {
+            const upstream = configMapLine(l.type, `${l.tenant}-default`, `${l.name}`, l.resourceVersion);
+            const shared = new WatchEventsDown(tenantContext(watcher, kinds), ROW_KIND).downLine(upstream, memo);
+            const alone = new WatchEventsDown(tenantContext(watcher, kinds), ROW_KIND).downLine(upstream, undefined);
+            expect(shared).to.equal(alone);
+            if (l.tenant !== watcher) expect(shared).to.equal(null);
+            else expect(JSON.parse(shared!).object.metadata.namespace).to.equal('default');
+          }
+        },
+      ),
     );
   });
 });

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { isStoreError, type Leadership, type Store, type StoreErrorCode, type Watch, type WatchEvent } from '../../store/index.js';
+import {
+  isStoreError,
+  type Leadership,
+  type Store,
+  type StoreErrorCode,
+  type Watch,
+  type WatchEvent,
+} from '../../store/index.js';
 
 /** A process that campaigns in an election and reports on its stdout. */
 export interface CandidateProcess {
@@ -54,7 +61,10 @@ export async function take(watch: Watch, count: number, ms = 10000): Promise<Wat
 /** Nothing more arrives within `ms` (no duplicates after the expected events). */
 async function expectQuiet(watch: Watch, ms: number): Promise<void> {
   const iterator = watch[Symbol.asyncIterator]();
-  const next = await Promise.race([iterator.next(), new Promise<'quiet'>((resolve) => setTimeout(() => resolve('quiet'), ms))]);
+  const next = await Promise.race([
+    iterator.next(),
+    new Promise<'quiet'>((resolve) => setTimeout(() => resolve('quiet'), ms)),
+  ]);
   if (next !== 'quiet' && !next.done) throw new Error(`unexpected extra event ${JSON.stringify(next.value)}`);
 }
 
@@ -76,7 +86,12 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       const revision = await store.create('/c/a', 'one');
       expect(revision).to.be.greaterThan(before);
       expect(await store.currentRevision()).to.equal(revision);
-      expect(await store.get('/c/a')).to.deep.equal({ key: '/c/a', value: 'one', createRevision: revision, modRevision: revision });
+      expect(await store.get('/c/a')).to.deep.equal({
+        key: '/c/a',
+        value: 'one',
+        createRevision: revision,
+        modRevision: revision,
+      });
       expect(await store.get('/c/b')).to.equal(null);
     });
 
@@ -100,7 +115,12 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       const created = await store.create('/u/a', 'one');
       const updated = await store.update('/u/a', 'two', created);
       expect(updated).to.be.greaterThan(created);
-      expect(await store.get('/u/a')).to.deep.equal({ key: '/u/a', value: 'two', createRevision: created, modRevision: updated });
+      expect(await store.get('/u/a')).to.deep.equal({
+        key: '/u/a',
+        value: 'two',
+        createRevision: created,
+        modRevision: updated,
+      });
     });
 
     it('refuses a stale expected revision with Conflict and leaves the value alone', async () => {
@@ -119,7 +139,9 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
 
     it('lets exactly one of many concurrent updates at the same revision win', async () => {
       const created = await store.create('/u/race', '0');
-      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => store.update('/u/race', `w${i}`, created)));
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => store.update('/u/race', `w${i}`, created)),
+      );
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r) => r.status === 'rejected' && isStoreError(r.reason, 'Conflict'));
       expect(won).to.have.length(1);
@@ -154,7 +176,20 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
   });
 
   describe('validation', () => {
-    const badKeys: unknown[] = ['', 'relative', '/trailing/', '/double//slash', '/dot/./x', '/up/../x', '/ctl/\n', '/nul/\u0000', '/ü', 42, null, '/' + 'k'.repeat(4000)];
+    const badKeys: unknown[] = [
+      '',
+      'relative',
+      '/trailing/',
+      '/double//slash',
+      '/dot/./x',
+      '/up/../x',
+      '/ctl/\n',
+      '/nul/\u0000',
+      '/ü',
+      42,
+      null,
+      '/' + 'k'.repeat(4000),
+    ];
 
     it('rejects invalid keys with Invalid and stores nothing', async () => {
       const before = await store.currentRevision();
@@ -210,7 +245,7 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       expect(pages).to.equal(5);
     });
 
-    it('reads every page at the first page\'s revision while writers run', async () => {
+    it("reads every page at the first page's revision while writers run", async () => {
       const state = new Map<string, string>();
       for (let i = 0; i < 120; i++) {
         const key = `/snap/k${String(i).padStart(3, '0')}`;
@@ -247,10 +282,12 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
         if (write.value === null) state.delete(write.key);
         else state.set(write.key, write.value);
       }
-      expect(collected.map((kv) => [kv.key, kv.value])).to.deep.equal([...state.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+      expect(collected.map((kv) => [kv.key, kv.value])).to.deep.equal(
+        [...state.entries()].sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
     });
 
-    it('returns a list larger than 4 MiB (gRPC\'s default message limit) in one page', async () => {
+    it("returns a list larger than 4 MiB (gRPC's default message limit) in one page", async () => {
       const value = 'v'.repeat(512 * 1024);
       for (let i = 0; i < 10; i++) await store.create(`/big/k${i}`, value);
       const { items } = await store.list('/big/');
@@ -420,7 +457,7 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
     });
 
     if (options.multiProcess) {
-      it('hands over when the leader\'s process is killed', async () => {
+      it("hands over when the leader's process is killed", async () => {
         const ttl = 2;
         const leaderProcess = await fixture().spawnCandidate!(store, 'killed', ttl);
         await leaderProcess.elected;

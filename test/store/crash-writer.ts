@@ -7,7 +7,7 @@ import { EmbeddedStore } from '../../store/index.js';
 import { plan } from './crash-plan.js';
 
 const [dataDir, round, workers, snapshotEveryBytes] = process.argv.slice(2);
-const store = await EmbeddedStore.open({ dataDir: dataDir!, snapshotEveryBytes: Number(snapshotEveryBytes) });
+const store = await EmbeddedStore.open({ dataDir: dataDir, snapshotEveryBytes: Number(snapshotEveryBytes) });
 process.stdout.write('ready\n');
 
 await Promise.all(

@@ -18,11 +18,13 @@ interface Acks {
 
 /** Runs the writer until a random moment, SIGKILLs it, and returns what it acknowledged. */
 async function runAndKill(dataDir: string, round: number, killAfterMs: number): Promise<Acks> {
-  const child = spawn(process.execPath, [writerScript, dataDir, String(round), String(WORKERS), String(256 * 1024)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [writerScript, dataDir, String(round), String(WORKERS), String(256 * 1024)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const acks: Acks = { counts: new Array(WORKERS).fill(0), maxRevision: 0, outOfOrder: 0 };
   const ready = new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`writer exited with ${code} before it was ready`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if (line === 'ready') return resolve();
       const [word, worker, n, revision] = line.split(' ');
       if (word !== 'ack') return;
@@ -33,7 +35,7 @@ async function runAndKill(dataDir: string, round: number, killAfterMs: number): 
   });
   await ready;
   await new Promise((resolve) => setTimeout(resolve, killAfterMs));
-  const stdoutClosed = new Promise((resolve) => child.stdout!.once('close', resolve));
+  const stdoutClosed = new Promise((resolve) => child.stdout.once('close', resolve));
   await killAndWait(child, 'SIGKILL');
   await stdoutClosed;
   return acks;
@@ -49,7 +51,10 @@ describe('embedded store: crash', () => {
         const killAfterMs = 150 + Math.floor(Math.random() * 1200);
         const acks = await runAndKill(dir, round, killAfterMs);
         const context = `round ${round}, killed after ${killAfterMs}ms, acks ${acks.counts.join(',')}`;
-        expect(acks.counts.reduce((a, b) => a + b), context).to.be.greaterThan(0);
+        expect(
+          acks.counts.reduce((a, b) => a + b),
+          context,
+        ).to.be.greaterThan(0);
         expect(acks.outOfOrder, `${context}: acknowledgements out of order`).to.equal(0);
 
         const store = await EmbeddedStore.open({ dataDir: dir });
@@ -61,14 +66,17 @@ describe('embedded store: crash', () => {
             const prefix = workerPrefix(round, worker);
             const actual = await readPrefix(store, prefix);
             // The one write in flight when the process died may or may not have reached the log.
-            const acknowledged = stateAfter(round, worker, acks.counts[worker]!);
-            const withInFlight = stateAfter(round, worker, acks.counts[worker]! + 1);
+            const acknowledged = stateAfter(round, worker, acks.counts[worker]);
+            const withInFlight = stateAfter(round, worker, acks.counts[worker] + 1);
             const matches = [acknowledged, withInFlight].some((expected) => sameMap(actual, expected));
             expect(matches, `${context}: worker ${worker} holds ${actual.size} keys`).to.equal(true);
             survivors.set(prefix, actual);
           }
           for (const [prefix, expected] of survivors) {
-            expect(sameMap(await readPrefix(store, prefix), expected), `${context}: ${prefix} of an earlier round`).to.equal(true);
+            expect(
+              sameMap(await readPrefix(store, prefix), expected),
+              `${context}: ${prefix} of an earlier round`,
+            ).to.equal(true);
           }
           const revision = await store.create(`/crash/after-round-${round}`, 'written after restart');
           expect(revision, context).to.equal(current + 1);

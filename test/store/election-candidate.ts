@@ -5,8 +5,8 @@
 import { EtcdStore } from '../../store/index.js';
 
 const [endpoint, prefix, name, ttl] = process.argv.slice(2);
-const store = new EtcdStore({ endpoints: [endpoint!], prefix: prefix! });
-const leadership = await store.elect(name!, Number(ttl), { identity: `candidate-${process.pid}` });
+const store = new EtcdStore({ endpoints: [endpoint], prefix: prefix });
+const leadership = await store.elect(name, Number(ttl), { identity: `candidate-${process.pid}` });
 process.stdout.write(`leader ${leadership.identity}\n`);
 leadership.signal.addEventListener('abort', () => process.stdout.write('lost\n'));
 setInterval(() => undefined, 60_000);

@@ -17,7 +17,7 @@ describe('embedded store: persistence and history', () => {
 
   async function newestLog(): Promise<string> {
     const logs = (await readdir(dir)).filter((name) => name.startsWith('wal-')).sort();
-    return path.join(dir, logs[logs.length - 1]!);
+    return path.join(dir, logs[logs.length - 1]);
   }
 
   it('keeps every write across a restart and continues the revision counter', async () => {
@@ -30,7 +30,12 @@ describe('embedded store: persistence and history', () => {
 
     store = await EmbeddedStore.open({ dataDir: dir });
     expect(await store.currentRevision()).to.equal(deleted);
-    expect(await store.get('/r/a')).to.deep.equal({ key: '/r/a', value: 'two', createRevision: created, modRevision: updated });
+    expect(await store.get('/r/a')).to.deep.equal({
+      key: '/r/a',
+      value: 'two',
+      createRevision: created,
+      modRevision: updated,
+    });
     expect(await store.get('/r/b')).to.equal(null);
     expect(await store.create('/r/c', 'four')).to.equal(deleted + 1);
     await store.close();
@@ -124,7 +129,7 @@ describe('embedded store: persistence and history', () => {
     const events = await take(watch, 10);
     expect(events.map((e) => e.value)).to.deep.equal(['31', '32', '33', '34', '35', '36', '37', '38', '39', '40']);
     watch.close();
-    expect((await store.list('/h/', { revision: current - 10 })).items[0]!.value).to.equal('30');
+    expect((await store.list('/h/', { revision: current - 10 })).items[0].value).to.equal('30');
     await store.close();
   });
 

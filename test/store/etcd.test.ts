@@ -31,12 +31,16 @@ describe('store conformance: etcd', function () {
 
 /** A candidate in its own process, campaigning on the same etcd prefix as the test's store. */
 function spawnCandidate(endpoint: string, prefix: string, name: string, ttlSeconds: number): CandidateProcess {
-  const child = spawn(process.execPath, [candidateScript, endpoint, prefix, name, String(ttlSeconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [candidateScript, endpoint, prefix, name, String(ttlSeconds)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const elected = new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.startsWith('leader')) resolve();
     });
-    child.once('exit', (code, signal) => reject(new Error(`candidate exited (${code ?? signal}) before it was elected`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`candidate exited (${code ?? signal}) before it was elected`)),
+    );
   });
   elected.catch(() => undefined);
   return { elected, kill: () => killAndWait(child, 'SIGKILL') };

@@ -48,7 +48,10 @@ export class WatchStream {
   async waitFor(predicate: (events: { type: string; object: any }[]) => boolean, ms = 10000): Promise<void> {
     const deadline = Date.now() + ms;
     while (!predicate(this.events)) {
-      if (Date.now() > deadline) throw new Error(`watch did not reach the expected state within ${ms}ms; events: ${JSON.stringify(this.events.map((e) => [e.type, e.object?.metadata?.name]))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `watch did not reach the expected state within ${ms}ms; events: ${JSON.stringify(this.events.map((e) => [e.type, e.object?.metadata?.name]))}`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
   }

@@ -23,13 +23,20 @@ export async function startEtcd(): Promise<EtcdServer> {
   const child = spawn(
     process.env.ETCD_BIN ?? 'etcd',
     [
-      '--name', 'n',
-      '--data-dir', dir,
-      '--listen-client-urls', client,
-      '--advertise-client-urls', client,
-      '--listen-peer-urls', peer,
-      '--initial-advertise-peer-urls', peer,
-      '--initial-cluster', `n=${peer}`,
+      '--name',
+      'n',
+      '--data-dir',
+      dir,
+      '--listen-client-urls',
+      client,
+      '--advertise-client-urls',
+      client,
+      '--listen-peer-urls',
+      peer,
+      '--initial-advertise-peer-urls',
+      peer,
+      '--initial-cluster',
+      `n=${peer}`,
       '--heartbeat-interval=10',
       '--election-timeout=100',
       '--log-level=error',
@@ -37,7 +44,7 @@ export async function startEtcd(): Promise<EtcdServer> {
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   try {
     await waitForPort(clientPort, child, () => stderr);
   } catch (err) {

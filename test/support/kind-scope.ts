@@ -49,7 +49,9 @@ export const TEST_KINDS: [string, string, string, boolean][] = [
 /** A KindScope over such rows, as the gateway builds one from the cluster's discovery. */
 export function kindScope(rows: [string, string, string, boolean][] = TEST_KINDS): KindScope {
   const byKind = new Map(rows.map(([group, kind, , namespaced]) => [`${group}/${kind}`, namespaced]));
-  const byResource = new Map(rows.map(([group, kind, resource, namespaced]) => [`${group}/${resource}`, { kind, namespaced }]));
+  const byResource = new Map(
+    rows.map(([group, kind, resource, namespaced]) => [`${group}/${resource}`, { kind, namespaced }]),
+  );
   return {
     kindIsNamespaced: (group, kind) => byKind.get(`${group}/${kind}`),
     resourceIsNamespaced: (group, resource) => byResource.get(`${group}/${resource}`)?.namespaced,

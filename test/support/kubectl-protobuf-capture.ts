@@ -33,13 +33,33 @@ const RESOURCES = [
   { groupVersion: 'rbac.authorization.k8s.io/v1', name: 'roles', kind: 'Role', namespaced: true },
   { groupVersion: 'rbac.authorization.k8s.io/v1', name: 'rolebindings', kind: 'RoleBinding', namespaced: true },
   { groupVersion: 'rbac.authorization.k8s.io/v1', name: 'clusterroles', kind: 'ClusterRole', namespaced: false },
-  { groupVersion: 'rbac.authorization.k8s.io/v1', name: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
+  {
+    groupVersion: 'rbac.authorization.k8s.io/v1',
+    name: 'clusterrolebindings',
+    kind: 'ClusterRoleBinding',
+    namespaced: false,
+  },
   { groupVersion: 'scheduling.k8s.io/v1', name: 'priorityclasses', kind: 'PriorityClass', namespaced: false },
   { groupVersion: 'policy/v1', name: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true },
   { groupVersion: 'networking.k8s.io/v1', name: 'ingresses', kind: 'Ingress', namespaced: true },
-  { groupVersion: 'authorization.k8s.io/v1', name: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false },
-  { groupVersion: 'authorization.k8s.io/v1', name: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false },
-  { groupVersion: 'authentication.k8s.io/v1', name: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false },
+  {
+    groupVersion: 'authorization.k8s.io/v1',
+    name: 'selfsubjectaccessreviews',
+    kind: 'SelfSubjectAccessReview',
+    namespaced: false,
+  },
+  {
+    groupVersion: 'authorization.k8s.io/v1',
+    name: 'selfsubjectrulesreviews',
+    kind: 'SelfSubjectRulesReview',
+    namespaced: false,
+  },
+  {
+    groupVersion: 'authentication.k8s.io/v1',
+    name: 'selfsubjectreviews',
+    kind: 'SelfSubjectReview',
+    namespaced: false,
+  },
   // `create token` posts to the serviceaccounts/token subresource.
   { groupVersion: 'authentication.k8s.io/v1', name: 'token', kind: 'TokenRequest', namespaced: true },
 ];
@@ -64,21 +84,29 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 /** Answers version and discovery like an apiserver, records every POST and echoes a 201. */
 function handle(req: IncomingMessage, res: ServerResponse, body: Buffer, posts: CapturedPost[]): void {
-  const url = (req.url ?? '').split('?')[0]!;
+  const url = (req.url ?? '').split('?')[0];
   const groupVersions = [...new Set(RESOURCES.map((r) => r.groupVersion))];
   if (req.method === 'POST') {
     posts.push({ path: url, contentType: req.headers['content-type'] ?? '', body });
     const resource = RESOURCES.find((r) => r.name === url.split('/').at(-1))!;
     const status = RESPONSE_STATUS[resource.kind] ?? {};
-    return json(res, 201, { apiVersion: resource.groupVersion, kind: resource.kind, metadata: { name: 'created' }, status });
+    return json(res, 201, {
+      apiVersion: resource.groupVersion,
+      kind: resource.kind,
+      metadata: { name: 'created' },
+      status,
+    });
   }
-  if (url === '/version') return json(res, 200, { major: '1', minor: '32', gitVersion: 'v1.32.0', platform: 'linux/amd64' });
+  if (url === '/version')
+    return json(res, 200, { major: '1', minor: '32', gitVersion: 'v1.32.0', platform: 'linux/amd64' });
   if (url === '/api') return json(res, 200, { kind: 'APIVersions', versions: ['v1'] });
   if (url === '/apis') {
-    const groups = groupVersions.filter((gv) => gv.includes('/')).map((gv) => {
-      const version = { groupVersion: gv, version: gv.split('/')[1] };
-      return { name: gv.split('/')[0], versions: [version], preferredVersion: version };
-    });
+    const groups = groupVersions
+      .filter((gv) => gv.includes('/'))
+      .map((gv) => {
+        const version = { groupVersion: gv, version: gv.split('/')[1] };
+        return { name: gv.split('/')[0], versions: [version], preferredVersion: version };
+      });
     return json(res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups });
   }
   const groupVersion = groupVersions.find((gv) => url === (gv === 'v1' ? '/api/v1' : `/apis/${gv}`));
@@ -140,7 +168,7 @@ export async function startCaptureServer(): Promise<CaptureServer> {
     await kubectl(args);
     const made = posts.slice(before);
     if (made.length !== 1) throw new Error(`kubectl ${args.join(' ')} made ${made.length} POSTs, not one`);
-    return made[0]!;
+    return made[0];
   };
   return {
     kubectl,

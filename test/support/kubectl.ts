@@ -51,22 +51,33 @@ export class Kubectl {
   /** Runs and fails the test with kubectl's own words unless it exits 0. */
   async ok(args: string[], input?: string): Promise<string> {
     const result = await this.run(args, input);
-    if (result.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+    if (result.code !== 0)
+      throw new Error(`kubectl ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
     return result.stdout;
   }
 
   /** A long-running kubectl (get -w, logs -f, port-forward); its output accumulates in `output()`. */
-  start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string; waitFor: (pattern: RegExp, ms?: number) => Promise<void>; stop: () => Promise<void> } {
+  start(
+    args: string[],
+    env: Record<string, string> = {},
+  ): {
+    child: ChildProcess;
+    output: () => string;
+    waitFor: (pattern: RegExp, ms?: number) => Promise<void>;
+    stop: () => Promise<void>;
+  } {
     const child = spawn(this.binary, args, { env: { ...this.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = once(child, 'exit');
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const waitFor = async (pattern: RegExp, ms = 15000) => {
       const deadline = Date.now() + ms;
       while (!pattern.test(output)) {
-        if (Date.now() > deadline) throw new Error(`kubectl ${args.join(' ')} did not print ${pattern} within ${ms}ms; it printed:\n${output}`);
-        if (child.exitCode !== null) throw new Error(`kubectl ${args.join(' ')} exited ${child.exitCode} before printing ${pattern}:\n${output}`);
+        if (Date.now() > deadline)
+          throw new Error(`kubectl ${args.join(' ')} did not print ${pattern} within ${ms}ms; it printed:\n${output}`);
+        if (child.exitCode !== null)
+          throw new Error(`kubectl ${args.join(' ')} exited ${child.exitCode} before printing ${pattern}:\n${output}`);
         await new Promise((r) => setTimeout(r, 25));
       }
     };

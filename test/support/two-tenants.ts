@@ -27,7 +27,11 @@ export async function startTwoTenants(label: string, ids: readonly [string, stri
   const gatewayDir = await makeTempDir(`${label}-gateway`);
   const upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
   const upstreamKubeconfig = await readFile(upstream.kubeconfigPath, 'utf8');
-  const gateway = await startGateway({ listen: '127.0.0.1:0', dataDir: gatewayDir.dir, upstreams: [{ name: 'member1', kubeconfig: upstreamKubeconfig }] });
+  const gateway = await startGateway({
+    listen: '127.0.0.1:0',
+    dataDir: gatewayDir.dir,
+    upstreams: [{ name: 'member1', kubeconfig: upstreamKubeconfig }],
+  });
   const admin = await ApiClient.load(gateway.adminKubeconfigPath);
   const tenants: TwoTenants['tenants'] = [];
   for (const id of ids) {

@@ -18,13 +18,22 @@ function crd(group: string, plural: string, kind: string, versions: string[]): R
       group,
       scope: 'Namespaced',
       names: { plural, kind, shortNames: [plural.slice(0, 2)], categories: ['all'] },
-      versions: versions.map((name, i) => ({ name, served: true, storage: i === 0, subresources: { status: {}, scale: {} } })),
+      versions: versions.map((name, i) => ({
+        name,
+        served: true,
+        storage: i === 0,
+        subresources: { status: {}, scale: {} },
+      })),
     },
   });
 }
 
 const UPSTREAM_ADDRESS = '10.96.0.1:6443';
-const ctx = tenantContext('aaaaaa', { kindIsNamespaced: () => undefined, resourceIsNamespaced: () => undefined, kindOf: () => undefined });
+const ctx = tenantContext('aaaaaa', {
+  kindIsNamespaced: () => undefined,
+  resourceIsNamespaced: () => undefined,
+  kindOf: () => undefined,
+});
 
 const UPSTREAM: ResourceInfo[] = [
   ...BUILTIN_RESOURCES,
@@ -33,7 +42,10 @@ const UPSTREAM: ResourceInfo[] = [
   ...crd('bbbbbb-widgets.example.com', 'widgets', 'Widget', ['v1']),
   ...crd('monitoring.coreos.com', 'prometheuses', 'Prometheus', ['v1']),
 ];
-const TENANT_VIEW: ResourceInfo[] = [...BUILTIN_RESOURCES, ...crd('stable.example.com', 'crontabs', 'CronTab', ['v1', 'v1beta1'])];
+const TENANT_VIEW: ResourceInfo[] = [
+  ...BUILTIN_RESOURCES,
+  ...crd('stable.example.com', 'crontabs', 'CronTab', ['v1', 'v1beta1']),
+];
 
 const FORBIDDEN = ['bbbbbb', 'monitoring.coreos.com', 'tenant.kubezoo.io', UPSTREAM_ADDRESS];
 
@@ -62,15 +74,27 @@ describe('translate/discovery: legacy documents', () => {
 
   it('/apis lists exactly the built-in groups and the tenant group, unprefixed', () => {
     const down = discoveryRootDown(ctx, apiGroupList(UPSTREAM));
-    expect(down.groups.map((g: { name: string }) => g.name)).to.have.members([...builtinGroupNames, 'stable.example.com']);
+    expect(down.groups.map((g: { name: string }) => g.name)).to.have.members([
+      ...builtinGroupNames,
+      'stable.example.com',
+    ]);
     expect(down).to.deep.equal(apiGroupList(TENANT_VIEW));
     expectNothingForeign(down);
   });
 
   it('/apis/<group>: the tenant group renamed with its preferred version, built-ins unchanged, the rest hidden', () => {
-    const apiGroup = (resources: ResourceInfo[], name: string) => ({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroupList(resources).groups.find((g) => g.name === name)! });
-    expect(apiGroupDown(ctx, apiGroup(UPSTREAM, 'aaaaaa-stable.example.com'))).to.deep.equal(apiGroup(TENANT_VIEW, 'stable.example.com'));
-    expect(apiGroupDown(ctx, apiGroup(UPSTREAM, 'aaaaaa-stable.example.com')).preferredVersion).to.deep.equal({ groupVersion: 'stable.example.com/v1', version: 'v1' });
+    const apiGroup = (resources: ResourceInfo[], name: string) => ({
+      kind: 'APIGroup',
+      apiVersion: 'v1',
+      ...apiGroupList(resources).groups.find((g) => g.name === name)!,
+    });
+    expect(apiGroupDown(ctx, apiGroup(UPSTREAM, 'aaaaaa-stable.example.com'))).to.deep.equal(
+      apiGroup(TENANT_VIEW, 'stable.example.com'),
+    );
+    expect(apiGroupDown(ctx, apiGroup(UPSTREAM, 'aaaaaa-stable.example.com')).preferredVersion).to.deep.equal({
+      groupVersion: 'stable.example.com/v1',
+      version: 'v1',
+    });
     expect(apiGroupDown(ctx, apiGroup(UPSTREAM, 'apps'))).to.deep.equal(apiGroup(UPSTREAM, 'apps'));
     for (const hidden of ['tenant.kubezoo.io', 'bbbbbb-widgets.example.com', 'monitoring.coreos.com']) {
       expect(apiGroupDown(ctx, apiGroup(UPSTREAM, hidden)), hidden).to.equal(null);
@@ -78,15 +102,24 @@ describe('translate/discovery: legacy documents', () => {
   });
 
   it('/apis/<group> drops a server address', () => {
-    const withAddress = { ...apiGroupList(UPSTREAM).groups.find((g) => g.name === 'apps')!, serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: UPSTREAM_ADDRESS }] };
+    const withAddress = {
+      ...apiGroupList(UPSTREAM).groups.find((g) => g.name === 'apps')!,
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: UPSTREAM_ADDRESS }],
+    };
     expect(apiGroupDown(ctx, withAddress)).to.not.have.property('serverAddressByClientCIDRs');
   });
 
   it('/apis/<group>/<version>: the tenant group renamed, subresources keep their own group', () => {
     const down = apiResourceListDown(ctx, apiResourceList('aaaaaa-stable.example.com/v1', UPSTREAM));
     expect(down).to.deep.equal(apiResourceList('stable.example.com/v1', TENANT_VIEW));
-    expect(down.resources.find((r: { name: string }) => r.name === 'crontabs/scale')).to.include({ group: 'autoscaling', kind: 'Scale' });
-    expect(down.resources.find((r: { name: string }) => r.name === 'crontabs')).to.deep.include({ shortNames: ['cr'], categories: ['all'] });
+    expect(down.resources.find((r: { name: string }) => r.name === 'crontabs/scale')).to.include({
+      group: 'autoscaling',
+      kind: 'Scale',
+    });
+    expect(down.resources.find((r: { name: string }) => r.name === 'crontabs')).to.deep.include({
+      shortNames: ['cr'],
+      categories: ['all'],
+    });
   });
 
   it('/api/v1 and built-in group-versions pass unchanged', () => {
@@ -107,7 +140,10 @@ describe('translate/discovery: aggregated documents', () => {
     it(`/apis (${version}) stays ${version} and shows exactly the built-ins and the tenant group`, () => {
       const down = discoveryRootDown(ctx, aggregatedDiscovery(UPSTREAM, 'apis', version));
       expect(down.apiVersion).to.equal(`apidiscovery.k8s.io/${version}`);
-      expect(down.items.map((item: { metadata: { name: string } }) => item.metadata.name)).to.have.members([...builtinGroupNames, 'stable.example.com']);
+      expect(down.items.map((item: { metadata: { name: string } }) => item.metadata.name)).to.have.members([
+        ...builtinGroupNames,
+        'stable.example.com',
+      ]);
       expect(down).to.deep.equal(aggregatedDiscovery(TENANT_VIEW, 'apis', version));
       expectNothingForeign(down);
     });
@@ -120,7 +156,9 @@ describe('translate/discovery: aggregated documents', () => {
 
   it('renames the response kinds of the tenant resources and their subresources', () => {
     const down = discoveryRootDown(ctx, aggregatedDiscovery(UPSTREAM, 'apis'));
-    const group = down.items.find((item: { metadata: { name: string } }) => item.metadata.name === 'stable.example.com');
+    const group = down.items.find(
+      (item: { metadata: { name: string } }) => item.metadata.name === 'stable.example.com',
+    );
     const crontabs = group.versions[0].resources[0];
     expect(crontabs.responseKind).to.deep.equal({ group: 'stable.example.com', version: 'v1', kind: 'CronTab' });
     expect(crontabs.subresources.map((s: { responseKind: unknown }) => s.responseKind)).to.deep.equal([
@@ -158,7 +196,9 @@ describe('translate/discovery: paths up', () => {
   });
 
   it('cannot reach another tenant or the admin CRDs: any custom group named is the tenant’s own', () => {
-    expect(discoveryPathUp(ctx, '/apis/bbbbbb-widgets.example.com/v1')).to.equal('/apis/aaaaaa-bbbbbb-widgets.example.com/v1');
+    expect(discoveryPathUp(ctx, '/apis/bbbbbb-widgets.example.com/v1')).to.equal(
+      '/apis/aaaaaa-bbbbbb-widgets.example.com/v1',
+    );
     expect(discoveryPathUp(ctx, '/apis/monitoring.coreos.com/v1')).to.equal('/apis/aaaaaa-monitoring.coreos.com/v1');
   });
 

@@ -14,7 +14,8 @@ const B = tenantContext('bbbbbb', kinds);
 function stringsIn(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, inner]) => [key, ...stringsIn(inner)]);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, inner]) => [key, ...stringsIn(inner)]);
   return [];
 }
 
@@ -27,7 +28,9 @@ function expectNothingOf(owner: TenantContext, viewer: TenantContext, upstream: 
 /** The path of every value inside a JSON value. */
 function pathsIn(value: unknown, path: (string | number)[] = []): (string | number)[][] {
   if (typeof value !== 'object' || value === null) return [];
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((inner, index) => [index, inner]) : Object.entries(value);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((inner, index) => [index, inner])
+    : Object.entries(value);
   return entries.flatMap(([key, inner]) => [[...path, key], ...pathsIn(inner, [...path, key])]);
 }
 
@@ -55,16 +58,26 @@ const workload = (apiVersion: string, kind: string, priorityClassName: string) =
   apiVersion,
   kind,
   metadata: { name: 'web', namespace: 'dev' },
-  spec: { template: { metadata: { labels: { app: 'web' } }, spec: { priorityClassName, containers: [{ name: 'c', image: 'nginx' }] } } },
+  spec: {
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: { priorityClassName, containers: [{ name: 'c', image: 'nginx' }] },
+    },
+  },
 });
 
 const ROUND_TRIPS: RoundTrip[] = [
   {
-    title: 'Pod: namespace, owner in the same namespace, PriorityClass, RuntimeClass, StorageClass of an ephemeral volume',
+    title:
+      'Pod: namespace, owner in the same namespace, PriorityClass, RuntimeClass, StorageClass of an ephemeral volume',
     tenant: {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'web', namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u1', controller: true }] },
+      metadata: {
+        name: 'web',
+        namespace: 'default',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u1', controller: true }],
+      },
       spec: {
         nodeName: 'node-1',
         priorityClassName: 'high',
@@ -75,39 +88,77 @@ const ROUND_TRIPS: RoundTrip[] = [
     upstream: {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'web', namespace: 'aaaaaa-default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u1', controller: true }] },
+      metadata: {
+        name: 'web',
+        namespace: 'aaaaaa-default',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'u1', controller: true }],
+      },
       spec: {
         nodeName: 'node-1',
         priorityClassName: 'aaaaaa-high',
         runtimeClassName: 'aaaaaa-gvisor',
-        volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: { spec: { storageClassName: 'aaaaaa-fast' } } } }],
+        volumes: [
+          { name: 'scratch', ephemeral: { volumeClaimTemplate: { spec: { storageClassName: 'aaaaaa-fast' } } } },
+        ],
       },
     },
   },
   {
     title: 'Pod owned by a Node (shared kind): the owner name stays',
-    tenant: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mirror', namespace: 'kube-system', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: 'n' }] } },
-    upstream: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'mirror', namespace: 'aaaaaa-kube-system', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: 'n' }] } },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'mirror',
+        namespace: 'kube-system',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: 'n' }],
+      },
+    },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'mirror',
+        namespace: 'aaaaaa-kube-system',
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: 'n' }],
+      },
+    },
   },
   {
     title: 'Namespace: name prefixed, tenant label forced, metadata.name label follows the name',
-    tenant: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev', labels: { team: 'x', 'kubernetes.io/metadata.name': 'dev' } }, spec: { finalizers: ['kubernetes'] } },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'dev', labels: { team: 'x', 'kubernetes.io/metadata.name': 'dev' } },
+      spec: { finalizers: ['kubernetes'] },
+    },
     upstream: {
       apiVersion: 'v1',
       kind: 'Namespace',
-      metadata: { name: 'aaaaaa-dev', labels: { team: 'x', 'kubernetes.io/metadata.name': 'aaaaaa-dev', 'kubezoo.io/tenant': 'aaaaaa' } },
+      metadata: {
+        name: 'aaaaaa-dev',
+        labels: { team: 'x', 'kubernetes.io/metadata.name': 'aaaaaa-dev', 'kubezoo.io/tenant': 'aaaaaa' },
+      },
       spec: { finalizers: ['kubernetes'] },
     },
   },
   {
     title: 'Namespace without labels gets only the tenant label, which goes away down',
     tenant: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev' } },
-    upstream: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'aaaaaa-dev', labels: { 'kubezoo.io/tenant': 'aaaaaa' } } },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'aaaaaa-dev', labels: { 'kubezoo.io/tenant': 'aaaaaa' } },
+    },
   },
   {
     title: 'Namespace whose name starts with another tenant\u2019s prefix is simply prefixed',
     tenant: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bbbbbb-x' } },
-    upstream: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'aaaaaa-bbbbbb-x', labels: { 'kubezoo.io/tenant': 'aaaaaa' } } },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'aaaaaa-bbbbbb-x', labels: { 'kubezoo.io/tenant': 'aaaaaa' } },
+    },
   },
   {
     title: 'Node (shared): unchanged, and every tenant sees it',
@@ -121,13 +172,21 @@ const ROUND_TRIPS: RoundTrip[] = [
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { generateName: 'view-' },
-      rules: [{ apiGroups: ['', 'apps', 'stable.example.com'], resources: ['*'], verbs: ['get'] }, { apiGroups: ['*'], resources: ['*'], verbs: ['list'] }, { nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+      rules: [
+        { apiGroups: ['', 'apps', 'stable.example.com'], resources: ['*'], verbs: ['get'] },
+        { apiGroups: ['*'], resources: ['*'], verbs: ['list'] },
+        { nonResourceURLs: ['/healthz'], verbs: ['get'] },
+      ],
     },
     upstream: {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { generateName: 'aaaaaa-view-', labels: { 'kubezoo.io/tenant': 'aaaaaa' } },
-      rules: [{ apiGroups: ['', 'apps', 'aaaaaa-stable.example.com'], resources: ['*'], verbs: ['get'] }, { apiGroups: ['*'], resources: ['*'], verbs: ['list'] }, { nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+      rules: [
+        { apiGroups: ['', 'apps', 'aaaaaa-stable.example.com'], resources: ['*'], verbs: ['get'] },
+        { apiGroups: ['*'], resources: ['*'], verbs: ['list'] },
+        { nonResourceURLs: ['/healthz'], verbs: ['get'] },
+      ],
     },
   },
   {
@@ -143,17 +202,33 @@ const ROUND_TRIPS: RoundTrip[] = [
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { name: 'aaaaaa-agg', labels: { team: 'a', 'kubezoo.io/tenant': 'aaaaaa' } },
-      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { team: 'a' }, matchExpressions: [WEBHOOK_REQUIREMENT] }, { matchExpressions: [WEBHOOK_REQUIREMENT] }] },
+      aggregationRule: {
+        clusterRoleSelectors: [
+          { matchLabels: { team: 'a' }, matchExpressions: [WEBHOOK_REQUIREMENT] },
+          { matchExpressions: [WEBHOOK_REQUIREMENT] },
+        ],
+      },
       rules: [{ apiGroups: [''], resources: ['namespaces'], resourceNames: ['aaaaaa-dev'], verbs: ['get'] }],
     },
   },
   {
     title: 'Role in a namespace: rules the same way',
-    tenant: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'dev' }, rules: [{ apiGroups: ['stable.example.com'], resources: ['crontabs'], verbs: ['*'] }] },
-    upstream: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', namespace: 'aaaaaa-dev' }, rules: [{ apiGroups: ['aaaaaa-stable.example.com'], resources: ['crontabs'], verbs: ['*'] }] },
+    tenant: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'r', namespace: 'dev' },
+      rules: [{ apiGroups: ['stable.example.com'], resources: ['crontabs'], verbs: ['*'] }],
+    },
+    upstream: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'r', namespace: 'aaaaaa-dev' },
+      rules: [{ apiGroups: ['aaaaaa-stable.example.com'], resources: ['crontabs'], verbs: ['*'] }],
+    },
   },
   {
-    title: 'RoleBinding: User, Group, the tenant\u2019s own system: groups, service-account groups and users, ServiceAccount, roleRef to a ClusterRole',
+    title:
+      'RoleBinding: User, Group, the tenant\u2019s own system: groups, service-account groups and users, ServiceAccount, roleRef to a ClusterRole',
     tenant: {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
@@ -187,8 +262,18 @@ const ROUND_TRIPS: RoundTrip[] = [
   },
   {
     title: 'RoleBinding to a Role: the roleRef stays',
-    tenant: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb', namespace: 'dev' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' } },
-    upstream: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb', namespace: 'aaaaaa-dev' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' } },
+    tenant: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'rb', namespace: 'dev' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
+    },
+    upstream: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'rb', namespace: 'aaaaaa-dev' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
+    },
   },
   {
     title: 'ClusterRoleBinding: name, subjects and roleRef',
@@ -213,13 +298,21 @@ const ROUND_TRIPS: RoundTrip[] = [
     tenant: {
       apiVersion: 'stable.example.com/v1',
       kind: 'CronTab',
-      metadata: { name: 'c', namespace: 'dev', ownerReferences: [{ apiVersion: 'stable.example.com/v1', kind: 'Widget', name: 'w', uid: 'u' }] },
+      metadata: {
+        name: 'c',
+        namespace: 'dev',
+        ownerReferences: [{ apiVersion: 'stable.example.com/v1', kind: 'Widget', name: 'w', uid: 'u' }],
+      },
       spec: { cronSpec: '* * * * */5' },
     },
     upstream: {
       apiVersion: 'aaaaaa-stable.example.com/v1',
       kind: 'CronTab',
-      metadata: { name: 'c', namespace: 'aaaaaa-dev', ownerReferences: [{ apiVersion: 'aaaaaa-stable.example.com/v1', kind: 'Widget', name: 'aaaaaa-w', uid: 'u' }] },
+      metadata: {
+        name: 'c',
+        namespace: 'aaaaaa-dev',
+        ownerReferences: [{ apiVersion: 'aaaaaa-stable.example.com/v1', kind: 'Widget', name: 'aaaaaa-w', uid: 'u' }],
+      },
       spec: { cronSpec: '* * * * */5' },
     },
   },
@@ -238,7 +331,13 @@ const ROUND_TRIPS: RoundTrip[] = [
         group: 'stable.example.com',
         names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
         scope: 'Namespaced',
-        conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace: 'dev', name: 'conv', path: '/convert' } }, conversionReviewVersions: ['v1'] } },
+        conversion: {
+          strategy: 'Webhook',
+          webhook: {
+            clientConfig: { service: { namespace: 'dev', name: 'conv', path: '/convert' } },
+            conversionReviewVersions: ['v1'],
+          },
+        },
       },
       status: { acceptedNames: { plural: 'crontabs', kind: 'CronTab' }, storedVersions: ['v1'] },
     },
@@ -250,13 +349,20 @@ const ROUND_TRIPS: RoundTrip[] = [
         group: 'aaaaaa-stable.example.com',
         names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
         scope: 'Namespaced',
-        conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { namespace: 'aaaaaa-dev', name: 'conv', path: '/convert' } }, conversionReviewVersions: ['v1'] } },
+        conversion: {
+          strategy: 'Webhook',
+          webhook: {
+            clientConfig: { service: { namespace: 'aaaaaa-dev', name: 'conv', path: '/convert' } },
+            conversionReviewVersions: ['v1'],
+          },
+        },
       },
       status: { acceptedNames: { plural: 'crontabs', kind: 'CronTab' }, storedVersions: ['v1'] },
     },
   },
   {
-    title: 'core Event about a PersistentVolume: involvedObject name prefixed (cluster-scoped), related Pod by namespace',
+    title:
+      'core Event about a PersistentVolume: involvedObject name prefixed (cluster-scoped), related Pod by namespace',
     tenant: {
       apiVersion: 'v1',
       kind: 'Event',
@@ -307,21 +413,43 @@ const ROUND_TRIPS: RoundTrip[] = [
       apiVersion: 'v1',
       kind: 'Endpoints',
       metadata: { name: 'svc', namespace: 'dev' },
-      subsets: [{ addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', namespace: 'dev', name: 'a' } }], notReadyAddresses: [{ ip: '10.0.0.2', targetRef: { kind: 'Pod', namespace: 'dev', name: 'b' } }], ports: [{ port: 80 }] }],
+      subsets: [
+        {
+          addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', namespace: 'dev', name: 'a' } }],
+          notReadyAddresses: [{ ip: '10.0.0.2', targetRef: { kind: 'Pod', namespace: 'dev', name: 'b' } }],
+          ports: [{ port: 80 }],
+        },
+      ],
     },
     upstream: {
       apiVersion: 'v1',
       kind: 'Endpoints',
       metadata: { name: 'svc', namespace: 'aaaaaa-dev' },
       subsets: [
-        { addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', namespace: 'aaaaaa-dev', name: 'a' } }], notReadyAddresses: [{ ip: '10.0.0.2', targetRef: { kind: 'Pod', namespace: 'aaaaaa-dev', name: 'b' } }], ports: [{ port: 80 }] },
+        {
+          addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', namespace: 'aaaaaa-dev', name: 'a' } }],
+          notReadyAddresses: [{ ip: '10.0.0.2', targetRef: { kind: 'Pod', namespace: 'aaaaaa-dev', name: 'b' } }],
+          ports: [{ port: 80 }],
+        },
       ],
     },
   },
   {
     title: 'EndpointSlice: endpoint targetRefs',
-    tenant: { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'svc-1', namespace: 'dev' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'], targetRef: { kind: 'Pod', namespace: 'dev', name: 'a' } }] },
-    upstream: { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'svc-1', namespace: 'aaaaaa-dev' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.0.0.1'], targetRef: { kind: 'Pod', namespace: 'aaaaaa-dev', name: 'a' } }] },
+    tenant: {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'svc-1', namespace: 'dev' },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.0.0.1'], targetRef: { kind: 'Pod', namespace: 'dev', name: 'a' } }],
+    },
+    upstream: {
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'svc-1', namespace: 'aaaaaa-dev' },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.0.0.1'], targetRef: { kind: 'Pod', namespace: 'aaaaaa-dev', name: 'a' } }],
+    },
   },
   {
     title: 'PersistentVolume: name, claimRef namespace, StorageClass, CSI secret namespace',
@@ -350,28 +478,62 @@ const ROUND_TRIPS: RoundTrip[] = [
   },
   {
     title: 'PersistentVolumeClaim: volumeName, StorageClass and its legacy annotation',
-    tenant: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'dev', annotations: { 'volume.beta.kubernetes.io/storage-class': 'fast' } }, spec: { volumeName: 'pv1', storageClassName: 'fast' } },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'dev', annotations: { 'volume.beta.kubernetes.io/storage-class': 'fast' } },
+      spec: { volumeName: 'pv1', storageClassName: 'fast' },
+    },
     upstream: {
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
-      metadata: { name: 'data', namespace: 'aaaaaa-dev', annotations: { 'volume.beta.kubernetes.io/storage-class': 'aaaaaa-fast' } },
+      metadata: {
+        name: 'data',
+        namespace: 'aaaaaa-dev',
+        annotations: { 'volume.beta.kubernetes.io/storage-class': 'aaaaaa-fast' },
+      },
       spec: { volumeName: 'aaaaaa-pv1', storageClassName: 'aaaaaa-fast' },
     },
   },
   {
     title: 'PersistentVolumeClaim with storageClassName "" (no class) keeps it',
-    tenant: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'dev' }, spec: { storageClassName: '' } },
-    upstream: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'aaaaaa-dev' }, spec: { storageClassName: '' } },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'dev' },
+      spec: { storageClassName: '' },
+    },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'aaaaaa-dev' },
+      spec: { storageClassName: '' },
+    },
   },
   {
     title: 'storage.k8s.io StorageClass: name prefixed',
-    tenant: { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'csi.example.com' },
-    upstream: { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'aaaaaa-fast' }, provisioner: 'csi.example.com' },
+    tenant: {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'fast' },
+      provisioner: 'csi.example.com',
+    },
+    upstream: {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'aaaaaa-fast' },
+      provisioner: 'csi.example.com',
+    },
   },
   {
     title: 'PriorityClass: name prefixed',
     tenant: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 },
-    upstream: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'aaaaaa-high' }, value: 1000 },
+    upstream: {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'aaaaaa-high' },
+      value: 1000,
+    },
   },
   ...[
     ['apps/v1', 'Deployment'],
@@ -386,31 +548,76 @@ const ROUND_TRIPS: RoundTrip[] = [
   })),
   {
     title: 'StatefulSet: pod template and claim templates',
-    tenant: { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db', namespace: 'dev' }, spec: { template: { spec: { priorityClassName: 'high' } }, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { storageClassName: 'fast' } }] } },
+    tenant: {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'db', namespace: 'dev' },
+      spec: {
+        template: { spec: { priorityClassName: 'high' } },
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { storageClassName: 'fast' } }],
+      },
+    },
     upstream: {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata: { name: 'db', namespace: 'aaaaaa-dev' },
-      spec: { template: { spec: { priorityClassName: 'aaaaaa-high' } }, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { storageClassName: 'aaaaaa-fast' } }] },
+      spec: {
+        template: { spec: { priorityClassName: 'aaaaaa-high' } },
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { storageClassName: 'aaaaaa-fast' } }],
+      },
     },
   },
   {
     title: 'CronJob: job template pod spec',
-    tenant: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c', namespace: 'dev' }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { priorityClassName: 'low' } } } } } },
-    upstream: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c', namespace: 'aaaaaa-dev' }, spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { priorityClassName: 'aaaaaa-low' } } } } } },
+    tenant: {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'c', namespace: 'dev' },
+      spec: { schedule: '* * * * *', jobTemplate: { spec: { template: { spec: { priorityClassName: 'low' } } } } },
+    },
+    upstream: {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'c', namespace: 'aaaaaa-dev' },
+      spec: {
+        schedule: '* * * * *',
+        jobTemplate: { spec: { template: { spec: { priorityClassName: 'aaaaaa-low' } } } },
+      },
+    },
   },
   {
     title: 'PodTemplate: template pod spec',
-    tenant: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't', namespace: 'dev' }, template: { spec: { priorityClassName: 'low' } } },
-    upstream: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't', namespace: 'aaaaaa-dev' }, template: { spec: { priorityClassName: 'aaaaaa-low' } } },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: { name: 't', namespace: 'dev' },
+      template: { spec: { priorityClassName: 'low' } },
+    },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: { name: 't', namespace: 'aaaaaa-dev' },
+      template: { spec: { priorityClassName: 'aaaaaa-low' } },
+    },
   },
   {
     title: 'Ingress: ingressClassName',
-    tenant: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'i', namespace: 'dev' }, spec: { ingressClassName: 'nginx', rules: [{ host: 'a.example.com' }] } },
-    upstream: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'i', namespace: 'aaaaaa-dev' }, spec: { ingressClassName: 'aaaaaa-nginx', rules: [{ host: 'a.example.com' }] } },
+    tenant: {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'i', namespace: 'dev' },
+      spec: { ingressClassName: 'nginx', rules: [{ host: 'a.example.com' }] },
+    },
+    upstream: {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'i', namespace: 'aaaaaa-dev' },
+      spec: { ingressClassName: 'aaaaaa-nginx', rules: [{ host: 'a.example.com' }] },
+    },
   },
   {
-    title: 'MutatingWebhookConfiguration: name, service namespace, tenant requirement AND-ed in, rules scoped to namespaces',
+    title:
+      'MutatingWebhookConfiguration: name, service namespace, tenant requirement AND-ed in, rules scoped to namespaces',
     tenant: {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'MutatingWebhookConfiguration',
@@ -419,8 +626,13 @@ const ROUND_TRIPS: RoundTrip[] = [
         {
           name: 'inject.example.com',
           clientConfig: { service: { namespace: 'dev', name: 'injector', path: '/mutate' }, caBundle: 'Q0E=' },
-          namespaceSelector: { matchLabels: { inject: 'yes' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] },
-          rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: 'Namespaced' }],
+          namespaceSelector: {
+            matchLabels: { inject: 'yes' },
+            matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }],
+          },
+          rules: [
+            { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: 'Namespaced' },
+          ],
           sideEffects: 'None',
           admissionReviewVersions: ['v1'],
         },
@@ -434,8 +646,13 @@ const ROUND_TRIPS: RoundTrip[] = [
         {
           name: 'inject.example.com',
           clientConfig: { service: { namespace: 'aaaaaa-dev', name: 'injector', path: '/mutate' }, caBundle: 'Q0E=' },
-          namespaceSelector: { matchLabels: { inject: 'yes' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }, WEBHOOK_REQUIREMENT] },
-          rules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: 'Namespaced' }],
+          namespaceSelector: {
+            matchLabels: { inject: 'yes' },
+            matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }, WEBHOOK_REQUIREMENT],
+          },
+          rules: [
+            { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'], scope: 'Namespaced' },
+          ],
           sideEffects: 'None',
           admissionReviewVersions: ['v1'],
         },
@@ -444,12 +661,25 @@ const ROUND_TRIPS: RoundTrip[] = [
   },
   {
     title: 'ValidatingWebhookConfiguration with an empty namespaceSelector',
-    tenant: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'v' }, webhooks: [{ name: 'v.example.com', clientConfig: { service: { namespace: 'dev', name: 'v' } }, namespaceSelector: {} }] },
+    tenant: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'v' },
+      webhooks: [
+        { name: 'v.example.com', clientConfig: { service: { namespace: 'dev', name: 'v' } }, namespaceSelector: {} },
+      ],
+    },
     upstream: {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'aaaaaa-v' },
-      webhooks: [{ name: 'v.example.com', clientConfig: { service: { namespace: 'aaaaaa-dev', name: 'v' } }, namespaceSelector: { matchExpressions: [WEBHOOK_REQUIREMENT] } }],
+      webhooks: [
+        {
+          name: 'v.example.com',
+          clientConfig: { service: { namespace: 'aaaaaa-dev', name: 'v' } },
+          namespaceSelector: { matchExpressions: [WEBHOOK_REQUIREMENT] },
+        },
+      ],
     },
   },
   {
@@ -457,24 +687,53 @@ const ROUND_TRIPS: RoundTrip[] = [
     tenant: {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SubjectAccessReview',
-      spec: { user: 'alice', groups: ['devs', 'system:authenticated'], resourceAttributes: { namespace: 'dev', group: 'stable.example.com', resource: 'crontabs', verb: 'get' } },
+      spec: {
+        user: 'alice',
+        groups: ['devs', 'system:authenticated'],
+        resourceAttributes: { namespace: 'dev', group: 'stable.example.com', resource: 'crontabs', verb: 'get' },
+      },
       status: { allowed: true },
     },
     upstream: {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SubjectAccessReview',
-      spec: { user: 'aaaaaa-alice', groups: ['aaaaaa-devs', 'aaaaaa-system:authenticated'], resourceAttributes: { namespace: 'aaaaaa-dev', group: 'aaaaaa-stable.example.com', resource: 'crontabs', verb: 'get' } },
+      spec: {
+        user: 'aaaaaa-alice',
+        groups: ['aaaaaa-devs', 'aaaaaa-system:authenticated'],
+        resourceAttributes: {
+          namespace: 'aaaaaa-dev',
+          group: 'aaaaaa-stable.example.com',
+          resource: 'crontabs',
+          verb: 'get',
+        },
+      },
       status: { allowed: true },
     },
   },
   {
     title: 'SubjectAccessReview about a cluster-scoped object: the name is prefixed',
-    tenant: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', resourceAttributes: { group: '', resource: 'namespaces', name: 'dev', verb: 'delete' } } },
-    upstream: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'aaaaaa-alice', resourceAttributes: { group: '', resource: 'namespaces', name: 'aaaaaa-dev', verb: 'delete' } } },
+    tenant: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { user: 'alice', resourceAttributes: { group: '', resource: 'namespaces', name: 'dev', verb: 'delete' } },
+    },
+    upstream: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        user: 'aaaaaa-alice',
+        resourceAttributes: { group: '', resource: 'namespaces', name: 'aaaaaa-dev', verb: 'delete' },
+      },
+    },
   },
   {
     title: 'LocalSubjectAccessReview: metadata.namespace and the resource namespace',
-    tenant: { apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', metadata: { namespace: 'dev' }, spec: { user: 'alice', resourceAttributes: { namespace: 'dev', resource: 'pods', verb: 'list' } } },
+    tenant: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'LocalSubjectAccessReview',
+      metadata: { namespace: 'dev' },
+      spec: { user: 'alice', resourceAttributes: { namespace: 'dev', resource: 'pods', verb: 'list' } },
+    },
     upstream: {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'LocalSubjectAccessReview',
@@ -484,33 +743,72 @@ const ROUND_TRIPS: RoundTrip[] = [
   },
   {
     title: 'SelfSubjectAccessReview: resource namespace and group (kubectl auth can-i)',
-    tenant: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: 'dev', group: 'stable.example.com', resource: 'crontabs', verb: 'create' } }, status: { allowed: false } },
+    tenant: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: {
+        resourceAttributes: { namespace: 'dev', group: 'stable.example.com', resource: 'crontabs', verb: 'create' },
+      },
+      status: { allowed: false },
+    },
     upstream: {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SelfSubjectAccessReview',
-      spec: { resourceAttributes: { namespace: 'aaaaaa-dev', group: 'aaaaaa-stable.example.com', resource: 'crontabs', verb: 'create' } },
+      spec: {
+        resourceAttributes: {
+          namespace: 'aaaaaa-dev',
+          group: 'aaaaaa-stable.example.com',
+          resource: 'crontabs',
+          verb: 'create',
+        },
+      },
       status: { allowed: false },
     },
   },
   {
     title: 'SelfSubjectRulesReview: namespace and rule groups',
-    tenant: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'dev' }, status: { resourceRules: [{ verbs: ['get'], apiGroups: ['stable.example.com'], resources: ['crontabs'] }], incomplete: false } },
+    tenant: {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectRulesReview',
+      spec: { namespace: 'dev' },
+      status: {
+        resourceRules: [{ verbs: ['get'], apiGroups: ['stable.example.com'], resources: ['crontabs'] }],
+        incomplete: false,
+      },
+    },
     upstream: {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SelfSubjectRulesReview',
       spec: { namespace: 'aaaaaa-dev' },
-      status: { resourceRules: [{ verbs: ['get'], apiGroups: ['aaaaaa-stable.example.com'], resources: ['crontabs'] }], incomplete: false },
+      status: {
+        resourceRules: [{ verbs: ['get'], apiGroups: ['aaaaaa-stable.example.com'], resources: ['crontabs'] }],
+        incomplete: false,
+      },
     },
   },
   {
     title: 'PodList: items without kind and apiVersion convert as Pods',
-    tenant: { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '7' }, items: [{ metadata: { name: 'a', namespace: 'dev' }, spec: { priorityClassName: 'high' } }] },
-    upstream: { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '7' }, items: [{ metadata: { name: 'a', namespace: 'aaaaaa-dev' }, spec: { priorityClassName: 'aaaaaa-high' } }] },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'PodList',
+      metadata: { resourceVersion: '7' },
+      items: [{ metadata: { name: 'a', namespace: 'dev' }, spec: { priorityClassName: 'high' } }],
+    },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'PodList',
+      metadata: { resourceVersion: '7' },
+      items: [{ metadata: { name: 'a', namespace: 'aaaaaa-dev' }, spec: { priorityClassName: 'aaaaaa-high' } }],
+    },
   },
   {
     title: 'merge patch body for a Deployment: converts what is there and invents nothing',
     tenant: { apiVersion: 'apps/v1', kind: 'Deployment', spec: { template: { spec: { priorityClassName: 'high' } } } },
-    upstream: { apiVersion: 'apps/v1', kind: 'Deployment', spec: { template: { spec: { priorityClassName: 'aaaaaa-high' } } } },
+    upstream: {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      spec: { template: { spec: { priorityClassName: 'aaaaaa-high' } } },
+    },
   },
   {
     title: 'merge patch body for a PersistentVolume without metadata',
@@ -528,7 +826,8 @@ interface DownOnly {
 
 const DOWN_ONLY: DownOnly[] = [
   {
-    title: 'RoleBinding listing subjects that are not the tenant\u2019s (another tenant\u2019s, the cluster\u2019s own system: identities): converts, without them',
+    title:
+      'RoleBinding listing subjects that are not the tenant\u2019s (another tenant\u2019s, the cluster\u2019s own system: identities): converts, without them',
     upstream: {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
@@ -558,7 +857,12 @@ const DOWN_ONLY: DownOnly[] = [
   },
   {
     title: 'RoleBinding to a ClusterRole that is not the tenant\u2019s is foreign',
-    upstream: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb', namespace: 'aaaaaa-dev' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' } },
+    upstream: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'rb', namespace: 'aaaaaa-dev' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' },
+    },
     tenant: null,
   },
   {
@@ -572,7 +876,12 @@ const DOWN_ONLY: DownOnly[] = [
         { apiGroups: ['apps', 'bbbbbb-x.io', 'aaaaaa-stable.example.com'], resources: ['*'], verbs: ['get'] },
       ],
     },
-    tenant: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'agg' }, rules: [{ apiGroups: ['apps', 'stable.example.com'], resources: ['*'], verbs: ['get'] }] },
+    tenant: {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'agg' },
+      rules: [{ apiGroups: ['apps', 'stable.example.com'], resources: ['*'], verbs: ['get'] }],
+    },
   },
   {
     title: 'Pod: owner references that are not the tenant\u2019s are dropped, foreign class names left out',
@@ -590,27 +899,69 @@ const DOWN_ONLY: DownOnly[] = [
       },
       spec: { priorityClassName: 'system-node-critical', runtimeClassName: 'bbbbbb-gvisor' },
     },
-    tenant: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'dev', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: '1' }] }, spec: {} },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'p',
+        namespace: 'dev',
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: '1' }],
+      },
+      spec: {},
+    },
   },
   {
     title: 'PersistentVolume of another tenant is foreign',
-    upstream: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'bbbbbb-pv1' }, spec: { claimRef: { namespace: 'bbbbbb-dev', name: 'data' } } },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'bbbbbb-pv1' },
+      spec: { claimRef: { namespace: 'bbbbbb-dev', name: 'data' } },
+    },
     tenant: null,
   },
   {
     title: 'PersistentVolume bound to a claim that is not the tenant\u2019s: claimRef and StorageClass left out',
-    upstream: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'aaaaaa-pv1' }, spec: { claimRef: { kind: 'PersistentVolumeClaim', namespace: 'bbbbbb-dev', name: 'data' }, storageClassName: 'standard' } },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'aaaaaa-pv1' },
+      spec: {
+        claimRef: { kind: 'PersistentVolumeClaim', namespace: 'bbbbbb-dev', name: 'data' },
+        storageClassName: 'standard',
+      },
+    },
     tenant: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: {} },
   },
   {
     title: 'PersistentVolumeClaim bound to a dynamically provisioned (unprefixed) volume: volumeName left out',
-    upstream: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'aaaaaa-dev' }, spec: { volumeName: 'pvc-1234', storageClassName: 'aaaaaa-fast' } },
-    tenant: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'dev' }, spec: { storageClassName: 'fast' } },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'aaaaaa-dev' },
+      spec: { volumeName: 'pvc-1234', storageClassName: 'aaaaaa-fast' },
+    },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data', namespace: 'dev' },
+      spec: { storageClassName: 'fast' },
+    },
   },
   {
     title: 'Ingress naming an IngressClass that is not the tenant\u2019s: left out',
-    upstream: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'i', namespace: 'aaaaaa-dev' }, spec: { ingressClassName: 'nginx' } },
-    tenant: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'i', namespace: 'dev' }, spec: {} },
+    upstream: {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'i', namespace: 'aaaaaa-dev' },
+      spec: { ingressClassName: 'nginx' },
+    },
+    tenant: {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'i', namespace: 'dev' },
+      spec: {},
+    },
   },
   {
     title: 'core Event: message loses the prefix, a foreign involvedObject is left out',
@@ -621,48 +972,154 @@ const DOWN_ONLY: DownOnly[] = [
       involvedObject: { apiVersion: 'v1', kind: 'Pod', namespace: 'bbbbbb-dev', name: 'web' },
       message: 'Successfully assigned aaaaaa-dev/web to node-1',
     },
-    tenant: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e', namespace: 'dev' }, message: 'Successfully assigned dev/web to node-1' },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'e', namespace: 'dev' },
+      message: 'Successfully assigned dev/web to node-1',
+    },
   },
   {
     title: 'events.k8s.io Event: note loses the prefix',
-    upstream: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e', namespace: 'aaaaaa-dev' }, regarding: { kind: 'Namespace', apiVersion: 'v1', name: 'aaaaaa-dev' }, note: 'namespace aaaaaa-dev is terminating' },
-    tenant: { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e', namespace: 'dev' }, regarding: { kind: 'Namespace', apiVersion: 'v1', name: 'dev' }, note: 'namespace dev is terminating' },
+    upstream: {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e', namespace: 'aaaaaa-dev' },
+      regarding: { kind: 'Namespace', apiVersion: 'v1', name: 'aaaaaa-dev' },
+      note: 'namespace aaaaaa-dev is terminating',
+    },
+    tenant: {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e', namespace: 'dev' },
+      regarding: { kind: 'Namespace', apiVersion: 'v1', name: 'dev' },
+      note: 'namespace dev is terminating',
+    },
   },
   {
     title: 'Endpoints: a targetRef into a foreign namespace is left out, the address kept',
-    upstream: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 's', namespace: 'aaaaaa-dev' }, subsets: [{ addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', namespace: 'bbbbbb-dev', name: 'a' } }] }] },
-    tenant: { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 's', namespace: 'dev' }, subsets: [{ addresses: [{ ip: '10.0.0.1' }] }] },
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 's', namespace: 'aaaaaa-dev' },
+      subsets: [{ addresses: [{ ip: '10.0.0.1', targetRef: { kind: 'Pod', namespace: 'bbbbbb-dev', name: 'a' } }] }],
+    },
+    tenant: {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 's', namespace: 'dev' },
+      subsets: [{ addresses: [{ ip: '10.0.0.1' }] }],
+    },
   },
-  { title: 'Namespace without the prefix (the admin\u2019s) is foreign', upstream: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } }, tenant: null },
-  { title: 'Namespace of another tenant is foreign', upstream: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bbbbbb-dev', labels: { 'kubezoo.io/tenant': 'bbbbbb' } } }, tenant: null },
-  { title: 'ConfigMap in another tenant\u2019s namespace is foreign', upstream: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'bbbbbb-dev' } }, tenant: null },
   {
-    title: 'custom resource of another tenant\u2019s group is foreign, even in this tenant\u2019s namespace',
-    upstream: { apiVersion: 'bbbbbb-stable.example.com/v1', kind: 'CronTab', metadata: { name: 'c', namespace: 'aaaaaa-dev' } },
+    title: 'Namespace without the prefix (the admin\u2019s) is foreign',
+    upstream: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kube-system' } },
     tenant: null,
   },
-  { title: 'CRD of another tenant is foreign', upstream: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'crontabs.bbbbbb-stable.example.com' }, spec: { group: 'bbbbbb-stable.example.com' } }, tenant: null },
-  { title: 'CRD of the admin is foreign', upstream: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'tenants.tenant.kubezoo.io' }, spec: { group: 'tenant.kubezoo.io' } }, tenant: null },
-  { title: 'webhook configuration of the admin is foreign', upstream: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'policy' }, webhooks: [] }, tenant: null },
+  {
+    title: 'Namespace of another tenant is foreign',
+    upstream: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'bbbbbb-dev', labels: { 'kubezoo.io/tenant': 'bbbbbb' } },
+    },
+    tenant: null,
+  },
+  {
+    title: 'ConfigMap in another tenant\u2019s namespace is foreign',
+    upstream: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'bbbbbb-dev' } },
+    tenant: null,
+  },
+  {
+    title: 'custom resource of another tenant\u2019s group is foreign, even in this tenant\u2019s namespace',
+    upstream: {
+      apiVersion: 'bbbbbb-stable.example.com/v1',
+      kind: 'CronTab',
+      metadata: { name: 'c', namespace: 'aaaaaa-dev' },
+    },
+    tenant: null,
+  },
+  {
+    title: 'CRD of another tenant is foreign',
+    upstream: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'crontabs.bbbbbb-stable.example.com' },
+      spec: { group: 'bbbbbb-stable.example.com' },
+    },
+    tenant: null,
+  },
+  {
+    title: 'CRD of the admin is foreign',
+    upstream: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'tenants.tenant.kubezoo.io' },
+      spec: { group: 'tenant.kubezoo.io' },
+    },
+    tenant: null,
+  },
+  {
+    title: 'webhook configuration of the admin is foreign',
+    upstream: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'policy' },
+      webhooks: [],
+    },
+    tenant: null,
+  },
   {
     title: 'TokenReview: the user and groups lose the prefix',
     upstream: {
       apiVersion: 'authentication.k8s.io/v1',
       kind: 'TokenReview',
       spec: { token: 't' },
-      status: { authenticated: true, user: { username: 'aaaaaa-alice', groups: ['aaaaaa-devs', 'system:authenticated', 'system:serviceaccounts:aaaaaa-ci', 'bbbbbb-devs'] } },
+      status: {
+        authenticated: true,
+        user: {
+          username: 'aaaaaa-alice',
+          groups: ['aaaaaa-devs', 'system:authenticated', 'system:serviceaccounts:aaaaaa-ci', 'bbbbbb-devs'],
+        },
+      },
     },
-    tenant: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 't' }, status: { authenticated: true, user: { username: 'alice', groups: ['devs', 'system:authenticated', 'system:serviceaccounts:ci'] } } },
+    tenant: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      spec: { token: 't' },
+      status: {
+        authenticated: true,
+        user: { username: 'alice', groups: ['devs', 'system:authenticated', 'system:serviceaccounts:ci'] },
+      },
+    },
   },
   {
     title: 'TokenReview of another tenant\u2019s token authenticates no one the tenant may know',
-    upstream: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 't' }, status: { authenticated: true, user: { username: 'bbbbbb-bob', groups: ['system:authenticated'] } } },
-    tenant: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 't' }, status: { authenticated: false } },
+    upstream: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      spec: { token: 't' },
+      status: { authenticated: true, user: { username: 'bbbbbb-bob', groups: ['system:authenticated'] } },
+    },
+    tenant: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      spec: { token: 't' },
+      status: { authenticated: false },
+    },
   },
   {
     title: 'SelfSubjectReview (kubectl auth whoami): user info loses the prefix',
-    upstream: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', status: { userInfo: { username: 'aaaaaa-admin', groups: ['system:authenticated'] } } },
-    tenant: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', status: { userInfo: { username: 'admin', groups: ['system:authenticated'] } } },
+    upstream: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+      status: { userInfo: { username: 'aaaaaa-admin', groups: ['system:authenticated'] } },
+    },
+    tenant: {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+      status: { userInfo: { username: 'admin', groups: ['system:authenticated'] } },
+    },
   },
   {
     title: 'SubjectAccessReview: the reason loses the prefix',
@@ -670,13 +1127,20 @@ const DOWN_ONLY: DownOnly[] = [
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SubjectAccessReview',
       spec: { user: 'aaaaaa-alice' },
-      status: { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "aaaaaa-admins" of ClusterRole "aaaaaa-cluster-admin" to User "aaaaaa-alice"' },
+      status: {
+        allowed: true,
+        reason:
+          'RBAC: allowed by ClusterRoleBinding "aaaaaa-admins" of ClusterRole "aaaaaa-cluster-admin" to User "aaaaaa-alice"',
+      },
     },
     tenant: {
       apiVersion: 'authorization.k8s.io/v1',
       kind: 'SubjectAccessReview',
       spec: { user: 'alice' },
-      status: { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "admins" of ClusterRole "cluster-admin" to User "alice"' },
+      status: {
+        allowed: true,
+        reason: 'RBAC: allowed by ClusterRoleBinding "admins" of ClusterRole "cluster-admin" to User "alice"',
+      },
     },
   },
   {
@@ -686,9 +1150,17 @@ const DOWN_ONLY: DownOnly[] = [
       kind: 'List',
       metadata: {},
       items: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'aaaaaa-dev', labels: { 'kubezoo.io/tenant': 'aaaaaa' } } },
+        {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'aaaaaa-dev', labels: { 'kubezoo.io/tenant': 'aaaaaa' } },
+        },
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bbbbbb-dev' } },
-        { apiVersion: 'bbbbbb-stable.example.com/v1', kind: 'CronTab', metadata: { name: 'c', namespace: 'aaaaaa-dev' } },
+        {
+          apiVersion: 'bbbbbb-stable.example.com/v1',
+          kind: 'CronTab',
+          metadata: { name: 'c', namespace: 'aaaaaa-dev' },
+        },
         { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } },
       ],
     },
@@ -721,7 +1193,11 @@ interface Refusal {
 const REFUSALS: Refusal[] = [
   {
     title: 'Namespace labelled for another tenant',
-    object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev', labels: { 'kubezoo.io/tenant': 'bbbbbb' } } },
+    object: {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'dev', labels: { 'kubezoo.io/tenant': 'bbbbbb' } },
+    },
     code: 403,
     reason: 'Forbidden',
     message: 'the label kubezoo.io/tenant is set by the gateway and must be "aaaaaa" or absent',
@@ -736,7 +1212,13 @@ const REFUSALS: Refusal[] = [
       name: 'n'.repeat(57),
       kind: 'Namespace',
       group: '',
-      causes: [{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${'n'.repeat(57)}": must be no more than 56 characters` }],
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          field: 'metadata.name',
+          message: `Invalid value: "${'n'.repeat(57)}": must be no more than 56 characters`,
+        },
+      ],
     },
   },
   {
@@ -749,26 +1231,47 @@ const REFUSALS: Refusal[] = [
       name: 'r'.repeat(247),
       kind: 'ClusterRole',
       group: 'rbac.authorization.k8s.io',
-      causes: [{ reason: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${'r'.repeat(247)}": must be no more than 246 characters` }],
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          field: 'metadata.name',
+          message: `Invalid value: "${'r'.repeat(247)}": must be no more than 246 characters`,
+        },
+      ],
     },
   },
   {
     title: 'CRD group over 246 characters',
-    object: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'xs.example.com' }, spec: { group: `${'g'.repeat(235)}.example.com` } },
+    object: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'xs.example.com' },
+      spec: { group: `${'g'.repeat(235)}.example.com` },
+    },
     code: 422,
     reason: 'Invalid',
     message: `CustomResourceDefinition "xs.example.com" is invalid: spec.group: Invalid value: "${'g'.repeat(235)}.example.com": must be no more than 246 characters`,
   },
   {
     title: 'CRD in a built-in group',
-    object: { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'things.apps' }, spec: { group: 'apps' } },
+    object: {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'things.apps' },
+      spec: { group: 'apps' },
+    },
     code: 403,
     reason: 'Forbidden',
     message: 'CustomResourceDefinitions in the built-in API group "apps" are not allowed for tenants',
   },
   {
     title: 'webhook by URL',
-    object: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'v' }, webhooks: [{ name: 'v.example.com', clientConfig: { url: 'https://10.0.0.1/validate' } }] },
+    object: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'v' },
+      webhooks: [{ name: 'v.example.com', clientConfig: { url: 'https://10.0.0.1/validate' } }],
+    },
     code: 403,
     reason: 'Forbidden',
     message: 'webhooks by URL are not allowed for tenants',
@@ -779,7 +1282,10 @@ const REFUSALS: Refusal[] = [
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
       metadata: { name: 'crontabs.stable.example.com' },
-      spec: { group: 'stable.example.com', conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://10.0.0.1/convert' } } } },
+      spec: {
+        group: 'stable.example.com',
+        conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://10.0.0.1/convert' } } },
+      },
     },
     code: 403,
     reason: 'Forbidden',
@@ -822,25 +1328,43 @@ describe('translate: objects', () => {
     for (const { title, object, code, reason, message, details } of REFUSALS) {
       it(title, () => {
         const error = refusal(() => objectUp(A, object));
-        expect({ code: error.code, reason: error.reason, message: error.message }).to.deep.equal({ code, reason, message });
+        expect({ code: error.code, reason: error.reason, message: error.message }).to.deep.equal({
+          code,
+          reason,
+          message,
+        });
         if (details) expect(error.details).to.deep.equal(details);
       });
     }
 
     it('accepts a Namespace the tenant labels with its own id', () => {
-      const upstream = objectUp(A, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev', labels: { 'kubezoo.io/tenant': 'aaaaaa', a: 'b' } } });
+      const upstream = objectUp(A, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'dev', labels: { 'kubezoo.io/tenant': 'aaaaaa', a: 'b' } },
+      });
       expect(upstream.metadata.labels).to.deep.equal({ 'kubezoo.io/tenant': 'aaaaaa', a: 'b' });
     });
 
     it('accepts names at exactly the limit', () => {
-      expect(objectUp(A, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n'.repeat(56) } }).metadata.name).to.equal(`aaaaaa-${'n'.repeat(56)}`);
-      expect(objectUp(A, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 's'.repeat(246) } }).metadata.name).to.have.length(253);
+      expect(
+        objectUp(A, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n'.repeat(56) } }).metadata.name,
+      ).to.equal(`aaaaaa-${'n'.repeat(56)}`);
+      expect(
+        objectUp(A, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 's'.repeat(246) } })
+          .metadata.name,
+      ).to.have.length(253);
     });
   });
 
   describe('tenants whose names look alike', () => {
     it('a PersistentVolume one tenant creates round-trips, and another tenant sees it as foreign', () => {
-      const pv = { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: { storageClassName: 'fast' } };
+      const pv = {
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: { name: 'pv1' },
+        spec: { storageClassName: 'fast' },
+      };
       const upstream = objectUp(A, pv);
       expect(objectDown(A, upstream)).to.deep.equal(pv);
       expect(objectDown(B, upstream)).to.equal(null);
@@ -854,7 +1378,11 @@ describe('translate: objects', () => {
     });
 
     it('a ConfigMap in such a namespace stays the first tenant\u2019s', () => {
-      const upstream = objectUp(A, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'bbbbbb-x' } });
+      const upstream = objectUp(A, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'c', namespace: 'bbbbbb-x' },
+      });
       expect(objectDown(B, upstream)).to.equal(null);
       expect(objectDown(A, upstream)?.metadata.namespace).to.equal('bbbbbb-x');
     });
@@ -863,14 +1391,18 @@ describe('translate: objects', () => {
   describe('textDown', () => {
     const cases: [string, string][] = [
       ['namespaces "aaaaaa-dev" not found', 'namespaces "dev" not found'],
-      ['User "aaaaaa-alice" cannot list resource "pods" in API group "" in the namespace "aaaaaa-dev"', 'User "alice" cannot list resource "pods" in API group "" in the namespace "dev"'],
+      [
+        'User "aaaaaa-alice" cannot list resource "pods" in API group "" in the namespace "aaaaaa-dev"',
+        'User "alice" cannot list resource "pods" in API group "" in the namespace "dev"',
+      ],
       ['system:serviceaccount:aaaaaa-ci:bot', 'system:serviceaccount:ci:bot'],
       ['crontabs.aaaaaa-stable.example.com "c" not found', 'crontabs.stable.example.com "c" not found'],
       ['aaaaaa-aaaaaa-x', 'aaaaaa-x'],
       ['xaaaaaa-y and bbbbbb-z', 'xaaaaaa-y and bbbbbb-z'],
     ];
     for (const [upstream, tenant] of cases) {
-      it(`${JSON.stringify(upstream)} → ${JSON.stringify(tenant)}`, () => expect(textDown(A, upstream)).to.equal(tenant));
+      it(`${JSON.stringify(upstream)} → ${JSON.stringify(tenant)}`, () =>
+        expect(textDown(A, upstream)).to.equal(tenant));
     }
   });
 
@@ -880,18 +1412,49 @@ describe('translate: objects', () => {
     const tenants = fc.tuple(tenantId, tenantId).filter(([one, other]) => one !== other);
 
     /** A name, sometimes starting with another tenant's prefix. */
-    const name = (other: string) => fc.oneof(label, label.map((base) => `${other}-${base}`));
+    const name = (other: string) =>
+      fc.oneof(
+        label,
+        label.map((base) => `${other}-${base}`),
+      );
 
     const validObject = (other: string): fc.Arbitrary<Json> =>
       fc.oneof(
-        fc.record({ apiVersion: fc.constant('v1'), kind: fc.constant('ConfigMap'), metadata: fc.record({ name: name(other), namespace: name(other) }), data: fc.dictionary(label, fc.string()) }),
-        fc.record({ apiVersion: fc.constant('v1'), kind: fc.constant('Namespace'), metadata: fc.record({ name: name(other), labels: fc.dictionary(label, label, { minKeys: 1 }) }, { requiredKeys: ['name'] }) }),
-        fc.record({ apiVersion: fc.constant('storage.k8s.io/v1'), kind: fc.constant('StorageClass'), metadata: fc.record({ name: name(other) }), provisioner: label }),
+        fc.record({
+          apiVersion: fc.constant('v1'),
+          kind: fc.constant('ConfigMap'),
+          metadata: fc.record({ name: name(other), namespace: name(other) }),
+          data: fc.dictionary(label, fc.string()),
+        }),
+        fc.record({
+          apiVersion: fc.constant('v1'),
+          kind: fc.constant('Namespace'),
+          metadata: fc.record(
+            { name: name(other), labels: fc.dictionary(label, label, { minKeys: 1 }) },
+            { requiredKeys: ['name'] },
+          ),
+        }),
+        fc.record({
+          apiVersion: fc.constant('storage.k8s.io/v1'),
+          kind: fc.constant('StorageClass'),
+          metadata: fc.record({ name: name(other) }),
+          provisioner: label,
+        }),
         fc.record({
           apiVersion: fc.constant('v1'),
           kind: fc.constant('PersistentVolume'),
           metadata: fc.record({ name: name(other) }),
-          spec: fc.record({ storageClassName: name(other), claimRef: fc.record({ kind: fc.constant('PersistentVolumeClaim'), namespace: name(other), name: name(other) }) }, { requiredKeys: [] }),
+          spec: fc.record(
+            {
+              storageClassName: name(other),
+              claimRef: fc.record({
+                kind: fc.constant('PersistentVolumeClaim'),
+                namespace: name(other),
+                name: name(other),
+              }),
+            },
+            { requiredKeys: [] },
+          ),
         }),
         fc.record({
           apiVersion: fc.constant('v1'),
@@ -905,25 +1468,64 @@ describe('translate: objects', () => {
           metadata: fc.record({ name: name(other), namespace: name(other) }),
           subjects: fc.array(
             fc.oneof(
-              fc.record({ kind: fc.constant('User'), name: fc.oneof(name(other), fc.tuple(name(other), label).map(([namespace, account]) => `system:serviceaccount:${namespace}:${account}`)) }),
-              fc.record({ kind: fc.constant('Group'), name: fc.oneof(name(other), name(other).map((namespace) => `system:serviceaccounts:${namespace}`), fc.constantFrom('system:authenticated', 'system:serviceaccounts')) }),
+              fc.record({
+                kind: fc.constant('User'),
+                name: fc.oneof(
+                  name(other),
+                  fc
+                    .tuple(name(other), label)
+                    .map(([namespace, account]) => `system:serviceaccount:${namespace}:${account}`),
+                ),
+              }),
+              fc.record({
+                kind: fc.constant('Group'),
+                name: fc.oneof(
+                  name(other),
+                  name(other).map((namespace) => `system:serviceaccounts:${namespace}`),
+                  fc.constantFrom('system:authenticated', 'system:serviceaccounts'),
+                ),
+              }),
               fc.record({ kind: fc.constant('ServiceAccount'), name: label, namespace: name(other) }),
             ),
             { maxLength: 4 },
           ),
-          roleRef: fc.record({ apiGroup: fc.constant('rbac.authorization.k8s.io'), kind: fc.constantFrom('Role', 'ClusterRole'), name: name(other) }),
+          roleRef: fc.record({
+            apiGroup: fc.constant('rbac.authorization.k8s.io'),
+            kind: fc.constantFrom('Role', 'ClusterRole'),
+            name: name(other),
+          }),
         }),
         fc.record({
           apiVersion: fc.constant('rbac.authorization.k8s.io/v1'),
           kind: fc.constant('ClusterRole'),
           metadata: fc.record({ name: name(other) }),
-          rules: fc.array(fc.record({ apiGroups: fc.array(fc.constantFrom('', 'apps', '*', 'stable.example.com', 'x.io'), { minLength: 1, maxLength: 3 }), verbs: fc.constant(['get']) }), { maxLength: 3 }),
+          rules: fc.array(
+            fc.record({
+              apiGroups: fc.array(fc.constantFrom('', 'apps', '*', 'stable.example.com', 'x.io'), {
+                minLength: 1,
+                maxLength: 3,
+              }),
+              verbs: fc.constant(['get']),
+            }),
+            { maxLength: 3 },
+          ),
         }),
-        fc.record({ apiVersion: fc.constant('stable.example.com/v1'), kind: fc.constant('CronTab'), metadata: fc.record({ name: name(other), namespace: name(other) }) }),
-        label.map((plural) => ({ apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: `${plural}.stable.example.com` }, spec: { group: 'stable.example.com' } })),
+        fc.record({
+          apiVersion: fc.constant('stable.example.com/v1'),
+          kind: fc.constant('CronTab'),
+          metadata: fc.record({ name: name(other), namespace: name(other) }),
+        }),
+        label.map((plural) => ({
+          apiVersion: 'apiextensions.k8s.io/v1',
+          kind: 'CustomResourceDefinition',
+          metadata: { name: `${plural}.stable.example.com` },
+          spec: { group: 'stable.example.com' },
+        })),
       );
 
-    const scenario = tenants.chain(([one, other]) => fc.tuple(fc.constant(one), fc.constant(other), validObject(other)));
+    const scenario = tenants.chain(([one, other]) =>
+      fc.tuple(fc.constant(one), fc.constant(other), validObject(other)),
+    );
 
     it('objectDown(ctx, objectUp(ctx, x)) is x', () => {
       fc.assert(
@@ -935,15 +1537,20 @@ describe('translate: objects', () => {
     });
 
     it('malformed bodies (any field of a known object replaced by any JSON): up refuses only with a TranslationError, down never throws', () => {
-      const samples = [...ROUND_TRIPS.flatMap((trip) => [trip.tenant, trip.upstream]), ...DOWN_ONLY.map((entry) => entry.upstream)];
-      const malformed = fc.tuple(fc.constantFrom(...samples), fc.nat(), fc.jsonValue({ maxDepth: 2 })).map(([sample, pick, value]) => {
-        const object = structuredClone(sample);
-        const paths = pathsIn(object).filter((path) => path[0] !== 'apiVersion' && path[0] !== 'kind');
-        const path = paths[pick % paths.length];
-        const holder = path.slice(0, -1).reduce((node: any, key) => node[key], object);
-        holder[path[path.length - 1]] = value;
-        return object;
-      });
+      const samples = [
+        ...ROUND_TRIPS.flatMap((trip) => [trip.tenant, trip.upstream]),
+        ...DOWN_ONLY.map((entry) => entry.upstream),
+      ];
+      const malformed = fc
+        .tuple(fc.constantFrom(...samples), fc.nat(), fc.jsonValue({ maxDepth: 2 }))
+        .map(([sample, pick, value]) => {
+          const object = structuredClone(sample);
+          const paths = pathsIn(object).filter((path) => path[0] !== 'apiVersion' && path[0] !== 'kind');
+          const path = paths[pick % paths.length];
+          const holder = path.slice(0, -1).reduce((node: any, key) => node[key], object);
+          holder[path[path.length - 1]] = value;
+          return object;
+        });
       fc.assert(
         fc.property(malformed, (object) => {
           try {
@@ -960,7 +1567,11 @@ describe('translate: objects', () => {
     it('another tenant sees nothing of it: null, or no string with the owner\u2019s prefix', () => {
       fc.assert(
         fc.property(scenario, ([one, other, object]) => {
-          expectNothingOf(tenantContext(one, kinds), tenantContext(other, kinds), objectUp(tenantContext(one, kinds), object));
+          expectNothingOf(
+            tenantContext(one, kinds),
+            tenantContext(other, kinds),
+            objectUp(tenantContext(one, kinds), object),
+          );
         }),
       );
     });

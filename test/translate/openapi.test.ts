@@ -12,11 +12,20 @@ import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../../tran
 
 function crd(group: string, plural: string, kind: string): ResourceInfo[] {
   return resourceInfoFromCRD({
-    spec: { group, scope: 'Namespaced', names: { plural, kind }, versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {}, scale: {} } }] },
+    spec: {
+      group,
+      scope: 'Namespaced',
+      names: { plural, kind },
+      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {}, scale: {} } }],
+    },
   });
 }
 
-const ctx = tenantContext('aaaaaa', { kindIsNamespaced: () => undefined, resourceIsNamespaced: () => undefined, kindOf: () => undefined });
+const ctx = tenantContext('aaaaaa', {
+  kindIsNamespaced: () => undefined,
+  resourceIsNamespaced: () => undefined,
+  kindOf: () => undefined,
+});
 
 const UPSTREAM: ResourceInfo[] = [
   ...BUILTIN_RESOURCES,
@@ -54,24 +63,38 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 function cronTabDocument(group: string, resources: ResourceInfo[]): OpenAPIV3Document {
   const doc: any = openapiV3Document(`apis/${group}/v1`, resources);
   const schema = `${group.split('.').reverse().join('.')}.v1`;
-  doc.paths[`/apis/${group}/v1/namespaces/{namespace}/crontabs/{name}`].get.responses['200'].content = { 'application/json': { schema: ref(`${schema}.CronTab`) } };
+  doc.paths[`/apis/${group}/v1/namespaces/{namespace}/crontabs/{name}`].get.responses['200'].content = {
+    'application/json': { schema: ref(`${schema}.CronTab`) },
+  };
   doc.components.schemas = {
     [`${schema}.CronTab`]: {
       type: 'object',
-      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { allOf: [ref(`${META}.ObjectMeta`)] }, spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } },
+      properties: {
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        metadata: { allOf: [ref(`${META}.ObjectMeta`)] },
+        spec: { type: 'object', properties: { cronSpec: { type: 'string' } } },
+      },
       'x-kubernetes-group-version-kind': [{ group, version: 'v1', kind: 'CronTab' }],
     },
     [`${schema}.CronTabList`]: {
       type: 'object',
       required: ['items'],
-      properties: { items: { type: 'array', items: ref(`${schema}.CronTab`) }, metadata: { allOf: [ref(`${META}.ListMeta`)] } },
+      properties: {
+        items: { type: 'array', items: ref(`${schema}.CronTab`) },
+        metadata: { allOf: [ref(`${META}.ListMeta`)] },
+      },
       'x-kubernetes-group-version-kind': [{ group, version: 'v1', kind: 'CronTabList' }],
     },
     [`${META}.ObjectMeta`]: { type: 'object' },
     [`${META}.ListMeta`]: { type: 'object' },
     [`${META}.DeleteOptions`]: {
       type: 'object',
-      'x-kubernetes-group-version-kind': ['', 'admission.k8s.io', 'apps'].map((g) => ({ group: g, version: 'v1', kind: 'DeleteOptions' })),
+      'x-kubernetes-group-version-kind': ['', 'admission.k8s.io', 'apps'].map((g) => ({
+        group: g,
+        version: 'v1',
+        kind: 'DeleteOptions',
+      })),
     },
   };
   return doc;
@@ -80,32 +103,53 @@ function cronTabDocument(group: string, resources: ResourceInfo[]): OpenAPIV3Doc
 describe('translate/openapi: index', () => {
   const upstream = openapiV3Index(UPSTREAM) as any;
   // kube also lists group documents and a few non-API ones.
-  for (const key of ['apis/aaaaaa-stable.example.com', 'apis/bbbbbb-widgets.example.com', 'apis/tenant.kubezoo.io', 'apis/apps', 'version']) {
+  for (const key of [
+    'apis/aaaaaa-stable.example.com',
+    'apis/bbbbbb-widgets.example.com',
+    'apis/tenant.kubezoo.io',
+    'apis/apps',
+    'version',
+  ]) {
     upstream.paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=0123ABCD` };
   }
   const down = openapiIndexDown(ctx, upstream);
 
   it('lists exactly the built-in group-versions and the tenant group, unprefixed', () => {
-    expect(Object.keys(down.paths)).to.have.members([...Object.keys(openapiV3Index(TENANT_VIEW).paths), 'apis/stable.example.com', 'apis/apps', 'version']);
+    expect(Object.keys(down.paths)).to.have.members([
+      ...Object.keys(openapiV3Index(TENANT_VIEW).paths),
+      'apis/stable.example.com',
+      'apis/apps',
+      'version',
+    ]);
     expectNone(down, FORBIDDEN);
   });
 
   it('renames the tenant group in the URL and keeps the upstream hash', () => {
     expect(down.paths['apis/stable.example.com/v1'].serverRelativeURL).to.equal(
-      upstream.paths['apis/aaaaaa-stable.example.com/v1'].serverRelativeURL.replace('/apis/aaaaaa-stable.example.com/', '/apis/stable.example.com/'),
+      upstream.paths['apis/aaaaaa-stable.example.com/v1'].serverRelativeURL.replace(
+        '/apis/aaaaaa-stable.example.com/',
+        '/apis/stable.example.com/',
+      ),
     );
-    expect(down.paths['apis/stable.example.com/v1'].serverRelativeURL).to.match(/^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/);
-    expect(down.paths['apis/stable.example.com']).to.deep.equal({ serverRelativeURL: '/openapi/v3/apis/stable.example.com?hash=0123ABCD' });
+    expect(down.paths['apis/stable.example.com/v1'].serverRelativeURL).to.match(
+      /^\/openapi\/v3\/apis\/stable\.example\.com\/v1\?hash=[0-9A-F]{128}$/,
+    );
+    expect(down.paths['apis/stable.example.com']).to.deep.equal({
+      serverRelativeURL: '/openapi/v3/apis/stable.example.com?hash=0123ABCD',
+    });
   });
 
   it('keeps built-in entries as they are', () => {
-    for (const key of ['api/v1', 'apis/apps/v1', 'apis/apps', 'version']) expect(down.paths[key], key).to.deep.equal(upstream.paths[key]);
+    for (const key of ['api/v1', 'apis/apps/v1', 'apis/apps', 'version'])
+      expect(down.paths[key], key).to.deep.equal(upstream.paths[key]);
   });
 
   it('points every URL at a path that leads back to the upstream document', () => {
     for (const [key, entry] of Object.entries<{ serverRelativeURL: string }>(down.paths)) {
       const [path, query] = entry.serverRelativeURL.split('?');
-      const upstreamEntry = Object.values<{ serverRelativeURL: string }>(upstream.paths).find((e) => e.serverRelativeURL === `${openapiPathUp(ctx, path!)}?${query}`);
+      const upstreamEntry = Object.values<{ serverRelativeURL: string }>(upstream.paths).find(
+        (e) => e.serverRelativeURL === `${openapiPathUp(ctx, path)}?${query}`,
+      );
       expect(upstreamEntry, key).to.not.equal(undefined);
     }
   });
@@ -113,12 +157,21 @@ describe('translate/openapi: index', () => {
 
 describe('translate/openapi: paths up', () => {
   it('prefixes the tenant group', () => {
-    expect(openapiPathUp(ctx, '/openapi/v3/apis/stable.example.com/v1')).to.equal('/openapi/v3/apis/aaaaaa-stable.example.com/v1');
-    expect(openapiPathUp(ctx, '/openapi/v3/apis/stable.example.com')).to.equal('/openapi/v3/apis/aaaaaa-stable.example.com');
+    expect(openapiPathUp(ctx, '/openapi/v3/apis/stable.example.com/v1')).to.equal(
+      '/openapi/v3/apis/aaaaaa-stable.example.com/v1',
+    );
+    expect(openapiPathUp(ctx, '/openapi/v3/apis/stable.example.com')).to.equal(
+      '/openapi/v3/apis/aaaaaa-stable.example.com',
+    );
   });
 
   it('leaves the core group, built-in groups and other documents as they are', () => {
-    for (const path of ['/openapi/v3/api/v1', '/openapi/v3/apis/apps/v1', '/openapi/v3/apis/rbac.authorization.k8s.io/v1', '/openapi/v3/version']) {
+    for (const path of [
+      '/openapi/v3/api/v1',
+      '/openapi/v3/apis/apps/v1',
+      '/openapi/v3/apis/rbac.authorization.k8s.io/v1',
+      '/openapi/v3/version',
+    ]) {
       expect(openapiPathUp(ctx, path), path).to.equal(path);
     }
   });
@@ -130,8 +183,12 @@ describe('translate/openapi: paths up', () => {
   });
 
   it('cannot reach another tenant or the admin CRDs: any custom group named is the tenant’s own', () => {
-    expect(openapiPathUp(ctx, '/openapi/v3/apis/bbbbbb-widgets.example.com/v1')).to.equal('/openapi/v3/apis/aaaaaa-bbbbbb-widgets.example.com/v1');
-    expect(openapiPathUp(ctx, '/openapi/v3/apis/monitoring.coreos.com/v1')).to.equal('/openapi/v3/apis/aaaaaa-monitoring.coreos.com/v1');
+    expect(openapiPathUp(ctx, '/openapi/v3/apis/bbbbbb-widgets.example.com/v1')).to.equal(
+      '/openapi/v3/apis/aaaaaa-bbbbbb-widgets.example.com/v1',
+    );
+    expect(openapiPathUp(ctx, '/openapi/v3/apis/monitoring.coreos.com/v1')).to.equal(
+      '/openapi/v3/apis/aaaaaa-monitoring.coreos.com/v1',
+    );
   });
 });
 
@@ -146,12 +203,20 @@ describe('translate/openapi: group-version documents', () => {
 
   it('renames path keys, group-version-kinds, operation ids and tags', () => {
     const patch = down.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}'].patch;
-    expect(patch['x-kubernetes-group-version-kind']).to.deep.equal({ group: 'stable.example.com', version: 'v1', kind: 'CronTab' });
+    expect(patch['x-kubernetes-group-version-kind']).to.deep.equal({
+      group: 'stable.example.com',
+      version: 'v1',
+      kind: 'CronTab',
+    });
     expect(patch.operationId).to.equal('patchStableExampleComV1NamespacedCronTab');
     expect(patch.tags).to.deep.equal(['stableExampleCom_v1']);
     expect(patch.parameters.map((p: { name: string }) => p.name)).to.include('fieldValidation');
     const scale = down.paths['/apis/stable.example.com/v1/namespaces/{namespace}/crontabs/{name}/scale'].patch;
-    expect(scale['x-kubernetes-group-version-kind']).to.deep.equal({ group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    expect(scale['x-kubernetes-group-version-kind']).to.deep.equal({
+      group: 'autoscaling',
+      version: 'v1',
+      kind: 'Scale',
+    });
   });
 
   it('renames CRD schemas and their references, not built-in ones', () => {
@@ -162,21 +227,40 @@ describe('translate/openapi: group-version documents', () => {
       `${META}.ListMeta`,
       `${META}.DeleteOptions`,
     ]);
-    expect(down.components.schemas['com.example.stable.v1.CronTabList'].properties.items.items).to.deep.equal(ref('com.example.stable.v1.CronTab'));
-    expect(down.components.schemas['com.example.stable.v1.CronTab']['x-kubernetes-group-version-kind']).to.deep.equal([{ group: 'stable.example.com', version: 'v1', kind: 'CronTab' }]);
-    expect(down.components.schemas[`${META}.DeleteOptions`]).to.deep.equal(upstream.components.schemas[`${META}.DeleteOptions`]);
+    expect(down.components.schemas['com.example.stable.v1.CronTabList'].properties.items.items).to.deep.equal(
+      ref('com.example.stable.v1.CronTab'),
+    );
+    expect(down.components.schemas['com.example.stable.v1.CronTab']['x-kubernetes-group-version-kind']).to.deep.equal([
+      { group: 'stable.example.com', version: 'v1', kind: 'CronTab' },
+    ]);
+    expect(down.components.schemas[`${META}.DeleteOptions`]).to.deep.equal(
+      upstream.components.schemas[`${META}.DeleteOptions`],
+    );
   });
 
   it('changes no other text, even text naming the upstream group', () => {
     const doc: any = cronTabDocument('aaaaaa-stable.example.com', UPSTREAM);
     const spec = doc.components.schemas['com.example.aaaaaa-stable.v1.CronTab'].properties.spec;
     spec.description = 'served as /apis/aaaaaa-stable.example.com/v1, schema com.example.aaaaaa-stable.v1.CronTab';
-    expect(openapiDocumentDown(ctx, doc).components.schemas['com.example.stable.v1.CronTab'].properties.spec.description).to.equal(spec.description);
+    expect(
+      openapiDocumentDown(ctx, doc).components.schemas['com.example.stable.v1.CronTab'].properties.spec.description,
+    ).to.equal(spec.description);
   });
 
   it('renames a group without dots, whose schema names kube does not reverse', () => {
-    const doc = { paths: {}, components: { schemas: { 'aaaaaa-widgets.v1.Widget': { 'x-kubernetes-group-version-kind': [{ group: 'aaaaaa-widgets', version: 'v1', kind: 'Widget' }] } } } };
-    expect(openapiDocumentDown(ctx, doc).components.schemas).to.deep.equal({ 'widgets.v1.Widget': { 'x-kubernetes-group-version-kind': [{ group: 'widgets', version: 'v1', kind: 'Widget' }] } });
+    const doc = {
+      paths: {},
+      components: {
+        schemas: {
+          'aaaaaa-widgets.v1.Widget': {
+            'x-kubernetes-group-version-kind': [{ group: 'aaaaaa-widgets', version: 'v1', kind: 'Widget' }],
+          },
+        },
+      },
+    };
+    expect(openapiDocumentDown(ctx, doc).components.schemas).to.deep.equal({
+      'widgets.v1.Widget': { 'x-kubernetes-group-version-kind': [{ group: 'widgets', version: 'v1', kind: 'Widget' }] },
+    });
   });
 
   it('leaves built-in documents unchanged', () => {

@@ -14,7 +14,14 @@ function translated(path: string, upstreamPath?: string) {
 
 describe('translate: the prefix check before the gateway sends as itself', () => {
   it('passes what the conversion makes: namespaced, cluster-scoped, custom, shared, collections', () => {
-    for (const path of ['/api/v1/namespaces/default/secrets/x', '/api/v1/namespaces/default', '/api/v1/namespaces', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view', '/api/v1/nodes/node-1', '/api/v1/persistentvolumes/pv/status']) {
+    for (const path of [
+      '/api/v1/namespaces/default/secrets/x',
+      '/api/v1/namespaces/default',
+      '/api/v1/namespaces',
+      '/apis/rbac.authorization.k8s.io/v1/clusterroles/view',
+      '/api/v1/nodes/node-1',
+      '/api/v1/persistentvolumes/pv/status',
+    ]) {
       expect(() => assertUnderPrefix(ctx, translated(path)), path).not.to.throw();
     }
   });
@@ -28,7 +35,10 @@ describe('translate: the prefix check before the gateway sends as itself', () =>
       ['/api/v1/persistentvolumes/pv/status', '/api/v1/persistentvolumes/bbbbbb-pv/status'],
     ];
     for (const [path, upstream] of cases) {
-      expect(() => assertUnderPrefix(ctx, translated(path, upstream)), upstream).to.throw(TranslationError, 'not under the tenant\'s prefix');
+      expect(() => assertUnderPrefix(ctx, translated(path, upstream)), upstream).to.throw(
+        TranslationError,
+        "not under the tenant's prefix",
+      );
     }
   });
 });

@@ -15,7 +15,12 @@ const GROUP_LIMIT = 253;
 
 const tenantGroup: StringRule = {
   up: (ctx, group) => {
-    if (!isTenantGroup(group)) throw new TranslationError(403, 'Forbidden', `CustomResourceDefinitions in the built-in API group "${group}" are not allowed for tenants`);
+    if (!isTenantGroup(group))
+      throw new TranslationError(
+        403,
+        'Forbidden',
+        `CustomResourceDefinitions in the built-in API group "${group}" are not allowed for tenants`,
+      );
     return addPrefix(ctx, group);
   },
   down: (ctx, group) => {
@@ -41,7 +46,8 @@ export const crdName: NameRule = {
 const groupFitsUpstream: Transform = {
   up: (ctx, crd) => {
     const group = isObject(crd.spec) ? crd.spec.group : undefined;
-    if (typeof group === 'string') checkLength(ctx, group, GROUP_LIMIT, { ...CRD, field: 'spec.group', name: String(crd.metadata?.name ?? '') });
+    if (typeof group === 'string')
+      checkLength(ctx, group, GROUP_LIMIT, { ...CRD, field: 'spec.group', name: String(crd.metadata?.name ?? '') });
   },
   down: () => true,
 };

@@ -4,7 +4,10 @@ import { all, each, optional } from './transform.js';
 
 const targetRef = optional('targetRef', objectReference());
 
-export const endpointsConvertor = each(['subsets'], all(each(['addresses'], targetRef), each(['notReadyAddresses'], targetRef)));
+export const endpointsConvertor = each(
+  ['subsets'],
+  all(each(['addresses'], targetRef), each(['notReadyAddresses'], targetRef)),
+);
 
 /** discovery.k8s.io EndpointSlice. */
 export const endpointSliceConvertor = each(['endpoints'], targetRef);

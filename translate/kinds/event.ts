@@ -7,7 +7,15 @@ import { textAt } from './text.js';
 import { all, optional } from './transform.js';
 
 /** core/v1 Event. */
-export const coreEventConvertor = all(optional('involvedObject', objectReference()), optional('related', objectReference()), textAt('message'));
+export const coreEventConvertor = all(
+  optional('involvedObject', objectReference()),
+  optional('related', objectReference()),
+  textAt('message'),
+);
 
 /** events.k8s.io/v1 Event. */
-export const eventsEventConvertor = all(optional('regarding', objectReference()), optional('related', objectReference()), textAt('note'));
+export const eventsEventConvertor = all(
+  optional('regarding', objectReference()),
+  optional('related', objectReference()),
+  textAt('note'),
+);

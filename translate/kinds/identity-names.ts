@@ -16,7 +16,11 @@ const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts:';
 const TENANT_SCOPED_GROUPS: ReadonlySet<string> = new Set(['system:authenticated', 'system:serviceaccounts']);
 
 function clusterIdentity(what: 'user' | 'group', name: string): TranslationError {
-  return new TranslationError(403, 'Forbidden', `the ${what} "${name}" is one of the cluster's own identities, which tenants cannot name (only system:authenticated, system:serviceaccounts, system:serviceaccounts:<namespace> and system:serviceaccount:<namespace>:<name> stand for the tenant's own)`);
+  return new TranslationError(
+    403,
+    'Forbidden',
+    `the ${what} "${name}" is one of the cluster's own identities, which tenants cannot name (only system:authenticated, system:serviceaccounts, system:serviceaccounts:<namespace> and system:serviceaccount:<namespace>:<name> stand for the tenant's own)`,
+  );
 }
 
 /** `system:serviceaccount:<ns>:<sa>` ↔ `system:serviceaccount:<p><ns>:<sa>`; other `system:` users are refused up, dropped down. */
@@ -45,7 +49,8 @@ export const userName: StringRule = {
  */
 export const groupName: StringRule = {
   up: (ctx, name) => {
-    if (isServiceAccountsOfNamespace(name)) return SERVICE_ACCOUNTS_GROUP + addPrefix(ctx, name.slice(SERVICE_ACCOUNTS_GROUP.length));
+    if (isServiceAccountsOfNamespace(name))
+      return SERVICE_ACCOUNTS_GROUP + addPrefix(ctx, name.slice(SERVICE_ACCOUNTS_GROUP.length));
     if (name.startsWith('system:') && !TENANT_SCOPED_GROUPS.has(name)) throw clusterIdentity('group', name);
     return addPrefix(ctx, name);
   },

@@ -24,6 +24,10 @@ const ingressClassParameters = typedReferenceWith(parametersNameRule);
 /** networking.k8s.io IngressClass. */
 export const ingressClassConvertor = at(['spec'], optional('parameters', ingressClassParameters));
 
-export const ingressInvariants: readonly Invariant[] = [ruled(['spec', 'ingressClassName'], prefixed, "must name one of the tenant's IngressClasses")];
+export const ingressInvariants: readonly Invariant[] = [
+  ruled(['spec', 'ingressClassName'], prefixed, "must name one of the tenant's IngressClasses"),
+];
 
-export const ingressClassInvariants: readonly Invariant[] = [owned(['spec', 'parameters'], ingressClassParameters, "must name one of the tenant's objects")];
+export const ingressClassInvariants: readonly Invariant[] = [
+  owned(['spec', 'parameters'], ingressClassParameters, "must name one of the tenant's objects"),
+];

@@ -35,7 +35,11 @@ export interface Violation {
 
 /** A string field converted by `rule`: holds when absent, `""` or a value the rule shows this tenant. */
 export function ruled(path: readonly string[], rule: StringRule, must: string): Invariant {
-  return { path, must, holds: (ctx, value) => typeof value !== 'string' || value === '' || rule.down(ctx, value) !== null };
+  return {
+    path,
+    must,
+    holds: (ctx, value) => typeof value !== 'string' || value === '' || rule.down(ctx, value) !== null,
+  };
 }
 
 /** An object converted by `transform`: holds when absent or when its down conversion keeps it (a copy is converted). */
@@ -81,16 +85,25 @@ type Visitor = (value: unknown, field: string, set: (value: unknown) => void) =>
  * Calls `visitor` for the value at each place `path` reaches. A missing object on the way is an
  * absent value (so a required field is still seen missing); a missing array has no elements.
  */
-function visit(node: unknown, path: readonly string[], field: string, visitor: Visitor, set: (value: unknown) => void = () => {}): void {
+function visit(
+  node: unknown,
+  path: readonly string[],
+  field: string,
+  visitor: Visitor,
+  set: (value: unknown) => void = () => {},
+): void {
   if (path.length === 0) return visitor(node, field, set);
   const [step, ...rest] = path as [string, ...string[]];
   if (step === EACH) {
-    if (Array.isArray(node)) node.forEach((element, index) => visit(element, rest, `${field}[${index}]`, visitor, (value) => (node[index] = value)));
+    if (Array.isArray(node))
+      node.forEach((element, index) =>
+        visit(element, rest, `${field}[${index}]`, visitor, (value) => (node[index] = value)),
+      );
     return;
   }
   if (node !== undefined && !isObject(node)) return;
   const name = field ? `${field}.${step}` : step;
-  const holder = node as Json | undefined;
+  const holder = node;
   visit(holder?.[step], rest, name, visitor, (value) => {
     if (holder) holder[step] = value;
     else set({ [step]: value });

@@ -17,7 +17,10 @@ export interface ObjectType {
   kind: string;
 }
 
-const references = all(each(['ownerReferences'], objectReference()), each(['managedFields'], requiredStringAt('apiVersion', apiVersionRule)));
+const references = all(
+  each(['ownerReferences'], objectReference()),
+  each(['managedFields'], requiredStringAt('apiVersion', apiVersionRule)),
+);
 
 /**
  * Kinds the discovery cache does not know (subresource bodies such as Scale or Eviction) are judged
@@ -71,7 +74,11 @@ export function metadataDown(ctx: TenantContext, object: Json, type: ObjectType)
   return references.down(ctx, meta);
 }
 
-const ownerReferencesInvariant = owned(['metadata', 'ownerReferences', EACH], objectReference(), "must refer to the tenant's own objects");
+const ownerReferencesInvariant = owned(
+  ['metadata', 'ownerReferences', EACH],
+  objectReference(),
+  "must refer to the tenant's own objects",
+);
 
 /**
  * The invariants of ObjectMeta, for every kind but the shared ones: a namespaced object lives in
@@ -79,7 +86,11 @@ const ownerReferencesInvariant = owned(['metadata', 'ownerReferences', EACH], ob
  * and its owners are the tenant's.
  */
 export function metadataInvariants(namespaced: boolean, type: ObjectType): readonly Invariant[] {
-  if (namespaced) return [ruled(['metadata', 'namespace'], prefixed, "must be one of the tenant's namespaces"), ownerReferencesInvariant];
+  if (namespaced)
+    return [
+      ruled(['metadata', 'namespace'], prefixed, "must be one of the tenant's namespaces"),
+      ownerReferencesInvariant,
+    ];
   if (isSharedKind(type.group, type.kind)) return [];
   return [
     ruled(['metadata', 'name'], nameRuleFor(type.group, type.kind), 'must carry the tenant prefix'),

@@ -29,5 +29,7 @@ export function nameRuleFor(group: string, kind: string): NameRule {
  * kinds, shared kinds, and kinds the discovery cache does not know.
  */
 export function referencedNameRule(ctx: TenantContext, group: string, kind: string): NameRule | undefined {
-  return ctx.kinds.kindIsNamespaced(group, kind) === false && !isSharedKind(group, kind) ? nameRuleFor(group, kind) : undefined;
+  return ctx.kinds.kindIsNamespaced(group, kind) === false && !isSharedKind(group, kind)
+    ? nameRuleFor(group, kind)
+    : undefined;
 }

@@ -34,7 +34,7 @@ export const namespaceConvertor: Transform = {
 export const namespaceInvariants: readonly Invariant[] = [
   {
     path: ['metadata', 'labels', TENANT_LABEL],
-    must: 'must be the tenant\'s id',
+    must: "must be the tenant's id",
     holds: (ctx, value) => value === ctx.tenantId,
     normalize: (ctx) => ctx.tenantId,
   },

@@ -3,7 +3,11 @@
  * PriorityClass, RuntimeClass, and StorageClass/PV in ephemeral volumes and claim templates.
  */
 import { EACH, ruled, type Invariant } from './invariants.js';
-import { ephemeralVolumeInvariants, persistentVolumeClaimSpec, persistentVolumeClaimSpecInvariants } from './storage.js';
+import {
+  ephemeralVolumeInvariants,
+  persistentVolumeClaimSpec,
+  persistentVolumeClaimSpecInvariants,
+} from './storage.js';
 import { all, at, each, prefixed, stringAt } from './transform.js';
 
 const podSpec = all(
@@ -20,7 +24,10 @@ export const podTemplateConvertor = at(['template', 'spec'], podSpec);
 /** ReplicationController, Deployment, ReplicaSet, DaemonSet, Job. */
 export const workloadConvertor = at(['spec', 'template', 'spec'], podSpec);
 
-export const statefulSetConvertor = all(workloadConvertor, each(['spec', 'volumeClaimTemplates'], at(['spec'], persistentVolumeClaimSpec)));
+export const statefulSetConvertor = all(
+  workloadConvertor,
+  each(['spec', 'volumeClaimTemplates'], at(['spec'], persistentVolumeClaimSpec)),
+);
 
 export const cronJobConvertor = at(['spec', 'jobTemplate', 'spec', 'template', 'spec'], podSpec);
 
@@ -36,5 +43,8 @@ const podSpecInvariants = (path: readonly string[]): Invariant[] => [
 export const podInvariants = podSpecInvariants(['spec']);
 export const podTemplateInvariants = podSpecInvariants(['template', 'spec']);
 export const workloadInvariants = podSpecInvariants(['spec', 'template', 'spec']);
-export const statefulSetInvariants = [...workloadInvariants, ...persistentVolumeClaimSpecInvariants(['spec', 'volumeClaimTemplates', EACH, 'spec'])];
+export const statefulSetInvariants = [
+  ...workloadInvariants,
+  ...persistentVolumeClaimSpecInvariants(['spec', 'volumeClaimTemplates', EACH, 'spec']),
+];
 export const cronJobInvariants = podSpecInvariants(['spec', 'jobTemplate', 'spec', 'template', 'spec']);

@@ -11,8 +11,26 @@ import { groupDown, groupUp, TranslationError, type TenantContext } from '../con
 import { groupName, userName } from './identity-names.js';
 import { referencedNameRule } from './names.js';
 import { EACH, owned, ruled, type Invariant } from './invariants.js';
-import { forcedTenantLabel, isTenantRequirement, TENANT_LABEL, tenantOnlySelector, withTenantRequirement } from './tenant-label.js';
-import { all, at, byKind, each, isObject, prefixed, requiredStringAt, stringsAt, type Json, type StringRule, type Transform } from './transform.js';
+import {
+  forcedTenantLabel,
+  isTenantRequirement,
+  TENANT_LABEL,
+  tenantOnlySelector,
+  withTenantRequirement,
+} from './tenant-label.js';
+import {
+  all,
+  at,
+  byKind,
+  each,
+  isObject,
+  prefixed,
+  requiredStringAt,
+  stringsAt,
+  type Json,
+  type StringRule,
+  type Transform,
+} from './transform.js';
 
 const subject = byKind({
   User: requiredStringAt('name', userName),
@@ -52,14 +70,23 @@ export const GRANT_NAME_PREFIX = 'paddock:';
 const notAGrant: Transform = {
   up: (_ctx, binding) => {
     if (typeof binding.metadata?.name === 'string' && binding.metadata.name.startsWith(GRANT_NAME_PREFIX)) {
-      throw new TranslationError(403, 'Forbidden', `rolebindings named "${GRANT_NAME_PREFIX}…" are reserved for the gateway's grants`);
+      throw new TranslationError(
+        403,
+        'Forbidden',
+        `rolebindings named "${GRANT_NAME_PREFIX}…" are reserved for the gateway's grants`,
+      );
     }
     // The label marks grants, so that a tenant's delete-collection leaves them alone (request.ts).
     if (isObject(binding.metadata?.labels) && Object.hasOwn(binding.metadata.labels, TENANT_LABEL)) {
-      throw new TranslationError(403, 'Forbidden', `the label ${TENANT_LABEL} on rolebindings is reserved for the gateway's grants`);
+      throw new TranslationError(
+        403,
+        'Forbidden',
+        `the label ${TENANT_LABEL} on rolebindings is reserved for the gateway's grants`,
+      );
     }
   },
-  down: (_ctx, binding) => !(typeof binding.metadata?.name === 'string' && binding.metadata.name.startsWith(GRANT_NAME_PREFIX)),
+  down: (_ctx, binding) =>
+    !(typeof binding.metadata?.name === 'string' && binding.metadata.name.startsWith(GRANT_NAME_PREFIX)),
 };
 
 const subjects = each(['subjects'], subject);
@@ -76,7 +103,8 @@ export const apiGroup: StringRule = {
 
 const ruleGroups = stringsAt('apiGroups', apiGroup);
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 /**
  * How a rule's resourceNames map, read from its groups and resources in the tenant's view: kept
@@ -94,7 +122,7 @@ function resourceNamesRule(ctx: TenantContext, rule: Json): StringRule | undefin
   const byConversion = new Map<StringRule['up'] | undefined, StringRule | undefined>();
   for (const group of groups) {
     for (const resource of resources) {
-      const kind = ctx.kinds.kindOf(group, resource.split('/')[0]!);
+      const kind = ctx.kinds.kindOf(group, resource.split('/')[0]);
       const names = kind === undefined ? undefined : referencedNameRule(ctx, group, kind);
       byConversion.set(names?.up, names);
     }
@@ -114,22 +142,36 @@ interface RuleOwner {
 
 function invalid(owner: RuleOwner, field: string, value: unknown, detail: string): TranslationError {
   const message = `Invalid value: ${JSON.stringify(value)}: ${detail}`;
-  return new TranslationError(422, 'Invalid', `${owner.kind} "${owner.name}" is invalid: ${owner.field}.${field}: ${message}`, {
-    name: owner.name,
-    kind: owner.kind,
-    group: 'rbac.authorization.k8s.io',
-    causes: [{ reason: 'FieldValueInvalid', field: `${owner.field}.${field}`, message }],
-  });
+  return new TranslationError(
+    422,
+    'Invalid',
+    `${owner.kind} "${owner.name}" is invalid: ${owner.field}.${field}: ${message}`,
+    {
+      name: owner.name,
+      kind: owner.kind,
+      group: 'rbac.authorization.k8s.io',
+      causes: [{ reason: 'FieldValueInvalid', field: `${owner.field}.${field}`, message }],
+    },
+  );
 }
 
 /** A PolicyRule up: names of the tenant's cluster-scoped objects get the prefix, groups as everywhere. */
 function ruleUp(ctx: TenantContext, rule: Json, owner: RuleOwner): void {
   if (Array.isArray(rule.resourceNames) && rule.resourceNames.length > 0) {
     // Without its resources (a JSON patch into the rule) the names' scope cannot be known.
-    if (!Array.isArray(rule.resources)) throw invalid(owner, 'resources', rule.resources ?? null, 'resourceNames can only be converted together with the rule\'s resources');
+    if (!Array.isArray(rule.resources))
+      throw invalid(
+        owner,
+        'resources',
+        rule.resources ?? null,
+        "resourceNames can only be converted together with the rule's resources",
+      );
     const names = resourceNamesRule(ctx, rule);
     if (typeof names === 'string') throw invalid(owner, 'resourceNames', rule.resourceNames, names);
-    if (names) rule.resourceNames = rule.resourceNames.map((name: unknown) => (typeof name === 'string' ? names.up(ctx, name) : name));
+    if (names)
+      rule.resourceNames = rule.resourceNames.map((name: unknown) =>
+        typeof name === 'string' ? names.up(ctx, name) : name,
+      );
   }
   ruleGroups.up(ctx, rule);
 }
@@ -154,7 +196,10 @@ function ruleDown(ctx: TenantContext, rule: Json): boolean {
 }
 
 /** A rules review's ResourceRule, which only comes down. */
-export const policyRule: Transform = { up: (ctx, rule) => ruleUp(ctx, rule, { kind: 'SelfSubjectRulesReview', name: '', field: 'status.resourceRules' }), down: ruleDown };
+export const policyRule: Transform = {
+  up: (ctx, rule) => ruleUp(ctx, rule, { kind: 'SelfSubjectRulesReview', name: '', field: 'status.resourceRules' }),
+  down: ruleDown,
+};
 
 /** The rules of a Role or ClusterRole; a refusal names the object and the rule, as the apiserver would. */
 function rulesOf(kind: string): Transform {
@@ -162,7 +207,12 @@ function rulesOf(kind: string): Transform {
     up: (ctx, role) => {
       if (!Array.isArray(role.rules)) return;
       role.rules.forEach((rule: unknown, index: number) => {
-        if (isObject(rule)) ruleUp(ctx, rule, { kind, name: String(role.metadata?.name ?? role.metadata?.generateName ?? ''), field: `rules[${index}]` });
+        if (isObject(rule))
+          ruleUp(ctx, rule, {
+            kind,
+            name: String(role.metadata?.name ?? role.metadata?.generateName ?? ''),
+            field: `rules[${index}]`,
+          });
       });
     },
     down: each(['rules'], policyRule).down,
@@ -181,19 +231,32 @@ export const roleConvertor = rulesOf('Role');
  */
 const AGGREGATE_TO_CLUSTER_ROLES = 'rbac.authorization.k8s.io/aggregate-to-';
 
-const aggregatesIntoClusterRoles = (labels: unknown): string | undefined => (isObject(labels) ? Object.keys(labels).find((key) => key.startsWith(AGGREGATE_TO_CLUSTER_ROLES)) : undefined);
+const aggregatesIntoClusterRoles = (labels: unknown): string | undefined =>
+  isObject(labels) ? Object.keys(labels).find((key) => key.startsWith(AGGREGATE_TO_CLUSTER_ROLES)) : undefined;
 
 const notIntoClusterRoles: Transform = {
   up: (_ctx, role) => {
     const key = aggregatesIntoClusterRoles(role.metadata?.labels);
-    if (key) throw new TranslationError(403, 'Forbidden', `the label ${key} would add the tenant's rules to the cluster's own roles, which tenants cannot change`);
+    if (key)
+      throw new TranslationError(
+        403,
+        'Forbidden',
+        `the label ${key} would add the tenant's rules to the cluster's own roles, which tenants cannot change`,
+      );
   },
   down: () => true,
 };
 
-export const clusterRoleConvertor = all(rulesOf('ClusterRole'), notIntoClusterRoles, forcedTenantLabel, tenantAggregation);
+export const clusterRoleConvertor = all(
+  rulesOf('ClusterRole'),
+  notIntoClusterRoles,
+  forcedTenantLabel,
+  tenantAggregation,
+);
 
-export const roleInvariants: readonly Invariant[] = [ruled(['rules', EACH, 'apiGroups', EACH], apiGroup, "must be a built-in API group or one of the tenant's own")];
+export const roleInvariants: readonly Invariant[] = [
+  ruled(['rules', EACH, 'apiGroups', EACH], apiGroup, "must be a built-in API group or one of the tenant's own"),
+];
 
 /** A ClusterRole carries the tenant label, and aggregates only the tenant's own ClusterRoles. */
 export const clusterRoleInvariants: readonly Invariant[] = [
@@ -212,14 +275,27 @@ export const clusterRoleInvariants: readonly Invariant[] = [
   {
     path: ['aggregationRule', 'clusterRoleSelectors', EACH],
     must: `must require the label ${TENANT_LABEL} In [<tenant>]`,
-    holds: (ctx, selector) => isObject(selector) && Array.isArray(selector.matchExpressions) && selector.matchExpressions.some((requirement: unknown) => isTenantRequirement(ctx, requirement)),
+    holds: (ctx, selector) =>
+      isObject(selector) &&
+      Array.isArray(selector.matchExpressions) &&
+      selector.matchExpressions.some((requirement: unknown) => isTenantRequirement(ctx, requirement)),
     normalize: withTenantRequirement,
   },
 ];
 
-const subjectsInvariant = owned(['subjects', EACH], subject, "must be one of the tenant's users, groups or service accounts");
+const subjectsInvariant = owned(
+  ['subjects', EACH],
+  subject,
+  "must be one of the tenant's users, groups or service accounts",
+);
 
-export const roleBindingInvariants: readonly Invariant[] = [subjectsInvariant, owned(['roleRef'], roleRef, "must name one of the tenant's roles")];
+export const roleBindingInvariants: readonly Invariant[] = [
+  subjectsInvariant,
+  owned(['roleRef'], roleRef, "must name one of the tenant's roles"),
+];
 
 /** A ClusterRoleBinding that names a real role upstream would grant it across every namespace. */
-export const clusterRoleBindingInvariants: readonly Invariant[] = [subjectsInvariant, owned(['roleRef'], dormantRoleRef, "must name one of the tenant's roles, dormant")];
+export const clusterRoleBindingInvariants: readonly Invariant[] = [
+  subjectsInvariant,
+  owned(['roleRef'], dormantRoleRef, "must name one of the tenant's roles, dormant"),
+];

@@ -14,10 +14,43 @@ import { ingressClassConvertor, ingressClassInvariants, ingressConvertor, ingres
 import type { Invariant } from './invariants.js';
 import { metadataInvariants } from './metadata.js';
 import { namespaceConvertor, namespaceInvariants } from './namespace.js';
-import { cronJobConvertor, cronJobInvariants, podConvertor, podInvariants, podTemplateConvertor, podTemplateInvariants, statefulSetConvertor, statefulSetInvariants, workloadConvertor, workloadInvariants } from './pod-spec.js';
-import { clusterRoleBindingConvertor, clusterRoleBindingInvariants, clusterRoleConvertor, clusterRoleInvariants, roleBindingConvertor, roleBindingInvariants, roleConvertor, roleInvariants } from './rbac.js';
-import { selfSubjectAccessReviewConvertor, selfSubjectReviewConvertor, selfSubjectRulesReviewConvertor, subjectAccessReviewConvertor, tokenReviewConvertor } from './reviews.js';
-import { persistentVolumeClaimConvertor, persistentVolumeClaimInvariants, persistentVolumeConvertor, persistentVolumeInvariants, storageClassConvertor, storageClassInvariants } from './storage.js';
+import {
+  cronJobConvertor,
+  cronJobInvariants,
+  podConvertor,
+  podInvariants,
+  podTemplateConvertor,
+  podTemplateInvariants,
+  statefulSetConvertor,
+  statefulSetInvariants,
+  workloadConvertor,
+  workloadInvariants,
+} from './pod-spec.js';
+import {
+  clusterRoleBindingConvertor,
+  clusterRoleBindingInvariants,
+  clusterRoleConvertor,
+  clusterRoleInvariants,
+  roleBindingConvertor,
+  roleBindingInvariants,
+  roleConvertor,
+  roleInvariants,
+} from './rbac.js';
+import {
+  selfSubjectAccessReviewConvertor,
+  selfSubjectReviewConvertor,
+  selfSubjectRulesReviewConvertor,
+  subjectAccessReviewConvertor,
+  tokenReviewConvertor,
+} from './reviews.js';
+import {
+  persistentVolumeClaimConvertor,
+  persistentVolumeClaimInvariants,
+  persistentVolumeConvertor,
+  persistentVolumeInvariants,
+  storageClassConvertor,
+  storageClassInvariants,
+} from './storage.js';
 import { tokenRequestConvertor, tokenRequestInvariants } from './token-request.js';
 import type { Transform } from './transform.js';
 import { webhookConfigurationConvertor, webhookConfigurationInvariants } from './webhook.js';
@@ -42,35 +75,126 @@ const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   ['/Event', { convertor: coreEventConvertor, protobuf: v1(FIELDS.coreEvent), invariants: [] }],
   ['events.k8s.io/Event', { convertor: eventsEventConvertor, protobuf: v1(FIELDS.eventsEvent), invariants: [] }],
   ['/Endpoints', { convertor: endpointsConvertor, protobuf: v1(FIELDS.endpoints), invariants: [] }],
-  ['discovery.k8s.io/EndpointSlice', { convertor: endpointSliceConvertor, protobuf: v1(FIELDS.endpointSlice), invariants: [] }],
-  ['/PersistentVolume', { convertor: persistentVolumeConvertor, protobuf: v1(FIELDS.persistentVolume), invariants: persistentVolumeInvariants }],
-  ['/PersistentVolumeClaim', { convertor: persistentVolumeClaimConvertor, protobuf: v1(FIELDS.persistentVolumeClaim), invariants: persistentVolumeClaimInvariants }],
-  ['storage.k8s.io/StorageClass', { convertor: storageClassConvertor, protobuf: v1(FIELDS.storageClass), invariants: storageClassInvariants }],
+  [
+    'discovery.k8s.io/EndpointSlice',
+    { convertor: endpointSliceConvertor, protobuf: v1(FIELDS.endpointSlice), invariants: [] },
+  ],
+  [
+    '/PersistentVolume',
+    {
+      convertor: persistentVolumeConvertor,
+      protobuf: v1(FIELDS.persistentVolume),
+      invariants: persistentVolumeInvariants,
+    },
+  ],
+  [
+    '/PersistentVolumeClaim',
+    {
+      convertor: persistentVolumeClaimConvertor,
+      protobuf: v1(FIELDS.persistentVolumeClaim),
+      invariants: persistentVolumeClaimInvariants,
+    },
+  ],
+  [
+    'storage.k8s.io/StorageClass',
+    { convertor: storageClassConvertor, protobuf: v1(FIELDS.storageClass), invariants: storageClassInvariants },
+  ],
   ['/Pod', { convertor: podConvertor, protobuf: v1(FIELDS.pod), invariants: podInvariants }],
-  ['/PodTemplate', { convertor: podTemplateConvertor, protobuf: v1(FIELDS.podTemplate), invariants: podTemplateInvariants }],
-  ['/ReplicationController', { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants }],
-  ['apps/Deployment', { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants }],
-  ['apps/ReplicaSet', { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants }],
+  [
+    '/PodTemplate',
+    { convertor: podTemplateConvertor, protobuf: v1(FIELDS.podTemplate), invariants: podTemplateInvariants },
+  ],
+  [
+    '/ReplicationController',
+    { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants },
+  ],
+  [
+    'apps/Deployment',
+    { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants },
+  ],
+  [
+    'apps/ReplicaSet',
+    { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants },
+  ],
   ['apps/DaemonSet', { convertor: workloadConvertor, protobuf: v1(FIELDS.daemonSet), invariants: workloadInvariants }],
-  ['apps/StatefulSet', { convertor: statefulSetConvertor, protobuf: v1(FIELDS.statefulSet), invariants: statefulSetInvariants }],
+  [
+    'apps/StatefulSet',
+    { convertor: statefulSetConvertor, protobuf: v1(FIELDS.statefulSet), invariants: statefulSetInvariants },
+  ],
   ['batch/Job', { convertor: workloadConvertor, protobuf: v1(FIELDS.job), invariants: workloadInvariants }],
   ['batch/CronJob', { convertor: cronJobConvertor, protobuf: v1(FIELDS.cronJob), invariants: cronJobInvariants }],
-  ['networking.k8s.io/Ingress', { convertor: ingressConvertor, protobuf: v1(FIELDS.ingress), invariants: ingressInvariants }],
-  ['networking.k8s.io/IngressClass', { convertor: ingressClassConvertor, protobuf: v1(FIELDS.ingressClass), invariants: ingressClassInvariants }],
-  ['rbac.authorization.k8s.io/Role', { convertor: roleConvertor, protobuf: v1(FIELDS.role), invariants: roleInvariants }],
-  ['rbac.authorization.k8s.io/ClusterRole', { convertor: clusterRoleConvertor, protobuf: v1(FIELDS.clusterRole), invariants: clusterRoleInvariants }],
-  ['rbac.authorization.k8s.io/RoleBinding', { convertor: roleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: roleBindingInvariants }],
-  ['rbac.authorization.k8s.io/ClusterRoleBinding', { convertor: clusterRoleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: clusterRoleBindingInvariants }],
-  ['apiextensions.k8s.io/CustomResourceDefinition', { convertor: crdConvertor, protobuf: v1(FIELDS.crd), invariants: crdInvariants }],
-  ['admissionregistration.k8s.io/MutatingWebhookConfiguration', { convertor: webhookConfigurationConvertor, protobuf: v1(FIELDS.webhookConfiguration), invariants: webhookConfigurationInvariants }],
-  ['admissionregistration.k8s.io/ValidatingWebhookConfiguration', { convertor: webhookConfigurationConvertor, protobuf: v1(FIELDS.webhookConfiguration), invariants: webhookConfigurationInvariants }],
-  ['authentication.k8s.io/TokenRequest', { convertor: tokenRequestConvertor, protobuf: v1(FIELDS.tokenRequest), invariants: tokenRequestInvariants }],
-  ['authentication.k8s.io/TokenReview', { convertor: tokenReviewConvertor, protobuf: v1(FIELDS.tokenReview), invariants: [] }],
-  ['authentication.k8s.io/SelfSubjectReview', { convertor: selfSubjectReviewConvertor, protobuf: v1(FIELDS.selfSubjectReview), invariants: [] }],
-  ['authorization.k8s.io/SubjectAccessReview', { convertor: subjectAccessReviewConvertor, protobuf: v1(FIELDS.subjectAccessReview), invariants: [] }],
-  ['authorization.k8s.io/LocalSubjectAccessReview', { convertor: subjectAccessReviewConvertor, protobuf: v1(FIELDS.subjectAccessReview), invariants: [] }],
-  ['authorization.k8s.io/SelfSubjectAccessReview', { convertor: selfSubjectAccessReviewConvertor, protobuf: v1(FIELDS.selfSubjectAccessReview), invariants: [] }],
-  ['authorization.k8s.io/SelfSubjectRulesReview', { convertor: selfSubjectRulesReviewConvertor, protobuf: v1(FIELDS.selfSubjectRulesReview), invariants: [] }],
+  [
+    'networking.k8s.io/Ingress',
+    { convertor: ingressConvertor, protobuf: v1(FIELDS.ingress), invariants: ingressInvariants },
+  ],
+  [
+    'networking.k8s.io/IngressClass',
+    { convertor: ingressClassConvertor, protobuf: v1(FIELDS.ingressClass), invariants: ingressClassInvariants },
+  ],
+  [
+    'rbac.authorization.k8s.io/Role',
+    { convertor: roleConvertor, protobuf: v1(FIELDS.role), invariants: roleInvariants },
+  ],
+  [
+    'rbac.authorization.k8s.io/ClusterRole',
+    { convertor: clusterRoleConvertor, protobuf: v1(FIELDS.clusterRole), invariants: clusterRoleInvariants },
+  ],
+  [
+    'rbac.authorization.k8s.io/RoleBinding',
+    { convertor: roleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: roleBindingInvariants },
+  ],
+  [
+    'rbac.authorization.k8s.io/ClusterRoleBinding',
+    { convertor: clusterRoleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: clusterRoleBindingInvariants },
+  ],
+  [
+    'apiextensions.k8s.io/CustomResourceDefinition',
+    { convertor: crdConvertor, protobuf: v1(FIELDS.crd), invariants: crdInvariants },
+  ],
+  [
+    'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+    {
+      convertor: webhookConfigurationConvertor,
+      protobuf: v1(FIELDS.webhookConfiguration),
+      invariants: webhookConfigurationInvariants,
+    },
+  ],
+  [
+    'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
+    {
+      convertor: webhookConfigurationConvertor,
+      protobuf: v1(FIELDS.webhookConfiguration),
+      invariants: webhookConfigurationInvariants,
+    },
+  ],
+  [
+    'authentication.k8s.io/TokenRequest',
+    { convertor: tokenRequestConvertor, protobuf: v1(FIELDS.tokenRequest), invariants: tokenRequestInvariants },
+  ],
+  [
+    'authentication.k8s.io/TokenReview',
+    { convertor: tokenReviewConvertor, protobuf: v1(FIELDS.tokenReview), invariants: [] },
+  ],
+  [
+    'authentication.k8s.io/SelfSubjectReview',
+    { convertor: selfSubjectReviewConvertor, protobuf: v1(FIELDS.selfSubjectReview), invariants: [] },
+  ],
+  [
+    'authorization.k8s.io/SubjectAccessReview',
+    { convertor: subjectAccessReviewConvertor, protobuf: v1(FIELDS.subjectAccessReview), invariants: [] },
+  ],
+  [
+    'authorization.k8s.io/LocalSubjectAccessReview',
+    { convertor: subjectAccessReviewConvertor, protobuf: v1(FIELDS.subjectAccessReview), invariants: [] },
+  ],
+  [
+    'authorization.k8s.io/SelfSubjectAccessReview',
+    { convertor: selfSubjectAccessReviewConvertor, protobuf: v1(FIELDS.selfSubjectAccessReview), invariants: [] },
+  ],
+  [
+    'authorization.k8s.io/SelfSubjectRulesReview',
+    { convertor: selfSubjectRulesReviewConvertor, protobuf: v1(FIELDS.selfSubjectRulesReview), invariants: [] },
+  ],
 ]);
 
 export function kindRecord(group: string, kind: string): KindRecord | undefined {

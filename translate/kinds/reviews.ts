@@ -9,7 +9,19 @@ import { referencedNameRule, type NameRule } from './names.js';
 import { apiGroup, policyRule } from './rbac.js';
 import { textAt } from './text.js';
 import { audiences } from './token-request.js';
-import { all, at, each, isObject, optional, prefixed, requiredStringAt, stringAt, stringsAt, type Json, type Transform } from './transform.js';
+import {
+  all,
+  at,
+  each,
+  isObject,
+  optional,
+  prefixed,
+  requiredStringAt,
+  stringAt,
+  stringsAt,
+  type Json,
+  type Transform,
+} from './transform.js';
 
 /** A UserInfo's groups; `<p>system:authenticated` and upstream's own `system:authenticated` are one group down. */
 const groupsOfIdentity = stringsAt('groups', identityGroupName);
@@ -53,7 +65,8 @@ function resourceNameRule(ctx: TenantContext, attributes: Json): NameRule | unde
 const resourceAttributes: Transform = {
   up: (ctx, attributes) => {
     const rule = resourceNameRule(ctx, attributes);
-    if (rule && typeof attributes.name === 'string' && attributes.name !== '') attributes.name = rule.up(ctx, attributes.name);
+    if (rule && typeof attributes.name === 'string' && attributes.name !== '')
+      attributes.name = rule.up(ctx, attributes.name);
     namespaceAndGroup.up(ctx, attributes);
   },
   down: (ctx, attributes) => {
@@ -72,11 +85,17 @@ const accessReviewStatus = at(['status'], all(textAt('reason'), textAt('evaluati
 
 /** SubjectAccessReview, LocalSubjectAccessReview. */
 export const subjectAccessReviewConvertor = all(
-  at(['spec'], all(stringAt('user', userName), stringsAt('groups', groupName), optional('resourceAttributes', resourceAttributes))),
+  at(
+    ['spec'],
+    all(stringAt('user', userName), stringsAt('groups', groupName), optional('resourceAttributes', resourceAttributes)),
+  ),
   accessReviewStatus,
 );
 
-export const selfSubjectAccessReviewConvertor = all(at(['spec'], optional('resourceAttributes', resourceAttributes)), accessReviewStatus);
+export const selfSubjectAccessReviewConvertor = all(
+  at(['spec'], optional('resourceAttributes', resourceAttributes)),
+  accessReviewStatus,
+);
 
 export const selfSubjectRulesReviewConvertor = all(
   at(['spec'], stringAt('namespace', prefixed)),

@@ -10,14 +10,30 @@
 import { TranslationError } from '../context.js';
 import { EACH, owned, ruled, type Invariant } from './invariants.js';
 import { objectReference } from './object-reference.js';
-import { all, at, isObject, optional, prefixed, requiredStringAt, stringAt, type StringRule, type Transform } from './transform.js';
+import {
+  all,
+  at,
+  isObject,
+  optional,
+  prefixed,
+  requiredStringAt,
+  stringAt,
+  type StringRule,
+  type Transform,
+} from './transform.js';
 import { typedReference } from './typed-reference.js';
 
 const STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
 const storageClassName = stringAt('storageClassName', prefixed);
 const storageClassAnnotation = at(['metadata', 'annotations'], stringAt(STORAGE_CLASS_ANNOTATION, prefixed));
 const secretReference = requiredStringAt('namespace', prefixed);
-const CSI_SECRET_REFERENCES = ['controllerPublishSecretRef', 'nodeStageSecretRef', 'nodePublishSecretRef', 'controllerExpandSecretRef', 'nodeExpandSecretRef'];
+const CSI_SECRET_REFERENCES = [
+  'controllerPublishSecretRef',
+  'nodeStageSecretRef',
+  'nodePublishSecretRef',
+  'controllerExpandSecretRef',
+  'nodeExpandSecretRef',
+];
 /** In-tree volume sources whose `secretRef` is a SecretReference (name and namespace); storageos's is an ObjectReference, converted alike. */
 const PLUGIN_SECRET_REFERENCES = ['rbd', 'iscsi', 'cinder', 'cephfs', 'flexVolume', 'scaleIO', 'storageos'];
 
@@ -54,7 +70,12 @@ const PVC_NAMESPACE_TEMPLATE = '${pvc.namespace}';
 const secretNamespaceParameter: StringRule = {
   up: (ctx, value) => {
     if (value === PVC_NAMESPACE_TEMPLATE) return value;
-    if (value.includes('${')) throw new TranslationError(403, 'Forbidden', `StorageClass parameters naming a secret namespace may only use the template ${PVC_NAMESPACE_TEMPLATE}`);
+    if (value.includes('${'))
+      throw new TranslationError(
+        403,
+        'Forbidden',
+        `StorageClass parameters naming a secret namespace may only use the template ${PVC_NAMESPACE_TEMPLATE}`,
+      );
     return prefixed.up(ctx, value);
   },
   down: (ctx, value) => (value === PVC_NAMESPACE_TEMPLATE ? value : prefixed.down(ctx, value)),
@@ -62,10 +83,12 @@ const secretNamespaceParameter: StringRule = {
 
 const secretNamespaceParameters: Transform = {
   up: (ctx, parameters) => {
-    for (const key of Object.keys(parameters)) if (SECRET_NAMESPACE_PARAMETER.test(key)) stringAt(key, secretNamespaceParameter).up(ctx, parameters);
+    for (const key of Object.keys(parameters))
+      if (SECRET_NAMESPACE_PARAMETER.test(key)) stringAt(key, secretNamespaceParameter).up(ctx, parameters);
   },
   down: (ctx, parameters) => {
-    for (const key of Object.keys(parameters)) if (SECRET_NAMESPACE_PARAMETER.test(key)) stringAt(key, secretNamespaceParameter).down(ctx, parameters);
+    for (const key of Object.keys(parameters))
+      if (SECRET_NAMESPACE_PARAMETER.test(key)) stringAt(key, secretNamespaceParameter).down(ctx, parameters);
     return true;
   },
 };
@@ -85,20 +108,30 @@ const claimSpecInvariants = (path: readonly string[]): Invariant[] => [
 ];
 
 /** The claim template of an ephemeral volume, in a pod spec at `podSpec`. */
-export const ephemeralVolumeInvariants = (podSpec: readonly string[]): Invariant[] => claimSpecInvariants([...podSpec, 'volumes', EACH, 'ephemeral', 'volumeClaimTemplate', 'spec']);
+export const ephemeralVolumeInvariants = (podSpec: readonly string[]): Invariant[] =>
+  claimSpecInvariants([...podSpec, 'volumes', EACH, 'ephemeral', 'volumeClaimTemplate', 'spec']);
 
 export const persistentVolumeClaimSpecInvariants = claimSpecInvariants;
 
-const storageClassAnnotationInvariant = ruled(['metadata', 'annotations', STORAGE_CLASS_ANNOTATION], prefixed, TENANT_NAME);
+const storageClassAnnotationInvariant = ruled(
+  ['metadata', 'annotations', STORAGE_CLASS_ANNOTATION],
+  prefixed,
+  TENANT_NAME,
+);
 
-export const persistentVolumeClaimInvariants: readonly Invariant[] = [storageClassAnnotationInvariant, ...claimSpecInvariants(['spec'])];
+export const persistentVolumeClaimInvariants: readonly Invariant[] = [
+  storageClassAnnotationInvariant,
+  ...claimSpecInvariants(['spec']),
+];
 
 export const persistentVolumeInvariants: readonly Invariant[] = [
   storageClassAnnotationInvariant,
   owned(['spec', 'claimRef'], objectReference('PersistentVolumeClaim'), TENANT_NAMESPACE),
   ruled(['spec', 'storageClassName'], prefixed, TENANT_NAME),
   ...CSI_SECRET_REFERENCES.map((key) => ruled(['spec', 'csi', key, 'namespace'], prefixed, TENANT_NAMESPACE)),
-  ...PLUGIN_SECRET_REFERENCES.map((plugin) => ruled(['spec', plugin, 'secretRef', 'namespace'], prefixed, TENANT_NAMESPACE)),
+  ...PLUGIN_SECRET_REFERENCES.map((plugin) =>
+    ruled(['spec', plugin, 'secretRef', 'namespace'], prefixed, TENANT_NAMESPACE),
+  ),
   ruled(['spec', 'azureFile', 'secretNamespace'], prefixed, TENANT_NAMESPACE),
 ];
 
@@ -108,6 +141,11 @@ export const storageClassInvariants: readonly Invariant[] = [
     must: `name one of the tenant's namespaces (or ${PVC_NAMESPACE_TEMPLATE}) in every *-secret-namespace parameter`,
     holds: (ctx, parameters) =>
       !isObject(parameters) ||
-      Object.entries(parameters).every(([key, value]) => !SECRET_NAMESPACE_PARAMETER.test(key) || typeof value !== 'string' || secretNamespaceParameter.down(ctx, value) !== null),
+      Object.entries(parameters).every(
+        ([key, value]) =>
+          !SECRET_NAMESPACE_PARAMETER.test(key) ||
+          typeof value !== 'string' ||
+          secretNamespaceParameter.down(ctx, value) !== null,
+      ),
   },
 ];

@@ -16,7 +16,11 @@ export const forcedTenantLabel: Transform = {
     const meta = isObject(object.metadata) ? object.metadata : (object.metadata = {});
     const labels = isObject(meta.labels) ? meta.labels : (meta.labels = {});
     if (Object.hasOwn(labels, TENANT_LABEL) && labels[TENANT_LABEL] !== ctx.tenantId) {
-      throw new TranslationError(403, 'Forbidden', `the label ${TENANT_LABEL} is set by the gateway and must be "${ctx.tenantId}" or absent`);
+      throw new TranslationError(
+        403,
+        'Forbidden',
+        `the label ${TENANT_LABEL} is set by the gateway and must be "${ctx.tenantId}" or absent`,
+      );
     }
     labels[TENANT_LABEL] = ctx.tenantId;
   },
@@ -50,7 +54,9 @@ export const tenantOnlySelector: Transform = {
   down: (ctx, selector: Json) => {
     if (!Array.isArray(selector.matchExpressions)) return true;
     // The last one is ours (appended up): a tenant's own identical requirement before it survives.
-    const ours = selector.matchExpressions.findLastIndex((requirement: unknown) => isTenantRequirement(ctx, requirement));
+    const ours = selector.matchExpressions.findLastIndex((requirement: unknown) =>
+      isTenantRequirement(ctx, requirement),
+    );
     if (ours >= 0) {
       selector.matchExpressions.splice(ours, 1);
       if (selector.matchExpressions.length === 0) delete selector.matchExpressions;

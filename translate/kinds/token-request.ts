@@ -14,4 +14,6 @@ export const audiences = stringsAt('audiences', prefixed);
 export const tokenRequestConvertor = at(['spec'], audiences);
 
 /** Not stored, but what it asks for: only audiences of the tenant's own. */
-export const tokenRequestInvariants: readonly Invariant[] = [ruled(['spec', 'audiences', EACH], prefixed, 'must be one of the tenant\'s own audiences')];
+export const tokenRequestInvariants: readonly Invariant[] = [
+  ruled(['spec', 'audiences', EACH], prefixed, "must be one of the tenant's own audiences"),
+];

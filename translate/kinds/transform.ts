@@ -127,7 +127,8 @@ export function requiredStringAt(key: string, rule: StringRule): Transform {
 export function stringsAt(key: string, rule: StringRule): Transform {
   return {
     up: (ctx, node) => {
-      if (Array.isArray(node[key])) node[key] = node[key].map((value: unknown) => (typeof value === 'string' ? rule.up(ctx, value) : value));
+      if (Array.isArray(node[key]))
+        node[key] = node[key].map((value: unknown) => (typeof value === 'string' ? rule.up(ctx, value) : value));
     },
     down: (ctx, node) => {
       if (!Array.isArray(node[key])) return true;
@@ -143,7 +144,8 @@ export function stringsAt(key: string, rule: StringRule): Transform {
 
 /** Picks the transform by the node's `kind` field (RBAC subjects, roleRefs); other kinds pass unchanged. */
 export function byKind(transforms: Readonly<Record<string, Transform>>): Transform {
-  const pick = (node: Json): Transform | undefined => (typeof node.kind === 'string' && Object.hasOwn(transforms, node.kind) ? transforms[node.kind] : undefined);
+  const pick = (node: Json): Transform | undefined =>
+    typeof node.kind === 'string' && Object.hasOwn(transforms, node.kind) ? transforms[node.kind] : undefined;
   return {
     up: (ctx, node) => pick(node)?.up(ctx, node),
     down: (ctx, node) => pick(node)?.down(ctx, node) ?? true,

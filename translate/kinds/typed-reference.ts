@@ -43,4 +43,6 @@ export function typedReferenceWith(nameRuleOf: ReferenceNameRule): Transform {
   };
 }
 
-export const typedReference = typedReferenceWith((ctx, ref, group) => (typeof ref.kind === 'string' ? referencedNameRule(ctx, group, ref.kind) : undefined));
+export const typedReference = typedReferenceWith((ctx, ref, group) =>
+  typeof ref.kind === 'string' ? referencedNameRule(ctx, group, ref.kind) : undefined,
+);

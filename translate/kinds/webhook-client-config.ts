@@ -9,7 +9,8 @@ import { all, optional, prefixed, requiredStringAt, type Transform } from './tra
 
 const noUrl: Transform = {
   up: (_ctx, config) => {
-    if (typeof config.url === 'string') throw new TranslationError(403, 'Forbidden', 'webhooks by URL are not allowed for tenants');
+    if (typeof config.url === 'string')
+      throw new TranslationError(403, 'Forbidden', 'webhooks by URL are not allowed for tenants');
   },
   down: () => true,
 };

@@ -11,8 +11,13 @@ import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-cl
 
 /** The selector is made when absent: without one a webhook sees every namespace. */
 const onlyTenantNamespaces: Transform = {
-  up: (ctx, webhook) => tenantOnlySelector.up(ctx, isObject(webhook.namespaceSelector) ? webhook.namespaceSelector : (webhook.namespaceSelector = {})),
-  down: (ctx, webhook) => !isObject(webhook.namespaceSelector) || tenantOnlySelector.down(ctx, webhook.namespaceSelector),
+  up: (ctx, webhook) =>
+    tenantOnlySelector.up(
+      ctx,
+      isObject(webhook.namespaceSelector) ? webhook.namespaceSelector : (webhook.namespaceSelector = {}),
+    ),
+  down: (ctx, webhook) =>
+    !isObject(webhook.namespaceSelector) || tenantOnlySelector.down(ctx, webhook.namespaceSelector),
 };
 
 /** Down the scope stays `Namespaced`: that is what the webhook really matches. */
@@ -24,7 +29,10 @@ const namespacedRules: Transform = {
 };
 
 /** MutatingWebhookConfiguration, ValidatingWebhookConfiguration. */
-export const webhookConfigurationConvertor = each(['webhooks'], all(at(['clientConfig'], webhookClientConfig), onlyTenantNamespaces, namespacedRules));
+export const webhookConfigurationConvertor = each(
+  ['webhooks'],
+  all(at(['clientConfig'], webhookClientConfig), onlyTenantNamespaces, namespacedRules),
+);
 
 /**
  * As stored: every webhook's namespaceSelector requires the tenant's label (requirements are
@@ -35,7 +43,10 @@ export const webhookConfigurationInvariants: readonly Invariant[] = [
   {
     path: ['webhooks', EACH, 'namespaceSelector'],
     must: `must require the label ${TENANT_LABEL} In [<tenant>]`,
-    holds: (ctx, selector) => isObject(selector) && Array.isArray(selector.matchExpressions) && selector.matchExpressions.some((requirement: unknown) => isTenantRequirement(ctx, requirement)),
+    holds: (ctx, selector) =>
+      isObject(selector) &&
+      Array.isArray(selector.matchExpressions) &&
+      selector.matchExpressions.some((requirement: unknown) => isTenantRequirement(ctx, requirement)),
     normalize: withTenantRequirement,
   },
   {

@@ -29,7 +29,11 @@ export const deploymentPrinter: Printer = {
       'string',
       'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
     ),
-    column('Available', 'string', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    column(
+      'Available',
+      'string',
+      'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+    ),
     ageColumn,
     containersColumn,
     imagesColumn,

@@ -13,5 +13,10 @@ export const configMapPrinter: Printer = {
 export const secretPrinter: Printer = {
   columns: [nameColumn, column('Type', 'string'), column('Data', 'string'), ageColumn],
   // The API defaults a secret's type to Opaque.
-  cells: (secret, now) => [secret.metadata?.name ?? '', secret.type ?? 'Opaque', keyCount(secret.data), age(secret, now)],
+  cells: (secret, now) => [
+    secret.metadata?.name ?? '',
+    secret.type ?? 'Opaque',
+    keyCount(secret.data),
+    age(secret, now),
+  ],
 };

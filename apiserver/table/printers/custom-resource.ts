@@ -20,7 +20,12 @@ export interface PrinterColumn {
 
 /** What kube serves for a CRD version that declares no columns. */
 const DEFAULT_COLUMNS: PrinterColumn[] = [
-  { name: 'Age', type: 'date', description: METADATA_DESCRIPTIONS.creationTimestamp, jsonPath: '.metadata.creationTimestamp' },
+  {
+    name: 'Age',
+    type: 'date',
+    description: METADATA_DESCRIPTIONS.creationTimestamp,
+    jsonPath: '.metadata.creationTimestamp',
+  },
 ];
 
 /** Go's time.RFC3339 layout, which also accepts fractional seconds. */

@@ -17,7 +17,10 @@ function formatEndpoints(subsets: any[] | undefined): string {
     const addresses: any[] = subset.addresses ?? [];
     const ports: any[] = subset.ports ?? [];
     // A headless service may have no ports at all.
-    const pairs = ports.length === 0 ? addresses.map((a) => a.ip) : ports.flatMap((p) => addresses.map((a) => hostPort(a.ip, p.port)));
+    const pairs =
+      ports.length === 0
+        ? addresses.map((a) => a.ip)
+        : ports.flatMap((p) => addresses.map((a) => hostPort(a.ip, p.port)));
     count += pairs.length;
     shown.push(...pairs.slice(0, SHOWN - shown.length));
   }

@@ -42,7 +42,9 @@ export const eventPrinter: Printer = {
   cells(event, now) {
     const fields = coreFields(event);
     const firstSeen =
-      parseTimestamp(fields.firstTimestamp) === undefined ? since(event.eventTime, now) : since(fields.firstTimestamp, now);
+      parseTimestamp(fields.firstTimestamp) === undefined
+        ? since(event.eventTime, now)
+        : since(fields.firstTimestamp, now);
     let lastSeen = parseTimestamp(fields.lastTimestamp) === undefined ? firstSeen : since(fields.lastTimestamp, now);
     let count: number = fields.count;
     if (event.series) {

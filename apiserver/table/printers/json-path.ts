@@ -37,7 +37,11 @@ function apply(step: Step, value: unknown): unknown[] {
     }
     case 'all':
       if (Array.isArray(value)) return value;
-      return isObject(value) ? Object.keys(value).sort().map((key) => value[key]) : [];
+      return isObject(value)
+        ? Object.keys(value)
+            .sort()
+            .map((key) => value[key])
+        : [];
     case 'filter':
       if (!Array.isArray(value)) return [];
       return value.filter((element) => {

@@ -28,7 +28,8 @@ function storageClass(object: any): string {
 }
 
 /** `Terminating` once deleted, else the phase, which the API defaults to Pending. */
-const phase = (object: any): string => (object.metadata?.deletionTimestamp ? 'Terminating' : (object.status?.phase ?? 'Pending'));
+const phase = (object: any): string =>
+  object.metadata?.deletionTimestamp ? 'Terminating' : (object.status?.phase ?? 'Pending');
 
 /** The API defaults `volumeMode` to Filesystem. */
 const volumeMode = (object: any): string => object.spec?.volumeMode ?? 'Filesystem';

@@ -14,7 +14,11 @@ const columns = [
     'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
   ),
   ageColumn,
-  wideColumn('IP', 'string', 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.'),
+  wideColumn(
+    'IP',
+    'string',
+    'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+  ),
   wideColumn(
     'Node',
     'string',
