@@ -10,7 +10,7 @@ import type { StrategyFor } from './registry/strategy.js';
 import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo, requestUrl } from './request-info.js';
 import type { ResourceInfo } from './resources/resource-info.js';
 import { ApiError, pathNotFound, statusOf, toApiError } from './status.js';
-import type { Printer } from './table/registry.js';
+import type { Printer } from './table/printers-by-resource.js';
 
 /** The user a request runs as (from its client certificate, a token, or impersonation). */
 export interface UserInfo {

@@ -8,7 +8,7 @@ import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { BUILTIN_RESOURCES } from '../apiserver/resources/builtin.js';
 import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
 import { ApiError, unauthorized } from '../apiserver/status.js';
-import { printerFor } from '../apiserver/table/registry.js';
+import { printerFor } from '../apiserver/table/printers-by-resource.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
 import type { Attributes } from '../apiserver/authorization/attributes.js';
 import {
@@ -27,7 +27,7 @@ import { authenticateRequest, readTokenFile, type AuthenticatedUser } from './au
 import { impersonate } from './impersonation.js';
 import { RbacObjectCache } from './rbac-objects.js';
 import { handlePodLog, handlePodUpgrade } from './pod-streams.js';
-import { handleProxy, handleProxyUpgrade } from './proxy-subresources.js';
+import { handleProxy, handleProxyUpgrade } from './simulated-workload-proxy.js';
 import { handleReview } from './reviews.js';
 import { refuseUpgrade } from './streaming/upgrade.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';

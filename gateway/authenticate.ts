@@ -1,7 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import { identityFromPeerCertificate } from '../certs/index.js';
 import { isTenantId } from '../tenants/tenant-resource.js';
-import type { TenantRegistry } from '../tenants/tenant-registry.js';
+import type { TenantRoster } from '../tenants/tenant-roster.js';
 
 export type Identity =
   | { kind: 'admin'; user: string; groups: string[] }
@@ -35,7 +35,7 @@ function certificateIdentity(socket: TLSSocket): CertificateIdentity | { refused
  * on open connections too; requests and upgraded sessions already running are checked again
  * on every change to their tenant (open-streams.ts).
  */
-export function authenticate(socket: TLSSocket, tenants: TenantRegistry): Identity | { refused: string } {
+export function authenticate(socket: TLSSocket, tenants: TenantRoster): Identity | { refused: string } {
   if (!socket.authorized)
     return { refused: `client certificate not verified: ${String(socket.authorizationError ?? 'none presented')}` };
   const identity = certificateIdentity(socket);

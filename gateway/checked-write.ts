@@ -1,6 +1,6 @@
 /**
  * Every write the tenant proxy sends keeps the isolation invariants of what it stores
- * (translate/stored-object.ts, from the kind records of translate/kinds/registry.ts).
+ * (translate/stored-object.ts, from the kind records of translate/kinds/kind-records.ts).
  *
  * - Create and update (and their protobuf bodies, and subresources whose body is the object):
  *   the body is converted already; the converted body is checked once more before it goes, so a
@@ -24,7 +24,7 @@
  */
 import { Readable } from 'node:stream';
 import { TranslationError, type TenantContext } from '../translate/context.js';
-import { isObject } from '../translate/kinds/transform.js';
+import { isObject } from '../translate/kinds/convertor.js';
 import { protobufBodyShadow } from '../translate/protobuf-body.js';
 import type { TranslatedRequest } from '../translate/request.js';
 import { checkStored, normalizedStored, patchNeedsDryRun, type StoredType } from '../translate/stored-object.js';

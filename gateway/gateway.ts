@@ -15,7 +15,7 @@ import { renderKubeconfig } from '../certs/index.js';
 import { parseListen } from '../devcluster/devcluster.js';
 import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
 import { TenantController } from '../tenants/tenant-controller.js';
-import { TenantRegistry } from '../tenants/tenant-registry.js';
+import { TenantRoster } from '../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { authenticate, type Identity } from './authenticate.js';
@@ -79,7 +79,7 @@ const FALLBACK_VERSION = {
 
 /**
  * A gateway replica: HTTPS with client certificates, identities per DESIGN.md, the admin API
- * (Tenants) served by `apiserver/` from the store, the tenant registry every replica follows,
+ * (Tenants) served by `apiserver/` from the store, the tenant roster every replica follows,
  * and the tenant controller that one elected replica runs. Replicas share nothing but the store.
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
@@ -124,7 +124,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         return address;
       },
     });
-    const tenants = new TenantRegistry(store);
+    const tenants = new TenantRoster(store);
     await tenants.start();
     stops.push(() => tenants.stop());
     const limits = new TenantLimits({ ...DEFAULT_TENANT_LIMITS, ...options.tenantLimits }, (tenantId) =>

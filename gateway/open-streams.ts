@@ -12,7 +12,7 @@ interface OpenStream {
 /**
  * Every request and upgraded connection a tenant certificate has open on this replica, by
  * tenant. A request is authenticated once, when it starts; a watch or an exec session can then
- * run for hours. So when the tenant registry reports a change to a tenant (a rotation, a
+ * run for hours. So when the tenant roster reports a change to a tenant (a rotation, a
  * revocation, Terminating, deleted), each of its open streams is checked again with the same
  * rule as a new request, and the refused ones are cut off at once — no polling per stream.
  * Destroying a response or socket ends the upstream side too (its 'close' hangs it up).

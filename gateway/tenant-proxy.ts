@@ -15,7 +15,7 @@ import {
 } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
 import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
-import { openContinue, sealContinue } from '../translate/continue-token.js';
+import { openContinue, sealContinue } from '../translate/sealed-continue.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
 import { CollectionStreamDown } from '../translate/list-stream.js';
 import { collectionDown, objectTextDown, renderCollection, type CollectionPage } from '../translate/list-text.js';
@@ -31,7 +31,7 @@ import { tableDown, type RowKind } from '../translate/table.js';
 import type { Identity } from './authenticate.js';
 import { watchAcrossNamespaces } from './cross-namespace-watch.js';
 import { checkedWrite, type WriteRequest } from './checked-write.js';
-import { proxySubresource } from './proxy-subresource.js';
+import { proxySubresource } from './workload-proxy.js';
 import { accessReviewOf, answerAccessReview } from './access-review.js';
 import { streamBody } from './stream-body.js';
 import { isLongRunning, type TenantLimits, type TenantRequestLease } from './tenant-limits.js';

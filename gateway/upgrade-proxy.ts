@@ -6,7 +6,7 @@ import { connect } from 'node:tls';
 import { statusOf, type Status } from '../apiserver/status.js';
 import { parseKubeconfig } from '../certs/index.js';
 import { TranslationError, type TenantContext } from '../translate/context.js';
-import { proxyPathUp } from '../translate/proxy-subresource.js';
+import { proxyPathUp } from '../translate/proxy-path.js';
 import { requestUp } from '../translate/request.js';
 import { statusDown } from '../translate/status.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';

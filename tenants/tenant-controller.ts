@@ -7,14 +7,14 @@ import { isStoreError, type Leadership, type Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 import { placeTenant } from './placement.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
-import { TENANTS_PREFIX } from './tenant-registry.js';
+import { TENANTS_PREFIX } from './tenant-roster.js';
 import type { UpstreamCluster } from './upstream-clusters.js';
 import { watchSpaceDeletions } from './space-deletions.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace } from './upstream-space.js';
 
 export interface TenantControllerOptions {
   store: Store;
-  /** The gateway's Tenant registry (reads and writes go through the store). */
+  /** The gateway's Tenant roster (reads and writes go through the store). */
   tenants: GenericRegistry;
   clusters: readonly UpstreamCluster[];
   ca: CertificateAuthority;

@@ -9,7 +9,7 @@
 import { apiVersionDown, groupOfApiVersion, type TenantContext } from './context.js';
 import { JsonScanner, LEAF, readShadow, writeShadow, type ShapeNode } from './json-shadow.js';
 import { objectDownInPlace, type TypeMeta } from './objects.js';
-import { protobufFieldsOf } from './kinds/registry.js';
+import { protobufFieldsOf } from './kinds/kind-records.js';
 import { METADATA, type FieldRule, type MessageFields } from './protobuf-fields.js';
 import { tableDown, type RowKind } from './table.js';
 
@@ -237,7 +237,7 @@ const shapes = new Map<string, ObjectShape | undefined>();
 
 /**
  * The field table is written for the way up; some rules read more on the way down: an Event's
- * prose loses the prefix. Listed here, by the tenant's `group/Kind` as in kinds/registry.ts.
+ * prose loses the prefix. Listed here, by the tenant's `group/Kind` as in kinds/kind-records.ts.
  */
 const DOWN_ONLY: ReadonlyMap<string, string[]> = new Map([
   ['/Event', ['message']],

@@ -1,7 +1,7 @@
 /**
  * Object conversion between a tenant's view and the upstream cluster, for whole objects, lists
  * and partial objects (patch bodies): metadata rules for every kind, then the kind's own
- * convertor from the table in kinds/registry.ts.
+ * convertor from the table in kinds/kind-records.ts.
  */
 import {
   ADMIN_GROUPS,
@@ -13,8 +13,8 @@ import {
   type TenantContext,
 } from './context.js';
 import { metadataDown, metadataUp } from './kinds/metadata.js';
-import { convertorFor } from './kinds/registry.js';
-import { isObject, type Json } from './kinds/transform.js';
+import { convertorFor } from './kinds/kind-records.js';
+import { isObject, type Json } from './kinds/convertor.js';
 
 export { textDown } from './kinds/text.js';
 

@@ -1,6 +1,6 @@
 import { groupOfApiVersion, TranslationError, type TenantContext } from './context.js';
 import { EACH, type Invariant } from './kinds/invariants.js';
-import { invariantsOf } from './kinds/registry.js';
+import { invariantsOf } from './kinds/kind-records.js';
 import { objectUp } from './objects.js';
 
 export type PatchBodyType =

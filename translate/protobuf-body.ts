@@ -9,9 +9,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { WireFormatError, WireReader, WireType, WireWriter } from '../apiserver/protobuf/wire.js';
 import { TranslationError, type TenantContext } from './context.js';
-import { isObject, type Json } from './kinds/transform.js';
+import { isObject, type Json } from './kinds/convertor.js';
 import { objectUp } from './objects.js';
-import { protobufFieldsOf } from './kinds/registry.js';
+import { protobufFieldsOf } from './kinds/kind-records.js';
 import { TYPE_META, type FieldRule, type MessageFields } from './protobuf-fields.js';
 
 /** What the request's URL says, in the tenant's view. */

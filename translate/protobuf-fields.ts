@@ -4,7 +4,7 @@
  * it, and copies every other field byte for byte. Deliberately sparse: a field belongs here only
  * when a rule in kinds/ looks at it, and the path down to it. Numbers are those of the published
  * generated.proto files of k8s.io/api, k8s.io/apimachinery and k8s.io/apiextensions-apiserver;
- * they differ between API versions, so each kind's record (kinds/registry.ts) names its table per
+ * they differ between API versions, so each kind's record (kinds/kind-records.ts) names its table per
  * version. This file holds the tables; the records say which kind uses which.
  */
 /**
@@ -162,7 +162,7 @@ const subjectAccessReview: MessageFields = {
   2: message('spec', { 1: message('resourceAttributes', resourceAttributes), 3: string('user'), 4: strings('groups') }),
 };
 
-/** The tables of the kinds whose convertor touches more than metadata, named for the records of kinds/registry.ts. */
+/** The tables of the kinds whose convertor touches more than metadata, named for the records of kinds/kind-records.ts. */
 export const PROTOBUF_FIELDS = {
   namespace: {},
   coreEvent: { 2: message('involvedObject', objectReference), 13: message('related', objectReference) },

@@ -1,13 +1,13 @@
 /**
  * The isolation check of a write: whether an object, as the upstream will store it (converted, or
  * computed by the upstream itself in a dry run), keeps every invariant of its kind
- * (kinds/registry.ts) for this tenant; and, where the gateway can make it hold without guessing,
+ * (kinds/kind-records.ts) for this tenant; and, where the gateway can make it hold without guessing,
  * the object that does.
  */
 import { TranslationError, type TenantContext } from './context.js';
 import { normalize, violations, type Violation } from './kinds/invariants.js';
-import { invariantsOf, kindRecord } from './kinds/registry.js';
-import type { Json } from './kinds/transform.js';
+import { invariantsOf, kindRecord } from './kinds/kind-records.js';
+import type { Json } from './kinds/convertor.js';
 
 /** The stored object's type and its name as the tenant calls it (for messages). */
 export interface StoredType {

@@ -11,7 +11,7 @@ import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
 import { badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status.js';
 import { buildTable } from '../table/build-table.js';
-import type { Printer } from '../table/registry.js';
+import type { Printer } from '../table/printers-by-resource.js';
 import { decodeObjectBody, mediaType, parseJson, readBody, sendJson } from './http-io.js';
 import { parseListOptions, type ListOptions } from './list-options.js';
 import { wantsTable } from './negotiation.js';

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { decodeContinue, encodeContinue, keyAfter } from '../continue-token.js';
+import { decodeContinue, encodeContinue, keyAfter } from '../page-position.js';
 import { campaign } from '../election.js';
 import { StoreError, tooLarge } from '../errors.js';
 import type {

@@ -1,5 +1,5 @@
 import { Etcd3, type IKeyValue, type Lease as EtcdLease, type Watcher } from 'etcd3';
-import { decodeContinue, encodeContinue, keyAfter } from '../continue-token.js';
+import { decodeContinue, encodeContinue, keyAfter } from '../page-position.js';
 import { campaign } from '../election.js';
 import { alreadyExists, conflict, isStoreError, notFound, StoreError } from '../errors.js';
 import type {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildTable } from '../../apiserver/table/build-table.js';
 import { customResourcePrinter, type PrinterColumn } from '../../apiserver/table/printers/custom-resource.js';
-import { printerFor, type Printer } from '../../apiserver/table/registry.js';
+import { printerFor, type Printer } from '../../apiserver/table/printers-by-resource.js';
 
 const NOW = new Date('2026-11-29T12:06:11Z');
 /** Five minutes before NOW, so every AGE cell below reads `5m`. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { tenantContext, TranslationError } from '../../translate/context.js';
 import { EACH, violations } from '../../translate/kinds/invariants.js';
-import { invariantsOf, protobufFieldsOf } from '../../translate/kinds/registry.js';
+import { invariantsOf, protobufFieldsOf } from '../../translate/kinds/kind-records.js';
 import { objectDown, objectUp } from '../../translate/objects.js';
 import { patchUp } from '../../translate/patch.js';
 import type { FieldRule, MessageFields } from '../../translate/protobuf-fields.js';
@@ -389,7 +389,7 @@ function protobufPaths(fields: MessageFields, prefix: string[] = []): string[] {
 const covers = (paths: string[], path: readonly string[]) =>
   paths.includes(path.join('/')) || paths.includes([...path.slice(0, -1), '*'].join('/'));
 
-describe('translate: isolation invariants (kinds/invariants.ts, kinds/registry.ts)', () => {
+describe('translate: isolation invariants (kinds/invariants.ts, kinds/kind-records.ts)', () => {
   describe('every converted tenant object keeps them', () => {
     for (const object of TENANT_OBJECTS) {
       it(`${object.kind} ${object.metadata.name ?? ''}`, () => {

@@ -273,7 +273,7 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
     });
   });
 
-  describe('the kinds of kinds/registry.ts, field by field', () => {
+  describe('the kinds of kinds/kind-records.ts, field by field', () => {
     it('puts the pod spec rules where each workload keeps its pod template', () => {
       // The path of field numbers from the object down to its PodSpec.
       const PATHS: [string, string, number[]][] = [

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { tenantContext, TranslationError, type KindScope } from '../../translate/context.js';
-import { openContinue, sealContinue } from '../../translate/continue-token.js';
+import { openContinue, sealContinue } from '../../translate/sealed-continue.js';
 import { patchUp } from '../../translate/patch.js';
 import { requestUp } from '../../translate/request.js';
 import { statusDown } from '../../translate/status.js';

@@ -7,7 +7,7 @@ import { addPrefix, isTenantGroup, stripPrefix, TranslationError } from '../cont
 import { ruled, type Invariant } from './invariants.js';
 import { checkLength } from './name-limit.js';
 import type { NameRule } from './names.js';
-import { all, at, isObject, requiredStringAt, type StringRule, type Transform } from './transform.js';
+import { all, at, isObject, requiredStringAt, type StringRule, type Convertor } from './convertor.js';
 import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-client-config.js';
 
 const CRD = { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io' };
@@ -43,7 +43,7 @@ export const crdName: NameRule = {
   },
 };
 
-const groupFitsUpstream: Transform = {
+const groupFitsUpstream: Convertor = {
   up: (ctx, crd) => {
     const group = isObject(crd.spec) ? crd.spec.group : undefined;
     if (typeof group === 'string')
@@ -52,7 +52,7 @@ const groupFitsUpstream: Transform = {
   down: () => true,
 };
 
-export const crdConvertor: Transform = all(
+export const crdConvertor: Convertor = all(
   groupFitsUpstream,
   at(['spec'], requiredStringAt('group', tenantGroup)),
   at(['spec', 'conversion', 'webhook', 'clientConfig'], webhookClientConfig),

@@ -1,6 +1,6 @@
 /** Endpoints and EndpointSlices name the Pods behind a Service in `targetRef`s. */
 import { objectReference } from './object-reference.js';
-import { all, each, optional } from './transform.js';
+import { all, each, optional } from './convertor.js';
 
 const targetRef = optional('targetRef', objectReference());
 

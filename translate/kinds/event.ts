@@ -4,7 +4,7 @@
  */
 import { objectReference } from './object-reference.js';
 import { textAt } from './text.js';
-import { all, optional } from './transform.js';
+import { all, optional } from './convertor.js';
 
 /** core/v1 Event. */
 export const coreEventConvertor = all(

@@ -7,7 +7,7 @@
  * system:unauthenticated, system:kube-scheduler, …) are the cluster's, not a tenant's to name.
  */
 import { addPrefix, stripPrefix, TranslationError } from '../context.js';
-import type { StringRule } from './transform.js';
+import type { StringRule } from './convertor.js';
 
 const SERVICE_ACCOUNT_USER = 'system:serviceaccount:';
 const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts:';

@@ -7,7 +7,7 @@
 import type { TenantContext } from '../context.js';
 import { ruled, owned, type Invariant } from './invariants.js';
 import { referencedNameRule } from './names.js';
-import { at, optional, prefixed, stringAt, type Json, type StringRule } from './transform.js';
+import { at, optional, prefixed, stringAt, type Json, type StringRule } from './convertor.js';
 import { typedReferenceWith } from './typed-reference.js';
 
 export const ingressConvertor = at(['spec'], stringAt('ingressClassName', prefixed));

@@ -3,12 +3,12 @@
  * converted) for it to stay inside tenant <tid>. The convertors make their output hold them; the
  * gateway checks them again on everything it writes, because some writes (patches, applies,
  * subresources) are merged by the apiserver with what is stored, and the result is never seen by
- * a convertor. Each kind lists its invariants as a table of paths (kinds/registry.ts); a
+ * a convertor. Each kind lists its invariants as a table of paths (kinds/kind-records.ts); a
  * predicate is, wherever it can be, the down rule of the convertor's own field (a value holds
  * when the rule would show it to the tenant), so the two cannot disagree.
  */
 import type { TenantContext } from '../context.js';
-import { isObject, type Json, type StringRule, type Transform } from './transform.js';
+import { isObject, type Json, type StringRule, type Convertor } from './convertor.js';
 
 /** Every element of the array at this point of a path. */
 export const EACH = '[]';
@@ -42,9 +42,9 @@ export function ruled(path: readonly string[], rule: StringRule, must: string): 
   };
 }
 
-/** An object converted by `transform`: holds when absent or when its down conversion keeps it (a copy is converted). */
-export function owned(path: readonly string[], transform: Transform, must: string): Invariant {
-  return { path, must, holds: (ctx, value) => !isObject(value) || transform.down(ctx, structuredClone(value)) };
+/** An object converted by `convertor`: holds when absent or when its down conversion keeps it (a copy is converted). */
+export function owned(path: readonly string[], convertor: Convertor, must: string): Invariant {
+  return { path, must, holds: (ctx, value) => !isObject(value) || convertor.down(ctx, structuredClone(value)) };
 }
 
 /** A field tenants may not set at all. */

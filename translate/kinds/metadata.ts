@@ -9,7 +9,7 @@ import { EACH, owned, ruled, type Invariant } from './invariants.js';
 import { checkLength } from './name-limit.js';
 import { nameRuleFor } from './names.js';
 import { apiVersionRule, objectReference } from './object-reference.js';
-import { all, each, isObject, prefixed, requiredStringAt, type Json } from './transform.js';
+import { all, each, isObject, prefixed, requiredStringAt, type Json } from './convertor.js';
 
 /** An object's kind, its group in the tenant's view. */
 export interface ObjectType {

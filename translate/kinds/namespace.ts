@@ -6,13 +6,13 @@
 import { addPrefix, stripPrefix } from '../context.js';
 import type { Invariant } from './invariants.js';
 import { forcedTenantLabel, TENANT_LABEL } from './tenant-label.js';
-import { isObject, type Transform } from './transform.js';
+import { isObject, type Convertor } from './convertor.js';
 
 export { TENANT_LABEL };
 
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 
-export const namespaceConvertor: Transform = {
+export const namespaceConvertor: Convertor = {
   up: (ctx, namespace) => {
     forcedTenantLabel.up(ctx, namespace);
     const labels = namespace.metadata.labels;

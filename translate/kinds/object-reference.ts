@@ -5,12 +5,12 @@
  */
 import { addPrefix, apiVersionDown, apiVersionUp, groupOfApiVersion, stripPrefix } from '../context.js';
 import { referencedNameRule } from './names.js';
-import type { Json, StringRule, Transform } from './transform.js';
+import type { Json, StringRule, Convertor } from './convertor.js';
 
 export const apiVersionRule: StringRule = { up: apiVersionUp, down: apiVersionDown };
 
 /** `kindWhenAbsent` names the kind of references that usually omit it (PV claimRef: PersistentVolumeClaim). */
-export function objectReference(kindWhenAbsent?: string): Transform {
+export function objectReference(kindWhenAbsent?: string): Convertor {
   const kindOf = (ref: Json): string | undefined => (typeof ref.kind === 'string' ? ref.kind : kindWhenAbsent);
   return {
     up: (ctx, ref) => {

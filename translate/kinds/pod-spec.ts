@@ -8,7 +8,7 @@ import {
   persistentVolumeClaimSpec,
   persistentVolumeClaimSpecInvariants,
 } from './storage.js';
-import { all, at, each, prefixed, stringAt } from './transform.js';
+import { all, at, each, prefixed, stringAt } from './convertor.js';
 
 const podSpec = all(
   stringAt('priorityClassName', prefixed),

@@ -29,8 +29,8 @@ import {
   stringsAt,
   type Json,
   type StringRule,
-  type Transform,
-} from './transform.js';
+  type Convertor,
+} from './convertor.js';
 
 const subject = byKind({
   User: requiredStringAt('name', userName),
@@ -67,7 +67,7 @@ const dormantRoleRef = byKind({ ClusterRole: requiredStringAt('name', dormantRol
 /** The gateway's grant RoleBindings (`paddock:…`) in tenant namespaces: never the tenant's to see or make. */
 export const GRANT_NAME_PREFIX = 'paddock:';
 
-const notAGrant: Transform = {
+const notAGrant: Convertor = {
   up: (_ctx, binding) => {
     if (typeof binding.metadata?.name === 'string' && binding.metadata.name.startsWith(GRANT_NAME_PREFIX)) {
       throw new TranslationError(
@@ -196,13 +196,13 @@ function ruleDown(ctx: TenantContext, rule: Json): boolean {
 }
 
 /** A rules review's ResourceRule, which only comes down. */
-export const policyRule: Transform = {
+export const policyRule: Convertor = {
   up: (ctx, rule) => ruleUp(ctx, rule, { kind: 'SelfSubjectRulesReview', name: '', field: 'status.resourceRules' }),
   down: ruleDown,
 };
 
 /** The rules of a Role or ClusterRole; a refusal names the object and the rule, as the apiserver would. */
-function rulesOf(kind: string): Transform {
+function rulesOf(kind: string): Convertor {
   return {
     up: (ctx, role) => {
       if (!Array.isArray(role.rules)) return;
@@ -234,7 +234,7 @@ const AGGREGATE_TO_CLUSTER_ROLES = 'rbac.authorization.k8s.io/aggregate-to-';
 const aggregatesIntoClusterRoles = (labels: unknown): string | undefined =>
   isObject(labels) ? Object.keys(labels).find((key) => key.startsWith(AGGREGATE_TO_CLUSTER_ROLES)) : undefined;
 
-const notIntoClusterRoles: Transform = {
+const notIntoClusterRoles: Convertor = {
   up: (_ctx, role) => {
     const key = aggregatesIntoClusterRoles(role.metadata?.labels);
     if (key)

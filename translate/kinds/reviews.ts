@@ -20,12 +20,12 @@ import {
   stringAt,
   stringsAt,
   type Json,
-  type Transform,
-} from './transform.js';
+  type Convertor,
+} from './convertor.js';
 
 /** A UserInfo's groups; `<p>system:authenticated` and upstream's own `system:authenticated` are one group down. */
 const groupsOfIdentity = stringsAt('groups', identityGroupName);
-const identityGroups: Transform = {
+const identityGroups: Convertor = {
   up: groupsOfIdentity.up,
   down: (ctx, info) => {
     groupsOfIdentity.down(ctx, info);
@@ -37,7 +37,7 @@ const identityGroups: Transform = {
 /** A UserInfo (TokenReview, SelfSubjectReview): someone not this tenant's is no one it may know. */
 const userInfo = all(requiredStringAt('username', userName), identityGroups);
 
-const tokenReviewStatus: Transform = {
+const tokenReviewStatus: Convertor = {
   up: () => {},
   down: (ctx, status) => {
     if (isObject(status.user) && !userInfo.down(ctx, status.user)) {
@@ -62,7 +62,7 @@ function resourceNameRule(ctx: TenantContext, attributes: Json): NameRule | unde
 }
 
 /** ResourceAttributes: the name is read in the tenant's view, so before the group goes up and after it comes down. */
-const resourceAttributes: Transform = {
+const resourceAttributes: Convertor = {
   up: (ctx, attributes) => {
     const rule = resourceNameRule(ctx, attributes);
     if (rule && typeof attributes.name === 'string' && attributes.name !== '')

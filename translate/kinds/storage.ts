@@ -19,8 +19,8 @@ import {
   requiredStringAt,
   stringAt,
   type StringRule,
-  type Transform,
-} from './transform.js';
+  type Convertor,
+} from './convertor.js';
 import { typedReference } from './typed-reference.js';
 
 const STORAGE_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
@@ -81,7 +81,7 @@ const secretNamespaceParameter: StringRule = {
   down: (ctx, value) => (value === PVC_NAMESPACE_TEMPLATE ? value : prefixed.down(ctx, value)),
 };
 
-const secretNamespaceParameters: Transform = {
+const secretNamespaceParameters: Convertor = {
   up: (ctx, parameters) => {
     for (const key of Object.keys(parameters))
       if (SECRET_NAMESPACE_PARAMETER.test(key)) stringAt(key, secretNamespaceParameter).up(ctx, parameters);

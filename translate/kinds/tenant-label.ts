@@ -6,12 +6,12 @@
  * aggregation selectors), removed again down so the tenant sees the selector it wrote.
  */
 import { TranslationError, type TenantContext } from '../context.js';
-import { isObject, type Json, type Transform } from './transform.js';
+import { isObject, type Json, type Convertor } from './convertor.js';
 
 export const TENANT_LABEL = 'kubezoo.io/tenant';
 
 /** Up: the label set to the tenant id (another value is 403); down: the label removed. */
-export const forcedTenantLabel: Transform = {
+export const forcedTenantLabel: Convertor = {
   up: (ctx, object) => {
     const meta = isObject(object.metadata) ? object.metadata : (object.metadata = {});
     const labels = isObject(meta.labels) ? meta.labels : (meta.labels = {});
@@ -46,7 +46,7 @@ export function isTenantRequirement(ctx: TenantContext, requirement: unknown): b
 }
 
 /** A LabelSelector narrowed to objects labelled for this tenant. */
-export const tenantOnlySelector: Transform = {
+export const tenantOnlySelector: Convertor = {
   up: (ctx, selector) => {
     const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
     selector.matchExpressions = [...expressions, { key: TENANT_LABEL, operator: 'In', values: [ctx.tenantId] }];

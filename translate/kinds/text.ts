@@ -1,6 +1,6 @@
 /** Upstream prose (Status and Event messages) in the tenant's words. */
 import type { TenantContext } from '../context.js';
-import type { Transform } from './transform.js';
+import type { Convertor } from './convertor.js';
 
 /** Characters that continue a name: the prefix only counts where a name starts. */
 const NAME_CHAR = 'A-Za-z0-9_-';
@@ -16,7 +16,7 @@ export function textDown(ctx: TenantContext, text: string): string {
 }
 
 /** A prose field: unchanged up (the tenant's own words), textDown down. */
-export function textAt(key: string): Transform {
+export function textAt(key: string): Convertor {
   return {
     up: () => {},
     down: (ctx, node) => {

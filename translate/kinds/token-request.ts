@@ -7,7 +7,7 @@
  * tenant's service checks its tokens in its own terms.
  */
 import { EACH, ruled, type Invariant } from './invariants.js';
-import { at, prefixed, stringsAt } from './transform.js';
+import { at, prefixed, stringsAt } from './convertor.js';
 
 export const audiences = stringsAt('audiences', prefixed);
 

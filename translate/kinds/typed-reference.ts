@@ -6,13 +6,13 @@
  */
 import { addPrefix, groupDown, groupUp, stripPrefix, type TenantContext } from '../context.js';
 import { referencedNameRule } from './names.js';
-import type { Json, StringRule, Transform } from './transform.js';
+import type { Json, StringRule, Convertor } from './convertor.js';
 
 /** The rule for a reference's name, given its group (tenant's view); none when the name stays as it is. */
 export type ReferenceNameRule = (ctx: TenantContext, ref: Json, group: string) => StringRule | undefined;
 
 /** A typed reference whose name is converted by `nameRuleOf` (IngressClass parameters decide by their scope). */
-export function typedReferenceWith(nameRuleOf: ReferenceNameRule): Transform {
+export function typedReferenceWith(nameRuleOf: ReferenceNameRule): Convertor {
   return {
     up: (ctx, ref) => {
       const group = typeof ref.apiGroup === 'string' ? ref.apiGroup : '';

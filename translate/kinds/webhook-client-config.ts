@@ -5,9 +5,9 @@
  */
 import { TranslationError } from '../context.js';
 import { absent, ruled, type Invariant } from './invariants.js';
-import { all, optional, prefixed, requiredStringAt, type Transform } from './transform.js';
+import { all, optional, prefixed, requiredStringAt, type Convertor } from './convertor.js';
 
-const noUrl: Transform = {
+const noUrl: Convertor = {
   up: (_ctx, config) => {
     if (typeof config.url === 'string')
       throw new TranslationError(403, 'Forbidden', 'webhooks by URL are not allowed for tenants');
@@ -15,7 +15,7 @@ const noUrl: Transform = {
   down: () => true,
 };
 
-export const webhookClientConfig: Transform = all(noUrl, optional('service', requiredStringAt('namespace', prefixed)));
+export const webhookClientConfig: Convertor = all(noUrl, optional('service', requiredStringAt('namespace', prefixed)));
 
 /** A WebhookClientConfig at `path`, as stored. */
 export const webhookClientConfigInvariants = (path: readonly string[]): Invariant[] => [

@@ -6,11 +6,11 @@
  */
 import { EACH, type Invariant } from './invariants.js';
 import { isTenantRequirement, TENANT_LABEL, tenantOnlySelector, withTenantRequirement } from './tenant-label.js';
-import { all, at, each, isObject, type Transform } from './transform.js';
+import { all, at, each, isObject, type Convertor } from './convertor.js';
 import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-client-config.js';
 
 /** The selector is made when absent: without one a webhook sees every namespace. */
-const onlyTenantNamespaces: Transform = {
+const onlyTenantNamespaces: Convertor = {
   up: (ctx, webhook) =>
     tenantOnlySelector.up(
       ctx,
@@ -21,7 +21,7 @@ const onlyTenantNamespaces: Transform = {
 };
 
 /** Down the scope stays `Namespaced`: that is what the webhook really matches. */
-const namespacedRules: Transform = {
+const namespacedRules: Convertor = {
   up: (_ctx, webhook) => {
     if (Array.isArray(webhook.rules)) for (const rule of webhook.rules) if (isObject(rule)) rule.scope = 'Namespaced';
   },

@@ -1,6 +1,6 @@
 /**
- * The small building blocks every kind's convertor is made of: a Transform rewrites one JSON node
- * both ways, and the combinators place transforms at paths, over arrays and on string fields.
+ * The small building blocks every kind's convertor is made of: a Convertor rewrites one JSON node
+ * both ways, and the combinators place convertors at paths, over arrays and on string fields.
  * Everything here skips what is absent or of the wrong type, so partial objects (patch bodies)
  * convert without invented fields and malformed bodies reach the apiserver to be refused there.
  */
@@ -9,7 +9,7 @@ import { addPrefix, stripPrefix, type TenantContext } from '../context.js';
 export type Json = Record<string, any>;
 
 /** One rewrite of a JSON node. Both directions rewrite in place: objects.ts works on a copy. */
-export interface Transform {
+export interface Convertor {
   up(ctx: TenantContext, node: Json): void;
   /** false when the node is not this tenant's to see; whoever holds it leaves it out. */
   down(ctx: TenantContext, node: Json): boolean;
@@ -31,11 +31,11 @@ export const prefixed: StringRule = {
   down: (ctx, value) => (value === '' ? value : stripPrefix(ctx, value)),
 };
 
-/** Every transform in order; down stops at the first that finds the node foreign. */
-export function all(...transforms: Transform[]): Transform {
+/** Every convertor in order; down stops at the first that finds the node foreign. */
+export function all(...convertors: Convertor[]): Convertor {
   return {
-    up: (ctx, node) => transforms.forEach((transform) => transform.up(ctx, node)),
-    down: (ctx, node) => transforms.every((transform) => transform.down(ctx, node)),
+    up: (ctx, node) => convertors.forEach((convertor) => convertor.up(ctx, node)),
+    down: (ctx, node) => convertors.every((convertor) => convertor.down(ctx, node)),
   };
 }
 
@@ -46,45 +46,45 @@ function child(node: Json, path: readonly string[]): Json | undefined {
 }
 
 /** The object at `path`, when there; a foreign child makes its holder foreign (required parts). */
-export function at(path: readonly string[], transform: Transform): Transform {
+export function at(path: readonly string[], convertor: Convertor): Convertor {
   return {
     up: (ctx, node) => {
       const target = child(node, path);
-      if (target) transform.up(ctx, target);
+      if (target) convertor.up(ctx, target);
     },
     down: (ctx, node) => {
       const target = child(node, path);
-      return target ? transform.down(ctx, target) : true;
+      return target ? convertor.down(ctx, target) : true;
     },
   };
 }
 
 /** The object under `key`, when there; a foreign one is left out (deleted), the holder stays. */
-export function optional(key: string, transform: Transform): Transform {
+export function optional(key: string, convertor: Convertor): Convertor {
   return {
     up: (ctx, node) => {
-      if (isObject(node[key])) transform.up(ctx, node[key]);
+      if (isObject(node[key])) convertor.up(ctx, node[key]);
     },
     down: (ctx, node) => {
-      if (isObject(node[key]) && !transform.down(ctx, node[key])) delete node[key];
+      if (isObject(node[key]) && !convertor.down(ctx, node[key])) delete node[key];
       return true;
     },
   };
 }
 
 /** Every object of the array at `path`; down, foreign elements are dropped and never fail the holder. */
-export function each(path: readonly string[], transform: Transform): Transform {
+export function each(path: readonly string[], convertor: Convertor): Convertor {
   const arrayAt = (node: Json): unknown[] | undefined => {
     const holder = child(node, path.slice(0, -1));
     const array = holder?.[path[path.length - 1]];
     return Array.isArray(array) ? array : undefined;
   };
   return {
-    up: (ctx, node) => arrayAt(node)?.forEach((element) => isObject(element) && transform.up(ctx, element)),
+    up: (ctx, node) => arrayAt(node)?.forEach((element) => isObject(element) && convertor.up(ctx, element)),
     down: (ctx, node) => {
       const array = arrayAt(node);
       if (array) {
-        const kept = array.filter((element) => !isObject(element) || transform.down(ctx, element));
+        const kept = array.filter((element) => !isObject(element) || convertor.down(ctx, element));
         array.splice(0, array.length, ...kept);
       }
       return true;
@@ -97,7 +97,7 @@ export function each(path: readonly string[], transform: Transform): Transform {
  * out (an optional reference: the field is deleted) or makes the whole node foreign (a field the
  * node means nothing without).
  */
-function stringField(key: string, rule: StringRule, foreignValue: 'drop-field' | 'foreign-node'): Transform {
+function stringField(key: string, rule: StringRule, foreignValue: 'drop-field' | 'foreign-node'): Convertor {
   return {
     up: (ctx, node) => {
       if (typeof node[key] === 'string') node[key] = rule.up(ctx, node[key]);
@@ -114,17 +114,17 @@ function stringField(key: string, rule: StringRule, foreignValue: 'drop-field' |
 }
 
 /** An optional string field: down, a value that is not this tenant's is left out (deleted). */
-export function stringAt(key: string, rule: StringRule): Transform {
+export function stringAt(key: string, rule: StringRule): Convertor {
   return stringField(key, rule, 'drop-field');
 }
 
 /** A string field the node means nothing without: down, a value not this tenant's makes the node foreign. */
-export function requiredStringAt(key: string, rule: StringRule): Transform {
+export function requiredStringAt(key: string, rule: StringRule): Convertor {
   return stringField(key, rule, 'foreign-node');
 }
 
 /** An array of strings: down, values that are not this tenant's are dropped. */
-export function stringsAt(key: string, rule: StringRule): Transform {
+export function stringsAt(key: string, rule: StringRule): Convertor {
   return {
     up: (ctx, node) => {
       if (Array.isArray(node[key]))
@@ -142,10 +142,10 @@ export function stringsAt(key: string, rule: StringRule): Transform {
   };
 }
 
-/** Picks the transform by the node's `kind` field (RBAC subjects, roleRefs); other kinds pass unchanged. */
-export function byKind(transforms: Readonly<Record<string, Transform>>): Transform {
-  const pick = (node: Json): Transform | undefined =>
-    typeof node.kind === 'string' && Object.hasOwn(transforms, node.kind) ? transforms[node.kind] : undefined;
+/** Picks the convertor by the node's `kind` field (RBAC subjects, roleRefs); other kinds pass unchanged. */
+export function byKind(convertors: Readonly<Record<string, Convertor>>): Convertor {
+  const pick = (node: Json): Convertor | undefined =>
+    typeof node.kind === 'string' && Object.hasOwn(convertors, node.kind) ? convertors[node.kind] : undefined;
   return {
     up: (ctx, node) => pick(node)?.up(ctx, node),
     down: (ctx, node) => pick(node)?.down(ctx, node) ?? true,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_REQUEST_BYTES, readBody, sendJson } from '../apiserver/handlers/http-io.js';
 import type { TenantContext } from '../translate/context.js';
-import { proxyPathUp } from '../translate/proxy-subresource.js';
+import { proxyPathUp } from '../translate/proxy-path.js';
 import type { TranslatedRequest } from '../translate/request.js';
 import { statusDown } from '../translate/status.js';
 import { streamBody } from './stream-body.js';
@@ -30,7 +30,7 @@ const HOP_BY_HOP = new Set([
 
 /**
  * `pods/<name>[:port]/proxy/...`, `services/...` and `nodes/<name>/proxy/healthz`: the path
- * translated (translate/proxy-subresource.ts), the tenant user impersonated, the body sent as it
+ * translated (translate/proxy-path.ts), the tenant user impersonated, the body sent as it
  * came, and the workload's answer streamed back untouched — it is the tenant's own workload
  * speaking. The cluster's own refusals (404 pod, 503 no endpoints) are Status, translated.
  */

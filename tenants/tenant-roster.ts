@@ -19,7 +19,7 @@ interface TenantEntry {
  * Listeners hear of every change to a tenant, so that what a certificate opened earlier (open
  * streams) can be checked again at once.
  */
-export class TenantRegistry {
+export class TenantRoster {
   private readonly tenants = new Map<string, TenantEntry>();
   private readonly listeners = new Set<(tenantId: string) => void>();
   private readonly loop: WatchLoop;
@@ -43,7 +43,7 @@ export class TenantRegistry {
           this.changed(tenant.metadata.name);
         },
       },
-      'tenant registry',
+      'tenant roster',
     );
   }
 
@@ -85,7 +85,7 @@ export class TenantRegistry {
         listener(tenantId);
       } catch (err) {
         process.stderr.write(
-          `tenant registry: a change listener failed for ${tenantId}: ${(err as Error).stack ?? String(err)}\n`,
+          `tenant roster: a change listener failed for ${tenantId}: ${(err as Error).stack ?? String(err)}\n`,
         );
       }
     }

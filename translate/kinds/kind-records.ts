@@ -52,12 +52,12 @@ import {
   storageClassInvariants,
 } from './storage.js';
 import { tokenRequestConvertor, tokenRequestInvariants } from './token-request.js';
-import type { Transform } from './transform.js';
+import type { Convertor } from './convertor.js';
 import { webhookConfigurationConvertor, webhookConfigurationInvariants } from './webhook.js';
 
 export interface KindRecord {
   /** The kind's own fields, both ways. */
-  convertor: Transform;
+  convertor: Convertor;
   /** The fields `convertor` reads, by version (protobuf-fields.ts); a version not listed cannot be sent as protobuf. */
   protobuf: Readonly<Record<string, MessageFields>>;
   /**
@@ -201,7 +201,7 @@ export function kindRecord(group: string, kind: string): KindRecord | undefined 
   return KINDS.get(`${group}/${kind}`);
 }
 
-export function convertorFor(group: string, kind: string): Transform | undefined {
+export function convertorFor(group: string, kind: string): Convertor | undefined {
   return kindRecord(group, kind)?.convertor;
 }
 
