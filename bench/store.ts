@@ -59,7 +59,7 @@ async function measure(store: Store): Promise<Results> {
   const watch = await store.watch('/bench/watched/');
   const received = (async () => {
     let n = 0;
-    for await (const _ of watch) if (++n === WRITES) return;
+    for await (const event of watch) if (event && ++n === WRITES) return;
   })();
   const started = performance.now();
   await inParallel(WRITES, (i) => store.create(`/bench/watched/k${i}`, VALUE));

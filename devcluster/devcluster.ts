@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -38,6 +39,7 @@ import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
+import { detach } from '../apiserver/process-faults.js';
 
 export interface DevClusterOptions {
   /** Names the cluster in its kubeconfig and its etcd prefix (default `devcluster`). */
@@ -52,6 +54,11 @@ export interface DevClusterOptions {
   bookmarkIntervalMs?: number;
   /** kube-apiserver's --token-auth-file: lines `token,user,uid,"group1,group2"`. */
   tokenAuthFile?: string;
+  /**
+   * Runs before each plain request is served and may hold it: fault injection for tests (a
+   * request the gateway made, held while the gateway's own client hangs up).
+   */
+  beforeRequest?: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 }
 
 export interface DevCluster {
@@ -160,19 +167,27 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
       (req, res) => {
-        const authenticated = authenticateRequest(req, tokens, serviceAccounts);
-        if (!authenticated) return sendStatus(req, res, unauthorized());
-        let user: AuthenticatedUser;
-        try {
-          user = impersonate(req, authenticated, authorize);
-        } catch (err) {
-          return sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
-        }
-        api.handle(req, res, user).catch((err: Error) => {
-          if (!res.headersSent) sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
-        });
+        const hook = options.beforeRequest;
+        if (!hook) return serve(req, res);
+        detach(
+          Promise.resolve(hook(req, res)).then(() => serve(req, res)),
+          `devcluster request hook ${req.method} ${req.url}`,
+        );
       },
     );
+    function serve(req: IncomingMessage, res: ServerResponse): void {
+      const authenticated = authenticateRequest(req, tokens, serviceAccounts);
+      if (!authenticated) return sendStatus(req, res, unauthorized());
+      let user: AuthenticatedUser;
+      try {
+        user = impersonate(req, authenticated, authorize);
+      } catch (err) {
+        return sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
+      }
+      api.handle(req, res, user).catch((err: Error) => {
+        if (!res.headersSent) sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
+      });
+    }
     server.on('upgrade', (req, socket, head) => {
       const authenticated = authenticateRequest(req, tokens, serviceAccounts);
       if (!authenticated) return refuseUpgrade(socket, unauthorized().status);
@@ -187,9 +202,12 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         const decision = authorizer.authorize(attributes);
         return decision.allowed ? null : (decision.message ?? forbiddenMessage(attributes, decision.reason));
       };
-      void handleProxyUpgrade(req, socket, head, user, api, authorizeUpgrade).then(async (handled) => {
-        if (!handled) await handlePodUpgrade(req, socket, head, user, api, authorizeUpgrade);
-      });
+      detach(
+        handleProxyUpgrade(req, socket, head, user, api, authorizeUpgrade).then(async (handled) => {
+          if (!handled) await handlePodUpgrade(req, socket, head, user, api, authorizeUpgrade);
+        }),
+        `upgrade ${req.method} ${req.url}`,
+      );
     });
     await listen(server, host, port);
     const actualPort = (server.address() as { port: number }).port;

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { installFaultHandlers } from '../apiserver/process-faults.js';
 import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
 import { privateDataDir, writePrivateFile } from '../store/index.js';
 import { startGateway } from './gateway.js';
@@ -123,6 +124,8 @@ async function serve(args: string[]): Promise<number> {
     process.stdout.write(
       `paddock gateway listening on ${gateway.url}; admin kubeconfig: ${gateway.adminKubeconfigPath}\n`,
     );
+    // From here on a fault is one request's, not the gateway's (startup failures still end it).
+    installFaultHandlers();
     await untilSignal();
     await gateway.stop();
     return 0;
@@ -180,6 +183,7 @@ async function devcluster(args: string[]): Promise<number> {
   process.stdout.write(
     `devcluster ${cluster.name} listening on ${cluster.url}; admin kubeconfig: ${cluster.kubeconfigPath}\n`,
   );
+  installFaultHandlers();
   await untilSignal();
   await cluster.stop();
   return 0;

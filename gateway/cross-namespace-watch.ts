@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { sendJson } from '../apiserver/handlers/http-io.js';
+import { onClose, sendJson } from '../apiserver/handlers/http-io.js';
+import { detach } from '../apiserver/process-faults.js';
 import { statusOf, type ApiError } from '../apiserver/status.js';
 import type { TenantContext } from '../translate/context.js';
 import { statusDown } from '../translate/status.js';
@@ -69,11 +70,15 @@ export async function watchAcrossNamespaces(
   // Refused (429) before any is opened when the tenant's upstream connections would pass its bound.
   w.lease.claimUpstream(namespaces.names.length);
   const feeds = new Map<string, Feed>();
-  const opened = await Promise.all(namespaces.names.map((namespace) => openFeed(w, namespace, w.query)));
+  const settled = await Promise.allSettled(namespaces.names.map((namespace) => openFeed(w, namespace, w.query)));
+  const opened = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = settled.find((result) => result.status === 'rejected');
   const refused = opened.find((feed) => feed.response.status !== 200);
-  if (refused) {
+  if (failed || refused || res.closed) {
+    // Every feed that did open is closed: none may outlive the request (nor hold the tenant's bound).
     for (const feed of opened) if (feed !== refused) discard(feed.response);
-    return refuse(req, res, w.ctx, refused.response);
+    if (failed) throw failed.reason;
+    return refused ? refuse(req, res, w.ctx, refused.response) : undefined;
   }
   for (const feed of opened) feeds.set(feed.namespace, feed);
 
@@ -85,7 +90,7 @@ export async function watchAcrossNamespaces(
   res.flushHeaders();
   let ended = false;
   /** Opened below; declared here because the tenant may hang up while it is being opened. */
-  let namespaceWatch: UpstreamResponse | undefined;
+  let namespaceWatch: UpstreamResponse | undefined = undefined;
   let endStream!: () => void;
   const done = new Promise<void>((resolve) => (endStream = resolve));
   const finish = () => {
@@ -95,7 +100,7 @@ export async function watchAcrossNamespaces(
     if (namespaceWatch) discard(namespaceWatch);
     endStream();
   };
-  res.on('close', finish);
+  const unfollow = onClose(res, finish);
 
   let lastBookmark: string | undefined;
   let sentInitialEventsEnd = false;
@@ -173,7 +178,7 @@ export async function watchAcrossNamespaces(
   if (timeout) namespaceQuery.set('timeoutSeconds', timeout);
   const watching = await w.metrics
     .upstream(w.upstream.name, 'watch', () =>
-      w.upstream.stream(`/api/v1/namespaces?${namespaceQuery}`, { accept: 'application/json' }),
+      w.upstream.stream(`/api/v1/namespaces?${namespaceQuery.toString()}`, { accept: 'application/json' }),
     )
     .catch(() => undefined);
   namespaceWatch = watching;
@@ -181,9 +186,9 @@ export async function watchAcrossNamespaces(
     if (watching) discard(watching);
     finish();
   }
-  for (const feed of feeds.values()) void pump(feed);
+  for (const feed of feeds.values()) detach(pump(feed), 'cross-namespace watch feed');
   if (watching && !ended) {
-    void (async () => {
+    const follow = async () => {
       try {
         for await (const line of lines(watching.body)) {
           const event = WatchEventsDown.parse(line);
@@ -208,7 +213,7 @@ export async function watchAcrossNamespaces(
               continue;
             }
             feeds.set(name, feed);
-            void pump(feed);
+            detach(pump(feed), 'cross-namespace watch feed');
           } else if (event!.type === 'DELETED') {
             const feed = feeds.get(name);
             if (!feed) continue;
@@ -224,10 +229,11 @@ export async function watchAcrossNamespaces(
         // Ends below.
       }
       finish();
-    })();
+    };
+    detach(follow(), 'cross-namespace watch of namespaces');
   }
   await done;
-  res.off('close', finish);
+  unfollow();
   if (!res.destroyed) res.end();
 }
 
@@ -238,7 +244,7 @@ async function* lines(body: Readable): AsyncGenerator<string> {
 
 async function openFeed(w: CrossNamespaceWatchRequest, namespace: string, query: URLSearchParams): Promise<Feed> {
   const response = await w.metrics.upstream(w.upstream.name, 'watch', () =>
-    w.upstream.stream(`${namespacedPath(w.path, namespace)}?${query}`, w.headers),
+    w.upstream.stream(`${namespacedPath(w.path, namespace)}?${query.toString()}`, w.headers),
   );
   return { namespace, response, initialEventsEnded: false, retired: false };
 }

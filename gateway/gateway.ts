@@ -3,6 +3,7 @@ import { hkdfSync } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { detach } from '../apiserver/process-faults.js';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
@@ -252,19 +253,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         lease?.end();
         return refuse((err as ApiError).status);
       }
-      socket.once('close', lease.end);
-      void connection.scope().then(
-        (scope) =>
-          proxyUpgrade(
-            req,
-            socket,
-            head,
-            tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant)),
-            impersonation(identity),
-            target,
-          ),
-        () =>
-          refuse(statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 })),
+      socket.once('close', () => lease.end());
+      detach(
+        connection.scope().then(
+          (scope) =>
+            proxyUpgrade(
+              req,
+              socket,
+              head,
+              tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant)),
+              impersonation(identity),
+              target,
+            ),
+          () =>
+            refuse(
+              statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 }),
+            ),
+        ),
+        `tenant ${identity.tenant} upgrade ${req.method} ${req.url}`,
       );
     });
     await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { processFaults } from '../apiserver/process-faults.js';
 
 /**
  * The gateway's Prometheus metrics, on a registry of its own (several gateways can run in one
@@ -42,6 +43,7 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'paddock_' });
+    this.registry.registerMetric(processFaults);
   }
 
   /** Awaits an upstream request, recording the time until its headers came under `verb`. */

@@ -1,6 +1,7 @@
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import { watchLineBatches } from './watch-lines.js';
+import { detach } from '../apiserver/process-faults.js';
 
 /** How long to wait before listing again after the watch broke. */
 const RELIST_DELAY_MS = 1000;
@@ -31,7 +32,7 @@ export class NamespaceIndex {
   namespacesOf(tenantId: string): string[] | undefined {
     if (!this.started) {
       this.started = true;
-      void this.run();
+      detach(this.run(), 'namespace index');
     }
     if (!this.synced) return undefined;
     return [...(this.byTenant.get(tenantId) ?? [])].filter((name) => name.startsWith(`${tenantId}-`)).sort();
@@ -81,7 +82,9 @@ export class NamespaceIndex {
       resourceVersion: revision,
       allowWatchBookmarks: 'true',
     });
-    const response = await this.upstream.stream(`/api/v1/namespaces?${query}`, { accept: 'application/json' });
+    const response = await this.upstream.stream(`/api/v1/namespaces?${query.toString()}`, {
+      accept: 'application/json',
+    });
     // Destroyed on stop, perhaps before it is read: its abort is expected.
     response.body.on('error', () => {});
     this.watch = response.body;

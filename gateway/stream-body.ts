@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { drained } from '../apiserver/handlers/http-io.js';
+import { drained, onClose } from '../apiserver/handlers/http-io.js';
 import type { UpstreamResponse } from './upstream-connection.js';
 
 /**
@@ -13,14 +13,14 @@ export async function streamBody(response: UpstreamResponse, res: ServerResponse
     response.body.on('error', () => {});
     response.body.destroy();
   };
-  res.on('close', close);
+  const unfollow = onClose(res, close);
   try {
     // A response destroyed while full (the tenant hung up, or its certificate was revoked) never drains.
     for await (const chunk of response.body) if (!res.write(chunk) && !res.destroyed) await drained(res, res);
   } catch {
     // The tenant hung up or the upstream answer broke off.
   } finally {
-    res.off('close', close);
+    unfollow();
     if (!res.destroyed) res.end();
   }
 }

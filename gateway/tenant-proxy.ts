@@ -7,6 +7,7 @@ import {
   MAX_JSON_DEPTH,
   MAX_REQUEST_BYTES,
   nestedDeeperThan,
+  onClose,
   JsonAnswerStream,
   readBody,
   sendJson,
@@ -457,7 +458,7 @@ export class TenantProxy {
       return out;
     };
     const close = () => response.body.destroy();
-    res.on('close', close);
+    const unfollow = onClose(res, close);
     try {
       for await (const chunk of response.body)
         await answer.write(down(() => stream.push(decoder.write(chunk as Buffer))));
@@ -473,7 +474,7 @@ export class TenantProxy {
       res.destroy();
       return null;
     } finally {
-      res.off('close', close);
+      unfollow();
     }
   }
 
@@ -574,7 +575,7 @@ export class TenantProxy {
     });
     res.flushHeaders();
     const close = () => response.body.destroy();
-    res.on('close', close);
+    const unfollow = onClose(res, close);
     try {
       for await (const lines of watchLineBatches(response.body)) {
         metrics.watchEventsRead.inc({ cluster: upstream.name }, lines.length);
@@ -585,7 +586,7 @@ export class TenantProxy {
     } catch {
       // The upstream stream ended abnormally or the tenant hung up: end the tenant's stream.
     } finally {
-      res.off('close', close);
+      unfollow();
       if (!res.destroyed) res.end();
     }
   }

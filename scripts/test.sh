@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what the tests need on a fresh machine, builds,
-# and runs every test. Extra arguments narrow the run: a test-file substring, then a title grep.
+# and runs every test, lint and format checks included (test/lint/). Extra arguments narrow the
+# run: a test-file substring, then a title grep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -31,7 +31,11 @@ export async function campaign(
     const revision = await waitUntilFirst(store, prefix, key, giveUp);
     const lost = new AbortController();
     lease.signal.addEventListener('abort', () => lost.abort(lease.signal.reason), { once: true });
-    void watchOwnKey(store, key, revision, lost);
+    // The key gone (deleted by hand, or its lease expired) or the watch failed: leadership is lost.
+    waitForDeletion(store, key, revision, lost.signal).then(
+      () => lost.abort(new Error(`election key ${key} was deleted`)),
+      (err: unknown) => lost.abort(err),
+    );
     return {
       name,
       identity,
@@ -75,15 +79,5 @@ async function waitForDeletion(store: Store, key: string, afterRevision: number,
   } finally {
     signal.removeEventListener('abort', stop);
     watch.close();
-  }
-}
-
-/** Leadership also ends when the leader's key is deleted by anyone (an operator, say). */
-async function watchOwnKey(store: Store, key: string, afterRevision: number, lost: AbortController): Promise<void> {
-  try {
-    await waitForDeletion(store, key, afterRevision, lost.signal);
-    if (!lost.signal.aborted) lost.abort(new Error(`election key ${key} was deleted`));
-  } catch (err) {
-    if (!lost.signal.aborted) lost.abort(err);
   }
 }

@@ -37,7 +37,7 @@ export class WatchLoop {
   private async relist(): Promise<number> {
     const items: KeyValue[] = [];
     let token: string | undefined;
-    let revision = 0;
+    let revision: number;
     do {
       const page = await this.store.list(this.prefix, { limit: 1000, continue: token });
       items.push(...page.items);

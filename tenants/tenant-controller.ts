@@ -11,6 +11,7 @@ import { TENANTS_PREFIX } from './tenant-roster.js';
 import type { UpstreamCluster } from './upstream-clusters.js';
 import { watchSpaceDeletions } from './space-deletions.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace } from './upstream-space.js';
+import { detach } from '../apiserver/process-faults.js';
 
 export interface TenantControllerOptions {
   store: Store;
@@ -175,7 +176,7 @@ export class TenantController {
 
   private enqueue(name: string): void {
     this.queue.add(name);
-    if (this.workers < (this.options.concurrency ?? 8)) void this.work();
+    if (this.workers < (this.options.concurrency ?? 8)) detach(this.work(), 'tenant controller worker');
   }
 
   /** A worker: takes queued tenants no other worker holds, until none is left. */
@@ -196,7 +197,8 @@ export class TenantController {
       }
     } finally {
       this.workers--;
-      if (this.queue.size && this.isLeader() && [...this.queue].some((n) => !this.busy.has(n))) void this.work();
+      if (this.queue.size && this.isLeader() && [...this.queue].some((n) => !this.busy.has(n)))
+        detach(this.work(), 'tenant controller worker');
     }
   }
 

@@ -24,7 +24,7 @@ export function discoveryRootDown(ctx: TenantContext, body: any): any {
 }
 
 /** Upstream `/apis/<group>` (APIGroup) → tenant's, or null when the group is not the tenant's to see. */
-export function apiGroupDown(ctx: TenantContext, body: any): any | null {
+export function apiGroupDown(ctx: TenantContext, body: any): any {
   const name = groupDown(ctx, String(body.name ?? ''));
   if (name === null) return null;
   const versionDown = (v: Json) => ({ ...v, groupVersion: `${name}/${v.version}` });
@@ -37,7 +37,7 @@ export function apiGroupDown(ctx: TenantContext, body: any): any | null {
 }
 
 /** Upstream `/api/v1` or `/apis/<g>/<v>` (APIResourceList) → tenant's, or null when hidden. */
-export function apiResourceListDown(ctx: TenantContext, body: any): any | null {
+export function apiResourceListDown(ctx: TenantContext, body: any): any {
   const groupVersion = apiVersionDown(ctx, String(body.groupVersion ?? ''));
   if (groupVersion === null) return null;
   return {

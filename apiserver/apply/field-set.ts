@@ -103,13 +103,12 @@ export class FieldSet {
 
   insert(path: FieldPath): void {
     if (path.length === 0) return;
-    let node: FieldSet = this;
-    for (const element of path.slice(0, -1)) {
+    const parent = path.slice(0, -1).reduce<FieldSet>((node, element) => {
       let child = node.children.get(element);
       if (!child) node.children.set(element, (child = new FieldSet()));
-      node = child;
-    }
-    node.members.add(path[path.length - 1]);
+      return child;
+    }, this);
+    parent.members.add(path[path.length - 1]);
   }
 
   hasMember(element: PathElement): boolean {

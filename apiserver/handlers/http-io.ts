@@ -167,16 +167,31 @@ export class JsonAnswerStream {
   }
 }
 
+/**
+ * Runs `listener` once the response's connection has closed — at once if it already has: a client
+ * can hang up while the server awaits something, and a 'close' listener added after that never
+ * runs. Returns the listener's removal.
+ */
+export function onClose(res: ServerResponse, listener: () => void): () => void {
+  if (res.closed) {
+    listener();
+    return () => {};
+  }
+  res.once('close', listener);
+  return () => res.off('close', listener);
+}
+
 /** Resolves when `sink` (the response, or a stream written into it) drains or the response closes. */
 export function drained(sink: Writable, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
+    let unfollow = () => {};
     const done = () => {
       sink.off('drain', done);
-      res.off('close', done);
+      unfollow();
       resolve();
     };
     sink.on('drain', done);
-    res.on('close', done);
+    unfollow = onClose(res, done);
   });
 }
 

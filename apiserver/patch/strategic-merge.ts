@@ -439,7 +439,8 @@ function goFormat(value: unknown): string {
       .map((key) => `${key}:${goFormat(value[key])}`)
       .join(' ')}]`;
   }
-  return String(value);
+  // Decoded JSON: a string, number or boolean is left; numbers and booleans print as JSON writes them.
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** The JSON type named in Go's json.UnmarshalTypeError. */

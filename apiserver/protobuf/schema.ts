@@ -14,7 +14,7 @@ export interface FieldSpec {
   /** The JSON name. */
   name: string;
   /** A scalar type or the full name of a message in MESSAGES. For a map, the type of its values. */
-  type: ScalarType | string;
+  type: string;
   repeated?: true;
   /** A map field: the wire carries entries {key = 1, value = 2}; `type` is the value's type. */
   map?: { key: ScalarType };

@@ -44,7 +44,7 @@ export class WireReader {
   tag(): Tag {
     const key = this.varint();
     const field = Number(key >> 3n);
-    const wireType = Number(key & 7n);
+    const wireType = Number(key & 7n) as WireType;
     if (field < 1 || field > MAX_FIELD_NUMBER) throw new WireFormatError(`invalid field number ${key >> 3n}`);
     if (wireType === WireType.StartGroup || wireType === WireType.EndGroup) {
       // Groups are deprecated proto2 syntax that no Kubernetes message uses.

@@ -395,11 +395,11 @@ export class GenericRegistry {
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       const { apiVersion, kind } = body as Record<string, unknown>;
       if (apiVersion !== this.apiVersion() || kind !== this.info.kind) {
-        const [group, version] =
-          typeof apiVersion === 'string' && apiVersion.includes('/')
-            ? apiVersion.split('/', 2)
-            : ['', apiVersion ?? ''];
-        throw badRequest(`invalid object type: ${group}/${String(version)}, Kind=${String(kind ?? '')}`);
+        const text = (value: unknown) => (typeof value === 'string' ? value : '');
+        const [group, version] = text(apiVersion).includes('/')
+          ? text(apiVersion).split('/', 2)
+          : ['', text(apiVersion)];
+        throw badRequest(`invalid object type: ${group}/${version}, Kind=${text(kind)}`);
       }
     }
     const object = this.checkBody(body);

@@ -42,7 +42,7 @@ export async function listObjects(
   }
   const objects: ApiObject[] = [];
   let token: string | undefined = options.continue || undefined;
-  let readAt = 0;
+  let readAt: number;
   for (;;) {
     const need = options.limit > 0 ? options.limit - objects.length : 0;
     const page = await registry.objects.list(ns, {

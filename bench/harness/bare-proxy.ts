@@ -52,7 +52,7 @@ const server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req
     });
 });
 server.keepAliveTimeout = 60_000;
-server.listen(0, '127.0.0.1', async () => {
+async function announce(): Promise<void> {
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const kubeconfigPath = path.join(dir, 'bare-proxy.kubeconfig');
   await writeFile(
@@ -68,9 +68,18 @@ server.listen(0, '127.0.0.1', async () => {
     }),
   );
   process.stdout.write(`bare proxy listening on ${url}; kubeconfig: ${kubeconfigPath}\n`);
+}
+server.listen(0, '127.0.0.1', () => {
+  announce().catch((err: Error) => {
+    process.stderr.write(`bare proxy: ${err.message}\n`);
+    process.exit(1);
+  });
 });
 process.on('SIGTERM', () => {
   server.close();
   server.closeAllConnections();
-  void pool.close().finally(() => process.exit(0));
+  pool.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 });

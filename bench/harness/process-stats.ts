@@ -23,20 +23,23 @@ export async function cpuSeconds(pid: number): Promise<number> {
 /** Reads the process's RSS every `intervalMs` until stopped; `stop` resolves to the highest reading. */
 export function sampleRss(pid: number, intervalMs = 50): { stop(): Promise<number> } {
   let peak = 0;
-  let failure: unknown;
+  let failure: Error | undefined;
   let reading: Promise<void> = Promise.resolve();
-  const read = () =>
-    (reading = rssBytes(pid).then(
+  // Each reading settles without rejecting (a failure is kept for stop), so none can float unhandled.
+  const read = (): void => {
+    reading = rssBytes(pid).then(
       (rss) => void (peak = Math.max(peak, rss)),
-      (err: unknown) => void (failure ??= err),
-    ));
+      (err: Error) => void (failure ??= err),
+    );
+  };
   read();
   const timer = setInterval(read, intervalMs);
   return {
     async stop() {
       clearInterval(timer);
       await reading;
-      await read();
+      read();
+      await reading;
       if (failure !== undefined) throw failure;
       return peak;
     },

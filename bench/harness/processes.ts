@@ -116,7 +116,10 @@ function startScript(
     const lines = createInterface({ input: child.stdout });
     const fail = (err: Error) => {
       clearTimeout(timer);
-      void stopProcess(child).finally(() => reject(err));
+      stopProcess(child).then(
+        () => reject(err),
+        () => reject(err),
+      );
     };
     const onExit = (code: number | null, signal: string | null) =>
       fail(new Error(`${label} exited (${code ?? signal}) before it was ready`));

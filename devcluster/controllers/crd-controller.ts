@@ -6,6 +6,7 @@ import type { Store } from '../../store/index.js';
 import { CRD_CLEANUP_FINALIZER } from '../strategies.js';
 import { deleteQuietly, mutate, removeFinalizer } from '../../apiserver/registry/object-mutation.js';
 import { WatchLoop } from '../../store/watch-loop.js';
+import { detach } from '../../apiserver/process-faults.js';
 
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
 
@@ -50,7 +51,7 @@ export class CrdController {
     const terminating = Boolean(crd.metadata.deletionTimestamp);
     this.catalog.setCustom(crd.metadata.name, deleted || terminating ? [] : resourceInfoFromCRD(crd));
     this.onCrd(crd, deleted);
-    if (terminating && !deleted) void this.cleanUp(crd);
+    if (terminating && !deleted) detach(this.cleanUp(crd), `crd controller: cleaning up ${crd.metadata.name}`);
   }
 
   /** Delete every object of a terminating CRD, then let the CRD go. */

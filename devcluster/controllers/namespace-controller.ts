@@ -5,6 +5,7 @@ import type { Store } from '../../store/index.js';
 import { NAMESPACE_FINALIZER } from '../strategies.js';
 import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import { WatchLoop } from '../../store/watch-loop.js';
+import { detach } from '../../apiserver/process-faults.js';
 
 /**
  * Namespace deletion, as kube-controller-manager's namespace controller: a Terminating namespace
@@ -40,7 +41,10 @@ export class NamespaceController {
 
   async start(): Promise<void> {
     await this.loop.start();
-    this.resync = setInterval(() => [...this.pending].forEach((name) => this.finalize(name)), this.retryMs).unref();
+    this.resync = setInterval(
+      () => [...this.pending].forEach((name) => this.finalizeDetached(name)),
+      this.retryMs,
+    ).unref();
   }
 
   async stop(): Promise<void> {
@@ -52,7 +56,11 @@ export class NamespaceController {
   private consider(namespace: ApiObject): void {
     if (!namespace.metadata.deletionTimestamp) return;
     this.pending.add(namespace.metadata.name);
-    void this.finalize(namespace.metadata.name);
+    this.finalizeDetached(namespace.metadata.name);
+  }
+
+  private finalizeDetached(name: string): void {
+    detach(this.finalize(name), `namespace controller: finalizing ${name}`);
   }
 
   private async finalize(name: string): Promise<void> {

@@ -30,6 +30,7 @@ import {
   upgradeKind,
 } from './upgrade.js';
 import { sendOnChannel } from './websocket-channels.js';
+import { detach } from '../../apiserver/process-faults.js';
 
 const V5 = 'v5.channel.k8s.io';
 const V4 = 'v4.channel.k8s.io';
@@ -157,10 +158,13 @@ function streamOverWebSocket(ws: WebSocket, protocol: string, request: RemoteCom
     },
     signal: abort.signal,
   };
-  void run(request, io).then((status) => {
-    send(Channel.Error, JSON.stringify(status));
-    if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-  });
+  detach(
+    run(request, io).then((status) => {
+      send(Channel.Error, JSON.stringify(status));
+      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+    }),
+    'exec over WebSocket',
+  );
 }
 
 /** The streams kubectl opens for a request, as the kubelet expects them. */
@@ -194,7 +198,7 @@ function streamOverSpdy(session: SpdySession, request: RemoteCommandRequest): vo
     if (type === 'resize') stream.resume();
     if (streams.size === expected.length) {
       clearTimeout(creationTimeout);
-      void runOverSpdyStreams(session, streams, request, abort.signal);
+      detach(runOverSpdyStreams(session, streams, request, abort.signal), 'exec over SPDY');
     }
   });
 }

@@ -19,7 +19,7 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
       if (owner && isRunning(owner)) {
-        throw new Error(`data directory ${dir} is in use by process ${owner}`);
+        throw new Error(`data directory ${dir} is in use by process ${owner}`, { cause: err });
       }
       await fs.rm(file, { force: true });
     }

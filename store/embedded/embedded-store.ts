@@ -207,7 +207,7 @@ export class EmbeddedStore implements Store {
         await this.wal.append(toRecord(event.revision, mutation));
       } catch (err) {
         this.fail(err as Error);
-        throw this.failure;
+        throw this.failure ?? err;
       }
     }
     this.advance(event.revision);

@@ -53,8 +53,12 @@ export class EmbeddedLease implements Lease {
   private scheduleExpiry(): void {
     this.expiryTimer = setTimeout(
       () => {
-        if (Date.now() >= this.expiresAt) void this.finish(`lease expired after ${this.ttlSeconds}s without renewal`);
-        else this.scheduleExpiry();
+        if (Date.now() < this.expiresAt) return this.scheduleExpiry();
+        const reason = `lease expired after ${this.ttlSeconds}s without renewal`;
+        // Its keys could not be deleted (the store failed): the lease is over for its holder all the same.
+        this.finish(reason).catch((err: Error) =>
+          this.markEnded(`${reason}; deleting its keys failed: ${err.message}`),
+        );
       },
       Math.max(this.expiresAt - Date.now(), 1),
     ).unref();

@@ -100,7 +100,7 @@ export class Mvcc {
   /** Apply one write at the next revision and return its event. */
   apply(mutation: Mutation): WatchEvent {
     const revision = this.revision + 1;
-    let versions = this.keys.get(mutation.key);
+    const versions = this.keys.get(mutation.key);
     const previous = versions?.[versions.length - 1];
     const prevValue = previous?.value ?? undefined;
     let event: WatchEvent;
@@ -109,7 +109,7 @@ export class Mvcc {
       const version: Version = { modRevision: revision, createRevision, value: mutation.value };
       if (mutation.lease) version.lease = mutation.lease;
       if (versions) versions.push(version);
-      else this.keys.set(mutation.key, (versions = [version]));
+      else this.keys.set(mutation.key, [version]);
       event =
         prevValue === undefined
           ? { type: 'create', key: mutation.key, revision, value: mutation.value }

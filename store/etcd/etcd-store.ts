@@ -128,7 +128,7 @@ export class EtcdStore implements Store {
       this.watches.delete(queue);
       this.cancelling(watcher);
     });
-    let watcher: Watcher | undefined;
+    let watcher: Watcher | undefined = undefined;
     const builder = this.client.watch().prefix(this.raw(prefix)).withPreviousKV();
     if (afterRevision !== undefined) builder.startRevision(String(afterRevision + 1));
     const pending = builder.watcher();
@@ -219,9 +219,11 @@ export class EtcdStore implements Store {
 
   private cancelling(watcher: Watcher | undefined): void {
     if (!watcher) return;
-    const cancellation = watcher.cancel().catch(() => undefined);
+    const cancellation: Promise<void> = watcher
+      .cancel()
+      .catch(() => undefined)
+      .then(() => void this.cancellations.delete(cancellation));
     this.cancellations.add(cancellation);
-    void cancellation.finally(() => this.cancellations.delete(cancellation));
   }
 
   /**

@@ -1001,7 +1001,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
     if (op.label) query.set('labelSelector', LABEL_SELECTORS[op.label]);
     if (field) query.set('fieldSelector', field.text);
     const path = collection(k, ns);
-    const where = `${tag} ${path}?${query}`;
+    const where = `${tag} ${path}?${query.toString()}`;
     const body = await readList(t, path, query, op.limit, op.table, where);
     if (!body) return;
     if (!op.table && body.kind !== `${k.kind}List`) t.failures.push(`${where}: list kind ${body.kind}`);
@@ -1508,7 +1508,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
         for (const table of [false, true]) {
           for (const label of [0, 1]) {
             const query = new URLSearchParams(label ? { labelSelector: LABEL_SELECTORS[label] } : {});
-            const where = `${t.id} final ${table ? 'Table ' : ''}${collection(k)}?${query}`;
+            const where = `${t.id} final ${table ? 'Table ' : ''}${collection(k)}?${query.toString()}`;
             const whole = await readList(t, collection(k), query, 0, table, where);
             const paged = await readList(t, collection(k), query, 3, table, `${where} (limit=3)`);
             if (!whole || !paged) continue;

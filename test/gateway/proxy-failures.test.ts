@@ -100,6 +100,7 @@ describe('gateway: the tenant proxy under failure, limits and metrics', function
       /paddock_upstream_request_duration_seconds_count\{cluster="member1",verb="get"\} [1-9]/,
     );
     expect(metrics.text).to.match(/paddock_translation_duration_seconds_count\{direction="up"\} [1-9]/);
+    expect(metrics.text).to.contain('# TYPE paddock_process_faults_total counter');
   });
 
   it('answers 504 when the cluster stops answering and 503 with Retry-After when it is gone', async () => {

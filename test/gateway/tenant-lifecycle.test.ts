@@ -98,7 +98,7 @@ for (const backend of ['embedded', 'etcd'] as const) {
           dataDir: dir.dir,
           upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
         });
-        replicas = [{ url: gateway.url, adminKubeconfig: gateway.adminKubeconfigPath, stop: gateway.stop }];
+        replicas = [{ url: gateway.url, adminKubeconfig: gateway.adminKubeconfigPath, stop: () => gateway.stop() }];
       } else {
         const dirs = [await makeTempDir('replica-a'), await makeTempDir('replica-b')];
         cleanups.push(...dirs.map((d) => d.remove));

@@ -205,10 +205,11 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
             Accept: 'application/json',
             'Accept-Encoding': encoding,
           });
-          req.on('response', async (r) => {
+          req.on('response', (r) => {
             const chunks: Buffer[] = [];
-            for await (const chunk of r) chunks.push(chunk as Buffer);
-            resolve({ headers: r.headers, body: Buffer.concat(chunks) });
+            r.on('data', (chunk: Buffer) => chunks.push(chunk));
+            r.on('end', () => resolve({ headers: r.headers, body: Buffer.concat(chunks) }));
+            r.on('error', reject);
           });
           req.on('error', reject);
           req.end();

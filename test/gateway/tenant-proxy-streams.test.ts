@@ -204,7 +204,7 @@ describe("gateway: a tenant's kubectl generators, can-i, exec, logs and port-for
       const ws = new WebSocket(url, { ca: config.caPem, cert: config.certPem, key: config.keyPem });
       const got: string[] = [];
       ws.on('open', () => ws.send('ping through the gateway'));
-      ws.on('message', (data) => {
+      ws.on('message', (data: Buffer) => {
         got.push(data.toString());
         if (got.length === 2) {
           ws.close();

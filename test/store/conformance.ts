@@ -431,7 +431,10 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       const rest: Promise<Leadership>[] = [];
       for (const identity of ['b', 'c', 'd']) {
         const pending = store.elect('order', 30, { identity });
-        void pending.then((l) => order.push(l.identity));
+        pending.then(
+          (l) => order.push(l.identity),
+          () => order.push(`${identity} failed`),
+        );
         rest.push(pending);
         await sleep(100);
       }

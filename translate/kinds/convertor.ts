@@ -10,15 +10,15 @@ export type Json = Record<string, any>;
 
 /** One rewrite of a JSON node. Both directions rewrite in place: objects.ts works on a copy. */
 export interface Convertor {
-  up(ctx: TenantContext, node: Json): void;
+  up: (ctx: TenantContext, node: Json) => void;
   /** false when the node is not this tenant's to see; whoever holds it leaves it out. */
-  down(ctx: TenantContext, node: Json): boolean;
+  down: (ctx: TenantContext, node: Json) => boolean;
 }
 
 /** A string value both ways; down, null means the value is not this tenant's. */
 export interface StringRule {
-  up(ctx: TenantContext, value: string): string;
-  down(ctx: TenantContext, value: string): string | null;
+  up: (ctx: TenantContext, value: string) => string;
+  down: (ctx: TenantContext, value: string) => string | null;
 }
 
 export function isObject(value: unknown): value is Json {

@@ -39,5 +39,6 @@ export function goText(value: unknown): string | undefined {
   // Decoded JSON integers are Go int64s; only other numbers are float64s.
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : goFloat(value);
   if (typeof value === 'object') return goJson(value);
-  return String(value);
+  // Decoded JSON: a boolean is left.
+  return value ? 'true' : 'false';
 }

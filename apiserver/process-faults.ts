@@ -1,0 +1,44 @@
+/**
+ * What escapes every handler of a long-running server: a promise nobody awaits that rejects, an
+ * exception thrown inside an event listener. Node's default is to end the process, which in a
+ * gateway means one tenant's hang-up at an unlucky moment stops every tenant. So the servers
+ * (`paddock serve`, `paddock devcluster`) report such faults instead — a JSON line on stderr with
+ * what was running, and `paddock_process_faults_total` — and keep serving: the request the fault
+ * came from is lost, the shared state is not, since every shared structure here is updated in
+ * synchronous steps that a throw in a later listener cannot leave half done.
+ */
+import { Counter } from 'prom-client';
+
+export type FaultKind = 'unhandledRejection' | 'uncaughtException' | 'detached';
+
+/** Registered by each server's metrics registry (gateway/metrics.ts); counts for the whole process. */
+export const processFaults = new Counter({
+  name: 'paddock_process_faults_total',
+  help: 'Errors no handler caught (a rejected promise nobody awaited, a throw in an event listener), by kind.',
+  labelNames: ['kind'] as const,
+  registers: [],
+});
+
+export function reportFault(kind: FaultKind, context: string, err: unknown): void {
+  processFaults.inc({ kind });
+  const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'fault', kind, context, error })}\n`);
+}
+
+/**
+ * Work that runs beside the caller (a watch's pump, a controller's worker): its failure is
+ * reported under `context` rather than left to end the process.
+ */
+export function detach(work: Promise<unknown>, context: string): void {
+  work.catch((err: unknown) => reportFault('detached', context, err));
+}
+
+let installed = false;
+
+/** Once per process, by the commands that run servers (not by libraries: tests run many in one process). */
+export function installFaultHandlers(): void {
+  if (installed) return;
+  installed = true;
+  process.on('unhandledRejection', (reason) => reportFault('unhandledRejection', 'a promise nobody awaited', reason));
+  process.on('uncaughtException', (err, origin) => reportFault('uncaughtException', origin, err));
+}

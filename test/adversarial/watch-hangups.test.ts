@@ -1,0 +1,146 @@
+/**
+ * A tenant that hangs up while the gateway is still setting its watch up. Every upstream request
+ * a watch's set-up makes is held in turn (the devcluster's `beforeRequest` hook) while the client
+ * hangs up; then it is let go. A 'close' listener added after the hang-up never runs, and a
+ * listener that reads what an `await` has not assigned yet throws where nothing catches it: so
+ * each time, every upstream request of that set-up must end (no watch left open upstream, nor
+ * held against the tenant's bounds), no fault may escape, and the gateway must go on serving.
+ */
+import { expect } from 'chai';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { processFaults } from '../../apiserver/process-faults.js';
+import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { ApiClient } from '../support/api-client.js';
+import { eventually } from '../support/eventually.js';
+import { createActiveTenant } from '../support/tenants.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const TENANT = 'hangup';
+/** Long enough for the gateway to read the hang-up from loopback before the held request goes on. */
+const HANG_UP_SETTLES_MS = 200;
+
+interface Plan {
+  /** Which set-up request to hold (in order of arrival), or -1 to hold none. */
+  hold: number;
+  seen: number;
+  held?: () => void;
+  release?: () => void;
+}
+
+/** A request of a tenant watch's set-up: a watch of pods, or the list or watch of the tenant's namespaces. */
+function isSetupRequest(req: IncomingMessage): boolean {
+  const url = new URL(req.url ?? '/', 'https://upstream');
+  if (url.pathname.endsWith('/pods')) return url.searchParams.has('watch');
+  return (
+    url.pathname === '/api/v1/namespaces' && url.searchParams.get('labelSelector') === `kubezoo.io/tenant=${TENANT}`
+  );
+}
+
+async function faultCount(): Promise<number> {
+  return (await processFaults.get()).values.reduce((sum, value) => sum + value.value, 0);
+}
+
+describe('adversarial: hanging up during a watch set-up', function () {
+  this.timeout(180_000);
+  let upstream: DevCluster;
+  let gateway: Gateway;
+  let tenant: ApiClient;
+  let plan: Plan | undefined;
+  /** The set-up's upstream requests not yet closed. */
+  const open = new Set<ServerResponse>();
+  const cleanups: (() => Promise<void>)[] = [];
+
+  before(async () => {
+    const upstreamDir = await makeTempDir('hangup-upstream');
+    const gatewayDir = await makeTempDir('hangup-gateway');
+    cleanups.push(upstreamDir.remove, gatewayDir.remove);
+    upstream = await startDevCluster({
+      listen: '127.0.0.1:0',
+      dataDir: upstreamDir.dir,
+      beforeRequest: (req, res) => {
+        if (!plan || !isSetupRequest(req)) return;
+        open.add(res);
+        res.on('close', () => open.delete(res));
+        const current = plan;
+        if (current.seen++ !== current.hold) return;
+        return new Promise<void>((resolve) => {
+          current.release = resolve;
+          current.held?.();
+        });
+      },
+    });
+    cleanups.unshift(() => upstream.stop());
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: gatewayDir.dir,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+    });
+    cleanups.unshift(() => gateway.stop());
+    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    const created = await createActiveTenant(admin, TENANT, gatewayDir.dir);
+    admin.close();
+    tenant = await ApiClient.load(created.kubeconfigPath);
+    for (const name of ['a', 'b']) {
+      const made = await tenant.request('POST', '/api/v1/namespaces', { metadata: { name } });
+      expect(made.status, made.text).to.equal(201);
+    }
+  });
+
+  after(async () => {
+    plan?.release?.();
+    tenant?.close();
+    for (const cleanup of cleanups) await cleanup();
+  });
+
+  /** Opens the watch with nothing held and counts the upstream requests its set-up makes. */
+  async function setupRequests(path: string): Promise<number> {
+    plan = { hold: -1, seen: 0 };
+    const watch = tenant.watch(path);
+    await eventually(
+      async () => watch.status,
+      (status) => expect(status).to.equal(200),
+    );
+    // The watch of new namespaces is opened after the answer's head: wait until the count settles.
+    let seen = -1;
+    while (seen !== plan.seen) {
+      seen = plan.seen;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    watch.close();
+    await eventually(
+      async () => open.size,
+      (size) => expect(size, 'upstream requests left open by a watch closed normally').to.equal(0),
+    );
+    return seen;
+  }
+
+  for (const path of ['/api/v1/pods?watch=1', '/api/v1/namespaces/a/pods?watch=1']) {
+    it(`closes every upstream request and keeps serving, at each await of ${path}`, async () => {
+      const faultsBefore = await faultCount();
+      const steps = await setupRequests(path);
+      expect(steps, 'set-up requests seen').to.be.greaterThan(0);
+      if (!path.includes('/namespaces/'))
+        expect(steps, 'a feed per namespace and the namespace watch').to.be.at.least(3);
+      for (let hold = 0; hold < steps; hold++) {
+        const current: Plan = { hold, seen: 0 };
+        const held = new Promise<void>((resolve) => (current.held = resolve));
+        plan = current;
+        const watch = tenant.watch(path);
+        await held;
+        watch.close();
+        await new Promise((resolve) => setTimeout(resolve, HANG_UP_SETTLES_MS));
+        current.release!();
+        await eventually(
+          async () => open.size,
+          (size) => expect(size, `upstream requests left open after a hang-up at set-up step ${hold}`).to.equal(0),
+        );
+        const served = await tenant.request('GET', '/api/v1/namespaces/a/pods');
+        expect(served.status, served.text).to.equal(200);
+      }
+      plan = undefined;
+      expect(await faultCount(), 'faults that escaped every handler').to.equal(faultsBefore);
+    });
+  }
+});
