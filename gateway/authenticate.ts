@@ -26,7 +26,7 @@ function certificateIdentity(socket: TLSSocket): CertificateIdentity | { refused
 }
 
 /**
- * Who a request is (DESIGN.md, Identity): a client certificate that chains to the CA, then
+ * Who a request is (docs/design.md, "Identity"): a client certificate that chains to the CA, then
  * - OU[0] a tenant id and CN `<OU[0]>-…` → that tenant's user, if the tenant exists, is Active
  *   and still accepts the certificate's serial;
  * - O `system:masters` and no OU → the admin;

@@ -79,7 +79,7 @@ const FALLBACK_VERSION = {
 };
 
 /**
- * A gateway replica: HTTPS with client certificates, identities per DESIGN.md, the admin API
+ * A gateway replica: HTTPS with client certificates, identities as docs/design.md describes, the admin API
  * (Tenants) served by `apiserver/` from the store, the tenant roster every replica follows,
  * and the tenant controller that one elected replica runs. Replicas share nothing but the store.
  */

@@ -933,7 +933,7 @@ async function afterWrite(
 }
 
 /**
- * The user and each group as its own Impersonate-Group line (DESIGN.md, Identity: upstream), plus
+ * The user and each group as its own Impersonate-Group line (docs/design.md, "How the gateway talks upstream"), plus
  * the tenant's own `<tid>-system:authenticated`, which its bindings to `system:authenticated` name
  * upstream (translate/kinds/identity-names.ts).
  */

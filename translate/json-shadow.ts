@@ -2,7 +2,7 @@
  * Rewrites a JSON document without parsing all of it: only the members a shape names are parsed
  * into a sparse "shadow" of the document; a conversion runs on the shadow; the members whose
  * values it changed (or removed) are spliced into the original text, and every other byte is
- * kept as it came. This is how the gateway converts large lists (DESIGN.md "Performance"): a
+ * kept as it came. This is how the gateway converts large lists (docs/translate.md, "Lists from their text"): a
  * Pod's conversion looks at a dozen short strings of its 3 KB, so parsing and serialising the
  * rest is waste. Pure; the input is assumed to be valid JSON (an upstream answer) and anything
  * unexpected throws, so the caller can fall back to a full parse.

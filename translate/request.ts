@@ -26,7 +26,7 @@ const READ_VERBS = new Set(['get', 'list', 'watch']);
 const TENANT_LABEL = 'kubezoo.io/tenant';
 
 /**
- * Path and query up (DESIGN.md "Protocol conversion"): the namespace gets the prefix; so does the
+ * Path and query up (docs/design.md, "Translation rules"): the namespace gets the prefix; so does the
  * name of a cluster-scoped object (shared kinds such as Nodes excepted, and read-only); a CRD's
  * name `plural.group` becomes `plural.<p>group`; a tenant CRD group in the URL gets the prefix;
  * field selectors on names and namespaces are rewritten; a namespace list is narrowed upstream to

@@ -2,7 +2,7 @@
  * OpenAPI v3: the `/openapi/v3` index and one document per group-version, with kube's paths,
  * operation ids and parameters but no schemas. kubectl reads these documents for two things:
  * whether a kind's PATCH accepts `fieldValidation` (so it validates server-side), and whether a
- * kind takes strategic merge patches; a partial schema would be worse than none (KUBECTL.md).
+ * kind takes strategic merge patches; a partial schema would be worse than none (docs/design.md, "What kubectl needs").
  */
 import { createHash } from 'node:crypto';
 import type { ResourceInfo, SubresourceInfo } from '../resources/resource-info.js';

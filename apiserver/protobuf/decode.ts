@@ -1,7 +1,8 @@
 /**
  * Decodes `application/vnd.kubernetes.protobuf` request bodies into the JSON objects a JSON request
  * would have carried. kubectl sends every `create <generator>`, `create token` and `auth` review this
- * way and never retries in JSON (KUBECTL.md), so the server must read them. Pure: bytes in, object out.
+ * way and never retries in JSON (docs/design.md, "What kubectl needs"), so the server must read them.
+ * Pure: bytes in, object out.
  *
  * Field presence follows Go's JSON encoding of the typed object, with three deliberate differences
  * that keep the stored object free of noise Go would print: empty non-pointer structs (`"status":{}`,

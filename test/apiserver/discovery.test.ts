@@ -12,7 +12,7 @@ import { BUILTIN_RESOURCES } from '../../apiserver/resources/builtin.js';
 import { resourceInfoFromCRD } from '../../apiserver/resources/custom-resource.js';
 import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
 
-// Expectations copied from the bodies kubectl 1.32 accepted (shared/kubectl-samples), adjusted
+// Expectations copied from the bodies kubectl 1.32 accepted (recorded against a probe server), adjusted
 // where the probe server that produced them differed from kube-apiserver 1.32; each
 // adjustment is commented.
 

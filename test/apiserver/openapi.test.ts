@@ -9,8 +9,8 @@ import { BUILTIN_RESOURCES } from '../../apiserver/resources/builtin.js';
 import { resourceInfoFromCRD } from '../../apiserver/resources/custom-resource.js';
 import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
 
-// Expectations copied from shared/kubectl-samples/openapi-v3-*.json, the documents kubectl 1.32
-// accepted, and from what kubectl looks for in them (KUBECTL.md, "Field validation").
+// Expectations copied from OpenAPI v3 documents kubectl 1.32 accepted (recorded against a probe
+// server), and from what kubectl looks for in them (docs/design.md, "What kubectl needs").
 
 function widgets(group = 'example.com', plural = 'widgets', kind = 'Widget'): ResourceInfo[] {
   return resourceInfoFromCRD({

@@ -15,7 +15,7 @@ export interface KubectlResult {
 
 /**
  * Runs kubectl against one kubeconfig with its own HOME and KUBECACHEDIR, so no discovery or
- * OpenAPI cache leaks between tests (KUBECTL.md: the cache cannot be turned off).
+ * OpenAPI cache leaks between tests (the cache cannot be turned off: docs/design.md, "What kubectl needs").
  */
 export class Kubectl {
   private constructor(
