@@ -99,8 +99,8 @@ async function issue(
 }
 
 /**
- * 127 random bits with the top one set, so the DER integer is positive, always 16 bytes, and its
- * hex has no leading zero to trim.
+ * 126 random bits: the top bit cleared and the next one set, so the DER integer is positive,
+ * always 16 bytes, and its hex has no leading zero to trim.
  */
 export function randomSerialNumber(): string {
   const bytes = randomBytes(16);

@@ -28,8 +28,8 @@ export async function tenantNamespaceNames(
 
 /**
  * A tenant's namespaces upstream, found by their tenant label — read with the gateway's own
- * credentials, since which namespaces exist is not the tenant user's permission to have or lack:
- * each per-namespace read after it is made as the tenant user and authorized upstream.
+ * credentials, as are the per-namespace reads of a cross-namespace request after it: the gateway
+ * has authorized that request against the tenant's own RBAC first (tenant-authorizer.ts).
  */
 export async function tenantNamespaces(
   ctx: TenantContext,

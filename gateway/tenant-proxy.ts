@@ -51,7 +51,6 @@ const PATCH_TYPES = new Set([
   'application/apply-patch+yaml',
 ]);
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
-const PASS_THROUGH = new Set(['/version', '/healthz', '/readyz', '/livez']);
 /** Upstream pages read at most per tenant page, so a sparse list cannot hold a request forever. */
 const MAX_UPSTREAM_PAGES = 1000;
 /** Namespaces of a cross-namespace list read at once. */
@@ -111,7 +110,6 @@ export class TenantProxy {
     const scope = await upstream.scope();
     const ctx = tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant));
     try {
-      if (PASS_THROUGH.has(path)) return await this.passThrough(req, res, path, upstream);
       if (await this.discovery(req, res, ctx, path, upstream)) return;
       const up = () =>
         this.options.metrics.time('up', () => requestUp(ctx, req.method ?? 'GET', path, url.searchParams));
@@ -302,7 +300,7 @@ export class TenantProxy {
   /**
    * A list in full pages: upstream pages are read until the tenant's page is full or the list
    * ends. A list of a namespaced kind across all namespaces (`get -A`) fans out over the tenant's
-   * own namespaces (found by their `kubezoo.io/tenant` label) one after another, so it never
+   * own namespaces (found by their `kubezoo.io/tenant` label) a few at a time, so it never
    * reads the other tenants' objects; the continue token (sealed) records which namespace and
    * which upstream page come next.
    */
@@ -750,18 +748,6 @@ export class TenantProxy {
     if (!down) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
     sendJson(req, res, 200, down, { 'Content-Type': doc.contentType, Vary: 'Accept' });
     return true;
-  }
-
-  private async passThrough(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    upstream: UpstreamConnection,
-  ): Promise<void> {
-    const response = await upstream.request('GET', path, { accept: req.headers.accept ?? '*/*' });
-    const text = await response.body.text();
-    res.writeHead(response.status, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain') });
-    res.end(text);
   }
 
   /** A non-JSON upstream answer: its status with the text stripped of the prefix. */

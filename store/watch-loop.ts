@@ -2,10 +2,11 @@ import { isStoreError } from './errors.js';
 import type { KeyValue, Store, Watch, WatchEvent } from './types.js';
 
 /**
- * The skeleton every controller shares (devcluster, tenants, gateway replicas following the store): list a prefix, hand each object to
- * `onObject`, then follow the watch from the list's revision, handing each event over one at a
- * time. A broken watch (compacted history, store trouble) starts over with a fresh list, as an
- * informer relists. Errors in a handler are reported and do not stop the loop.
+ * The skeleton every controller shares (devcluster, tenants, gateway replicas following the
+ * store): list a prefix, hand the items to `onList`, then follow the watch from the list's
+ * revision, handing each event to `onEvent` one at a time. A broken watch (compacted history,
+ * store trouble) starts over with a fresh list, as an informer relists. Errors in a handler are
+ * reported and do not stop the loop.
  */
 export class WatchLoop {
   private watch: Watch | undefined;

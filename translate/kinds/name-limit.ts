@@ -1,4 +1,4 @@
-/** Rule 10: a tenant's name must still fit the upstream limit once the prefix is in front of it. */
+/** A tenant's name must still fit the upstream limit once the prefix is in front of it. */
 import { TranslationError, type TenantContext } from '../context.js';
 
 export interface NamedField {
