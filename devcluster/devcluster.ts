@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import { createServer } from 'node:https';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ApiServer, type UserInfo } from '../apiserver/api-server.js';
@@ -40,6 +40,7 @@ import { NamespaceController } from './controllers/namespace-controller.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 import { detach } from '../apiserver/process-faults.js';
+import { httpsUrl, listenOn, parseListen } from '../apiserver/listen-address.js';
 
 export interface DevClusterOptions {
   /** Names the cluster in its kubeconfig and its etcd prefix (default `devcluster`). */
@@ -209,10 +210,10 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         `upgrade ${req.method} ${req.url}`,
       );
     });
-    await listen(server, host, port);
+    await listenOn(server, host, port);
     const actualPort = (server.address() as { port: number }).port;
     address = `${host}:${actualPort}`;
-    const url = `https://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+    const url = httpsUrl(host, actualPort);
 
     const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
     const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
@@ -329,20 +330,4 @@ async function bootstrapNamespaces(api: ApiServer): Promise<void> {
       if (!(err instanceof ApiError && err.code === 409)) throw err;
     }
   }
-}
-
-export function parseListen(listen: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(listen);
-  if (!match) throw new Error(`--listen must be HOST:PORT, got ${JSON.stringify(listen)}`);
-  return { host: match[1] ?? match[2], port: Number(match[3]) };
-}
-
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }

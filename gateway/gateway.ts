@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { detach } from '../apiserver/process-faults.js';
+import { httpsUrl, listenOn, parseListen } from '../apiserver/listen-address.js';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
@@ -13,7 +14,6 @@ import { statusOf, unauthorized, type ApiError, type Status } from '../apiserver
 import { tenantContext } from '../translate/context.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
 import { renderKubeconfig } from '../certs/index.js';
-import { parseListen } from '../devcluster/devcluster.js';
 import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
 import { TenantController } from '../tenants/tenant-controller.js';
 import { TenantRoster } from '../tenants/tenant-roster.js';
@@ -273,17 +273,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         `tenant ${identity.tenant} upgrade ${req.method} ${req.url}`,
       );
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
+    await listenOn(server, host, port);
     stops.push(async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     });
     const actualPort = (server.address() as { port: number }).port;
     if (!options.advertiseAddress) address = `${host}:${actualPort}`;
-    const url = `https://${bracket(parseListen(address).host)}:${parseListen(address).port}`;
+    const url = httpsUrl(parseListen(address).host, parseListen(address).port);
 
     const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
     const adminKubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
@@ -336,8 +333,4 @@ async function upstreamVersion(cluster: UpstreamCluster | undefined): Promise<Re
   if (!cluster) return FALLBACK_VERSION;
   const res = await cluster.client.request('GET', '/version').catch(() => undefined);
   return res?.status === 200 && res.body?.minor ? res.body : FALLBACK_VERSION;
-}
-
-function bracket(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }
