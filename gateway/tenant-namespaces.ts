@@ -1,5 +1,5 @@
 import { TranslationError, type TenantContext } from '../translate/context.js';
-import { TENANT_LABEL } from '../translate/kinds/namespace.js';
+import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 

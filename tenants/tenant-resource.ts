@@ -18,7 +18,6 @@ export const TENANT_FINALIZER = 'kubezoo.io/tenant';
 export const KUBECONFIG_ANNOTATION = 'kubezoo.io/tenant.kubeconfig.base64';
 /** Set (to any new value) to have the controller issue a new certificate and revoke the old ones. */
 export const ROTATE_ANNOTATION = 'kubezoo.io/tenant.rotate';
-export const TENANT_LABEL = 'kubezoo.io/tenant';
 
 export const TENANT_RESOURCE: ResourceInfo = {
   group: TENANT_GROUP,

@@ -1,5 +1,6 @@
 import { expectStatus } from '../apiserver/client/rest-client.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
+import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import {
   applyGrants,
   desiredGrants,
@@ -8,7 +9,6 @@ import {
   tenantNamespacesUpstream,
   type UpstreamApi,
 } from './tenant-grants.js';
-import { TENANT_LABEL } from './tenant-resource.js';
 
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
 

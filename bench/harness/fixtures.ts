@@ -5,7 +5,7 @@
  */
 import { Pool } from 'undici';
 import { RestClient } from '../../apiserver/client/rest-client.js';
-import { TENANT_LABEL } from '../../tenants/tenant-resource.js';
+import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import { desiredGrants } from '../../tenants/tenant-grants.js';
 import { adminBinding, ensureTenantSpace } from '../../tenants/upstream-space.js';
 import type { BenchEnvironment } from './environment.js';

@@ -8,8 +8,6 @@ import type { Invariant } from './invariants.js';
 import { forcedTenantLabel, TENANT_LABEL } from './tenant-label.js';
 import { isObject, type Convertor } from './convertor.js';
 
-export { TENANT_LABEL };
-
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 
 export const namespaceConvertor: Convertor = {
