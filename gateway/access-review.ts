@@ -10,7 +10,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../apiserver/handlers/http-io.js';
 import { decodeKubernetesProtobuf } from '../apiserver/protobuf/decode.js';
-import { ADMIN_GROUPS, isSharedResource, TranslationError, type TenantContext } from '../translate/context.js';
+import {
+  addPrefix,
+  ADMIN_GROUPS,
+  isSharedResource,
+  TranslationError,
+  type TenantContext,
+} from '../translate/context.js';
+import { SERVICE_ACCOUNT_USER } from '../translate/kinds/identity-names.js';
 import type { TenantUser } from './tenant-authorizer.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 
@@ -55,7 +62,7 @@ export async function answerAccessReview(
     // A ServiceAccount's user name is the same in both views; every other user carries the prefix.
     who = {
       tenant: ctx.tenantId,
-      user: user.startsWith('system:serviceaccount:') ? user : `${ctx.prefix}${user}`,
+      user: user.startsWith(SERVICE_ACCOUNT_USER) ? user : addPrefix(ctx, user),
       groups,
       exactGroups: true,
     };

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { sendJson } from '../apiserver/handlers/http-io.js';
 import { statusOf, type ApiError } from '../apiserver/status.js';
-import type { TenantContext } from '../translate/context.js';
+import { hasPrefix, type TenantContext } from '../translate/context.js';
 import { statusDown } from '../translate/status.js';
 import type { WatchEvent } from '../translate/watch-event.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -188,7 +188,7 @@ export async function watchAcrossNamespaces(
         for await (const line of lines(watching.body)) {
           const event = WatchEventsDown.parse(line);
           const name: unknown = event?.object?.metadata?.name;
-          if (typeof name !== 'string' || !name.startsWith(w.ctx.prefix)) continue;
+          if (typeof name !== 'string' || !hasPrefix(w.ctx, name)) continue;
           if (event!.type === 'ADDED' && !feeds.has(name)) {
             // Past the tenant's bound the stream ends with the reason (client-go backs off on it) rather than miss the namespace's events.
             try {

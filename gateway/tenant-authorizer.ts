@@ -11,7 +11,7 @@ import { RbacAuthorizer, type Decision, type RbacObjects } from '../apiserver/au
 import type { Attributes } from '../apiserver/authorization/attributes.js';
 import { expectStatus } from '../apiserver/client/rest-client.js';
 import { objectDown } from '../translate/objects.js';
-import { addPrefix, stripPrefix, type TenantContext } from '../translate/context.js';
+import { addPrefix, hasPrefix, stripPrefix, type TenantContext } from '../translate/context.js';
 import type { UpstreamApi } from '../tenants/tenant-grants.js';
 
 type Json = Record<string, any>;
@@ -67,7 +67,7 @@ export class TenantAuthorizer {
     const snapshot = await this.read();
     let mine = snapshot.byTenant.get(ctx.tenantId);
     if (!mine) {
-      const named = (items: Json[]) => items.filter((item) => String(item.metadata?.name ?? '').startsWith(ctx.prefix));
+      const named = (items: Json[]) => items.filter((item) => hasPrefix(ctx, String(item.metadata?.name ?? '')));
       mine = {
         clusterRoles: own(ctx, named(snapshot.clusterRoles), 'ClusterRole'),
         clusterRoleBindings: own(ctx, named(snapshot.clusterRoleBindings), 'ClusterRoleBinding'),

@@ -14,7 +14,14 @@ import {
   sendStatus,
 } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
-import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
+import {
+  addPrefix,
+  apiVersionDown,
+  tenantContext,
+  tenantPrefix,
+  TranslationError,
+  type TenantContext,
+} from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/sealed-continue.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
 import { CollectionStreamDown } from '../translate/list-stream.js';
@@ -937,10 +944,8 @@ async function afterWrite(
  * upstream (translate/kinds/identity-names.ts).
  */
 export function impersonation(identity: TenantIdentity): Record<string, string | string[]> {
-  const groups = [
-    ...identity.groups.map((group) => `${identity.tenant}-${group}`),
-    `${identity.tenant}-system:authenticated`,
-  ];
+  const tenant = tenantPrefix(identity.tenant);
+  const groups = [...identity.groups, 'system:authenticated'].map((group) => addPrefix(tenant, group));
   return { 'impersonate-user': identity.user, 'impersonate-group': [...new Set(groups)] };
 }
 
