@@ -10,7 +10,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldPatchMeta } from '../patch/patch-meta.js';
-import { goQuote } from '../validation/cause.js';
+import { goQuote } from '../go-quote.js';
 
 export type PathElement = string;
 export type FieldPath = readonly PathElement[];

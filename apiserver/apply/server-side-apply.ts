@@ -7,7 +7,8 @@
  */
 import type { FieldPatchMeta } from '../patch/patch-meta.js';
 import { ApiError, badRequest, statusOf } from '../status.js';
-import { goQuote, type Cause } from '../validation/cause.js';
+import { goQuote } from '../go-quote.js';
+import type { Cause } from '../validation/cause.js';
 import {
   childrenOf,
   compareObjects,

@@ -4,6 +4,7 @@
  * objects as `LabelSelectorAsSelector` turns them into selectors. Error texts are apimachinery's,
  * because clients show them verbatim.
  */
+import { goQuote } from '../go-quote.js';
 
 /** A selector string or object kube-apiserver would refuse; the message is kube's. */
 export class SelectorParseError extends Error {
@@ -281,33 +282,6 @@ function goValue(value: string | string[] | null): string {
 function aggregate(messages: string[]): string {
   const distinct = [...new Set(messages)];
   return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
-}
-
-const goEscapes: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-/** strconv.Quote: Go's %q. Exported for the field-label messages, which quote labels the same way. */
-export function goQuote(text: string): string {
-  let quoted = '"';
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (Object.hasOwn(goEscapes, char)) quoted += goEscapes[char];
-    else if (code < 0x20 || code === 0x7f) quoted += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (char !== ' ' && /^[\p{C}\p{Z}]$/u.test(char)) {
-      quoted +=
-        code < 0x10000 ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
-    } else quoted += char;
-  }
-  return `${quoted}"`;
 }
 
 /** Go's sort.Strings order: by code point. */
