@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../apiserver/handlers/http-io.js';
+import { isObject, type Json } from '../apiserver/json.js';
 import { decodeKubernetesProtobuf } from '../apiserver/protobuf/decode.js';
 import {
   addPrefix,
@@ -24,14 +25,12 @@ import type { UpstreamConnection } from './upstream-connection.js';
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
-type Json = Record<string, any>;
-
 /** The review's JSON form, from a JSON or protobuf body; undefined when it is neither. */
 export function accessReviewOf(contentType: string, raw: Buffer): Json | undefined {
   try {
     if (contentType === PROTOBUF) return decodeKubernetesProtobuf(raw).object;
     const parsed = JSON.parse(raw.toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;
+    return isObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -10,11 +10,10 @@
 import { RbacAuthorizer, type Decision, type RbacObjects } from '../apiserver/authorization/rbac-authorizer.js';
 import type { Attributes } from '../apiserver/authorization/attributes.js';
 import { expectStatus } from '../apiserver/client/rest-client.js';
+import type { Json } from '../apiserver/json.js';
 import { objectDown } from '../translate/objects.js';
 import { addPrefix, hasPrefix, stripPrefix, type TenantContext } from '../translate/context.js';
 import type { UpstreamApi } from '../tenants/tenant-grants.js';
-
-type Json = Record<string, any>;
 
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `/apis/${RBAC}/v1`;

@@ -15,6 +15,7 @@
  * controller re-syncs every tenant periodically, which heals deleted or edited grants.
  */
 import { expectStatus, type RestResponse } from '../apiserver/client/rest-client.js';
+import type { Json } from '../apiserver/json.js';
 import { addPrefix, hasPrefix, stripPrefix, tenantPrefix, type TenantPrefix } from '../translate/context.js';
 import {
   SERVICE_ACCOUNT_USER,
@@ -31,8 +32,6 @@ const RBAC_V1 = `/apis/${RBAC}/v1`;
 export interface UpstreamApi {
   request(method: string, path: string, body?: unknown): Promise<RestResponse>;
 }
-
-type Json = Record<string, any>;
 
 /**
  * The grant RoleBindings the tenant's dormant ClusterRoleBindings call for in its namespaces,

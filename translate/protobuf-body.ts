@@ -6,10 +6,10 @@
  * written back; every other field is copied byte for byte, so a field the gateway does not know
  * reaches the apiserver as the client sent it.
  */
+import { isObject, type Json } from '../apiserver/json.js';
 import { isDeepStrictEqual } from 'node:util';
 import { WireFormatError, WireReader, WireType, WireWriter } from '../apiserver/protobuf/wire.js';
 import { TranslationError, type TenantContext } from './context.js';
-import { isObject, type Json } from './kinds/convertor.js';
 import { objectUp } from './objects.js';
 import { protobufFieldsOf } from './kinds/kind-records.js';
 import { TYPE_META, type FieldRule, type MessageFields } from './protobuf-fields.js';

@@ -3,6 +3,7 @@
  * (sigs.k8s.io/json) reports them for `?fieldValidation=Strict` (400) and `Warn` (warnings).
  */
 import { goQuote } from '../go-quote.js';
+import { isObject } from '../json.js';
 import { builtinKindSchemas, type FieldShape } from './field-schema.js';
 
 /** The decoder keeps at most this many strict errors and drops the rest. */
@@ -47,15 +48,11 @@ function collect(shape: FieldShape, value: unknown, path: string, unknown: strin
     value.forEach((item, index) => collect(shape.listOf, item, `${path}[${index}]`, unknown));
     return;
   }
-  if (!isJsonObject(value)) return;
+  if (!isObject(value)) return;
   for (const [key, child] of Object.entries(value)) {
     const childPath = path === '' ? key : `${path}.${key}`;
     const childShape = 'mapOf' in shape ? shape.mapOf : shape.fields.get(key);
     if (childShape !== undefined) collect(childShape, child, childPath, unknown);
     else if (unknown.length < MAX_STRICT_ERRORS) unknown.push(childPath);
   }
-}
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

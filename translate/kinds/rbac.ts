@@ -7,6 +7,7 @@
  * are not this tenant's are dropped, so a binding or role someone else edited still lists
  * cleanly and shows nothing foreign.
  */
+import { isObject, type Json } from '../../apiserver/json.js';
 import { groupDown, groupUp, TranslationError, withoutPrefix, type TenantContext } from '../context.js';
 import { groupName, userName } from './identity-names.js';
 import { referencedNameRule } from './names.js';
@@ -23,11 +24,9 @@ import {
   at,
   byKind,
   each,
-  isObject,
   prefixed,
   requiredStringAt,
   stringsAt,
-  type Json,
   type StringRule,
   type Convertor,
 } from './convertor.js';
