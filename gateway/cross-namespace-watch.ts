@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { sendJson } from '../apiserver/handlers/http-io.js';
-import { statusOf, type ApiError } from '../apiserver/status.js';
+import type { ApiError } from '../apiserver/status.js';
 import { hasPrefix, type TenantContext } from '../translate/context.js';
-import { statusDown } from '../translate/status.js';
 import type { WatchEvent } from '../translate/watch-event.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { TenantRequestLease } from './tenant-limits.js';
 import { namespacedPath, tenantNamespaces, tenantNamespaceSelector } from './tenant-namespaces.js';
 import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
+import { upstreamErrorStatus } from './upstream-failure.js';
 import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-lines.js';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
@@ -73,7 +73,7 @@ export async function watchAcrossNamespaces(
   const refused = opened.find((feed) => feed.response.status !== 200);
   if (refused) {
     for (const feed of opened) if (feed !== refused) discard(feed.response);
-    return refuse(req, res, w.ctx, refused.response);
+    return refuseWatch(req, res, w.ctx, refused.response);
   }
   for (const feed of opened) feeds.set(feed.namespace, feed);
 
@@ -249,23 +249,13 @@ function discard(response: UpstreamResponse): void {
   response.body.destroy();
 }
 
-async function refuse(
+/** A watch the cluster refused: its answer as the tenant's Status. */
+export async function refuseWatch(
   req: IncomingMessage,
   res: ServerResponse,
   ctx: TenantContext,
   response: UpstreamResponse,
 ): Promise<void> {
   const text = await response.body.text();
-  let status: Record<string, any> | undefined;
-  try {
-    status = JSON.parse(text);
-  } catch {
-    status = undefined;
-  }
-  sendJson(
-    req,
-    res,
-    response.status,
-    status ? statusDown(ctx, status) : statusOf(response.status, 'InternalError', 'the upstream watch failed'),
-  );
+  sendJson(req, res, response.status, upstreamErrorStatus(ctx, response.status, text, 'the upstream watch failed'));
 }
