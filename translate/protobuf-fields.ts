@@ -66,22 +66,6 @@ function ruleOf(field: FieldSpec, inner: true | Selection, where: string): Field
   return field.emitZero ? { type: 'string', name, keepEmpty: true } : { type: 'string', name };
 }
 
-const {
-  meta: META,
-  core: CORE,
-  apps: APPS,
-  batch: BATCH,
-  rbac: RBAC,
-  networking: NETWORKING,
-  authorization: AUTHORIZATION,
-  authentication: AUTHENTICATION,
-  discovery: DISCOVERY,
-  events: EVENTS,
-  storage: STORAGE,
-  admissionregistration: ADMISSION,
-  apiextensions: APIEXTENSIONS,
-} = PACKAGES;
-
 // k8s.io/apimachinery meta/v1
 const labelSelector: Selection = { matchExpressions: { key: true, operator: true, values: true } };
 
@@ -93,7 +77,7 @@ export const METADATA: MessageFields = {
   [METADATA_FIELD]: {
     type: 'message',
     name: 'metadata',
-    fields: fieldsOf(`${META}ObjectMeta`, {
+    fields: fieldsOf(`${PACKAGES.meta}ObjectMeta`, {
       name: true,
       generateName: true,
       namespace: true,
@@ -144,13 +128,13 @@ const subjectAccessReview: Selection = { spec: { resourceAttributes, user: true,
 /** The tables of the kinds whose convertor touches more than metadata, named for the records of kinds/kind-records.ts. */
 export const PROTOBUF_FIELDS = {
   namespace: {},
-  coreEvent: fieldsOf(`${CORE}Event`, { involvedObject: objectReference, related: objectReference }),
-  eventsEvent: fieldsOf(`${EVENTS}Event`, { regarding: objectReference, related: objectReference }),
-  endpoints: fieldsOf(`${CORE}Endpoints`, {
+  coreEvent: fieldsOf(`${PACKAGES.core}Event`, { involvedObject: objectReference, related: objectReference }),
+  eventsEvent: fieldsOf(`${PACKAGES.events}Event`, { regarding: objectReference, related: objectReference }),
+  endpoints: fieldsOf(`${PACKAGES.core}Endpoints`, {
     subsets: { addresses: endpointAddress, notReadyAddresses: endpointAddress },
   }),
-  endpointSlice: fieldsOf(`${DISCOVERY}EndpointSlice`, { endpoints: { targetRef: objectReference } }),
-  persistentVolume: fieldsOf(`${CORE}PersistentVolume`, {
+  endpointSlice: fieldsOf(`${PACKAGES.discovery}EndpointSlice`, { endpoints: { targetRef: objectReference } }),
+  persistentVolume: fieldsOf(`${PACKAGES.core}PersistentVolume`, {
     spec: {
       persistentVolumeSource: {
         rbd: secretRef,
@@ -173,44 +157,55 @@ export const PROTOBUF_FIELDS = {
       storageClassName: true,
     },
   }),
-  persistentVolumeClaim: fieldsOf(`${CORE}PersistentVolumeClaim`, { spec: persistentVolumeClaimSpec }),
-  storageClass: fieldsOf(`${STORAGE}StorageClass`, { parameters: true }),
-  pod: fieldsOf(`${CORE}Pod`, { spec: podSpec }),
-  podTemplate: fieldsOf(`${CORE}PodTemplate`, { template: podTemplateSpec }),
-  replicationController: fieldsOf(`${CORE}ReplicationController`, { spec: { template: podTemplateSpec } }),
-  deployment: fieldsOf(`${APPS}Deployment`, { spec: { template: podTemplateSpec } }),
-  replicaSet: fieldsOf(`${APPS}ReplicaSet`, { spec: { template: podTemplateSpec } }),
-  daemonSet: fieldsOf(`${APPS}DaemonSet`, { spec: { template: podTemplateSpec } }),
-  statefulSet: fieldsOf(`${APPS}StatefulSet`, {
+  persistentVolumeClaim: fieldsOf(`${PACKAGES.core}PersistentVolumeClaim`, { spec: persistentVolumeClaimSpec }),
+  storageClass: fieldsOf(`${PACKAGES.storage}StorageClass`, { parameters: true }),
+  pod: fieldsOf(`${PACKAGES.core}Pod`, { spec: podSpec }),
+  podTemplate: fieldsOf(`${PACKAGES.core}PodTemplate`, { template: podTemplateSpec }),
+  replicationController: fieldsOf(`${PACKAGES.core}ReplicationController`, { spec: { template: podTemplateSpec } }),
+  deployment: fieldsOf(`${PACKAGES.apps}Deployment`, { spec: { template: podTemplateSpec } }),
+  replicaSet: fieldsOf(`${PACKAGES.apps}ReplicaSet`, { spec: { template: podTemplateSpec } }),
+  daemonSet: fieldsOf(`${PACKAGES.apps}DaemonSet`, { spec: { template: podTemplateSpec } }),
+  statefulSet: fieldsOf(`${PACKAGES.apps}StatefulSet`, {
     spec: { template: podTemplateSpec, volumeClaimTemplates: { spec: persistentVolumeClaimSpec } },
   }),
-  job: fieldsOf(`${BATCH}Job`, { spec: { template: podTemplateSpec } }),
-  cronJob: fieldsOf(`${BATCH}CronJob`, { spec: { jobTemplate: { spec: { template: podTemplateSpec } } } }),
-  ingress: fieldsOf(`${NETWORKING}Ingress`, { spec: { ingressClassName: true } }),
-  ingressClass: fieldsOf(`${NETWORKING}IngressClass`, {
+  job: fieldsOf(`${PACKAGES.batch}Job`, { spec: { template: podTemplateSpec } }),
+  cronJob: fieldsOf(`${PACKAGES.batch}CronJob`, { spec: { jobTemplate: { spec: { template: podTemplateSpec } } } }),
+  ingress: fieldsOf(`${PACKAGES.networking}Ingress`, { spec: { ingressClassName: true } }),
+  ingressClass: fieldsOf(`${PACKAGES.networking}IngressClass`, {
     spec: { parameters: { apiGroup: true, kind: true, name: true, scope: true, namespace: true } },
   }),
-  role: fieldsOf(`${RBAC}Role`, policyRules),
-  clusterRole: fieldsOf(`${RBAC}ClusterRole`, {
+  role: fieldsOf(`${PACKAGES.rbac}Role`, policyRules),
+  clusterRole: fieldsOf(`${PACKAGES.rbac}ClusterRole`, {
     ...policyRules,
     aggregationRule: { clusterRoleSelectors: labelSelector },
   }),
-  roleBinding: fieldsOf(`${RBAC}RoleBinding`, binding),
-  clusterRoleBinding: fieldsOf(`${RBAC}ClusterRoleBinding`, binding),
-  crd: fieldsOf(`${APIEXTENSIONS}CustomResourceDefinition`, {
+  roleBinding: fieldsOf(`${PACKAGES.rbac}RoleBinding`, binding),
+  clusterRoleBinding: fieldsOf(`${PACKAGES.rbac}ClusterRoleBinding`, binding),
+  crd: fieldsOf(`${PACKAGES.apiextensions}CustomResourceDefinition`, {
     spec: { group: true, conversion: { webhook: { clientConfig: webhookClientConfig } } },
   }),
-  mutatingWebhookConfiguration: fieldsOf(`${ADMISSION}MutatingWebhookConfiguration`, webhookConfiguration),
-  validatingWebhookConfiguration: fieldsOf(`${ADMISSION}ValidatingWebhookConfiguration`, webhookConfiguration),
-  tokenRequest: fieldsOf(`${AUTHENTICATION}TokenRequest`, { spec: { audiences: true } }),
-  tokenReview: fieldsOf(`${AUTHENTICATION}TokenReview`, { spec: { audiences: true }, status: { audiences: true } }),
-  selfSubjectReview: fieldsOf(`${AUTHENTICATION}SelfSubjectReview`, {
+  mutatingWebhookConfiguration: fieldsOf(
+    `${PACKAGES.admissionregistration}MutatingWebhookConfiguration`,
+    webhookConfiguration,
+  ),
+  validatingWebhookConfiguration: fieldsOf(
+    `${PACKAGES.admissionregistration}ValidatingWebhookConfiguration`,
+    webhookConfiguration,
+  ),
+  tokenRequest: fieldsOf(`${PACKAGES.authentication}TokenRequest`, { spec: { audiences: true } }),
+  tokenReview: fieldsOf(`${PACKAGES.authentication}TokenReview`, {
+    spec: { audiences: true },
+    status: { audiences: true },
+  }),
+  selfSubjectReview: fieldsOf(`${PACKAGES.authentication}SelfSubjectReview`, {
     status: { userInfo: { username: true, groups: true } },
   }),
-  subjectAccessReview: fieldsOf(`${AUTHORIZATION}SubjectAccessReview`, subjectAccessReview),
-  localSubjectAccessReview: fieldsOf(`${AUTHORIZATION}LocalSubjectAccessReview`, subjectAccessReview),
-  selfSubjectAccessReview: fieldsOf(`${AUTHORIZATION}SelfSubjectAccessReview`, { spec: { resourceAttributes } }),
-  selfSubjectRulesReview: fieldsOf(`${AUTHORIZATION}SelfSubjectRulesReview`, {
+  subjectAccessReview: fieldsOf(`${PACKAGES.authorization}SubjectAccessReview`, subjectAccessReview),
+  localSubjectAccessReview: fieldsOf(`${PACKAGES.authorization}LocalSubjectAccessReview`, subjectAccessReview),
+  selfSubjectAccessReview: fieldsOf(`${PACKAGES.authorization}SelfSubjectAccessReview`, {
+    spec: { resourceAttributes },
+  }),
+  selfSubjectRulesReview: fieldsOf(`${PACKAGES.authorization}SelfSubjectRulesReview`, {
     spec: { namespace: true },
     status: { resourceRules: { apiGroups: true, resources: true, resourceNames: true } },
   }),
