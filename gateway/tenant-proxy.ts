@@ -395,21 +395,11 @@ export class TenantProxy {
         if (!translated) {
           const parsed = parseJson(text);
           if (!parsed) return this.rawDown(req, res, ctx, response, text);
-          if (response.status !== 200 || parsed.kind === 'Status')
-            return sendJson(
-              req,
-              res,
-              response.status,
-              upstreamErrorStatus(ctx, response.status, text, 'listing failed'),
-              warningsDown(ctx, response.headers),
-            );
-          return sendJson(
-            req,
-            res,
-            response.status,
-            this.responseDown(ctx, parsed, rowKind, wantsNoObject),
-            warningsDown(ctx, response.headers),
-          );
+          const body =
+            response.status !== 200 || parsed.kind === 'Status'
+              ? upstreamErrorStatus(ctx, response.status, text, 'listing failed')
+              : this.responseDown(ctx, parsed, rowKind, wantsNoObject);
+          return sendJson(req, res, response.status, body, warningsDown(ctx, response.headers));
         }
         // A later namespace's page that no longer fits is read again, asked for what is left.
         if (combined && limit > 0 && translated.elements.length > limit - combined.elements.length) break;
