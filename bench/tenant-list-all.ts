@@ -10,6 +10,7 @@ import { createTenantSpaces, UpstreamWriter } from './harness/fixtures.js';
 import { runLoad, summarize } from './harness/load.js';
 import { caseOf, progress, report } from './harness/results.js';
 import { createBenchTenant } from './harness/tenant.js';
+import { addPrefix, tenantPrefix } from '../translate/context.js';
 
 const TENANT = 'benall';
 
@@ -28,7 +29,7 @@ export async function benchTenantListAll(options: BenchOptions): Promise<number>
     );
     const upstream = new UpstreamWriter(env.upstreamAdmin);
     await upstream.createPods(
-      [TENANT, ...neighbours].map((id) => `${id}-default`),
+      [TENANT, ...neighbours].map((id) => addPrefix(tenantPrefix(id), 'default')),
       podsEach,
     );
     await upstream.close();

@@ -9,22 +9,28 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../apiserver/handlers/http-io.js';
+import { isObject, type Json } from '../apiserver/json.js';
 import { decodeKubernetesProtobuf } from '../apiserver/protobuf/decode.js';
-import { ADMIN_GROUPS, isSharedResource, TranslationError, type TenantContext } from '../translate/context.js';
+import {
+  addPrefix,
+  ADMIN_GROUPS,
+  isSharedResource,
+  TranslationError,
+  type TenantContext,
+} from '../translate/context.js';
+import { SERVICE_ACCOUNT_USER } from '../translate/kinds/identity-names.js';
 import type { TenantUser } from './tenant-authorizer.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
-type Json = Record<string, any>;
-
 /** The review's JSON form, from a JSON or protobuf body; undefined when it is neither. */
 export function accessReviewOf(contentType: string, raw: Buffer): Json | undefined {
   try {
     if (contentType === PROTOBUF) return decodeKubernetesProtobuf(raw).object;
     const parsed = JSON.parse(raw.toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : undefined;
+    return isObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -55,7 +61,7 @@ export async function answerAccessReview(
     // A ServiceAccount's user name is the same in both views; every other user carries the prefix.
     who = {
       tenant: ctx.tenantId,
-      user: user.startsWith('system:serviceaccount:') ? user : `${ctx.prefix}${user}`,
+      user: user.startsWith(SERVICE_ACCOUNT_USER) ? user : addPrefix(ctx, user),
       groups,
       exactGroups: true,
     };

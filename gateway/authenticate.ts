@@ -1,6 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import { identityFromPeerCertificate } from '../certs/index.js';
 import { isTenantId } from '../tenants/tenant-resource.js';
+import { hasPrefix, tenantPrefix } from '../translate/context.js';
 import type { TenantRoster } from '../tenants/tenant-roster.js';
 
 export type Identity =
@@ -42,7 +43,7 @@ export function authenticate(socket: TLSSocket, tenants: TenantRoster): Identity
   if ('refused' in identity) return identity;
   const tenant = identity.organizationalUnits[0];
   if (tenant !== undefined) {
-    if (!isTenantId(tenant) || !identity.user.startsWith(`${tenant}-`))
+    if (!isTenantId(tenant) || !hasPrefix(tenantPrefix(tenant), identity.user))
       return { refused: `certificate of ${identity.user} names no tenant it belongs to` };
     const refusal = tenants.refusal(tenant, identity.serial);
     if (refusal) return { refused: refusal };

@@ -23,8 +23,8 @@
  * result, which no patch could express.
  */
 import { Readable } from 'node:stream';
+import { isObject } from '../apiserver/json.js';
 import { TranslationError, type TenantContext } from '../translate/context.js';
-import { isObject } from '../translate/kinds/convertor.js';
 import { protobufBodyShadow } from '../translate/protobuf-body.js';
 import type { TranslatedRequest } from '../translate/request.js';
 import { checkStored, normalizedStored, patchNeedsDryRun, type StoredType } from '../translate/stored-object.js';

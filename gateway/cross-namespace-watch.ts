@@ -2,14 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { onClose, sendJson } from '../apiserver/handlers/http-io.js';
 import { detach } from '../apiserver/process-faults.js';
-import { statusOf, type ApiError } from '../apiserver/status.js';
-import type { TenantContext } from '../translate/context.js';
-import { statusDown } from '../translate/status.js';
+import type { ApiError } from '../apiserver/status.js';
+import { hasPrefix, type TenantContext } from '../translate/context.js';
 import type { WatchEvent } from '../translate/watch-event.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { TenantRequestLease } from './tenant-limits.js';
 import { namespacedPath, tenantNamespaces, tenantNamespaceSelector } from './tenant-namespaces.js';
 import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
+import { upstreamErrorStatus } from './upstream-failure.js';
 import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-lines.js';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
@@ -78,7 +78,7 @@ export async function watchAcrossNamespaces(
     // Every feed that did open is closed: none may outlive the request (nor hold the tenant's bound).
     for (const feed of opened) if (feed !== refused) discard(feed.response);
     if (failed) throw failed.reason;
-    return refused ? refuse(req, res, w.ctx, refused.response) : undefined;
+    return refused ? refuseWatch(req, res, w.ctx, refused.response) : undefined;
   }
   for (const feed of opened) feeds.set(feed.namespace, feed);
 
@@ -193,7 +193,7 @@ export async function watchAcrossNamespaces(
         for await (const line of lines(watching.body)) {
           const event = WatchEventsDown.parse(line);
           const name: unknown = event?.object?.metadata?.name;
-          if (typeof name !== 'string' || !name.startsWith(w.ctx.prefix)) continue;
+          if (typeof name !== 'string' || !hasPrefix(w.ctx, name)) continue;
           if (event!.type === 'ADDED' && !feeds.has(name)) {
             // Past the tenant's bound the stream ends with the reason (client-go backs off on it) rather than miss the namespace's events.
             try {
@@ -255,23 +255,13 @@ function discard(response: UpstreamResponse): void {
   response.body.destroy();
 }
 
-async function refuse(
+/** A watch the cluster refused: its answer as the tenant's Status. */
+export async function refuseWatch(
   req: IncomingMessage,
   res: ServerResponse,
   ctx: TenantContext,
   response: UpstreamResponse,
 ): Promise<void> {
   const text = await response.body.text();
-  let status: Record<string, any> | undefined;
-  try {
-    status = JSON.parse(text);
-  } catch {
-    status = undefined;
-  }
-  sendJson(
-    req,
-    res,
-    response.status,
-    status ? statusDown(ctx, status) : statusOf(response.status, 'InternalError', 'the upstream watch failed'),
-  );
+  sendJson(req, res, response.status, upstreamErrorStatus(ctx, response.status, text, 'the upstream watch failed'));
 }

@@ -26,7 +26,8 @@ import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './t
 import { OpenStreams } from './open-streams.js';
 import { impersonation, TenantProxy } from './tenant-proxy.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
-import { proxyUpgrade, upgradeTarget } from './upgrade-proxy.js';
+import { proxyUpgrade, refuseUpgrade, upgradeTarget } from './upgrade-proxy.js';
+import { clusterUnavailableStatus, failureStatus } from './upstream-failure.js';
 import { tenantKindScope, UpstreamConnection } from './upstream-connection.js';
 import {
   answerSelfSubjectReview,
@@ -161,9 +162,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         );
         if ('refused' in identity) return sendStatus(req, res, unauthorized());
         if (identity.kind === 'tenant') openStreams.track(identity, res);
-        route(req, res, identity).catch((err: Error) => {
-          process.stderr.write(`gateway: ${req.method} ${req.url}: ${err.stack ?? err.message}\n`);
-          if (!res.headersSent) sendStatus(req, res, statusOf(500, 'InternalError', err.message));
+        route(req, res, identity).catch((err: unknown) => {
+          const status = failureStatus(err, `gateway: ${req.method} ${req.url}`);
+          if (!res.headersSent) sendStatus(req, res, status);
         });
       },
     );
@@ -207,30 +208,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       }
       const cluster = tenants.clusterOf(identity.tenant);
       const connection = cluster ? connections.get(cluster) : undefined;
-      if (!connection) {
-        return sendStatus(
-          req,
-          res,
-          statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, {
-            retryAfterSeconds: 1,
-          }),
-        );
-      }
+      if (!connection) return sendStatus(req, res, clusterUnavailableStatus(identity.tenant));
       await proxy.handle(req, res, identity, connection);
     };
 
     const upgradeTargets = new Map(options.upstreams.map((u) => [u.name, upgradeTarget(u.kubeconfig)]));
     server.on('upgrade', (req, socket, head) => {
       const identity = authenticate(req.socket as TLSSocket, tenants);
-      const refuse = (status: Status) => {
-        const body = JSON.stringify(status);
-        const retryAfter = status.details?.retryAfterSeconds
-          ? `Retry-After: ${status.details.retryAfterSeconds}\r\n`
-          : '';
-        socket.end(
-          `HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retryAfter}Connection: close\r\n\r\n${body}`,
-        );
-      };
+      const refuse = (status: Status) => refuseUpgrade(socket, status);
       if ('refused' in identity) return refuse(unauthorized().status);
       if (identity.kind !== 'tenant')
         return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));
@@ -238,12 +223,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const cluster = tenants.clusterOf(identity.tenant);
       const connection = cluster ? connections.get(cluster) : undefined;
       const target = cluster ? upgradeTargets.get(cluster) : undefined;
-      if (!connection || !target)
-        return refuse(
-          statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${identity.tenant} is not available`, {
-            retryAfterSeconds: 1,
-          }),
-        );
+      if (!connection || !target) return refuse(clusterUnavailableStatus(identity.tenant));
       // An exec, attach or port-forward session is one of the tenant's streams until its socket closes.
       let lease;
       try {
@@ -265,10 +245,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
               impersonation(identity),
               target,
             ),
-          () =>
-            refuse(
-              statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 }),
-            ),
+          (err: unknown) => refuse(failureStatus(err, `upgrade: ${req.method} ${req.url}`)),
         ),
         `tenant ${identity.tenant} upgrade ${req.method} ${req.url}`,
       );

@@ -1,3 +1,4 @@
+import { hasPrefix, tenantPrefix } from '../translate/context.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 import { watchLineBatches } from './watch-lines.js';
@@ -35,7 +36,8 @@ export class NamespaceIndex {
       detach(this.run(), 'namespace index');
     }
     if (!this.synced) return undefined;
-    return [...(this.byTenant.get(tenantId) ?? [])].filter((name) => name.startsWith(`${tenantId}-`)).sort();
+    const tenant = tenantPrefix(tenantId);
+    return [...(this.byTenant.get(tenantId) ?? [])].filter((name) => hasPrefix(tenant, name)).sort();
   }
 
   /** A namespace this replica just created for the tenant: known before the watch says so. */

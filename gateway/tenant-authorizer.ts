@@ -10,11 +10,10 @@
 import { RbacAuthorizer, type Decision, type RbacObjects } from '../apiserver/authorization/rbac-authorizer.js';
 import type { Attributes } from '../apiserver/authorization/attributes.js';
 import { expectStatus } from '../apiserver/client/rest-client.js';
+import type { Json } from '../apiserver/json.js';
 import { objectDown } from '../translate/objects.js';
-import { addPrefix, stripPrefix, type TenantContext } from '../translate/context.js';
+import { addPrefix, hasPrefix, stripPrefix, type TenantContext } from '../translate/context.js';
 import type { UpstreamApi } from '../tenants/tenant-grants.js';
-
-type Json = Record<string, any>;
 
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `/apis/${RBAC}/v1`;
@@ -67,7 +66,7 @@ export class TenantAuthorizer {
     const snapshot = await this.read();
     let mine = snapshot.byTenant.get(ctx.tenantId);
     if (!mine) {
-      const named = (items: Json[]) => items.filter((item) => String(item.metadata?.name ?? '').startsWith(ctx.prefix));
+      const named = (items: Json[]) => items.filter((item) => hasPrefix(ctx, String(item.metadata?.name ?? '')));
       mine = {
         clusterRoles: own(ctx, named(snapshot.clusterRoles), 'ClusterRole'),
         clusterRoleBindings: own(ctx, named(snapshot.clusterRoleBindings), 'ClusterRoleBinding'),

@@ -1,5 +1,5 @@
-import { TranslationError, type TenantContext } from '../translate/context.js';
-import { TENANT_LABEL } from '../translate/kinds/namespace.js';
+import { hasPrefix, TranslationError, type TenantContext } from '../translate/context.js';
+import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 
@@ -52,7 +52,7 @@ export async function tenantNamespaces(
     throw new TranslationError(503, 'ServiceUnavailable', "could not list the tenant's namespaces");
   const names = (list.items ?? [])
     .map((ns) => ns.metadata.name)
-    .filter((name) => name.startsWith(ctx.prefix))
+    .filter((name) => hasPrefix(ctx, name))
     .sort();
   metrics.objectsRead.inc({ cluster: upstream.name }, names.length);
   return { names, resourceVersion: list.metadata?.resourceVersion ?? '' };

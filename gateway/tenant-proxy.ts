@@ -15,7 +15,14 @@ import {
   sendStatus,
 } from '../apiserver/handlers/http-io.js';
 import { ApiError, statusOf } from '../apiserver/status.js';
-import { apiVersionDown, tenantContext, TranslationError, type TenantContext } from '../translate/context.js';
+import {
+  addPrefix,
+  apiVersionDown,
+  tenantContext,
+  tenantPrefix,
+  TranslationError,
+  type TenantContext,
+} from '../translate/context.js';
 import { openContinue, sealContinue } from '../translate/sealed-continue.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
 import { CollectionStreamDown } from '../translate/list-stream.js';
@@ -30,7 +37,7 @@ import { writeBodyType } from '../translate/write-body.js';
 import { statusDown } from '../translate/status.js';
 import { tableDown, type RowKind } from '../translate/table.js';
 import type { Identity } from './authenticate.js';
-import { watchAcrossNamespaces } from './cross-namespace-watch.js';
+import { refuseWatch, watchAcrossNamespaces } from './cross-namespace-watch.js';
 import { checkedWrite, type WriteRequest } from './checked-write.js';
 import { proxySubresource } from './workload-proxy.js';
 import { accessReviewOf, answerAccessReview } from './access-review.js';
@@ -40,7 +47,13 @@ import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import { WatchEventsDown, WatchLineMemo, watchLineBatches } from './watch-lines.js';
 import type { GatewayMetrics } from './metrics.js';
 import { grantNamespace, syncTenantGrants } from '../tenants/tenant-grants.js';
-import { tenantKindScope, type UpstreamConnection, type UpstreamResponse } from './upstream-connection.js';
+import {
+  tenantKindScope,
+  type UpstreamConnection,
+  type UpstreamResponse,
+  type UpstreamScope,
+} from './upstream-connection.js';
+import { failureStatus, upstreamErrorStatus } from './upstream-failure.js';
 
 type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
 
@@ -51,6 +64,7 @@ const PATCH_TYPES = new Set([
   'application/apply-patch+yaml',
 ]);
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+const OPENAPI_FAILED = 'the cluster could not serve its OpenAPI document';
 /** Upstream pages read at most per tenant page, so a sparse list cannot hold a request forever. */
 const MAX_UPSTREAM_PAGES = 1000;
 /** Namespaces of a cross-namespace list read at once. */
@@ -107,7 +121,13 @@ export class TenantProxy {
   ): Promise<void> {
     const url = requestUrl(req.url);
     const path = url.pathname.replace(/\/+$/, '') || '/';
-    const scope = await upstream.scope();
+    let scope: UpstreamScope;
+    try {
+      scope = await upstream.scope();
+    } catch (err) {
+      // The cluster's discovery could not be read: told as any request's failure to reach the cluster.
+      return sendStatus(req, res, failureStatus(err, `tenant proxy: ${req.method} ${req.url}`));
+    }
     const ctx = tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant));
     try {
       if (await this.discovery(req, res, ctx, path, upstream)) return;
@@ -264,14 +284,10 @@ export class TenantProxy {
       ...headers,
       accept: 'application/json',
     });
-    const list = parseJson(await listed.body.text());
+    const listText = await listed.body.text();
+    const list = parseJson(listText);
     if (listed.status !== 200 || !list)
-      return sendJson(
-        req,
-        res,
-        listed.status,
-        list ? statusDown(ctx, list) : statusOf(listed.status, 'InternalError', 'listing failed'),
-      );
+      return sendJson(req, res, listed.status, upstreamErrorStatus(ctx, listed.status, listText, 'listing failed'));
     const items: Record<string, any>[] = [];
     for (const item of list.items ?? []) {
       const own = objectDown(ctx, { apiVersion: list.apiVersion, kind: t.kind, ...item });
@@ -378,15 +394,11 @@ export class TenantProxy {
         if (!translated) {
           const parsed = parseJson(text);
           if (!parsed) return this.rawDown(req, res, ctx, response, text);
-          if (response.status !== 200 || parsed.kind === 'Status')
-            return sendJson(req, res, response.status, statusDown(ctx, parsed), warningsDown(ctx, response.headers));
-          return sendJson(
-            req,
-            res,
-            response.status,
-            this.responseDown(ctx, parsed, rowKind, wantsNoObject),
-            warningsDown(ctx, response.headers),
-          );
+          const body =
+            response.status !== 200 || parsed.kind === 'Status'
+              ? upstreamErrorStatus(ctx, response.status, text, 'listing failed')
+              : this.responseDown(ctx, parsed, rowKind, wantsNoObject);
+          return sendJson(req, res, response.status, body, warningsDown(ctx, response.headers));
         }
         // A later namespace's page that no longer fits is read again, asked for what is left.
         if (combined && limit > 0 && translated.elements.length > limit - combined.elements.length) break;
@@ -509,14 +521,12 @@ export class TenantProxy {
   ): Promise<void> {
     const response = await send((as) => upstream.stream(pathWithQuery(t.path, t.query), { ...as, accept: '*/*' }));
     if (response.status !== 200) {
-      const parsed = parseJson(await response.body.text());
+      const text = await response.body.text();
       return sendJson(
         req,
         res,
         response.status,
-        parsed
-          ? statusDown(ctx, parsed)
-          : statusOf(response.status, 'InternalError', 'the cluster refused the log request'),
+        upstreamErrorStatus(ctx, response.status, text, 'the cluster refused the log request'),
       );
     }
     res.writeHead(200, {
@@ -557,15 +567,7 @@ export class TenantProxy {
     const response = await send((as) =>
       metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), as)),
     );
-    if (response.status !== 200) {
-      const parsed = parseJson(await response.body.text());
-      return sendJson(
-        req,
-        res,
-        response.status,
-        parsed ? statusDown(ctx, parsed) : statusOf(response.status, 'InternalError', 'the upstream watch failed'),
-      );
-    }
+    if (response.status !== 200) return refuseWatch(req, res, ctx, response);
     res.writeHead(200, {
       'Content-Type': 'application/json',
       'Cache-Control': 'no-cache, private',
@@ -708,7 +710,9 @@ export class TenantProxy {
           req,
           res,
           doc.status,
-          doc.status === 200 ? openapiIndexDown(ctx, JSON.parse(doc.body)) : JSON.parse(doc.body),
+          doc.status === 200
+            ? openapiIndexDown(ctx, JSON.parse(doc.body))
+            : upstreamErrorStatus(ctx, doc.status, doc.body, OPENAPI_FAILED),
           { 'Cache-Control': 'no-cache, private' },
         );
         return true;
@@ -722,7 +726,9 @@ export class TenantProxy {
         req,
         res,
         doc.status,
-        doc.status === 200 ? openapiDocumentDown(ctx, JSON.parse(doc.body)) : statusDown(ctx, JSON.parse(doc.body)),
+        doc.status === 200
+          ? openapiDocumentDown(ctx, JSON.parse(doc.body))
+          : upstreamErrorStatus(ctx, doc.status, doc.body, OPENAPI_FAILED),
         { 'Cache-Control': cache },
       );
       return true;
@@ -735,7 +741,12 @@ export class TenantProxy {
     const aggregated = parts.length === 1 ? acceptsAggregatedDiscovery(req.headers.accept ?? '') : null;
     const doc = await upstream.document(upstreamPath, aggregated ? String(req.headers.accept) : 'application/json');
     if (doc.status !== 200) {
-      sendJson(req, res, doc.status, statusDown(ctx, JSON.parse(doc.body)));
+      sendJson(
+        req,
+        res,
+        doc.status,
+        upstreamErrorStatus(ctx, doc.status, doc.body, 'the cluster could not serve its discovery document'),
+      );
       return true;
     }
     const body = JSON.parse(doc.body);
@@ -763,7 +774,7 @@ export class TenantProxy {
         req,
         res,
         response.status,
-        statusOf(response.status, 'InternalError', textDown(ctx, text.slice(0, 1000))),
+        upstreamErrorStatus(ctx, response.status, text, textDown(ctx, text.slice(0, 1000))),
       );
     res.writeHead(response.status, { 'Content-Type': String(response.headers['content-type'] ?? 'text/plain') });
     res.end(textDown(ctx, text));
@@ -778,24 +789,7 @@ export class TenantProxy {
       return sendStatus(req, res, statusOf(err.code, err.reason, err.message, err.details as never));
     }
     if (err instanceof ApiError) return sendStatus(req, res, statusDown(ctx, err.status) as never);
-    const name = (err as Error)?.name ?? '';
-    const code = (err as NodeJS.ErrnoException)?.code ?? '';
-    if (name === 'HeadersTimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return sendStatus(
-        req,
-        res,
-        statusOf(504, 'Timeout', "the tenant's cluster did not answer in time", { retryAfterSeconds: 1 }),
-      );
-    }
-    if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|UND_ERR_SOCKET|UND_ERR_CONNECT/.test(`${code} ${name}`)) {
-      return sendStatus(
-        req,
-        res,
-        statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 }),
-      );
-    }
-    process.stderr.write(`tenant proxy: ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}\n`);
-    sendStatus(req, res, statusOf(500, 'InternalError', 'the gateway failed to handle the request'));
+    sendStatus(req, res, failureStatus(err, `tenant proxy: ${req.method} ${req.url}`));
   }
 }
 
@@ -924,10 +918,8 @@ async function afterWrite(
  * upstream (translate/kinds/identity-names.ts).
  */
 export function impersonation(identity: TenantIdentity): Record<string, string | string[]> {
-  const groups = [
-    ...identity.groups.map((group) => `${identity.tenant}-${group}`),
-    `${identity.tenant}-system:authenticated`,
-  ];
+  const tenant = tenantPrefix(identity.tenant);
+  const groups = [...identity.groups, 'system:authenticated'].map((group) => addPrefix(tenant, group));
   return { 'impersonate-user': identity.user, 'impersonate-group': [...new Set(groups)] };
 }
 

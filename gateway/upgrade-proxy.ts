@@ -8,8 +8,8 @@ import { parseKubeconfig } from '../certs/index.js';
 import { TranslationError, type TenantContext } from '../translate/context.js';
 import { proxyPathUp } from '../translate/proxy-path.js';
 import { requestUp } from '../translate/request.js';
-import { statusDown } from '../translate/status.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
+import { failureStatus, upstreamErrorStatus } from './upstream-failure.js';
 
 /** Connection-level headers that belong to one hop, and those the gateway sets itself. */
 const DROPPED = new Set([
@@ -50,7 +50,7 @@ export function proxyUpgrade(
   target: UpgradeTarget,
 ): void {
   const impersonating = clientImpersonationRefusal(req.headers);
-  if (impersonating) return refuse(client, impersonating);
+  if (impersonating) return refuseUpgrade(client, impersonating);
   let translated;
   try {
     const url = requestUrl(req.url);
@@ -65,7 +65,7 @@ export function proxyUpgrade(
       err instanceof TranslationError
         ? statusOf(err.code, err.reason, err.message, err.details as never)
         : statusOf(400, 'BadRequest', (err as Error).message);
-    return refuse(client, status);
+    return refuseUpgrade(client, status);
   }
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headersDistinct)) {
@@ -102,22 +102,11 @@ export function proxyUpgrade(
     let text = '';
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => (text += chunk));
-    res.on('end', () => {
-      let status: Status;
-      try {
-        status = statusDown(ctx, JSON.parse(text)) as Status;
-      } catch {
-        status = statusOf(res.statusCode ?? 502, 'InternalError', 'the cluster refused the upgrade');
-      }
-      refuse(client, status);
-    });
+    res.on('end', () =>
+      refuseUpgrade(client, upstreamErrorStatus(ctx, res.statusCode ?? 502, text, 'the cluster refused the upgrade')),
+    );
   });
-  upstream.on('error', () =>
-    refuse(
-      client,
-      statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 }),
-    ),
-  );
+  upstream.on('error', (err) => refuseUpgrade(client, failureStatus(err, `upgrade proxy: ${req.method} ${req.url}`)));
   // The client gone (hung up, or cut off when its certificate was revoked) before the cluster
   // answered: the upgrade request upstream is abandoned too.
   client.on('error', () => upstream.destroy());
@@ -133,11 +122,12 @@ function responseHead(code: number, message: string, headers: IncomingHttpHeader
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
-/** A Status on the raw socket, as the answer to the upgrade request. */
-function refuse(client: Duplex, status: Status): void {
+/** A Status on the raw socket, as the answer to the upgrade request (with Retry-After, as sendStatus gives it). */
+export function refuseUpgrade(client: Duplex, status: Status): void {
   if (client.destroyed) return;
   const body = JSON.stringify(status);
+  const retryAfter = status.details?.retryAfterSeconds ? `Retry-After: ${status.details.retryAfterSeconds}\r\n` : '';
   client.end(
-    `HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status.code} ${status.reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${retryAfter}Connection: close\r\n\r\n${body}`,
   );
 }

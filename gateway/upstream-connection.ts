@@ -1,7 +1,7 @@
 import { createSecureContext } from 'node:tls';
 import { Pool } from 'undici';
 import { parseKubeconfig } from '../certs/index.js';
-import { isTenantGroup, type KindScope } from '../translate/context.js';
+import { groupUp, tenantPrefix, type KindScope } from '../translate/context.js';
 import { NamespaceIndex } from './namespace-index.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { TenantAuthorizer } from './tenant-authorizer.js';
@@ -178,10 +178,10 @@ export interface UpstreamScope {
 
 /** The tenant's KindScope over the upstream scope: tenant groups are looked up with their prefix. */
 export function tenantKindScope(scope: UpstreamScope, tenantId: string): KindScope {
-  const groupUp = (group: string) => (isTenantGroup(group) ? `${tenantId}-${group}` : group);
+  const tenant = tenantPrefix(tenantId);
   return {
-    kindIsNamespaced: (group, kind) => scope.kindIsNamespaced(groupUp(group), kind),
-    resourceIsNamespaced: (group, resource) => scope.resource(groupUp(group), resource)?.namespaced,
-    kindOf: (group, resource) => scope.resource(groupUp(group), resource)?.kind,
+    kindIsNamespaced: (group, kind) => scope.kindIsNamespaced(groupUp(tenant, group), kind),
+    resourceIsNamespaced: (group, resource) => scope.resource(groupUp(tenant, group), resource)?.namespaced,
+    kindOf: (group, resource) => scope.resource(groupUp(tenant, group), resource)?.kind,
   };
 }

@@ -3,9 +3,9 @@ import { MAX_REQUEST_BYTES, readBody, sendJson } from '../apiserver/handlers/htt
 import type { TenantContext } from '../translate/context.js';
 import { proxyPathUp } from '../translate/proxy-path.js';
 import type { TranslatedRequest } from '../translate/request.js';
-import { statusDown } from '../translate/status.js';
 import { streamBody } from './stream-body.js';
 import type { UpstreamConnection } from './upstream-connection.js';
+import { upstreamStatus } from './upstream-failure.js';
 
 /** Request headers that describe the content and are the workload's business; the rest are this hop's. */
 const FORWARDED = [
@@ -58,12 +58,9 @@ export async function proxySubresource(
   const contentType = String(response.headers['content-type'] ?? '');
   if (response.status >= 400 && contentType.startsWith('application/json')) {
     const text = await response.body.text();
-    try {
-      const status = JSON.parse(text);
-      if (status?.kind === 'Status') return sendJson(req, res, response.status, statusDown(ctx, status));
-    } catch {
-      // Not a Status: the workload's own JSON error, passed on below.
-    }
+    const status = upstreamStatus(ctx, text);
+    if (status) return sendJson(req, res, response.status, status);
+    // Not a Status: the workload's own JSON error, passed on as it is.
     res.writeHead(response.status, { 'Content-Type': contentType });
     res.end(text);
     return;

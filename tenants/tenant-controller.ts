@@ -10,7 +10,7 @@ import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './te
 import { TENANTS_PREFIX } from './tenant-roster.js';
 import type { UpstreamCluster } from './upstream-clusters.js';
 import { watchSpaceDeletions } from './space-deletions.js';
-import { ensureTenantSpace, healTenantSpaces, removeTenantSpace } from './upstream-space.js';
+import { ensureTenantSpace, healTenantSpaces, removeTenantSpace, tenantAdminUser } from './upstream-space.js';
 import { detach } from '../apiserver/process-faults.js';
 
 export interface TenantControllerOptions {
@@ -239,7 +239,7 @@ export class TenantController {
     await ensureTenantSpace(cluster.client, name);
     if (needsCertificate) {
       const issued = await this.options.ca.issueClientCertificate({
-        commonName: `${name}-admin`,
+        commonName: tenantAdminUser(name),
         organizationalUnits: [name],
         keyAlgorithm: this.options.keyAlgorithm,
         validityDays: this.options.certificateValidityDays,

@@ -15,19 +15,23 @@
  * controller re-syncs every tenant periodically, which heals deleted or edited grants.
  */
 import { expectStatus, type RestResponse } from '../apiserver/client/rest-client.js';
+import type { Json } from '../apiserver/json.js';
+import { addPrefix, hasPrefix, stripPrefix, tenantPrefix, type TenantPrefix } from '../translate/context.js';
+import {
+  SERVICE_ACCOUNT_USER,
+  SERVICE_ACCOUNTS_GROUP,
+  TENANT_SCOPED_GROUPS,
+} from '../translate/kinds/identity-names.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import { GRANT_NAME_PREFIX as GRANT_PREFIX, roleOfDormantName } from '../translate/kinds/rbac.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `/apis/${RBAC}/v1`;
-const SERVICE_ACCOUNTS_OF_NAMESPACE = 'system:serviceaccounts:';
 
 /** What the grants need of the upstream API: a JSON request with the gateway's own credentials. */
 export interface UpstreamApi {
   request(method: string, path: string, body?: unknown): Promise<RestResponse>;
 }
-
-type Json = Record<string, any>;
 
 /**
  * The grant RoleBindings the tenant's dormant ClusterRoleBindings call for in its namespaces,
@@ -40,35 +44,32 @@ export function desiredGrants(
   clusterRoleBindings: readonly Json[],
   namespaces: readonly string[],
 ): Map<string, Json> {
-  const prefix = `${tenantId}-`;
+  const tenant = tenantPrefix(tenantId);
   const grants = new Map<string, Json>();
   const accountGroups = namespaces.map((namespace) => ({
     kind: 'Group',
     apiGroup: RBAC,
-    name: SERVICE_ACCOUNTS_OF_NAMESPACE + namespace,
+    name: SERVICE_ACCOUNTS_GROUP + namespace,
   }));
   for (const binding of clusterRoleBindings) {
-    const name: string = binding.metadata?.name ?? '';
+    const name = stripPrefix(tenant, binding.metadata?.name ?? '');
     const role = roleOfDormantName(tenantId, binding.roleRef?.name ?? '');
-    if (!name.startsWith(prefix) || binding.roleRef?.kind !== 'ClusterRole' || role === undefined) continue;
+    if (name === null || binding.roleRef?.kind !== 'ClusterRole' || role === null) continue;
     const subjects: Json[] = [];
     for (const subject of binding.subjects ?? []) {
       // Only the tenant's own identities: a binding written upstream by someone else, or before
       // system groups were the tenant's, grants no one outside the tenant through its namespaces.
-      if (!isTenantSubject(tenantId, subject)) continue;
+      if (!isTenantSubject(tenant, subject)) continue;
       subjects.push(subject);
-      if (
-        subject.kind === 'Group' &&
-        (subject.name === `${prefix}system:serviceaccounts` || subject.name === `${prefix}system:authenticated`)
-      )
+      if (subject.kind === 'Group' && TENANT_SCOPED_GROUPS.has(stripPrefix(tenant, String(subject.name)) ?? ''))
         subjects.push(...accountGroups);
     }
     for (const namespace of namespaces) {
       const grant = {
         apiVersion: `${RBAC}/v1`,
         kind: 'RoleBinding',
-        metadata: { name: GRANT_PREFIX + name.slice(prefix.length), namespace, labels: { [TENANT_LABEL]: tenantId } },
-        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: prefix + role },
+        metadata: { name: GRANT_PREFIX + name, namespace, labels: { [TENANT_LABEL]: tenantId } },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: addPrefix(tenant, role) },
         subjects: dedupe(subjects),
       };
       grants.set(`${namespace}/${grant.metadata.name}`, grant);
@@ -77,13 +78,12 @@ export function desiredGrants(
   return grants;
 }
 
-function isTenantSubject(tenantId: string, subject: Json): boolean {
-  const prefix = `${tenantId}-`;
+function isTenantSubject(tenant: TenantPrefix, subject: Json): boolean {
   const name = String(subject.name ?? '');
-  if (subject.kind === 'ServiceAccount') return String(subject.namespace ?? '').startsWith(prefix);
-  if (subject.kind === 'User') return name.startsWith(prefix) || name.startsWith(`system:serviceaccount:${prefix}`);
+  if (subject.kind === 'ServiceAccount') return hasPrefix(tenant, String(subject.namespace ?? ''));
+  if (subject.kind === 'User') return hasPrefix(tenant, name) || name.startsWith(SERVICE_ACCOUNT_USER + tenant.prefix);
   if (subject.kind === 'Group')
-    return name.startsWith(prefix) || name.startsWith(SERVICE_ACCOUNTS_OF_NAMESPACE + prefix);
+    return hasPrefix(tenant, name) || name.startsWith(SERVICE_ACCOUNTS_GROUP + tenant.prefix);
   return false;
 }
 
@@ -180,7 +180,7 @@ export async function tenantNamespacesUpstream(api: UpstreamApi, tenantId?: stri
   return (res.body?.items ?? [])
     .filter((namespace: Json) => !namespace.metadata?.deletionTimestamp)
     .map((namespace: Json) => String(namespace.metadata?.name))
-    .filter((name: string) => !tenantId || name.startsWith(`${tenantId}-`));
+    .filter((name: string) => !tenantId || hasPrefix(tenantPrefix(tenantId), name));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Strategy } from '../apiserver/registry/strategy.js';
 import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
 import type { Cause } from '../apiserver/validation/cause.js';
 import type { PrinterColumn } from '../apiserver/table/printers/custom-resource.js';
+import { addPrefix, tenantPrefix } from '../translate/context.js';
 
 /**
  * The Tenant kind (`tenant.kubezoo.io/v1alpha1`, cluster-scoped, name = tenant id), as KubeZoo
@@ -18,7 +19,6 @@ export const TENANT_FINALIZER = 'kubezoo.io/tenant';
 export const KUBECONFIG_ANNOTATION = 'kubezoo.io/tenant.kubeconfig.base64';
 /** Set (to any new value) to have the controller issue a new certificate and revoke the old ones. */
 export const ROTATE_ANNOTATION = 'kubezoo.io/tenant.rotate';
-export const TENANT_LABEL = 'kubezoo.io/tenant';
 
 export const TENANT_RESOURCE: ResourceInfo = {
   group: TENANT_GROUP,
@@ -81,7 +81,7 @@ export function reservedTenantId(id: string): string | null {
   const prefix = RESERVED_ID_PREFIXES.find((p) => id.startsWith(p));
   if (prefix) return `tenant ids beginning with "${prefix}" are reserved for the cluster's own objects`;
   if (RESERVED_TENANT_IDS.includes(id))
-    return `the tenant id is reserved: upstream names "${id}-…" belong to a cluster add-on`;
+    return `the tenant id is reserved: upstream names "${addPrefix(tenantPrefix(id), '…')}" belong to a cluster add-on`;
   return null;
 }
 

@@ -1,5 +1,7 @@
 import { expectStatus } from '../apiserver/client/rest-client.js';
+import { addPrefix, hasPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
+import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import {
   applyGrants,
   desiredGrants,
@@ -8,7 +10,6 @@ import {
   tenantNamespacesUpstream,
   type UpstreamApi,
 } from './tenant-grants.js';
-import { TENANT_LABEL } from './tenant-resource.js';
 
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
 
@@ -18,6 +19,11 @@ export const TENANT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
 /** The tenant's own administrator role, ClusterRole `<tid>-cluster-admin` (the tenant sees `cluster-admin`). */
 export const TENANT_ADMIN_ROLE = 'cluster-admin';
 
+/** The tenant's own administrator, User `<tid>-admin` upstream: the user of the kubeconfig the controller issues. */
+export function tenantAdminUser(tenantId: string): string {
+  return addPrefix(tenantPrefix(tenantId), 'admin');
+}
+
 /**
  * The tenant's space on its upstream cluster: its namespaces (labelled with the tenant id), a
  * cluster-admin ClusterRole, a dormant binding of it to User `<tid>-admin` (the tenant's own
@@ -25,13 +31,14 @@ export const TENANT_ADMIN_ROLE = 'cluster-admin';
  * step tolerates "already exists", so running it again finishes what a crash interrupted.
  */
 export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): Promise<void> {
+  const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
   // Nothing here depends on anything else here (a binding may name a role not yet made), so all of it goes at once.
   await Promise.all([
-    ...TENANT_NAMESPACES.map((namespace) =>
+    ...namespaces.map((name) =>
       create(client, '/api/v1/namespaces', {
         apiVersion: 'v1',
         kind: 'Namespace',
-        metadata: { name: `${tenantId}-${namespace}`, labels: { [TENANT_LABEL]: tenantId } },
+        metadata: { name, labels: { [TENANT_LABEL]: tenantId } },
       }),
     ),
     create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)),
@@ -39,11 +46,7 @@ export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): 
   ]);
   // Only the admin binding's grants: listing the cluster's bindings for each new tenant would make
   // creating the 10,000th tenant cost as many reads; anything else is the heal pass's.
-  const grants = desiredGrants(
-    tenantId,
-    [adminBinding(tenantId)],
-    TENANT_NAMESPACES.map((namespace) => `${tenantId}-${namespace}`),
-  );
+  const grants = desiredGrants(tenantId, [adminBinding(tenantId)], namespaces);
   await Promise.all(
     [...grants.values()].map((grant) =>
       create(
@@ -59,7 +62,7 @@ function adminRole(tenantId: string) {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
-    metadata: { name: `${tenantId}-${TENANT_ADMIN_ROLE}`, labels: { [TENANT_LABEL]: tenantId } },
+    metadata: { name: addPrefix(tenantPrefix(tenantId), TENANT_ADMIN_ROLE), labels: { [TENANT_LABEL]: tenantId } },
     rules: [
       { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
       { nonResourceURLs: ['*'], verbs: ['*'] },
@@ -72,13 +75,13 @@ export function adminBinding(tenantId: string) {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
-    metadata: { name: `${tenantId}-${TENANT_ADMIN_ROLE}` },
+    metadata: { name: addPrefix(tenantPrefix(tenantId), TENANT_ADMIN_ROLE) },
     roleRef: {
       apiGroup: 'rbac.authorization.k8s.io',
       kind: 'ClusterRole',
       name: dormantRoleName(tenantId, TENANT_ADMIN_ROLE),
     },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${tenantId}-admin` }],
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: tenantAdminUser(tenantId) }],
   };
 }
 
@@ -99,22 +102,22 @@ export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly 
   const counts = await Promise.all(
     tenantIds.map(async (tenantId) => {
       let writes = 0;
-      const prefix = `${tenantId}-`;
+      const tenant = tenantPrefix(tenantId);
       if (
-        !roleNames.has(prefix + TENANT_ADMIN_ROLE) &&
+        !roleNames.has(addPrefix(tenant, TENANT_ADMIN_ROLE)) &&
         (await create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)))
       )
         writes++;
-      const own = bindings.filter((binding) => String(binding.metadata?.name).startsWith(prefix));
-      if (!own.some((binding) => binding.metadata.name === prefix + TENANT_ADMIN_ROLE)) {
+      const own = bindings.filter((binding) => hasPrefix(tenant, String(binding.metadata?.name)));
+      if (!own.some((binding) => binding.metadata.name === addPrefix(tenant, TENANT_ADMIN_ROLE))) {
         const made = adminBinding(tenantId);
         if (await create(client, `${RBAC_V1}/clusterrolebindings`, made)) writes++;
         own.push(made);
       }
       for (const [index, binding] of own.entries()) {
-        const role = String(binding.roleRef?.name ?? '');
-        if (binding.roleRef?.kind !== 'ClusterRole' || !role.startsWith(prefix)) continue;
-        own[index] = await makeDormant(client, tenantId, binding);
+        const role = stripPrefix(tenant, String(binding.roleRef?.name ?? ''));
+        if (binding.roleRef?.kind !== 'ClusterRole' || role === null) continue;
+        own[index] = await makeDormant(client, tenantId, binding, role);
         writes++;
       }
       const mine = new Map([...grants].filter(([, grant]) => grant.metadata?.labels?.[TENANT_LABEL] === tenantId));
@@ -123,7 +126,7 @@ export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly 
         desiredGrants(
           tenantId,
           own,
-          namespaces.filter((name) => name.startsWith(prefix)),
+          namespaces.filter((name) => hasPrefix(tenant, name)),
         ),
         mine,
       );
@@ -133,11 +136,12 @@ export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly 
   return counts.reduce((sum, count) => sum + count, 0);
 }
 
-/** A roleRef cannot change: the live binding is deleted and made again, dormant. */
+/** A roleRef cannot change: the live binding (of the tenant's `role`) is deleted and made again, dormant. */
 async function makeDormant(
   client: UpstreamApi,
   tenantId: string,
   binding: Record<string, any>,
+  role: string,
 ): Promise<Record<string, any>> {
   const path = `${RBAC_V1}/clusterrolebindings/${encodeURIComponent(binding.metadata.name)}`;
   expectStatus(await client.request('DELETE', path), `deleting ${path}`, 200, 404);
@@ -149,7 +153,7 @@ async function makeDormant(
       labels: binding.metadata.labels,
       annotations: binding.metadata.annotations,
     },
-    roleRef: { ...binding.roleRef, name: dormantRoleName(tenantId, binding.roleRef.name.slice(tenantId.length + 1)) },
+    roleRef: { ...binding.roleRef, name: dormantRoleName(tenantId, role) },
     subjects: binding.subjects,
   };
   await create(client, `${RBAC_V1}/clusterrolebindings`, dormant);
@@ -176,7 +180,7 @@ export type Leftovers = string[];
  * takes their contents) — and returns what is still there. Called until nothing is left.
  */
 export async function removeTenantSpace(client: UpstreamApi, tenantId: string): Promise<Leftovers> {
-  const prefix = `${tenantId}-`;
+  const tenant = tenantPrefix(tenantId);
   const leftovers: Leftovers = [];
   const crds = expectStatus(
     await client.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'),
@@ -185,7 +189,7 @@ export async function removeTenantSpace(client: UpstreamApi, tenantId: string): 
     404,
   );
   for (const crd of crds.body?.items ?? []) {
-    if (!String(crd.spec?.group ?? '').startsWith(prefix)) continue;
+    if (!hasPrefix(tenant, String(crd.spec?.group ?? ''))) continue;
     leftovers.push(`customresourcedefinitions/${crd.metadata.name}`);
     if (!crd.metadata.deletionTimestamp)
       await remove(client, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
@@ -195,7 +199,7 @@ export async function removeTenantSpace(client: UpstreamApi, tenantId: string): 
     if (list.status !== 200) continue;
     for (const object of list.body?.items ?? []) {
       const name: string = object.metadata?.name ?? '';
-      if (!name.startsWith(prefix)) continue;
+      if (!hasPrefix(tenant, name)) continue;
       leftovers.push(`${path.split('/').pop()}/${name}`);
       if (!object.metadata.deletionTimestamp) await remove(client, `${path}/${encodeURIComponent(name)}`);
     }

@@ -13,11 +13,19 @@ import { BUILTIN_API_GROUPS } from '../apiserver/resources/builtin-groups.js';
  * - a **foreign** upstream object is one that does not carry this tenant's prefix where it must:
  *   it belongs to another tenant or the admin and never reaches this tenant.
  */
-export interface TenantContext {
+export interface TenantContext extends TenantPrefix {
+  kinds: KindScope;
+}
+
+/**
+ * All that naming a tenant's objects upstream needs: a TenantContext is one, and code that holds
+ * only a tenant id (tenants/, authentication, bench/) makes one with tenantPrefix, so that the
+ * prefix is spelled in this module alone.
+ */
+export interface TenantPrefix {
   tenantId: string;
   /** `<tid>-` */
   prefix: string;
-  kinds: KindScope;
 }
 
 /** Scope of kinds and resources, in the tenant's view (unprefixed groups). */
@@ -73,27 +81,41 @@ export function isTenantGroup(group: string): boolean {
   return !BUILTIN_GROUPS.has(group) && !ADMIN_GROUPS.has(group);
 }
 
+export function tenantPrefix(tenantId: string): TenantPrefix {
+  return { tenantId, prefix: `${tenantId}-` };
+}
+
 export function tenantContext(tenantId: string, kinds: KindScope): TenantContext {
-  return { tenantId, prefix: `${tenantId}-`, kinds };
+  return { ...tenantPrefix(tenantId), kinds };
 }
 
 /** Name up: `foo` → `<tid>-foo`. */
-export function addPrefix(ctx: TenantContext, name: string): string {
+export function addPrefix(ctx: TenantPrefix, name: string): string {
   return ctx.prefix + name;
 }
 
 /** Name down: `<tid>-foo` → `foo`; null when the name is not this tenant's. */
-export function stripPrefix(ctx: TenantContext, name: string): string | null {
-  return name.startsWith(ctx.prefix) && name.length > ctx.prefix.length ? name.slice(ctx.prefix.length) : null;
+export function stripPrefix(ctx: TenantPrefix, name: string): string | null {
+  return withoutPrefix(ctx.prefix, name);
+}
+
+/** Whether an upstream name is the tenant's own: under its prefix, with something after it. */
+export function hasPrefix(ctx: TenantPrefix, name: string): boolean {
+  return stripPrefix(ctx, name) !== null;
+}
+
+/** `name` after `prefix`; null unless it starts with it and goes on (the rule of `<tid>:` role names too). */
+export function withoutPrefix(prefix: string, name: string): string | null {
+  return name.startsWith(prefix) && name.length > prefix.length ? name.slice(prefix.length) : null;
 }
 
 /** Group up: tenant CRD groups get the prefix, built-in groups stay. */
-export function groupUp(ctx: TenantContext, group: string): string {
-  return isTenantGroup(group) ? ctx.prefix + group : group;
+export function groupUp(ctx: TenantPrefix, group: string): string {
+  return isTenantGroup(group) ? addPrefix(ctx, group) : group;
 }
 
 /** Group down: the tenant's CRD groups lose the prefix; null for any other custom group. */
-export function groupDown(ctx: TenantContext, group: string): string | null {
+export function groupDown(ctx: TenantPrefix, group: string): string | null {
   if (BUILTIN_GROUPS.has(group)) return group;
   const stripped = stripPrefix(ctx, group);
   return stripped !== null && isTenantGroup(stripped) ? stripped : null;

@@ -1,3 +1,4 @@
+import type { Json } from '../apiserver/json.js';
 import { ADMIN_GROUPS, apiVersionDown, groupDown, groupUp, type TenantContext } from './context.js';
 
 /**
@@ -5,8 +6,6 @@ import { ADMIN_GROUPS, apiVersionDown, groupDown, groupUp, type TenantContext } 
  * built-in groups as they are and its own CRD groups without the prefix; admin groups and every
  * other custom group (other tenants', the admin's CRDs) are left out.
  */
-
-type Json = Record<string, any>;
 
 /** Upstream `/apis` or `/api` body (legacy APIGroupList / APIVersions, or aggregated APIGroupDiscoveryList v2 or v2beta1) → the tenant's view. */
 export function discoveryRootDown(ctx: TenantContext, body: any): any {

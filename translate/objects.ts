@@ -3,6 +3,7 @@
  * and partial objects (patch bodies): metadata rules for every kind, then the kind's own
  * convertor from the table in kinds/kind-records.ts.
  */
+import { isObject, type Json } from '../apiserver/json.js';
 import {
   ADMIN_GROUPS,
   apiVersionDown,
@@ -14,7 +15,6 @@ import {
 } from './context.js';
 import { metadataDown, metadataUp } from './kinds/metadata.js';
 import { convertorFor } from './kinds/kind-records.js';
-import { isObject, type Json } from './kinds/convertor.js';
 
 export { textDown } from './kinds/text.js';
 

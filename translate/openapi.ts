@@ -1,3 +1,4 @@
+import { isObject, type Json } from '../apiserver/json.js';
 import { toValidOperationId } from '../apiserver/openapi/v3.js';
 import { ADMIN_GROUPS, groupDown, groupUp, type TenantContext } from './context.js';
 
@@ -8,8 +9,6 @@ import { ADMIN_GROUPS, groupDown, groupUp, type TenantContext } from './context.
  * CRD schema names (`com.example.<p>stable.v1.CronTab` → `com.example.stable.v1.CronTab`) and
  * the operation ids and tags kube derives from the group.
  */
-
-type Json = Record<string, any>;
 
 const OPENAPI_V3 = '/openapi/v3/';
 const SCHEMA_REF = '#/components/schemas/';
@@ -155,8 +154,4 @@ function schemaNameDown(ctx: TenantContext, name: string): string {
  */
 function renamedGroup(ctx: TenantContext, group: string): string {
   return groupDown(ctx, group) ?? group;
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

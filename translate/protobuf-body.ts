@@ -1,15 +1,16 @@
 /**
  * Protobuf request bodies (`application/vnd.kubernetes.protobuf`: `k8s\0` + runtime.Unknown
- * {typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3, contentType = 4}) rewritten
- * in place, without a full schema. The fields the translation rules touch (protobuf-fields.ts) are
+ * {typeMeta {apiVersion, kind}, raw, contentEncoding, contentType}) rewritten in place, without a
+ * full schema. The fields the translation rules touch (protobuf-fields.ts) are
  * decoded into a sparse JSON "shadow", translated by objects.ts exactly as a JSON body would be, and
  * written back; every other field is copied byte for byte, so a field the gateway does not know
  * reaches the apiserver as the client sent it.
  */
+import { isObject, type Json } from '../apiserver/json.js';
 import { isDeepStrictEqual } from 'node:util';
+import { ENVELOPE, fieldNumbers, MAGIC } from '../apiserver/protobuf/schema.js';
 import { WireFormatError, WireReader, WireType, WireWriter } from '../apiserver/protobuf/wire.js';
 import { TranslationError, type TenantContext } from './context.js';
-import { isObject, type Json } from './kinds/convertor.js';
 import { objectUp } from './objects.js';
 import { protobufFieldsOf } from './kinds/kind-records.js';
 import { TYPE_META, type FieldRule, type MessageFields } from './protobuf-fields.js';
@@ -23,7 +24,7 @@ export interface ProtobufRequest {
   namespace?: string;
 }
 
-const MAGIC = Buffer.from('k8s\0', 'latin1');
+const UNKNOWN = fieldNumbers(ENVELOPE);
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const NOTHING = new Uint8Array();
 
@@ -59,7 +60,7 @@ export function protobufBodyShadow(body: Buffer, request: ProtobufRequest): Json
     );
   try {
     const raw = fieldsIn(body.subarray(MAGIC.length))
-      .filter((field) => field.field === 2)
+      .filter((field) => field.field === UNKNOWN.raw)
       .at(-1);
     return shadowOf(fields, raw ? payloadOf(raw, 'raw') : NOTHING);
   } catch (err) {
@@ -99,13 +100,13 @@ function payloadOf(raw: RawField, name: string): Uint8Array {
 
 function envelopeUp(ctx: TenantContext, bytes: Uint8Array, request: ProtobufRequest): Uint8Array {
   const fields = fieldsIn(bytes);
-  const typeMetas = fields.filter((raw) => raw.field === 1).map((raw) => payloadOf(raw, 'typeMeta'));
+  const typeMetas = fields.filter((raw) => raw.field === UNKNOWN.typeMeta).map((raw) => payloadOf(raw, 'typeMeta'));
   // raw and contentEncoding are scalars: the last one sent is the one that counts.
-  const raws = fields.filter((raw) => raw.field === 2);
+  const raws = fields.filter((raw) => raw.field === UNKNOWN.raw);
   const lastRaw = raws.at(-1);
   const object = lastRaw ? payloadOf(lastRaw, 'raw') : NOTHING;
   const encodings = fields
-    .filter((raw) => raw.field === 3)
+    .filter((raw) => raw.field === UNKNOWN.contentEncoding)
     .map((raw) => utf8(payloadOf(raw, 'contentEncoding'), 'contentEncoding'));
   const contentEncoding = encodings.at(-1) ?? '';
   // The apiserver's serializer never compresses `raw`; an encoding means a client we cannot read.
@@ -135,22 +136,23 @@ function envelopeUp(ctx: TenantContext, bytes: Uint8Array, request: ProtobufRequ
   const writer = new WireWriter();
   let typeWritten = false;
   if (typeChanged && typeMetas.length === 0) {
-    writer.lengthDelimited(1, rewrite(TYPE_META, NOTHING, {}, typeAfter));
+    writer.lengthDelimited(UNKNOWN.typeMeta, rewrite(TYPE_META, NOTHING, {}, typeAfter));
     typeWritten = true;
   }
   for (const raw of fields) {
-    if (raw.field === 1 && typeChanged) {
+    if (raw.field === UNKNOWN.typeMeta && typeChanged) {
       // Every typeMeta sent merges into one; it is written once, where the first was.
-      if (!typeWritten) writer.lengthDelimited(1, rewrite(TYPE_META, Buffer.concat(typeMetas), typeBefore, typeAfter));
+      if (!typeWritten)
+        writer.lengthDelimited(UNKNOWN.typeMeta, rewrite(TYPE_META, Buffer.concat(typeMetas), typeBefore, typeAfter));
       typeWritten = true;
-    } else if (raw.field === 2) {
+    } else if (raw.field === UNKNOWN.raw) {
       // Earlier raws are overridden by the last: only the translated one goes up.
-      if (raw === lastRaw) writer.lengthDelimited(2, rewrite(objectFields, object, before, after));
+      if (raw === lastRaw) writer.lengthDelimited(UNKNOWN.raw, rewrite(objectFields, object, before, after));
     } else writer.raw(raw.bytes);
   }
   if (!lastRaw) {
     const translated = rewrite(objectFields, NOTHING, before, after);
-    if (translated.length > 0) writer.lengthDelimited(2, translated);
+    if (translated.length > 0) writer.lengthDelimited(UNKNOWN.raw, translated);
   }
   return writer.finish();
 }

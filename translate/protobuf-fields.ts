@@ -1,12 +1,20 @@
 /**
- * The protobuf fields the translation rules read or write, by field number, with their JSON names:
- * protobuf-body.ts decodes only these into a JSON "shadow" of the object, lets objects.ts translate
- * it, and copies every other field byte for byte. Deliberately sparse: a field belongs here only
- * when a rule in kinds/ looks at it, and the path down to it. Numbers are those of the published
- * generated.proto files of k8s.io/api, k8s.io/apimachinery and k8s.io/apiextensions-apiserver;
- * they differ between API versions, so each kind's record (kinds/kind-records.ts) names its table per
- * version. This file holds the tables; the records say which kind uses which.
+ * The protobuf fields the translation rules read or write: protobuf-body.ts decodes only these into
+ * a JSON "shadow" of the object, lets objects.ts translate it, and copies every other field byte for
+ * byte. Deliberately sparse: a field belongs here only when a rule in kinds/ looks at it, and the
+ * path down to it. The fields are named here by their JSON names; their numbers and shapes come from
+ * the one schema of Kubernetes' messages (apiserver/protobuf/schema.ts), so a number is written only
+ * there. Numbers differ between API versions, so each kind's record (kinds/kind-records.ts) names its
+ * table per version. This file holds the tables; the records say which kind uses which.
  */
+import {
+  ENVELOPE_TYPE_META,
+  MESSAGES,
+  METADATA_FIELD,
+  PACKAGES,
+  type FieldSpec,
+} from '../apiserver/protobuf/schema.js';
+
 /**
  * How one field appears in the JSON object. Every field here is length-delimited on the wire.
  * - `string`: `keepEmpty` when Go's JSON prints `""` (a pointer, or no `omitempty`), as the full
@@ -24,202 +32,181 @@ export type FieldRule =
 
 export type MessageFields = Readonly<Record<number, FieldRule>>;
 
-const string = (name: string): FieldRule => ({ type: 'string', name });
-const stringKeptEmpty = (name: string): FieldRule => ({ type: 'string', name, keepEmpty: true });
-const strings = (name: string): FieldRule => ({ type: 'strings', name });
-const stringMap = (name: string): FieldRule => ({ type: 'stringMap', name });
-const message = (name: string, fields: MessageFields): FieldRule => ({ type: 'message', name, fields });
-const list = (name: string, fields: MessageFields): FieldRule => ({ type: 'message', name, fields, repeated: true });
+/**
+ * The fields a rule reads of one message, by JSON name: `true` for a string, a list of strings or a
+ * map of them; the selection within it for a message. An inline struct is named by its Go field
+ * (`volumeSource`), as the schema names it, though its fields sit in the enclosing object.
+ */
+interface Selection {
+  readonly [name: string]: true | Selection;
+}
+
+/** The table of `selection` in the schema's `message`. */
+function fieldsOf(message: string, selection: Selection): MessageFields {
+  const spec = MESSAGES[message];
+  const fields: Record<number, FieldRule> = {};
+  for (const [name, inner] of Object.entries(selection)) {
+    const found = Object.entries(spec).find(([, field]) => field.name === name);
+    if (found === undefined) throw new Error(`protobuf schema: ${message} has no field ${name}`);
+    fields[Number(found[0])] = ruleOf(found[1], inner, `${message}.${name}`);
+  }
+  return fields;
+}
+
+function ruleOf(field: FieldSpec, inner: true | Selection, where: string): FieldRule {
+  const { name } = field;
+  if (inner !== true) {
+    const fields = fieldsOf(field.type, inner);
+    if (field.inline) return { type: 'inline', fields };
+    return field.repeated ? { type: 'message', name, fields, repeated: true } : { type: 'message', name, fields };
+  }
+  if (field.type !== 'string') throw new Error(`protobuf schema: ${where} is no string, list or map of strings`);
+  if (field.map) return { type: 'stringMap', name };
+  if (field.repeated) return { type: 'strings', name };
+  return field.emitZero ? { type: 'string', name, keepEmpty: true } : { type: 'string', name };
+}
 
 // k8s.io/apimachinery meta/v1
-const ownerReference: MessageFields = {
-  1: stringKeptEmpty('kind'),
-  3: stringKeptEmpty('name'),
-  5: stringKeptEmpty('apiVersion'),
-};
-const objectMeta: MessageFields = {
-  1: string('name'),
-  2: string('generateName'),
-  3: string('namespace'),
-  11: stringMap('labels'),
-  12: stringMap('annotations'),
-  13: list('ownerReferences', ownerReference),
-  17: list('managedFields', { 3: string('apiVersion') }),
-};
-const labelSelector: MessageFields = {
-  2: list('matchExpressions', { 1: stringKeptEmpty('key'), 2: stringKeptEmpty('operator'), 3: strings('values') }),
-};
+const labelSelector: Selection = { matchExpressions: { key: true, operator: true, values: true } };
 
-/** runtime.TypeMeta inside the runtime.Unknown envelope (not meta/v1 TypeMeta, which numbers them the other way round). */
-export const TYPE_META: MessageFields = { 1: stringKeptEmpty('apiVersion'), 2: stringKeptEmpty('kind') };
+/** runtime.TypeMeta inside the runtime.Unknown envelope. */
+export const TYPE_META: MessageFields = fieldsOf(ENVELOPE_TYPE_META, { apiVersion: true, kind: true });
 
-/** Field 1 of every top-level kind. */
-export const METADATA: MessageFields = { 1: message('metadata', objectMeta) };
+/** The metadata of every top-level kind. */
+export const METADATA: MessageFields = {
+  [METADATA_FIELD]: {
+    type: 'message',
+    name: 'metadata',
+    fields: fieldsOf(`${PACKAGES.meta}ObjectMeta`, {
+      name: true,
+      generateName: true,
+      namespace: true,
+      labels: true,
+      annotations: true,
+      ownerReferences: { kind: true, name: true, apiVersion: true },
+      managedFields: { apiVersion: true },
+    }),
+  },
+};
 
 // core/v1
-const objectReference: MessageFields = {
-  1: string('kind'),
-  2: string('namespace'),
-  3: string('name'),
-  5: string('apiVersion'),
+const objectReference: Selection = { kind: true, namespace: true, name: true, apiVersion: true };
+const typedLocalReference: Selection = { apiGroup: true, kind: true, name: true };
+const persistentVolumeClaimSpec: Selection = {
+  volumeName: true,
+  storageClassName: true,
+  dataSource: typedLocalReference,
+  dataSourceRef: { ...typedLocalReference, namespace: true },
 };
-const typedReference: MessageFields = {
-  1: stringKeptEmpty('apiGroup'),
-  2: stringKeptEmpty('kind'),
-  3: stringKeptEmpty('name'),
-  4: stringKeptEmpty('namespace'),
+const podSpec: Selection = {
+  // Volume.volumeSource is inline: `volumes[].ephemeral.volumeClaimTemplate.spec` in JSON.
+  volumes: { volumeSource: { ephemeral: { volumeClaimTemplate: { spec: persistentVolumeClaimSpec } } } },
+  priorityClassName: true,
+  runtimeClassName: true,
 };
-const persistentVolumeClaimSpec: MessageFields = {
-  3: string('volumeName'),
-  5: stringKeptEmpty('storageClassName'),
-  7: message('dataSource', typedReference),
-  8: message('dataSourceRef', typedReference),
-};
-const podSpec: MessageFields = {
-  // Volume.volumeSource (2) is inline; VolumeSource.ephemeral = 29 → volumeClaimTemplate = 1 → spec = 2.
-  1: list('volumes', {
-    2: {
-      type: 'inline',
-      fields: {
-        29: message('ephemeral', {
-          1: message('volumeClaimTemplate', { 2: message('spec', persistentVolumeClaimSpec) }),
-        }),
-      },
-    },
-  }),
-  24: string('priorityClassName'),
-  29: stringKeptEmpty('runtimeClassName'),
-};
-const podTemplateSpec: MessageFields = { 2: message('spec', podSpec) };
-/** Deployment, ReplicaSet, ReplicationController: spec.template is field 3 of their specs. */
-const templateAt3: MessageFields = { 2: message('spec', { 3: message('template', podTemplateSpec) }) };
-const jobSpec: MessageFields = { 6: message('template', podTemplateSpec) };
-const secretReference: MessageFields = { 2: string('namespace') };
-const withSecretRef = (name: string, field: number, reference: MessageFields = secretReference): FieldRule =>
-  message(name, { [field]: message('secretRef', reference) });
-const persistentVolumeSpec: MessageFields = {
-  // PersistentVolumeSource (2) is inline: the volume plugins whose secrets name a namespace.
-  2: {
-    type: 'inline',
-    fields: {
-      6: withSecretRef('rbd', 7),
-      7: withSecretRef('iscsi', 10),
-      8: withSecretRef('cinder', 4),
-      9: withSecretRef('cephfs', 5),
-      12: withSecretRef('flexVolume', 3),
-      13: message('azureFile', { 4: stringKeptEmpty('secretNamespace') }),
-      19: withSecretRef('scaleIO', 3),
-      21: withSecretRef('storageos', 5, objectReference),
-      22: message('csi', {
-        6: message('controllerPublishSecretRef', secretReference),
-        7: message('nodeStageSecretRef', secretReference),
-        8: message('nodePublishSecretRef', secretReference),
-        9: message('controllerExpandSecretRef', secretReference),
-        10: message('nodeExpandSecretRef', secretReference),
-      }),
-    },
-  },
-  4: message('claimRef', objectReference),
-  6: string('storageClassName'),
-};
-const endpointAddress: MessageFields = { 2: message('targetRef', objectReference) };
+const podTemplateSpec: Selection = { spec: podSpec };
+const secretRef: Selection = { secretRef: { namespace: true } };
+const endpointAddress: Selection = { targetRef: objectReference };
 
-// rbac.authorization.k8s.io/v1 (PolicyRule: verbs = 1, apiGroups = 2, resources = 3, resourceNames = 4, nonResourceURLs = 5)
-const policyRules = list('rules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') });
-const role: MessageFields = { 2: policyRules };
-/** AggregationRule (3): clusterRoleSelectors = 1. */
-const clusterRole: MessageFields = {
-  2: policyRules,
-  3: message('aggregationRule', { 1: list('clusterRoleSelectors', labelSelector) }),
-};
-const binding: MessageFields = {
-  2: list('subjects', { 1: stringKeptEmpty('kind'), 3: stringKeptEmpty('name'), 4: string('namespace') }),
-  3: message('roleRef', { 2: stringKeptEmpty('kind'), 3: stringKeptEmpty('name') }),
+// rbac.authorization.k8s.io/v1
+const policyRules: Selection = { rules: { apiGroups: true, resources: true, resourceNames: true } };
+const binding: Selection = {
+  subjects: { kind: true, name: true, namespace: true },
+  roleRef: { kind: true, name: true },
 };
 
 // admissionregistration.k8s.io/v1 and apiextensions.k8s.io/v1 share the shape of WebhookClientConfig.
-const webhookClientConfig: MessageFields = {
-  1: message('service', { 1: stringKeptEmpty('namespace') }),
-  3: stringKeptEmpty('url'),
-};
-/** MutatingWebhook and ValidatingWebhook number these alike; RuleWithOperations.rule (2) is inline. */
-const webhookConfiguration: MessageFields = {
-  2: list('webhooks', {
-    2: message('clientConfig', webhookClientConfig),
-    3: list('rules', { 2: { type: 'inline', fields: { 4: stringKeptEmpty('scope') } } }),
-    5: message('namespaceSelector', labelSelector),
-  }),
+const webhookClientConfig: Selection = { service: { namespace: true }, url: true };
+const webhookConfiguration: Selection = {
+  webhooks: { clientConfig: webhookClientConfig, rules: { rule: { scope: true } }, namespaceSelector: labelSelector },
 };
 
-// authorization.k8s.io/v1 and authentication.k8s.io/v1
-const resourceAttributes: MessageFields = {
-  1: string('namespace'),
-  3: string('group'),
-  5: string('resource'),
-  7: string('name'),
-};
-const subjectAccessReview: MessageFields = {
-  2: message('spec', { 1: message('resourceAttributes', resourceAttributes), 3: string('user'), 4: strings('groups') }),
-};
+// authorization.k8s.io/v1
+const resourceAttributes: Selection = { namespace: true, group: true, resource: true, name: true };
+const subjectAccessReview: Selection = { spec: { resourceAttributes, user: true, groups: true } };
 
 /** The tables of the kinds whose convertor touches more than metadata, named for the records of kinds/kind-records.ts. */
 export const PROTOBUF_FIELDS = {
   namespace: {},
-  coreEvent: { 2: message('involvedObject', objectReference), 13: message('related', objectReference) },
-  eventsEvent: { 8: message('regarding', objectReference), 9: message('related', objectReference) },
-  endpoints: {
-    2: list('subsets', { 1: list('addresses', endpointAddress), 2: list('notReadyAddresses', endpointAddress) }),
-  },
-  endpointSlice: { 2: list('endpoints', { 4: message('targetRef', objectReference) }) },
-  persistentVolume: { 2: message('spec', persistentVolumeSpec) },
-  persistentVolumeClaim: { 2: message('spec', persistentVolumeClaimSpec) },
-  storageClass: { 3: stringMap('parameters') },
-  pod: { 2: message('spec', podSpec) },
-  podTemplate: { 2: message('template', podTemplateSpec) },
-  /** Deployment, ReplicaSet, ReplicationController. */
-  templateAt3,
-  daemonSet: { 2: message('spec', { 2: message('template', podTemplateSpec) }) },
-  statefulSet: {
-    2: message('spec', {
-      3: message('template', podTemplateSpec),
-      4: list('volumeClaimTemplates', { 2: message('spec', persistentVolumeClaimSpec) }),
-    }),
-  },
-  job: { 2: message('spec', jobSpec) },
-  cronJob: { 2: message('spec', { 5: message('jobTemplate', { 2: message('spec', jobSpec) }) }) },
-  ingress: { 2: message('spec', { 4: stringKeptEmpty('ingressClassName') }) },
-  ingressClass: {
-    2: message('spec', {
-      2: message('parameters', {
-        1: stringKeptEmpty('apiGroup'),
-        2: stringKeptEmpty('kind'),
-        3: stringKeptEmpty('name'),
-        4: stringKeptEmpty('scope'),
-        5: stringKeptEmpty('namespace'),
-      }),
-    }),
-  },
-  role,
-  clusterRole,
-  binding,
-  crd: {
-    2: message('spec', {
-      1: stringKeptEmpty('group'),
-      9: message('conversion', { 2: message('webhook', { 2: message('clientConfig', webhookClientConfig) }) }),
-    }),
-  },
-  webhookConfiguration,
-  tokenRequest: { 2: message('spec', { 1: strings('audiences') }) },
-  tokenReview: { 2: message('spec', { 2: strings('audiences') }), 3: message('status', { 4: strings('audiences') }) },
-  selfSubjectReview: {
-    2: message('status', { 1: message('userInfo', { 1: string('username'), 3: strings('groups') }) }),
-  },
-  subjectAccessReview,
-  selfSubjectAccessReview: { 2: message('spec', { 1: message('resourceAttributes', resourceAttributes) }) },
-  selfSubjectRulesReview: {
-    2: message('spec', { 1: string('namespace') }),
-    3: message('status', {
-      1: list('resourceRules', { 2: strings('apiGroups'), 3: strings('resources'), 4: strings('resourceNames') }),
-    }),
-  },
+  coreEvent: fieldsOf(`${PACKAGES.core}Event`, { involvedObject: objectReference, related: objectReference }),
+  eventsEvent: fieldsOf(`${PACKAGES.events}Event`, { regarding: objectReference, related: objectReference }),
+  endpoints: fieldsOf(`${PACKAGES.core}Endpoints`, {
+    subsets: { addresses: endpointAddress, notReadyAddresses: endpointAddress },
+  }),
+  endpointSlice: fieldsOf(`${PACKAGES.discovery}EndpointSlice`, { endpoints: { targetRef: objectReference } }),
+  persistentVolume: fieldsOf(`${PACKAGES.core}PersistentVolume`, {
+    spec: {
+      persistentVolumeSource: {
+        rbd: secretRef,
+        iscsi: secretRef,
+        cinder: secretRef,
+        cephfs: secretRef,
+        flexVolume: secretRef,
+        azureFile: { secretNamespace: true },
+        scaleIO: secretRef,
+        storageos: { secretRef: objectReference },
+        csi: {
+          controllerPublishSecretRef: { namespace: true },
+          nodeStageSecretRef: { namespace: true },
+          nodePublishSecretRef: { namespace: true },
+          controllerExpandSecretRef: { namespace: true },
+          nodeExpandSecretRef: { namespace: true },
+        },
+      },
+      claimRef: objectReference,
+      storageClassName: true,
+    },
+  }),
+  persistentVolumeClaim: fieldsOf(`${PACKAGES.core}PersistentVolumeClaim`, { spec: persistentVolumeClaimSpec }),
+  storageClass: fieldsOf(`${PACKAGES.storage}StorageClass`, { parameters: true }),
+  pod: fieldsOf(`${PACKAGES.core}Pod`, { spec: podSpec }),
+  podTemplate: fieldsOf(`${PACKAGES.core}PodTemplate`, { template: podTemplateSpec }),
+  replicationController: fieldsOf(`${PACKAGES.core}ReplicationController`, { spec: { template: podTemplateSpec } }),
+  deployment: fieldsOf(`${PACKAGES.apps}Deployment`, { spec: { template: podTemplateSpec } }),
+  replicaSet: fieldsOf(`${PACKAGES.apps}ReplicaSet`, { spec: { template: podTemplateSpec } }),
+  daemonSet: fieldsOf(`${PACKAGES.apps}DaemonSet`, { spec: { template: podTemplateSpec } }),
+  statefulSet: fieldsOf(`${PACKAGES.apps}StatefulSet`, {
+    spec: { template: podTemplateSpec, volumeClaimTemplates: { spec: persistentVolumeClaimSpec } },
+  }),
+  job: fieldsOf(`${PACKAGES.batch}Job`, { spec: { template: podTemplateSpec } }),
+  cronJob: fieldsOf(`${PACKAGES.batch}CronJob`, { spec: { jobTemplate: { spec: { template: podTemplateSpec } } } }),
+  ingress: fieldsOf(`${PACKAGES.networking}Ingress`, { spec: { ingressClassName: true } }),
+  ingressClass: fieldsOf(`${PACKAGES.networking}IngressClass`, {
+    spec: { parameters: { apiGroup: true, kind: true, name: true, scope: true, namespace: true } },
+  }),
+  role: fieldsOf(`${PACKAGES.rbac}Role`, policyRules),
+  clusterRole: fieldsOf(`${PACKAGES.rbac}ClusterRole`, {
+    ...policyRules,
+    aggregationRule: { clusterRoleSelectors: labelSelector },
+  }),
+  roleBinding: fieldsOf(`${PACKAGES.rbac}RoleBinding`, binding),
+  clusterRoleBinding: fieldsOf(`${PACKAGES.rbac}ClusterRoleBinding`, binding),
+  crd: fieldsOf(`${PACKAGES.apiextensions}CustomResourceDefinition`, {
+    spec: { group: true, conversion: { webhook: { clientConfig: webhookClientConfig } } },
+  }),
+  mutatingWebhookConfiguration: fieldsOf(
+    `${PACKAGES.admissionregistration}MutatingWebhookConfiguration`,
+    webhookConfiguration,
+  ),
+  validatingWebhookConfiguration: fieldsOf(
+    `${PACKAGES.admissionregistration}ValidatingWebhookConfiguration`,
+    webhookConfiguration,
+  ),
+  tokenRequest: fieldsOf(`${PACKAGES.authentication}TokenRequest`, { spec: { audiences: true } }),
+  tokenReview: fieldsOf(`${PACKAGES.authentication}TokenReview`, {
+    spec: { audiences: true },
+    status: { audiences: true },
+  }),
+  selfSubjectReview: fieldsOf(`${PACKAGES.authentication}SelfSubjectReview`, {
+    status: { userInfo: { username: true, groups: true } },
+  }),
+  subjectAccessReview: fieldsOf(`${PACKAGES.authorization}SubjectAccessReview`, subjectAccessReview),
+  localSubjectAccessReview: fieldsOf(`${PACKAGES.authorization}LocalSubjectAccessReview`, subjectAccessReview),
+  selfSubjectAccessReview: fieldsOf(`${PACKAGES.authorization}SelfSubjectAccessReview`, {
+    spec: { resourceAttributes },
+  }),
+  selfSubjectRulesReview: fieldsOf(`${PACKAGES.authorization}SelfSubjectRulesReview`, {
+    spec: { namespace: true },
+    status: { resourceRules: { apiGroups: true, resources: true, resourceNames: true } },
+  }),
 } satisfies Record<string, MessageFields>;

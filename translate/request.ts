@@ -10,6 +10,7 @@ import {
   type TenantContext,
 } from './context.js';
 import { GRANT_NAME_PREFIX } from './kinds/rbac.js';
+import { TENANT_LABEL } from './kinds/tenant-label.js';
 
 /** A tenant's resource request, translated for the upstream cluster. */
 export interface TranslatedRequest {
@@ -23,7 +24,6 @@ export interface TranslatedRequest {
 }
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
-const TENANT_LABEL = 'kubezoo.io/tenant';
 
 /**
  * Path and query up (docs/design.md, "Translation rules"): the namespace gets the prefix; so does the

@@ -4,10 +4,10 @@
  * (kinds/kind-records.ts) for this tenant; and, where the gateway can make it hold without guessing,
  * the object that does.
  */
+import type { Json } from '../apiserver/json.js';
 import { TranslationError, type TenantContext } from './context.js';
 import { normalize, violations, type Violation } from './kinds/invariants.js';
 import { invariantsOf, kindRecord } from './kinds/kind-records.js';
-import type { Json } from './kinds/convertor.js';
 
 /** The stored object's type and its name as the tenant calls it (for messages). */
 export interface StoredType {

@@ -2,6 +2,7 @@ import { apiVersionDown, isSharedKind, stripPrefix, type TenantContext } from '.
 import { objectDown, textDown } from './objects.js';
 import { namespaceConvertor } from './kinds/namespace.js';
 import { nameRuleFor } from './kinds/names.js';
+import { TENANT_LABEL } from './kinds/tenant-label.js';
 
 /** Scope of the rows' kind, which the row objects (PartialObjectMetadata) do not carry. */
 export interface RowKind {
@@ -45,8 +46,8 @@ function rowObjectDown(
       out.name = name;
     }
     if (out.labels) {
-      const { ['kubezoo.io/tenant']: _tenant, ...labels } = out.labels as Record<string, string>;
-      out.labels = labels;
+      out.labels = { ...out.labels };
+      delete out.labels[TENANT_LABEL];
     }
     if (rowKind.group === '' && rowKind.kind === 'Namespace') namespaceConvertor.down(ctx, { metadata: out });
     if (out.ownerReferences) delete out.ownerReferences;

@@ -10,15 +10,11 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldPatchMeta } from '../patch/patch-meta.js';
-import { goQuote } from '../validation/cause.js';
+import { goQuote } from '../go-quote.js';
+import { isObject, type Json } from '../json.js';
 
 export type PathElement = string;
 export type FieldPath = readonly PathElement[];
-type Json = Record<string, any>;
-
-export function isPlainObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The element naming each item of a list, or null when the list is atomic — including a list
@@ -46,7 +42,7 @@ export function isMergedList(meta: FieldPatchMeta | undefined): boolean {
 /** An item of a list merged by `key`, or of a set of scalars without one; null when it cannot be named. */
 export function itemElement(item: unknown, key: string | undefined): PathElement | null {
   if (!key) return item === null || typeof item === 'object' ? null : `v:${JSON.stringify(item)}`;
-  if (!isPlainObject(item)) return null;
+  if (!isObject(item)) return null;
   const value = item[key];
   if (value === undefined || value === null || typeof value === 'object') return null;
   return `k:${JSON.stringify({ [key]: value })}`;
@@ -62,7 +58,7 @@ export function childrenOf(
   value: unknown,
   meta: FieldPatchMeta | undefined,
 ): Map<PathElement, { value: unknown; meta: FieldPatchMeta | undefined }> | null {
-  if (isPlainObject(value)) {
+  if (isObject(value)) {
     return new Map(
       Object.entries(value).map(([name, child]) => [`f:${name}`, { value: child, meta: meta?.fields?.[name] }]),
     );
@@ -91,11 +87,11 @@ export class FieldSet {
   /** fieldsV1 JSON; anything that is not an object is read as nothing. */
   static fromFieldsV1(json: unknown): FieldSet {
     const set = new FieldSet();
-    if (!isPlainObject(json)) return set;
+    if (!isObject(json)) return set;
     for (const [element, inner] of Object.entries(json)) {
       if (element === '.') continue;
       const child = FieldSet.fromFieldsV1(inner);
-      if (!isPlainObject(inner) || Object.keys(inner).length === 0 || '.' in inner) set.members.add(element);
+      if (!isObject(inner) || Object.keys(inner).length === 0 || '.' in inner) set.members.add(element);
       if (!child.isEmpty()) set.children.set(element, child);
     }
     return set;
@@ -238,7 +234,7 @@ function collectLeaves(path: FieldPath, value: unknown, meta: FieldPatchMeta | u
     const childPath = [...path, element];
     const below = childrenOf(child.value, child.meta);
     const isItem = element[0] !== 'f';
-    if (isItem || below === null || (below.size === 0 && isPlainObject(child.value))) set.insert(childPath);
+    if (isItem || below === null || (below.size === 0 && isObject(child.value))) set.insert(childPath);
     if (below) collectLeaves(childPath, child.value, child.meta, set);
   }
 }

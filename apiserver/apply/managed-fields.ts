@@ -4,8 +4,9 @@
  * ordinary write — an Update — moves ownership: the writer takes every field it changed, from
  * everyone else.
  */
+import { isObject, type Json } from '../json.js';
 import { patchMetaFor, type FieldPatchMeta } from '../patch/patch-meta.js';
-import { compareObjects, FieldSet, isPlainObject, type Comparison } from './field-set.js';
+import { compareObjects, FieldSet, type Comparison } from './field-set.js';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -20,8 +21,6 @@ export interface ManagerEntry extends ManagerIdentity {
   time?: string;
   fields: FieldSet;
 }
-
-type Json = Record<string, any>;
 
 /** The field metadata of a whole object of a kind. */
 export function kindMeta(group: string, kind: string): FieldPatchMeta {
@@ -62,7 +61,7 @@ export function isSameManager(a: ManagerIdentity, b: ManagerIdentity): boolean {
 /** Entries that are not objects are skipped rather than failing the write. */
 export function decodeManagedFields(value: unknown): ManagerEntry[] {
   if (!Array.isArray(value)) return [];
-  return value.filter(isPlainObject).map((entry) => {
+  return value.filter(isObject).map((entry) => {
     const decoded: ManagerEntry = {
       manager: String(entry.manager ?? ''),
       operation: entry.operation === 'Apply' ? 'Apply' : 'Update',
@@ -133,7 +132,7 @@ export function ownershipAfterUpdate(
 export function zeroValueOf(object: Json): Json {
   return Object.fromEntries(
     Object.entries(object)
-      .filter(([, value]) => isPlainObject(value))
+      .filter(([, value]) => isObject(value))
       .map(([field]) => [field, {}]),
   );
 }
@@ -153,7 +152,7 @@ export interface UpdateOptions {
  * kube: only creates start tracking.
  */
 export function recordUpdate(previous: Json | null, next: Json, options: UpdateOptions): Json {
-  const { managedFields: _ignored, ...metadata } = isPlainObject(next.metadata) ? next.metadata : {};
+  const { managedFields: _ignored, ...metadata } = isObject(next.metadata) ? next.metadata : {};
   const untracked = { ...next, metadata };
   const stored: unknown = previous?.metadata?.managedFields;
   if (previous && !(Array.isArray(stored) && stored.length > 0)) return untracked;

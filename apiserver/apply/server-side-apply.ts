@@ -5,16 +5,17 @@
  * before and no longer applies are removed unless another manager owns them; and changing a field
  * another manager owns is a conflict unless forced, which takes the field over.
  */
+import { isObject, type Json } from '../json.js';
 import type { FieldPatchMeta } from '../patch/patch-meta.js';
 import { ApiError, badRequest, statusOf } from '../status.js';
-import { goQuote, type Cause } from '../validation/cause.js';
+import { goQuote } from '../go-quote.js';
+import type { Cause } from '../validation/cause.js';
 import {
   childrenOf,
   compareObjects,
   FieldSet,
   fieldSetOf,
   isMergedList,
-  isPlainObject,
   itemElement,
   itemMeta,
   listItemElements,
@@ -34,8 +35,6 @@ import {
   type ManagerEntry,
   type ManagerIdentity,
 } from './managed-fields.js';
-
-type Json = Record<string, any>;
 
 export interface ApplyResult {
   object: Json;
@@ -101,7 +100,7 @@ export function serverSideApply(live: Json | null, applied: Json, options: Serve
 /** What an apply body can own: no status, and none of the metadata the server sets. */
 function configurationOf(applied: Json): Json {
   const { status: _status, ...config } = structuredClone(applied);
-  if (isPlainObject(config.metadata)) {
+  if (isObject(config.metadata)) {
     if (config.metadata.managedFields !== undefined) throw badRequest('metadata.managedFields must be nil');
     const {
       resourceVersion: _v,
@@ -174,7 +173,7 @@ function conflictOf(entry: ManagerEntry, path: FieldPath): ApplyConflict {
  */
 function merge(live: unknown, config: unknown, meta: FieldPatchMeta | undefined): unknown {
   if (live === undefined) return config;
-  if (isPlainObject(live) && isPlainObject(config)) {
+  if (isObject(live) && isObject(config)) {
     const result: Json = { ...live };
     for (const [field, value] of Object.entries(config))
       result[field] = merge(live[field], value, meta?.fields?.[field]);
@@ -253,7 +252,7 @@ function prune(value: unknown, last: FieldSet, owned: FieldSet | undefined, meta
   const kept: [PathElement, unknown][] = [];
   for (const [element, child] of childrenOf(value, meta) ?? []) {
     const below = childrenOf(child.value, child.meta);
-    const isMember = element[0] !== 'f' || below === null || (below.size === 0 && isPlainObject(child.value));
+    const isMember = element[0] !== 'f' || below === null || (below.size === 0 && isObject(child.value));
     if (isMember && owns(last, element) && !(owned && owns(owned, element))) continue;
     const lastBelow = last.child(element);
     if (!lastBelow || !below || below.size === 0) {
@@ -311,7 +310,7 @@ function checkListItems(
 }
 
 function typedPatchError(applied: Json, options: ServerSideApplyOptions, detail: string): ApiError {
-  const { namespace = '', name = '' } = isPlainObject(applied.metadata) ? applied.metadata : {};
+  const { namespace = '', name = '' } = isObject(applied.metadata) ? applied.metadata : {};
   return new ApiError(
     statusOf(
       500,

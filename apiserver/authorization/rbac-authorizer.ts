@@ -6,7 +6,8 @@
  * controller settles it, and the 403 message kube-apiserver sends for a denial, which kubectl
  * prints after `Error from server (Forbidden): `.
  */
-import { goQuote, labelSelectorFromObject } from '../selectors/label-selector.js';
+import { goQuote } from '../go-quote.js';
+import { labelSelectorFromObject } from '../selectors/label-selector.js';
 import type { Attributes, UserInfo } from './attributes.js';
 
 /** The RBAC objects an authorizer decides with (plain JSON objects as stored). */

@@ -2,6 +2,7 @@
  * The PATCH content types of kube-apiserver, applied as it applies them, with the status and
  * message it answers each failure with.
  */
+import { isObject } from '../json.js';
 import { applyJsonPatch } from './json-patch.js';
 import { mergePatch } from './merge-patch.js';
 import { patchMetaFor } from './patch-meta.js';
@@ -44,7 +45,7 @@ export function applyPatch(
 
 /** A patched document that is not an object cannot decode into one: kube-apiserver's 422 Invalid. */
 function asObject(patched: unknown): object {
-  if (typeof patched === 'object' && patched !== null && !Array.isArray(patched)) return patched;
+  if (isObject(patched)) return patched;
   const json = JSON.stringify(patched);
   throw new PatchError(
     ` "" is invalid: patch: Invalid value: ${JSON.stringify(json)}: the patched document is not a JSON object`,

@@ -4,12 +4,9 @@
  * is inserted rather than merged, its objects lose their null members at every depth, objects
  * inside arrays included.
  */
+import { isObject } from '../json.js';
 
 type JsonObject = { [key: string]: unknown };
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Returns `target` patched by `patch`; neither input is modified and the result shares nothing with them. */
 export function mergePatch(target: unknown, patch: unknown): unknown {

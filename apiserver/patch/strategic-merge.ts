@@ -6,6 +6,7 @@
  * are honoured. Fields absent from the metadata tree behave as untagged fields. Error messages are
  * apimachinery's; the status is the one kube-apiserver answers with for each.
  */
+import { isObject } from '../json.js';
 import { PatchError } from './patch-error.js';
 import type { FieldPatchMeta, PatchMetaTree } from './patch-meta.js';
 
@@ -401,10 +402,6 @@ function withoutDirectiveKeys(value: unknown): unknown {
     else value[key] = withoutDirectiveKeys(member);
   }
   return value;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The Go type a JSON value decodes to, which apimachinery compares. */

@@ -9,7 +9,16 @@
  * `"resources":{}`) are dropped, a zero Time is dropped instead of printed as null, and an empty list
  * without `omitempty` is dropped instead of printed as null.
  */
-import { MESSAGES, TOP_LEVEL_MESSAGES, WELL_KNOWN, type FieldSpec } from './schema.js';
+import {
+  ENVELOPE,
+  ENVELOPE_TYPE_META,
+  fieldNumbers,
+  MAGIC,
+  MESSAGES,
+  TOP_LEVEL_MESSAGES,
+  WELL_KNOWN,
+  type FieldSpec,
+} from './schema.js';
 import { WireFormatError, WireReader, WireType } from './wire.js';
 
 /** Bad magic, malformed wire data, or a kind this decoder does not know. */
@@ -22,9 +31,6 @@ export interface DecodedObject {
   kind: string;
   object: Record<string, unknown>;
 }
-
-/** Every Kubernetes protobuf body starts with these four bytes, then a runtime.Unknown. */
-const MAGIC = Buffer.from('k8s\0', 'latin1');
 
 export function decodeKubernetesProtobuf(body: Buffer): DecodedObject {
   if (body.length < MAGIC.length || !body.subarray(0, MAGIC.length).equals(MAGIC)) {
@@ -53,25 +59,29 @@ interface Envelope {
   raw: Uint8Array;
 }
 
-/** runtime.Unknown {typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3, contentType = 4}. */
+const UNKNOWN = fieldNumbers(ENVELOPE);
+const TYPE_META = fieldNumbers(ENVELOPE_TYPE_META);
+
+/** runtime.Unknown: its typeMeta, raw and contentEncoding (contentType says nothing kubectl's bodies need). */
 function readEnvelope(bytes: Uint8Array): Envelope {
   const envelope: Envelope = { apiVersion: '', kind: '', raw: new Uint8Array() };
   let contentEncoding = '';
   const reader = new WireReader(bytes);
   while (!reader.done) {
     const { field, wireType } = reader.tag();
-    if (field === 1 && wireType === WireType.LengthDelimited) {
+    if (field === UNKNOWN.typeMeta && wireType === WireType.LengthDelimited) {
       const typeMeta = new WireReader(reader.lengthDelimited());
       while (!typeMeta.done) {
         const inner = typeMeta.tag();
-        if (inner.field === 1 && inner.wireType === WireType.LengthDelimited)
+        if (inner.field === TYPE_META.apiVersion && inner.wireType === WireType.LengthDelimited)
           envelope.apiVersion = text(typeMeta.lengthDelimited());
-        else if (inner.field === 2 && inner.wireType === WireType.LengthDelimited)
+        else if (inner.field === TYPE_META.kind && inner.wireType === WireType.LengthDelimited)
           envelope.kind = text(typeMeta.lengthDelimited());
         else typeMeta.skip(inner.wireType);
       }
-    } else if (field === 2 && wireType === WireType.LengthDelimited) envelope.raw = reader.lengthDelimited();
-    else if (field === 3 && wireType === WireType.LengthDelimited) contentEncoding = text(reader.lengthDelimited());
+    } else if (field === UNKNOWN.raw && wireType === WireType.LengthDelimited) envelope.raw = reader.lengthDelimited();
+    else if (field === UNKNOWN.contentEncoding && wireType === WireType.LengthDelimited)
+      contentEncoding = text(reader.lengthDelimited());
     else reader.skip(wireType);
   }
   if (envelope.kind === '' || envelope.apiVersion === '')
@@ -101,7 +111,7 @@ function decodeMessage(bytes: Uint8Array, messageName: string): unknown {
   while (!reader.done) {
     const { field, wireType } = reader.tag();
     const fieldSpec: FieldSpec | undefined = spec[field];
-    if (fieldSpec === undefined) {
+    if (fieldSpec === undefined || fieldSpec.serverOwned) {
       reader.skip(wireType);
       continue;
     }

@@ -1,11 +1,13 @@
 /**
- * The protobuf messages of the Kubernetes kinds that kubectl sends as protobuf: its `create`
- * generators, `create token` and the `auth` reviews. Field numbers and types come from the
- * published generated.proto files of k8s.io/api and k8s.io/apimachinery; names are the JSON names.
+ * The protobuf messages of Kubernetes that Paddock reads: the one place their field numbers are
+ * written. Field numbers and types come from the published generated.proto files of k8s.io/api,
+ * k8s.io/apimachinery and k8s.io/apiextensions-apiserver; names are the JSON names.
  *
- * Only the fields a client can meaningfully send are listed. The decoder skips any other field, as
- * protobuf readers do, so the server-owned `status` (which kubectl fills with zero values) and
- * `metadata.managedFields` never reach the stored object.
+ * Two readers use them. The decoder (decode.ts) reads the kinds kubectl sends as protobuf (its
+ * `create` generators, `create token` and the `auth` reviews, TOP_LEVEL_MESSAGES): every message
+ * it reaches lists all the fields a client can meaningfully send, and it skips any other field,
+ * as protobuf readers do. The gateway's translation (translate/protobuf-fields.ts) reads, in any
+ * kind it translates, the fields its rules touch: the messages only it reaches list just those.
  */
 
 export type ScalarType = 'string' | 'bytes' | 'int32' | 'int64' | 'bool';
@@ -25,24 +27,67 @@ export interface FieldSpec {
   emitZero?: true;
   /** An embedded Go struct (`json:",inline"`): its fields appear directly in the parent object. */
   inline?: true;
+  /**
+   * Written by the server (`status`, which kubectl fills with zero values, and
+   * `metadata.managedFields`): the decoder skips it, so a client's copy never reaches the stored
+   * object; translation still rewrites it.
+   */
+  serverOwned?: true;
 }
 
 export type MessageSpec = Readonly<Record<number, FieldSpec>>;
 
-const META = 'k8s.io.apimachinery.pkg.apis.meta.v1.';
+/** The proto packages of the messages: a message's full name is its package's prefix and its name. */
+export const PACKAGES = {
+  meta: 'k8s.io.apimachinery.pkg.apis.meta.v1.',
+  runtime: 'k8s.io.apimachinery.pkg.runtime.',
+  core: 'k8s.io.api.core.v1.',
+  apps: 'k8s.io.api.apps.v1.',
+  batch: 'k8s.io.api.batch.v1.',
+  rbac: 'k8s.io.api.rbac.v1.',
+  scheduling: 'k8s.io.api.scheduling.v1.',
+  policy: 'k8s.io.api.policy.v1.',
+  networking: 'k8s.io.api.networking.v1.',
+  authorization: 'k8s.io.api.authorization.v1.',
+  authentication: 'k8s.io.api.authentication.v1.',
+  discovery: 'k8s.io.api.discovery.v1.',
+  events: 'k8s.io.api.events.v1.',
+  storage: 'k8s.io.api.storage.v1.',
+  admissionregistration: 'k8s.io.api.admissionregistration.v1.',
+  apiextensions: 'k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.',
+} as const;
+
+const {
+  meta: META,
+  runtime: RUNTIME,
+  core: CORE,
+  apps: APPS,
+  batch: BATCH,
+  rbac: RBAC,
+  scheduling: SCHEDULING,
+  policy: POLICY,
+  networking: NETWORKING,
+  authorization: AUTHORIZATION,
+  authentication: AUTHENTICATION,
+  discovery: DISCOVERY,
+  events: EVENTS,
+  storage: STORAGE,
+  admissionregistration: ADMISSION,
+  apiextensions: APIEXTENSIONS,
+} = PACKAGES;
 const QUANTITY = 'k8s.io.apimachinery.pkg.api.resource.Quantity';
 const INT_OR_STRING = 'k8s.io.apimachinery.pkg.util.intstr.IntOrString';
-const CORE = 'k8s.io.api.core.v1.';
-const APPS = 'k8s.io.api.apps.v1.';
-const BATCH = 'k8s.io.api.batch.v1.';
-const RBAC = 'k8s.io.api.rbac.v1.';
-const SCHEDULING = 'k8s.io.api.scheduling.v1.';
-const POLICY = 'k8s.io.api.policy.v1.';
-const NETWORKING = 'k8s.io.api.networking.v1.';
-const AUTHORIZATION = 'k8s.io.api.authorization.v1.';
-const AUTHENTICATION = 'k8s.io.api.authentication.v1.';
+
+/** Every Kubernetes protobuf body starts with these four bytes, then a runtime.Unknown (ENVELOPE). */
+export const MAGIC = Buffer.from('k8s\0', 'latin1');
+/** runtime.Unknown: the object's typeMeta, its encoded bytes (`raw`) and their encoding. */
+export const ENVELOPE = `${RUNTIME}Unknown`;
+/** runtime.TypeMeta inside the envelope (not meta/v1 TypeMeta, which numbers the two the other way round). */
+export const ENVELOPE_TYPE_META = `${RUNTIME}TypeMeta`;
 
 /** Metadata is field 1 of every top-level kind. */
+export const METADATA_FIELD = 1;
+
 const metadata: FieldSpec = { name: 'metadata', type: `${META}ObjectMeta` };
 
 /** Well-known messages whose JSON form is not an object; the decoder converts them. */
@@ -70,6 +115,10 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     12: { name: 'annotations', type: 'string', map: { key: 'string' } },
     13: { name: 'ownerReferences', type: `${META}OwnerReference`, repeated: true },
     14: { name: 'finalizers', type: 'string', repeated: true },
+    17: { name: 'managedFields', type: `${META}ManagedFieldsEntry`, repeated: true, serverOwned: true },
+  },
+  [`${META}ManagedFieldsEntry`]: {
+    3: { name: 'apiVersion', type: 'string' },
   },
   [`${META}OwnerReference`]: {
     5: { name: 'apiVersion', type: 'string', emitZero: true },
@@ -95,6 +144,16 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
   [QUANTITY]: {
     1: { name: 'string', type: 'string' },
   },
+  [ENVELOPE]: {
+    1: { name: 'typeMeta', type: ENVELOPE_TYPE_META },
+    2: { name: 'raw', type: 'bytes' },
+    3: { name: 'contentEncoding', type: 'string' },
+    4: { name: 'contentType', type: 'string' },
+  },
+  [ENVELOPE_TYPE_META]: {
+    1: { name: 'apiVersion', type: 'string' },
+    2: { name: 'kind', type: 'string' },
+  },
   [INT_OR_STRING]: {
     1: { name: 'type', type: 'int64' },
     2: { name: 'intVal', type: 'int32' },
@@ -103,37 +162,37 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
 
   // core/v1: the kinds
   [`${CORE}Namespace`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${CORE}NamespaceSpec` },
   },
   [`${CORE}NamespaceSpec`]: {
     1: { name: 'finalizers', type: 'string', repeated: true },
   },
   [`${CORE}ConfigMap`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     4: { name: 'immutable', type: 'bool', emitZero: true },
     2: { name: 'data', type: 'string', map: { key: 'string' } },
     3: { name: 'binaryData', type: 'bytes', map: { key: 'string' } },
   },
   [`${CORE}Secret`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     5: { name: 'immutable', type: 'bool', emitZero: true },
     2: { name: 'data', type: 'bytes', map: { key: 'string' } },
     4: { name: 'stringData', type: 'string', map: { key: 'string' } },
     3: { name: 'type', type: 'string' },
   },
   [`${CORE}ServiceAccount`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'secrets', type: `${CORE}ObjectReference`, repeated: true },
     3: { name: 'imagePullSecrets', type: `${CORE}LocalObjectReference`, repeated: true },
     4: { name: 'automountServiceAccountToken', type: 'bool', emitZero: true },
   },
   [`${CORE}Service`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${CORE}ServiceSpec` },
   },
   [`${CORE}ResourceQuota`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${CORE}ResourceQuotaSpec` },
   },
 
@@ -208,7 +267,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
 
   // core/v1: pods
   [`${CORE}PodTemplateSpec`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${CORE}PodSpec` },
   },
   [`${CORE}PodSpec`]: {
@@ -338,6 +397,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     6: { name: 'secret', type: `${CORE}SecretVolumeSource`, emitZero: true },
     10: { name: 'persistentVolumeClaim', type: `${CORE}PersistentVolumeClaimVolumeSource`, emitZero: true },
     19: { name: 'configMap', type: `${CORE}ConfigMapVolumeSource`, emitZero: true },
+    29: { name: 'ephemeral', type: `${CORE}EphemeralVolumeSource`, emitZero: true },
   },
   [`${CORE}HostPathVolumeSource`]: {
     1: { name: 'path', type: 'string', emitZero: true },
@@ -368,10 +428,38 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     1: { name: 'claimName', type: 'string', emitZero: true },
     2: { name: 'readOnly', type: 'bool' },
   },
+  [`${CORE}EphemeralVolumeSource`]: {
+    1: { name: 'volumeClaimTemplate', type: `${CORE}PersistentVolumeClaimTemplate`, emitZero: true },
+  },
+  [`${CORE}PersistentVolumeClaimTemplate`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${CORE}PersistentVolumeClaimSpec` },
+  },
+  [`${CORE}PersistentVolumeClaimSpec`]: {
+    1: { name: 'accessModes', type: 'string', repeated: true },
+    4: { name: 'selector', type: `${META}LabelSelector`, emitZero: true },
+    2: { name: 'resources', type: `${CORE}VolumeResourceRequirements` },
+    3: { name: 'volumeName', type: 'string' },
+    5: { name: 'storageClassName', type: 'string', emitZero: true },
+    6: { name: 'volumeMode', type: 'string', emitZero: true },
+    7: { name: 'dataSource', type: `${CORE}TypedLocalObjectReference`, emitZero: true },
+    8: { name: 'dataSourceRef', type: `${CORE}TypedObjectReference`, emitZero: true },
+    9: { name: 'volumeAttributesClassName', type: 'string', emitZero: true },
+  },
+  [`${CORE}VolumeResourceRequirements`]: {
+    1: { name: 'limits', type: QUANTITY, map: { key: 'string' } },
+    2: { name: 'requests', type: QUANTITY, map: { key: 'string' } },
+  },
+  [`${CORE}TypedObjectReference`]: {
+    1: { name: 'apiGroup', type: 'string', emitZero: true },
+    2: { name: 'kind', type: 'string', emitZero: true },
+    3: { name: 'name', type: 'string', emitZero: true },
+    4: { name: 'namespace', type: 'string', emitZero: true },
+  },
 
   // apps/v1
   [`${APPS}Deployment`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${APPS}DeploymentSpec` },
   },
   [`${APPS}DeploymentSpec`]: {
@@ -395,7 +483,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
 
   // batch/v1
   [`${BATCH}Job`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${BATCH}JobSpec` },
   },
   [`${BATCH}JobSpec`]: {
@@ -415,7 +503,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     15: { name: 'managedBy', type: 'string', emitZero: true },
   },
   [`${BATCH}CronJob`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${BATCH}CronJobSpec` },
   },
   [`${BATCH}CronJobSpec`]: {
@@ -429,17 +517,17 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     7: { name: 'failedJobsHistoryLimit', type: 'int32', emitZero: true },
   },
   [`${BATCH}JobTemplateSpec`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${BATCH}JobSpec` },
   },
 
   // rbac.authorization.k8s.io/v1
   [`${RBAC}Role`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'rules', type: `${RBAC}PolicyRule`, repeated: true },
   },
   [`${RBAC}ClusterRole`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'rules', type: `${RBAC}PolicyRule`, repeated: true },
     3: { name: 'aggregationRule', type: `${RBAC}AggregationRule`, emitZero: true },
   },
@@ -454,12 +542,12 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     5: { name: 'nonResourceURLs', type: 'string', repeated: true },
   },
   [`${RBAC}RoleBinding`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'subjects', type: `${RBAC}Subject`, repeated: true },
     3: { name: 'roleRef', type: `${RBAC}RoleRef`, emitZero: true },
   },
   [`${RBAC}ClusterRoleBinding`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'subjects', type: `${RBAC}Subject`, repeated: true },
     3: { name: 'roleRef', type: `${RBAC}RoleRef`, emitZero: true },
   },
@@ -477,7 +565,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
 
   // scheduling.k8s.io/v1
   [`${SCHEDULING}PriorityClass`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'value', type: 'int32', emitZero: true },
     3: { name: 'globalDefault', type: 'bool' },
     4: { name: 'description', type: 'string' },
@@ -486,7 +574,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
 
   // policy/v1
   [`${POLICY}PodDisruptionBudget`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${POLICY}PodDisruptionBudgetSpec` },
   },
   [`${POLICY}PodDisruptionBudgetSpec`]: {
@@ -497,7 +585,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
 
   // networking.k8s.io/v1
   [`${NETWORKING}Ingress`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${NETWORKING}IngressSpec` },
   },
   [`${NETWORKING}IngressSpec`]: {
@@ -540,7 +628,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
 
   // authorization.k8s.io/v1
   [`${AUTHORIZATION}SelfSubjectAccessReview`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${AUTHORIZATION}SelfSubjectAccessReviewSpec`, emitZero: true },
   },
   [`${AUTHORIZATION}SelfSubjectAccessReviewSpec`]: {
@@ -548,11 +636,11 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     2: { name: 'nonResourceAttributes', type: `${AUTHORIZATION}NonResourceAttributes`, emitZero: true },
   },
   [`${AUTHORIZATION}SubjectAccessReview`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${AUTHORIZATION}SubjectAccessReviewSpec`, emitZero: true },
   },
   [`${AUTHORIZATION}LocalSubjectAccessReview`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${AUTHORIZATION}SubjectAccessReviewSpec`, emitZero: true },
   },
   [`${AUTHORIZATION}SubjectAccessReviewSpec`]: {
@@ -595,8 +683,9 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     2: { name: 'verb', type: 'string' },
   },
   [`${AUTHORIZATION}SelfSubjectRulesReview`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${AUTHORIZATION}SelfSubjectRulesReviewSpec`, emitZero: true },
+    3: { name: 'status', type: `${AUTHORIZATION}SubjectRulesReviewStatus`, serverOwned: true },
   },
   [`${AUTHORIZATION}SelfSubjectRulesReviewSpec`]: {
     1: { name: 'namespace', type: 'string' },
@@ -604,7 +693,7 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
 
   // authentication.k8s.io/v1
   [`${AUTHENTICATION}TokenRequest`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
     2: { name: 'spec', type: `${AUTHENTICATION}TokenRequestSpec`, emitZero: true },
   },
   [`${AUTHENTICATION}TokenRequestSpec`]: {
@@ -619,9 +708,251 @@ export const MESSAGES: Readonly<Record<string, MessageSpec>> = {
     4: { name: 'uid', type: 'string' },
   },
   [`${AUTHENTICATION}SelfSubjectReview`]: {
-    1: metadata,
+    [METADATA_FIELD]: metadata,
+    2: { name: 'status', type: `${AUTHENTICATION}SelfSubjectReviewStatus`, serverOwned: true },
+  },
+
+  // Reached only by translation (translate/protobuf-fields.ts): the fields its rules touch.
+  // core/v1
+  [`${CORE}Pod`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${CORE}PodSpec` },
+  },
+  [`${CORE}PodTemplate`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'template', type: `${CORE}PodTemplateSpec` },
+  },
+  [`${CORE}ReplicationController`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${CORE}ReplicationControllerSpec` },
+  },
+  [`${CORE}ReplicationControllerSpec`]: {
+    3: { name: 'template', type: `${CORE}PodTemplateSpec`, emitZero: true },
+  },
+  [`${CORE}Event`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'involvedObject', type: `${CORE}ObjectReference` },
+    13: { name: 'related', type: `${CORE}ObjectReference`, emitZero: true },
+  },
+  [`${CORE}Endpoints`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'subsets', type: `${CORE}EndpointSubset`, repeated: true },
+  },
+  [`${CORE}EndpointSubset`]: {
+    1: { name: 'addresses', type: `${CORE}EndpointAddress`, repeated: true },
+    2: { name: 'notReadyAddresses', type: `${CORE}EndpointAddress`, repeated: true },
+  },
+  [`${CORE}EndpointAddress`]: {
+    2: { name: 'targetRef', type: `${CORE}ObjectReference`, emitZero: true },
+  },
+  [`${CORE}PersistentVolumeClaim`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${CORE}PersistentVolumeClaimSpec` },
+  },
+  [`${CORE}PersistentVolume`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${CORE}PersistentVolumeSpec` },
+  },
+  [`${CORE}PersistentVolumeSpec`]: {
+    2: { name: 'persistentVolumeSource', type: `${CORE}PersistentVolumeSource`, inline: true },
+    4: { name: 'claimRef', type: `${CORE}ObjectReference`, emitZero: true },
+    6: { name: 'storageClassName', type: 'string' },
+  },
+  /** The volume plugins whose secrets name a namespace. */
+  [`${CORE}PersistentVolumeSource`]: {
+    6: { name: 'rbd', type: `${CORE}RBDPersistentVolumeSource`, emitZero: true },
+    7: { name: 'iscsi', type: `${CORE}ISCSIPersistentVolumeSource`, emitZero: true },
+    8: { name: 'cinder', type: `${CORE}CinderPersistentVolumeSource`, emitZero: true },
+    9: { name: 'cephfs', type: `${CORE}CephFSPersistentVolumeSource`, emitZero: true },
+    12: { name: 'flexVolume', type: `${CORE}FlexPersistentVolumeSource`, emitZero: true },
+    13: { name: 'azureFile', type: `${CORE}AzureFilePersistentVolumeSource`, emitZero: true },
+    19: { name: 'scaleIO', type: `${CORE}ScaleIOPersistentVolumeSource`, emitZero: true },
+    21: { name: 'storageos', type: `${CORE}StorageOSPersistentVolumeSource`, emitZero: true },
+    22: { name: 'csi', type: `${CORE}CSIPersistentVolumeSource`, emitZero: true },
+  },
+  [`${CORE}RBDPersistentVolumeSource`]: {
+    7: { name: 'secretRef', type: `${CORE}SecretReference`, emitZero: true },
+  },
+  [`${CORE}ISCSIPersistentVolumeSource`]: {
+    10: { name: 'secretRef', type: `${CORE}SecretReference`, emitZero: true },
+  },
+  [`${CORE}CinderPersistentVolumeSource`]: {
+    4: { name: 'secretRef', type: `${CORE}SecretReference`, emitZero: true },
+  },
+  [`${CORE}CephFSPersistentVolumeSource`]: {
+    5: { name: 'secretRef', type: `${CORE}SecretReference`, emitZero: true },
+  },
+  [`${CORE}FlexPersistentVolumeSource`]: {
+    3: { name: 'secretRef', type: `${CORE}SecretReference`, emitZero: true },
+  },
+  [`${CORE}AzureFilePersistentVolumeSource`]: {
+    4: { name: 'secretNamespace', type: 'string', emitZero: true },
+  },
+  [`${CORE}ScaleIOPersistentVolumeSource`]: {
+    3: { name: 'secretRef', type: `${CORE}SecretReference`, emitZero: true },
+  },
+  [`${CORE}StorageOSPersistentVolumeSource`]: {
+    5: { name: 'secretRef', type: `${CORE}ObjectReference`, emitZero: true },
+  },
+  [`${CORE}CSIPersistentVolumeSource`]: {
+    6: { name: 'controllerPublishSecretRef', type: `${CORE}SecretReference`, emitZero: true },
+    7: { name: 'nodeStageSecretRef', type: `${CORE}SecretReference`, emitZero: true },
+    8: { name: 'nodePublishSecretRef', type: `${CORE}SecretReference`, emitZero: true },
+    9: { name: 'controllerExpandSecretRef', type: `${CORE}SecretReference`, emitZero: true },
+    10: { name: 'nodeExpandSecretRef', type: `${CORE}SecretReference`, emitZero: true },
+  },
+  [`${CORE}SecretReference`]: {
+    1: { name: 'name', type: 'string' },
+    2: { name: 'namespace', type: 'string' },
+  },
+
+  // apps/v1
+  [`${APPS}ReplicaSet`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${APPS}ReplicaSetSpec` },
+  },
+  [`${APPS}ReplicaSetSpec`]: {
+    3: { name: 'template', type: `${CORE}PodTemplateSpec` },
+  },
+  [`${APPS}DaemonSet`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${APPS}DaemonSetSpec` },
+  },
+  [`${APPS}DaemonSetSpec`]: {
+    2: { name: 'template', type: `${CORE}PodTemplateSpec` },
+  },
+  [`${APPS}StatefulSet`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${APPS}StatefulSetSpec` },
+  },
+  [`${APPS}StatefulSetSpec`]: {
+    3: { name: 'template', type: `${CORE}PodTemplateSpec` },
+    4: { name: 'volumeClaimTemplates', type: `${CORE}PersistentVolumeClaim`, repeated: true },
+  },
+
+  // discovery.k8s.io/v1, events.k8s.io/v1, storage.k8s.io/v1
+  [`${DISCOVERY}EndpointSlice`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'endpoints', type: `${DISCOVERY}Endpoint`, repeated: true },
+  },
+  [`${DISCOVERY}Endpoint`]: {
+    4: { name: 'targetRef', type: `${CORE}ObjectReference`, emitZero: true },
+  },
+  [`${EVENTS}Event`]: {
+    [METADATA_FIELD]: metadata,
+    8: { name: 'regarding', type: `${CORE}ObjectReference` },
+    9: { name: 'related', type: `${CORE}ObjectReference`, emitZero: true },
+  },
+  [`${STORAGE}StorageClass`]: {
+    [METADATA_FIELD]: metadata,
+    3: { name: 'parameters', type: 'string', map: { key: 'string' } },
+  },
+
+  // networking.k8s.io/v1
+  [`${NETWORKING}IngressClass`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${NETWORKING}IngressClassSpec` },
+  },
+  [`${NETWORKING}IngressClassSpec`]: {
+    2: { name: 'parameters', type: `${NETWORKING}IngressClassParametersReference`, emitZero: true },
+  },
+  [`${NETWORKING}IngressClassParametersReference`]: {
+    1: { name: 'apiGroup', type: 'string', emitZero: true },
+    2: { name: 'kind', type: 'string', emitZero: true },
+    3: { name: 'name', type: 'string', emitZero: true },
+    4: { name: 'scope', type: 'string', emitZero: true },
+    5: { name: 'namespace', type: 'string', emitZero: true },
+  },
+
+  // apiextensions.k8s.io/v1
+  [`${APIEXTENSIONS}CustomResourceDefinition`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${APIEXTENSIONS}CustomResourceDefinitionSpec` },
+  },
+  [`${APIEXTENSIONS}CustomResourceDefinitionSpec`]: {
+    1: { name: 'group', type: 'string', emitZero: true },
+    9: { name: 'conversion', type: `${APIEXTENSIONS}CustomResourceConversion`, emitZero: true },
+  },
+  [`${APIEXTENSIONS}CustomResourceConversion`]: {
+    2: { name: 'webhook', type: `${APIEXTENSIONS}WebhookConversion`, emitZero: true },
+  },
+  [`${APIEXTENSIONS}WebhookConversion`]: {
+    2: { name: 'clientConfig', type: `${APIEXTENSIONS}WebhookClientConfig`, emitZero: true },
+  },
+  [`${APIEXTENSIONS}WebhookClientConfig`]: {
+    1: { name: 'service', type: `${APIEXTENSIONS}ServiceReference`, emitZero: true },
+    3: { name: 'url', type: 'string', emitZero: true },
+  },
+  [`${APIEXTENSIONS}ServiceReference`]: {
+    1: { name: 'namespace', type: 'string', emitZero: true },
+  },
+
+  // admissionregistration.k8s.io/v1: MutatingWebhook and ValidatingWebhook number these alike.
+  [`${ADMISSION}MutatingWebhookConfiguration`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'webhooks', type: `${ADMISSION}MutatingWebhook`, repeated: true },
+  },
+  [`${ADMISSION}MutatingWebhook`]: {
+    2: { name: 'clientConfig', type: `${ADMISSION}WebhookClientConfig`, emitZero: true },
+    3: { name: 'rules', type: `${ADMISSION}RuleWithOperations`, repeated: true },
+    5: { name: 'namespaceSelector', type: `${META}LabelSelector`, emitZero: true },
+  },
+  [`${ADMISSION}ValidatingWebhookConfiguration`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'webhooks', type: `${ADMISSION}ValidatingWebhook`, repeated: true },
+  },
+  [`${ADMISSION}ValidatingWebhook`]: {
+    2: { name: 'clientConfig', type: `${ADMISSION}WebhookClientConfig`, emitZero: true },
+    3: { name: 'rules', type: `${ADMISSION}RuleWithOperations`, repeated: true },
+    5: { name: 'namespaceSelector', type: `${META}LabelSelector`, emitZero: true },
+  },
+  [`${ADMISSION}WebhookClientConfig`]: {
+    1: { name: 'service', type: `${ADMISSION}ServiceReference`, emitZero: true },
+    3: { name: 'url', type: 'string', emitZero: true },
+  },
+  [`${ADMISSION}ServiceReference`]: {
+    1: { name: 'namespace', type: 'string', emitZero: true },
+  },
+  [`${ADMISSION}RuleWithOperations`]: {
+    2: { name: 'rule', type: `${ADMISSION}Rule`, inline: true },
+  },
+  [`${ADMISSION}Rule`]: {
+    4: { name: 'scope', type: 'string', emitZero: true },
+  },
+
+  // authentication.k8s.io/v1 and authorization.k8s.io/v1: what the server answers in reviews.
+  [`${AUTHENTICATION}TokenReview`]: {
+    [METADATA_FIELD]: metadata,
+    2: { name: 'spec', type: `${AUTHENTICATION}TokenReviewSpec` },
+    3: { name: 'status', type: `${AUTHENTICATION}TokenReviewStatus` },
+  },
+  [`${AUTHENTICATION}TokenReviewSpec`]: {
+    2: { name: 'audiences', type: 'string', repeated: true },
+  },
+  [`${AUTHENTICATION}TokenReviewStatus`]: {
+    4: { name: 'audiences', type: 'string', repeated: true },
+  },
+  [`${AUTHENTICATION}SelfSubjectReviewStatus`]: {
+    1: { name: 'userInfo', type: `${AUTHENTICATION}UserInfo` },
+  },
+  [`${AUTHENTICATION}UserInfo`]: {
+    1: { name: 'username', type: 'string' },
+    3: { name: 'groups', type: 'string', repeated: true },
+  },
+  [`${AUTHORIZATION}SubjectRulesReviewStatus`]: {
+    1: { name: 'resourceRules', type: `${AUTHORIZATION}ResourceRule`, repeated: true },
+  },
+  [`${AUTHORIZATION}ResourceRule`]: {
+    2: { name: 'apiGroups', type: 'string', repeated: true },
+    3: { name: 'resources', type: 'string', repeated: true },
+    4: { name: 'resourceNames', type: 'string', repeated: true },
   },
 };
+
+/** A message's field numbers by JSON name. */
+export function fieldNumbers(message: string): Readonly<Record<string, number>> {
+  return Object.fromEntries(Object.entries(MESSAGES[message]).map(([number, field]) => [field.name, Number(number)]));
+}
 
 /** `<apiVersion>/<kind>` → the message of that kind, for every kind kubectl sends as protobuf. */
 export const TOP_LEVEL_MESSAGES: ReadonlyMap<string, string> = new Map([

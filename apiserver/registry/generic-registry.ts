@@ -8,6 +8,7 @@ import {
   serverSideApply,
   type ApplyResult,
 } from '../apply/server-side-apply.js';
+import { isObject } from '../json.js';
 import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
 import { ApiError, badRequest, conflict, forbidden, invalid, notFound, statusOf } from '../status.js';
@@ -392,8 +393,8 @@ export class GenericRegistry {
 
   /** An apply body names its kind and version exactly, and the object of the URL. */
   private checkApplyBody(namespace: string, name: string, body: unknown): ApiObject {
-    if (body && typeof body === 'object' && !Array.isArray(body)) {
-      const { apiVersion, kind } = body as Record<string, unknown>;
+    if (isObject(body)) {
+      const { apiVersion, kind } = body;
       if (apiVersion !== this.apiVersion() || kind !== this.info.kind) {
         const text = (value: unknown) => (typeof value === 'string' ? value : '');
         const [group, version] = text(apiVersion).includes('/')

@@ -3,6 +3,7 @@
  * validation of the CRD itself. Both see spec.names with kube's defaults applied (singular from
  * the kind, listKind as `<kind>List`), because kube defaults them before validating or serving.
  */
+import { isObject } from '../json.js';
 import { invalid, notSupported, required, type Cause } from '../validation/cause.js';
 import { isDNS1035Label, isDNS1123Subdomain } from '../validation/names.js';
 import type { ResourceInfo, SubresourceInfo } from './resource-info.js';
@@ -23,7 +24,7 @@ interface Names {
 type Json = Record<string, unknown>;
 
 function record(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+  return isObject(value) ? value : {};
 }
 
 function text(value: unknown): string {

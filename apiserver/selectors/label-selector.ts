@@ -4,6 +4,8 @@
  * objects as `LabelSelectorAsSelector` turns them into selectors. Error texts are apimachinery's,
  * because clients show them verbatim.
  */
+import { goQuote } from '../go-quote.js';
+import { isQualifiedName, isValidLabelValue } from '../validation/names.js';
 
 /** A selector string or object kube-apiserver would refuse; the message is kube's. */
 export class SelectorParseError extends Error {
@@ -150,7 +152,7 @@ function requirementString(requirement: LabelRequirement): string {
 function newRequirement(key: string, operator: Operator, values: string[] | null): LabelRequirement {
   const list = values ?? [];
   const problems: string[] = [];
-  const keyProblems = labelKeyProblems(key);
+  const keyProblems = isQualifiedName(key);
   if (keyProblems.length) problems.push(invalidField('key', key, keyProblems.join('; ')));
   switch (operator) {
     case 'in':
@@ -181,79 +183,11 @@ function newRequirement(key: string, operator: Operator, values: string[] | null
       break;
   }
   list.forEach((value, i) => {
-    const valueProblems = labelValueProblems(value);
+    const valueProblems = isValidLabelValue(value);
     if (valueProblems.length) problems.push(invalidField(`values[${i}][${key}]`, value, valueProblems.join('; ')));
   });
   if (problems.length) throw new SelectorParseError(aggregate(problems));
   return { key, operator, values: list };
-}
-
-const nameFormat = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const nameMessage =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const nameRegexp = new RegExp(`^${nameFormat}$`);
-const nameMaxLength = 63;
-const valueFormat = `(${nameFormat})?`;
-const valueMessage =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const valueRegexp = new RegExp(`^${valueFormat}$`);
-const valueMaxLength = 63;
-const subdomainFormat = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
-const subdomainMessage =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-const subdomainRegexp = new RegExp(`^${subdomainFormat}$`);
-const subdomainMaxLength = 253;
-
-/** validation.IsQualifiedName: a name of at most 63 characters with an optional DNS-subdomain prefix. */
-function labelKeyProblems(key: string): string[] {
-  const problems: string[] = [];
-  const parts = key.split('/');
-  if (parts.length > 2) {
-    return [
-      `a qualified name ${regexError(nameMessage, nameFormat, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
-    ];
-  }
-  const name = parts.at(-1)!;
-  if (parts.length === 2) {
-    const prefix = parts[0];
-    if (prefix === '') problems.push('prefix part must be non-empty');
-    else problems.push(...subdomainProblems(prefix).map((problem) => `prefix part ${problem}`));
-  }
-  if (name === '') problems.push('name part must be non-empty');
-  else if (byteLength(name) > nameMaxLength) problems.push(`name part ${maxLengthError(nameMaxLength)}`);
-  if (!nameRegexp.test(name))
-    problems.push(`name part ${regexError(nameMessage, nameFormat, 'MyName', 'my.name', '123-abc')}`);
-  return problems;
-}
-
-function subdomainProblems(value: string): string[] {
-  const problems: string[] = [];
-  if (byteLength(value) > subdomainMaxLength) problems.push(maxLengthError(subdomainMaxLength));
-  if (!subdomainRegexp.test(value)) problems.push(regexError(subdomainMessage, subdomainFormat, 'example.com'));
-  return problems;
-}
-
-/** validation.IsValidLabelValue. */
-function labelValueProblems(value: string): string[] {
-  const problems: string[] = [];
-  if (byteLength(value) > valueMaxLength) problems.push(maxLengthError(valueMaxLength));
-  if (!valueRegexp.test(value)) problems.push(regexError(valueMessage, valueFormat, 'MyValue', 'my_value', '12345'));
-  return problems;
-}
-
-function maxLengthError(length: number): string {
-  return `must be no more than ${length} characters`;
-}
-
-/** validation.RegexError, including its doubled spaces between examples. */
-function regexError(message: string, format: string, ...examples: string[]): string {
-  const shown = examples.map((example) => `'${example}', `).join(' or ');
-  return `${message} (e.g. ${shown}regex used for validation is '${format}')`;
-}
-
-/** Go measures lengths in UTF-8 bytes. */
-function byteLength(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
 }
 
 /** strconv.ParseInt(s, 10, 64), undefined where Go returns an error. */
@@ -281,33 +215,6 @@ function goValue(value: string | string[] | null): string {
 function aggregate(messages: string[]): string {
   const distinct = [...new Set(messages)];
   return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
-}
-
-const goEscapes: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-
-/** strconv.Quote: Go's %q. Exported for the field-label messages, which quote labels the same way. */
-export function goQuote(text: string): string {
-  let quoted = '"';
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    if (Object.hasOwn(goEscapes, char)) quoted += goEscapes[char];
-    else if (code < 0x20 || code === 0x7f) quoted += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (char !== ' ' && /^[\p{C}\p{Z}]$/u.test(char)) {
-      quoted +=
-        code < 0x10000 ? `\\u${code.toString(16).padStart(4, '0')}` : `\\U${code.toString(16).padStart(8, '0')}`;
-    } else quoted += char;
-  }
-  return `${quoted}"`;
 }
 
 /** Go's sort.Strings order: by code point. */
@@ -435,7 +342,7 @@ class Parser {
     const negated = token.kind === 'DoesNotExist';
     if (negated) token = this.next('values');
     if (token.kind !== 'Identifier') throw new SelectorParseError(`found '${token.literal}', expected: identifier`);
-    const problems = labelKeyProblems(token.literal);
+    const problems = isQualifiedName(token.literal);
     // The parser validates keys without a field path, and Go prints a nil path as "<nil>".
     if (problems.length) throw new SelectorParseError(invalidField('<nil>', token.literal, problems.join('; ')));
     if (negated) return { key: token.literal, operator: '!' };

@@ -9,7 +9,8 @@
  */
 import { BUILTIN_API_GROUPS } from '../resources/builtin-groups.js';
 import type { FieldSelector } from './field-selector.js';
-import { goQuote, SelectorParseError } from './label-selector.js';
+import { goQuote } from '../go-quote.js';
+import { SelectorParseError } from './label-selector.js';
 
 /** Reads one field's value from an object as the resource's API version serves it. */
 type FieldReader = (object: Record<string, any>) => string;

@@ -3,6 +3,8 @@
  * kubectl prints `<field>: <message>` for each cause and ignores the Status message, so the
  * message must read exactly like apimachinery's `ErrorBody()` (`Invalid value: "x": detail`).
  */
+import { goQuote } from '../go-quote.js';
+
 /** metav1.CauseType's values; '' is what kube leaves in an internal error's cause. */
 export type CauseReason =
   | 'FieldValueInvalid'
@@ -65,30 +67,4 @@ function renderValue(value: unknown): string {
   if (typeof value === 'string') return goQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value) ?? 'null';
-}
-
-const GO_ESCAPES: Record<string, string> = {
-  '"': '\\"',
-  '\\': '\\\\',
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-};
-
-/** Go's strconv.Quote: printable Unicode stays as is, everything else is escaped. */
-export function goQuote(text: string): string {
-  let out = '"';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (GO_ESCAPES[ch]) out += GO_ESCAPES[ch];
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (ch !== ' ' && /[\p{C}\p{Z}]/u.test(ch))
-      out += code > 0xffff ? `\\U${code.toString(16).padStart(8, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
 }

@@ -3,6 +3,7 @@
  * util/validation and api/validation): the same rules, and the same wording, because kubectl
  * prints the cause messages verbatim.
  */
+import { isObject } from '../json.js';
 import { forbidden, invalid, required, tooLong, type Cause } from './cause.js';
 
 /** kube's ValidateNameFunc: messages for a name, or for a generateName prefix when `prefix`. */
@@ -164,7 +165,7 @@ export interface ObjectMetaOptions {
  * namespace, labels and annotations. Field paths and messages are kube's.
  */
 export function validateObjectMeta(meta: unknown, options: ObjectMetaOptions): Cause[] {
-  const m = isRecord(meta) ? meta : {};
+  const m = isObject(meta) ? meta : {};
   const causes: Cause[] = [];
   const name = typeof m.name === 'string' ? m.name : '';
   const generateName = typeof m.generateName === 'string' ? m.generateName : '';
@@ -188,7 +189,7 @@ export function validateObjectMeta(meta: unknown, options: ObjectMetaOptions): C
   }
 
   // Values that are not strings fail kube's decoding (400) before validation; that is not checked here.
-  if (isRecord(m.labels)) {
+  if (isObject(m.labels)) {
     for (const [key, value] of Object.entries(m.labels)) {
       for (const msg of isQualifiedName(key)) causes.push(invalid('metadata.labels', key, msg));
       if (typeof value === 'string')
@@ -196,7 +197,7 @@ export function validateObjectMeta(meta: unknown, options: ObjectMetaOptions): C
     }
   }
 
-  if (isRecord(m.annotations)) {
+  if (isObject(m.annotations)) {
     let totalSize = 0;
     for (const [key, value] of Object.entries(m.annotations)) {
       // Annotation keys are qualified names in which case does not matter.
@@ -207,8 +208,4 @@ export function validateObjectMeta(meta: unknown, options: ObjectMetaOptions): C
       causes.push(tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
   }
   return causes;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

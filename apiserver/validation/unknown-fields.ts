@@ -2,6 +2,8 @@
  * Unknown fields of built-in objects, found and worded as kube-apiserver's strict JSON decoding
  * (sigs.k8s.io/json) reports them for `?fieldValidation=Strict` (400) and `Warn` (warnings).
  */
+import { goQuote } from '../go-quote.js';
+import { isObject } from '../json.js';
 import { builtinKindSchemas, type FieldShape } from './field-schema.js';
 
 /** The decoder keeps at most this many strict errors and drops the rest. */
@@ -46,48 +48,11 @@ function collect(shape: FieldShape, value: unknown, path: string, unknown: strin
     value.forEach((item, index) => collect(shape.listOf, item, `${path}[${index}]`, unknown));
     return;
   }
-  if (!isJsonObject(value)) return;
+  if (!isObject(value)) return;
   for (const [key, child] of Object.entries(value)) {
     const childPath = path === '' ? key : `${path}.${key}`;
     const childShape = 'mapOf' in shape ? shape.mapOf : shape.fields.get(key);
     if (childShape !== undefined) collect(childShape, child, childPath, unknown);
     else if (unknown.length < MAX_STRICT_ERRORS) unknown.push(childPath);
   }
-}
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const GO_ESCAPES: Record<string, string> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '"': '\\"',
-  '\\': '\\\\',
-};
-/** Go's strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-/** Go's strconv.Quote, which kube uses for the path (the escapes differ from JSON's). */
-function goQuote(text: string): string {
-  let quoted = '"';
-  for (const char of text) {
-    const code = char.codePointAt(0) as number;
-    if (GO_ESCAPES[char] !== undefined) quoted += GO_ESCAPES[char];
-    else if (code < 0x20 || code === 0x7f) quoted += `\\x${hex(code, 2)}`;
-    // A lone surrogate reached Go's decoder as invalid UTF-8, which it replaced with U+FFFD.
-    else if (code >= 0xd800 && code <= 0xdfff) quoted += '\ufffd';
-    else if (GO_PRINTABLE.test(char)) quoted += char;
-    else quoted += code < 0x10000 ? `\\u${hex(code, 4)}` : `\\U${hex(code, 8)}`;
-  }
-  return `${quoted}"`;
-}
-
-function hex(code: number, digits: number): string {
-  return code.toString(16).padStart(digits, '0');
 }

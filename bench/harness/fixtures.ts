@@ -5,7 +5,8 @@
  */
 import { Pool } from 'undici';
 import { RestClient } from '../../apiserver/client/rest-client.js';
-import { TENANT_LABEL } from '../../tenants/tenant-resource.js';
+import { addPrefix, tenantPrefix } from '../../translate/context.js';
+import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import { desiredGrants } from '../../tenants/tenant-grants.js';
 import { adminBinding, ensureTenantSpace } from '../../tenants/upstream-space.js';
 import type { BenchEnvironment } from './environment.js';
@@ -38,7 +39,7 @@ export class UpstreamWriter {
 
   /** A namespace of the tenant's beyond the four it starts with, with the grant of its admin there, as the gateway makes it. */
   async createTenantNamespace(tenantId: string, name: string): Promise<void> {
-    const namespace = `${tenantId}-${name}`;
+    const namespace = addPrefix(tenantPrefix(tenantId), name);
     await this.create('/api/v1/namespaces', {
       apiVersion: 'v1',
       kind: 'Namespace',

@@ -5,6 +5,7 @@
  */
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { createActiveTenant } from '../../test/support/tenants.js';
+import { tenantAdminUser } from '../../tenants/upstream-space.js';
 import type { BenchEnvironment } from './environment.js';
 import { targetOf, type Target } from './target.js';
 
@@ -30,7 +31,7 @@ export async function createBenchTenant(env: BenchEnvironment, id: string): Prom
     return {
       id,
       gateway: targetOf(kubeconfig),
-      direct: { ...env.upstreamAdmin, headers: { 'impersonate-user': `${id}-admin` } },
+      direct: { ...env.upstreamAdmin, headers: { 'impersonate-user': tenantAdminUser(id) } },
     };
   } finally {
     admin.close();

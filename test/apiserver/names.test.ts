@@ -298,6 +298,13 @@ describe('names: IsQualifiedName', () => {
       /^a qualified name must consist of .* with an optional DNS subdomain prefix and '\/' \(e\.g\. 'example\.com\/MyName'\)$/,
     );
   });
+
+  it('measures each part in bytes, as Go does, and says which limit it passed', () => {
+    expect(isQualifiedName(a(64))).to.deep.equal(['name part must be no more than 63 characters']);
+    expect(isQualifiedName(`${a(254)}/abc`)).to.deep.equal(['prefix part must be no more than 253 characters']);
+    expect(isQualifiedName(`x${'é'.repeat(32)}`)[0]).to.equal('name part must be no more than 63 characters');
+    expect(isQualifiedName(`Example.com/${a(63)}`)).to.deep.equal([`prefix part ${SUBDOMAIN_MESSAGE}`]);
+  });
 });
 
 describe('names: IsValidLabelValue', () => {

@@ -571,6 +571,50 @@ describe('Kubernetes protobuf request bodies', () => {
       });
     });
 
+    it("reads an ephemeral volume's claim template (translation rewrites it, so the decoder knows it too)", () => {
+      const claimSpec = message(
+        lenField(1, 'ReadWriteOnce'),
+        lenField(2, message(mapEntry(2, 'storage', message(lenField(1, '1Gi'))))),
+        lenField(5, 'fast'),
+        lenField(8, message(lenField(2, 'VolumeSnapshot'), lenField(3, 'snap'), lenField(4, 'dev'))),
+      );
+      const template = message(lenField(1, message(mapEntry(11, 'app', 'db'))), lenField(2, claimSpec));
+      const volume = message(lenField(1, 'data'), lenField(2, message(lenField(29, message(lenField(1, template))))));
+      const jobSpec = message(lenField(6, message(lenField(2, message(lenField(1, volume))))));
+      expect(decode('batch/v1', 'Job', message(lenField(2, jobSpec))).spec).to.deep.equal({
+        template: {
+          spec: {
+            volumes: [
+              {
+                name: 'data',
+                ephemeral: {
+                  volumeClaimTemplate: {
+                    metadata: { labels: { app: 'db' } },
+                    spec: {
+                      accessModes: ['ReadWriteOnce'],
+                      resources: { requests: { storage: '1Gi' } },
+                      storageClassName: 'fast',
+                      dataSourceRef: { kind: 'VolumeSnapshot', name: 'snap', namespace: 'dev' },
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        },
+      });
+    });
+
+    it('skips what the server owns: managedFields, and the status of a review', () => {
+      const meta = message(lenField(1, 'x'), lenField(17, message(lenField(3, 'v1'))));
+      expect(decode('v1', 'Namespace', message(lenField(1, meta))).metadata).to.deep.equal({ name: 'x' });
+      const status = message(lenField(1, message(lenField(1, 'alice'))));
+      expect(decode('authentication.k8s.io/v1', 'SelfSubjectReview', message(lenField(2, status)))).to.deep.equal({
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+      });
+    });
+
     it('reads a SubjectAccessReview with user, groups and extra as lists', () => {
       const spec = message(
         lenField(2, message(lenField(1, '/healthz'), lenField(2, 'get'))),

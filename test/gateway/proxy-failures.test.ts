@@ -103,6 +103,20 @@ describe('gateway: the tenant proxy under failure, limits and metrics', function
     expect(metrics.text).to.contain('# TYPE paddock_process_faults_total counter');
   });
 
+  it('answers 504, not 500, when the cluster stops answering while the gateway re-reads its discovery', async () => {
+    // A CRD write drops the cached discovery, so the next request reads it again first.
+    const deleted = await tenant.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/xs.a.b');
+    expect(deleted.status).to.equal(404);
+    relay.stall();
+    try {
+      const slow = await tenant.request('GET', '/api/v1/namespaces/default/configmaps');
+      expect(slow.status).to.equal(504);
+      expect(slow.body).to.include({ kind: 'Status', reason: 'Timeout', code: 504 });
+    } finally {
+      relay.resume();
+    }
+  });
+
   it('answers 504 when the cluster stops answering and 503 with Retry-After when it is gone', async () => {
     expect((await tenant.request('GET', '/api/v1/namespaces/default/configmaps')).status).to.equal(200);
     relay.stall();

@@ -4,9 +4,8 @@
  * Everything here skips what is absent or of the wrong type, so partial objects (patch bodies)
  * convert without invented fields and malformed bodies reach the apiserver to be refused there.
  */
+import { isObject, type Json } from '../../apiserver/json.js';
 import { addPrefix, stripPrefix, type TenantContext } from '../context.js';
-
-export type Json = Record<string, any>;
 
 /** One rewrite of a JSON node. Both directions rewrite in place: objects.ts works on a copy. */
 export interface Convertor {
@@ -19,10 +18,6 @@ export interface Convertor {
 export interface StringRule {
   up: (ctx: TenantContext, value: string) => string;
   down: (ctx: TenantContext, value: string) => string | null;
-}
-
-export function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A name of a cluster-scoped tenant object; `""` (meaning "none", as in storageClassName) stays. */

@@ -3,11 +3,12 @@
  * name (`crontabs.stable.example.com` ↔ `crontabs.<p>stable.example.com`). Built-in groups are
  * Kubernetes' own, shared by every tenant, so a tenant may not define kinds in them.
  */
+import { isObject } from '../../apiserver/json.js';
 import { addPrefix, isTenantGroup, stripPrefix, TranslationError } from '../context.js';
 import { ruled, type Invariant } from './invariants.js';
 import { checkLength } from './name-limit.js';
 import type { NameRule } from './names.js';
-import { all, at, isObject, requiredStringAt, type StringRule, type Convertor } from './convertor.js';
+import { all, at, requiredStringAt, type StringRule, type Convertor } from './convertor.js';
 import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-client-config.js';
 
 const CRD = { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io' };

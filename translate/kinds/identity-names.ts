@@ -9,11 +9,12 @@
 import { addPrefix, stripPrefix, TranslationError } from '../context.js';
 import type { StringRule } from './convertor.js';
 
-const SERVICE_ACCOUNT_USER = 'system:serviceaccount:';
-const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts:';
+/** Kubernetes' prefixes of a ServiceAccount's user name and of its namespace's group. */
+export const SERVICE_ACCOUNT_USER = 'system:serviceaccount:';
+export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts:';
 
 /** Kubernetes' groups every identity of a kind carries, mapped to the tenant's own copy. */
-const TENANT_SCOPED_GROUPS: ReadonlySet<string> = new Set(['system:authenticated', 'system:serviceaccounts']);
+export const TENANT_SCOPED_GROUPS: ReadonlySet<string> = new Set(['system:authenticated', 'system:serviceaccounts']);
 
 function clusterIdentity(what: 'user' | 'group', name: string): TranslationError {
   return new TranslationError(

@@ -4,10 +4,11 @@
  * `Cluster` (the default) its name is, by the kind's name rule where the kind is known. The group
  * is the tenant's view of it, as everywhere.
  */
+import type { Json } from '../../apiserver/json.js';
 import type { TenantContext } from '../context.js';
 import { ruled, owned, type Invariant } from './invariants.js';
 import { referencedNameRule } from './names.js';
-import { at, optional, prefixed, stringAt, type Json, type StringRule } from './convertor.js';
+import { at, optional, prefixed, stringAt, type StringRule } from './convertor.js';
 import { typedReferenceWith } from './typed-reference.js';
 
 export const ingressConvertor = at(['spec'], stringAt('ingressClassName', prefixed));

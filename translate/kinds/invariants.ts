@@ -7,8 +7,9 @@
  * predicate is, wherever it can be, the down rule of the convertor's own field (a value holds
  * when the rule would show it to the tenant), so the two cannot disagree.
  */
+import { isObject, type Json } from '../../apiserver/json.js';
 import type { TenantContext } from '../context.js';
-import { isObject, type Json, type StringRule, type Convertor } from './convertor.js';
+import { type StringRule, type Convertor } from './convertor.js';
 
 /** Every element of the array at this point of a path. */
 export const EACH = '[]';

@@ -106,15 +106,15 @@ const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   ],
   [
     '/ReplicationController',
-    { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants },
+    { convertor: workloadConvertor, protobuf: v1(FIELDS.replicationController), invariants: workloadInvariants },
   ],
   [
     'apps/Deployment',
-    { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants },
+    { convertor: workloadConvertor, protobuf: v1(FIELDS.deployment), invariants: workloadInvariants },
   ],
   [
     'apps/ReplicaSet',
-    { convertor: workloadConvertor, protobuf: v1(FIELDS.templateAt3), invariants: workloadInvariants },
+    { convertor: workloadConvertor, protobuf: v1(FIELDS.replicaSet), invariants: workloadInvariants },
   ],
   ['apps/DaemonSet', { convertor: workloadConvertor, protobuf: v1(FIELDS.daemonSet), invariants: workloadInvariants }],
   [
@@ -141,11 +141,15 @@ const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   ],
   [
     'rbac.authorization.k8s.io/RoleBinding',
-    { convertor: roleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: roleBindingInvariants },
+    { convertor: roleBindingConvertor, protobuf: v1(FIELDS.roleBinding), invariants: roleBindingInvariants },
   ],
   [
     'rbac.authorization.k8s.io/ClusterRoleBinding',
-    { convertor: clusterRoleBindingConvertor, protobuf: v1(FIELDS.binding), invariants: clusterRoleBindingInvariants },
+    {
+      convertor: clusterRoleBindingConvertor,
+      protobuf: v1(FIELDS.clusterRoleBinding),
+      invariants: clusterRoleBindingInvariants,
+    },
   ],
   [
     'apiextensions.k8s.io/CustomResourceDefinition',
@@ -155,7 +159,7 @@ const KINDS: ReadonlyMap<string, KindRecord> = new Map([
     'admissionregistration.k8s.io/MutatingWebhookConfiguration',
     {
       convertor: webhookConfigurationConvertor,
-      protobuf: v1(FIELDS.webhookConfiguration),
+      protobuf: v1(FIELDS.mutatingWebhookConfiguration),
       invariants: webhookConfigurationInvariants,
     },
   ],
@@ -163,7 +167,7 @@ const KINDS: ReadonlyMap<string, KindRecord> = new Map([
     'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
     {
       convertor: webhookConfigurationConvertor,
-      protobuf: v1(FIELDS.webhookConfiguration),
+      protobuf: v1(FIELDS.validatingWebhookConfiguration),
       invariants: webhookConfigurationInvariants,
     },
   ],
@@ -185,7 +189,7 @@ const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   ],
   [
     'authorization.k8s.io/LocalSubjectAccessReview',
-    { convertor: subjectAccessReviewConvertor, protobuf: v1(FIELDS.subjectAccessReview), invariants: [] },
+    { convertor: subjectAccessReviewConvertor, protobuf: v1(FIELDS.localSubjectAccessReview), invariants: [] },
   ],
   [
     'authorization.k8s.io/SelfSubjectAccessReview',

@@ -4,12 +4,13 @@
  * references and managedFields follow the referenced kinds and groups. Down, an object without
  * the prefix where it must carry it is foreign.
  */
+import { isObject, type Json } from '../../apiserver/json.js';
 import { addPrefix, isSharedKind, stripPrefix, type TenantContext } from '../context.js';
 import { EACH, owned, ruled, type Invariant } from './invariants.js';
 import { checkLength } from './name-limit.js';
 import { nameRuleFor } from './names.js';
 import { apiVersionRule, objectReference } from './object-reference.js';
-import { all, each, isObject, prefixed, requiredStringAt, type Json } from './convertor.js';
+import { all, each, prefixed, requiredStringAt } from './convertor.js';
 
 /** An object's kind, its group in the tenant's view. */
 export interface ObjectType {

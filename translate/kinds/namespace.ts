@@ -3,12 +3,11 @@
  * admin can select a tenant's namespaces; the tenant never sees it. The apiserver's own
  * `kubernetes.io/metadata.name` label repeats the (prefixed) name and is translated like it.
  */
+import { isObject } from '../../apiserver/json.js';
 import { addPrefix, stripPrefix } from '../context.js';
 import type { Invariant } from './invariants.js';
 import { forcedTenantLabel, TENANT_LABEL } from './tenant-label.js';
-import { isObject, type Convertor } from './convertor.js';
-
-export { TENANT_LABEL };
+import { type Convertor } from './convertor.js';
 
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 

@@ -3,9 +3,10 @@
  * claimRef, …) and OwnerReference. The namespace gets the prefix; the name gets it when the
  * referenced kind is cluster-scoped (by that kind's name rule); the apiVersion's group as everywhere.
  */
+import type { Json } from '../../apiserver/json.js';
 import { addPrefix, apiVersionDown, apiVersionUp, groupOfApiVersion, stripPrefix } from '../context.js';
 import { referencedNameRule } from './names.js';
-import type { Json, StringRule, Convertor } from './convertor.js';
+import type { StringRule, Convertor } from './convertor.js';
 
 export const apiVersionRule: StringRule = { up: apiVersionUp, down: apiVersionDown };
 

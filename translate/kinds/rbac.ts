@@ -7,7 +7,8 @@
  * are not this tenant's are dropped, so a binding or role someone else edited still lists
  * cleanly and shows nothing foreign.
  */
-import { groupDown, groupUp, TranslationError, type TenantContext } from '../context.js';
+import { isObject, type Json } from '../../apiserver/json.js';
+import { groupDown, groupUp, TranslationError, withoutPrefix, type TenantContext } from '../context.js';
 import { groupName, userName } from './identity-names.js';
 import { referencedNameRule } from './names.js';
 import { EACH, owned, ruled, type Invariant } from './invariants.js';
@@ -23,11 +24,9 @@ import {
   at,
   byKind,
   each,
-  isObject,
   prefixed,
   requiredStringAt,
   stringsAt,
-  type Json,
   type StringRule,
   type Convertor,
 } from './convertor.js';
@@ -48,7 +47,7 @@ const roleRef = byKind({ ClusterRole: requiredStringAt('name', prefixed) });
  */
 const dormantRole: StringRule = {
   up: (ctx, name) => dormantRoleName(ctx.tenantId, name),
-  down: (ctx, name) => roleOfDormantName(ctx.tenantId, name) ?? null,
+  down: (ctx, name) => roleOfDormantName(ctx.tenantId, name),
 };
 
 /** `<tid>:<role>`: the ClusterRole a dormant binding names upstream. */
@@ -56,10 +55,9 @@ export function dormantRoleName(tenantId: string, role: string): string {
   return `${tenantId}:${role}`;
 }
 
-/** The tenant's role a dormant roleRef stands for, or undefined when the name is not one. */
-export function roleOfDormantName(tenantId: string, name: string): string | undefined {
-  const prefix = `${tenantId}:`;
-  return name.startsWith(prefix) && name.length > prefix.length ? name.slice(prefix.length) : undefined;
+/** The tenant's role a dormant roleRef stands for, or null when the name is not one. */
+export function roleOfDormantName(tenantId: string, name: string): string | null {
+  return withoutPrefix(dormantRoleName(tenantId, ''), name);
 }
 
 const dormantRoleRef = byKind({ ClusterRole: requiredStringAt('name', dormantRole) });

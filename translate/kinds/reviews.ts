@@ -3,6 +3,7 @@
  * about are translated up; the answer comes back with the spec as sent and a status in upstream
  * words, both translated down.
  */
+import { isObject, type Json } from '../../apiserver/json.js';
 import type { TenantContext } from '../context.js';
 import { groupName, identityGroupName, userName } from './identity-names.js';
 import { referencedNameRule, type NameRule } from './names.js';
@@ -13,13 +14,11 @@ import {
   all,
   at,
   each,
-  isObject,
   optional,
   prefixed,
   requiredStringAt,
   stringAt,
   stringsAt,
-  type Json,
   type Convertor,
 } from './convertor.js';
 

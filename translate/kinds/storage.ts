@@ -7,13 +7,13 @@
  * or a provisioner reads (PV secret references, StorageClass `*-secret-namespace` parameters)
  * name a namespace.
  */
+import { isObject } from '../../apiserver/json.js';
 import { TranslationError } from '../context.js';
 import { EACH, owned, ruled, type Invariant } from './invariants.js';
 import { objectReference } from './object-reference.js';
 import {
   all,
   at,
-  isObject,
   optional,
   prefixed,
   requiredStringAt,

@@ -5,8 +5,9 @@
  * upstream would otherwise match every tenant's objects (webhook namespaceSelectors, ClusterRole
  * aggregation selectors), removed again down so the tenant sees the selector it wrote.
  */
+import { isObject, type Json } from '../../apiserver/json.js';
 import { TranslationError, type TenantContext } from '../context.js';
-import { isObject, type Json, type Convertor } from './convertor.js';
+import { type Convertor } from './convertor.js';
 
 export const TENANT_LABEL = 'kubezoo.io/tenant';
 

@@ -4,9 +4,10 @@
  * (its CRD groups prefixed upstream), the namespace is prefixed, and the name is prefixed when the
  * referenced kind is cluster-scoped (by that kind's name rule).
  */
+import type { Json } from '../../apiserver/json.js';
 import { addPrefix, groupDown, groupUp, stripPrefix, type TenantContext } from '../context.js';
 import { referencedNameRule } from './names.js';
-import type { Json, StringRule, Convertor } from './convertor.js';
+import type { StringRule, Convertor } from './convertor.js';
 
 /** The rule for a reference's name, given its group (tenant's view); none when the name stays as it is. */
 export type ReferenceNameRule = (ctx: TenantContext, ref: Json, group: string) => StringRule | undefined;

@@ -4,9 +4,10 @@
  * its namespaceSelector and every rule scoped to namespaced resources (which a namespaceSelector
  * can filter; cluster-scoped ones it cannot).
  */
+import { isObject } from '../../apiserver/json.js';
 import { EACH, type Invariant } from './invariants.js';
 import { isTenantRequirement, TENANT_LABEL, tenantOnlySelector, withTenantRequirement } from './tenant-label.js';
-import { all, at, each, isObject, type Convertor } from './convertor.js';
+import { all, at, each, type Convertor } from './convertor.js';
 import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-client-config.js';
 
 /** The selector is made when absent: without one a webhook sees every namespace. */

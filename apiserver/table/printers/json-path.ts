@@ -3,6 +3,7 @@
  * `.*` and filters such as `[?(@.type=="Ready")]`. Missing keys yield no match, as with kube's
  * AllowMissingKeys.
  */
+import { isObject } from '../../json.js';
 
 type Comparison = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -14,9 +15,6 @@ type Step =
 
 /** Evaluates a compiled path: every match, in document order. */
 export type JsonPath = (root: unknown) => unknown[];
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function compare(left: unknown, { operator, literal }: { operator: Comparison; literal: string | number }): boolean {
   if (operator === '==') return left === literal;

@@ -1,0 +1,57 @@
+/**
+ * What a tenant is told when its cluster does not give a proper answer: one Status for each kind
+ * of failure, whichever path met it (requests, lists, watches, logs, upgrades, discovery). The
+ * messages say what failed and nothing of the cluster itself (its address, the socket's error),
+ * which other tenants share.
+ */
+import { isObject } from '../apiserver/json.js';
+import { statusOf, type Status } from '../apiserver/status.js';
+import type { TenantContext } from '../translate/context.js';
+import { statusDown } from '../translate/status.js';
+
+/** Node's and undici's codes of a connection that could not be made or was lost, and TLS's failures. */
+const UNREACHABLE =
+  /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|EPROTO|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT|UND_ERR_CLOSED|ERR_TLS_\w+|ERR_SSL_\w+|CERT_\w+|UNABLE_TO_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)$/;
+
+/**
+ * An error met while serving a tenant, as its Status. A failure to talk to the tenant's cluster, in
+ * kube's reasons: 504 Timeout when it did not answer in time, 503 ServiceUnavailable when it could
+ * not be reached (refused, reset, unresolvable, or a TLS handshake that failed), both with
+ * Retry-After, as either may pass. Any other error is the gateway's own: 500, its detail only in
+ * the gateway's log, under `where`.
+ */
+export function failureStatus(err: unknown, where: string): Status {
+  const { name, code } = isObject(err) ? err : {};
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || name === 'HeadersTimeoutError')
+    return statusOf(504, 'Timeout', "the tenant's cluster did not answer in time", { retryAfterSeconds: 1 });
+  if (typeof code === 'string' && UNREACHABLE.test(code))
+    return statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 });
+  process.stderr.write(`${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  return statusOf(500, 'InternalError', 'the gateway failed to handle the request');
+}
+
+/** The tenant's cluster has no connection on this gateway (not placed yet, or not one it serves). */
+export function clusterUnavailableStatus(tenantId: string): Status {
+  return statusOf(503, 'ServiceUnavailable', `the cluster of tenant ${tenantId} is not available`, {
+    retryAfterSeconds: 1,
+  });
+}
+
+/** The cluster's Status in an answer's body, in the tenant's terms; undefined when the body is no Status. */
+export function upstreamStatus(ctx: TenantContext, body: string): Status | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  return isObject(parsed) && parsed.kind === 'Status' ? (statusDown(ctx, parsed) as Status) : undefined;
+}
+
+/**
+ * An error answer of the cluster as the tenant's Status: the cluster's own, translated; for a body
+ * that is none (a proxy's page, a cut-off answer), one with the answer's code saying `what` failed.
+ */
+export function upstreamErrorStatus(ctx: TenantContext, code: number, body: string, what: string): Status {
+  return upstreamStatus(ctx, body) ?? statusOf(code, 'InternalError', what);
+}
