@@ -1,4 +1,5 @@
 import { isStoreError } from '../store/index.js';
+import { goQuote } from './go-quote.js';
 import type { Cause } from './validation/cause.js';
 
 /**
@@ -55,10 +56,14 @@ export function qualifiedResource(gr: GroupResource): string {
 }
 
 export const notFound = (gr: GroupResource, name: string) =>
-  fail(404, 'NotFound', `${qualifiedResource(gr)} "${name}" not found`, { name, group: gr.group, kind: gr.resource });
+  fail(404, 'NotFound', `${qualifiedResource(gr)} ${goQuote(name)} not found`, {
+    name,
+    group: gr.group,
+    kind: gr.resource,
+  });
 
 export const alreadyExists = (gr: GroupResource, name: string) =>
-  fail(409, 'AlreadyExists', `${qualifiedResource(gr)} "${name}" already exists`, {
+  fail(409, 'AlreadyExists', `${qualifiedResource(gr)} ${goQuote(name)} already exists`, {
     name,
     group: gr.group,
     kind: gr.resource,
@@ -68,7 +73,7 @@ export const conflict = (gr: GroupResource, name: string) =>
   fail(
     409,
     'Conflict',
-    `Operation cannot be fulfilled on ${qualifiedResource(gr)} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+    `Operation cannot be fulfilled on ${qualifiedResource(gr)} ${goQuote(name)}: the object has been modified; please apply your changes to the latest version and try again`,
     { name, group: gr.group, kind: gr.resource },
   );
 
@@ -76,13 +81,18 @@ export function invalid(kind: string, group: string, name: string, causes: Cause
   const qualifiedKind = group ? `${kind}.${group}` : kind;
   const text = causes.map((c) => `${c.field}: ${c.message}`);
   const summary = text.length === 1 ? text[0] : `[${text.join(', ')}]`;
-  return fail(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${summary}`, { name, group, kind, causes });
+  return fail(422, 'Invalid', `${qualifiedKind} ${goQuote(name)} is invalid: ${summary}`, {
+    name,
+    group,
+    kind,
+    causes,
+  });
 }
 
 export const badRequest = (message: string) => fail(400, 'BadRequest', message);
 
 export const forbidden = (gr: GroupResource, name: string, reason: string) =>
-  fail(403, 'Forbidden', `${qualifiedResource(gr)} ${name ? `"${name}" ` : ''}is forbidden: ${reason}`, {
+  fail(403, 'Forbidden', `${qualifiedResource(gr)} ${name ? `${goQuote(name)} ` : ''}is forbidden: ${reason}`, {
     name,
     group: gr.group,
     kind: gr.resource,

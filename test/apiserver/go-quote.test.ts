@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { goQuote } from '../../apiserver/go-quote.js';
 import { labelSelectorFromObject } from '../../apiserver/selectors/label-selector.js';
+import { alreadyExists, notFound } from '../../apiserver/status.js';
 import { invalid } from '../../apiserver/validation/cause.js';
 
 /** [input, what Go's strconv.Quote writes] — the cases of Go's strconv quote_test.go, and more of IsPrint. */
@@ -48,6 +49,13 @@ describe("apiserver: Go's strconv.Quote (go-quote.ts)", () => {
     expect(invalid('metadata.name', lone, 'bad').message).to.equal('Invalid value: "x\ufffd": bad');
     expect(() => labelSelectorFromObject({ matchExpressions: [{ key: 'a', operator: lone, values: [] }] })).to.throw(
       '"x\ufffd" is not a valid label selector operator',
+    );
+    // kube-apiserver's errors name the object with %q (apimachinery's NewNotFound, NewConflict, ...).
+    const odd = 'a"b\tc';
+    const pods = { group: '', resource: 'pods' };
+    expect(notFound(pods, odd).message).to.equal('pods "a\\"b\\tc" not found');
+    expect(alreadyExists({ group: 'apps', resource: 'deployments' }, odd).message).to.equal(
+      'deployments.apps "a\\"b\\tc" already exists',
     );
   });
 });
