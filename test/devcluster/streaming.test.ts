@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,6 +14,7 @@ import { servePortForward } from '../../devcluster/streaming/port-forward.js';
 import { serveRemoteCommand } from '../../devcluster/streaming/remote-command.js';
 import { freePort } from '../support/free-port.js';
 import { KUBECTL_1_32, Kubectl } from '../support/kubectl.js';
+import { testSeed } from '../support/seed.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const POD = {
@@ -538,9 +538,12 @@ describe('devcluster streaming subresources', function () {
           await forward.waitFor(new RegExp(`Forwarding from 127\\.0\\.0\\.1:${local} -> 80`));
           const greeting = Buffer.from('hello through the pod\n');
           expect((await tcpRoundTrip(local, greeting)).toString()).to.equal(greeting.toString());
-          // More than SPDY's 64 KiB default window, which neither end enforces.
-          const bulk = randomBytes(300 * 1024);
-          expect((await tcpRoundTrip(local, bulk)).equals(bulk)).to.equal(true);
+          // More than SPDY's 64 KiB default window, which neither end enforces. Random (so
+          // incompressible) bytes, drawn from the test seed so that a failure can be replayed.
+          const { note, random } = testSeed(import.meta.url);
+          const next = random();
+          const bulk = Buffer.from(Array.from({ length: 300 * 1024 }, () => Math.floor(next() * 256)));
+          expect((await tcpRoundTrip(local, bulk)).equals(bulk), note).to.equal(true);
           const [a, b] = await Promise.all([
             tcpRoundTrip(local, Buffer.from('first')),
             tcpRoundTrip(local, Buffer.from('second')),
