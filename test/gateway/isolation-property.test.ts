@@ -30,6 +30,7 @@ import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { BUILTIN_GROUPS } from '../../translate/context.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
+import { waitUntil, type WaitOptions } from '../support/eventually.js';
 import { testSeed } from '../support/seed.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -38,6 +39,8 @@ type Json = Record<string, any>;
 /** The seed the operations have always been drawn with; PADDOCK_TEST_SEED replaces it (test/support/seed.ts). */
 const PINNED_SEED = 424242;
 const OPS_PER_TENANT = 1500;
+/** How long a tenant's view may take to settle (a controller's pass, a watch's delivery). */
+const SETTLES: WaitOptions = { timeout: 20_000 };
 /** Tenant ids with letters that are not hex digits, so no uid, hash or resourceVersion can contain them by chance. */
 const IDS = ['qxaaaa', 'qxbbbb'] as const;
 const OWNER = 'paddock.test/owner';
@@ -55,7 +58,6 @@ const DISCOVERY_KINDS = new Set([
 ]);
 const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Set in `before`, where the operations are drawn: the seed, and how to replay it for every failure message. */
 let seed = PINNED_SEED;
 let seedNote = '';
@@ -1264,14 +1266,6 @@ describe('gateway: tenant isolation under random operations (property)', functio
 
   // ---- setup ----
 
-  async function waitUntil(what: string, condition: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`${what}: not reached in ${ms}ms (${seedNote})`);
-      await sleep(50);
-    }
-  }
-
   before(async () => {
     ({ seed, note: seedNote } = testSeed(import.meta.url, PINNED_SEED));
     const [tokenA, tokenB, opsA, opsB] = fc.sample(
@@ -1306,10 +1300,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
       });
       let tenant: any;
       await waitUntil(
-        `tenant ${id} active`,
+        `tenant ${id} active (${seedNote})`,
         async () =>
           (tenant = (await admin.request('GET', `/apis/tenant.kubezoo.io/v1alpha1/tenants/${id}`)).body)?.status
             ?.phase === 'Active',
+        SETTLES,
       );
       const file = `${gatewayDir.dir}/${id}.kubeconfig`;
       await writeFile(file, Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
@@ -1360,7 +1355,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
         ...t.kinds.filter((k) => k.group.endsWith('example.com')).map((k) => collection(k)),
         `/apis/stuff.example.com/v1/${t.other}-things`,
       ]) {
-        await waitUntil(`${t.id} ${path} served`, async () => (await call(t, 'GET', path)).status === 200);
+        await waitUntil(
+          `${t.id} ${path} served (${seedNote})`,
+          async () => (await call(t, 'GET', path)).status === 200,
+          SETTLES,
+        );
       }
     }
     for (const t of tenants) {
@@ -1488,11 +1487,15 @@ describe('gateway: tenant isolation under random operations (property)', functio
         .sort();
       let got: string[] = [];
       try {
-        await waitUntil(`${t.id} namespaces settle`, async () => {
-          const res = await call(t, 'GET', '/api/v1/namespaces');
-          got = (res.body?.items ?? []).map((i: Json) => i.metadata.name).sort();
-          return JSON.stringify(got) === JSON.stringify(expected);
-        });
+        await waitUntil(
+          `${t.id} namespaces settle (${seedNote})`,
+          async () => {
+            const res = await call(t, 'GET', '/api/v1/namespaces');
+            got = (res.body?.items ?? []).map((i: Json) => i.metadata.name).sort();
+            return JSON.stringify(got) === JSON.stringify(expected);
+          },
+          SETTLES,
+        );
       } catch {
         // reported below with the difference
       }
@@ -1567,8 +1570,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
       for (const w of t.watches) {
         const mine = mineOf(t, w);
         const sentinel = mine[mine.length - 1];
-        await waitUntil(`${t.id} watch ${w.spec.path} sees its sentinel (stream ended: ${w.ended})`, async () =>
-          w.events.some((e) => e.type === 'ADDED' && eventUids(e).includes(sentinel)),
+        await waitUntil(
+          `${t.id} watch ${w.spec.path} sees its sentinel (stream ended: ${w.ended}) (${seedNote})`,
+          () => w.events.some((e) => e.type === 'ADDED' && eventUids(e).includes(sentinel)),
+          SETTLES,
         );
       }
     }
@@ -1637,13 +1642,16 @@ describe('gateway: tenant isolation under random operations (property)', functio
     expect(patched.status, patched.text).to.equal(200);
     let tenant: any;
     await waitUntil(
-      `${t.id} rotated`,
+      `${t.id} rotated (${seedNote})`,
       async () => (tenant = (await admin.request('GET', tenantPath)).body)?.status?.rotation === request,
+      SETTLES,
     );
     admin.close();
     const open = t.watches.filter((w) => !w.ended).length;
-    await waitUntil(`${t.id}: the old certificate's ${open} open watches end`, async () =>
-      t.watches.every((w) => w.ended),
+    await waitUntil(
+      `${t.id}: the old certificate's ${open} open watches end (${seedNote})`,
+      () => t.watches.every((w) => w.ended),
+      SETTLES,
     );
 
     const oldClient = t.client;
@@ -1673,8 +1681,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
       expect(created.status, created.text.slice(0, 200)).to.equal(201);
       t.created.push({ kind: 'configmaps', ns: 'ns-red', uid: created.body.metadata.uid });
       for (const w of renewed) {
-        await waitUntil(`${t.id} new watch ${w.spec.path} sees what the new certificate made`, async () =>
-          w.events.some((e) => e.type === 'ADDED' && e.object?.metadata?.uid === created.body.metadata.uid),
+        await waitUntil(
+          `${t.id} new watch ${w.spec.path} sees what the new certificate made (${seedNote})`,
+          () => w.events.some((e) => e.type === 'ADDED' && e.object?.metadata?.uid === created.body.metadata.uid),
+          SETTLES,
         );
         for (const line of w.lines)
           record(t, `${t.id} new watch ${w.spec.path}`, line, w.headersText, JSON.parse(line));

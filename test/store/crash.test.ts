@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedStore } from '../../store/index.js';
 import { killAndWait } from '../support/etcd-server.js';
+import { sleep } from '../support/eventually.js';
 import { testSeed } from '../support/seed.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { stateAfter, workerPrefix } from './crash-plan.js';
@@ -35,7 +36,7 @@ async function runAndKill(dataDir: string, round: number, killAfterMs: number): 
     });
   });
   await ready;
-  await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+  await sleep(killAfterMs);
   const stdoutClosed = new Promise((resolve) => child.stdout.once('close', resolve));
   await killAndWait(child, 'SIGKILL');
   await stdoutClosed;
