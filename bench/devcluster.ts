@@ -4,6 +4,7 @@
  * writes to 100 concurrent watchers.
  */
 import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
+import { sleep } from './harness/sleep.js';
 import { ApiClient, type WatchStream } from '../test/support/api-client.js';
 import { startEtcd } from '../test/support/etcd-server.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
@@ -76,7 +77,7 @@ async function measure(cluster: DevCluster): Promise<Results> {
   const watches: WatchStream[] = [];
   for (let i = 0; i < WATCHERS; i++)
     watches.push(api.watch('/api/v1/namespaces/bench/secrets?watch=true&resourceVersion=1'));
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await sleep(500);
   const started = performance.now();
   const sent = new Map<string, number>();
   for (let i = 0; i < WATCHED_WRITES; i++) {

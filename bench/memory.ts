@@ -13,6 +13,7 @@ import { runLoad, summarize } from './harness/load.js';
 import { podName } from './harness/pods.js';
 import { sampleRss } from './harness/process-stats.js';
 import { rssBytes } from './harness/processes.js';
+import { sleep } from './harness/sleep.js';
 import { formatMs, formatPerSecond, mib, printProfiles, progress, saveResults } from './harness/results.js';
 import { createTenants, tenantIds } from './harness/tenant-creations.js';
 import { createBenchTenant } from './harness/tenant.js';
@@ -40,7 +41,7 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
   const { result, run } = await withEnvironment(options, async (env) => {
     const readings: Reading[] = [];
     const read = async (name: string, note = '') => {
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      await sleep(SETTLE_MS);
       readings.push({
         name,
         gatewayRssBytes: await rssBytes(env.gateway.pid),

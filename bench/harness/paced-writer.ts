@@ -7,6 +7,7 @@
  * patch its annotations (MODIFIED).
  */
 import { Pool } from 'undici';
+import { sleep } from './sleep.js';
 import type { Target } from './target.js';
 import { stampAnnotations } from './watch-stamp.js';
 
@@ -52,7 +53,7 @@ export async function writePaced(
     for (let own = 0; next < writes; own++) {
       const seq = next++;
       const wait = started + (seq * 1000) / perSecond - performance.now();
-      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (wait > 1) await sleep(wait);
       const name = `${prefix}-${laneIndex}-${own % OBJECTS_PER_LANE}`;
       const create = own < OBJECTS_PER_LANE;
       const annotations = stampAnnotations(seq);

@@ -7,6 +7,7 @@ import { RestClient } from '../../apiserver/client/rest-client.js';
 import { createActiveTenant } from '../../test/support/tenants.js';
 import { tenantAdminUser } from '../../tenants/upstream-space.js';
 import type { BenchEnvironment } from './environment.js';
+import { sleep } from './sleep.js';
 import { targetOf, type Target } from './target.js';
 
 export interface BenchTenant {
@@ -50,7 +51,7 @@ async function untilAdmitted(kubeconfig: string): Promise<void> {
         throw new Error(
           `the gateway did not admit the tenant within ${READY_TIMEOUT_MS / 1000} s: ${res.status} ${res.text.slice(0, 300)}`,
         );
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
   } finally {
     client.close();

@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
+import { sleep } from './sleep.js';
 import { nowNs, readStamp } from './watch-stamp.js';
 import type { WatchRun, WatchSpec } from './watchers.js';
 
@@ -105,8 +106,7 @@ const failedSeqs = JSON.parse(done.slice('done '.length)) as number[];
 // A write that failed made no event: nobody misses it.
 for (const watcher of open) for (const seq of failedSeqs) watcher.seen[seq] = 2;
 const expectedEach = spec.writes - new Set(failedSeqs).size;
-while (open.some((w) => w.received < expectedEach) && performance.now() - lastEventAt < spec.idleMs)
-  await new Promise((resolve) => setTimeout(resolve, 50));
+while (open.some((w) => w.received < expectedEach) && performance.now() - lastEventAt < spec.idleMs) await sleep(50);
 
 const sorted = latencies.subarray(0, events).sort();
 const latencyHistogram: [number, number][] = [];

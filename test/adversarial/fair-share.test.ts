@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { waitUntil, type WaitOptions } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
@@ -57,15 +58,8 @@ function openWatch(api: ApiClient, path: string): Promise<OpenWatch> {
   });
 }
 
-async function until<T>(what: string, attempt: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const result = await attempt();
-    if (result !== undefined) return result;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** How long the admissions and refusals here may take to show. */
+const FAIR_WAIT: WaitOptions = { timeout: 15_000 };
 
 /** Established TCP connections to `port` on this machine, counted from the client's side: the gateway's upstream connections, independent of its own accounting. */
 async function connectionsTo(port: number): Promise<number> {
@@ -176,7 +170,7 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
     // 12 namespaces: each watch holds 13 upstream connections, two fit in 30.
     expect(accepted, 'accepted -A watches').to.have.length(2);
     expect(refused, 'refused -A watches').to.have.length(4);
-    await until("the refusal's body", async () => (refused[0].ended() ? true : undefined));
+    await waitUntil("the refusal's body", () => refused[0].ended(), FAIR_WAIT);
     const status = JSON.parse(refused[0].text());
     expect(status).to.deep.include({ code: 429, reason: 'TooManyRequests' });
     expect(status.message).to.contain('maxUpstreamConnections');
@@ -190,21 +184,27 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
     expect(await steady.kubectl.ok(['get', 'configmaps', '-A', '-o', 'name'])).to.be.a('string');
     for (const w of watches) w.close();
     // Once they are closed, the tenant's connections are its own again.
-    await until('a request of the fan-out tenant admitted again', async () =>
-      (await wide.api.request('GET', '/api/v1/namespaces')).status === 200 ? true : undefined,
+    await waitUntil(
+      'a request of the fan-out tenant admitted again',
+      async () => ((await wide.api.request('GET', '/api/v1/namespaces')).status === 200 ? true : undefined),
+      FAIR_WAIT,
     );
   });
 
   it('a watch across namespaces that would pass the bound on a namespace made later ends with a 429 ERROR event instead of opening it', async () => {
-    const watches = await until('two -A watches admitted', async () => {
-      const pair = [
-        await openWatch(wide.api, '/api/v1/configmaps?watch=1'),
-        await openWatch(wide.api, '/api/v1/configmaps?watch=1'),
-      ];
-      if (pair.every((w) => w.status === 200)) return pair;
-      for (const w of pair) w.close();
-      return undefined;
-    });
+    const watches = await waitUntil(
+      'two -A watches admitted',
+      async () => {
+        const pair = [
+          await openWatch(wide.api, '/api/v1/configmaps?watch=1'),
+          await openWatch(wide.api, '/api/v1/configmaps?watch=1'),
+        ];
+        if (pair.every((w) => w.status === 200)) return pair;
+        for (const w of pair) w.close();
+        return undefined;
+      },
+      FAIR_WAIT,
+    );
     // Namespaces labelled as the tenant's appear upstream (another replica made them): each watch wants one more connection.
     const namespaces = upstream.api.registryOf('', 'namespaces')!;
     for (let i = 0; i < 4; i++)
@@ -214,7 +214,7 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
         metadata: { name: `widens-late${i}`, labels: { 'kubezoo.io/tenant': 'widens' } },
       });
     // The first watch refused ends and gives its connections back, so the other has room again.
-    const ended = await until('a watch ended', async () => watches.find((w) => w.ended()));
+    const ended = await waitUntil('a watch ended', () => watches.find((w) => w.ended()), FAIR_WAIT);
     const events = ended
       .text()
       .trim()
@@ -233,7 +233,7 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
     expect(open.map((w) => w.status)).to.deep.equal(Array(GATEWAY_MAX_WATCHES).fill(200));
     const over = await openWatch(steady.api, path);
     expect(over.status, "one more than the gateway's default").to.equal(429);
-    await until("the refusal's body", async () => (over.ended() ? true : undefined));
+    await waitUntil("the refusal's body", () => over.ended(), FAIR_WAIT);
     expect(JSON.parse(over.text()).message).to.contain('may hold 3 open watches and streams (maxWatches)');
 
     await adminKubectl.ok([
@@ -246,12 +246,16 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
       JSON.stringify({ spec: { limits: { maxWatches: 5 } } }),
     ]);
     open.push(
-      await until('a fourth watch admitted once the Tenant allows 5', async () => {
-        const w = await openWatch(steady.api, path);
-        if (w.status === 200) return w;
-        w.close();
-        return undefined;
-      }),
+      await waitUntil(
+        'a fourth watch admitted once the Tenant allows 5',
+        async () => {
+          const w = await openWatch(steady.api, path);
+          if (w.status === 200) return w;
+          w.close();
+          return undefined;
+        },
+        FAIR_WAIT,
+      ),
     );
 
     await adminKubectl.ok([
@@ -263,18 +267,26 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
       '-p',
       JSON.stringify({ spec: { limits: { maxWatches: 1 } } }),
     ]);
-    await until('a watch refused once the Tenant allows 1', async () => {
-      const w = await openWatch(steady.api, path);
-      w.close();
-      return w.status === 429 ? true : undefined;
-    });
+    await waitUntil(
+      'a watch refused once the Tenant allows 1',
+      async () => {
+        const w = await openWatch(steady.api, path);
+        w.close();
+        return w.status === 429 ? true : undefined;
+      },
+      FAIR_WAIT,
+    );
     for (const w of open) w.close();
-    const single = await until('one watch admitted after the others closed', async () => {
-      const w = await openWatch(steady.api, path);
-      if (w.status === 200) return w;
-      w.close();
-      return undefined;
-    });
+    const single = await waitUntil(
+      'one watch admitted after the others closed',
+      async () => {
+        const w = await openWatch(steady.api, path);
+        if (w.status === 200) return w;
+        w.close();
+        return undefined;
+      },
+      FAIR_WAIT,
+    );
     const second = await openWatch(steady.api, path);
     second.close();
     single.close();

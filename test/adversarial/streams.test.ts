@@ -16,6 +16,7 @@ import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { waitUntil, type WaitOptions } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { createActiveTenant } from '../support/tenants.js';
@@ -26,19 +27,8 @@ const ROTATE_ANNOTATION = 'kubezoo.io/tenant.rotate';
 /** How long a stream may take to end: far above the one second promised, so that only "never" fails. */
 const ENDS_WITHIN_MS = 10_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitUntil(
-  what: string,
-  condition: () => boolean | Promise<boolean>,
-  ms = ENDS_WITHIN_MS,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(20);
-  }
-}
+/** How the waits here poll: often, and as long as a stream may take to end. */
+const STREAM_WAIT: WaitOptions = { timeout: ENDS_WITHIN_MS, interval: 20 };
 
 /** A long GET (a watch, a followed log) read as raw text; `ended` once the connection is over, whichever way. */
 class OpenRequest {
@@ -129,6 +119,7 @@ async function rotate(admin: ApiClient, id: string): Promise<string> {
   await waitUntil(
     `tenant ${id} rotated`,
     async () => (tenant = (await admin.request('GET', `${TENANTS}/${id}`)).body)?.status?.rotation === request,
+    STREAM_WAIT,
   );
   return Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8');
 }
@@ -200,15 +191,15 @@ describe('adversarial: open streams outlive the identity that opened them', func
     await createConfigMap(old.client, 'before');
     const watch = new OpenRequest(old.client, '/api/v1/namespaces/default/configmaps?watch=1');
     cleanups.push(() => watch.close());
-    await waitUntil('the watch shows what was there', () => watch.names.includes('before'));
+    await waitUntil('the watch shows what was there', () => watch.names.includes('before'), STREAM_WAIT);
 
     const fresh = await credentials(old.id, await rotate(admin, old.id), dir);
     cleanups.push(() => fresh.client.close());
-    await waitUntil("the old certificate's watch ends", () => watch.ended);
+    await waitUntil("the old certificate's watch ends", () => watch.ended, STREAM_WAIT);
     await createConfigMap(fresh.client, 'after');
     const renewed = new OpenRequest(fresh.client, '/api/v1/namespaces/default/configmaps?watch=1');
     cleanups.push(() => renewed.close());
-    await waitUntil("the new certificate's watch works", () => renewed.names.includes('after'));
+    await waitUntil("the new certificate's watch works", () => renewed.names.includes('after'), STREAM_WAIT);
     expect(watch.names).to.deep.equal(['before']);
     expect((await old.client.request('GET', '/api/v1/namespaces/default/configmaps')).status).to.equal(401);
   });
@@ -228,10 +219,11 @@ describe('adversarial: open streams outlive the identity that opened them', func
     await waitUntil(
       'the watch shows both namespaces',
       () => watch.names.includes('in-default') && watch.names.includes('in-shop'),
+      STREAM_WAIT,
     );
 
     await deleteTenant(admin, tenant.id);
-    await waitUntil("the deleted tenant's watch ends", () => watch.ended);
+    await waitUntil("the deleted tenant's watch ends", () => watch.ended, STREAM_WAIT);
     expect(watch.names.sort()).to.deep.equal(['in-default', 'in-shop']);
   });
 
@@ -245,7 +237,11 @@ describe('adversarial: open streams outlive the identity that opened them', func
     await follow.waitFor(/tick 1/);
 
     await rotate(admin, old.id);
-    await waitUntil('kubectl logs -f exits', () => follow.child.exitCode !== null || follow.child.signalCode !== null);
+    await waitUntil(
+      'kubectl logs -f exits',
+      () => follow.child.exitCode !== null || follow.child.signalCode !== null,
+      STREAM_WAIT,
+    );
     expect(follow.child.exitCode, follow.output()).to.not.equal(0);
   });
 
@@ -261,14 +257,16 @@ describe('adversarial: open streams outlive the identity that opened them', func
     );
     for (const session of [exec, attach]) {
       session.ws.send(Buffer.concat([Buffer.from([0]), Buffer.from('before\n')]));
-      await waitUntil('the session echoes', () =>
-        session.received.some((m) => m[0] === 1 && m.subarray(1).toString().includes('before')),
+      await waitUntil(
+        'the session echoes',
+        () => session.received.some((m) => m[0] === 1 && m.subarray(1).toString().includes('before')),
+        STREAM_WAIT,
       );
     }
 
     await rotate(admin, old.id);
-    await waitUntil('the exec session ends', exec.closed);
-    await waitUntil('the attach session ends', attach.closed);
+    await waitUntil('the exec session ends', exec.closed, STREAM_WAIT);
+    await waitUntil('the attach session ends', attach.closed, STREAM_WAIT);
     const stdout = (session: typeof exec) =>
       session.received
         .filter((m) => m[0] === 1)
@@ -293,14 +291,15 @@ describe('adversarial: open streams outlive the identity that opened them', func
     connection.on('error', () => undefined);
     connection.on('close', () => (connectionClosed = true));
     cleanups.push(() => connection.destroy());
-    await waitUntil('the tunnel echoes', () => echoed === 'before');
+    await waitUntil('the tunnel echoes', () => echoed === 'before', STREAM_WAIT);
 
     await rotate(admin, old.id);
     await waitUntil(
       'kubectl port-forward exits',
       () => forward.child.exitCode !== null || forward.child.signalCode !== null,
+      STREAM_WAIT,
     );
-    await waitUntil('the forwarded connection closes', () => connectionClosed);
+    await waitUntil('the forwarded connection closes', () => connectionClosed, STREAM_WAIT);
     expect(forward.output()).to.match(/lost connection to pod/);
     expect(echoed).to.equal('before');
   });
@@ -314,10 +313,10 @@ describe('adversarial: open streams outlive the identity that opened them', func
     );
     cleanups.push(() => proxied.ws.terminate());
     proxied.ws.send('before');
-    await waitUntil('the workload echoes', () => proxied.received.some((m) => m.toString() === 'before'));
+    await waitUntil('the workload echoes', () => proxied.received.some((m) => m.toString() === 'before'), STREAM_WAIT);
 
     await deleteTenant(admin, tenant.id);
-    await waitUntil('the proxied WebSocket ends', proxied.closed);
+    await waitUntil('the proxied WebSocket ends', proxied.closed, STREAM_WAIT);
     expect(proxied.received.slice(1).map(String)).to.deep.equal(['before']);
   });
 
@@ -341,13 +340,14 @@ describe('adversarial: open streams outlive the identity that opened them', func
     await waitUntil(
       "the watches show the old owner's secret",
       () => inNamespace.names.includes('old-owner') && everywhere.names.includes('old-owner'),
+      STREAM_WAIT,
     );
 
     await deleteTenant(admin, old.id);
     await waitUntil(
       `tenant ${old.id} gone`,
       async () => (await admin.request('GET', `${TENANTS}/${old.id}`)).status === 404,
-      60_000,
+      { ...STREAM_WAIT, timeout: 60_000 },
     );
     const { kubeconfig } = await createActiveTenant(admin, old.id, dir);
     const owner = await credentials(old.id, kubeconfig, dir);
@@ -359,11 +359,12 @@ describe('adversarial: open streams outlive the identity that opened them', func
       'the new owner can write',
       async () =>
         (await owner.client.request('POST', '/api/v1/namespaces/default/secrets', secret('new-owner'))).status === 201,
+      STREAM_WAIT,
     );
     // The new owner's own watch sees its secret: by then the old watches would have too.
     const own = new OpenRequest(owner.client, '/api/v1/secrets?watch=1');
     cleanups.push(() => own.close());
-    await waitUntil("the new owner's watch sees its secret", () => own.names.includes('new-owner'));
+    await waitUntil("the new owner's watch sees its secret", () => own.names.includes('new-owner'), STREAM_WAIT);
 
     expect(inNamespace.text + everywhere.text, "what the old certificate's watches received").to.not.contain(
       'new-owner',
@@ -424,7 +425,7 @@ describe('adversarial: a stream on the replica that did not take the change ends
     await createConfigMap(onB.client, 'before');
     const watch = new OpenRequest(onB.client, '/api/v1/namespaces/default/configmaps?watch=1');
     cleanups.push(() => watch.close());
-    await waitUntil('the watch on B shows what was there', () => watch.names.includes('before'));
+    await waitUntil('the watch on B shows what was there', () => watch.names.includes('before'), STREAM_WAIT);
     const exec = await openWebSocket(
       `${b.url.replace(/^https/, 'wss')}/api/v1/namespaces/default/pods/box/exec?command=cat&stdin=true&stdout=true`,
       onB.tls,
@@ -434,8 +435,8 @@ describe('adversarial: a stream on the replica that did not take the change ends
 
     const fresh = await credentials('repl01', await rotate(admin, 'repl01'), dir, b.url);
     cleanups.push(() => fresh.client.close());
-    await waitUntil('the watch on B ends', () => watch.ended);
-    await waitUntil('the exec session on B ends', exec.closed);
+    await waitUntil('the watch on B ends', () => watch.ended, STREAM_WAIT);
+    await waitUntil('the exec session on B ends', exec.closed, STREAM_WAIT);
     await createConfigMap(fresh.client, 'after');
     expect(watch.names).to.deep.equal(['before']);
   });

@@ -20,6 +20,7 @@ import {
   type KeyAlgorithm,
 } from '../../certs/index.js';
 import { x509 } from '../../certs/keys.js';
+import { eventually } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
@@ -112,9 +113,11 @@ async function expectRejected(promise: Promise<unknown>): Promise<Error & { code
 
 /** Resolves once the server has recorded a refused handshake (it may come after the client's error). */
 async function serverTlsError(server: RunningServer): Promise<string> {
-  const deadline = Date.now() + 5000;
-  while (server.tlsErrors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  expect(server.tlsErrors, 'server-side handshake errors').to.have.length.greaterThan(0);
+  await eventually(
+    () => server.tlsErrors,
+    (errors) => expect(errors, 'server-side handshake errors').to.have.length.greaterThan(0),
+    5000,
+  );
   return server.tlsErrors[0];
 }
 

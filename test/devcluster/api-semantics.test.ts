@@ -3,9 +3,12 @@ import { request } from 'node:https';
 import { createCertificateAuthority } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { ApiClient } from '../support/api-client.js';
+import { sleep, waitUntil, type WaitOptions } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Generous: the namespace controller's work is quick, but a loaded CI machine can stall it for seconds. */
+const CONTROLLERS: WaitOptions = { timeout: 30_000 };
+
 const TABLE =
   'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
 const AGGREGATED =
@@ -216,7 +219,11 @@ describe('devcluster: API semantics over HTTPS', function () {
         'DELETE',
         `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${plural}.status.example.com`,
       );
-    await waitUntil(async () => (await api.request('GET', '/apis/status.example.com/v1/fleets/f')).status === 404);
+    await waitUntil(
+      'fleets/f gone with its CRD',
+      async () => (await api.request('GET', '/apis/status.example.com/v1/fleets/f')).status === 404,
+      CONTROLLERS,
+    );
   });
 
   it('creates with generateName, sets uid, creationTimestamp and generation, and validates names with causes', async () => {
@@ -255,7 +262,11 @@ describe('devcluster: API semantics over HTTPS', function () {
       { metadata: { finalizers: null } },
       { 'Content-Type': 'application/merge-patch+json' },
     );
-    await waitUntil(async () => (await api.request('GET', `/api/v1/namespaces/${ns}`)).status === 404);
+    await waitUntil(
+      `namespace ${ns} gone`,
+      async () => (await api.request('GET', `/api/v1/namespaces/${ns}`)).status === 404,
+      CONTROLLERS,
+    );
   });
 
   it('detects stale resourceVersions on update and bumps generation only on spec changes', async () => {
@@ -372,7 +383,7 @@ describe('devcluster: API semantics over HTTPS', function () {
     await watch.waitFor((events) => events.length >= 1);
     expect(watch.events[0].type).to.equal('ADDED');
     expect(watch.events[0].object.metadata.name).to.equal('present');
-    await waitUntil(async () => watch.ended, 5000);
+    await waitUntil('the watch ended', () => watch.ended, { timeout: 5000 });
   });
 
   it('answers a watch from a compacted resourceVersion with an ERROR event carrying 410 Expired', async () => {
@@ -419,12 +430,20 @@ describe('devcluster: API semantics over HTTPS', function () {
     const bg = await owner('bg');
     await dependent('bg-child', bg);
     await api.request('DELETE', `${path}/bg`, { propagationPolicy: 'Background' });
-    await waitUntil(async () => (await api.request('GET', `${path}/bg-child`)).status === 404);
+    await waitUntil(
+      'bg-child deleted in the background',
+      async () => (await api.request('GET', `${path}/bg-child`)).status === 404,
+      CONTROLLERS,
+    );
 
     const orphan = await owner('orphan');
     await dependent('orphan-child', orphan);
     await api.request('DELETE', `${path}/orphan`, { propagationPolicy: 'Orphan' });
-    await waitUntil(async () => (await api.request('GET', `${path}/orphan`)).status === 404);
+    await waitUntil(
+      'orphan deleted',
+      async () => (await api.request('GET', `${path}/orphan`)).status === 404,
+      CONTROLLERS,
+    );
     const kept = await api.request('GET', `${path}/orphan-child`);
     expect(kept.status).to.equal(200);
     expect(kept.body.metadata.ownerReferences).to.equal(undefined);
@@ -433,7 +452,7 @@ describe('devcluster: API semantics over HTTPS', function () {
     await dependent('fg-child', fg);
     const deleting = await api.request('DELETE', `${path}/fg`, { propagationPolicy: 'Foreground' });
     expect(deleting.body.metadata.finalizers).to.include('foregroundDeletion');
-    await waitUntil(async () => (await api.request('GET', `${path}/fg`)).status === 404);
+    await waitUntil('fg deleted', async () => (await api.request('GET', `${path}/fg`)).status === 404, CONTROLLERS);
     expect((await api.request('GET', `${path}/fg-child`)).status).to.equal(404);
   });
 
@@ -521,12 +540,3 @@ describe('devcluster: API semantics over HTTPS', function () {
     expect((await api.request('GET', '/healthz')).text).to.equal('ok');
   });
 });
-
-/** Generous: the namespace controller's work is quick, but a loaded CI machine can stall it for seconds. */
-async function waitUntil(condition: () => Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}

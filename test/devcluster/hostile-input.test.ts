@@ -3,11 +3,13 @@ import fc from 'fast-check';
 import { decodeTypeError } from '../../apiserver/validation/decode-types.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { ApiClient } from '../support/api-client.js';
+import { testSeed } from '../support/seed.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 /**
  * Randomized bad input: whatever arrives, the answer is a Kubernetes Status with a 4xx code (or
- * a success), never a 5xx or a dropped connection, and the server keeps serving.
+ * a success), never a 5xx or a dropped connection, and the server keeps serving. The failures are
+ * collected rather than failing the property, so each message carries the seed to replay them with.
  */
 describe('devcluster: hostile input', function () {
   let cluster: DevCluster;
@@ -112,6 +114,7 @@ describe('devcluster: hostile input', function () {
   );
 
   it('answers every random request with a success or a 4xx Status and keeps serving', async () => {
+    const { seed, note } = testSeed(import.meta.url);
     const failures: string[] = [];
     await fc.assert(
       fc.asyncProperty(method, path, query, body, contentType, async (m, p, q, b, ct) => {
@@ -122,13 +125,14 @@ describe('devcluster: hostile input', function () {
           failures.push(`not a Status: ${described}`);
         return true;
       }),
-      { numRuns: 400, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100000) },
+      { numRuns: 400, seed },
     );
-    expect(failures, failures.slice(0, 5).join('\n')).to.deep.equal([]);
+    expect(failures, `${note}:\n${failures.slice(0, 5).join('\n')}`).to.deep.equal([]);
     expect((await api.request('GET', '/healthz')).text).to.equal('ok');
   });
 
   it('keeps stored objects well-typed under random patches of every type', async () => {
+    const { seed, note } = testSeed(import.meta.url);
     const failures: string[] = [];
     const path = '/api/v1/namespaces/default/configmaps/patched';
     await api.request('POST', '/api/v1/namespaces/default/configmaps', {
@@ -183,12 +187,13 @@ describe('devcluster: hostile input', function () {
         }
         return true;
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed },
     );
-    expect(failures, failures.slice(0, 5).join('\n')).to.deep.equal([]);
+    expect(failures, `${note}:\n${failures.slice(0, 5).join('\n')}`).to.deep.equal([]);
   });
 
   it('answers random metadata on create in existing resources with 201 or a 4xx Status', async () => {
+    const { seed, note } = testSeed(import.meta.url);
     const failures: string[] = [];
     const target = fc.constantFrom(
       '/api/v1/namespaces/default/configmaps',
@@ -205,8 +210,8 @@ describe('devcluster: hostile input', function () {
           failures.push(`not a Status: ${res.status} ${res.text.slice(0, 100)}`);
         return true;
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed },
     );
-    expect(failures, failures.slice(0, 5).join('\n')).to.deep.equal([]);
+    expect(failures, `${note}:\n${failures.slice(0, 5).join('\n')}`).to.deep.equal([]);
   });
 });

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { sleep, waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function namespaceYaml(name: string): string {
   return `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n`;
@@ -366,7 +365,11 @@ for (const backend of ['embedded', 'etcd'] as const) {
       const live = JSON.parse(await kubectl.ok(['get', 'wd', 'w1', '-n', ns, '-o', 'json']));
       expect(live.spec.extra).to.deep.equal({ kept: true });
       expect(await kubectl.ok(['delete', 'crd', 'widgets.example.com'])).to.contain('deleted');
-      await waitUntil(async () => (await kubectl.run(['get', 'crd', 'widgets.example.com'])).code !== 0);
+      await waitUntil(
+        'the CRD widgets.example.com gone',
+        async () => (await kubectl.run(['get', 'crd', 'widgets.example.com'])).code !== 0,
+        { timeout: 15_000, interval: 100 },
+      );
       await kubectl.ok(['apply', '-f', '-'], CRD);
       await kubectl.ok(['wait', '--for', 'condition=established', 'crd/widgets.example.com', '--timeout=10s']);
       const empty = await kubectl.run(['get', 'widgets', '-n', ns]);
@@ -427,12 +430,4 @@ for (const backend of ['embedded', 'etcd'] as const) {
       );
     });
   });
-}
-
-async function waitUntil(condition: () => Promise<boolean>, ms = 15000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(100);
-  }
 }

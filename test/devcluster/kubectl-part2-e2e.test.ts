@@ -3,11 +3,10 @@ import { createConnection } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadCertificateAuthority, parseKubeconfig, renderKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { sleep } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and impersonation, exec, logs, port-forward', function () {
   let cluster: DevCluster;

@@ -10,10 +10,9 @@ import {
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { ApiClient } from '../support/api-client.js';
+import { waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function resourceInfo(method: string, path: string): ResourceRequestInfo {
   const info = parseRequestInfo(method, path, new URLSearchParams());
@@ -389,7 +388,8 @@ describe('devcluster proxy subresources (pods, services, nodes) with the real ku
     await kubectl.ok(['create', 'role', 'web-proxy', '--verb=get', '--resource=pods/proxy', '--resource-name=web']);
     await kubectl.ok(['create', 'rolebinding', 'carl-proxies', '--role=web-proxy', '--user=carl']);
     // The authorizer sees new bindings through a watch: wait until both are in.
-    await until(
+    await waitUntil(
+      'bob may get the pod and carl its proxy (the authorizer saw both bindings)',
       async () =>
         (await kubectl.run(['get', 'pod', 'web', '--as', 'bob'])).code === 0 &&
         (await kubectl.run(['get', '--raw', `${POD}/web/proxy/`, '--as', 'carl'])).code === 0,
@@ -435,7 +435,7 @@ describe('devcluster proxy subresources (pods, services, nodes) with the real ku
           expect(session.ws.protocol).to.equal('chat.v1');
           session.ws.send('hello');
           session.ws.send(Buffer.from([0, 1, 2, 255]));
-          await until(async () => session.messages.length >= 3);
+          await waitUntil('three messages back', () => session.messages.length >= 3);
           expect(JSON.parse(session.messages[0].data.toString())).to.deep.equal({
             pod,
             namespace: 'default',
@@ -519,12 +519,4 @@ async function refusal(
   if (session.kind === 'refused') return session;
   session.ws.terminate();
   throw new Error(`${url} opened a WebSocket; it should have been refused`);
-}
-
-async function until(condition: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${ms}ms`);
-    await sleep(50);
-  }
 }

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,8 +12,10 @@ import { createCertificateAuthority, renderKubeconfig, type IssuedCertificate } 
 import { servePodLog } from '../../devcluster/streaming/pod-log.js';
 import { servePortForward } from '../../devcluster/streaming/port-forward.js';
 import { serveRemoteCommand } from '../../devcluster/streaming/remote-command.js';
+import { sleep, waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { KUBECTL_1_32, Kubectl } from '../support/kubectl.js';
+import { testSeed } from '../support/seed.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const POD = {
@@ -220,13 +221,12 @@ function openChannels(server: PodServer, pathAndQuery: string, protocol: string)
   });
   const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
   const opened = once(ws, 'open');
-  const waitForMessages = async (count: number) => {
-    const deadline = Date.now() + 5000;
-    while (raw.length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} messages, got ${JSON.stringify(messages)}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  const waitForMessages = (count: number) =>
+    waitUntil(`${count} messages`, () => raw.length >= count, {
+      timeout: 5000,
+      interval: 10,
+      message: () => `expected ${count} messages, got ${JSON.stringify(messages)}`,
+    });
   return { ws, messages, raw, opened, closed, waitForMessages };
 }
 
@@ -499,7 +499,7 @@ describe('devcluster streaming subresources', function () {
       await follow.stop();
       expect(follow.output()).to.match(/^p main started\np main image nginx:1\.27\np main ready\ntick 1\ntick 2\n/);
       const writesBefore = server.logWritesAfterClose();
-      await new Promise((r) => setTimeout(r, 2200));
+      await sleep(2200);
       expect(server.logWritesAfterClose()).to.equal(writesBefore);
       expect(writesBefore).to.equal(0);
     });
@@ -538,9 +538,12 @@ describe('devcluster streaming subresources', function () {
           await forward.waitFor(new RegExp(`Forwarding from 127\\.0\\.0\\.1:${local} -> 80`));
           const greeting = Buffer.from('hello through the pod\n');
           expect((await tcpRoundTrip(local, greeting)).toString()).to.equal(greeting.toString());
-          // More than SPDY's 64 KiB default window, which neither end enforces.
-          const bulk = randomBytes(300 * 1024);
-          expect((await tcpRoundTrip(local, bulk)).equals(bulk)).to.equal(true);
+          // More than SPDY's 64 KiB default window, which neither end enforces. Random (so
+          // incompressible) bytes, drawn from the test seed so that a failure can be replayed.
+          const { note, random } = testSeed(import.meta.url);
+          const next = random();
+          const bulk = Buffer.from(Array.from({ length: 300 * 1024 }, () => Math.floor(next() * 256)));
+          expect((await tcpRoundTrip(local, bulk)).equals(bulk), note).to.equal(true);
           const [a, b] = await Promise.all([
             tcpRoundTrip(local, Buffer.from('first')),
             tcpRoundTrip(local, Buffer.from('second')),

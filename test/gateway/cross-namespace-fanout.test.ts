@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { sleep } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { ApiClient, type WatchStream } from '../support/api-client.js';
 import { Kubectl } from '../support/kubectl.js';
@@ -140,7 +141,7 @@ describe("gateway: a tenant's cross-namespace reads among 1,000 tenants × 20 na
     for (let tries = 0; tries < 100; tries++) {
       cost = await upstreamCost(async () => void (await tenantApi.request('GET', '/api/v1/pods')));
       if (cost.lists === 20) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     expect(cost, 'the 20 namespaces read at once, their 32 Pods, no namespace list').to.deep.include({
       lists: 20,
@@ -217,7 +218,7 @@ describe("gateway: a tenant's cross-namespace reads among 1,000 tenants × 20 na
     watches.push(watch);
     await watch.waitFor((events) => events.some((e) => e.type === 'BOOKMARK'));
     // Later bookmarks (the devcluster's carry each namespace's last event) may follow; wait a few intervals.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
     watch.close();
     const endAt = watch.events.findIndex(
       (e) => e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true',

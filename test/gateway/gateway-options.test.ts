@@ -5,6 +5,7 @@ import { createCertificateAuthority, parseKubeconfig } from '../../certs/index.j
 import { startDevCluster } from '../../devcluster/devcluster.js';
 import { startGateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -41,10 +42,14 @@ describe('gateway: CA from files, RSA tenant keys, advertised address, certifica
           })
         ).status,
       ).to.equal(201);
-      let tenant: any;
-      const deadline = Date.now() + 10000;
-      while (tenant?.status?.phase !== 'Active' && Date.now() < deadline)
-        tenant = (await api.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/rsa001')).body;
+      const tenant = await waitUntil(
+        'tenant rsa001 Active',
+        async () => {
+          const got = (await api.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/rsa001')).body;
+          return got?.status?.phase === 'Active' ? got : undefined;
+        },
+        { timeout: 10_000 },
+      );
       const kubeconfig = parseKubeconfig(
         Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8'),
       );

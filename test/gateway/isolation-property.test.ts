@@ -1,6 +1,6 @@
 /**
  * The isolation property: two tenants share ONE gateway and perform a couple of thousand random
- * operations (fast-check, fixed seed; `ISOLATION_SEED=<n>` overrides it) on namespaced,
+ * operations (fast-check, fixed seed; `PADDOCK_TEST_SEED=<n>` overrides it) on namespaced,
  * cluster-scoped and custom kinds, with names that look like the other tenant's prefix, plus
  * Tables, discovery, OpenAPI and error paths, while watches on both sides collect every event.
  *
@@ -30,13 +30,17 @@ import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { BUILTIN_GROUPS } from '../../translate/context.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
+import { waitUntil, type WaitOptions } from '../support/eventually.js';
+import { testSeed } from '../support/seed.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 type Json = Record<string, any>;
 
-const DEFAULT_SEED = 424242;
-const SEED = process.env.ISOLATION_SEED ? Number(process.env.ISOLATION_SEED) : DEFAULT_SEED;
+/** The seed the operations have always been drawn with; PADDOCK_TEST_SEED replaces it (test/support/seed.ts). */
+const PINNED_SEED = 424242;
 const OPS_PER_TENANT = 1500;
+/** How long a tenant's view may take to settle (a controller's pass, a watch's delivery). */
+const SETTLES: WaitOptions = { timeout: 20_000 };
 /** Tenant ids with letters that are not hex digits, so no uid, hash or resourceVersion can contain them by chance. */
 const IDS = ['qxaaaa', 'qxbbbb'] as const;
 const OWNER = 'paddock.test/owner';
@@ -54,8 +58,9 @@ const DISCOVERY_KINDS = new Set([
 ]);
 const EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const seedNote = `seed ${SEED} (rerun with ISOLATION_SEED=${SEED})`;
+/** Set in `before`, where the operations are drawn: the seed, and how to replay it for every failure message. */
+let seed = PINNED_SEED;
+let seedNote = '';
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const tierOf = (v: number) => (v % 2 ? 'db' : 'web');
@@ -1261,17 +1266,8 @@ describe('gateway: tenant isolation under random operations (property)', functio
 
   // ---- setup ----
 
-  async function waitUntil(what: string, condition: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!(await condition())) {
-      if (Date.now() > deadline) throw new Error(`${what}: not reached in ${ms}ms (${seedNote})`);
-      await sleep(50);
-    }
-  }
-
   before(async () => {
-    if (!Number.isSafeInteger(SEED))
-      throw new Error(`ISOLATION_SEED must be an integer, not ${process.env.ISOLATION_SEED}`);
+    ({ seed, note: seedNote } = testSeed(import.meta.url, PINNED_SEED));
     const [tokenA, tokenB, opsA, opsB] = fc.sample(
       fc
         .tuple(
@@ -1281,7 +1277,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
           fc.array(opArb, { minLength: OPS_PER_TENANT, maxLength: OPS_PER_TENANT }),
         )
         .filter(([a, b]) => a !== b),
-      { seed: SEED, numRuns: 1 },
+      { seed, numRuns: 1 },
     )[0];
     plans = [opsA, opsB];
     const upstreamDir = await makeTempDir('isolation-upstream');
@@ -1304,10 +1300,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
       });
       let tenant: any;
       await waitUntil(
-        `tenant ${id} active`,
+        `tenant ${id} active (${seedNote})`,
         async () =>
           (tenant = (await admin.request('GET', `/apis/tenant.kubezoo.io/v1alpha1/tenants/${id}`)).body)?.status
             ?.phase === 'Active',
+        SETTLES,
       );
       const file = `${gatewayDir.dir}/${id}.kubeconfig`;
       await writeFile(file, Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
@@ -1358,7 +1355,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
         ...t.kinds.filter((k) => k.group.endsWith('example.com')).map((k) => collection(k)),
         `/apis/stuff.example.com/v1/${t.other}-things`,
       ]) {
-        await waitUntil(`${t.id} ${path} served`, async () => (await call(t, 'GET', path)).status === 200);
+        await waitUntil(
+          `${t.id} ${path} served (${seedNote})`,
+          async () => (await call(t, 'GET', path)).status === 200,
+          SETTLES,
+        );
       }
     }
     for (const t of tenants) {
@@ -1486,11 +1487,15 @@ describe('gateway: tenant isolation under random operations (property)', functio
         .sort();
       let got: string[] = [];
       try {
-        await waitUntil(`${t.id} namespaces settle`, async () => {
-          const res = await call(t, 'GET', '/api/v1/namespaces');
-          got = (res.body?.items ?? []).map((i: Json) => i.metadata.name).sort();
-          return JSON.stringify(got) === JSON.stringify(expected);
-        });
+        await waitUntil(
+          `${t.id} namespaces settle (${seedNote})`,
+          async () => {
+            const res = await call(t, 'GET', '/api/v1/namespaces');
+            got = (res.body?.items ?? []).map((i: Json) => i.metadata.name).sort();
+            return JSON.stringify(got) === JSON.stringify(expected);
+          },
+          SETTLES,
+        );
       } catch {
         // reported below with the difference
       }
@@ -1565,8 +1570,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
       for (const w of t.watches) {
         const mine = mineOf(t, w);
         const sentinel = mine[mine.length - 1];
-        await waitUntil(`${t.id} watch ${w.spec.path} sees its sentinel (stream ended: ${w.ended})`, async () =>
-          w.events.some((e) => e.type === 'ADDED' && eventUids(e).includes(sentinel)),
+        await waitUntil(
+          `${t.id} watch ${w.spec.path} sees its sentinel (stream ended: ${w.ended}) (${seedNote})`,
+          () => w.events.some((e) => e.type === 'ADDED' && eventUids(e).includes(sentinel)),
+          SETTLES,
         );
       }
     }
@@ -1625,7 +1632,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
     const t = tenants[0];
     const admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const tenantPath = `/apis/tenant.kubezoo.io/v1alpha1/tenants/${t.id}`;
-    const request = `isolation-${SEED}`;
+    const request = `isolation-${seed}`;
     const patched = await admin.request(
       'PATCH',
       tenantPath,
@@ -1635,13 +1642,16 @@ describe('gateway: tenant isolation under random operations (property)', functio
     expect(patched.status, patched.text).to.equal(200);
     let tenant: any;
     await waitUntil(
-      `${t.id} rotated`,
+      `${t.id} rotated (${seedNote})`,
       async () => (tenant = (await admin.request('GET', tenantPath)).body)?.status?.rotation === request,
+      SETTLES,
     );
     admin.close();
     const open = t.watches.filter((w) => !w.ended).length;
-    await waitUntil(`${t.id}: the old certificate's ${open} open watches end`, async () =>
-      t.watches.every((w) => w.ended),
+    await waitUntil(
+      `${t.id}: the old certificate's ${open} open watches end (${seedNote})`,
+      () => t.watches.every((w) => w.ended),
+      SETTLES,
     );
 
     const oldClient = t.client;
@@ -1671,8 +1681,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
       expect(created.status, created.text.slice(0, 200)).to.equal(201);
       t.created.push({ kind: 'configmaps', ns: 'ns-red', uid: created.body.metadata.uid });
       for (const w of renewed) {
-        await waitUntil(`${t.id} new watch ${w.spec.path} sees what the new certificate made`, async () =>
-          w.events.some((e) => e.type === 'ADDED' && e.object?.metadata?.uid === created.body.metadata.uid),
+        await waitUntil(
+          `${t.id} new watch ${w.spec.path} sees what the new certificate made (${seedNote})`,
+          () => w.events.some((e) => e.type === 'ADDED' && e.object?.metadata?.uid === created.body.metadata.uid),
+          SETTLES,
         );
         for (const line of w.lines)
           record(t, `${t.id} new watch ${w.spec.path}`, line, w.headersText, JSON.parse(line));

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { killAndWait } from '../support/etcd-server.js';
+import { eventually } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -70,11 +71,13 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
       });
       let progress = '';
       deleting.stdout.on('data', (c: Buffer) => (progress += c.toString()));
-      const deadline = Date.now() + 10000;
-      while (!progress.includes('namespaces/cli001-default') && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(progress).to.match(
-        /^tenant\/cli001 deleting\n {2}waiting for \d+ objects? to be removed from member1: .*namespaces\/cli001-default/m,
+      await eventually(
+        () => progress,
+        (printed) =>
+          expect(printed).to.match(
+            /^tenant\/cli001 deleting\n {2}waiting for \d+ objects? to be removed from member1: .*namespaces\/cli001-default/m,
+          ),
+        10_000,
       );
       await member.ok([
         'patch',

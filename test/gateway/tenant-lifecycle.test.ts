@@ -10,12 +10,12 @@ import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { EtcdStore } from '../../store/index.js';
 import { ApiClient } from '../support/api-client.js';
 import { killAndWait, startEtcd, type EtcdServer } from '../support/etcd-server.js';
+import { waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const cli = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 
 const tenantYaml = (id: string) =>
@@ -28,15 +28,6 @@ interface Replica {
   stop(): Promise<void>;
   pid?: number;
   child?: ChildProcess;
-}
-
-async function waitUntil(condition: () => Promise<boolean>, ms: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - started > ms) throw new Error(`${what}: not within ${ms}ms`);
-    await sleep(20);
-  }
-  return Date.now() - started;
 }
 
 /** A replica in its own process (`paddock serve`), so that it can be killed. */
@@ -134,13 +125,16 @@ for (const backend of ['embedded', 'etcd'] as const) {
       return Kubectl.create(file);
     }
 
+    /** Applies a Tenant and waits until it is Active; resolves to the ms that took. */
     async function createActive(id: string): Promise<number> {
       expect(await admin.ok(['apply', '-f', '-'], tenantYaml(id))).to.equal(`tenant.tenant.kubezoo.io/${id} created\n`);
-      return waitUntil(
-        async () => (await admin.ok(['get', 'tenant', id, '-o', 'jsonpath={.status.phase}'])) === 'Active',
-        5000,
+      const started = Date.now();
+      await waitUntil(
         `tenant ${id} Active`,
+        async () => (await admin.ok(['get', 'tenant', id, '-o', 'jsonpath={.status.phase}'])) === 'Active',
+        { timeout: 5000, interval: 20 },
       );
+      return Date.now() - started;
     }
 
     it('kubectl apply makes an Active tenant within a second, with a certificate signed by the CA, on every replica', async () => {
@@ -273,15 +267,19 @@ for (const backend of ['embedded', 'etcd'] as const) {
       );
       const deleted = Date.now();
       await admin.ok(['delete', 'tenant', id, '--wait=false']);
-      const refusedAfter = await waitUntil(
-        async () => (await asTenant.run(['auth', 'whoami'])).code !== 0,
-        1000 - (Date.now() - deleted),
-        'certificate refused',
-      );
+      const polling = Date.now();
+      await waitUntil('certificate refused', async () => (await asTenant.run(['auth', 'whoami'])).code !== 0, {
+        timeout: 1000 - (polling - deleted),
+        interval: 20,
+      });
+      const refusedAfter = Date.now() - polling;
       expect(Date.now() - deleted, `refused after ${refusedAfter}ms of polling`).to.be.lessThan(1000);
       const refused = await asTenant.run(['auth', 'whoami']);
       expect(refused.stderr).to.contain('error: You must be logged in to the server (Unauthorized)');
-      await waitUntil(async () => (await admin.run(['get', 'tenant', id])).code !== 0, 15000, 'tenant gone');
+      await waitUntil('tenant gone', async () => (await admin.run(['get', 'tenant', id])).code !== 0, {
+        timeout: 15000,
+        interval: 20,
+      });
       const everything = await upstreamKubectl.ok([
         'get',
         'namespaces,clusterroles,clusterrolebindings,customresourcedefinitions',
@@ -313,7 +311,10 @@ for (const backend of ['embedded', 'etcd'] as const) {
           'm',
         ),
       );
-      await waitUntil(async () => (await before.run(['auth', 'whoami'])).code !== 0, 1000, 'old certificate refused');
+      await waitUntil('old certificate refused', async () => (await before.run(['auth', 'whoami'])).code !== 0, {
+        timeout: 1000,
+        interval: 20,
+      });
       const after = await kubectlAs(await tenantKubeconfig(id), otherReplica());
       expect(JSON.parse(await after.ok(['auth', 'whoami', '-o', 'json'])).status.userInfo.username).to.equal(
         `${id}-admin`,
@@ -338,12 +339,12 @@ for (const backend of ['embedded', 'etcd'] as const) {
         );
         await admin.ok(['delete', 'tenant', id, '--wait=false']);
         await waitUntil(
+          'deletion in progress',
           async () =>
             (await admin.ok(['get', 'tenant', id, '-o', 'jsonpath={.status.conditions[0].message}'])).includes(
               'waiting for',
             ),
-          5000,
-          'deletion in progress',
+          { timeout: 5000, interval: 20 },
         );
 
         const elections = new EtcdStore({ endpoints: [etcd!.endpoint], prefix: '/gateway' });
@@ -367,9 +368,9 @@ for (const backend of ['embedded', 'etcd'] as const) {
 
         const survivorAdmin = await Kubectl.create(survivor.adminKubeconfig);
         await waitUntil(
-          async () => (await survivorAdmin.run(['get', 'tenant', id])).code !== 0,
-          15000,
           'tenant gone after hand-over',
+          async () => (await survivorAdmin.run(['get', 'tenant', id])).code !== 0,
+          { timeout: 15000, interval: 20 },
         );
         const everything = await upstreamKubectl.ok([
           'get',

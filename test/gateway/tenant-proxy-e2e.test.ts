@@ -5,19 +5,10 @@ import { RestClient } from '../../apiserver/client/rest-client.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { sleep, waitUntil } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitUntil(condition: () => Promise<boolean>, ms = 10000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
 
 const crd = (group: string, plural: string, kind: string, scope = 'Namespaced') =>
   JSON.stringify({
@@ -122,7 +113,7 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
       }),
     );
     await alice.ok(['apply', '-f', '-'], crd('stable.example.com', 'crontabs', 'CronTab'));
-    await waitUntil(async () => (await alice.run(['get', 'crontabs'])).code === 0);
+    await waitUntil('alice can list crontabs', async () => (await alice.run(['get', 'crontabs'])).code === 0);
     expect(
       await alice.ok(
         ['apply', '-f', '-'],
@@ -250,7 +241,7 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
 
   it("api-resources shows the tenant's own CRD and not the other's", async () => {
     await bob.ok(['apply', '-f', '-'], crd('gizmos.example.org', 'gadgets', 'Gadget'));
-    await waitUntil(async () => (await bob.run(['get', 'gadgets'])).code === 0);
+    await waitUntil('bob can list gadgets', async () => (await bob.run(['get', 'gadgets'])).code === 0);
     const aliceResources = await alice.ok(['api-resources']);
     expect(aliceResources).to.match(/^crontabs\s+stable\.example\.com\/v1\s+true\s+CronTab$/m);
     expect(aliceResources).to.not.contain('gadgets');

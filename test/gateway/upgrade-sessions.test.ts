@@ -5,6 +5,7 @@ import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { eventually, sleep } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -77,7 +78,7 @@ describe('gateway: a thousand exec sessions leave no sockets behind', function (
 
   it(`runs ${SESSIONS} sessions, half of them cut off by the client, and ends with as many sockets as it started`, async () => {
     expect(await exec(['echo', 'warm', 'up'])).to.equal('warm up\n');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
     const baseline = openSockets();
     let echoed = 0;
     for (let i = 0; i < SESSIONS; i++) {
@@ -88,8 +89,10 @@ describe('gateway: a thousand exec sessions leave no sockets behind', function (
       }
     }
     expect(echoed).to.equal(SESSIONS / 2);
-    const deadline = Date.now() + 15000;
-    while (openSockets() > baseline && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(openSockets(), `sockets before: ${baseline}`).to.be.at.most(baseline);
+    await eventually(
+      () => openSockets(),
+      (open) => expect(open, `sockets before: ${baseline}`).to.be.at.most(baseline),
+      15_000,
+    );
   });
 });

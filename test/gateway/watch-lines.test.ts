@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { tenantContext } from '../../translate/context.js';
 import { WatchEventsDown, WatchLineMemo, watchLineBatches } from '../../gateway/watch-lines.js';
 import { kindScope } from '../support/kind-scope.js';
+import { testSeed } from '../support/seed.js';
 
 const kinds = kindScope();
 const ROW_KIND = { group: '', kind: 'ConfigMap', namespaced: true };
@@ -106,6 +107,7 @@ describe('watch lines', () => {
           }
         },
       ),
+      { seed: testSeed(import.meta.url).seed },
     );
   });
 });

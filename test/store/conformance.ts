@@ -7,6 +7,7 @@ import {
   type Watch,
   type WatchEvent,
 } from '../../store/index.js';
+import { sleep, waitUntil } from '../support/eventually.js';
 
 /** A process that campaigns in an election and reports on its stdout. */
 export interface CandidateProcess {
@@ -67,8 +68,6 @@ async function expectQuiet(watch: Watch, ms: number): Promise<void> {
   ]);
   if (next !== 'quiet' && !next.done) throw new Error(`unexpected extra event ${JSON.stringify(next.value)}`);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The one conformance suite every store backend passes, unchanged. */
 export function storeConformance(fixture: () => StoreFixture, options: ConformanceOptions): void {
@@ -420,7 +419,10 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       const leader = await second;
       expect(leader.identity).to.equal('second');
       expect(Date.now() - released).to.be.lessThan(4000);
-      await waitFor(() => first.signal.aborted);
+      await waitUntil("the released leadership's signal aborted", () => first.signal.aborted, {
+        timeout: 5000,
+        interval: 10,
+      });
       await leader.resign();
       expect(leader.signal.aborted).to.equal(true);
     });
@@ -474,12 +476,4 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       });
     }
   });
-}
-
-async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
 }

@@ -4,6 +4,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { EmbeddedStore } from '../../store/index.js';
 import { killAndWait } from '../support/etcd-server.js';
+import { sleep } from '../support/eventually.js';
+import { testSeed } from '../support/seed.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { stateAfter, workerPrefix } from './crash-plan.js';
 
@@ -34,7 +36,7 @@ async function runAndKill(dataDir: string, round: number, killAfterMs: number): 
     });
   });
   await ready;
-  await new Promise((resolve) => setTimeout(resolve, killAfterMs));
+  await sleep(killAfterMs);
   const stdoutClosed = new Promise((resolve) => child.stdout.once('close', resolve));
   await killAndWait(child, 'SIGKILL');
   await stdoutClosed;
@@ -43,14 +45,16 @@ async function runAndKill(dataDir: string, round: number, killAfterMs: number): 
 
 describe('embedded store: crash', () => {
   it('keeps every acknowledged write when the writer is SIGKILLed at random moments', async () => {
+    const seed = testSeed(import.meta.url);
+    const random = seed.random();
     const { dir, remove } = await makeTempDir('crash');
     try {
       let lastRevision = 0;
       const survivors = new Map<string, Map<string, string>>();
       for (let round = 0; round < 3; round++) {
-        const killAfterMs = 150 + Math.floor(Math.random() * 1200);
+        const killAfterMs = 150 + Math.floor(random() * 1200);
         const acks = await runAndKill(dir, round, killAfterMs);
-        const context = `round ${round}, killed after ${killAfterMs}ms, acks ${acks.counts.join(',')}`;
+        const context = `${seed.note}: round ${round}, killed after ${killAfterMs}ms, acks ${acks.counts.join(',')}`;
         expect(
           acks.counts.reduce((a, b) => a + b),
           context,

@@ -2,6 +2,7 @@ import type { ClientRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
+import { waitUntil } from './eventually.js';
 
 export type { RestResponse as ApiResponse } from '../../apiserver/client/rest-client.js';
 
@@ -46,14 +47,12 @@ export class WatchStream {
   }
 
   async waitFor(predicate: (events: { type: string; object: any }[]) => boolean, ms = 10000): Promise<void> {
-    const deadline = Date.now() + ms;
-    while (!predicate(this.events)) {
-      if (Date.now() > deadline)
-        throw new Error(
-          `watch did not reach the expected state within ${ms}ms; events: ${JSON.stringify(this.events.map((e) => [e.type, e.object?.metadata?.name]))}`,
-        );
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitUntil('the watch reaches the expected state', () => predicate(this.events), {
+      timeout: ms,
+      interval: 20,
+      message: () =>
+        `watch did not reach the expected state within ${ms}ms; events: ${JSON.stringify(this.events.map((e) => [e.type, e.object?.metadata?.name]))}`,
+    });
   }
 
   close(): void {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { waitUntil } from './eventually.js';
 import { freePort } from './free-port.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -63,13 +64,14 @@ export async function startEtcd(): Promise<EtcdServer> {
 }
 
 async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 15000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}: ${stderr()}`);
-    if (await canConnect(port)) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`etcd did not listen on ${port} within 15s: ${stderr()}`);
+  await waitUntil(
+    `etcd listens on ${port}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}: ${stderr()}`);
+      return canConnect(port);
+    },
+    { timeout: 15_000, interval: 20, message: () => `etcd did not listen on ${port} within 15s: ${stderr()}` },
+  );
 }
 
 function canConnect(port: number): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { waitUntil } from './eventually.js';
 import { makeTempDir } from './temp-dir.js';
 
 /** The real kubectl: the Cloud SDK dispatcher, which picks kubectl 1.32 from the server's /version. */
@@ -72,14 +73,22 @@ export class Kubectl {
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const waitFor = async (pattern: RegExp, ms = 15000) => {
-      const deadline = Date.now() + ms;
-      while (!pattern.test(output)) {
-        if (Date.now() > deadline)
-          throw new Error(`kubectl ${args.join(' ')} did not print ${pattern} within ${ms}ms; it printed:\n${output}`);
-        if (child.exitCode !== null)
-          throw new Error(`kubectl ${args.join(' ')} exited ${child.exitCode} before printing ${pattern}:\n${output}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await waitUntil(
+        `kubectl ${args.join(' ')} prints ${pattern}`,
+        () => {
+          if (pattern.test(output)) return true;
+          if (child.exitCode !== null)
+            throw new Error(
+              `kubectl ${args.join(' ')} exited ${child.exitCode} before printing ${pattern}:\n${output}`,
+            );
+          return false;
+        },
+        {
+          timeout: ms,
+          interval: 25,
+          message: () => `kubectl ${args.join(' ')} did not print ${pattern} within ${ms}ms; it printed:\n${output}`,
+        },
+      );
     };
     const stop = async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill();

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { RestClient } from '../../apiserver/client/rest-client.js';
+import { waitUntil } from './eventually.js';
 
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 
@@ -20,20 +21,20 @@ export async function createActiveTenant(
     ...(spec ? { spec } : {}),
   });
   if (created.status !== 201) throw new Error(`creating tenant ${id}: ${created.status} ${created.text}`);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const tenant = (await admin.request('GET', `${TENANTS}/${id}`)).body;
-    if (tenant?.status?.phase === 'Active') {
-      const kubeconfig = Buffer.from(
-        tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'],
-        'base64',
-      ).toString('utf8');
-      const kubeconfigPath = `${dir}/${id}.kubeconfig`;
-      await writeFile(kubeconfigPath, kubeconfig);
-      return { kubeconfigPath, kubeconfig };
-    }
-    if (Date.now() > deadline)
-      throw new Error(`tenant ${id} not Active within 10 s: ${JSON.stringify(tenant?.status)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let tenant: any;
+  await waitUntil(
+    `tenant ${id} Active`,
+    async () => (tenant = (await admin.request('GET', `${TENANTS}/${id}`)).body)?.status?.phase === 'Active',
+    {
+      timeout: 10_000,
+      interval: 20,
+      message: () => `tenant ${id} not Active within 10 s: ${JSON.stringify(tenant?.status)}`,
+    },
+  );
+  const kubeconfig = Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString(
+    'utf8',
+  );
+  const kubeconfigPath = `${dir}/${id}.kubeconfig`;
+  await writeFile(kubeconfigPath, kubeconfig);
+  return { kubeconfigPath, kubeconfig };
 }

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { tenantContext, TranslationError } from '../../translate/context.js';
 import { EACH, violations } from '../../translate/kinds/invariants.js';
-import { invariantsOf, protobufFieldsOf } from '../../translate/kinds/kind-records.js';
+import { invariantsOf, KINDS, protobufFieldsOf } from '../../translate/kinds/kind-records.js';
 import { objectDown, objectUp } from '../../translate/objects.js';
 import { patchUp } from '../../translate/patch.js';
 import type { FieldRule, MessageFields } from '../../translate/protobuf-fields.js';
 import { checkStored, normalizedStored } from '../../translate/stored-object.js';
-import { kindScope, TEST_KINDS } from '../support/kind-scope.js';
+import { kindScope } from '../support/kind-scope.js';
 
 type Json = Record<string, any>;
 
@@ -29,7 +29,30 @@ const safeWebhook = {
   rules: [{ scope: 'Namespaced' }],
 };
 
-/** Tenant objects of every kind with invariants, with every isolation-critical field set. */
+const podSpec = () => ({
+  priorityClassName: 'high',
+  runtimeClassName: 'gvisor',
+  volumes: [{ name: 'v', ephemeral: { volumeClaimTemplate: { spec: { storageClassName: 'fast' } } } }],
+});
+const subjects = () => [
+  { kind: 'User', name: 'bob' },
+  { kind: 'Group', name: 'system:authenticated' },
+  { kind: 'ServiceAccount', namespace: 'dev', name: 'sa' },
+];
+const webhooks = () => [
+  {
+    name: 'a.example.com',
+    clientConfig: { service: { namespace: 'dev', name: 'h' } },
+    rules: [{ scope: '*' }],
+    namespaceSelector: { matchLabels: { a: 'b' } },
+  },
+  { name: 'b.example.com', clientConfig: { service: { namespace: 'dev', name: 'h' } } },
+];
+
+/**
+ * Tenant objects of every kind with invariants (every kind of kinds/kind-records.ts that has some:
+ * a test below holds this list to the table), with every isolation-critical field set.
+ */
 const TENANT_OBJECTS: Json[] = [
   { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'dev' } },
   {
@@ -87,6 +110,21 @@ const TENANT_OBJECTS: Json[] = [
       volumes: [{ name: 'v', ephemeral: { volumeClaimTemplate: { spec: { storageClassName: 'fast' } } } }],
     },
   },
+  { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't', namespace: 'dev' }, template: { spec: podSpec() } },
+  ...(
+    [
+      ['v1', 'ReplicationController'],
+      ['apps/v1', 'Deployment'],
+      ['apps/v1', 'ReplicaSet'],
+      ['apps/v1', 'DaemonSet'],
+      ['batch/v1', 'Job'],
+    ] as const
+  ).map(([apiVersion, kind]) => ({
+    apiVersion,
+    kind,
+    metadata: { name: 'w', namespace: 'dev' },
+    spec: { template: { spec: podSpec() } },
+  })),
   {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
@@ -131,14 +169,23 @@ const TENANT_OBJECTS: Json[] = [
   },
   {
     apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'r', namespace: 'dev' },
+    rules: [{ apiGroups: ['', 'stable.example.com', '*'], resources: ['*'], verbs: ['*'] }],
+  },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
     metadata: { name: 'b' },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' },
-    subjects: [
-      { kind: 'User', name: 'bob' },
-      { kind: 'Group', name: 'system:authenticated' },
-      { kind: 'ServiceAccount', namespace: 'dev', name: 'sa' },
-    ],
+    subjects: subjects(),
+  },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'b', namespace: 'dev' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
+    subjects: subjects(),
   },
   {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -153,15 +200,13 @@ const TENANT_OBJECTS: Json[] = [
     apiVersion: 'admissionregistration.k8s.io/v1',
     kind: 'MutatingWebhookConfiguration',
     metadata: { name: 'hook' },
-    webhooks: [
-      {
-        name: 'a.example.com',
-        clientConfig: { service: { namespace: 'dev', name: 'h' } },
-        rules: [{ scope: '*' }],
-        namespaceSelector: { matchLabels: { a: 'b' } },
-      },
-      { name: 'b.example.com', clientConfig: { service: { namespace: 'dev', name: 'h' } } },
-    ],
+    webhooks: webhooks(),
+  },
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'hook' },
+    webhooks: webhooks(),
   },
   { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {}, spec: { audiences: ['vault', 'api'] } },
 ];
@@ -391,6 +436,13 @@ const covers = (paths: string[], path: readonly string[]) =>
 
 describe('translate: isolation invariants (kinds/invariants.ts, kinds/kind-records.ts)', () => {
   describe('every converted tenant object keeps them', () => {
+    it('has a tenant object of every kind of kinds/kind-records.ts with invariants', () => {
+      const covered = new Set(TENANT_OBJECTS.map((object) => `${groupOf(object.apiVersion)}/${object.kind}`));
+      const withInvariants = [...KINDS].filter(([, record]) => record.invariants.length > 0).map(([key]) => key);
+      expect(withInvariants).not.to.deep.equal([]);
+      expect(withInvariants.filter((key) => !covered.has(key))).to.deep.equal([]);
+    });
+
     for (const object of TENANT_OBJECTS) {
       it(`${object.kind} ${object.metadata.name ?? ''}`, () => {
         const upstream = objectUp(A, object);
@@ -509,8 +561,19 @@ describe('translate: isolation invariants (kinds/invariants.ts, kinds/kind-recor
 
   describe('the record of each kind', () => {
     it('names protobuf fields for every field its invariants read, so protobuf bodies are checked as JSON ones', () => {
-      for (const [group, kind] of TEST_KINDS) {
-        const apiVersion = group ? `${group}/v1` : 'v1';
+      // Every record of the table, in each version it has protobuf fields for; and a kind without a
+      // record (ConfigMap), whose fields are metadata's alone.
+      const types = [
+        ...[...KINDS].flatMap(([key, record]) => {
+          const slash = key.lastIndexOf('/');
+          const [group, kind] = [key.slice(0, slash), key.slice(slash + 1)];
+          return Object.keys(record.protobuf).map((version) => [group, kind, version] as const);
+        }),
+        ['', 'ConfigMap', 'v1'] as const,
+      ];
+      expect(types.length).to.be.greaterThan(1);
+      for (const [group, kind, version] of types) {
+        const apiVersion = group ? `${group}/${version}` : version;
         const fields = protobufFieldsOf(apiVersion, kind);
         expect(fields, kind).not.to.equal(undefined);
         const paths = protobufPaths(fields!);

@@ -5,6 +5,7 @@ import { CollectionStreamDown } from '../../translate/list-stream.js';
 import { collectionDown, objectTextDown, renderCollection } from '../../translate/list-text.js';
 import { objectDownInPlace } from '../../translate/objects.js';
 import { tableDown, type RowKind } from '../../translate/table.js';
+import { testSeed } from '../support/seed.js';
 
 type Json = Record<string, any>;
 
@@ -263,7 +264,7 @@ describe('translate: lists and Tables converted from their text', () => {
         expect(page.read).to.equal(upstream.items.length);
         expect(JSON.parse(renderCollection(page).join(''))).to.deep.equal(expected);
       }),
-      { numRuns: 1000 },
+      { seed: testSeed(import.meta.url).seed, numRuns: 1000 },
     );
   });
 
@@ -336,7 +337,7 @@ describe('translate: lists and Tables converted from their text', () => {
         converted++;
         expect(down === null ? null : JSON.parse(down)).to.deep.equal(own ? expected : null);
       }),
-      { numRuns: 1000 },
+      { seed: testSeed(import.meta.url).seed, numRuns: 1000 },
     );
     expect(converted).to.be.greaterThan(500);
   });
@@ -378,7 +379,7 @@ describe('translate: lists and Tables converted from their text', () => {
           expect(page.key).to.equal('rows');
           expect(JSON.parse(renderCollection(page).join(''))).to.deep.equal(expected);
         }),
-        { numRuns: 200 },
+        { seed: testSeed(import.meta.url).seed, numRuns: 200 },
       );
     });
   }
@@ -447,7 +448,7 @@ describe('translate: lists and Tables converted while they arrive', () => {
           JSON.parse(renderCollection(collectionDown(ctx, text, rowKind, false)!).join('')),
         );
       }),
-      { numRuns: 500 },
+      { seed: testSeed(import.meta.url).seed, numRuns: 500 },
     );
   });
 
@@ -461,7 +462,7 @@ describe('translate: lists and Tables converted while they arrive', () => {
           JSON.parse(renderCollection(collectionDown(ctx, text, rowKind, wantsNoObject)!).join('')),
         );
       }),
-      { numRuns: 200 },
+      { seed: testSeed(import.meta.url).seed, numRuns: 200 },
     );
   });
 

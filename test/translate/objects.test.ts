@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { tenantContext, TranslationError, type TenantContext } from '../../translate/context.js';
 import { objectDown, objectUp, textDown } from '../../translate/objects.js';
 import { kindScope } from '../support/kind-scope.js';
+import { testSeed } from '../support/seed.js';
 
 type Json = Record<string, any>;
 
@@ -1533,6 +1534,7 @@ describe('translate: objects', () => {
           const ctx = tenantContext(one, kinds);
           expect(objectDown(ctx, objectUp(ctx, object))).to.deep.equal(object);
         }),
+        { seed: testSeed(import.meta.url).seed },
       );
     });
 
@@ -1560,7 +1562,7 @@ describe('translate: objects', () => {
           }
           objectDown(A, object);
         }),
-        { numRuns: 3000 },
+        { seed: testSeed(import.meta.url).seed, numRuns: 3000 },
       );
     });
 
@@ -1573,6 +1575,7 @@ describe('translate: objects', () => {
             objectUp(tenantContext(one, kinds), object),
           );
         }),
+        { seed: testSeed(import.meta.url).seed },
       );
     });
   });

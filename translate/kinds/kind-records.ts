@@ -70,7 +70,7 @@ export interface KindRecord {
 
 const v1 = (fields: MessageFields) => ({ v1: fields });
 
-const KINDS: ReadonlyMap<string, KindRecord> = new Map([
+export const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   ['/Namespace', { convertor: namespaceConvertor, protobuf: v1(FIELDS.namespace), invariants: namespaceInvariants }],
   ['/Event', { convertor: coreEventConvertor, protobuf: v1(FIELDS.coreEvent), invariants: [] }],
   ['events.k8s.io/Event', { convertor: eventsEventConvertor, protobuf: v1(FIELDS.eventsEvent), invariants: [] }],

@@ -1,0 +1,204 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '../support/temp-dir.js';
+
+/** The compiled runner, dist/test/run.js, and the directory it looks for test files in by default. */
+const RUNNER = fileURLToPath(new URL('../run.js', import.meta.url));
+const DEFAULT_ROOT = path.dirname(RUNNER);
+
+/**
+ * Fixture test files, one directory a case. They are written at run time into a directory under
+ * the system's temp directory, outside dist/test, so the normal run never loads them; the runner
+ * is pointed at one case's directory with PADDOCK_TEST_ROOT.
+ */
+const CASES: Record<string, Record<string, string>> = {
+  clean: {
+    'a.test.js': `
+      describe('clean', () => {
+        it('one', () => {});
+        it('two', async () => {});
+      });`,
+    'b.test.js': `describe('clean too', () => { it('three', () => {}); });`,
+  },
+  only: {
+    'a.test.js': `describe('others', () => { it('runs', () => {}); });`,
+    'b.test.js': `
+      describe('focused', () => {
+        it.only('the one someone was debugging', () => {});
+        it('left out', () => {});
+      });`,
+  },
+  'only-describe': {
+    'a.test.js': `describe.only('focused suite', () => { it('runs', () => {}); });`,
+  },
+  pending: {
+    'a.test.js': `
+      describe('pending', () => {
+        it('passes', () => {});
+        it('has no body');
+        it.skip('is skipped', () => {});
+        it('skips itself', function () { this.skip(); });
+      });
+      describe.skip('skipped suite', () => { it('inside a skipped suite', () => {}); });`,
+  },
+  'failing-before': {
+    'a.test.js': `
+      describe('a suite whose before hook throws', () => {
+        before(() => { throw new Error('before hook broke'); });
+        it('never runs', () => {});
+      });
+      describe('another suite', () => { it('passes', () => {}); });`,
+  },
+  'failing-after': {
+    'a.test.js': `
+      describe('a suite whose after hook throws', () => {
+        after(() => { throw new Error('after hook broke'); });
+        it('passes', () => {});
+      });`,
+  },
+  'failing-test': {
+    'a.test.js': `
+      import assert from 'node:assert/strict';
+      describe('failing', () => {
+        it('passes', () => {});
+        it('fails', () => { assert.equal(1, 2); });
+      });`,
+  },
+  'no-tests': {
+    'a.test.js': `describe('empty', () => {});`,
+  },
+  'load-error': {
+    'a.test.js': `describe('fine', () => { it('passes', () => {}); });`,
+    'b.test.js': `throw new Error('this file cannot be loaded');`,
+  },
+};
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The last line of stdout, and the one before it. */
+  last: string;
+  beforeLast: string;
+}
+
+describe('test runner (dist/test/run.js): a run that did not run everything is not a success', function () {
+  this.timeout(60_000);
+  let scratch: { dir: string; remove: () => Promise<void> };
+
+  before(async () => {
+    scratch = await makeTempDir('runner-fixtures');
+    await writeFile(path.join(scratch.dir, 'package.json'), '{ "type": "module" }\n');
+    for (const [name, files] of Object.entries(CASES)) {
+      await mkdir(path.join(scratch.dir, name));
+      for (const [file, text] of Object.entries(files)) await writeFile(path.join(scratch.dir, name, file), text);
+    }
+  });
+  after(() => scratch?.remove());
+
+  function run(name: string, ...args: string[]): Promise<Run> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [RUNNER, ...args], {
+        env: { ...process.env, PADDOCK_TEST_ROOT: path.join(scratch.dir, name) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => {
+        const lines = stdout.trimEnd().split('\n');
+        resolve({ code, stdout, stderr, last: lines.at(-1) ?? '', beforeLast: lines.at(-2) ?? '' });
+      });
+    });
+  }
+
+  const shown = (r: Run) => `exit ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+
+  it('the fixtures are outside the directory the normal run reads', () => {
+    const relative = path.relative(DEFAULT_ROOT, scratch.dir);
+    expect(relative.startsWith('..') || path.isAbsolute(relative), relative).to.equal(true);
+  });
+
+  it('a clean run exits 0 and ends with `N passed, 0 failed`', async () => {
+    const r = await run('clean');
+    expect(r.last, shown(r)).to.equal('3 passed, 0 failed');
+    expect(r.stdout.endsWith('\n'), shown(r)).to.equal(true);
+    expect(r.stdout, shown(r)).not.to.contain('pending');
+    expect(r.code, shown(r)).to.equal(0);
+  });
+
+  it('`it.only` fails the run before any test runs, and names the file', async () => {
+    const r = await run('only');
+    expect(r.last, shown(r)).to.equal('0 passed, 1 failed');
+    expect(r.stderr, shown(r)).to.contain('b.test.js: `.only` is forbidden');
+    expect(r.stdout, shown(r)).not.to.contain('the one someone was debugging');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('`describe.only` fails the run as well', async () => {
+    const r = await run('only-describe');
+    expect(r.last, shown(r)).to.equal('0 passed, 1 failed');
+    expect(r.stderr, shown(r)).to.contain('a.test.js: `.only` is forbidden');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('pending tests (no body, it.skip, this.skip(), describe.skip) are listed and counted as failed', async () => {
+    const r = await run('pending');
+    expect(r.beforeLast, shown(r)).to.equal('  pending: skipped suite inside a skipped suite');
+    expect(r.stdout, shown(r)).to.contain(
+      '\n4 pending (counted as failed below: a test that did not run is not a pass)\n' +
+        '  pending: pending has no body\n' +
+        '  pending: pending is skipped\n' +
+        '  pending: pending skips itself\n' +
+        '  pending: skipped suite inside a skipped suite\n' +
+        '1 passed, 4 failed\n',
+    );
+    expect(r.last, shown(r)).to.equal('1 passed, 4 failed');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('a failing `before` hook counts as a failure', async () => {
+    const r = await run('failing-before');
+    expect(r.last, shown(r)).to.equal('1 passed, 1 failed');
+    expect(r.stdout, shown(r)).to.contain('"before all" hook');
+    expect(r.stdout, shown(r)).to.contain('before hook broke');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('a failing `after` hook counts as a failure, though every test passed', async () => {
+    const r = await run('failing-after');
+    expect(r.last, shown(r)).to.equal('1 passed, 1 failed');
+    expect(r.stdout, shown(r)).to.contain('"after all" hook');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('a failing test exits non-zero', async () => {
+    const r = await run('failing-test');
+    expect(r.last, shown(r)).to.equal('1 passed, 1 failed');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('a run in which no test ran exits non-zero: no files, or a filter or grep that matches none', async () => {
+    for (const r of [
+      await run('no-tests'),
+      await run('clean', 'no-such-file'),
+      await run('clean', '', 'no such title'),
+    ]) {
+      expect(r.last, shown(r)).to.equal('0 passed, 0 failed');
+      expect(r.code, shown(r)).to.equal(1);
+    }
+  });
+
+  it('a test file that cannot be loaded fails the run, and names the file', async () => {
+    const r = await run('load-error');
+    expect(r.last, shown(r)).to.equal('0 passed, 1 failed');
+    expect(r.stderr, shown(r)).to.contain('b.test.js could not be loaded');
+    expect(r.stderr, shown(r)).to.contain('this file cannot be loaded');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+});
