@@ -1042,13 +1042,13 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       expect(hex(rawUp('v1', 'ConfigMap', data))).to.equal(hex(data));
     });
 
+    // No timing is asserted: a hang, or a pass quadratic in the depth, ends at the test's timeout.
     it('copies 10k nested messages off the table without reading them, and refuses them where it must read (never a hang)', () => {
       const nested = (field: number, depth: number) => {
         let inner = Buffer.from('core');
         for (let level = 0; level < depth; level++) inner = lenField(field, inner);
         return inner;
       };
-      const started = Date.now();
       const offTable = message(m(1, s(1, 'c'), lenField(50, nested(1, 10_000))), lenField(60, nested(60, 10_000)));
       expect(hex(rawUp('v1', 'ConfigMap', offTable))).to.equal(hex(offTable));
       // Along metadata (1) → name (1) the nesting is a name, and not UTF-8 once lengths take two bytes.
@@ -1056,15 +1056,13 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       expect(
         translationError(() => rawUp('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', nested(3, 10_000))).code,
       ).to.equal(400);
-      expect(Date.now() - started).to.be.below(2000);
     });
 
-    it('rewrites a 3 MiB Namespace of 100k labels in linear time', () => {
+    // A rewrite quadratic in the labels would not end within the test's timeout; no timing is asserted.
+    it('rewrites a 3 MiB Namespace of 100k labels', () => {
       const labels = Array.from({ length: 100_000 }, (_, index) => mapEntry(11, `key-${index}`, 'value'));
       const body = envelope('v1', 'Namespace', lenField(1, Buffer.concat([s(1, 'big'), ...labels])));
-      const started = Date.now();
       const translated = protobufBodyUp(ctx, body, { apiVersion: 'v1', kind: 'Namespace' });
-      expect(Date.now() - started).to.be.below(3000);
       const up = decodeKubernetesProtobuf(translated).object as Json;
       expect(Object.keys(up.metadata.labels)).to.have.length(100_001);
       expect(up.metadata.labels['kubezoo.io/tenant']).to.equal('abc123');
