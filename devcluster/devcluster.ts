@@ -11,7 +11,7 @@ import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
 import { ApiError, unauthorized } from '../apiserver/status.js';
 import { printerFor } from '../apiserver/table/printers-by-resource.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
-import type { Attributes } from '../apiserver/authorization/attributes.js';
+import { nonResourceAttributes, type Attributes } from '../apiserver/authorization/attributes.js';
 import {
   BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
   BOOTSTRAP_CLUSTER_ROLES,
@@ -290,17 +290,7 @@ function attributesOf(
       path: '',
     };
   }
-  return {
-    user,
-    verb: info.verb,
-    isResourceRequest: false,
-    namespace: '',
-    apiGroup: '',
-    resource: '',
-    subresource: '',
-    name: '',
-    path: info.path,
-  };
+  return nonResourceAttributes(user, info.verb, info.path);
 }
 
 async function serviceIpsInUse(api: ApiServer): Promise<Set<string>> {

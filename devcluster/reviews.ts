@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Attributes } from '../apiserver/authorization/attributes.js';
+import { nonResourceAttributes, type Attributes } from '../apiserver/authorization/attributes.js';
 import type { Decision, RbacAuthorizer } from '../apiserver/authorization/rbac-authorizer.js';
 import { decodeObjectBody, readBody, sendJson } from '../apiserver/handlers/http-io.js';
 import type { ApiServer } from '../apiserver/api-server.js';
@@ -134,17 +134,7 @@ export async function handleReview(
             name: resource.name ?? '',
             path: '',
           }
-        : {
-            user: subject,
-            verb: nonResource.verb ?? '',
-            isResourceRequest: false,
-            namespace: '',
-            apiGroup: '',
-            resource: '',
-            subresource: '',
-            name: '',
-            path: nonResource.path ?? '',
-          };
+        : nonResourceAttributes(subject, nonResource.verb ?? '', nonResource.path ?? '');
       const decision = ctx.authorize(attributes);
       // kube-apiserver gives no reason for a plain denial, so kubectl prints just "no".
       answer(decision.allowed ? { allowed: true, reason: decision.reason } : { allowed: false });

@@ -24,3 +24,18 @@ export interface Attributes {
   /** non-resource requests */
   path: string;
 }
+
+/** A request for a path outside the API (`/healthz`, `/version`, ...): only the verb and path count. */
+export function nonResourceAttributes(user: UserInfo, verb: string, path: string): Attributes {
+  return {
+    user,
+    verb,
+    isResourceRequest: false,
+    namespace: '',
+    apiGroup: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    path,
+  };
+}
