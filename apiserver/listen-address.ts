@@ -1,5 +1,7 @@
 /** The `--listen HOST:PORT` of the servers (gateway, devcluster): parsed, listened on, and as a URL. */
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 export function parseListen(listen: string): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(listen);
@@ -21,4 +23,25 @@ export function listenOn(server: Server, host: string, port: number): Promise<vo
 /** `https://host:port`, an IPv6 host in brackets. */
 export function httpsUrl(host: string, port: number): string {
   return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * Closes the server and every connection to it. A socket handed to an 'upgrade' listener (exec,
+ * attach, port-forward, a WebSocket proxy) leaves the HTTP server's bookkeeping:
+ * `closeAllConnections()` does not see it, yet `close()` waits for it. So upgraded sockets are
+ * tracked from the start and destroyed here too; otherwise one open exec session holds a stop
+ * forever.
+ */
+export function closer(server: HttpServer): () => Promise<void> {
+  const upgraded = new Set<Duplex>();
+  server.on('upgrade', (_req: IncomingMessage, socket: Duplex) => {
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+  });
+  return async () => {
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections();
+    for (const socket of upgraded) socket.destroy();
+    await closed;
+  };
 }

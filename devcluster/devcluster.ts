@@ -40,7 +40,7 @@ import { NamespaceController } from './controllers/namespace-controller.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 import { detach } from '../apiserver/process-faults.js';
-import { httpsUrl, listenOn, parseListen } from '../apiserver/listen-address.js';
+import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listen-address.js';
 
 export interface DevClusterOptions {
   /** Names the cluster in its kubeconfig and its etcd prefix (default `devcluster`). */
@@ -189,6 +189,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         if (!res.headersSent) sendStatus(req, res, err instanceof ApiError ? err : unauthorized());
       });
     }
+    const closeServer = closer(server);
     server.on('upgrade', (req, socket, head) => {
       const authenticated = authenticateRequest(req, tokens, serviceAccounts);
       if (!authenticated) return refuseUpgrade(socket, unauthorized().status);
@@ -237,8 +238,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       store,
       api,
       stop: async () => {
-        server.closeAllConnections();
-        await new Promise((resolve) => server.close(resolve));
+        await closeServer();
         await Promise.all([
           crdController.stop(),
           namespaceController.stop(),

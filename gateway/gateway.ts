@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { detach } from '../apiserver/process-faults.js';
-import { httpsUrl, listenOn, parseListen } from '../apiserver/listen-address.js';
+import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listen-address.js';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
@@ -213,6 +213,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     };
 
     const upgradeTargets = new Map(options.upstreams.map((u) => [u.name, upgradeTarget(u.kubeconfig)]));
+    const closeServer = closer(server);
     server.on('upgrade', (req, socket, head) => {
       const identity = authenticate(req.socket as TLSSocket, tenants);
       const refuse = (status: Status) => refuseUpgrade(socket, status);
@@ -251,10 +252,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       );
     });
     await listenOn(server, host, port);
-    stops.push(async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    });
+    stops.push(closeServer);
     const actualPort = (server.address() as { port: number }).port;
     if (!options.advertiseAddress) address = `${host}:${actualPort}`;
     const url = httpsUrl(parseListen(address).host, parseListen(address).port);
