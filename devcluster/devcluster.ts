@@ -40,7 +40,7 @@ import { NamespaceController } from './controllers/namespace-controller.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 import { detach } from '../apiserver/process-faults.js';
-import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listen-address.js';
+import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listening.js';
 
 export interface DevClusterOptions {
   /** Names the cluster in its kubeconfig and its etcd prefix (default `devcluster`). */

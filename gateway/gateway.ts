@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { detach } from '../apiserver/process-faults.js';
-import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listen-address.js';
+import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listening.js';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';

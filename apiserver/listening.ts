@@ -1,4 +1,7 @@
-/** The `--listen HOST:PORT` of the servers (gateway, devcluster): parsed, listened on, and as a URL. */
+/**
+ * How the servers (gateway, devcluster) listen: the `--listen HOST:PORT` address, its URL, and a
+ * stop that closes every connection.
+ */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server } from 'node:net';
 import type { Duplex } from 'node:stream';
