@@ -20,17 +20,23 @@ export const SELF_SUBJECT_REVIEW_RESOURCE: ResourceInfo = {
   builtin: true,
 };
 
+/** kube-apiserver adds it to every authenticated user's groups, and `auth whoami` shows it. */
+const AUTHENTICATED_GROUP = 'system:authenticated';
+
 /**
  * `kubectl auth whoami`: who the gateway thinks the caller is. The request body carries nothing
  * (and comes as protobuf from kubectl), so it is not read; the answer is JSON.
  */
 export function answerSelfSubjectReview(req: IncomingMessage, res: ServerResponse, identity: Identity): void {
   req.resume();
+  const groups = identity.groups.includes(AUTHENTICATED_GROUP)
+    ? identity.groups
+    : [...identity.groups, AUTHENTICATED_GROUP];
   const extra = identity.kind === 'tenant' ? { 'paddock.dev/tenant': [identity.tenant] } : undefined;
   sendJson(req, res, 201, {
     kind: 'SelfSubjectReview',
     apiVersion: 'authentication.k8s.io/v1',
     metadata: { creationTimestamp: null },
-    status: { userInfo: { username: identity.user, groups: identity.groups, ...(extra ? { extra } : {}) } },
+    status: { userInfo: { username: identity.user, groups, ...(extra ? { extra } : {}) } },
   });
 }

@@ -160,6 +160,7 @@ for (const backend of ['embedded', 'etcd'] as const) {
         const asTenant = await kubectlAs(await tenantKubeconfig(id), replica);
         const whoami = JSON.parse(await asTenant.ok(['auth', 'whoami', '-o', 'json']));
         expect(whoami.status.userInfo.username).to.equal(`${id}-admin`);
+        expect(whoami.status.userInfo.groups).to.include('system:authenticated');
         await asTenant.dispose();
       }
     });
