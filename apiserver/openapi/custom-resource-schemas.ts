@@ -41,15 +41,14 @@ export function customResourceSchemas(r: ResourceInfo): Record<string, Json> {
   const name = customResourceSchemaName(r.group, r.version, r.kind);
   const gvk = (kind: string) => [{ group: r.group, kind, version: r.version }];
   const kind: Json = isObject(r.openAPIV3Schema)
-    ? { ...withEmbeddedResources(structuredClone(r.openAPIV3Schema)) }
+    ? withEmbeddedResources(structuredClone(r.openAPIV3Schema))
     : { type: 'object' };
-  if (isObject(r.openAPIV3Schema)) {
+  if (isObject(r.openAPIV3Schema))
     kind.properties = {
       ...kind.properties,
       metadata: refTo(OBJECT_META, OBJECT_META_DESCRIPTION),
       ...typeMetaProperties(),
     };
-  }
   kind[GVK_EXTENSION] = gvk(r.kind);
   const list: Json = {
     description: `${r.listKind} is a list of ${r.kind}`,
