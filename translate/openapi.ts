@@ -1,4 +1,5 @@
 import { isObject, type Json } from '../apiserver/json.js';
+import { UNSERVED_SCHEME_GROUPS } from '../apiserver/resources/builtin-groups.js';
 import { toValidOperationId } from '../apiserver/openapi/v3.js';
 import { ADMIN_GROUPS, groupDown, groupUp, type TenantContext } from './context.js';
 
@@ -7,7 +8,8 @@ import { ADMIN_GROUPS, groupDown, groupUp, type TenantContext } from './context.
  * group-versions and its own CRD groups without the prefix; a document of its own group reads
  * as kube-apiserver would write it for the unprefixed group: path keys, group-version-kinds,
  * CRD schema names (`com.example.<p>stable.v1.CronTab` → `com.example.stable.v1.CronTab`) and
- * the operation ids and tags kube derives from the group.
+ * the operation ids and tags kube derives from the group. Other tenants' and the admin's groups
+ * appear nowhere.
  */
 
 const OPENAPI_V3 = '/openapi/v3/';
@@ -36,19 +38,46 @@ export function openapiPathUp(ctx: TenantContext, path: string): string | null {
   return OPENAPI_V3 + ['apis', groupUp(ctx, group), ...rest].join('/');
 }
 
-/** Upstream group-version document → tenant's: the tenant's CRD groups renamed wherever kube embeds them; nothing else changes. */
+/**
+ * Upstream group-version document → tenant's: the tenant's CRD groups renamed wherever kube
+ * embeds them, and anything of a group the tenant may not see (another tenant's or the admin's
+ * CRD group) left out: its paths, its schemas (those whose group-version-kinds are all of such
+ * groups), its entries in group-version-kind lists and references to its schemas. Kube puts
+ * none of these in a document of a group the tenant may ask for; they are dropped all the same,
+ * so that no upstream document can carry another tenant's names down. Nothing else changes.
+ */
 export function openapiDocumentDown(ctx: TenantContext, doc: any): any {
-  const out: Json = refsAndKindsDown(ctx, doc);
+  const hidden = hiddenSchemas(ctx, doc.components?.schemas);
+  const out: Json = refsAndKindsDown(ctx, doc, hidden);
   if (isObject(out.paths)) out.paths = pathsDown(ctx, out.paths);
   if (isObject(out.components?.schemas)) {
-    const schemas = Object.entries<unknown>(out.components.schemas).map(([name, schema]) => [
-      schemaNameDown(ctx, name),
-      schema,
-    ]);
+    const schemas = Object.entries<unknown>(out.components.schemas)
+      .filter(([name]) => !hidden.has(name))
+      .map(([name, schema]) => [schemaNameDown(ctx, name), schema]);
     out.components = { ...out.components, schemas: Object.fromEntries(schemas) };
   }
   return out;
 }
+
+/** Schemas that are kinds only of groups the tenant may not see: kube marks every kind's schema with its group-version-kinds. */
+function hiddenSchemas(ctx: TenantContext, schemas: unknown): Set<string> {
+  const hidden = new Set<string>();
+  if (!isObject(schemas)) return hidden;
+  for (const [name, schema] of Object.entries(schemas)) {
+    const gvks: unknown = isObject(schema) ? schema[GVK] : undefined;
+    const list = Array.isArray(gvks) ? gvks : gvks === undefined ? [] : [gvks];
+    if (
+      list.length &&
+      list.every((gvk) => isObject(gvk) && typeof gvk.group === 'string' && !visibleGroup(ctx, gvk.group))
+    )
+      hidden.add(name);
+  }
+  return hidden;
+}
+
+/** The tenant's own groups, Kubernetes' served ones and those its meta schemas name besides. */
+const visibleGroup = (ctx: TenantContext, group: string) =>
+  groupDown(ctx, group) !== null || UNSERVED_SCHEME_GROUPS.has(group);
 
 /** `apis/<p>G[/...]` → `apis/G[/...]`; null for a hidden group; any other path unchanged. */
 function relativePathDown(ctx: TenantContext, path: string): string | null {
@@ -66,30 +95,44 @@ function serverRelativeUrlDown(ctx: TenantContext, url: string): string | null {
   return down === null ? null : OPENAPI_V3 + down + (queryAt < 0 ? '' : url.slice(queryAt));
 }
 
-/** Every `$ref` to a schema and every group-version-kind extension, wherever it sits. */
-function refsAndKindsDown(ctx: TenantContext, node: unknown): any {
-  if (Array.isArray(node)) return node.map((child) => refsAndKindsDown(ctx, child));
+/**
+ * Every `$ref` to a schema and every group-version-kind extension, wherever it sits: a reference
+ * to a hidden schema is dropped (what referred to it accepts anything), and so is a
+ * group-version-kind of a group the tenant may not see.
+ */
+function refsAndKindsDown(ctx: TenantContext, node: unknown, hidden: ReadonlySet<string>): any {
+  if (Array.isArray(node)) return node.map((child) => refsAndKindsDown(ctx, child, hidden));
   if (!isObject(node)) return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF))
-      out[key] = SCHEMA_REF + schemaNameDown(ctx, value.slice(SCHEMA_REF.length));
-    else if (key === GVK) out[key] = Array.isArray(value) ? value.map((gvk) => gvkDown(ctx, gvk)) : gvkDown(ctx, value);
-    else out[key] = refsAndKindsDown(ctx, value);
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(SCHEMA_REF)) {
+      const name = value.slice(SCHEMA_REF.length);
+      if (!hidden.has(name)) out[key] = SCHEMA_REF + schemaNameDown(ctx, name);
+    } else if (key === GVK) {
+      const gvks = (Array.isArray(value) ? value : [value]).filter(
+        (gvk) => !isObject(gvk) || typeof gvk.group !== 'string' || visibleGroup(ctx, gvk.group),
+      );
+      const down = gvks.map((gvk) => gvkDown(ctx, gvk));
+      if (Array.isArray(value)) out[key] = down;
+      else if (down.length) out[key] = down[0];
+    } else out[key] = refsAndKindsDown(ctx, value, hidden);
   }
   return out;
 }
 
 function gvkDown(ctx: TenantContext, gvk: unknown): unknown {
-  return isObject(gvk) && typeof gvk.group === 'string' ? { ...gvk, group: renamedGroup(ctx, gvk.group) } : gvk;
+  return isObject(gvk) && typeof gvk.group === 'string'
+    ? { ...gvk, group: groupDown(ctx, gvk.group) ?? gvk.group }
+    : gvk;
 }
 
-/** Path keys `/apis/<p>G/...`, with the operation ids and tags kube derived from `<p>G`. */
+/** Path keys `/apis/<p>G/...`, with the operation ids and tags kube derived from `<p>G`; paths of hidden groups left out. */
 function pathsDown(ctx: TenantContext, paths: Json): Json {
   const out: Json = {};
   for (const [path, item] of Object.entries(paths)) {
     const [empty, root, upstreamGroup, ...rest] = path.split('/');
-    const group = root === 'apis' && upstreamGroup ? renamedGroup(ctx, upstreamGroup) : undefined;
+    const group = root === 'apis' && upstreamGroup ? groupDown(ctx, upstreamGroup) : undefined;
+    if (group === null) continue;
     if (group === undefined || group === upstreamGroup) out[path] = item;
     else out[[empty, root, group, ...rest].join('/')] = operationNamesDown(item, upstreamGroup, group);
   }
@@ -146,12 +189,4 @@ function schemaNameDown(ctx: TenantContext, name: string): string {
   return group === null || group === upstreamGroup
     ? name
     : [...group.split('.').reverse(), ...parts.slice(-2)].join('.');
-}
-
-/**
- * A group named inside a document the tenant may see: its own loses the prefix, any other
- * stays (kube lists only compiled-in groups besides the document's own, e.g. DeleteOptions').
- */
-function renamedGroup(ctx: TenantContext, group: string): string {
-  return groupDown(ctx, group) ?? group;
 }

@@ -4,10 +4,11 @@ import { openapiV3Document, openapiV3DocumentHash, openapiV3Index } from '../ope
 import { sendJson } from './http-io.js';
 
 /**
- * `/openapi/v3` and its group-version documents, rebuilt only when the catalog changes. A
- * document fetched by its current hash is immutable (kubectl's disk cache reuses it without
- * asking again), so the hash changes whenever the document does. `/openapi/v2` is requested only
- * as protobuf; an empty body is a valid empty document (see docs/devcluster.md).
+ * `/openapi/v3` and its group-version documents, rebuilt only when the catalog changes (a CRD
+ * added, changed or removed). A document fetched by its current hash is immutable (kubectl's disk
+ * cache reuses it without asking again), so the hash changes whenever the document does.
+ * `/openapi/v2` is requested only as protobuf, by nothing kubectl 1.32 does when v3 is served; an
+ * empty body is a valid empty document (see docs/devcluster.md).
  */
 export class OpenApiHandler {
   private cachedVersion = '';

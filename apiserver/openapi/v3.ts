@@ -1,11 +1,21 @@
 /**
  * OpenAPI v3: the `/openapi/v3` index and one document per group-version, with kube's paths,
- * operation ids and parameters but no schemas. kubectl reads these documents for two things:
- * whether a kind's PATCH accepts `fieldValidation` (so it validates server-side), and whether a
- * kind takes strategic merge patches; a partial schema would be worse than none (docs/design.md, "What kubectl needs").
+ * operation ids and parameters, and the schemas of the kinds served there: Kubernetes' published
+ * ones for built-in kinds, the CRD's own for custom resources. kubectl reads them for `explain`,
+ * for whether a kind's PATCH accepts `fieldValidation` (so it validates server-side), whether a
+ * kind takes strategic merge patches, and the merge keys of those patches (docs/design.md, "What
+ * kubectl needs").
  */
 import { createHash } from 'node:crypto';
+import type { Json } from '../json.js';
 import type { ResourceInfo, SubresourceInfo } from '../resources/resource-info.js';
+import { customResourceSchemas } from './custom-resource-schemas.js';
+import {
+  kubernetesSchemaName,
+  kubernetesSchemasWithReferences,
+  referencedNames,
+  type GroupVersionKind,
+} from './kubernetes-schemas.js';
 
 /** kube-apiserver puts its own version, without build metadata, in the document's info. */
 const KUBERNETES_VERSION = 'v1.32.0';
@@ -32,12 +42,6 @@ interface RequestBody {
   required?: boolean;
 }
 
-interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
-
 interface Operation {
   description: string;
   operationId: string;
@@ -57,7 +61,7 @@ export interface OpenAPIV3Document {
   openapi: '3.0.0';
   info: { title: string; version: string };
   paths: Record<string, PathItem>;
-  components: { schemas: Record<string, never> };
+  components: { schemas: Record<string, Json> };
 }
 
 /** `/openapi/v3`: one entry per served group-version, its URL carrying the document's hash. */
@@ -122,8 +126,45 @@ export function openapiV3Document(groupVersion: string, resources: readonly Reso
         .sort()
         .map((path) => [path, paths[path]]),
     ),
-    components: { schemas: {} },
+    components: { schemas: schemasOf(served) },
   };
+}
+
+const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
+/** What every group-version's operations take or answer besides its kinds. */
+const OPERATION_SCHEMAS = ['APIResourceList', 'DeleteOptions', 'Patch', 'Status', 'WatchEvent'].map(
+  (name) => `${META}.${name}`,
+);
+
+/**
+ * The schemas of the served kinds, their lists and their subresources' kinds, with everything
+ * they reference, sorted by name as kube writes them.
+ */
+function schemasOf(served: readonly ResourceInfo[]): Record<string, Json> {
+  if (!served.length) return {};
+  const custom: Record<string, Json> = {};
+  const builtinNames = new Set(OPERATION_SCHEMAS);
+  const addKind = (gvk: GroupVersionKind) => {
+    const name = kubernetesSchemaName(gvk);
+    if (name) builtinNames.add(name);
+  };
+  for (const r of served) {
+    if (r.builtin) {
+      addKind(r);
+      addKind({ group: r.group, version: r.version, kind: r.listKind });
+    } else {
+      Object.assign(custom, customResourceSchemas(r));
+    }
+    for (const sub of r.subresources)
+      addKind({ group: sub.group ?? r.group, version: sub.version ?? r.version, kind: sub.kind });
+  }
+  for (const name of referencedNames(custom)) builtinNames.add(name);
+  const all = { ...kubernetesSchemasWithReferences(builtinNames), ...custom };
+  return Object.fromEntries(
+    Object.keys(all)
+      .sort()
+      .map((name) => [name, all[name]]),
+  );
 }
 
 interface OperationNames {

@@ -28,3 +28,14 @@ export const BUILTIN_API_GROUPS: ReadonlySet<string> = new Set([
   'storage.k8s.io',
   'storagemigration.k8s.io',
 ]);
+
+/**
+ * Groups kube-apiserver's scheme knows without serving them. They are named in the
+ * group-version-kinds of the schemas every group shares (DeleteOptions, WatchEvent) in its
+ * OpenAPI documents, so they are Kubernetes' own, not anybody's CRD group.
+ */
+export const UNSERVED_SCHEME_GROUPS: ReadonlySet<string> = new Set([
+  'admission.k8s.io',
+  'extensions',
+  'imagepolicy.k8s.io',
+]);

@@ -86,6 +86,9 @@ export function resourceInfoFromCRD(crd: unknown): ResourceInfo[] {
         categories: [...names.categories],
         subresources,
         builtin: false,
+        ...(record(v.schema).openAPIV3Schema !== undefined
+          ? { openAPIV3Schema: record(v.schema).openAPIV3Schema }
+          : {}),
       };
     });
 }

@@ -27,4 +27,6 @@ export interface ResourceInfo {
   subresources: SubresourceInfo[];
   /** false for custom resources (no strategic merge patch) */
   builtin: boolean;
+  /** A custom resource's `openAPIV3Schema` for this version, which its OpenAPI document publishes. */
+  openAPIV3Schema?: unknown;
 }

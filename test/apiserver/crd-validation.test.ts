@@ -195,6 +195,7 @@ describe('CRD resources', () => {
         { name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
       ],
       builtin: false,
+      openAPIV3Schema: SCHEMA.openAPIV3Schema,
     });
     expect(infos[1].subresources).to.deep.equal([]);
   });

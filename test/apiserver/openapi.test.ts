@@ -12,13 +12,21 @@ import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
 // Expectations copied from OpenAPI v3 documents kubectl 1.32 accepted (recorded against a probe
 // server), and from what kubectl looks for in them (docs/design.md, "What kubectl needs").
 
-function widgets(group = 'example.com', plural = 'widgets', kind = 'Widget'): ResourceInfo[] {
+function widgets(group = 'example.com', plural = 'widgets', kind = 'Widget', schema?: object): ResourceInfo[] {
   return resourceInfoFromCRD({
     spec: {
       group,
       scope: 'Namespaced',
       names: { plural, kind },
-      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} } }],
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          ...(schema ? { schema: { openAPIV3Schema: schema } } : {}),
+        },
+      ],
     },
   });
 }
@@ -92,10 +100,9 @@ describe('openapi v3: group-version documents', () => {
   const apps = openapiV3Document('apis/apps/v1', BUILTIN_RESOURCES);
   const core = openapiV3Document('api/v1', BUILTIN_RESOURCES);
 
-  it('has the sample envelope and no schemas', () => {
+  it('has the sample envelope', () => {
     expect(apps.openapi).to.equal('3.0.0');
     expect(apps.info).to.deep.equal({ title: 'Kubernetes', version: 'v1.32.0' });
-    expect(apps.components).to.deep.equal({ schemas: {} });
   });
 
   it('accepts the discovery form of the group-version too', () => {
@@ -243,5 +250,163 @@ describe('openapi v3: custom resources', () => {
 
   it('carries the apiextensions server title', () => {
     expect(doc.info).to.deep.equal({ title: 'Kubernetes CRD Swagger', version: 'v0.1.0' });
+  });
+});
+
+const SCHEMAS = '#/components/schemas/';
+const ref = (name: string) => ({ $ref: SCHEMAS + name });
+
+/** Every `$ref` in a document, with the keys beside it (JSONSchemaProps has a property named `$ref`: not one). */
+function refs(node: unknown): Record<string, unknown>[] {
+  if (Array.isArray(node)) return node.flatMap(refs);
+  if (!node || typeof node !== 'object') return [];
+  const object = node as Record<string, unknown>;
+  return [...(typeof object.$ref === 'string' ? [object] : []), ...Object.values(object).flatMap(refs)];
+}
+
+const groupVersionKeys = (resources: readonly ResourceInfo[]) => [
+  ...new Set(resources.map((r) => (r.group ? `apis/${r.group}/${r.version}` : `api/${r.version}`))),
+];
+
+describe('openapi v3: built-in schemas', () => {
+  const apps = openapiV3Document('apis/apps/v1', BUILTIN_RESOURCES);
+  const core = openapiV3Document('api/v1', BUILTIN_RESOURCES);
+
+  it("carries Kubernetes' published schema of each kind, found by its group-version-kind", () => {
+    const deployment = apps.components.schemas['io.k8s.api.apps.v1.Deployment'];
+    expect(deployment['x-kubernetes-group-version-kind']).to.deep.equal([
+      { group: 'apps', kind: 'Deployment', version: 'v1' },
+    ]);
+    expect(deployment.description).to.equal('Deployment enables declarative updates for Pods and ReplicaSets.');
+    expect(apps.components.schemas['io.k8s.api.apps.v1.DeploymentSpec'].required).to.deep.equal([
+      'selector',
+      'template',
+    ]);
+  });
+
+  it('wraps a reference that carries a description in allOf, as kube writes v3', () => {
+    const template = apps.components.schemas['io.k8s.api.apps.v1.DeploymentSpec'].properties.template;
+    expect(template.allOf).to.deep.equal([ref('io.k8s.api.core.v1.PodTemplateSpec')]);
+    expect(template.description).to.match(/^Template describes the pods that will be created/);
+    for (const key of groupVersionKeys(BUILTIN_RESOURCES)) {
+      for (const found of refs(openapiV3Document(key, BUILTIN_RESOURCES))) {
+        expect(Object.keys(found), key).to.deep.equal(['$ref']);
+        expect(found.$ref, key).to.match(/^#\/components\/schemas\//);
+      }
+    }
+  });
+
+  it('keeps the list extensions that strategic merge and server-side apply read', () => {
+    const containers = core.components.schemas['io.k8s.api.core.v1.PodSpec'].properties.containers;
+    expect(containers).to.include({
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-patch-merge-key': 'name',
+      'x-kubernetes-patch-strategy': 'merge',
+    });
+    expect(containers['x-kubernetes-list-map-keys']).to.deep.equal(['name']);
+    const ports = core.components.schemas['io.k8s.api.core.v1.ServiceSpec'].properties.ports;
+    expect(ports['x-kubernetes-list-map-keys']).to.deep.equal(['port', 'protocol']);
+  });
+
+  it('has a schema for every served kind and its list, and every reference resolves in the document', () => {
+    for (const key of groupVersionKeys(BUILTIN_RESOURCES)) {
+      const doc = openapiV3Document(key, BUILTIN_RESOURCES);
+      const kinds = Object.values(doc.components.schemas).flatMap((schema) =>
+        (schema['x-kubernetes-group-version-kind'] ?? []).map(
+          (gvk: { group: string; version: string; kind: string }) => `${gvk.group}/${gvk.version}/${gvk.kind}`,
+        ),
+      );
+      for (const r of BUILTIN_RESOURCES.filter((r) => groupVersionKeys([r])[0] === key)) {
+        expect(kinds, key).to.include(`${r.group}/${r.version}/${r.kind}`);
+        if (r.verbs.includes('list')) expect(kinds, key).to.include(`${r.group}/${r.version}/${r.listKind}`);
+      }
+      for (const found of refs(doc)) {
+        expect(doc.components.schemas, `${key}: ${String(found.$ref)}`).to.have.property(
+          String(found.$ref).slice(SCHEMAS.length),
+        );
+      }
+    }
+  });
+
+  it("names a subresource's kind from another group: Scale in apps/v1", () => {
+    expect(apps.components.schemas).to.have.property('io.k8s.api.autoscaling.v1.Scale');
+  });
+});
+
+describe('openapi v3: custom resource schemas', () => {
+  const schema = {
+    type: 'object',
+    description: 'A Widget turns.',
+    properties: {
+      spec: {
+        type: 'object',
+        properties: {
+          speed: { type: 'integer', description: 'Turns per second.' },
+          template: { type: 'object', 'x-kubernetes-embedded-resource': true },
+        },
+      },
+    },
+  };
+  const resources = [...BUILTIN_RESOURCES, ...widgets('example.com', 'widgets', 'Widget', schema)];
+  const doc = openapiV3Document('apis/example.com/v1', resources);
+  const widget = doc.components.schemas['com.example.v1.Widget'];
+
+  it("publishes the version's openAPIV3Schema under kube's name, with its group-version-kind", () => {
+    expect(widget.description).to.equal('A Widget turns.');
+    expect(widget.properties.spec.properties.speed).to.deep.equal({
+      type: 'integer',
+      description: 'Turns per second.',
+    });
+    expect(widget['x-kubernetes-group-version-kind']).to.deep.equal([
+      { group: 'example.com', kind: 'Widget', version: 'v1' },
+    ]);
+  });
+
+  it('adds apiVersion, kind and the standard metadata, to embedded resources too', () => {
+    const apps = openapiV3Document('apis/apps/v1', BUILTIN_RESOURCES).components.schemas;
+    expect(widget.properties.apiVersion).to.deep.equal(apps['io.k8s.api.apps.v1.Deployment'].properties.apiVersion);
+    expect(widget.properties.kind).to.deep.equal(apps['io.k8s.api.apps.v1.Deployment'].properties.kind);
+    expect(widget.properties.metadata.allOf).to.deep.equal([ref('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta')]);
+    const template = widget.properties.spec.properties.template;
+    expect(Object.keys(template.properties)).to.have.members(['apiVersion', 'kind', 'metadata']);
+    expect(template.required).to.deep.equal(['kind', 'apiVersion']);
+  });
+
+  it('publishes the list kind, and the metadata schemas both refer to', () => {
+    const list = doc.components.schemas['com.example.v1.WidgetList'];
+    expect(list.properties.items.items).to.deep.equal(ref('com.example.v1.Widget'));
+    expect(list.required).to.deep.equal(['items']);
+    expect(list['x-kubernetes-group-version-kind']).to.deep.equal([
+      { group: 'example.com', kind: 'WidgetList', version: 'v1' },
+    ]);
+    for (const found of refs(doc)) {
+      expect(doc.components.schemas).to.have.property(String(found.$ref).slice(SCHEMAS.length));
+    }
+  });
+
+  it("leaves the CRD's own object alone", () => {
+    expect(schema.properties).to.have.keys(['spec']);
+    expect(schema.properties.spec.properties.template).to.deep.equal({
+      type: 'object',
+      'x-kubernetes-embedded-resource': true,
+    });
+  });
+
+  it('gets a new hash when the schema changes', () => {
+    const changed = structuredClone(schema);
+    changed.properties.spec.properties.speed.description = 'Turns per minute.';
+    const before = openapiV3Index(resources).paths['apis/example.com/v1'].serverRelativeURL;
+    const after = openapiV3Index([...BUILTIN_RESOURCES, ...widgets('example.com', 'widgets', 'Widget', changed)]).paths[
+      'apis/example.com/v1'
+    ].serverRelativeURL;
+    expect(after).to.not.equal(before);
+  });
+
+  it('is an open object when the version has no schema', () => {
+    const open = openapiV3Document('apis/example.com/v1', [...BUILTIN_RESOURCES, ...widgets()]);
+    expect(open.components.schemas['com.example.v1.Widget']).to.deep.equal({
+      type: 'object',
+      'x-kubernetes-group-version-kind': [{ group: 'example.com', kind: 'Widget', version: 'v1' }],
+    });
   });
 });

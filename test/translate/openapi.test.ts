@@ -263,6 +263,53 @@ describe('translate/openapi: group-version documents', () => {
     });
   });
 
+  it('carries nothing of a group the tenant may not see, whatever the upstream document holds', () => {
+    // Kube puts none of this in the document of the tenant's group; a document that did must
+    // still not carry another tenant's or the admin's names down.
+    const doc: any = cronTabDocument('aaaaaa-stable.example.com', UPSTREAM);
+    const schemas = doc.components.schemas;
+    const foreign = openapiV3Document('apis/bbbbbb-widgets.example.com/v1', UPSTREAM);
+    Object.assign(doc.paths, foreign.paths);
+    schemas['com.example.bbbbbb-widgets.v1.Widget'] = {
+      type: 'object',
+      'x-kubernetes-group-version-kind': [{ group: 'bbbbbb-widgets.example.com', version: 'v1', kind: 'Widget' }],
+    };
+    schemas['com.coreos.monitoring.v1.Prometheus'] = {
+      type: 'object',
+      'x-kubernetes-group-version-kind': [{ group: 'monitoring.coreos.com', version: 'v1', kind: 'Prometheus' }],
+    };
+    schemas[`${META}.DeleteOptions`]['x-kubernetes-group-version-kind'].push(
+      { group: 'bbbbbb-widgets.example.com', version: 'v1', kind: 'DeleteOptions' },
+      { group: 'tenant.kubezoo.io', version: 'v1alpha1', kind: 'DeleteOptions' },
+    );
+    schemas['com.example.aaaaaa-stable.v1.CronTab'].properties.widget = {
+      allOf: [ref('com.example.bbbbbb-widgets.v1.Widget')],
+      description: 'the widget it turns',
+    };
+
+    const tenantDoc = openapiDocumentDown(ctx, doc);
+    expectNone(tenantDoc, ['aaaaaa', ...FORBIDDEN]);
+    expect(Object.keys(tenantDoc.paths)).to.deep.equal(
+      Object.keys(cronTabDocument('stable.example.com', TENANT_VIEW).paths),
+    );
+    expect(Object.keys(tenantDoc.components.schemas)).to.have.members([
+      'com.example.stable.v1.CronTab',
+      'com.example.stable.v1.CronTabList',
+      `${META}.ObjectMeta`,
+      `${META}.ListMeta`,
+      `${META}.DeleteOptions`,
+    ]);
+    expect(
+      tenantDoc.components.schemas[`${META}.DeleteOptions`]['x-kubernetes-group-version-kind'].map(
+        (gvk: { group: string }) => gvk.group,
+      ),
+    ).to.deep.equal(['', 'admission.k8s.io', 'apps']);
+    expect(tenantDoc.components.schemas['com.example.stable.v1.CronTab'].properties.widget).to.deep.equal({
+      allOf: [{}],
+      description: 'the widget it turns',
+    });
+  });
+
   it('leaves built-in documents unchanged', () => {
     for (const key of ['api/v1', 'apis/apps/v1', 'apis/autoscaling/v2']) {
       const doc = openapiV3Document(key, UPSTREAM);
