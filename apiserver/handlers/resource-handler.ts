@@ -10,6 +10,7 @@ import type { ApiObject } from '../registry/object-store.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
 import { badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status.js';
+import { queryBool } from '../query-bool.js';
 import { buildTable } from '../table/build-table.js';
 import type { Printer } from '../table/printers-by-resource.js';
 import { decodeObjectBody, mediaType, parseJson, readBody, sendJson } from './http-io.js';
@@ -210,7 +211,7 @@ async function serveApply(
   } catch (err) {
     throw badRequest(`error decoding YAML: ${(err as Error).message}`);
   }
-  const options = { ...writeOptions(query, req), manager, force: query.get('force') === 'true' };
+  const options = { ...writeOptions(query, req), manager, force: queryBool(query, 'force') };
   const { object, created } = await ctx.registry.apply(info.namespace, info.name, body, options);
   warn(res, options);
   return respondObjects(req, res, created ? 201 : 200, ctx, [object], {}, query, true);
@@ -312,7 +313,7 @@ async function deleteOptions(req: IncomingMessage, query: URLSearchParams): Prom
       );
     }
     options.propagationPolicy = policy;
-  } else if (parsed.orphanDependents === true || query.get('orphanDependents') === 'true') {
+  } else if (parsed.orphanDependents === true || queryBool(query, 'orphanDependents')) {
     options.propagationPolicy = 'Orphan';
   }
   if (parsed.preconditions && typeof parsed.preconditions === 'object') options.preconditions = parsed.preconditions;
