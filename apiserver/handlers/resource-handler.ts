@@ -9,7 +9,7 @@ import { getScale, patchScale, updateScale } from '../registry/scale.js';
 import type { ApiObject } from '../registry/object-store.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
-import { badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status.js';
+import { ApiError, badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status.js';
 import { queryBool } from '../query-bool.js';
 import { buildTable } from '../table/build-table.js';
 import type { Printer } from '../table/printers-by-resource.js';
@@ -137,6 +137,8 @@ export async function handleResource(
     }
     case 'delete': {
       const deleted = await registry.delete(info.namespace, info.name, await deleteOptions(req, query));
+      // A Status goes as it is, also to a client that asked for a Table (kube's transformObject).
+      if (deleted.kind === 'Status') return sendJson(req, res, 200, deleted);
       return respondObjects(req, res, 200, ctx, [deleted], {}, query, true);
     }
     case 'deletecollection': {
@@ -150,18 +152,18 @@ export async function handleResource(
         limit: 0,
         continue: '',
       });
-      const deleted: ApiObject[] = [];
+      // kube answers the list of what it set out to delete, as listed; one deleted meanwhile is no error.
       for (const object of list.objects) {
-        deleted.push(
-          await registry.delete(object.metadata.namespace ?? '', object.metadata.name, deleteOpts).catch(() => object),
-        );
+        await registry.delete(object.metadata.namespace ?? '', object.metadata.name, deleteOpts).catch((err) => {
+          if (!(err instanceof ApiError && err.code === 404)) throw err;
+        });
       }
       return respondObjects(
         req,
         res,
         200,
         ctx,
-        deleted,
+        list.objects,
         { resourceVersion: String(await ctx.store.currentRevision()) },
         query,
         false,

@@ -27,4 +27,10 @@ export interface ResourceInfo {
   subresources: SubresourceInfo[];
   /** false for custom resources (no strategic merge patch) */
   builtin: boolean;
+  /**
+   * A DELETE that removes the object at once answers the object (kube's store option
+   * `ReturnDeletedObject`), not a Success Status; absent for most kinds and every custom resource.
+   * An object whose deletion is pending (finalizers, a namespace) is answered as it is either way.
+   */
+  returnsDeletedObject?: true;
 }
