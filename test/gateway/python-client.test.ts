@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { ApiClient } from '../support/api-client.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -76,5 +77,30 @@ describe('gateway: the official Python client through a tenant kubeconfig', func
       ['other', 'kept'],
     ]);
     expect(JSON.stringify(run)).to.not.match(/alice1|bobby2/);
+  });
+
+  it("fans a watch across the tenant's namespaces out for Python's spelling: watch=True&allowWatchBookmarks=True", async () => {
+    const alice = await ApiClient.load(stage.tenants[0].kubectl.kubeconfig);
+    const watch = alice.watch('/api/v1/configmaps?watch=True&allowWatchBookmarks=True&labelSelector=suite%3Dpy');
+    try {
+      await watch.waitFor((events) => events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'kept'));
+      await stage.tenants[0].kubectl.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'later', namespace: 'other', labels: { suite: 'py' } },
+        }),
+      );
+      await watch.waitFor((events) => events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'later'));
+      expect(watch.status).to.equal(200);
+      expect(watch.ended).to.equal(false);
+      expect(watch.events.map((e) => `${e.object.metadata.namespace}/${e.object.metadata.name}`)).to.not.include(
+        'default/neighbour',
+      );
+    } finally {
+      watch.close();
+      alice.close();
+    }
   });
 });
