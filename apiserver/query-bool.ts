@@ -6,6 +6,9 @@
  * `no` and an empty value included. No value is ever refused, so Python's `watch=True` is a watch.
  */
 
+/** Go's strings.EqualFold(value, "false"): simple case folding, so `falſe` (long s) is false too. */
+const FALSE = /^false$/iu;
+
 /** A `bool` parameter: false when absent. */
 export function queryBool(query: URLSearchParams, name: string): boolean {
   return optionalQueryBool(query, name) ?? false;
@@ -15,5 +18,5 @@ export function queryBool(query: URLSearchParams, name: string): boolean {
 export function optionalQueryBool(query: URLSearchParams, name: string): boolean | undefined {
   const value = query.get(name);
   if (value === null) return undefined;
-  return value !== '0' && value.toLowerCase() !== 'false';
+  return value !== '0' && !FALSE.test(value);
 }
