@@ -2,11 +2,13 @@
  * What a request is about, parsed from its method and path as kube-apiserver's RequestInfoFactory
  * does: `/apis/<group>/<version>/namespaces/<ns>/<resource>/<name>/<subresource>`, with `/api/v1`
  * for the core group, the verb from the method (GET without a name is list, `?watch=true` makes
- * it watch, DELETE without a name is deletecollection) and the namespace's own paths
- * (`/api/v1/namespaces/<ns>/status`) treated as the namespace resource. As in kube, the name of a
+ * it watch, read as query-bool.ts reads it; DELETE without a name is deletecollection) and the
+ * namespace's own paths (`/api/v1/namespaces/<ns>/status`) treated as the namespace resource. As in kube, the name of a
  * proxy request is the whole segment (`pods/web:8080/proxy` → name `web:8080`, which is what RBAC
  * resourceNames are matched against); `splitSchemeNamePort` reads the port out of it.
  */
+import { queryBool } from './query-bool.js';
+
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export interface ResourceRequestInfo {
@@ -90,9 +92,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     rest: extra,
   };
   if (!name) {
-    if (verb === 'get') info.verb = isWatch(query) ? 'watch' : 'list';
+    if (verb === 'get') info.verb = queryBool(query, 'watch') ? 'watch' : 'list';
     if (verb === 'delete') info.verb = 'deletecollection';
-  } else if (verb === 'get' && isWatch(query) && !subresource) {
+  } else if (verb === 'get' && queryBool(query, 'watch') && !subresource) {
     // A watch on one object (`?watch=true` with a name) is a watch narrowed by metadata.name.
     info.verb = 'watch';
   }
@@ -133,11 +135,6 @@ export function splitSchemeNamePort(id: string): ProxyTarget | null {
   const [scheme = '', name = '', port = ''] = parts.length === 3 ? parts : ['', ...parts];
   if (!name || !['', 'http', 'https'].includes(scheme)) return null;
   return { scheme, name, port };
-}
-
-function isWatch(query: URLSearchParams): boolean {
-  const watch = query.get('watch');
-  return watch === 'true' || watch === '1';
 }
 
 function decodeSegment(segment: string): string {

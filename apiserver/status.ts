@@ -41,6 +41,29 @@ export function statusOf(code: number, reason: string, message: string, details?
   return status;
 }
 
+/**
+ * The answer kube-apiserver's generic registry gives for an object it deleted at once, unless the
+ * kind returns the deleted object (ResourceInfo.returnsDeletedObject): `kind` in the details is
+ * the resource, and `group` is left out for the core group (omitempty), as kube writes it.
+ */
+export interface DeletedStatus {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Success';
+  details: StatusDetails;
+}
+
+export function deletedStatus(gr: GroupResource, name: string, uid: string): DeletedStatus {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name, ...(gr.group ? { group: gr.group } : {}), kind: gr.resource, uid },
+  };
+}
+
 function fail(code: number, reason: string, message: string, details?: StatusDetails): ApiError {
   return new ApiError(statusOf(code, reason, message, details));
 }

@@ -44,6 +44,8 @@ interface Feed {
   initialEventsEnded: boolean;
   /** Closed on purpose (its namespace is gone): its end does not end the tenant's stream. */
   retired: boolean;
+  /** Set while its namespace is deleted: the feed is closed when the grace runs out. */
+  retiring?: NodeJS.Timeout;
 }
 
 /**
@@ -194,7 +196,13 @@ export async function watchAcrossNamespaces(
           const event = WatchEventsDown.parse(line);
           const name: unknown = event?.object?.metadata?.name;
           if (typeof name !== 'string' || !hasPrefix(w.ctx, name)) continue;
-          if (event!.type === 'ADDED' && !feeds.has(name)) {
+          const kept = feeds.get(name);
+          if (event!.type === 'ADDED' && kept) {
+            // Made again within the grace: the upstream watch of the namespace's path goes on and
+            // serves the new namespace, so it stays; closing it would lose every later event there.
+            clearTimeout(kept.retiring);
+            kept.retiring = undefined;
+          } else if (event!.type === 'ADDED') {
             // Past the tenant's bound the stream ends with the reason (client-go backs off on it) rather than miss the namespace's events.
             try {
               w.lease.claimUpstream(1);
@@ -214,13 +222,12 @@ export async function watchAcrossNamespaces(
             }
             feeds.set(name, feed);
             detach(pump(feed), 'cross-namespace watch feed');
-          } else if (event!.type === 'DELETED') {
-            const feed = feeds.get(name);
-            if (!feed) continue;
-            setTimeout(() => {
-              feed.retired = true;
+          } else if (event!.type === 'DELETED' && kept) {
+            clearTimeout(kept.retiring);
+            kept.retiring = setTimeout(() => {
+              kept.retired = true;
               feeds.delete(name);
-              discard(feed.response);
+              discard(kept.response);
               w.lease.releaseUpstream(1);
             }, DELETED_NAMESPACE_GRACE_MS).unref();
           }

@@ -300,8 +300,9 @@ export class TenantProxy {
         { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
         body,
       );
-      const answer = parseJson(await deleted.body.text());
-      if (deleted.status < 300 && answer) items.push(objectDown(ctx, answer) ?? own);
+      // As kube: the list holds each object as listed, whether its delete answered it or a Status.
+      await deleted.body.text();
+      if (deleted.status < 300) items.push(own);
     }
     if (t.info.group === 'apiextensions.k8s.io') upstream.invalidate();
     await afterWrite(ctx, t, upstream, '');

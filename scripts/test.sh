@@ -11,6 +11,12 @@ if ! command -v etcd >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server
 fi
 
+if ! /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1; then
+  echo "Python's kubernetes client not found: installing Debian's python3-kubernetes"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y python3-kubernetes
+fi
+
 npm ci --no-audit --no-fund
 npm run build
 node --enable-source-maps dist/test/run.js "$@"

@@ -1,5 +1,6 @@
 import { parseFieldSelector, type FieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector, type LabelSelector } from '../selectors/label-selector.js';
+import { optionalQueryBool, queryBool } from '../query-bool.js';
 import { badRequest } from '../status.js';
 
 export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
@@ -32,8 +33,8 @@ export function parseListOptions(query: URLSearchParams, watch: boolean): ListOp
     continue: query.get('continue') ?? '',
     resourceVersion,
     resourceVersionMatch,
-    allowWatchBookmarks: bool(query.get('allowWatchBookmarks')),
-    sendInitialEvents: query.has('sendInitialEvents') ? bool(query.get('sendInitialEvents')) : undefined,
+    allowWatchBookmarks: queryBool(query, 'allowWatchBookmarks'),
+    sendInitialEvents: optionalQueryBool(query, 'sendInitialEvents'),
     timeoutSeconds: nonNegativeInteger(query.get('timeoutSeconds'), 'timeoutSeconds'),
     includeObject: includeObject(query.get('includeObject')),
   };
@@ -102,10 +103,6 @@ function nonNegativeInteger(value: string | null, name: string): number | undefi
   if (value === null || value === '') return undefined;
   if (!/^\d+$/.test(value)) throw badRequest(`${name}: Invalid value: "${value}": must be a non-negative integer`);
   return Number(value);
-}
-
-function bool(value: string | null): boolean {
-  return value === 'true' || value === '1';
 }
 
 function includeObject(value: string | null): ListOptions['includeObject'] {

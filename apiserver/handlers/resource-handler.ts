@@ -9,7 +9,8 @@ import { getScale, patchScale, updateScale } from '../registry/scale.js';
 import type { ApiObject } from '../registry/object-store.js';
 import type { ResourceRequestInfo } from '../request-info.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
-import { badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status.js';
+import { ApiError, badRequest, methodNotAllowed, pathNotFound, unsupportedMediaType } from '../status.js';
+import { queryBool } from '../query-bool.js';
 import { buildTable } from '../table/build-table.js';
 import type { Printer } from '../table/printers-by-resource.js';
 import { decodeObjectBody, mediaType, parseJson, readBody, sendJson } from './http-io.js';
@@ -136,6 +137,8 @@ export async function handleResource(
     }
     case 'delete': {
       const deleted = await registry.delete(info.namespace, info.name, await deleteOptions(req, query));
+      // A Status goes as it is, also to a client that asked for a Table (kube's transformObject).
+      if (deleted.kind === 'Status') return sendJson(req, res, 200, deleted);
       return respondObjects(req, res, 200, ctx, [deleted], {}, query, true);
     }
     case 'deletecollection': {
@@ -149,18 +152,18 @@ export async function handleResource(
         limit: 0,
         continue: '',
       });
-      const deleted: ApiObject[] = [];
+      // kube answers the list of what it set out to delete, as listed; one deleted meanwhile is no error.
       for (const object of list.objects) {
-        deleted.push(
-          await registry.delete(object.metadata.namespace ?? '', object.metadata.name, deleteOpts).catch(() => object),
-        );
+        await registry.delete(object.metadata.namespace ?? '', object.metadata.name, deleteOpts).catch((err) => {
+          if (!(err instanceof ApiError && err.code === 404)) throw err;
+        });
       }
       return respondObjects(
         req,
         res,
         200,
         ctx,
-        deleted,
+        list.objects,
         { resourceVersion: String(await ctx.store.currentRevision()) },
         query,
         false,
@@ -210,7 +213,7 @@ async function serveApply(
   } catch (err) {
     throw badRequest(`error decoding YAML: ${(err as Error).message}`);
   }
-  const options = { ...writeOptions(query, req), manager, force: query.get('force') === 'true' };
+  const options = { ...writeOptions(query, req), manager, force: queryBool(query, 'force') };
   const { object, created } = await ctx.registry.apply(info.namespace, info.name, body, options);
   warn(res, options);
   return respondObjects(req, res, created ? 201 : 200, ctx, [object], {}, query, true);
@@ -312,7 +315,7 @@ async function deleteOptions(req: IncomingMessage, query: URLSearchParams): Prom
       );
     }
     options.propagationPolicy = policy;
-  } else if (parsed.orphanDependents === true || query.get('orphanDependents') === 'true') {
+  } else if (parsed.orphanDependents === true || queryBool(query, 'orphanDependents')) {
     options.propagationPolicy = 'Orphan';
   }
   if (parsed.preconditions && typeof parsed.preconditions === 'object') options.preconditions = parsed.preconditions;

@@ -11,7 +11,17 @@ import {
 import { isObject } from '../json.js';
 import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
-import { ApiError, badRequest, conflict, forbidden, invalid, notFound, statusOf } from '../status.js';
+import {
+  ApiError,
+  badRequest,
+  conflict,
+  deletedStatus,
+  forbidden,
+  invalid,
+  notFound,
+  statusOf,
+  type DeletedStatus,
+} from '../status.js';
 import type { Cause } from '../validation/cause.js';
 import { decodeTypeError } from '../validation/decode-types.js';
 import { nameValidatorFor, validateObjectMeta } from '../validation/names.js';
@@ -273,7 +283,12 @@ export class GenericRegistry {
     }
   }
 
-  async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject> {
+  /**
+   * Deletes as kube's generic Store does. An object whose deletion is now pending (finalizers, a
+   * graceful kind) is answered as it is; one removed at once is answered as a Success Status
+   * naming it, unless the kind returns the deleted object (ResourceInfo.returnsDeletedObject).
+   */
+  async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject | DeletedStatus> {
     const current = await this.objects.get(namespace, name);
     const meta = current.object.metadata;
     const { uid, resourceVersion } = options.preconditions ?? {};
@@ -302,11 +317,11 @@ export class GenericRegistry {
     if (options.propagationPolicy === 'Orphan' && !finalizers.includes(FINALIZER_ORPHAN))
       finalizers.push(FINALIZER_ORPHAN);
     const graceful = finalizers.length > 0 || this.strategy.deleteGracefully?.(current.object) === true;
-    if (options.dryRun) return this.present(current.object);
+    if (options.dryRun) return graceful ? this.present(current.object) : this.deletedAnswer(current.object);
     if (!graceful) {
       const deleted = await this.objects.delete(namespace, name, current.revision);
       this.strategy.afterWrite?.(deleted.object, true);
-      return this.present(deleted.object);
+      return this.deletedAnswer(deleted.object);
     }
     if (meta.deletionTimestamp && isDeepStrictEqual(finalizers, meta.finalizers ?? []))
       return this.present(current.object);
@@ -318,6 +333,11 @@ export class GenericRegistry {
     const updated = await this.objects.update(deleting, current.revision);
     this.strategy.afterWrite?.(updated.object, false);
     return this.present(updated.object);
+  }
+
+  private deletedAnswer(object: ApiObject): ApiObject | DeletedStatus {
+    if (this.info.returnsDeletedObject) return this.present(object);
+    return deletedStatus(this.gr, object.metadata.name, object.metadata.uid);
   }
 
   /** Checked write of `object` over `current`, shared by update and patch. */

@@ -11,6 +11,23 @@ const GET_PATCH_UPDATE = ['get', 'patch', 'update'];
 const CONNECT_GET_POST = ['create', 'get'];
 const PROXY_VERBS = ['create', 'delete', 'get', 'patch', 'update'];
 
+/**
+ * The resources whose storage in kube 1.32 sets `ReturnDeletedObject` (pkg/registry/<group>/<resource>/storage):
+ * a DELETE answers the deleted object. Every other built-in resource answers a Success Status, and
+ * so do custom resources (apiextensions' customresource storage leaves it unset).
+ */
+const RETURNS_DELETED_OBJECT = new Set([
+  '/namespaces',
+  '/persistentvolumeclaims',
+  '/persistentvolumes',
+  '/pods',
+  '/podtemplates',
+  '/resourcequotas',
+  '/serviceaccounts',
+  '/services',
+  'storage.k8s.io/storageclasses',
+]);
+
 interface Spec {
   resource: string;
   kind: string;
@@ -36,6 +53,7 @@ function groupVersion(group: string, version: string, specs: Spec[]): ResourceIn
     categories: s.categories ?? [],
     subresources: (s.subresources ?? []).map((sub) => ({ ...sub, verbs: [...sub.verbs] })),
     builtin: true,
+    ...(RETURNS_DELETED_OBJECT.has(`${group}/${s.resource}`) ? { returnsDeletedObject: true as const } : {}),
   }));
 }
 

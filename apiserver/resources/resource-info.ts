@@ -29,4 +29,10 @@ export interface ResourceInfo {
   builtin: boolean;
   /** A custom resource's `openAPIV3Schema` for this version, which its OpenAPI document publishes. */
   openAPIV3Schema?: unknown;
+  /**
+   * A DELETE that removes the object at once answers the object (kube's store option
+   * `ReturnDeletedObject`), not a Success Status; absent for most kinds and every custom resource.
+   * An object whose deletion is pending (finalizers, a namespace) is answered as it is either way.
+   */
+  returnsDeletedObject?: true;
 }

@@ -13,7 +13,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendStatus } from '../../apiserver/handlers/http-io.js';
 import { ApiError, badRequest } from '../../apiserver/status.js';
 import { resolveContainer } from './pod-containers.js';
-import { booleanParam, countParam } from './query-params.js';
+import { queryBool } from '../../apiserver/query-bool.js';
+import { countParam } from './query-params.js';
 
 const TICK_INTERVAL_MS = 1000;
 
@@ -35,10 +36,10 @@ export function servePodLog(
   try {
     const podName = String(pod.metadata?.name ?? '');
     const container = resolveContainer(pod, query.get('container'));
-    if (booleanParam(query, 'previous'))
+    if (queryBool(query, 'previous'))
       throw badRequest(`previous terminated container "${container.name}" in pod "${podName}" not found`);
-    follow = booleanParam(query, 'follow');
-    timestamps = booleanParam(query, 'timestamps');
+    follow = queryBool(query, 'follow');
+    timestamps = queryBool(query, 'timestamps');
     const tailLines = countParam(query, 'tailLines');
     const started = new Date(pod.status?.startTime ?? pod.metadata?.creationTimestamp ?? 0);
     const all = ['started', `image ${container.image ?? ''}`, 'ready'].map((event) => ({

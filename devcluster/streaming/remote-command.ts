@@ -17,7 +17,7 @@ import { PassThrough, type Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
 import { ApiError, badRequest } from '../../apiserver/status.js';
 import { resolveContainer, type Container } from './pod-containers.js';
-import { booleanParam } from './query-params.js';
+import { queryBool } from '../../apiserver/query-bool.js';
 import { attachProcess, runCommand, type ProcessIo } from './simulated-commands.js';
 import type { SpdySession, SpdyStream } from './spdy-session.js';
 import {
@@ -104,10 +104,10 @@ function parseRequest(pod: Record<string, any>, query: URLSearchParams, mode: 'e
     podName: String(pod.metadata?.name ?? ''),
     container,
     command,
-    stdin: booleanParam(query, 'stdin'),
-    stdout: booleanParam(query, 'stdout'),
-    stderr: booleanParam(query, 'stderr'),
-    tty: booleanParam(query, 'tty'),
+    stdin: queryBool(query, 'stdin'),
+    stdout: queryBool(query, 'stdout'),
+    stderr: queryBool(query, 'stderr'),
+    tty: queryBool(query, 'tty'),
   };
   if (!request.stdin && !request.stdout && !request.stderr)
     throw badRequest('you must specify at least 1 of stdin, stdout, stderr');

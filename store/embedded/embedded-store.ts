@@ -53,6 +53,8 @@ export class EmbeddedStore implements Store {
   /** Newest revision whose write is durable: what readers see. */
   private durable = 0;
   private readonly watchers = new Set<Watcher>();
+  /** Per key, the write applied in memory whose log record is not yet durable. */
+  private readonly inFlight = new Map<string, Promise<WatchEvent>>();
   private readonly leases = new Map<string, { lease: EmbeddedLease; keys: Set<string> }>();
   private wal: WriteAheadLog | undefined;
   private snapshotting: Promise<void> | undefined;
@@ -119,6 +121,7 @@ export class EmbeddedStore implements Store {
     validateKey(key);
     validateValue(value);
     this.checkUsable();
+    while (this.inFlight.has(key)) await this.settle(key);
     this.mvcc.checkCreate(key);
     const mutation: Mutation = { op: 'put', key, value };
     if (options.lease) {
@@ -135,6 +138,7 @@ export class EmbeddedStore implements Store {
     validateValue(value);
     if (expectedRevision !== undefined) validateRevision(expectedRevision, 'expected revision');
     this.checkUsable();
+    while (this.inFlight.has(key)) await this.settle(key);
     this.mvcc.checkExisting(key, expectedRevision);
     const lease = this.mvcc.leaseOf(key);
     return (await this.commit(lease ? { op: 'put', key, value, lease } : { op: 'put', key, value })).revision;
@@ -144,6 +148,7 @@ export class EmbeddedStore implements Store {
     validateKey(key);
     if (expectedRevision !== undefined) validateRevision(expectedRevision, 'expected revision');
     this.checkUsable();
+    while (this.inFlight.has(key)) await this.settle(key);
     this.mvcc.checkExisting(key, expectedRevision);
     const event = await this.commit({ op: 'del', key });
     return { revision: event.revision, value: event.value };
@@ -196,7 +201,29 @@ export class EmbeddedStore implements Store {
   }
 
   /** Apply a checked write, make it durable, then show it to readers and watchers. */
-  private async commit(mutation: Mutation): Promise<WatchEvent> {
+  /**
+   * Waits for the write of `key` in flight. Callers loop until none is, then check and commit
+   * without an await between, so a write is checked against what readers can see: checked
+   * against a newer version still in memory, a Conflict would send the writer back to read the
+   * same durable version again, and a retrying writer (a patch) would spend its retries before
+   * the log record of the write it lost to is even written.
+   */
+  private async settle(key: string): Promise<void> {
+    await this.inFlight.get(key)?.catch(() => undefined);
+    this.checkUsable();
+  }
+
+  private commit(mutation: Mutation): Promise<WatchEvent> {
+    const committing = this.persist(mutation);
+    this.inFlight.set(mutation.key, committing);
+    const done = () => {
+      if (this.inFlight.get(mutation.key) === committing) this.inFlight.delete(mutation.key);
+    };
+    committing.then(done, done);
+    return committing;
+  }
+
+  private async persist(mutation: Mutation): Promise<WatchEvent> {
     if (mutation.op === 'del') {
       const lease = this.mvcc.leaseOf(mutation.key);
       if (lease) this.leases.get(lease)?.keys.delete(mutation.key);

@@ -146,6 +146,22 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       expect(won).to.have.length(1);
       expect(lost).to.have.length(19);
     });
+
+    it('answers a Conflict only once the winning write can be read, so a writer that reads again can retry', async () => {
+      const created = await store.create('/u/retry', '0');
+      // Each attempt reports the revision it wrote, or the one a read shows right after its Conflict.
+      const attempt = (value: string) =>
+        store.update('/u/retry', value, created).then(
+          (revision) => ({ outcome: 'won', revision }),
+          async (err: unknown) => {
+            if (!isStoreError(err, 'Conflict')) throw err;
+            return { outcome: 'conflict', revision: (await store.get('/u/retry'))!.modRevision };
+          },
+        );
+      const outcomes = await Promise.all([attempt('a'), attempt('b')]);
+      expect(outcomes.map((o) => o.outcome).sort()).to.deep.equal(['conflict', 'won']);
+      expect(outcomes[0].revision).to.equal(outcomes[1].revision);
+    });
   });
 
   describe('delete', () => {
