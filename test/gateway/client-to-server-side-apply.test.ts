@@ -100,9 +100,10 @@ describe('client-side apply, then server-side apply, with the real kubectl 1.32:
       expect(entryOf(object, 'kubectl-last-applied')!.fieldsV1).to.deep.equal({
         'f:metadata': { 'f:annotations': { [`f:${LAST_APPLIED}`]: {} } },
       });
-      expect(JSON.parse(object.metadata.annotations[LAST_APPLIED]).spec.template.spec.containers[0].image).to.equal(
-        'nginx:1.27',
-      );
+      const lastApplied = JSON.parse(object.metadata.annotations[LAST_APPLIED]);
+      expect(lastApplied.spec.template.spec.containers[0].image).to.equal('nginx:1.27');
+      // Through the gateway it also holds the resourceVersion the gateway pins the apply to (docs/translate.md).
+      expect(lastApplied.metadata).to.deep.include({ name: 'web', namespace: ns });
 
       // A later client-side apply works and is tracked again as the client-side manager.
       await kubectl.ok(['apply', '-n', ns, '-f', '-'], deploymentYaml(3, 'nginx:1.27'));
@@ -127,16 +128,23 @@ describe('client-side apply, then server-side apply, with the real kubectl 1.32:
     const kubectl = stage.tenants[0].kubectl;
     await kubectl.ok(['apply', '-f', '-'], CRD);
     await kubectl.ok(['apply', '-f', '-'], cronTabYaml('0 1 * * *'));
-    // The same configuration: the annotation, written in the tenant's group, allows no conflict
-    // upstream (docs/translate.md, "Known gaps").
-    const migrated = await kubectl.run(['apply', '--server-side', '-f', '-'], cronTabYaml('0 1 * * *'));
+    // A changed value: the annotation, converted up like the object, lets the cluster allow it.
+    const migrated = await kubectl.run(['apply', '--server-side', '-f', '-'], cronTabYaml('0 2 * * *'));
     expect(migrated.code, migrated.stderr).to.equal(0);
     expect(migrated.stderr).to.equal('');
 
     const object = JSON.parse(await kubectl.ok(['get', 'crontab', 'nightly', '-o', 'json', '--show-managed-fields']));
-    expect(object.spec.schedule).to.equal('0 1 * * *');
+    expect(object.spec.schedule).to.equal('0 2 * * *');
     expect(managersOf(object)).to.have.members(['kubectl/Apply', 'kubectl-last-applied/Apply']);
     for (const entry of object.metadata.managedFields) expect(entry.apiVersion).to.equal('stable.example.com/v1');
+    // The cluster rewrote the annotation from the converted configuration; it comes down in the
+    // tenant's names, in a list (converted from its text) as in a single object.
+    const listed = JSON.parse(await kubectl.ok(['get', 'crontabs', '-o', 'json'])).items[0];
+    for (const seen of [object, listed])
+      expect(JSON.parse(seen.metadata.annotations[LAST_APPLIED])).to.deep.include({
+        apiVersion: 'stable.example.com/v1',
+        metadata: { name: 'nightly', namespace: 'default' },
+      });
 
     // Upstream, the entries kubectl wrote carry the tenant's group, as the object does.
     const answer = await stage.member.request(
@@ -148,5 +156,6 @@ describe('client-side apply, then server-side apply, with the real kubectl 1.32:
     expect(managersOf(upstream)).to.have.members(['kubectl/Apply', 'kubectl-last-applied/Apply']);
     for (const entry of upstream.metadata.managedFields)
       expect(entry.apiVersion).to.equal('csaone-stable.example.com/v1');
+    expect(JSON.parse(upstream.metadata.annotations[LAST_APPLIED]).apiVersion).to.equal('csaone-stable.example.com/v1');
   });
 });
