@@ -20,6 +20,11 @@ const ESCAPES: Readonly<Record<string, string>> = {
 /** strconv.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+/** Whether Go deems one character printable (kube's field manager names must be). */
+export function isGoPrintable(char: string): boolean {
+  return PRINTABLE.test(char);
+}
+
 export function goQuote(text: string): string {
   let quoted = '"';
   for (const char of text) {

@@ -35,8 +35,10 @@ import { ServiceAccountTokens } from './service-account-tokens.js';
 import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
 import { ClusterRoleAggregationController } from './controllers/clusterrole-aggregation.js';
 import { CrdController } from './controllers/crd-controller.js';
+import { EndpointsController } from './controllers/endpoints-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import { KubernetesServiceReconciler } from './controllers/kubernetes-service.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 import { detach } from '../apiserver/process-faults.js';
@@ -161,9 +163,11 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const namespaceController = new NamespaceController(api, catalog, store);
     const garbageCollector = new GarbageCollector(api, store);
     const clusterRoleAggregation = new ClusterRoleAggregationController(api, store);
+    const endpointsController = new EndpointsController(api, store);
     await namespaceController.start();
     await garbageCollector.start();
     await clusterRoleAggregation.start();
+    await endpointsController.start();
 
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
@@ -215,6 +219,8 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const actualPort = (server.address() as { port: number }).port;
     address = `${host}:${actualPort}`;
     const url = httpsUrl(host, actualPort);
+    const kubernetesService = new KubernetesServiceReconciler(api, store, host, actualPort);
+    await kubernetesService.start();
 
     const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
     const kubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
@@ -244,6 +250,8 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
           namespaceController.stop(),
           garbageCollector.stop(),
           clusterRoleAggregation.stop(),
+          endpointsController.stop(),
+          kubernetesService.stop(),
           rbacObjects.stop(),
         ]);
         await store.close();

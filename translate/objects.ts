@@ -63,6 +63,10 @@ function convertUp(ctx: TenantContext, object: Json, type: TypeMeta): void {
   // Kind convertors always see the tenant's metadata (for their error messages): before it goes up, after it comes down.
   convertorFor(group, type.kind)?.up(ctx, object);
   metadataUp(ctx, object, { group, kind: type.kind });
+  convertLastApplied(object, (applied) => {
+    convertUp(ctx, applied, typeOf(applied, type));
+    return true;
+  });
 }
 
 /** Upstream object → tenant object (a new object), or null when the object is foreign (another tenant's or the admin's). */
@@ -95,7 +99,31 @@ function convertDown(ctx: TenantContext, object: Json, type: TypeMeta): boolean 
     );
     return true;
   }
-  return (
-    metadataDown(ctx, object, { group, kind: type.kind }) && (convertorFor(group, type.kind)?.down(ctx, object) ?? true)
-  );
+  if (!metadataDown(ctx, object, { group, kind: type.kind })) return false;
+  if (!(convertorFor(group, type.kind)?.down(ctx, object) ?? true)) return false;
+  convertLastApplied(object, (applied) => convertDown(ctx, applied, typeOf(applied, type)));
+  return true;
+}
+
+/** kubectl's record of what it applied (client-side, and kept by the cluster after a server-side apply). */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * The annotation holds a whole object of the same kind as JSON text, which kubectl reads back and
+ * the cluster compares with the object: it is converted as an object. One that does not convert
+ * (not JSON, or not in the view it is converted from, as written before it was converted) stays
+ * as it is: whatever is in it came from the tenant.
+ */
+function convertLastApplied(object: Json, convert: (applied: Json) => boolean): void {
+  const annotations = object.metadata?.annotations;
+  const text: unknown = isObject(annotations) ? annotations[LAST_APPLIED] : undefined;
+  if (typeof text !== 'string') return;
+  let applied: unknown;
+  try {
+    applied = JSON.parse(text);
+  } catch {
+    return;
+  }
+  if (!isObject(applied) || !convert(applied)) return;
+  annotations[LAST_APPLIED] = `${JSON.stringify(applied)}${text.endsWith('\n') ? '\n' : ''}`;
 }

@@ -147,27 +147,120 @@ export interface UpdateOptions {
 }
 
 /**
+ * The entries a non-apply write starts from, as kube's decodeLiveOrNew chooses them: the
+ * request's own managedFields when every entry decodes and there is at least one, none when the
+ * request resets them (`[]` or `[{}]`), else the live object's — so a client that does not know
+ * managedFields cannot drop them by accident, and one that does can rewrite them (kubectl's
+ * client-side to server-side apply migration). A write to a subresource never sets them.
+ */
+function startingEntries(
+  live: unknown,
+  requested: unknown,
+  subresource: string | undefined,
+): { entries: ManagerEntry[]; fromRequest: boolean } {
+  if (!subresource) {
+    if (isReset(requested)) return { entries: [], fromRequest: true };
+    const decoded = decodeRequestedManagedFields(requested);
+    if (decoded && decoded.length > 0) return { entries: decoded, fromRequest: true };
+  }
+  return { entries: decodeManagedFields(live), fromRequest: false };
+}
+
+/** `[]`, or one entry with nothing set. */
+function isReset(requested: unknown): boolean {
+  if (!Array.isArray(requested)) return false;
+  if (requested.length === 0) return true;
+  return (
+    requested.length === 1 &&
+    isObject(requested[0]) &&
+    Object.values(requested[0]).every((value) => value === null || value === '')
+  );
+}
+
+/**
+ * Entries as kube's DecodeManagedFields reads them, null when one of them does not decode
+ * (operation Apply or Update, an apiVersion, fieldsType FieldsV1, fieldsV1 a set of path
+ * elements). A manager named twice keeps its last entry, as kube's map of managers does.
+ */
+export function decodeRequestedManagedFields(value: unknown): ManagerEntry[] | null {
+  if (!Array.isArray(value)) return null;
+  const byIdentity = new Map<string, ManagerEntry>();
+  for (const entry of value) {
+    if (!isObject(entry)) return null;
+    if (entry.operation !== 'Apply' && entry.operation !== 'Update') return null;
+    if (typeof entry.apiVersion !== 'string' || entry.apiVersion === '') return null;
+    if (entry.fieldsType !== 'FieldsV1') return null;
+    if (entry.fieldsV1 !== undefined && entry.fieldsV1 !== null && !isFieldsV1(entry.fieldsV1)) return null;
+    const [decoded] = decodeManagedFields([entry]);
+    byIdentity.set(identityOf(decoded), decoded);
+  }
+  return [...byIdentity.values()];
+}
+
+function identityOf(entry: ManagerIdentity): string {
+  const apiVersion = entry.operation === 'Apply' ? '' : entry.apiVersion;
+  return JSON.stringify([entry.manager, entry.operation, apiVersion, entry.subresource ?? '']);
+}
+
+/** structured-merge-diff's path elements: `.`, `f:<name>`, `k:<JSON object>`, `v:<JSON value>`, `i:<index>`. */
+function isFieldsV1(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  return Object.entries(value).every(([element, below]) => {
+    if (element === '.') return isObject(below) && Object.keys(below).length === 0;
+    return isPathElement(element) && isFieldsV1(below);
+  });
+}
+
+function isPathElement(element: string): boolean {
+  const rest = element.slice(2);
+  switch (element.slice(0, 2)) {
+    case 'f:':
+      return true;
+    case 'i:':
+      return /^\d+$/.test(rest);
+    case 'k:':
+      return parsesAs(rest, isObject);
+    case 'v:':
+      return parsesAs(rest, () => true);
+    default:
+      return false;
+  }
+}
+
+function parsesAs(text: string, accept: (value: unknown) => boolean): boolean {
+  try {
+    return accept(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * For non-apply writes: `next` with the managedFields of an Update by `manager` (compared with
- * `previous`, null on create). An existing object without managedFields stays untracked, as in
- * kube: only creates start tracking.
+ * `previous`, null on create), starting from the entries kube would start from (above). An
+ * existing object tracked by no one stays untracked, as in kube: only creates start tracking.
  */
 export function recordUpdate(previous: Json | null, next: Json, options: UpdateOptions): Json {
-  const { managedFields: _ignored, ...metadata } = isObject(next.metadata) ? next.metadata : {};
+  const { managedFields: requested, ...metadata } = isObject(next.metadata) ? next.metadata : {};
   const untracked = { ...next, metadata };
-  const stored: unknown = previous?.metadata?.managedFields;
-  if (previous && !(Array.isArray(stored) && stored.length > 0)) return untracked;
+  const live: unknown = previous?.metadata?.managedFields;
+  const { entries, fromRequest } = startingEntries(live, requested, options.subresource);
+  if (previous && entries.length === 0) return untracked;
   const changes = ownableChanges(
     compareObjects(previous ?? zeroValueOf(untracked), untracked, kindMeta(options.group, options.kind)),
   );
-  // Nothing to re-encode when nothing ownable changed, which keeps no-op writes no-ops.
-  if (!changes) return previous ? { ...next, metadata: { ...metadata, managedFields: stored } } : untracked;
-  const writer = {
-    manager: options.manager,
-    apiVersion: options.apiVersion,
-    ...(options.subresource ? { subresource: options.subresource } : {}),
-  };
-  const managedFields = encodeManagedFields(
-    ownershipAfterUpdate(decodeManagedFields(stored), changes, writer, options.now),
-  );
+  let after = entries;
+  if (changes) {
+    const writer = {
+      manager: options.manager,
+      apiVersion: options.apiVersion,
+      ...(options.subresource ? { subresource: options.subresource } : {}),
+    };
+    after = ownershipAfterUpdate(entries, changes, writer, options.now);
+  } else if (previous && !fromRequest) {
+    // The stored entries as they are: nothing to re-encode, which keeps no-op writes no-ops.
+    return { ...next, metadata: { ...metadata, managedFields: live } };
+  }
+  const managedFields = encodeManagedFields(after);
   return managedFields.length ? { ...next, metadata: { ...metadata, managedFields } } : untracked;
 }

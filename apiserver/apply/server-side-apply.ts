@@ -23,6 +23,7 @@ import {
   type FieldPath,
   type PathElement,
 } from './field-set.js';
+import { conflictsAllowedByLastApplied, KUBECTL_APPLY_MANAGER, withLastAppliedSynced } from './last-applied.js';
 import {
   decodeManagedFields,
   encodeManagedFields,
@@ -70,8 +71,30 @@ export interface ServerSideApplyOptions {
 /** Fields that predate field tracking belong to this Update manager once someone applies. */
 const BEFORE_FIRST_APPLY = 'before-first-apply';
 
-/** `live` null → create. Returns the new object, with its managedFields (without writing anything). */
+/**
+ * `live` null → create. Returns the new object, with its managedFields (without writing anything).
+ * kubectl's own manager gets what kube grants it on a client-side applied object
+ * (apply/last-applied.ts).
+ */
 export function serverSideApply(live: Json | null, applied: Json, options: ServerSideApplyOptions): Json {
+  if (options.manager !== KUBECTL_APPLY_MANAGER || !live) return applyIntent(live, applied, options);
+  let result: Json;
+  try {
+    result = applyIntent(live, applied, options);
+  } catch (err) {
+    if (!(err instanceof ApplyConflictError)) throw err;
+    const meta = kindMeta(options.group, options.kind);
+    const allowed = conflictsAllowedByLastApplied(withoutManagedFields(live), options.apiVersion, meta);
+    if (!allowed) throw err;
+    const allowedFields = new Set(allowed.paths().map(pathString));
+    const left = err.conflicts.filter((conflict) => !allowedFields.has(conflict.field));
+    if (left.length > 0) throw new ApplyConflictError(left);
+    result = applyIntent(live, applied, { ...options, force: true });
+  }
+  return withLastAppliedSynced(result, applied);
+}
+
+function applyIntent(live: Json | null, applied: Json, options: ServerSideApplyOptions): Json {
   const meta = kindMeta(options.group, options.kind);
   const config = configurationOf(applied);
   checkListItems(config, meta, [], applied, options);

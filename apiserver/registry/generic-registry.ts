@@ -25,6 +25,7 @@ import {
 import type { Cause } from '../validation/cause.js';
 import { decodeTypeError } from '../validation/decode-types.js';
 import { nameValidatorFor, validateObjectMeta } from '../validation/names.js';
+import { validateManagedFields } from '../validation/managed-fields.js';
 import { validateOwnerReferences } from '../validation/owner-references.js';
 import { findUnknownFields, strictDecodingMessage, unknownFieldMessage } from '../validation/unknown-fields.js';
 import { ObjectStore, type ApiObject, type StoredObject } from './object-store.js';
@@ -140,9 +141,10 @@ export class GenericRegistry {
     meta.creationTimestamp = timestamp();
     meta.generation = 1;
     await this.strategy.prepareForCreate?.(object);
+    // Ownership first, as kube's field manager runs before validation: what is validated is what is stored.
+    if (ownership === 'update') this.recordUpdate(null, object, '', options);
     this.validate(object);
     if (this.info.namespaced) await this.admitNamespace(meta.namespace, meta.name);
-    if (ownership === 'update') this.recordUpdate(null, object, '', options);
     if (options.dryRun) return this.present(object);
     const created = await this.objects.create(object);
     this.strategy.afterWrite?.(created.object, false);
@@ -176,6 +178,7 @@ export class GenericRegistry {
           !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')
         )
           throw err;
+        await settle(attempt);
       }
     }
   }
@@ -229,6 +232,7 @@ export class GenericRegistry {
         return await this.write(current, patched, subresource, options);
       } catch (err) {
         if (attempt >= PATCH_RETRIES || !(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
+        await settle(attempt);
       }
     }
   }
@@ -279,6 +283,7 @@ export class GenericRegistry {
           err.code === 409 &&
           (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
         if (requested || attempt >= PATCH_RETRIES || !raced) throw err;
+        await settle(attempt);
       }
     }
   }
@@ -377,9 +382,9 @@ export class GenericRegistry {
     meta.generation = previous.metadata.generation ?? 1;
     if (subresource !== 'status' && specChanged(previous, next)) meta.generation += 1;
     this.strategy.prepareForUpdate?.(next, previous);
-    this.validate(next, previous);
     if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
     if (ownership === 'update') this.recordUpdate(previous, next, options.managerSubresource ?? subresource, options);
+    this.validate(next, previous);
     if (options.dryRun) return this.present(next);
     if (meta.deletionTimestamp && !meta.finalizers?.length) {
       const deleted = await this.objects.delete(meta.namespace ?? '', meta.name, current.revision);
@@ -397,7 +402,7 @@ export class GenericRegistry {
     return this.present(updated.object);
   }
 
-  /** Sets `next`'s managedFields for an Update by the write's manager; a client's own are never kept. */
+  /** Sets `next`'s managedFields for an Update by the write's manager, from the client's own when kube would take them. */
   private recordUpdate(previous: ApiObject | null, next: ApiObject, subresource: string, options: WriteOptions): void {
     const { managedFields } = recordUpdate(previous, next, {
       manager: options.manager ?? UNKNOWN_MANAGER,
@@ -484,6 +489,7 @@ export class GenericRegistry {
         generateNameAllowed: previous === undefined,
       }),
       ...validateOwnerReferences(object.metadata.ownerReferences),
+      ...validateManagedFields(object.metadata.managedFields),
       ...(this.strategy.validate?.(object, previous) ?? []),
     ];
     if (causes.length)
@@ -511,6 +517,15 @@ export class GenericRegistry {
 function specChanged(previous: ApiObject, next: ApiObject): boolean {
   const strip = ({ metadata: _m, status: _s, ...rest }: ApiObject) => rest;
   return !isDeepStrictEqual(strip(previous), strip(next));
+}
+
+/**
+ * A pause before retrying a write that lost a race: the store's reads show only durable writes,
+ * so the write that won may not be readable yet, and an immediate retry would read the same
+ * stale object and lose again (1, 2, 4, 8, 16 ms).
+ */
+function settle(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 2 ** attempt));
 }
 
 function randomSuffix(): string {

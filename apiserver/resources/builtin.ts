@@ -287,6 +287,10 @@ const coordination = groupVersion('coordination.k8s.io', 'v1', [
   { resource: 'leases', kind: 'Lease', namespaced: true },
 ]);
 
+const discovery = groupVersion('discovery.k8s.io', 'v1', [
+  { resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true },
+]);
+
 export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   ...core,
   ...apps,
@@ -302,4 +306,5 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   ...apiExtensions,
   ...scheduling,
   ...coordination,
+  ...discovery,
 ];

@@ -5,6 +5,7 @@
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './printers/apps.js';
 import { cronJobPrinter, jobPrinter } from './printers/batch.js';
 import { configMapPrinter, secretPrinter } from './printers/config.js';
+import { endpointSlicePrinter } from './printers/endpoint-slices.js';
 import { endpointsPrinter } from './printers/endpoints.js';
 import { eventPrinter } from './printers/events.js';
 import { genericPrinter } from './printers/generic.js';
@@ -43,6 +44,7 @@ const printers = new Map<string, Printer>([
   ['batch/cronjobs', cronJobPrinter],
   ['events.k8s.io/events', eventPrinter],
   ['coordination.k8s.io/leases', leasePrinter],
+  ['discovery.k8s.io/endpointslices', endpointSlicePrinter],
   ['networking.k8s.io/ingresses', ingressPrinter],
   ['storage.k8s.io/storageclasses', storageClassPrinter],
   ['rbac.authorization.k8s.io/rolebindings', roleBindingPrinter],

@@ -35,7 +35,7 @@ const LABEL_MAX = 63;
 const SUBDOMAIN_MAX = 253;
 /** The cronjob controller appends `-<11 chars>` to make Job names, which are DNS-1035 sized. */
 const CRONJOB_NAME_MAX = 52;
-const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 function whole(fmt: string): RegExp {
   return new RegExp(`^${fmt}$`);
@@ -198,14 +198,20 @@ export function validateObjectMeta(meta: unknown, options: ObjectMetaOptions): C
   }
 
   if (isObject(m.annotations)) {
-    let totalSize = 0;
-    for (const [key, value] of Object.entries(m.annotations)) {
+    for (const key of Object.keys(m.annotations)) {
       // Annotation keys are qualified names in which case does not matter.
       for (const msg of isQualifiedName(key.toLowerCase())) causes.push(invalid('metadata.annotations', key, msg));
-      totalSize += byteLength(key) + (typeof value === 'string' ? byteLength(value) : 0);
     }
-    if (totalSize > TOTAL_ANNOTATION_SIZE_LIMIT)
+    if (annotationsSize(m.annotations) > TOTAL_ANNOTATION_SIZE_LIMIT)
       causes.push(tooLong('metadata.annotations', TOTAL_ANNOTATION_SIZE_LIMIT));
   }
   return causes;
+}
+
+/** What counts towards the annotations' size limit: the bytes of every key and value. */
+export function annotationsSize(annotations: Record<string, unknown>): number {
+  return Object.entries(annotations).reduce(
+    (total, [key, value]) => total + byteLength(key) + (typeof value === 'string' ? byteLength(value) : 0),
+    0,
+  );
 }

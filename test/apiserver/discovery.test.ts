@@ -76,6 +76,7 @@ describe('discovery: legacy documents', () => {
       'apiextensions.k8s.io',
       'scheduling.k8s.io',
       'coordination.k8s.io',
+      'discovery.k8s.io',
     ]);
   });
 

@@ -421,7 +421,7 @@ describe('server-side apply: managedFields of ordinary writes', () => {
     );
   });
 
-  it('an update that changes nothing ownable keeps managedFields as they were, and ignores managedFields sent by the client', () => {
+  it('an update that changes nothing ownable keeps managedFields as they were, and ignores sent managedFields that do not decode', () => {
     const created = update(null, deployment({ replicas: 1 }), 'kubectl-create', T0);
     const rewritten = {
       ...created,
