@@ -178,7 +178,6 @@ export class GenericRegistry {
           !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')
         )
           throw err;
-        await settle(attempt);
       }
     }
   }
@@ -232,7 +231,6 @@ export class GenericRegistry {
         return await this.write(current, patched, subresource, options);
       } catch (err) {
         if (attempt >= PATCH_RETRIES || !(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
-        await settle(attempt);
       }
     }
   }
@@ -283,7 +281,6 @@ export class GenericRegistry {
           err.code === 409 &&
           (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
         if (requested || attempt >= PATCH_RETRIES || !raced) throw err;
-        await settle(attempt);
       }
     }
   }
@@ -517,15 +514,6 @@ export class GenericRegistry {
 function specChanged(previous: ApiObject, next: ApiObject): boolean {
   const strip = ({ metadata: _m, status: _s, ...rest }: ApiObject) => rest;
   return !isDeepStrictEqual(strip(previous), strip(next));
-}
-
-/**
- * A pause before retrying a write that lost a race: the store's reads show only durable writes,
- * so the write that won may not be readable yet, and an immediate retry would read the same
- * stale object and lose again (1, 2, 4, 8, 16 ms).
- */
-function settle(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 2 ** attempt));
 }
 
 function randomSuffix(): string {
