@@ -1,7 +1,7 @@
 /**
  * The README's commands run as written, in order, in one terminal, on a fresh copy of the
- * project: a copy without node_modules, dist, .paddock or .git (CI may run from a copy without
- * git), a HOME of its own (so no kubectl cache or config of the machine's is used), and the real
+ * project: a copy without .git and what .gitignore ignores (node_modules, dist, .paddock, …; CI
+ * may run from a copy without git), a HOME of its own (so no kubectl cache or config of the machine's is used), and the real
  * kubectl on the PATH. `npm ci` installs from npm's cache (prefer-offline), as on a machine that
  * has run it once.
  *
@@ -25,8 +25,19 @@ import { KUBECTL } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-/** What a fresh clone does not have: installed, built, run or ignored (.gitignore) files. */
-const NOT_IN_A_CLONE = new Set(['node_modules', 'dist', '.paddock', '.git', 'bench/results']);
+/**
+ * Whether a fresh clone lacks `relative`: git's own directory, and what .gitignore ignores (its
+ * entries here are directories, `dir/`, and file patterns, `*.log`), installed, built or written
+ * by a run (a kubeconfig a user saved at the root).
+ */
+function notInAClone(relative: string, gitignore: string[]): boolean {
+  return (
+    relative === '.git' ||
+    gitignore.some((entry) =>
+      entry.startsWith('*') ? relative.endsWith(entry.slice(1)) : relative === entry.replace(/^\/|\/$/g, ''),
+    )
+  );
+}
 
 /** The README's ```sh blocks, in order. */
 function shellBlocks(readme: string): string[] {
@@ -140,9 +151,13 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
     removals.push(temp.remove);
     project = path.join(temp.dir, 'paddock');
     home = path.join(temp.dir, 'home');
+    const gitignore = (await readFile(path.join(REPO_ROOT, '.gitignore'), 'utf8'))
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#'));
     await cp(REPO_ROOT, project, {
       recursive: true,
-      filter: (source) => !NOT_IN_A_CLONE.has(path.relative(REPO_ROOT, source)) && !source.endsWith('.log'),
+      filter: (source) => !notInAClone(path.relative(REPO_ROOT, source), gitignore),
     });
     const bin = path.join(temp.dir, 'bin');
     await mkdir(bin);
