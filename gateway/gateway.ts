@@ -24,6 +24,7 @@ import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
 import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
 import { OpenStreams } from './open-streams.js';
+import { logWhenClosed, type RequestLogSink } from './request-log.js';
 import { impersonation, TenantProxy } from './tenant-proxy.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
 import { proxyUpgrade, refuseUpgrade, upgradeTarget } from './upgrade-proxy.js';
@@ -58,6 +59,8 @@ export interface GatewayOptions {
   upstreamTimeoutMs?: number;
   /** Each tenant's share of this replica where its Tenant's `spec.limits` does not set it (default DEFAULT_TENANT_LIMITS; 0: no bound). */
   tenantLimits?: Partial<TenantLimitValues>;
+  /** Gets one entry per request when it ends (`paddock serve --request-log line`); none when absent. */
+  onRequest?: RequestLogSink;
 }
 
 export interface Gateway {
@@ -160,6 +163,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
             code: String(res.statusCode),
           }),
         );
+        if (options.onRequest)
+          logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
         if ('refused' in identity) return sendStatus(req, res, unauthorized());
         if (identity.kind === 'tenant') openStreams.track(identity, res);
         route(req, res, identity).catch((err: unknown) => {
@@ -216,7 +221,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const closeServer = closer(server);
     server.on('upgrade', (req, socket, head) => {
       const identity = authenticate(req.socket as TLSSocket, tenants);
-      const refuse = (status: Status) => refuseUpgrade(socket, status);
+      let code = 101;
+      if (options.onRequest)
+        logWhenClosed(options.onRequest, socket, { identity, verb: verbOf(req), url: req.url }, () => code);
+      const refuse = (status: Status) => {
+        code = status.code;
+        refuseUpgrade(socket, status);
+      };
       if ('refused' in identity) return refuse(unauthorized().status);
       if (identity.kind !== 'tenant')
         return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));

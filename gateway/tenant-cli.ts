@@ -1,52 +1,57 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { stringify } from 'yaml';
 import { RestClient, type RestResponse } from '../apiserver/client/rest-client.js';
 import { humanDuration } from '../apiserver/table/duration.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_GROUP, TENANT_VERSION } from '../tenants/tenant-resource.js';
+import { TENANT_HELP, TENANT_VERBS, TIMEOUT_FLAG, tenantVerbHelp } from './cli-commands.js';
+import { parseCommand, UsageError } from './cli-usage.js';
 
 const TENANTS = `/apis/${TENANT_GROUP}/${TENANT_VERSION}/tenants`;
 
 /**
  * `paddock tenant create|get|list|delete|kubeconfig|rotate [ID]`: tenant administration through
  * the gateway's admin API with the admin kubeconfig. Commands that start something long
- * (create, delete, rotate) wait for it and report progress.
+ * (create, delete, rotate) wait for it, with the controller's progress on stderr; stdout holds
+ * only the result (`tenant kubeconfig X > file` must leave a kubeconfig and nothing else).
  */
-export async function tenantCommand(args: string[], out: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      'data-dir': { type: 'string', default: '.paddock' },
-      kubeconfig: { type: 'string' },
-      cluster: { type: 'string' },
-      timeout: { type: 'string', default: '120' },
-      output: { type: 'string', short: 'o', default: 'yaml' },
-    },
-  });
-  const [verb, id] = positionals;
+export async function tenantCommand(
+  args: string[],
+  out: (line: string) => void,
+  progress: (line: string) => void,
+): Promise<number> {
+  const [verb, ...rest] = args;
+  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
+    out(TENANT_HELP.trimEnd());
+    return 0;
+  }
+  const spec = tenantVerbHelp(verb);
+  if (!spec)
+    throw new UsageError(
+      `unknown tenant command ${JSON.stringify(verb)}: ${Object.keys(TENANT_VERBS).join(', ')}`,
+      'tenant',
+    );
+  const parsed = parseCommand(spec, rest, (text) => out(text.trimEnd()));
+  if (!parsed) return 0;
+  const values = parsed.values as Record<string, string | undefined> & { 'data-dir': string };
+  const [id = ''] = parsed.positionals;
   const kubeconfig = values.kubeconfig ?? path.join(values['data-dir'], 'admin.kubeconfig');
   const client = RestClient.fromKubeconfig(await readFile(kubeconfig, 'utf8'));
-  const deadline = Date.now() + Number(values.timeout) * 1000;
+  const deadline = Date.now() + Number(values.timeout ?? TIMEOUT_FLAG.default) * 1000;
   try {
-    if (verb === 'list') return await list(client, out);
-    if (!id) throw new Error(`usage: paddock tenant ${verb ?? 'create|get|list|delete|kubeconfig|rotate'} ID`);
-    switch (verb) {
+    switch (verb as keyof typeof TENANT_VERBS) {
+      case 'list':
+        return await list(client, out);
       case 'create':
-        return await create(client, id, values.cluster, deadline, out);
+        return await create(client, id, values.cluster, deadline, out, progress);
       case 'get':
-        return await get(client, id, values.output, out);
+        return await get(client, id, values.output ?? 'yaml', out);
       case 'delete':
-        return await remove(client, id, deadline, out);
+        return await remove(client, id, deadline, out, progress);
       case 'kubeconfig':
         return await kubeconfigOf(client, id, out);
       case 'rotate':
-        return await rotate(client, id, deadline, out);
-      default:
-        throw new Error(
-          `unknown tenant command ${JSON.stringify(verb)}: create, get, list, delete, kubeconfig or rotate`,
-        );
+        return await rotate(client, id, deadline, out, progress);
     }
   } finally {
     client.close();
@@ -59,6 +64,7 @@ async function create(
   cluster: string | undefined,
   deadline: number,
   out: (line: string) => void,
+  progress: (line: string) => void,
 ): Promise<number> {
   const spec = cluster ? { clusterAffinity: { clusterNames: [cluster] } } : {};
   check(
@@ -75,13 +81,15 @@ async function create(
     id,
     deadline,
     (t) => t?.status?.phase === 'Active' && t.metadata.annotations?.[KUBECONFIG_ANNOTATION],
-    out,
+    progress,
   );
   out(`tenant/${id} created (Active on ${tenant.status.cluster})`);
   return 0;
 }
 
 async function get(client: RestClient, id: string, output: string, out: (line: string) => void): Promise<number> {
+  if (output !== 'yaml' && output !== 'json')
+    throw new Error(`--output must be yaml or json, got ${JSON.stringify(output)}`);
   const tenant = check(await client.request('GET', `${TENANTS}/${id}`), 200).body;
   out(output === 'json' ? JSON.stringify(tenant, null, 2) : stringify(tenant).trimEnd());
   return 0;
@@ -109,10 +117,16 @@ async function list(client: RestClient, out: (line: string) => void): Promise<nu
   return 0;
 }
 
-async function remove(client: RestClient, id: string, deadline: number, out: (line: string) => void): Promise<number> {
+async function remove(
+  client: RestClient,
+  id: string,
+  deadline: number,
+  out: (line: string) => void,
+  progress: (line: string) => void,
+): Promise<number> {
   check(await client.request('DELETE', `${TENANTS}/${id}`), 200);
   out(`tenant/${id} deleting`);
-  await waitFor(client, id, deadline, (t) => t === null, out);
+  await waitFor(client, id, deadline, (t) => t === null, progress);
   out(`tenant/${id} deleted`);
   return 0;
 }
@@ -125,7 +139,13 @@ async function kubeconfigOf(client: RestClient, id: string, out: (line: string) 
   return 0;
 }
 
-async function rotate(client: RestClient, id: string, deadline: number, out: (line: string) => void): Promise<number> {
+async function rotate(
+  client: RestClient,
+  id: string,
+  deadline: number,
+  out: (line: string) => void,
+  progress: (line: string) => void,
+): Promise<number> {
   const request = new Date().toISOString();
   check(
     await client.request(
@@ -136,7 +156,7 @@ async function rotate(client: RestClient, id: string, deadline: number, out: (li
     ),
     200,
   );
-  const tenant = await waitFor(client, id, deadline, (t) => t?.status?.rotation === request, out);
+  const tenant = await waitFor(client, id, deadline, (t) => t?.status?.rotation === request, progress);
   out(
     `tenant/${id} certificate rotated (serial ${tenant.status.certificateSerials.join(', ')}); the previous certificate is revoked`,
   );
@@ -149,7 +169,7 @@ async function waitFor(
   id: string,
   deadline: number,
   done: (tenant: any) => unknown,
-  out: (line: string) => void,
+  progress: (line: string) => void,
 ): Promise<any> {
   let lastMessage = '';
   for (;;) {
@@ -158,7 +178,7 @@ async function waitFor(
     if (done(tenant)) return tenant;
     const ready = tenant?.status?.conditions?.find((c: { type: string }) => c.type === 'Ready');
     const message: string | undefined = ready?.status === 'False' ? ready.message : undefined;
-    if (message && message !== lastMessage) out(`  ${message}`);
+    if (message && message !== lastMessage) progress(`  ${message}`);
     lastMessage = message ?? lastMessage;
     if (Date.now() > deadline)
       throw new Error(

@@ -1,10 +1,12 @@
 /**
  * The devcluster and the gateway as processes of their own (`paddock devcluster`, `paddock
  * serve`), as they run in production: the benchmark process never shares their CPU or heap.
- * Each is ready when it prints its listening line; each is stopped by its PID.
+ * Each is ready when it says where it is (the block it prints once up; a PADDOCK_BENCH_CLI build
+ * from before that block printed one listening line instead); each is stopped by its PID.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { BARE_PROXY, CLI } from './locations.js';
 
@@ -20,17 +22,20 @@ export interface ServerProcess {
   kubeconfigPath: string;
 }
 
-/** `devcluster NAME listening on URL; admin kubeconfig: PATH` */
+/** `devcluster NAME is up: URL` and `  admin kubeconfig   PATH` (before: `devcluster NAME listening on URL; admin kubeconfig: PATH`) */
 export function startDevclusterProcess(dataDir: string): Promise<ServerProcess> {
   return startCli(
     'devcluster',
     [],
     ['devcluster', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
-    /^devcluster \S+ listening on (\S+); admin kubeconfig: (.+)$/,
+    [
+      /^devcluster \S+ is up: (\S+)\n {2}admin kubeconfig {3}(.+)\n/m,
+      /^devcluster \S+ listening on (\S+); admin kubeconfig: (.+)\n/m,
+    ],
   );
 }
 
-/** `paddock gateway listening on URL; admin kubeconfig: PATH`, with `nodeArgs` (e.g. `--cpu-prof`) for its node and `serveArgs` (e.g. `--key-algorithm rsa`) for `paddock serve`. */
+/** `Paddock is up: the gateway listens on URL` and `  admin kubeconfig   PATH` (before: `paddock gateway listening on URL; admin kubeconfig: PATH`), with `nodeArgs` (e.g. `--cpu-prof`) for its node and `serveArgs` (e.g. `--key-algorithm rsa`) for `paddock serve`. */
 export async function startGatewayProcess(
   upstreamKubeconfigPath: string,
   dataDir: string,
@@ -52,7 +57,10 @@ export async function startGatewayProcess(
       ...limits,
       ...serveArgs,
     ],
-    /^paddock gateway listening on (\S+); admin kubeconfig: (.+)$/,
+    [
+      /^Paddock is up: the gateway listens on (\S+)\n {2}admin kubeconfig {3}(.+)\n/m,
+      /^paddock gateway listening on (\S+); admin kubeconfig: (.+)\n/m,
+    ],
   );
 }
 
@@ -60,7 +68,8 @@ export async function startGatewayProcess(
  * One tenant makes all of a benchmark's load, so the per-tenant limits are set far above it: the
  * benchmarks measure the gateway, never its limiter, whose accounting still runs on every request
  * (0 would turn it off). A build from before the limiter (PADDOCK_BENCH_CLI) has no such flags
- * in its usage, and gets none.
+ * in its help (`serve --help`; before that command had one, the usage printed without arguments),
+ * and gets none.
  */
 const UNTHROTTLED = [
   '--tenant-qps',
@@ -75,14 +84,22 @@ const UNTHROTTLED = [
 let tenantFlags: Promise<string[]> | undefined;
 
 function unthrottledTenantFlags(): Promise<string[]> {
-  tenantFlags ??= new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let usage = '';
-    child.stderr.on('data', (chunk: Buffer) => (usage += chunk.toString()));
-    child.once('error', () => resolve([]));
-    child.once('close', () => resolve(usage.includes('--tenant-qps') ? UNTHROTTLED : []));
-  });
+  tenantFlags ??= Promise.all([cliOutput(['serve', '--help']), cliOutput([])]).then((helps) =>
+    helps.some((help) => help.includes('--tenant-qps')) ? UNTHROTTLED : [],
+  );
   return tenantFlags;
+}
+
+/** What the command prints, stdout and stderr, with `args`. */
+function cliOutput(args: string[]): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', () => resolve(''));
+    child.once('close', () => resolve(output));
+  });
 }
 
 /** `bare proxy listening on URL; kubeconfig: PATH`: the floor under the gateway (bare-proxy.ts). */
@@ -92,11 +109,11 @@ export function startBareProxyProcess(upstreamKubeconfigPath: string, dir: strin
     [],
     BARE_PROXY,
     [upstreamKubeconfigPath, dir],
-    /^bare proxy listening on (\S+); kubeconfig: (.+)$/,
+    [/^bare proxy listening on (\S+); kubeconfig: (.+)\n/m],
   );
 }
 
-function startCli(label: string, nodeArgs: string[], args: string[], ready: RegExp): Promise<ServerProcess> {
+function startCli(label: string, nodeArgs: string[], args: string[], ready: RegExp[]): Promise<ServerProcess> {
   return startScript(label, nodeArgs, CLI, args, ready);
 }
 
@@ -105,7 +122,8 @@ function startScript(
   nodeArgs: string[],
   script: string,
   args: string[],
-  ready: RegExp,
+  /** What it prints once ready, any of these: its URL and its kubeconfig's path, in that order. */
+  ready: RegExp[],
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   // Its complaints (a failed request in the gateway) belong in the benchmark's output.
@@ -124,18 +142,23 @@ function startScript(
     const onExit = (code: number | null, signal: string | null) =>
       fail(new Error(`${label} exited (${code ?? signal}) before it was ready`));
     const timer = setTimeout(
-      () => fail(new Error(`${label} did not print its listening line within ${STARTUP_TIMEOUT_MS / 1000} s`)),
+      () => fail(new Error(`${label} did not say it was up within ${STARTUP_TIMEOUT_MS / 1000} s`)),
       STARTUP_TIMEOUT_MS,
     );
     child.once('error', fail);
     child.once('exit', onExit);
     // Later lines keep being read, so the pipe never fills and blocks the server.
+    let printed = '';
+    let ended = false;
     lines.on('line', (line) => {
-      const match = ready.exec(line);
+      if (ended) return;
+      printed += `${line}\n`;
+      const match = ready.map((pattern) => pattern.exec(printed)).find(Boolean);
       if (!match) return;
+      ended = true;
       clearTimeout(timer);
       child.off('exit', onExit);
-      resolve({ label, child, pid: child.pid!, url: match[1], kubeconfigPath: match[2] });
+      resolve({ label, child, pid: child.pid!, url: match[1], kubeconfigPath: path.resolve(match[2]) });
     });
   });
 }

@@ -405,11 +405,13 @@ describe('adversarial: a stream on the replica that did not take the change ends
     }
   });
   after(async () => {
-    for (const replica of replicas) await replica.stop();
+    // One stop that fails must not leave etcd running or a tenant's key in a temp directory.
+    const stops = [...replicas.map((replica) => () => replica.stop()), () => upstream?.stop(), () => etcd?.stop()];
     replicas = [];
-    await upstream?.stop();
-    await etcd?.stop();
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    const failures: unknown[] = [];
+    for (const stop of [...stops, ...cleanups.reverse()])
+      await (async () => stop())().catch((err) => failures.push(err));
+    if (failures.length > 0) throw failures[0];
   });
 
   it('rotation through replica A ends the watch and the exec session open on replica B', async () => {

@@ -26,9 +26,7 @@ describe('devcluster: the command, restarts and several clusters in one process'
         return { child, line };
       };
       const first = await run();
-      expect(first.line).to.equal(
-        `devcluster devcluster listening on https://127.0.0.1:${port}; admin kubeconfig: ${dir}/admin.kubeconfig`,
-      );
+      expect(first.line).to.equal(`devcluster devcluster is up: https://127.0.0.1:${port}`);
       const kubectl = await Kubectl.create(`${dir}/admin.kubeconfig`);
       try {
         await kubectl.ok(

@@ -1,62 +1,114 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { killAndWait } from '../support/etcd-server.js';
-import { eventually } from '../support/eventually.js';
+import { eventually, waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const cli = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
 
-function run(args: string[]): Promise<{ code: number | null; output: string }> {
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    child.once('exit', (code) => resolve({ code, output }));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
+/** A long-running `paddock` command whose output accumulates. */
+function start(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string } {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return { child, stdout: () => stdout, stderr: () => stderr };
+}
+
+async function untilPrinted(server: ReturnType<typeof start>, pattern: RegExp): Promise<void> {
+  await waitUntil(
+    `paddock prints ${pattern}`,
+    () => {
+      if (pattern.test(server.stdout())) return true;
+      if (server.child.exitCode !== null)
+        throw new Error(`paddock exited ${server.child.exitCode}:\n${server.stdout()}${server.stderr()}`);
+      return false;
+    },
+    { timeout: 30_000, message: () => `paddock did not print ${pattern}:\n${server.stdout()}${server.stderr()}` },
+  );
+}
+
 describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
-  it('runs a member devcluster and the gateway, writes both kubeconfigs, and administers tenants from the command line', async () => {
+  it('runs a member devcluster and the gateway, says where they are, administers tenants, logs requests, and stops on Ctrl-C', async () => {
     const { dir, remove } = await makeTempDir('serve');
     const port = await freePort();
-    const child = spawn(process.execPath, [cli, 'serve', '--data-dir', dir, '--listen', `127.0.0.1:${port}`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const server = start(['serve', '--data-dir', dir, '--listen', `127.0.0.1:${port}`, '--request-log', 'line']);
     try {
-      const lines: string[] = [];
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: child.stdout }).on('line', (line) => {
-          lines.push(line);
-          if (lines.length === 2) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`paddock serve exited with ${code}`)));
-      });
-      expect(lines[0]).to.match(
+      await untilPrinted(server, /^Stop: Ctrl-C$/m);
+      expect(server.stderr()).to.equal(`starting Paddock: 1 devcluster, then the gateway on 127.0.0.1:${port} …\n`);
+      const banner = server.stdout();
+      expect(banner).to.match(
         new RegExp(
-          `^devcluster member1 listening on https://127\\.0\\.0\\.1:\\d+; direct kubeconfig: ${dir}/clusters/member1\\.kubeconfig$`,
+          [
+            `^Paddock is up: the gateway listens on https://127\\.0\\.0\\.1:${port}`,
+            `  admin kubeconfig   ${dir}/admin\\.kubeconfig`,
+            `  cluster member1    https://127\\.0\\.0\\.1:\\d+, kubeconfig ${dir}/clusters/member1\\.kubeconfig`,
+            '  request log        one line per request',
+            'Next: create a tenant .*',
+            `  npm run paddock -- tenant create foofoo --data-dir ${dir}`,
+            `  npm run --silent paddock -- tenant kubeconfig foofoo --data-dir ${dir} > ${dir}/foofoo\\.kubeconfig`,
+            `  KUBECONFIG=${dir}/foofoo\\.kubeconfig KUBECACHEDIR=${dir}/kubectl-cache/foofoo kubectl get namespaces`,
+            'Stop: Ctrl-C\\n$',
+          ].join('\\n'),
         ),
       );
-      expect(lines[1]).to.equal(
-        `paddock gateway listening on https://127.0.0.1:${port}; admin kubeconfig: ${dir}/admin.kubeconfig`,
-      );
+      const pid = Number(await readFile(`${dir}/paddock.pid`, 'utf8'));
+      expect(pid).to.equal(server.child.pid);
 
       const created = await run(['tenant', 'create', 'cli001', '--data-dir', dir]);
-      expect(created).to.deep.equal({ code: 0, output: 'tenant/cli001 created (Active on member1)\n' });
+      expect(created).to.deep.equal({ code: 0, stdout: 'tenant/cli001 created (Active on member1)\n', stderr: '' });
       const listed = await run(['tenant', 'list', '--data-dir', dir]);
-      expect(listed.output).to.match(/^NAME\s+PHASE\s+CLUSTER\s+AGE\ncli001\s+Active\s+member1\s+\d+s\n$/);
+      expect(listed.stdout).to.match(/^NAME\s+PHASE\s+CLUSTER\s+AGE\ncli001\s+Active\s+member1\s+\d+s\n$/);
       const kubeconfig = await run(['tenant', 'kubeconfig', 'cli001', '--data-dir', dir]);
-      expect(kubeconfig.output).to.contain('current-context: cli001@paddock');
+      expect(kubeconfig.stderr).to.equal('');
+      const annotation = JSON.parse((await run(['tenant', 'get', 'cli001', '-o', 'json', '--data-dir', dir])).stdout)
+        .metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'];
+      expect(kubeconfig.stdout, 'stdout is the kubeconfig and nothing else').to.equal(
+        `${Buffer.from(annotation, 'base64').toString('utf8').trimEnd()}\n`,
+      );
+      expect(parse(kubeconfig.stdout)['current-context']).to.equal('cli001@paddock');
 
       const admin = await Kubectl.create(`${dir}/admin.kubeconfig`);
       expect(await admin.ok(['get', 'tenants'])).to.match(
         /^NAME\s+PHASE\s+CLUSTER\s+AGE\ncli001\s+Active\s+member1\s+\d+s\n$/,
       );
       await admin.dispose();
+
+      const tenantKubeconfig = `${dir}/cli001.kubeconfig`;
+      await writeFile(tenantKubeconfig, kubeconfig.stdout, { mode: 0o600 });
+      const tenant = await Kubectl.create(tenantKubeconfig);
+      await tenant.ok(['get', 'configmaps', '-l', 'team=secretteam']);
+      await tenant.dispose();
+      await eventually(
+        () => server.stdout(),
+        (log) =>
+          expect(log).to.match(
+            /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z cli001-admin cli001 list \/api\/v1\/namespaces\/default\/configmaps 200 \d+ms$/m,
+          ),
+      );
+      expect(server.stdout()).to.match(
+        /^\S+Z admin - create \/apis\/tenant\.kubezoo\.io\/v1alpha1\/tenants 201 \d+ms$/m,
+      );
+      expect(server.stdout(), 'no query string in the log').not.to.contain('secretteam');
+
       const member = await Kubectl.create(`${dir}/clusters/member1.kubeconfig`);
       await member.ok(
         ['apply', '-f', '-'],
@@ -66,19 +118,16 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
           metadata: { name: 'held', namespace: 'cli001-default', finalizers: ['example.com/hold'] },
         }),
       );
-      const deleting = spawn(process.execPath, [cli, 'tenant', 'delete', 'cli001', '--data-dir', dir], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let progress = '';
-      deleting.stdout.on('data', (c: Buffer) => (progress += c.toString()));
+      const deleting = start(['tenant', 'delete', 'cli001', '--data-dir', dir]);
       await eventually(
-        () => progress,
-        (printed) =>
-          expect(printed).to.match(
-            /^tenant\/cli001 deleting\n {2}waiting for \d+ objects? to be removed from member1: .*namespaces\/cli001-default/m,
+        () => deleting.stderr(),
+        (progress) =>
+          expect(progress).to.match(
+            /^ {2}waiting for \d+ objects? to be removed from member1: .*namespaces\/cli001-default/m,
           ),
         10_000,
       );
+      expect(deleting.stdout()).to.equal('tenant/cli001 deleting\n');
       await member.ok([
         'patch',
         'configmap',
@@ -89,29 +138,118 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
         '-p',
         '[{"op":"remove","path":"/metadata/finalizers"}]',
       ]);
-      const code = await new Promise((resolve) => deleting.once('exit', resolve));
+      const code = await new Promise((resolve) => deleting.child.once('exit', resolve));
       expect(code).to.equal(0);
-      expect(progress.trimEnd().split('\n').pop()).to.equal('tenant/cli001 deleted');
+      expect(deleting.stdout()).to.equal('tenant/cli001 deleting\ntenant/cli001 deleted\n');
       await member.dispose();
+
+      await killAndWait(server.child, 'SIGINT');
+      expect(server.child.exitCode).to.equal(0);
+      expect(server.stderr()).to.match(/\nSIGINT: stopping Paddock … stopped\n$/);
+      expect(existsSync(`${dir}/paddock.pid`), 'the pid file is removed').to.equal(false);
     } finally {
-      await killAndWait(child, 'SIGTERM');
+      await killAndWait(server.child, 'SIGTERM');
       await remove();
     }
-    expect(child.exitCode).to.equal(0);
+  });
+
+  it('logs no request with the default --request-log off', async () => {
+    const { dir, remove } = await makeTempDir('serve-quiet');
+    const server = start(['serve', '--data-dir', dir, '--listen', '127.0.0.1:0']);
+    try {
+      await untilPrinted(server, /^Stop: Ctrl-C$/m);
+      expect(server.stdout()).to.match(/^ {2}request log {8}off \(--request-log line: one line per request\)$/m);
+      const before = server.stdout();
+      expect((await run(['tenant', 'list', '--data-dir', dir])).code).to.equal(0);
+      await killAndWait(server.child, 'SIGTERM');
+      expect(server.stdout()).to.equal(before);
+      expect(server.stderr()).to.match(/\nSIGTERM: stopping Paddock … stopped\n$/);
+    } finally {
+      await killAndWait(server.child, 'SIGTERM');
+      await remove();
+    }
+  });
+
+  it('--background returns once Paddock is up, and `paddock stop` stops it', async () => {
+    const { dir, remove } = await makeTempDir('serve-background');
+    let pid: number | undefined;
+    try {
+      const started = await run(['serve', '--background', '--data-dir', dir, '--listen', '127.0.0.1:0']);
+      expect(started.code, started.stderr).to.equal(0);
+      pid = Number(await readFile(`${dir}/paddock.pid`, 'utf8'));
+      expect(started.stderr).to.equal(`starting Paddock in the background (log: ${dir}/serve.log) … up (pid ${pid})\n`);
+      expect(started.stdout).to.match(/^Paddock is up: the gateway listens on https:\/\/127\.0\.0\.1:\d+\n/);
+      expect(started.stdout).to.match(new RegExp(`\\nStop: npm run paddock -- stop --data-dir ${dir}\\n$`));
+      expect(await readFile(`${dir}/serve.log`, 'utf8')).to.contain(started.stdout);
+      const listed = await run(['tenant', 'list', '--data-dir', dir]);
+      expect(listed).to.deep.include({ code: 0, stdout: 'NAME   PHASE   CLUSTER   AGE\n' });
+
+      const again = await run(['serve', '--background', '--data-dir', dir, '--listen', '127.0.0.1:0']);
+      expect(again.code).to.equal(1);
+      expect(again.stderr).to.match(/ … failed:\n(.|\n)*is in use by process/);
+
+      const stopped = await run(['stop', '--data-dir', dir]);
+      expect(stopped).to.deep.equal({ code: 0, stdout: '', stderr: `stopping Paddock (pid ${pid}) … stopped\n` });
+      expect(isAlive(pid)).to.equal(false);
+      expect(await readFile(`${dir}/serve.log`, 'utf8')).to.match(/SIGTERM: stopping Paddock … stopped\n$/);
+      expect(await run(['stop', '--data-dir', dir])).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: `paddock: no Paddock runs on ${dir} (no paddock.pid)\n`,
+      });
+    } finally {
+      if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+      await remove();
+    }
+  });
+
+  it('`paddock devcluster` says where it is and stops on Ctrl-C', async () => {
+    const { dir, remove } = await makeTempDir('devcluster-command');
+    const server = start(['devcluster', '--data-dir', dir, '--listen', '127.0.0.1:0', '--name', 'dc1']);
+    try {
+      await untilPrinted(server, /^Stop: Ctrl-C$/m);
+      expect(server.stderr()).to.equal('starting devcluster dc1 on 127.0.0.1:0 …\n');
+      expect(server.stdout()).to.match(
+        new RegExp(
+          `^devcluster dc1 is up: https://127\\.0\\.0\\.1:\\d+\\n  admin kubeconfig   ${dir}/admin\\.kubeconfig\\n`,
+        ),
+      );
+      const kubectl = await Kubectl.create(`${dir}/admin.kubeconfig`);
+      expect(await kubectl.ok(['get', 'namespace', 'default', '-o', 'name'])).to.equal('namespace/default\n');
+      await kubectl.dispose();
+      await killAndWait(server.child, 'SIGINT');
+      expect(server.child.exitCode).to.equal(0);
+      expect(server.stderr()).to.match(/\nSIGINT: stopping devcluster dc1 … stopped\n$/);
+    } finally {
+      await killAndWait(server.child, 'SIGTERM');
+      await remove();
+    }
   });
 
   it('refuses a malformed --tenant-* limit before it starts anything', async () => {
     expect(await run(['serve', '--tenant-qps', 'lots'])).to.deep.equal({
       code: 1,
-      output: 'paddock: --tenant-qps must be a non-negative number (0: no limit), got "lots"\n',
+      stdout: '',
+      stderr: 'paddock: --tenant-qps must be a non-negative number (0: no limit), got "lots"\n',
     });
     expect(await run(['serve', '--tenant-max-watches', '2.5'])).to.deep.equal({
       code: 1,
-      output: 'paddock: --tenant-max-watches must be a non-negative whole number (0: no limit), got "2.5"\n',
+      stdout: '',
+      stderr: 'paddock: --tenant-max-watches must be a non-negative whole number (0: no limit), got "2.5"\n',
     });
     expect(await run(['serve', '--tenant-burst', '0'])).to.deep.equal({
       code: 1,
-      output: 'paddock: --tenant-burst must be at least 1 while --tenant-qps limits the rate\n',
+      stdout: '',
+      stderr: 'paddock: --tenant-burst must be at least 1 while --tenant-qps limits the rate\n',
     });
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

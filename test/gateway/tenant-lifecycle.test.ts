@@ -117,9 +117,10 @@ for (const backend of ['embedded', 'etcd'] as const) {
       return Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString('utf8');
     }
 
-    /** A tenant kubeconfig pointed at a given replica. */
+    /** A tenant kubeconfig pointed at a given replica, in a directory the suite removes (it holds a key). */
     async function kubectlAs(kubeconfigText: string, replica: Replica): Promise<Kubectl> {
-      const { dir } = await makeTempDir('tenant-kubeconfig');
+      const { dir, remove } = await makeTempDir('tenant-kubeconfig');
+      cleanups.push(remove);
       const file = `${dir}/kubeconfig`;
       await writeFile(file, kubeconfigText.replace(/server: .*/, `server: ${replica.url}`));
       return Kubectl.create(file);

@@ -1,0 +1,277 @@
+/**
+ * What each `paddock` command accepts and how its help reads: the declarations alone, with no
+ * import of what runs the commands, so that `--help` and a usage error answer at once and
+ * `cli.ts` loads a command's code only to run it.
+ */
+import { commandListText, type CommandSpec, type FlagSpec } from './cli-usage.js';
+import { REQUEST_LOG_MODES } from './request-log.js';
+import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
+
+export const SERVE = {
+  name: 'serve',
+  summary: 'Run a gateway replica: tenants point kubectl at it and each sees a cluster of its own.',
+  description: [
+    'Without --upstream it first starts --dev-clusters devclusters (member1, member2, …) as the clusters',
+    'tenants live on, with their kubeconfigs in <data-dir>/clusters/. The admin kubeconfig is written to',
+    '<data-dir>/admin.kubeconfig on every start. It runs until Ctrl-C or SIGTERM (or `paddock stop`).',
+  ].join('\n'),
+  flags: {
+    listen: {
+      type: 'string',
+      default: '127.0.0.1:6443',
+      value: 'HOST:PORT',
+      help: 'Where this replica listens; port 0 picks a free one.',
+    },
+    'advertise-address': {
+      type: 'string',
+      value: 'HOST:PORT',
+      help: 'What tenant kubeconfigs point at (a load balancer in front of replicas); the listen address if absent.',
+    },
+    'data-dir': {
+      type: 'string',
+      default: '.paddock',
+      value: 'DIR',
+      help: 'The admin kubeconfig, the devclusters, and the embedded store; kept private (0700).',
+    },
+    'dev-clusters': {
+      type: 'string',
+      default: '1',
+      value: 'N',
+      help: 'How many devclusters to start as member clusters (1 to 16), when no --upstream is given.',
+    },
+    upstream: {
+      type: 'string',
+      multiple: true,
+      value: 'NAME=KUBECONFIG',
+      help: 'An existing cluster tenants live on, instead of devclusters (credentials inline in the kubeconfig).',
+    },
+    'etcd-endpoints': {
+      type: 'string',
+      value: 'URL,...',
+      help: 'Keep state in etcd at these endpoints (replicas share it) instead of the embedded store.',
+    },
+    'etcd-prefix': { type: 'string', default: '/paddock', value: 'PREFIX', help: 'The key prefix in etcd.' },
+    'ca-cert': {
+      type: 'string',
+      value: 'FILE',
+      help: 'The CA certificate to sign with; created and kept in the store if absent.',
+    },
+    'ca-key': { type: 'string', value: 'FILE', help: "The CA's private key (with --ca-cert)." },
+    'key-algorithm': {
+      type: 'string',
+      default: 'ecdsa',
+      value: 'ecdsa|rsa',
+      help: 'The key type of tenant certificates: ECDSA P-256 or RSA-2048.',
+    },
+    'tenant-cert-validity': {
+      type: 'string',
+      default: '8760h',
+      value: 'DURATION',
+      help: 'How long tenant certificates are valid, in hours (8760h) or days (365d).',
+    },
+    'election-ttl': {
+      type: 'string',
+      default: '5',
+      value: 'SECONDS',
+      help: 'After how long another replica takes over the tenant controller when the leader dies.',
+    },
+    'max-request-bytes': {
+      type: 'string',
+      default: String(3 * 1024 * 1024),
+      value: 'BYTES',
+      help: 'The largest tenant request body; a larger one is answered 413.',
+    },
+    'tenant-qps': {
+      type: 'string',
+      default: String(DEFAULT_TENANT_LIMITS.qps),
+      value: 'N',
+      help: "Each tenant's request rate on this replica, per second (0: no limit).",
+    },
+    'tenant-burst': {
+      type: 'string',
+      default: String(DEFAULT_TENANT_LIMITS.burst),
+      value: 'N',
+      help: 'How many requests a tenant may make at once above its rate.',
+    },
+    'tenant-max-watches': {
+      type: 'string',
+      default: String(DEFAULT_TENANT_LIMITS.maxWatches),
+      value: 'N',
+      help: "Each tenant's open watches, logs, proxies, exec, attach and port-forward sessions (0: no limit).",
+    },
+    'tenant-max-upstream-connections': {
+      type: 'string',
+      default: String(DEFAULT_TENANT_LIMITS.maxUpstreamConnections),
+      value: 'N',
+      help: 'Upstream connections one tenant may hold at once on this replica (0: no limit).',
+    },
+    'request-log': {
+      type: 'string',
+      default: 'off',
+      value: REQUEST_LOG_MODES.join('|'),
+      help: 'line: print one line per request when it ends (time, user, tenant, verb, path, code, duration).',
+    },
+    background: {
+      type: 'boolean',
+      help: 'Start in the background and return once up; output goes to <data-dir>/serve.log; stop with `paddock stop`.',
+    },
+  },
+  examples: [
+    'paddock serve                                   # npm start: member1 and the gateway on 127.0.0.1:6443',
+    'paddock serve --background                      # the same, returning to the shell once it is up',
+    'paddock serve --dev-clusters 3 --listen 127.0.0.1:7443 --data-dir /tmp/paddock-demo',
+    'paddock serve --etcd-endpoints http://127.0.0.1:2379 --upstream member1=member1.kubeconfig',
+  ],
+} as const satisfies CommandSpec;
+
+export const DEVCLUSTER = {
+  name: 'devcluster',
+  summary: 'Run one devcluster: a Kubernetes-compatible API server for development and tests.',
+  description: [
+    'kubectl drives it as a cluster (docs/devcluster.md says what it serves). Its admin kubeconfig is',
+    'written to <data-dir>/admin.kubeconfig. It runs until Ctrl-C or SIGTERM.',
+  ].join('\n'),
+  flags: {
+    listen: {
+      type: 'string',
+      default: '127.0.0.1:6444',
+      value: 'HOST:PORT',
+      help: 'Where it listens; port 0 picks a free one.',
+    },
+    'data-dir': {
+      type: 'string',
+      default: '.paddock/devcluster',
+      value: 'DIR',
+      help: 'The CA, the admin kubeconfig and the embedded store; kept private (0700).',
+    },
+    'etcd-endpoints': {
+      type: 'string',
+      value: 'URL,...',
+      help: 'Keep its objects in etcd at these endpoints instead of the embedded store.',
+    },
+    'etcd-prefix': {
+      type: 'string',
+      default: '/devcluster',
+      value: 'PREFIX',
+      help: 'The key prefix in etcd (the cluster name is added under it).',
+    },
+    name: {
+      type: 'string',
+      default: 'devcluster',
+      value: 'NAME',
+      help: 'The cluster, user and context name in its kubeconfig.',
+    },
+  },
+  examples: ['paddock devcluster --listen 127.0.0.1:6444 --data-dir /tmp/dc'],
+} as const satisfies CommandSpec;
+
+/** How every tenant command reaches the gateway's admin API. */
+const ADMIN_FLAGS = {
+  'data-dir': {
+    type: 'string',
+    default: '.paddock',
+    value: 'DIR',
+    help: 'The data directory of `paddock serve`: its admin kubeconfig, <data-dir>/admin.kubeconfig, is used.',
+  },
+  kubeconfig: {
+    type: 'string',
+    value: 'FILE',
+    help: 'An admin kubeconfig to use instead of the one in --data-dir.',
+  },
+} as const satisfies Record<string, FlagSpec>;
+
+export const TIMEOUT_FLAG = {
+  type: 'string',
+  default: '120',
+  value: 'SECONDS',
+  help: 'How long to wait before giving up.',
+} as const satisfies FlagSpec;
+
+export const TENANT_VERBS = {
+  create: {
+    name: 'tenant create',
+    positionals: ['ID'],
+    summary: 'Create a tenant and wait until it is Active (its namespaces, RBAC and certificate made).',
+    description: 'ID is the tenant id: exactly 6 characters of [a-z0-9].',
+    flags: {
+      ...ADMIN_FLAGS,
+      cluster: { type: 'string', value: 'NAME', help: 'Place the tenant on this member cluster.' },
+      timeout: TIMEOUT_FLAG,
+    },
+    examples: ['paddock tenant create foofoo', 'paddock tenant create barbar --cluster member2'],
+  },
+  get: {
+    name: 'tenant get',
+    positionals: ['ID'],
+    summary: 'Print a Tenant object.',
+    flags: {
+      ...ADMIN_FLAGS,
+      output: { type: 'string', short: 'o', default: 'yaml', value: 'yaml|json', help: 'The output format.' },
+    },
+  },
+  list: {
+    name: 'tenant list',
+    summary: 'List the tenants: NAME, PHASE, CLUSTER and AGE.',
+    flags: ADMIN_FLAGS,
+  },
+  delete: {
+    name: 'tenant delete',
+    positionals: ['ID'],
+    summary: 'Delete a tenant and everything it owns upstream; prints what is left until it is gone.',
+    flags: { ...ADMIN_FLAGS, timeout: TIMEOUT_FLAG },
+  },
+  kubeconfig: {
+    name: 'tenant kubeconfig',
+    positionals: ['ID'],
+    summary: "Print the tenant's kubeconfig (with its private key) to stdout, and nothing else.",
+    description: 'Redirect it into a private place: the data directory is 0700 and ignored by git.',
+    flags: ADMIN_FLAGS,
+    examples: ['paddock tenant kubeconfig foofoo > .paddock/foofoo.kubeconfig'],
+  },
+  rotate: {
+    name: 'tenant rotate',
+    positionals: ['ID'],
+    summary: 'Issue the tenant a new certificate and wait for it; the old one is refused from then on.',
+    description: 'Get the new kubeconfig with `paddock tenant kubeconfig ID`.',
+    flags: { ...ADMIN_FLAGS, timeout: TIMEOUT_FLAG },
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+/** `paddock tenant --help`. */
+export const TENANT_HELP = commandListText(
+  "Administer tenants through the gateway's admin API, with the admin kubeconfig.",
+  'paddock tenant <command> [ID] [flags]',
+  Object.entries(TENANT_VERBS).map(([name, spec]) => ({ name, summary: spec.summary })),
+  "See 'paddock tenant <command> --help' for a command's flags.",
+);
+
+export const TENANT_SUMMARY = 'Administer tenants: create, get, list, delete, kubeconfig, rotate.';
+
+/** The help of `paddock tenant <verb>`; undefined for a verb that does not exist. */
+export function tenantVerbHelp(verb: string): CommandSpec | undefined {
+  return Object.hasOwn(TENANT_VERBS, verb) ? TENANT_VERBS[verb as keyof typeof TENANT_VERBS] : undefined;
+}
+
+export const STOP = {
+  name: 'stop',
+  summary: 'Stop the Paddock that `paddock serve` runs on a data directory, and wait until it has stopped.',
+  flags: {
+    'data-dir': { type: 'string', default: '.paddock', value: 'DIR', help: 'The data directory it was started with.' },
+    timeout: { type: 'string', default: '60', value: 'SECONDS', help: 'How long to wait before giving up.' },
+  },
+} as const satisfies CommandSpec;
+
+export const COMMANDS = [
+  { name: 'serve', summary: 'Run a gateway replica (npm start runs it with the defaults).' },
+  { name: 'stop', summary: 'Stop a Paddock started with `paddock serve` (e.g. `--background`).' },
+  { name: 'devcluster', summary: 'Run one devcluster, a Kubernetes-compatible API server.' },
+  { name: 'tenant', summary: TENANT_SUMMARY },
+  { name: 'help', summary: "Print a command's help: paddock help tenant create." },
+];
+
+export const HELP = commandListText(
+  'Paddock: a multi-tenant gateway for Kubernetes. Tenants use kubectl with a kubeconfig it issued and each sees\na cluster of its own (from a checkout: npm run paddock -- <command>).',
+  'paddock <command> [flags]',
+  COMMANDS,
+  "See 'paddock <command> --help' for a command's flags.",
+);

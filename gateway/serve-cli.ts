@@ -1,0 +1,147 @@
+/**
+ * `paddock serve`: a gateway replica. Without `--upstream` it first starts `--dev-clusters`
+ * embedded devclusters (`member1`…) as its upstream clusters and writes their kubeconfigs to
+ * `<data-dir>/clusters/<name>.kubeconfig`; the admin kubeconfig goes to `<data-dir>/admin.kubeconfig`.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { installFaultHandlers } from '../apiserver/process-faults.js';
+import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
+import { privateDataDir, writePrivateFile } from '../store/index.js';
+import { announceRunning, announceStopped, serveInBackground, startedInBackground } from './background.js';
+import { SERVE } from './cli-commands.js';
+import { listFlag, parseCommand } from './cli-usage.js';
+import { startGateway } from './gateway.js';
+import { isRequestLogMode, REQUEST_LOG_MODES, requestLogLine } from './request-log.js';
+import { serveBanner } from './serve-banner.js';
+import { runUntilSignal } from './until-signal.js';
+
+export async function serve(args: string[]): Promise<number> {
+  const parsed = parseCommand(SERVE, args, (text) => process.stdout.write(text));
+  if (!parsed) return 0;
+  const { values } = parsed;
+  const tenantLimits = {
+    qps: limitFlag('--tenant-qps', values['tenant-qps'], false),
+    burst: limitFlag('--tenant-burst', values['tenant-burst'], true),
+    maxWatches: limitFlag('--tenant-max-watches', values['tenant-max-watches'], true),
+    maxUpstreamConnections: limitFlag(
+      '--tenant-max-upstream-connections',
+      values['tenant-max-upstream-connections'],
+      true,
+    ),
+  };
+  if (tenantLimits.qps > 0 && tenantLimits.burst === 0)
+    throw new Error('--tenant-burst must be at least 1 while --tenant-qps limits the rate');
+  const keyAlgorithm = values['key-algorithm'];
+  if (keyAlgorithm !== 'ecdsa' && keyAlgorithm !== 'rsa') throw new Error('--key-algorithm must be ecdsa or rsa');
+  const requestLog = values['request-log'];
+  if (!isRequestLogMode(requestLog))
+    throw new Error(`--request-log must be ${REQUEST_LOG_MODES.join(' or ')}, got ${JSON.stringify(requestLog)}`);
+  const tenantCertValidityDays = durationDays(values['tenant-cert-validity']);
+  const upstreamSpecs = values.upstream ?? [];
+  const devClusterCount = Number(values['dev-clusters']);
+  if (upstreamSpecs.length === 0 && (!Number.isInteger(devClusterCount) || devClusterCount < 1 || devClusterCount > 16))
+    throw new Error('--dev-clusters must be a whole number from 1 to 16 (or give --upstream)');
+  const dataDir = path.resolve(values['data-dir']);
+  if (values.background)
+    return serveInBackground(
+      args.filter((arg) => arg !== '--background'),
+      dataDir,
+    );
+
+  const clustersDir = path.join(dataDir, 'clusters');
+  const etcdEndpoints = listFlag(values['etcd-endpoints']);
+  const devclusters: DevCluster[] = [];
+  const stopDevclusters = () => Promise.all(devclusters.splice(0).map((c) => c.stop()));
+  const clusters: { name: string; kubeconfig: string; url?: string }[] = [];
+  try {
+    const upstreams = await Promise.all(upstreamSpecs.map(parseUpstream));
+    clusters.push(...upstreams.map((u) => ({ name: u.name, kubeconfig: u.file })));
+    process.stderr.write(
+      `starting Paddock: ${upstreams.length ? `upstream ${upstreams.map((u) => u.name).join(', ')}` : `${devClusterCount} devcluster${devClusterCount > 1 ? 's' : ''}`}, then the gateway on ${values.listen} …\n`,
+    );
+    if (upstreams.length === 0) {
+      await privateDataDir(clustersDir);
+      for (let i = 1; i <= devClusterCount; i++) {
+        const name = `member${i}`;
+        const cluster = await startDevCluster({
+          name,
+          listen: '127.0.0.1:0',
+          dataDir: path.join(clustersDir, name),
+          etcdEndpoints,
+          etcdPrefix: `${values['etcd-prefix']}/clusters`,
+        });
+        devclusters.push(cluster);
+        const kubeconfig = path.join(clustersDir, `${name}.kubeconfig`);
+        const text = await readFile(cluster.kubeconfigPath, 'utf8');
+        await writePrivateFile(kubeconfig, text);
+        upstreams.push({ name, kubeconfig: text, file: kubeconfig });
+        clusters.push({ name, kubeconfig, url: cluster.url });
+      }
+    }
+    const gateway = await startGateway({
+      listen: values.listen,
+      advertiseAddress: values['advertise-address'],
+      dataDir,
+      etcdEndpoints,
+      etcdPrefix: values['etcd-prefix'],
+      caCert: values['ca-cert'],
+      caKey: values['ca-key'],
+      keyAlgorithm,
+      tenantCertValidityDays,
+      upstreams,
+      electionTtlSeconds: Number(values['election-ttl']),
+      maxRequestBytes: Number(values['max-request-bytes']),
+      tenantLimits,
+      onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,
+    });
+    const banner = serveBanner({
+      gatewayUrl: gateway.url,
+      adminKubeconfig: gateway.adminKubeconfigPath,
+      dataDir,
+      clusters,
+      requestLog,
+      background: startedInBackground(),
+    });
+    process.stdout.write(banner);
+    await announceRunning(dataDir, banner);
+    // From here on a fault is one request's, not the gateway's (startup failures still end it).
+    installFaultHandlers();
+    await runUntilSignal('Paddock', async () => {
+      await gateway.stop();
+      await stopDevclusters();
+      await announceStopped(dataDir);
+    });
+    return 0;
+  } finally {
+    await stopDevclusters();
+  }
+}
+
+/** `--upstream NAME=KUBECONFIG` */
+async function parseUpstream(spec: string): Promise<{ name: string; kubeconfig: string; file: string }> {
+  const eq = spec.indexOf('=');
+  if (eq <= 0) throw new Error(`--upstream must be NAME=KUBECONFIG, got ${JSON.stringify(spec)}`);
+  const file = path.resolve(spec.slice(eq + 1));
+  return { name: spec.slice(0, eq), kubeconfig: await readFile(file, 'utf8'), file };
+}
+
+/** A per-tenant limit: a non-negative number (a whole one unless `whole` is false); 0 turns the limit off. */
+function limitFlag(flag: string, text: string, whole: boolean): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || (whole && !Number.isInteger(value))) {
+    throw new Error(
+      `${flag} must be a non-negative ${whole ? 'whole number' : 'number'} (0: no limit), got ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
+}
+
+/** A validity such as `8760h` or `365d` (Go durations in hours, or days), in days. */
+function durationDays(text: string): number {
+  const match = /^(\d+)(h|d)$/.exec(text);
+  if (!match) throw new Error(`--tenant-cert-validity must look like 8760h or 365d, got ${JSON.stringify(text)}`);
+  const days = match[2] === 'd' ? Number(match[1]) : Number(match[1]) / 24;
+  if (days <= 0) throw new Error('--tenant-cert-validity must be positive');
+  return days;
+}

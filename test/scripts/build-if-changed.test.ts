@@ -1,0 +1,89 @@
+/**
+ * scripts/build.mjs, which `npm start`, `npm run paddock`, `npm run bench` and `npm run build`
+ * run first: nothing to do when no source changed; a changed, added or deleted source, or a
+ * deleted output, is rebuilt, and a deleted source leaves no output behind. Run on a copy of the
+ * project with its built dist/ (and the installed node_modules linked), so the project's own
+ * dist/ is never touched.
+ */
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, cp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const NOT_COPIED = new Set(['node_modules', '.git', '.paddock', 'bench/results']);
+
+describe('scripts/build.mjs: builds only what changed, and never leaves a stale output', function () {
+  this.timeout(300_000);
+  let project: string;
+  let remove: () => Promise<void>;
+
+  before(async () => {
+    const temp = await makeTempDir('build');
+    remove = temp.remove;
+    project = path.join(temp.dir, 'paddock');
+    await cp(REPO_ROOT, project, {
+      recursive: true,
+      filter: (source) => !NOT_COPIED.has(path.relative(REPO_ROOT, source)),
+    });
+    await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(project, 'node_modules'));
+  });
+  after(async () => remove?.());
+
+  function build(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, ['scripts/build.mjs'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+  const REBUILT = /^rebuilding Paddock \(the sources changed since the last build\) … done in [\d.]+ s\n$/;
+  const inProject = (file: string) => path.join(project, file);
+
+  it('does nothing when nothing changed since the build of the copied dist/', async () => {
+    expect(await build()).to.deep.equal({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('rebuilds a changed or added source, with progress and tsc on stderr only', async () => {
+    await appendFile(inProject('gateway/request-log.ts'), '\nexport const CHANGED_FOR_THE_BUILD_TEST = 1;\n');
+    await writeFile(inProject('test/zz-stale.test.ts'), "it('would still run from dist/', () => undefined);\n");
+    const rebuilt = await build();
+    expect(rebuilt.code).to.equal(0);
+    expect(rebuilt.stdout).to.equal('');
+    expect(rebuilt.stderr).to.match(REBUILT);
+    expect(await readFile(inProject('dist/gateway/request-log.js'), 'utf8')).to.contain('CHANGED_FOR_THE_BUILD_TEST');
+    expect(existsSync(inProject('dist/test/zz-stale.test.js'))).to.equal(true);
+    expect(await build()).to.deep.equal({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it("deletes a deleted source's output and source map, and restores an output deleted by hand", async () => {
+    await rm(inProject('test/zz-stale.test.ts'));
+    await rm(inProject('dist/gateway/cli.js'));
+    expect((await build()).stderr).to.match(REBUILT);
+    expect(existsSync(inProject('dist/test/zz-stale.test.js')), 'the stale test').to.equal(false);
+    expect(existsSync(inProject('dist/test/zz-stale.test.js.map')), 'its source map').to.equal(false);
+    expect(existsSync(inProject('dist/gateway/cli.js')), 'the output deleted by hand').to.equal(true);
+  });
+
+  it('fails on a type error and does not take the broken output for built once the error is undone', async () => {
+    const file = inProject('gateway/serve-banner.ts');
+    const good = await readFile(file, 'utf8');
+    await appendFile(file, "\nexport const BROKEN_FOR_THE_BUILD_TEST: number = 'text';\n");
+    const failed = await build();
+    expect(failed.code).to.not.equal(0);
+    expect(failed.stdout).to.equal('');
+    expect(failed.stderr).to.contain("error TS2322: Type 'string' is not assignable to type 'number'");
+    expect(failed.stderr).to.match(/the build failed \(tsc above\); nothing was run\n$/);
+    await writeFile(file, good);
+    expect((await build()).stderr).to.match(REBUILT);
+    expect(await readFile(inProject('dist/gateway/serve-banner.js'), 'utf8')).not.to.contain(
+      'BROKEN_FOR_THE_BUILD_TEST',
+    );
+  });
+});
