@@ -260,8 +260,8 @@ export class CronJobController {
 function parseSchedule(text: string, timeZone: string | undefined): (from: Date) => CronExpression {
   const trimmed = text.trim();
   const expression = MACROS[trimmed] ?? trimmed;
-  if (expression.split(/\s+/).length !== 5)
-    throw new Error(`expected exactly 5 fields, found ${expression.split(/\s+/).filter(Boolean).length}: ${text}`);
+  const fields = expression.split(/\s+/).filter(Boolean);
+  if (fields.length !== 5) throw new Error(`expected exactly 5 fields, found ${fields.length}: [${fields.join(' ')}]`);
   const tz = timeZone ?? 'UTC';
   if (!isTimeZone(tz)) throw new Error(`unknown time zone ${tz}`);
   return (from) => CronExpressionParser.parse(expression, { currentDate: from, tz, strict: false });
