@@ -11,6 +11,8 @@ import { WorkQueue } from './work-queue.js';
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 export const COMPLETION_INDEX = 'batch.kubernetes.io/job-completion-index';
 
+/** Queue keys of orphaned pods to release, beside the Jobs' `<namespace>/<name>`. */
+const ORPHAN = 'orphan:';
 const SUCCESS = { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' };
 const DEADLINE = { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
 const BACKOFF = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
@@ -64,6 +66,7 @@ export class JobController {
       const pod = JSON.parse(value) as ApiObject;
       const owner = controllerOf(pod, 'Job');
       if (owner) this.queue.add(`${pod.metadata.namespace}/${owner.name}`);
+      else if (hasTrackingFinalizer(pod)) this.queue.add(`${ORPHAN}${pod.metadata.namespace}/${pod.metadata.name}`);
     };
     this.pods = new WatchLoop(
       store,
@@ -97,6 +100,7 @@ export class JobController {
   }
 
   private async sync(key: string): Promise<void> {
+    if (key.startsWith(ORPHAN)) return this.releaseOrphan(key.slice(ORPHAN.length));
     const [namespace, name] = key.split('/');
     const jobs = this.api.registryOf('batch', 'jobs')!;
     const job = await jobs.get(namespace, name).catch((err: unknown) => {
@@ -275,6 +279,17 @@ export class JobController {
     if (!hasTrackingFinalizer(pod)) return;
     await mutate(this.api.registryOf('', 'pods')!, pod.metadata.namespace, pod.metadata.name, (current) =>
       removeFinalizer(current, JOB_TRACKING_FINALIZER),
+    );
+  }
+
+  /** A pod no Job controls any more (orphaned) has nothing to be counted for: its finalizer goes. */
+  private async releaseOrphan(key: string): Promise<void> {
+    const [namespace, name] = key.split('/');
+    await mutate(
+      this.api.registryOf('', 'pods')!,
+      namespace,
+      name,
+      (pod) => !controllerOf(pod, 'Job') && removeFinalizer(pod, JOB_TRACKING_FINALIZER),
     );
   }
 

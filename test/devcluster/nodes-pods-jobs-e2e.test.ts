@@ -252,6 +252,19 @@ describe('devcluster with the real kubectl: the node, the scheduler and kubelet,
     expect(reasons(events)).to.include.members(['Suspended', 'Resumed', 'SuccessfulCreate', 'Completed']);
   });
 
+  it("releases the tracking finalizer of a Job's pods orphaned by deleting the Job", async () => {
+    await kubectl.ok(['create', 'job', 'left', '--image=busybox', '-n', 'work', '--', 'true']);
+    await waitUntil('the Job to have a pod', async () =>
+      (await kubectl.ok(['get', 'pods', '-n', 'work', '-l', 'job-name=left', '-o', 'name'])).trim(),
+    );
+    await kubectl.ok(['delete', 'job', 'left', '-n', 'work', '--cascade=orphan']);
+    const pod = await waitUntil('the orphan released', async () => {
+      const [orphan] = (await json(['get', 'pods', '-n', 'work', '-l', 'job-name=left'])).items;
+      return !orphan.metadata.ownerReferences && !orphan.metadata.finalizers?.length && orphan;
+    });
+    await kubectl.ok(['delete', 'pod', pod.metadata.name, '-n', 'work', '--timeout=20s']);
+  });
+
   it('fails a Job that outlives activeDeadlineSeconds', async () => {
     // Ten completions one after another take at least ten pod runs, far past a 1 s deadline.
     await kubectl.ok(
