@@ -66,7 +66,10 @@ export class SimulatedNode {
   private async register(): Promise<ApiObject> {
     const nodes = this.api.registryOf('', 'nodes')!;
     try {
-      return await nodes.get('', this.name);
+      const registered = await nodes.get('', this.name);
+      // A restarted kubelet posts its status at once.
+      await this.postStatus();
+      return registered;
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 404)) throw err;
     }

@@ -6,7 +6,7 @@ import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
-import { EventRecorder } from './event-recorder.js';
+import { EventRecorder, type EventType } from './event-recorder.js';
 import { controllerOf } from './job-controller.js';
 import { WorkQueue } from './work-queue.js';
 
@@ -111,7 +111,7 @@ export class CronJobController {
     let active: JobRef[] = status.active ?? [];
     const { objects } = await jobsRegistry.objects.list(namespace, {});
     const jobs = objects.filter((job) => controllerOf(job, 'CronJob')?.uid === cronJob.metadata.uid);
-    const events: [string, string, string][] = [];
+    const events: [EventType, string, string][] = [];
 
     for (const job of jobs) {
       const finished = finishedAs(job);
@@ -166,15 +166,14 @@ export class CronJobController {
         this.queue.add(key);
       }
     }
-    for (const [type, reason, message] of events)
-      await this.recorder.record(cronJob, type as 'Normal', reason, message);
+    for (const [type, reason, message] of events) await this.recorder.record(cronJob, type, reason, message);
   }
 
   /** Starts the Job of the most recent unmet scheduled time, if any; always arms the next wake-up. */
   private async schedule(
     cronJob: ApiObject,
     active: JobRef[],
-    events: [string, string, string][],
+    events: [EventType, string, string][],
   ): Promise<{ ref: JobRef; scheduledAt: string; replaced: string[] } | undefined> {
     const spec = cronJob.spec;
     const key = `${cronJob.metadata.namespace}/${cronJob.metadata.name}`;

@@ -5,7 +5,7 @@ import { deleteQuietly, mutate, removeFinalizer } from '../../apiserver/registry
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
-import { EventRecorder } from './event-recorder.js';
+import { EventRecorder, type EventType } from './event-recorder.js';
 import { WorkQueue } from './work-queue.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
@@ -155,7 +155,7 @@ export class JobController {
       return true;
     };
 
-    const events: [string, string, string][] = [];
+    const events: [EventType, string, string][] = [];
     if (spec.suspend) {
       for (const pod of active) await this.remove(pod);
       active = [];
@@ -224,7 +224,7 @@ export class JobController {
         throw err;
       }
     }
-    for (const [type, reason, message] of events) await this.recorder.record(job, type as 'Normal', reason, message);
+    for (const [type, reason, message] of events) await this.recorder.record(job, type, reason, message);
     for (const pod of counted) await this.release(pod);
     if (isTrue(conditions, 'Complete') || isTrue(conditions, 'Failed')) await this.expire(key, job, conditions, now);
   }
