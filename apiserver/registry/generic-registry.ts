@@ -273,7 +273,23 @@ export class GenericRegistry {
     }
   }
 
+  /**
+   * Deletes, or starts a graceful deletion. A write that lands between the read and the delete
+   * is a conflict only for a caller that gave preconditions; otherwise the delete is tried again
+   * on what is current, as kube-apiserver's GuaranteedUpdate does.
+   */
   async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.deleteOnce(namespace, name, options);
+      } catch (err) {
+        const raced = err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict';
+        if (!raced || options.preconditions || attempt >= PATCH_RETRIES) throw err;
+      }
+    }
+  }
+
+  private async deleteOnce(namespace: string, name: string, options: DeleteOptions): Promise<ApiObject> {
     const current = await this.objects.get(namespace, name);
     const meta = current.object.metadata;
     const { uid, resourceVersion } = options.preconditions ?? {};
