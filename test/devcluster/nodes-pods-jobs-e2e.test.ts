@@ -354,6 +354,67 @@ describe('devcluster with the real kubectl: the node, the scheduler and kubelet,
     await kubectl.ok(['wait', '--for=condition=complete', 'job/by-hand', '-n', 'work', '--timeout=30s']);
   });
 
+  it('keeps concurrencyPolicy (Forbid skips, Replace replaces) and the history limits', async () => {
+    const cronJob = (name: string, spec: Record<string, unknown>, jobSpec: Record<string, unknown> = {}) =>
+      JSON.stringify({
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: { name },
+        spec: {
+          schedule: '* * * * *',
+          ...spec,
+          jobTemplate: {
+            spec: {
+              ...jobSpec,
+              template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+            },
+          },
+        },
+      });
+    const statusOf = async (name: string) => (await json(['get', 'cronjob', name, '-n', 'work'])).status;
+    const nudge = (name: string, value: number) =>
+      kubectl.ok(['annotate', 'cronjob', name, '-n', 'work', '--overwrite', `nudge=${value}`]);
+    // Two or three minutes ahead: one scheduled time since creation, then the next.
+    cronJobSkewMs = 120_000;
+    // A suspended Job stays active: the next scheduled time finds it running.
+    await kubectl.ok(
+      ['apply', '-n', 'work', '-f', '-'],
+      cronJob('forbid', { concurrencyPolicy: 'Forbid' }, { suspend: true }),
+    );
+    await kubectl.ok(['apply', '-n', 'work', '-f', '-'], cronJob('hist', { successfulJobsHistoryLimit: 1 }));
+    const [first] = await waitUntil('the first Job of forbid', async () => (await statusOf('forbid'))?.active);
+    const firstDone = await waitUntil('the first Job of hist to complete', async () => {
+      const status = await statusOf('hist');
+      return status?.lastSuccessfulTime && !status.active && status.lastScheduleTime;
+    });
+
+    cronJobSkewMs = 180_000;
+    await nudge('forbid', 1);
+    await waitForEvents('forbid', ['JobAlreadyActive']);
+    expect((await statusOf('forbid')).active.map((ref: { name: string }) => ref.name)).to.deep.equal([first.name]);
+    await kubectl.ok(['patch', 'cronjob', 'forbid', '-n', 'work', '-p', '{"spec":{"concurrencyPolicy":"Replace"}}']);
+    const [second] = await waitUntil('the Job that replaces the first', async () => {
+      const active = (await statusOf('forbid')).active;
+      return active?.[0]?.name !== first.name && active;
+    });
+    const replaced = await waitForEvents('forbid', ['SuccessfulDelete']);
+    expect(
+      replaced.filter((e) => /^(SuccessfulCreate|SuccessfulDelete)$/.test(e.reason)).map((e) => e.message),
+    ).to.deep.equal([`Created job ${first.name}`, `Deleted job ${first.name}`, `Created job ${second.name}`]);
+
+    await nudge('hist', 1);
+    await waitUntil('the second Job of hist to complete', async () => {
+      const status = await statusOf('hist');
+      return status.lastScheduleTime !== firstDone && status.lastSuccessfulTime && !status.active;
+    });
+    const firstJob = `hist-${Date.parse(firstDone) / 60_000}`;
+    await waitUntil('the older Job deleted', async () =>
+      (await kubectl.run(['get', 'job', firstJob, '-n', 'work'])).stderr.includes('NotFound'),
+    );
+    const deleted = await waitForEvents('hist', ['SuccessfulDelete']);
+    expect(deleted.find((e) => e.reason === 'SuccessfulDelete')!.message).to.equal(`Deleted job ${firstJob}`);
+  });
+
   it('warns about a schedule kube cannot parse, and starts nothing', async () => {
     await kubectl.ok(['create', 'cronjob', 'bad', '--image=busybox', '--schedule=0 0 * * * *', '-n', 'work']);
     const [event] = await waitForEvents('bad', ['UnparseableSchedule']);
