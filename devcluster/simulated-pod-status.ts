@@ -98,12 +98,32 @@ export function runningPodStatus(pod: ApiObject, now = new Date()): Record<strin
   };
 }
 
+/** The exit code of a SIGKILLed container: what the kubelet's kill leaves. */
+export const KILLED_EXIT_CODE = 137;
+
 /**
- * A pod whose containers have all exited: Succeeded when they exited 0 (a Job pod's run is
- * over), Failed when the kubelet killed them (137, as SIGKILL). Ready turns False with reason
- * PodCompleted in both phases, as the kubelet reports it.
+ * The exit code of a run-to-completion container's command, read as the simulated commands of
+ * exec read it (devcluster/streaming/simulated-commands.ts): `exit N` (also as `sh -c "exit N"`)
+ * exits N, `false` exits 1, anything else runs and exits 0.
  */
-export function terminatedPodStatus(pod: ApiObject, phase: 'Succeeded' | 'Failed', now = new Date()) {
+export function commandExitCode(container: { command?: string[]; args?: string[] }): number {
+  let argv = [...(container.command ?? []), ...(container.args ?? [])];
+  if (/^(\/bin\/)?(ba)?sh$/.test(argv[0] ?? '') && argv[1] === '-c')
+    argv = String(argv[2] ?? '')
+      .trim()
+      .split(/\s+/);
+  if (argv[0] === 'false' && argv.length === 1) return 1;
+  if (argv[0] !== 'exit' || argv.length > 2) return 0;
+  const code = Number(argv[1] ?? 0);
+  return Number.isInteger(code) ? ((code % 256) + 256) % 256 : 2;
+}
+
+/**
+ * A pod whose containers have all exited with the codes given (by container name): Succeeded
+ * when all exited 0, else Failed; each container terminated with reason Completed (0) or Error.
+ * Ready turns False with reason PodCompleted in both phases, as the kubelet reports it.
+ */
+export function terminatedPodStatus(pod: ApiObject, exitCodeOf: (container: string) => number, now = new Date()) {
   const at = seconds(now);
   const status = structuredClone(pod.status ?? {});
   const conditions: (Condition & { lastTransitionTime?: string })[] = status.conditions ?? [];
@@ -112,7 +132,8 @@ export function terminatedPodStatus(pod: ApiObject, phase: 'Succeeded' | 'Failed
     const previous = conditions.find((c) => c.type === type);
     return condition(type, value, previous?.status === value ? (previous.lastTransitionTime ?? at) : at, reason);
   };
-  status.phase = phase;
+  const containers: Record<string, any>[] = status.containerStatuses ?? [];
+  status.phase = containers.every((c) => exitCodeOf(c.name) === 0) ? 'Succeeded' : 'Failed';
   status.conditions = [
     settle('PodReadyToStartContainers', 'False'),
     settle('Initialized', 'True', 'PodCompleted'),
@@ -120,19 +141,22 @@ export function terminatedPodStatus(pod: ApiObject, phase: 'Succeeded' | 'Failed
     settle('ContainersReady', 'False', 'PodCompleted'),
     settle('PodScheduled', 'True'),
   ];
-  const exit = phase === 'Succeeded' ? { exitCode: 0, reason: 'Completed' } : { exitCode: 137, reason: 'Error' };
-  status.containerStatuses = (status.containerStatuses ?? []).map((c: Record<string, any>) => ({
-    ...c,
-    ready: false,
-    started: false,
-    state: {
-      terminated: {
-        ...exit,
-        startedAt: c.state?.running?.startedAt ?? at,
-        finishedAt: at,
-        containerID: c.containerID,
+  status.containerStatuses = containers.map((c) => {
+    const exitCode = exitCodeOf(c.name);
+    return {
+      ...c,
+      ready: false,
+      started: false,
+      state: {
+        terminated: {
+          exitCode,
+          reason: exitCode === 0 ? 'Completed' : 'Error',
+          startedAt: c.state?.running?.startedAt ?? at,
+          finishedAt: at,
+          containerID: c.containerID,
+        },
       },
-    },
-  }));
+    };
+  });
   return status;
 }

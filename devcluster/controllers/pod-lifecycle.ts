@@ -6,20 +6,21 @@ import { detach } from '../../apiserver/process-faults.js';
 import type { Store, WatchEvent } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 import type { SimulatedScheduler } from '../simulated-scheduler.js';
-import { terminatedPodStatus } from '../simulated-pod-status.js';
+import { commandExitCode, KILLED_EXIT_CODE, terminatedPodStatus } from '../simulated-pod-status.js';
 import { EventRecorder } from './event-recorder.js';
 
 /** How long a container of a run-to-completion pod (restartPolicy Never or OnFailure) runs. */
 export const RUN_TO_COMPLETION_MS = 500;
 
-type Container = { name: string; image?: string; imagePullPolicy?: string };
+type Container = { name: string; image?: string; imagePullPolicy?: string; command?: string[]; args?: string[] };
 
 /**
  * What kube-scheduler and the kubelet report about each pod, the pod having been bound and
  * started as it was admitted (devcluster/strategies.ts): the scheduler's `Scheduled` event, the
  * kubelet's `Pulling`/`Pulled`/`Created`/`Started` for every container, in order. Containers of a
- * pod whose restartPolicy is Never or OnFailure run RUN_TO_COMPLETION_MS and exit 0: the pod
- * Succeeds. A pod being deleted (held by finalizers) has its containers killed (`Killing`) and
+ * pod whose restartPolicy is Never or OnFailure run RUN_TO_COMPLETION_MS and exit (0 unless their
+ * command is a simulated failure, `commandExitCode`): the pod Succeeds or Fails, and is not
+ * restarted. A pod being deleted (held by finalizers) has its containers killed (`Killing`) and
  * turns Failed; a pod deleted outright gets the same `Killing` events.
  */
 export class PodLifecycle {
@@ -147,14 +148,19 @@ export class PodLifecycle {
     const uid: string = pod.metadata.uid;
     const timer = setTimeout(() => {
       this.running.delete(uid);
-      this.spawn(this.terminate(pod, 'Succeeded'), pod);
+      const containers: Container[] = pod.spec?.containers ?? [];
+      const codes = new Map(containers.map((c) => [c.name, commandExitCode(c)]));
+      this.spawn(
+        this.terminate(pod, (name) => codes.get(name) ?? 0),
+        pod,
+      );
     }, RUN_TO_COMPLETION_MS);
     this.running.set(uid, timer);
   }
 
   private async kill(pod: ApiObject): Promise<void> {
     await this.recordKilling(pod);
-    await this.terminate(pod, 'Failed');
+    await this.terminate(pod, () => KILLED_EXIT_CODE);
   }
 
   private async recordKilling(pod: ApiObject): Promise<void> {
@@ -169,7 +175,7 @@ export class PodLifecycle {
       );
   }
 
-  private async terminate(pod: ApiObject, phase: 'Succeeded' | 'Failed'): Promise<void> {
+  private async terminate(pod: ApiObject, exitCodeOf: (container: string) => number): Promise<void> {
     const pods = this.api.registryOf('', 'pods')!;
     await mutate(
       pods,
@@ -177,7 +183,7 @@ export class PodLifecycle {
       pod.metadata.name,
       (current) => {
         if (current.metadata.uid !== pod.metadata.uid || !isRunning(current)) return false;
-        current.status = terminatedPodStatus(current, phase);
+        current.status = terminatedPodStatus(current, exitCodeOf);
         return true;
       },
       'status',

@@ -265,6 +265,40 @@ describe('devcluster with the real kubectl: the node, the scheduler and kubelet,
     await kubectl.ok(['delete', 'pod', pod.metadata.name, '-n', 'work', '--timeout=20s']);
   });
 
+  it('fails a pod whose command exits non-zero, and a Job whose pods fail past backoffLimit', async () => {
+    await kubectl.ok(
+      ['apply', '-n', 'work', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name: 'broken' },
+        spec: {
+          backoffLimit: 1,
+          template: {
+            spec: {
+              restartPolicy: 'Never',
+              containers: [{ name: 'work', image: 'busybox', command: ['sh', '-c', 'exit 3'] }],
+            },
+          },
+        },
+      }),
+    );
+    await kubectl.ok(['wait', '--for=condition=failed', 'job/broken', '-n', 'work', '--timeout=30s']);
+    const job = await json(['get', 'job', 'broken', '-n', 'work']);
+    expect(job.status).to.include({ failed: 2 });
+    expect(job.status).to.not.have.property('succeeded');
+    const byType = Object.fromEntries(
+      job.status.conditions.map((c: { type: string; reason: string }) => [c.type, c.reason]),
+    );
+    expect(byType).to.deep.equal({ FailureTarget: 'BackoffLimitExceeded', Failed: 'BackoffLimitExceeded' });
+    const pods = (await json(['get', 'pods', '-n', 'work', '-l', 'job-name=broken'])).items;
+    expect(pods.map((p: { status: { phase: string } }) => p.status.phase)).to.deep.equal(['Failed', 'Failed']);
+    expect(pods[0].status.containerStatuses[0].state.terminated).to.include({ exitCode: 3, reason: 'Error' });
+    const events = await waitForEvents('broken', ['BackoffLimitExceeded']);
+    const exceeded = events.find((e) => e.reason === 'BackoffLimitExceeded')!;
+    expect(exceeded.message).to.equal('Job has reached the specified backoff limit');
+  });
+
   it('fails a Job that outlives activeDeadlineSeconds', async () => {
     // Ten completions one after another take at least ten pod runs, far past a 1 s deadline.
     await kubectl.ok(
