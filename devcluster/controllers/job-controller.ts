@@ -130,19 +130,7 @@ export class JobController {
     const indexed = spec.completionMode === 'Indexed';
     const completions: number | undefined = spec.completions ?? undefined;
     const parallelism: number = spec.parallelism ?? 1;
-    const counted = owned.filter((pod) => hasTrackingFinalizer(pod) && isTerminal(pod));
-    const completedIndexes = new Set(parseIndexes(status.completedIndexes ?? ''));
-    let succeeded: number = status.succeeded ?? 0;
-    let failed: number = status.failed ?? 0;
-    for (const pod of counted) {
-      if (pod.status?.phase === 'Failed') failed++;
-      else if (!indexed) succeeded++;
-      else {
-        const index = completionIndexOf(pod);
-        if (index !== undefined && index < (completions ?? 0)) completedIndexes.add(index);
-      }
-    }
-    if (indexed) succeeded = completedIndexes.size;
+    const { counted, succeeded, failed, completedIndexes } = countFinished(owned, status, indexed, completions);
     let active = owned.filter((pod) => !isTerminal(pod) && !pod.metadata.deletionTimestamp);
     const terminating = owned.filter((pod) => !isTerminal(pod) && pod.metadata.deletionTimestamp);
 
@@ -310,6 +298,31 @@ export class JobController {
     }
     this.later(key, expiry - now.getTime());
   }
+}
+
+/**
+ * The Job's counts with the finished pods it still holds (by the tracking finalizer) added:
+ * those pods are counted now and released after the status is written.
+ */
+function countFinished(
+  owned: ApiObject[],
+  status: Record<string, any>,
+  indexed: boolean,
+  completions: number | undefined,
+): { counted: ApiObject[]; succeeded: number; failed: number; completedIndexes: Set<number> } {
+  const counted = owned.filter((pod) => hasTrackingFinalizer(pod) && isTerminal(pod));
+  const completedIndexes = new Set(parseIndexes(status.completedIndexes ?? ''));
+  let succeeded: number = status.succeeded ?? 0;
+  let failed: number = status.failed ?? 0;
+  for (const pod of counted) {
+    if (pod.status?.phase === 'Failed') failed++;
+    else if (!indexed) succeeded++;
+    else {
+      const index = completionIndexOf(pod);
+      if (index !== undefined && index < (completions ?? 0)) completedIndexes.add(index);
+    }
+  }
+  return { counted, succeeded: indexed ? completedIndexes.size : succeeded, failed, completedIndexes };
 }
 
 /** A pod of the Job, from its template; an Indexed Job's pod carries its completion index. */
