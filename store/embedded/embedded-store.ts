@@ -52,6 +52,8 @@ export class EmbeddedStore implements Store {
   private readonly mvcc = new Mvcc();
   /** Newest revision whose write is durable: what readers see. */
   private durable = 0;
+  /** Conditional writes waiting for a newer version of their key to become durable (`settle`). */
+  private readonly durableWaiters: { revision: number; resolve: () => void }[] = [];
   private readonly watchers = new Set<Watcher>();
   private readonly leases = new Map<string, { lease: EmbeddedLease; keys: Set<string> }>();
   private wal: WriteAheadLog | undefined;
@@ -135,6 +137,7 @@ export class EmbeddedStore implements Store {
     validateValue(value);
     if (expectedRevision !== undefined) validateRevision(expectedRevision, 'expected revision');
     this.checkUsable();
+    await this.settle(key, expectedRevision);
     this.mvcc.checkExisting(key, expectedRevision);
     const lease = this.mvcc.leaseOf(key);
     return (await this.commit(lease ? { op: 'put', key, value, lease } : { op: 'put', key, value })).revision;
@@ -144,6 +147,7 @@ export class EmbeddedStore implements Store {
     validateKey(key);
     if (expectedRevision !== undefined) validateRevision(expectedRevision, 'expected revision');
     this.checkUsable();
+    await this.settle(key, expectedRevision);
     this.mvcc.checkExisting(key, expectedRevision);
     const event = await this.commit({ op: 'del', key });
     return { revision: event.revision, value: event.value };
@@ -184,6 +188,7 @@ export class EmbeddedStore implements Store {
     if (this.failure?.message === CLOSED) return;
     this.failure = new StoreError('Unavailable', CLOSED);
     for (const watcher of this.watchers) watcher.queue.close();
+    this.releaseDurableWaiters(true);
     for (const { lease } of this.leases.values()) lease.markEnded(CLOSED);
     this.leases.clear();
     await this.snapshotting?.catch(() => undefined);
@@ -193,6 +198,19 @@ export class EmbeddedStore implements Store {
 
   private checkUsable(): void {
     if (this.failure) throw this.failure;
+  }
+
+  /**
+   * Before a conditional write: a newer version of the key that is not durable yet (so not yet
+   * readable) is waited for, so that a Conflict is answered only once the caller can read what
+   * it conflicts with. Otherwise a read-modify-write loop reads the old version, conflicts with
+   * the new one, and spins until it gives up.
+   */
+  private async settle(key: string, expectedRevision: number | undefined): Promise<void> {
+    const pending = this.mvcc.latest(key)?.modRevision ?? 0;
+    if (expectedRevision === undefined || pending <= this.durable) return;
+    await new Promise<void>((resolve) => this.durableWaiters.push({ revision: pending, resolve }));
+    this.checkUsable();
   }
 
   /** Apply a checked write, make it durable, then show it to readers and watchers. */
@@ -218,6 +236,7 @@ export class EmbeddedStore implements Store {
     if (revision <= this.durable) return;
     const events = this.mvcc.eventsBetween('', this.durable, revision);
     this.durable = revision;
+    this.releaseDurableWaiters();
     for (const watcher of this.watchers) {
       for (const event of events) {
         if (event.revision > watcher.after && event.key.startsWith(watcher.prefix)) watcher.queue.push(event);
@@ -230,12 +249,21 @@ export class EmbeddedStore implements Store {
     }
   }
 
+  private releaseDurableWaiters(all = false): void {
+    const waiting = this.durableWaiters.splice(0);
+    for (const waiter of waiting) {
+      if (all || waiter.revision <= this.durable) waiter.resolve();
+      else this.durableWaiters.push(waiter);
+    }
+  }
+
   private fail(err: Error): void {
     if (this.failure) return;
     this.failure = new StoreError('Unavailable', `embedded store stopped after a storage failure: ${err.message}`, {
       cause: err,
     });
     for (const watcher of this.watchers) watcher.queue.fail(this.failure);
+    this.releaseDurableWaiters(true);
   }
 
   private async endLease(lease: EmbeddedLease, reason: string): Promise<void> {

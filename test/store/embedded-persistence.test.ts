@@ -20,6 +20,22 @@ describe('embedded store: persistence and history', () => {
     return path.join(dir, logs[logs.length - 1]);
   }
 
+  it('answers a conditional write that conflicts with a write not yet durable once that write can be read', async () => {
+    const store = await EmbeddedStore.open({ dataDir: dir });
+    try {
+      const first = await store.create('/r/a', 'one');
+      const pending = store.update('/r/a', 'two');
+      // Not durable yet, so not readable: a read-modify-write loop would read this.
+      expect((await store.get('/r/a'))?.value).to.equal('one');
+      await expectStoreError(store.update('/r/a', 'three', first), 'Conflict');
+      // The conflict came once the write it lost to is readable, so a retry can make progress.
+      expect((await store.get('/r/a'))?.value).to.equal('two');
+      expect(await pending).to.be.above(first);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps every write across a restart and continues the revision counter', async () => {
     let store = await EmbeddedStore.open({ dataDir: dir });
     const created = await store.create('/r/a', 'one');
