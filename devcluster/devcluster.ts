@@ -39,6 +39,11 @@ import { EndpointsController } from './controllers/endpoints-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { KubernetesServiceReconciler } from './controllers/kubernetes-service.js';
+import { PodLifecycle } from './controllers/pod-lifecycle.js';
+import { JobController } from './controllers/job-controller.js';
+import { CronJobController } from './controllers/cronjob-controller.js';
+import { SimulatedNode, simulatedNodeName } from './simulated-node.js';
+import { SimulatedScheduler } from './simulated-scheduler.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 import { detach } from '../apiserver/process-faults.js';
@@ -62,6 +67,8 @@ export interface DevClusterOptions {
    * request the gateway made, held while the gateway's own client hangs up).
    */
   beforeRequest?: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+  /** The CronJob controller's clock (default: the real one); tests set it ahead to reach a schedule. */
+  cronJobClock?: () => Date;
 }
 
 export interface DevCluster {
@@ -92,7 +99,8 @@ const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * A Kubernetes-compatible API server for development and tests: HTTPS with client-certificate
  * authentication against its own CA, the REST API of `apiserver/` over its own store, and the
  * controllers that do kube-apiserver's and kube-controller-manager's bookkeeping (namespace
- * deletion, garbage collection, CRD cleanup, ClusterRole aggregation). Several can run in one process.
+ * deletion, garbage collection, CRD cleanup, ClusterRole aggregation, Jobs and CronJobs), and one
+ * simulated node whose scheduler and kubelet run the pods. Several can run in one process.
  */
 export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
   const name = options.name ?? 'devcluster';
@@ -125,6 +133,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       ? await readTokenFile(options.tokenAuthFile)
       : new Map<string, AuthenticatedUser>();
     const serviceAccounts = new ServiceAccountTokens();
+    const scheduler = new SimulatedScheduler(simulatedNodeName(name));
     const api: ApiServer = new ApiServer({
       authorize: (user, info) => {
         const attributes = attributesOf(user, info);
@@ -139,8 +148,11 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         handleReview(req, res, info, user, { authorizer, authorize, tokens, serviceAccounts, api }),
       store,
       catalog,
-      strategyFor: devclusterStrategies(catalog, onCrd, (): Promise<string> =>
-        allocateServiceIp(() => serviceIpsInUse(api)),
+      strategyFor: devclusterStrategies(
+        catalog,
+        onCrd,
+        (): Promise<string> => allocateServiceIp(() => serviceIpsInUse(api)),
+        scheduler,
       ),
       printerFor: (info: ResourceInfo) =>
         info.builtin
@@ -168,6 +180,14 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     await garbageCollector.start();
     await clusterRoleAggregation.start();
     await endpointsController.start();
+    const node = new SimulatedNode(api, scheduler.nodeName);
+    await node.start();
+    const podLifecycle = new PodLifecycle(api, store, scheduler);
+    const jobController = new JobController(api, store);
+    const cronJobController = new CronJobController(api, store, options.cronJobClock);
+    await podLifecycle.start();
+    await jobController.start();
+    await cronJobController.start();
 
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
@@ -245,7 +265,11 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       api,
       stop: async () => {
         await closeServer();
+        node.stop();
         await Promise.all([
+          podLifecycle.stop(),
+          jobController.stop(),
+          cronJobController.stop(),
           crdController.stop(),
           namespaceController.stop(),
           garbageCollector.stop(),

@@ -4,6 +4,9 @@ import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { resourceInfoFromCRD, validateCRD } from '../apiserver/resources/custom-resource.js';
 import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
 import { applyDefaults } from './defaults.js';
+import { prepareJobForCreate } from './job-selector.js';
+import type { SimulatedScheduler } from './simulated-scheduler.js';
+import { runningPodStatus } from './simulated-pod-status.js';
 
 export const NAMESPACE_FINALIZER = 'kubernetes';
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -11,13 +14,16 @@ export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io
 /**
  * Per-kind behaviour of the devcluster, as kube-apiserver's registry strategies: a new object
  * of a kind with a status subresource starts without status; namespaces carry the `kubernetes`
- * finalizer and turn Terminating when deleted; CRDs are validated, accepted and established at
- * once, and register their resources in the catalog on every write.
+ * finalizer and turn Terminating when deleted; a new pod is scheduled and started as it is
+ * admitted (docs/devcluster.md, "Nodes, pods, Jobs and CronJobs"); a new Job gets its generated
+ * selector; CRDs are validated, accepted and established at once, and register their resources
+ * in the catalog on every write.
  */
 export function devclusterStrategies(
   catalog: ResourceCatalog,
   onCrdChange: (crd: ApiObject, deleted: boolean) => void,
   allocateServiceIp: () => Promise<string>,
+  scheduler: SimulatedScheduler,
 ): StrategyFor {
   return (info: ResourceInfo): Strategy => {
     const dropStatusOnCreate = info.subresources.some((s) => s.name === 'status');
@@ -34,7 +40,23 @@ export function devclusterStrategies(
         ...base,
         prepareForCreate: (object) => {
           applyDefaults(info.group, info.kind, object);
+          scheduler.schedule(object);
           object.status = runningPodStatus(object);
+        },
+      };
+    }
+    if (info.group === 'batch' && info.resource === 'jobs') {
+      return {
+        ...base,
+        prepareForCreate: (object) => {
+          applyDefaults(info.group, info.kind, object);
+          delete object.status;
+          prepareJobForCreate(object);
+        },
+        prepareForUpdate: (object, previous) => {
+          applyDefaults(info.group, info.kind, object);
+          // The generated selector is immutable; an update that leaves it out keeps it.
+          if (object.spec && object.spec.selector === undefined) object.spec.selector = previous.spec?.selector;
         },
       };
     }
@@ -82,37 +104,6 @@ export function devclusterStrategies(
       };
     }
     return base;
-  };
-}
-
-/**
- * There is no scheduler or kubelet: a new pod is reported Running at once, every container ready
- * (the simulated containers of devcluster/streaming answer exec, logs and port-forward).
- */
-function runningPodStatus(pod: ApiObject): Record<string, unknown> {
-  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const ip = `10.244.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 2}`;
-  const containers: { name: string; image: string }[] = pod.spec?.containers ?? [];
-  return {
-    phase: 'Running',
-    conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(
-      (type) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime: now }),
-    ),
-    hostIP: '10.0.0.1',
-    hostIPs: [{ ip: '10.0.0.1' }],
-    podIP: ip,
-    podIPs: [{ ip }],
-    startTime: now,
-    qosClass: 'BestEffort',
-    containerStatuses: containers.map((c) => ({
-      name: c.name,
-      image: c.image,
-      imageID: '',
-      ready: true,
-      started: true,
-      restartCount: 0,
-      state: { running: { startedAt: now } },
-    })),
   };
 }
 

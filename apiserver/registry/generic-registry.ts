@@ -289,8 +289,26 @@ export class GenericRegistry {
    * Deletes as kube's generic Store does. An object whose deletion is now pending (finalizers, a
    * graceful kind) is answered as it is; one removed at once is answered as a Success Status
    * naming it, unless the kind returns the deleted object (ResourceInfo.returnsDeletedObject).
+   * A write that lands between the read and the delete is a conflict only for a caller that gave
+   * preconditions; otherwise the delete is tried again on what is current, as kube-apiserver's
+   * GuaranteedUpdate does.
    */
   async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject | DeletedStatus> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.deleteOnce(namespace, name, options);
+      } catch (err) {
+        const raced = err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict';
+        if (!raced || options.preconditions || attempt >= PATCH_RETRIES) throw err;
+      }
+    }
+  }
+
+  private async deleteOnce(
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+  ): Promise<ApiObject | DeletedStatus> {
     const current = await this.objects.get(namespace, name);
     const meta = current.object.metadata;
     const { uid, resourceVersion } = options.preconditions ?? {};

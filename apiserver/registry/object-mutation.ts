@@ -5,13 +5,15 @@ import { ApiError } from '../status.js';
 /**
  * Read-modify-write of one object through its registry, retried on conflict; a controller's
  * way to drop a finalizer or an ownerReference. `change` returns false to leave it alone.
- * A missing object is not an error: someone else finished the job.
+ * A missing object is not an error: someone else finished the job. With `subresource` "status"
+ * only the status is written, as a controller reports what it observed.
  */
 export async function mutate(
   registry: GenericRegistry,
   namespace: string,
   name: string,
   change: (object: ApiObject) => boolean,
+  subresource = '',
 ): Promise<void> {
   for (let attempt = 0; attempt < 10; attempt++) {
     let object: ApiObject;
@@ -23,7 +25,7 @@ export async function mutate(
     }
     if (!change(object)) return;
     try {
-      await registry.update(namespace, name, object);
+      await registry.update(namespace, name, object, subresource);
       return;
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return;
