@@ -37,6 +37,7 @@ import { ClusterRoleAggregationController } from './controllers/clusterrole-aggr
 import { CrdController } from './controllers/crd-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
+import { WorkloadControllers } from './controllers/workload-controllers.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 import { detach } from '../apiserver/process-faults.js';
@@ -90,7 +91,7 @@ const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * A Kubernetes-compatible API server for development and tests: HTTPS with client-certificate
  * authentication against its own CA, the REST API of `apiserver/` over its own store, and the
  * controllers that do kube-apiserver's and kube-controller-manager's bookkeeping (namespace
- * deletion, garbage collection, CRD cleanup, ClusterRole aggregation). Several can run in one process.
+ * deletion, garbage collection, CRD cleanup, ClusterRole aggregation, workloads). Several can run in one process.
  */
 export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
   const name = options.name ?? 'devcluster';
@@ -164,6 +165,8 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     await namespaceController.start();
     await garbageCollector.start();
     await clusterRoleAggregation.start();
+    const workloadControllers = new WorkloadControllers(api, store);
+    await workloadControllers.start();
 
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
@@ -244,6 +247,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
           namespaceController.stop(),
           garbageCollector.stop(),
           clusterRoleAggregation.stop(),
+          workloadControllers.stop(),
           rbacObjects.stop(),
         ]);
         await store.close();

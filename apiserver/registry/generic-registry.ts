@@ -55,7 +55,7 @@ const UNKNOWN_MANAGER = 'unknown';
 /** Looks a namespace up, for admission of namespaced objects. */
 export type NamespaceLookup = (name: string) => Promise<ApiObject | null>;
 
-const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+export const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const PATCH_RETRIES = 5;
 
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
