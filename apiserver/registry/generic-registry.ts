@@ -19,6 +19,7 @@ import { validateOwnerReferences } from '../validation/owner-references.js';
 import { findUnknownFields, strictDecodingMessage, unknownFieldMessage } from '../validation/unknown-fields.js';
 import { ObjectStore, type ApiObject, type StoredObject } from './object-store.js';
 import type { Strategy } from './strategy.js';
+import { CONFLICT_RETRIES, conflictBackoff } from './conflict-backoff.js';
 
 export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
@@ -56,7 +57,6 @@ const UNKNOWN_MANAGER = 'unknown';
 export type NamespaceLookup = (name: string) => Promise<ApiObject | null>;
 
 export const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
-const PATCH_RETRIES = 5;
 
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 export const FINALIZER_ORPHAN = 'orphan';
@@ -162,10 +162,11 @@ export class GenericRegistry {
         // An unconditional update retries against whatever is current, as kube-apiserver does.
         if (
           requested ||
-          attempt >= PATCH_RETRIES ||
+          attempt >= CONFLICT_RETRIES ||
           !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')
         )
           throw err;
+        await conflictBackoff(attempt);
       }
     }
   }
@@ -218,7 +219,8 @@ export class GenericRegistry {
       try {
         return await this.write(current, patched, subresource, options);
       } catch (err) {
-        if (attempt >= PATCH_RETRIES || !(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
+        if (attempt >= CONFLICT_RETRIES || !(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
+        await conflictBackoff(attempt);
       }
     }
   }
@@ -268,7 +270,8 @@ export class GenericRegistry {
           err instanceof ApiError &&
           err.code === 409 &&
           (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
-        if (requested || attempt >= PATCH_RETRIES || !raced) throw err;
+        if (requested || attempt >= CONFLICT_RETRIES || !raced) throw err;
+        await conflictBackoff(attempt);
       }
     }
   }

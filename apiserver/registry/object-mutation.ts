@@ -1,6 +1,7 @@
 import type { GenericRegistry } from './generic-registry.js';
 import type { ApiObject } from './object-store.js';
 import { ApiError } from '../status.js';
+import { CONFLICT_RETRIES, conflictBackoff } from './conflict-backoff.js';
 
 /**
  * Read-modify-write of one object through its registry, retried on conflict; a controller's
@@ -13,7 +14,7 @@ export async function mutate(
   name: string,
   change: (object: ApiObject) => boolean,
 ): Promise<void> {
-  for (let attempt = 0; attempt < 10; attempt++) {
+  for (let attempt = 0; attempt <= CONFLICT_RETRIES; attempt++) {
     let object: ApiObject;
     try {
       object = await registry.get(namespace, name);
@@ -28,6 +29,7 @@ export async function mutate(
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return;
       if (!(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
+      await conflictBackoff(attempt);
     }
   }
 }
