@@ -58,6 +58,9 @@ export type NamespaceLookup = (name: string) => Promise<ApiObject | null>;
 
 export const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 
+/** The StatusCause of a create refused because its namespace is terminating (core/v1 NamespaceTerminatingCause). */
+export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
+
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 export const FINALIZER_ORPHAN = 'orphan';
 
@@ -482,11 +485,23 @@ export class GenericRegistry {
     const ns = await this.lookupNamespace(namespace);
     if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating') {
-      throw forbidden(
+      const error = forbidden(
         this.gr,
         name,
         `unable to create new content in namespace ${namespace} because it is being terminated`,
       );
+      // kube's NamespaceLifecycle admission names the cause, which controllers look for.
+      error.status.details = {
+        ...error.status.details,
+        causes: [
+          {
+            reason: NAMESPACE_TERMINATING_CAUSE,
+            message: `namespace ${namespace} is being terminated`,
+            field: 'metadata.namespace',
+          },
+        ],
+      };
+      throw error;
     }
   }
 }

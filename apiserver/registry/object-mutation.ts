@@ -1,4 +1,4 @@
-import type { GenericRegistry } from './generic-registry.js';
+import type { GenericRegistry, WriteOptions } from './generic-registry.js';
 import type { ApiObject } from './object-store.js';
 import { ApiError } from '../status.js';
 import { CONFLICT_RETRIES, conflictBackoff } from './conflict-backoff.js';
@@ -6,13 +6,15 @@ import { CONFLICT_RETRIES, conflictBackoff } from './conflict-backoff.js';
 /**
  * Read-modify-write of one object through its registry, retried on conflict; a controller's
  * way to drop a finalizer or an ownerReference. `change` returns false to leave it alone.
- * A missing object is not an error: someone else finished the job.
+ * A missing object is not an error: someone else finished the job. `options` name the writer
+ * (its field manager).
  */
 export async function mutate(
   registry: GenericRegistry,
   namespace: string,
   name: string,
   change: (object: ApiObject) => boolean,
+  options: WriteOptions = {},
 ): Promise<void> {
   for (let attempt = 0; attempt <= CONFLICT_RETRIES; attempt++) {
     let object: ApiObject;
@@ -24,7 +26,7 @@ export async function mutate(
     }
     if (!change(object)) return;
     try {
-      await registry.update(namespace, name, object);
+      await registry.update(namespace, name, object, '', options);
       return;
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return;

@@ -3,6 +3,7 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import { claim, controllerRef } from './controller-ref.js';
 import { computeHash, jsonEqual } from './pod-template-hash.js';
+import { AS_CONTROLLER } from './controller-manager.js';
 import { createAs } from './workload-writes.js';
 
 /** The label naming the ControllerRevision a pod was made from (and on the revision, its hash). */
@@ -41,7 +42,13 @@ export async function syncHistory(api: ApiServer, owner: ApiObject): Promise<His
   if (equal.length) {
     let update = equal[0];
     if (update.revision !== max) {
-      update = await registry.update(namespace, update.metadata.name, { ...update, revision: max + 1 });
+      update = await registry.update(
+        namespace,
+        update.metadata.name,
+        { ...update, revision: max + 1 },
+        '',
+        AS_CONTROLLER,
+      );
       revisions = revisions.map((r) => (r.metadata.uid === update.metadata.uid ? update : r));
     }
     return { update, revisions };

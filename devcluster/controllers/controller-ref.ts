@@ -2,6 +2,7 @@ import type { GenericRegistry } from '../../apiserver/registry/generic-registry.
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { mutate } from '../../apiserver/registry/object-mutation.js';
 import { labelSelectorFromObject } from '../../apiserver/selectors/label-selector.js';
+import { AS_CONTROLLER } from './controller-manager.js';
 
 export interface OwnerReference {
   apiVersion: string;
@@ -61,22 +62,34 @@ export async function claim(
         claimed.push(candidate);
         continue;
       }
-      await mutate(registry, candidate.metadata.namespace, candidate.metadata.name, (object) => {
-        const refs: OwnerReference[] = object.metadata.ownerReferences ?? [];
-        object.metadata.ownerReferences = refs.filter((r) => r.uid !== owner.metadata.uid);
-        if (object.metadata.ownerReferences.length === 0) delete object.metadata.ownerReferences;
-        return refs.length !== (object.metadata.ownerReferences?.length ?? 0);
-      });
+      await mutate(
+        registry,
+        candidate.metadata.namespace,
+        candidate.metadata.name,
+        (object) => {
+          const refs: OwnerReference[] = object.metadata.ownerReferences ?? [];
+          object.metadata.ownerReferences = refs.filter((r) => r.uid !== owner.metadata.uid);
+          if (object.metadata.ownerReferences.length === 0) delete object.metadata.ownerReferences;
+          return refs.length !== (object.metadata.ownerReferences?.length ?? 0);
+        },
+        AS_CONTROLLER,
+      );
       continue;
     }
     if (!matches || owner.metadata.deletionTimestamp || candidate.metadata.deletionTimestamp) continue;
     let adopted: ApiObject | undefined;
-    await mutate(registry, candidate.metadata.namespace, candidate.metadata.name, (object) => {
-      if (controllerOf(object)) return false;
-      object.metadata.ownerReferences = [...(object.metadata.ownerReferences ?? []), controllerRef(owner)];
-      adopted = object;
-      return true;
-    });
+    await mutate(
+      registry,
+      candidate.metadata.namespace,
+      candidate.metadata.name,
+      (object) => {
+        if (controllerOf(object)) return false;
+        object.metadata.ownerReferences = [...(object.metadata.ownerReferences ?? []), controllerRef(owner)];
+        adopted = object;
+        return true;
+      },
+      AS_CONTROLLER,
+    );
     if (adopted) claimed.push(adopted);
   }
   return claimed;

@@ -32,6 +32,7 @@ import { EventRecorder } from './event-recorder.js';
 import { isPodActive } from './pod-conditions.js';
 import { computeHash, jsonEqual } from './pod-template-hash.js';
 import { ReconcileLoop, keyOf, splitKey } from './reconcile-loop.js';
+import { AS_CONTROLLER } from './controller-manager.js';
 import { byCreation, createAs, nowTimestamp, writeStatus } from './workload-writes.js';
 
 interface Condition {
@@ -180,11 +181,17 @@ export class DeploymentController {
     const pass: Pass = { d, sets };
     if (existing) {
       let updated = existing;
-      await mutate(this.replicaSets, existing.metadata.namespace, existing.metadata.name, (rs) => {
-        const changed = copyAnnotations(d, rs, newRevision, true) || syncMinReadySeconds(d, rs);
-        updated = rs;
-        return changed;
-      });
+      await mutate(
+        this.replicaSets,
+        existing.metadata.namespace,
+        existing.metadata.name,
+        (rs) => {
+          const changed = copyAnnotations(d, rs, newRevision, true) || syncMinReadySeconds(d, rs);
+          updated = rs;
+          return changed;
+        },
+        AS_CONTROLLER,
+      );
       pass.newRS = await this.replicaSets.get(updated.metadata.namespace, updated.metadata.name).catch(() => updated);
       pass.sets = [...oldSets, pass.newRS];
       pass.d = await this.recordRevision(d, revisionOf(pass.newRS), (copy) =>
@@ -273,11 +280,17 @@ export class DeploymentController {
   ): Promise<ApiObject> {
     let current = d;
     if (d.metadata.annotations?.[REVISION] !== String(revision)) {
-      await mutate(this.deployments, d.metadata.namespace, d.metadata.name, (object) => {
-        object.metadata.annotations = { ...(object.metadata.annotations ?? {}), [REVISION]: String(revision) };
-        return true;
-      });
-      current = await this.deployments.get(d.metadata.namespace, d.metadata.name);
+      // kube writes the revision with the status (UpdateStatus), so managedFields name it so.
+      current = await this.deployments.update(
+        d.metadata.namespace,
+        d.metadata.name,
+        {
+          ...d,
+          metadata: { ...d.metadata, annotations: { ...(d.metadata.annotations ?? {}), [REVISION]: String(revision) } },
+        },
+        '',
+        { ...AS_CONTROLLER, managerSubresource: 'status' },
+      );
     }
     if (!hasProgressDeadline(current)) return current;
     const copy = { ...current, status: structuredClone(current.status ?? {}) };
@@ -358,11 +371,17 @@ export class DeploymentController {
     const max = String(replicasOf(d) + maxSurge(d));
     const annotations = rs.metadata.annotations ?? {};
     if (from === size && annotations[DESIRED_REPLICAS] === desired && annotations[MAX_REPLICAS] === max) return false;
-    const updated = await this.replicaSets.update(rs.metadata.namespace, rs.metadata.name, {
-      ...rs,
-      metadata: { ...rs.metadata, annotations: { ...annotations, [DESIRED_REPLICAS]: desired, [MAX_REPLICAS]: max } },
-      spec: { ...rs.spec, replicas: size },
-    });
+    const updated = await this.replicaSets.update(
+      rs.metadata.namespace,
+      rs.metadata.name,
+      {
+        ...rs,
+        metadata: { ...rs.metadata, annotations: { ...annotations, [DESIRED_REPLICAS]: desired, [MAX_REPLICAS]: max } },
+        spec: { ...rs.spec, replicas: size },
+      },
+      '',
+      AS_CONTROLLER,
+    );
     pass.sets = pass.sets.map((s) => (s === rs ? updated : s));
     if (pass.newRS === rs) pass.newRS = updated;
     if (from === size) return false;

@@ -1,4 +1,5 @@
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
+import { NAMESPACE_TERMINATING_CAUSE } from '../../apiserver/registry/generic-registry.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
@@ -79,6 +80,9 @@ export class ReconcileLoop {
       again = await this.reconcile(key);
     } catch (err) {
       if (this.stopped) return;
+      // Nothing can be created in a terminating namespace, and its owners go with it: drop it, as kube does.
+      if (err instanceof ApiError && err.status.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE))
+        return;
       // A conflict only means another writer was first: look again at once, quietly.
       if (err instanceof ApiError && err.code === 409) again = 20;
       else {

@@ -3,9 +3,7 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { ApiError } from '../../apiserver/status.js';
 import { jsonEqual } from './pod-template-hash.js';
 import { controllerRef } from './controller-ref.js';
-
-/** The manager the simulated controllers' writes are recorded under in managedFields. */
-export const CONTROLLER_MANAGER = 'kube-controller-manager';
+import { AS_CONTROLLER } from './controller-manager.js';
 
 /**
  * Writes `status` through the status subresource unless it is what is stored already; a conflict
@@ -23,7 +21,7 @@ export async function writeStatus(
       object.metadata.name,
       { ...object, status },
       'status',
-      { manager: CONTROLLER_MANAGER },
+      AS_CONTROLLER,
     );
   } catch (err) {
     if (err instanceof ApiError && err.code === 404) return object;
@@ -33,7 +31,7 @@ export async function writeStatus(
 
 /** The creation kube's controllers make: `body` as is, recorded as kube-controller-manager's. */
 export function createAs(registry: GenericRegistry, namespace: string, body: ApiObject): Promise<ApiObject> {
-  return registry.create(namespace, body, { manager: CONTROLLER_MANAGER });
+  return registry.create(namespace, body, AS_CONTROLLER);
 }
 
 /**
