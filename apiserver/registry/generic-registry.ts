@@ -279,8 +279,29 @@ export class GenericRegistry {
     }
   }
 
+  /**
+   * A delete that loses a race against another write is retried against the current object
+   * (preconditions checked again), as kube-apiserver's conditional delete does.
+   */
   async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject> {
-    const current = await this.objects.get(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.objects.get(namespace, name);
+      try {
+        return await this.deleteAt(current, namespace, name, options);
+      } catch (err) {
+        if (!(err instanceof LostRace)) throw err;
+        if (attempt >= CONFLICT_RETRIES) throw err.conflict;
+        await conflictBackoff(attempt);
+      }
+    }
+  }
+
+  private async deleteAt(
+    current: StoredObject,
+    namespace: string,
+    name: string,
+    options: DeleteOptions,
+  ): Promise<ApiObject> {
     const meta = current.object.metadata;
     const { uid, resourceVersion } = options.preconditions ?? {};
     if (uid && uid !== meta.uid) {
@@ -310,7 +331,7 @@ export class GenericRegistry {
     const graceful = finalizers.length > 0 || this.strategy.deleteGracefully?.(current.object) === true;
     if (options.dryRun) return this.present(current.object);
     if (!graceful) {
-      const deleted = await this.objects.delete(namespace, name, current.revision);
+      const deleted = await lostRace(this.objects.delete(namespace, name, current.revision));
       this.strategy.afterWrite?.(deleted.object, true);
       return this.present(deleted.object);
     }
@@ -321,7 +342,7 @@ export class GenericRegistry {
     deleting.metadata.deletionGracePeriodSeconds ??= 0;
     if (finalizers.length) deleting.metadata.finalizers = finalizers;
     this.strategy.beginDeletion?.(deleting);
-    const updated = await this.objects.update(deleting, current.revision);
+    const updated = await lostRace(this.objects.update(deleting, current.revision));
     this.strategy.afterWrite?.(updated.object, false);
     return this.present(updated.object);
   }
@@ -503,6 +524,22 @@ export class GenericRegistry {
       };
       throw error;
     }
+  }
+}
+
+/** A store write that failed because the object changed since it was read. */
+class LostRace extends Error {
+  constructor(readonly conflict: ApiError) {
+    super(conflict.message);
+  }
+}
+
+async function lostRace<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (err instanceof ApiError && err.status.reason === 'Conflict') throw new LostRace(err);
+    throw err;
   }
 }
 

@@ -3,7 +3,7 @@ import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js
 import { ApiClient } from '../support/api-client.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-describe('devcluster: writes without a resourceVersion that race each other', function () {
+describe('devcluster: writes and deletes without a resourceVersion that race each other', function () {
   let cluster: DevCluster;
   let remove: () => Promise<void>;
   let api: ApiClient;
@@ -49,5 +49,22 @@ describe('devcluster: writes without a resourceVersion that race each other', fu
     const { body } = await api.request('GET', `${path}/counter`);
     expect(Object.keys(body.data)).to.have.length(12);
     expect(Object.keys(body.metadata.labels)).to.have.length(12);
+  });
+
+  it('a delete racing patches of its object lands (200), never a Conflict', async () => {
+    const path = '/api/v1/namespaces/default/configmaps';
+    const names = Array.from({ length: 12 }, (_, i) => `raced-${i}`);
+    for (const name of names) await api.request('POST', path, { metadata: { name }, data: {} });
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const deletes = names.map(async (name) => {
+      const patches = Array.from({ length: 4 }, (_, i) =>
+        api.request('PATCH', `${path}/${name}`, { data: { [`k${i}`]: 'v' } }, merge),
+      );
+      const deleted = await api.request('DELETE', `${path}/${name}`);
+      await Promise.all(patches);
+      return deleted.status;
+    });
+    expect(await Promise.all(deletes)).to.deep.equal(Array(12).fill(200));
+    expect((await api.request('GET', path)).body.items.map((i: any) => i.metadata.name)).to.not.include.members(names);
   });
 });
