@@ -14,7 +14,7 @@ import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-l
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 /** How long a deleted namespace's watch stays open, so the deletions of its last objects still arrive. */
-const DELETED_NAMESPACE_GRACE_MS = 10_000;
+export const DELETED_NAMESPACE_GRACE_MS = 10_000;
 
 export interface CrossNamespaceWatchRequest {
   ctx: TenantContext;
@@ -44,6 +44,8 @@ interface Feed {
   initialEventsEnded: boolean;
   /** Closed on purpose (its namespace is gone): its end does not end the tenant's stream. */
   retired: boolean;
+  /** Set while its namespace is deleted and the feed waits out its grace period. */
+  retirement?: NodeJS.Timeout;
 }
 
 /**
@@ -81,6 +83,12 @@ export async function watchAcrossNamespaces(
     return refused ? refuseWatch(req, res, w.ctx, refused.response) : undefined;
   }
   for (const feed of opened) feeds.set(feed.namespace, feed);
+  /**
+   * Feeds of deleted namespaces, open for their grace period. A namespace made again under the
+   * same name meanwhile takes its feed back: the upstream watch of that namespace goes on across
+   * the deletion, and a second one would deliver every event twice.
+   */
+  const leaving = new Map<string, Feed>();
 
   res.writeHead(200, {
     'Content-Type': 'application/json',
@@ -96,7 +104,7 @@ export async function watchAcrossNamespaces(
   const finish = () => {
     if (ended) return;
     ended = true;
-    for (const feed of feeds.values()) discard(feed.response);
+    for (const feed of [...feeds.values(), ...leaving.values()]) discard(feed.response);
     if (namespaceWatch) discard(namespaceWatch);
     endStream();
   };
@@ -125,7 +133,7 @@ export async function watchAcrossNamespaces(
   const bookmark = async (feed: Feed, event: WatchEvent) => {
     feed.bookmark = event.object?.metadata?.resourceVersion;
     if (event.object?.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true') feed.initialEventsEnded = true;
-    const live = [...feeds.values()].filter((f) => !f.retired);
+    const live = [...feeds.values(), ...leaving.values()].filter((f) => !f.retired);
     if (live.some((f) => f.bookmark === undefined || !/^\d+$/.test(f.bookmark))) return;
     const lowest = live.reduce((min, f) => (BigInt(f.bookmark!) < BigInt(min) ? f.bookmark! : min), live[0].bookmark!);
     const allEnded = live.every((f) => f.initialEventsEnded);
@@ -194,7 +202,13 @@ export async function watchAcrossNamespaces(
           const event = WatchEventsDown.parse(line);
           const name: unknown = event?.object?.metadata?.name;
           if (typeof name !== 'string' || !hasPrefix(w.ctx, name)) continue;
-          if (event!.type === 'ADDED' && !feeds.has(name)) {
+          const returning = event!.type === 'ADDED' ? leaving.get(name) : undefined;
+          if (returning) {
+            clearTimeout(returning.retirement);
+            returning.retirement = undefined;
+            leaving.delete(name);
+            feeds.set(name, returning);
+          } else if (event!.type === 'ADDED' && !feeds.has(name)) {
             // Past the tenant's bound the stream ends with the reason (client-go backs off on it) rather than miss the namespace's events.
             try {
               w.lease.claimUpstream(1);
@@ -217,9 +231,11 @@ export async function watchAcrossNamespaces(
           } else if (event!.type === 'DELETED') {
             const feed = feeds.get(name);
             if (!feed) continue;
-            setTimeout(() => {
+            feeds.delete(name);
+            leaving.set(name, feed);
+            feed.retirement = setTimeout(() => {
               feed.retired = true;
-              feeds.delete(name);
+              leaving.delete(name);
               discard(feed.response);
               w.lease.releaseUpstream(1);
             }, DELETED_NAMESPACE_GRACE_MS).unref();
