@@ -1,13 +1,21 @@
 /**
- * How long a write that lost a race waits before it reads the object again. The embedded store
- * shows a write to readers only once it is durable (its log entry synced) but checks expected
- * revisions against it at once, so a retry made right away can read the very version it just
- * lost against, again and again until the sync completes. Waiting 1, 2, 4… ms (at most 100)
- * lets the winner land, as kube-apiserver's linearizable read before a retry does.
+ * Retrying a write that lost a race, as kube-apiserver's GuaranteedUpdate does: against the
+ * current object, until it lands or the request's time is up (kube-apiserver's default request
+ * timeout, a minute). The embedded store shows a write to readers only once it is durable (its
+ * log entry synced) but checks expected revisions against it at once, so a retry made right away
+ * can read the very version it just lost against, again and again until the sync completes:
+ * waiting 1, 2, 4… ms (at most 100) between tries lets the winner land first.
  */
-export function conflictBackoff(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.min(2 ** attempt, 100)));
-}
+const RETRY_BUDGET_MS = 60_000;
 
-/** How many times a write without a resourceVersion of its own is retried after losing a race. */
-export const CONFLICT_RETRIES = 12;
+export class ConflictRetries {
+  private readonly deadline = Date.now() + RETRY_BUDGET_MS;
+  private attempt = 0;
+
+  /** Waits before the next try; false when the time is up (the caller gives up with its conflict). */
+  async again(): Promise<boolean> {
+    if (Date.now() >= this.deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** this.attempt++, 100)));
+    return true;
+  }
+}

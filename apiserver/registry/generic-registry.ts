@@ -19,7 +19,7 @@ import { validateOwnerReferences } from '../validation/owner-references.js';
 import { findUnknownFields, strictDecodingMessage, unknownFieldMessage } from '../validation/unknown-fields.js';
 import { ObjectStore, type ApiObject, type StoredObject } from './object-store.js';
 import type { Strategy } from './strategy.js';
-import { CONFLICT_RETRIES, conflictBackoff } from './conflict-backoff.js';
+import { ConflictRetries } from './conflict-backoff.js';
 
 export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
@@ -156,20 +156,16 @@ export class GenericRegistry {
       throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
     }
     const requested = object.metadata.resourceVersion as string | undefined;
-    for (let attempt = 0; ; attempt++) {
+    const retries = new ConflictRetries();
+    for (;;) {
       const current = await this.objects.get(namespace, name);
       if (requested && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
       try {
         return await this.write(current, structuredClone(object), subresource, options);
       } catch (err) {
         // An unconditional update retries against whatever is current, as kube-apiserver does.
-        if (
-          requested ||
-          attempt >= CONFLICT_RETRIES ||
-          !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')
-        )
-          throw err;
-        await conflictBackoff(attempt);
+        if (requested || !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')) throw err;
+        if (!(await retries.again())) throw err;
       }
     }
   }
@@ -182,7 +178,8 @@ export class GenericRegistry {
     subresource = '',
     options: WriteOptions = {},
   ): Promise<ApiObject> {
-    for (let attempt = 0; ; attempt++) {
+    const retries = new ConflictRetries();
+    for (;;) {
       const current = await this.objects.get(namespace, name);
       let patched: ApiObject;
       try {
@@ -222,8 +219,7 @@ export class GenericRegistry {
       try {
         return await this.write(current, patched, subresource, options);
       } catch (err) {
-        if (attempt >= CONFLICT_RETRIES || !(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
-        await conflictBackoff(attempt);
+        if (!(err instanceof ApiError && err.status.reason === 'Conflict') || !(await retries.again())) throw err;
       }
     }
   }
@@ -240,7 +236,8 @@ export class GenericRegistry {
   ): Promise<ApplyResult & { object: ApiObject }> {
     const applied = this.checkApplyBody(namespace, name, body);
     const requested = applied.metadata.resourceVersion as string | undefined;
-    for (let attempt = 0; ; attempt++) {
+    const retries = new ConflictRetries();
+    for (;;) {
       const current = await this.objects.get(namespace, name).catch((err: unknown) => {
         if (err instanceof ApiError && err.code === 404) return null;
         throw err;
@@ -273,8 +270,7 @@ export class GenericRegistry {
           err instanceof ApiError &&
           err.code === 409 &&
           (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
-        if (requested || attempt >= CONFLICT_RETRIES || !raced) throw err;
-        await conflictBackoff(attempt);
+        if (requested || !raced || !(await retries.again())) throw err;
       }
     }
   }
@@ -284,14 +280,14 @@ export class GenericRegistry {
    * (preconditions checked again), as kube-apiserver's conditional delete does.
    */
   async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject> {
-    for (let attempt = 0; ; attempt++) {
+    const retries = new ConflictRetries();
+    for (;;) {
       const current = await this.objects.get(namespace, name);
       try {
         return await this.deleteAt(current, namespace, name, options);
       } catch (err) {
         if (!(err instanceof LostRace)) throw err;
-        if (attempt >= CONFLICT_RETRIES) throw err.conflict;
-        await conflictBackoff(attempt);
+        if (!(await retries.again())) throw err.conflict;
       }
     }
   }

@@ -1,7 +1,7 @@
 import type { GenericRegistry, WriteOptions } from './generic-registry.js';
 import type { ApiObject } from './object-store.js';
 import { ApiError } from '../status.js';
-import { CONFLICT_RETRIES, conflictBackoff } from './conflict-backoff.js';
+import { ConflictRetries } from './conflict-backoff.js';
 
 /**
  * Read-modify-write of one object through its registry, retried on conflict; a controller's
@@ -16,7 +16,8 @@ export async function mutate(
   change: (object: ApiObject) => boolean,
   options: WriteOptions = {},
 ): Promise<void> {
-  for (let attempt = 0; attempt <= CONFLICT_RETRIES; attempt++) {
+  const retries = new ConflictRetries();
+  do {
     let object: ApiObject;
     try {
       object = await registry.get(namespace, name);
@@ -31,9 +32,8 @@ export async function mutate(
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return;
       if (!(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
-      await conflictBackoff(attempt);
     }
-  }
+  } while (await retries.again());
 }
 
 /** Deletes through the registry; an object already gone is fine. */

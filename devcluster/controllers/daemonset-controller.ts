@@ -37,6 +37,7 @@ export class DaemonSetController {
     this.events = new EventRecorder(api, { component: 'daemonset-controller' });
     const owners = (ns: string) =>
       [...this.keys].filter((key) => splitKey(key).namespace === ns).map((key) => splitKey(key).name);
+    const inNamespace = (ns: string) => [...this.keys].some((key) => splitKey(key).namespace === ns);
     this.loop = new ReconcileLoop(
       store,
       'daemonset controller',
@@ -49,10 +50,11 @@ export class DaemonSetController {
             return [keyOf(ds)];
           },
         },
-        { prefix: '/registry/core/pods/', keysOf: (pod) => ownerKeys(pod, 'DaemonSet', owners) },
+        { prefix: '/registry/core/pods/', inNamespace, keysOf: (pod) => ownerKeys(pod, 'DaemonSet', owners) },
         { prefix: '/registry/core/nodes/', keysOf: () => [...this.keys] },
         {
           prefix: '/registry/apps/controllerrevisions/',
+          inNamespace,
           keysOf: (revision) => ownerKeys(revision, 'DaemonSet', owners),
         },
       ],

@@ -88,6 +88,7 @@ export class DeploymentController {
         },
         {
           prefix: '/registry/apps/replicasets/',
+          inNamespace: (ns) => (this.names.get(ns)?.size ?? 0) > 0,
           keysOf: (rs) => ownerKeys(rs, 'Deployment', (ns) => [...(this.names.get(ns) ?? [])]),
         },
       ],
@@ -180,19 +181,18 @@ export class DeploymentController {
     const newRevision = String(Math.max(0, ...oldSets.map(revisionOf)) + 1);
     const pass: Pass = { d, sets };
     if (existing) {
-      let updated = existing;
+      const { namespace, name } = existing.metadata;
       await mutate(
         this.replicaSets,
-        existing.metadata.namespace,
-        existing.metadata.name,
+        namespace,
+        name,
         (rs) => {
-          const changed = copyAnnotations(d, rs, newRevision, true) || syncMinReadySeconds(d, rs);
-          updated = rs;
-          return changed;
+          const annotated = copyAnnotations(d, rs, newRevision, true);
+          return syncMinReadySeconds(d, rs) || annotated;
         },
         AS_CONTROLLER,
       );
-      pass.newRS = await this.replicaSets.get(updated.metadata.namespace, updated.metadata.name).catch(() => updated);
+      pass.newRS = await this.replicaSets.get(namespace, name).catch(() => existing);
       pass.sets = [...oldSets, pass.newRS];
       pass.d = await this.recordRevision(d, revisionOf(pass.newRS), (copy) =>
         setCondition(

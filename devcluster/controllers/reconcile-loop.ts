@@ -1,4 +1,4 @@
-import type { ApiObject } from '../../apiserver/registry/object-store.js';
+import { parseRegistryKey, type ApiObject } from '../../apiserver/registry/object-store.js';
 import { NAMESPACE_TERMINATING_CAUSE } from '../../apiserver/registry/generic-registry.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
@@ -7,6 +7,11 @@ import { WatchLoop } from '../../store/watch-loop.js';
 /** What one watched prefix tells the controller: the keys (`<namespace>/<name>`) to reconcile. */
 export interface WatchedPrefix {
   prefix: string;
+  /**
+   * Whether a change in `namespace` can concern the controller at all, asked before the object is
+   * parsed: a pod in a namespace without a ReplicaSet costs a ReplicaSet controller nothing.
+   */
+  inNamespace?(namespace: string): boolean;
   keysOf(object: ApiObject, deleted: boolean): string[];
 }
 
@@ -38,8 +43,11 @@ export class ReconcileLoop {
           w.prefix,
           {
             onList: (items) =>
-              items.forEach((kv) => this.enqueueAll(w.keysOf(JSON.parse(kv.value) as ApiObject, false))),
+              items
+                .filter((kv) => concerns(w, kv.key))
+                .forEach((kv) => this.enqueueAll(w.keysOf(JSON.parse(kv.value) as ApiObject, false))),
             onEvent: (event) => {
+              if (!concerns(w, event.key)) return;
               this.enqueueAll(w.keysOf(JSON.parse(event.value) as ApiObject, event.type === 'delete'));
               if (event.prevValue && event.type === 'update')
                 this.enqueueAll(w.keysOf(JSON.parse(event.prevValue) as ApiObject, false));
@@ -103,6 +111,10 @@ export class ReconcileLoop {
       }, ms).unref(),
     );
   }
+}
+
+function concerns(watched: WatchedPrefix, key: string): boolean {
+  return !watched.inNamespace || watched.inNamespace(parseRegistryKey(key)?.namespace ?? '');
 }
 
 /** `<namespace>/<name>` of an object, the key a ReconcileLoop works on. */

@@ -43,6 +43,7 @@ export class ReplicaSetController {
         },
         {
           prefix: '/registry/core/pods/',
+          inNamespace: (ns) => (this.names.get(ns)?.size ?? 0) > 0,
           keysOf: (pod) => ownerKeys(pod, 'ReplicaSet', (ns) => [...(this.names.get(ns) ?? [])]),
         },
       ],
@@ -97,7 +98,7 @@ export class ReplicaSetController {
     const minReadySeconds = rs.spec?.minReadySeconds ?? 0;
     const templateLabels: Record<string, string> = rs.spec?.template?.metadata?.labels ?? {};
     const availability = owned.map((pod) => podAvailability(pod, minReadySeconds));
-    const status = {
+    const status: Record<string, unknown> = {
       replicas: owned.length,
       fullyLabeledReplicas: owned.filter((pod) =>
         Object.entries(templateLabels).every(([k, v]) => pod.metadata.labels?.[k] === v),
@@ -107,6 +108,9 @@ export class ReplicaSetController {
       observedGeneration: rs.metadata.generation,
       ...(rs.status?.conditions ? { conditions: rs.status.conditions } : {}),
     };
+    // kube leaves these out when zero (omitempty); `replicas` is always there.
+    for (const field of ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'] as const)
+      if (status[field] === 0) delete status[field];
     await writeStatus(replicaSets, rs, status);
     return nextAvailabilityCheck(availability.map((a) => a.wait));
   }

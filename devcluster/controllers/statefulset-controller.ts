@@ -37,6 +37,7 @@ export class StatefulSetController {
   ) {
     this.events = new EventRecorder(api, { component: 'statefulset-controller' });
     const owners = (ns: string) => [...(this.names.get(ns) ?? [])];
+    const inNamespace = (ns: string) => (this.names.get(ns)?.size ?? 0) > 0;
     this.loop = new ReconcileLoop(
       store,
       'statefulset controller',
@@ -51,9 +52,10 @@ export class StatefulSetController {
             return [keyOf(sts)];
           },
         },
-        { prefix: '/registry/core/pods/', keysOf: (pod) => ownerKeys(pod, 'StatefulSet', owners) },
+        { prefix: '/registry/core/pods/', inNamespace, keysOf: (pod) => ownerKeys(pod, 'StatefulSet', owners) },
         {
           prefix: '/registry/apps/controllerrevisions/',
+          inNamespace,
           keysOf: (revision) => ownerKeys(revision, 'StatefulSet', owners),
         },
       ],
@@ -87,15 +89,16 @@ export class StatefulSetController {
     if (!sts.metadata.deletionTimestamp) await this.manage(sts, byOrdinal, current, update);
 
     const minReadySeconds = sts.spec?.minReadySeconds ?? 0;
-    const counted = pods.filter((pod) => !pod.metadata.deletionTimestamp || isPodReady(pod));
-    const availability = counted.map((pod) => podAvailability(pod, minReadySeconds));
+    // As kube counts: every member pod for replicas, those not being deleted for the rest.
+    const live = pods.filter((pod) => !pod.metadata.deletionTimestamp);
+    const availability = live.map((pod) => podAvailability(pod, minReadySeconds));
     const revisionOf = (pod: ApiObject) => pod.metadata.labels?.[CONTROLLER_REVISION_HASH];
     const status: Record<string, any> = {
       observedGeneration: sts.metadata.generation,
-      replicas: counted.length,
-      readyReplicas: counted.filter(isPodReady).length,
-      currentReplicas: counted.filter((pod) => revisionOf(pod) === current.metadata.name).length,
-      updatedReplicas: counted.filter((pod) => revisionOf(pod) === update.metadata.name).length,
+      replicas: pods.length,
+      readyReplicas: live.filter(isPodReady).length,
+      currentReplicas: live.filter((pod) => revisionOf(pod) === current.metadata.name).length,
+      updatedReplicas: live.filter((pod) => revisionOf(pod) === update.metadata.name).length,
       currentRevision: current.metadata.name,
       updateRevision: update.metadata.name,
       collisionCount: sts.status?.collisionCount ?? 0,
@@ -113,8 +116,8 @@ export class StatefulSetController {
     for (const field of ['readyReplicas', 'currentReplicas', 'updatedReplicas'])
       if (status[field] === 0) delete status[field];
     await writeStatus(statefulSets, sts, status);
-    const live = new Set([status.currentRevision, status.updateRevision, ...pods.map(revisionOf)]);
-    await truncateHistory(this.api, sts, history, live);
+    const inUse = new Set([status.currentRevision, status.updateRevision, ...pods.map(revisionOf)]);
+    await truncateHistory(this.api, sts, history, inUse);
     return nextAvailabilityCheck(availability.map((a) => a.wait));
   }
 
