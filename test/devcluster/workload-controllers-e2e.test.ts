@@ -508,6 +508,54 @@ describe('devcluster workload controllers with the real kubectl: Deployment, Rep
     expect(got.status.currentRevision).to.not.equal(got.status.updateRevision);
   });
 
+  it('a StatefulSet with OnDelete keeps its pods until they are deleted, then makes them of the new revision', async () => {
+    await admin.ok(['create', 'namespace', 's3']);
+    const sts = {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'kv' },
+      spec: {
+        serviceName: 'kv',
+        replicas: 2,
+        updateStrategy: { type: 'OnDelete' },
+        selector: { matchLabels: { app: 'kv' } },
+        template: { metadata: { labels: { app: 'kv' } }, spec: { containers: [{ name: 'kv', image: 'redis:7.0' }] } },
+      },
+    };
+    await admin.ok(['apply', '-f', '-', ...ns('s3')], JSON.stringify(sts));
+    await readyPods(admin, 's3', 'app=kv', 2);
+    const status = await admin.run(['rollout', 'status', 'statefulset/kv', ...ns('s3')]);
+    expect([status.code, status.stderr]).to.deep.equal([
+      1,
+      'error: rollout status is only available for RollingUpdate strategy type\n',
+    ]);
+    await admin.ok(['set', 'image', 'statefulset/kv', 'kv=redis:7.2', ...ns('s3')]);
+    await eventually(
+      () => getJson(admin, ['statefulset', 'kv', ...ns('s3')]),
+      (got: any) => {
+        expect(got.status.observedGeneration).to.equal(2);
+        expect(got.status.updateRevision).to.not.equal(got.status.currentRevision);
+        expect(got.status).to.include({ replicas: 2, currentReplicas: 2, readyReplicas: 2 });
+      },
+    );
+    const images = async () =>
+      (await getJson(admin, ['pods', ...ns('s3')])).items.map((p: any) => [
+        p.metadata.name,
+        p.spec.containers[0].image,
+      ]);
+    expect(await images()).to.deep.equal([
+      ['kv-0', 'redis:7.0'],
+      ['kv-1', 'redis:7.0'],
+    ]);
+    await admin.ok(['delete', 'pod', 'kv-1', ...ns('s3')]);
+    await eventually(images, (got) =>
+      expect(got).to.deep.equal([
+        ['kv-0', 'redis:7.0'],
+        ['kv-1', 'redis:7.2'],
+      ]),
+    );
+  });
+
   it('a DaemonSet runs one pod on each node, rolls out a new template and undoes it from its ControllerRevisions', async () => {
     let nodes = (await getJson(admin, ['nodes'])).items;
     if (nodes.length === 0) {
