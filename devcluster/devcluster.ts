@@ -44,6 +44,7 @@ import { JobController } from './controllers/job-controller.js';
 import { CronJobController } from './controllers/cronjob-controller.js';
 import { SimulatedNode, simulatedNodeName } from './simulated-node.js';
 import { SimulatedScheduler } from './simulated-scheduler.js';
+import { WorkloadControllers } from './controllers/workload-controllers.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 import { detach } from '../apiserver/process-faults.js';
@@ -99,8 +100,9 @@ const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * A Kubernetes-compatible API server for development and tests: HTTPS with client-certificate
  * authentication against its own CA, the REST API of `apiserver/` over its own store, and the
  * controllers that do kube-apiserver's and kube-controller-manager's bookkeeping (namespace
- * deletion, garbage collection, CRD cleanup, ClusterRole aggregation, Jobs and CronJobs), and one
- * simulated node whose scheduler and kubelet run the pods. Several can run in one process.
+ * deletion, garbage collection, CRD cleanup, ClusterRole aggregation, workloads, Jobs and
+ * CronJobs, endpoints), and one simulated node whose scheduler and kubelet run the pods. Several
+ * can run in one process.
  */
 export async function startDevCluster(options: DevClusterOptions): Promise<DevCluster> {
   const name = options.name ?? 'devcluster';
@@ -188,6 +190,8 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     await podLifecycle.start();
     await jobController.start();
     await cronJobController.start();
+    const workloadControllers = new WorkloadControllers(api, store);
+    await workloadControllers.start();
 
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
@@ -276,6 +280,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
           clusterRoleAggregation.stop(),
           endpointsController.stop(),
           kubernetesService.stop(),
+          workloadControllers.stop(),
           rbacObjects.stop(),
         ]);
         await store.close();

@@ -154,7 +154,7 @@ export class SimulatedNode {
         for (const condition of node.status?.conditions ?? []) condition.lastHeartbeatTime = now;
         return true;
       },
-      'status',
+      { subresource: 'status' },
     );
   }
 

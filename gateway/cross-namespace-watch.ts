@@ -14,7 +14,7 @@ import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-l
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 /** How long a deleted namespace's watch stays open, so the deletions of its last objects still arrive. */
-const DELETED_NAMESPACE_GRACE_MS = 10_000;
+export const DELETED_NAMESPACE_GRACE_MS = 10_000;
 
 export interface CrossNamespaceWatchRequest {
   ctx: TenantContext;

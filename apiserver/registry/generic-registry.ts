@@ -30,6 +30,7 @@ import { validateOwnerReferences } from '../validation/owner-references.js';
 import { findUnknownFields, strictDecodingMessage, unknownFieldMessage } from '../validation/unknown-fields.js';
 import { ObjectStore, type ApiObject, type StoredObject } from './object-store.js';
 import type { Strategy } from './strategy.js';
+import { ConflictRetries } from './conflict-backoff.js';
 
 export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
@@ -66,8 +67,10 @@ const UNKNOWN_MANAGER = 'unknown';
 /** Looks a namespace up, for admission of namespaced objects. */
 export type NamespaceLookup = (name: string) => Promise<ApiObject | null>;
 
-const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
-const PATCH_RETRIES = 5;
+export const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** The StatusCause of a create refused because its namespace is terminating (core/v1 NamespaceTerminatingCause). */
+export const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 
 export const FINALIZER_FOREGROUND = 'foregroundDeletion';
 export const FINALIZER_ORPHAN = 'orphan';
@@ -165,19 +168,16 @@ export class GenericRegistry {
       throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
     }
     const requested = object.metadata.resourceVersion as string | undefined;
-    for (let attempt = 0; ; attempt++) {
+    const retries = new ConflictRetries();
+    for (;;) {
       const current = await this.objects.get(namespace, name);
       if (requested && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
       try {
         return await this.write(current, structuredClone(object), subresource, options);
       } catch (err) {
         // An unconditional update retries against whatever is current, as kube-apiserver does.
-        if (
-          requested ||
-          attempt >= PATCH_RETRIES ||
-          !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')
-        )
-          throw err;
+        if (requested || !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')) throw err;
+        if (!(await retries.again())) throw err;
       }
     }
   }
@@ -190,7 +190,8 @@ export class GenericRegistry {
     subresource = '',
     options: WriteOptions = {},
   ): Promise<ApiObject> {
-    for (let attempt = 0; ; attempt++) {
+    const retries = new ConflictRetries();
+    for (;;) {
       const current = await this.objects.get(namespace, name);
       let patched: ApiObject;
       try {
@@ -230,7 +231,7 @@ export class GenericRegistry {
       try {
         return await this.write(current, patched, subresource, options);
       } catch (err) {
-        if (attempt >= PATCH_RETRIES || !(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
+        if (!(err instanceof ApiError && err.status.reason === 'Conflict') || !(await retries.again())) throw err;
       }
     }
   }
@@ -247,7 +248,8 @@ export class GenericRegistry {
   ): Promise<ApplyResult & { object: ApiObject }> {
     const applied = this.checkApplyBody(namespace, name, body);
     const requested = applied.metadata.resourceVersion as string | undefined;
-    for (let attempt = 0; ; attempt++) {
+    const retries = new ConflictRetries();
+    for (;;) {
       const current = await this.objects.get(namespace, name).catch((err: unknown) => {
         if (err instanceof ApiError && err.code === 404) return null;
         throw err;
@@ -280,7 +282,7 @@ export class GenericRegistry {
           err instanceof ApiError &&
           err.code === 409 &&
           (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
-        if (requested || attempt >= PATCH_RETRIES || !raced) throw err;
+        if (requested || !raced || !(await retries.again())) throw err;
       }
     }
   }
@@ -289,27 +291,28 @@ export class GenericRegistry {
    * Deletes as kube's generic Store does. An object whose deletion is now pending (finalizers, a
    * graceful kind) is answered as it is; one removed at once is answered as a Success Status
    * naming it, unless the kind returns the deleted object (ResourceInfo.returnsDeletedObject).
-   * A write that lands between the read and the delete is a conflict only for a caller that gave
-   * preconditions; otherwise the delete is tried again on what is current, as kube-apiserver's
-   * GuaranteedUpdate does.
+   * A delete that loses a race against another write is retried against the current object
+   * (preconditions checked again), as kube-apiserver's conditional delete does.
    */
   async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<ApiObject | DeletedStatus> {
-    for (let attempt = 0; ; attempt++) {
+    const retries = new ConflictRetries();
+    for (;;) {
+      const current = await this.objects.get(namespace, name);
       try {
-        return await this.deleteOnce(namespace, name, options);
+        return await this.deleteAt(current, namespace, name, options);
       } catch (err) {
-        const raced = err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict';
-        if (!raced || options.preconditions || attempt >= PATCH_RETRIES) throw err;
+        if (!(err instanceof LostRace)) throw err;
+        if (!(await retries.again())) throw err.conflict;
       }
     }
   }
 
-  private async deleteOnce(
+  private async deleteAt(
+    current: StoredObject,
     namespace: string,
     name: string,
     options: DeleteOptions,
   ): Promise<ApiObject | DeletedStatus> {
-    const current = await this.objects.get(namespace, name);
     const meta = current.object.metadata;
     const { uid, resourceVersion } = options.preconditions ?? {};
     if (uid && uid !== meta.uid) {
@@ -339,7 +342,7 @@ export class GenericRegistry {
     const graceful = finalizers.length > 0 || this.strategy.deleteGracefully?.(current.object) === true;
     if (options.dryRun) return graceful ? this.present(current.object) : this.deletedAnswer(current.object);
     if (!graceful) {
-      const deleted = await this.objects.delete(namespace, name, current.revision);
+      const deleted = await lostRace(this.objects.delete(namespace, name, current.revision));
       this.strategy.afterWrite?.(deleted.object, true);
       return this.deletedAnswer(deleted.object);
     }
@@ -350,7 +353,7 @@ export class GenericRegistry {
     deleting.metadata.deletionGracePeriodSeconds ??= 0;
     if (finalizers.length) deleting.metadata.finalizers = finalizers;
     this.strategy.beginDeletion?.(deleting);
-    const updated = await this.objects.update(deleting, current.revision);
+    const updated = await lostRace(this.objects.update(deleting, current.revision));
     this.strategy.afterWrite?.(updated.object, false);
     return this.present(updated.object);
   }
@@ -520,12 +523,40 @@ export class GenericRegistry {
     const ns = await this.lookupNamespace(namespace);
     if (!ns) throw notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.metadata.deletionTimestamp || ns.status?.phase === 'Terminating') {
-      throw forbidden(
+      const error = forbidden(
         this.gr,
         name,
         `unable to create new content in namespace ${namespace} because it is being terminated`,
       );
+      // kube's NamespaceLifecycle admission names the cause, which controllers look for.
+      error.status.details = {
+        ...error.status.details,
+        causes: [
+          {
+            reason: NAMESPACE_TERMINATING_CAUSE,
+            message: `namespace ${namespace} is being terminated`,
+            field: 'metadata.namespace',
+          },
+        ],
+      };
+      throw error;
     }
+  }
+}
+
+/** A store write that failed because the object changed since it was read. */
+class LostRace extends Error {
+  constructor(readonly conflict: ApiError) {
+    super(conflict.message);
+  }
+}
+
+async function lostRace<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (err instanceof ApiError && err.status.reason === 'Conflict') throw new LostRace(err);
+    throw err;
   }
 }
 

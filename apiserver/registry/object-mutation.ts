@@ -1,21 +1,24 @@
-import type { GenericRegistry } from './generic-registry.js';
+import type { GenericRegistry, WriteOptions } from './generic-registry.js';
 import type { ApiObject } from './object-store.js';
 import { ApiError } from '../status.js';
+import { ConflictRetries } from './conflict-backoff.js';
 
 /**
  * Read-modify-write of one object through its registry, retried on conflict; a controller's
  * way to drop a finalizer or an ownerReference. `change` returns false to leave it alone.
- * A missing object is not an error: someone else finished the job. With `subresource` "status"
- * only the status is written, as a controller reports what it observed.
+ * A missing object is not an error: someone else finished the job. `options` name the writer
+ * (its field manager) and, with `subresource` "status", write only the status, as a controller
+ * reports what it observed.
  */
 export async function mutate(
   registry: GenericRegistry,
   namespace: string,
   name: string,
   change: (object: ApiObject) => boolean,
-  subresource = '',
+  { subresource = '', ...options }: WriteOptions & { subresource?: string } = {},
 ): Promise<void> {
-  for (let attempt = 0; attempt < 10; attempt++) {
+  const retries = new ConflictRetries();
+  do {
     let object: ApiObject;
     try {
       object = await registry.get(namespace, name);
@@ -25,13 +28,13 @@ export async function mutate(
     }
     if (!change(object)) return;
     try {
-      await registry.update(namespace, name, object, subresource);
+      await registry.update(namespace, name, object, subresource, options);
       return;
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return;
       if (!(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
     }
-  }
+  } while (await retries.again());
 }
 
 /** Deletes through the registry; an object already gone is fine. */

@@ -17,6 +17,7 @@ export type CauseReason =
   | 'FieldValueNotFound'
   | 'FieldValueTypeInvalid'
   | 'FieldManagerConflict'
+  | 'NamespaceTerminating'
   | 'ResourceVersionTooLarge'
   | 'UnexpectedServerResponse'
   | 'InternalError'

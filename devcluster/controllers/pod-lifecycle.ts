@@ -186,7 +186,7 @@ export class PodLifecycle {
         current.status = terminatedPodStatus(current, exitCodeOf);
         return true;
       },
-      'status',
+      { subresource: 'status' },
     );
   }
 }

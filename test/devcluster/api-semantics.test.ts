@@ -255,6 +255,9 @@ describe('devcluster: API semantics over HTTPS', function () {
     expect(terminating.body.message).to.equal(
       `configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
     );
+    expect(terminating.body.details.causes).to.deep.equal([
+      { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
+    ]);
     expect((await api.request('GET', `/api/v1/namespaces/${ns}`)).body.status.phase).to.equal('Terminating');
     await api.request(
       'PATCH',
@@ -308,8 +311,10 @@ describe('devcluster: API semantics over HTTPS', function () {
     expect(stale.body.message).to.equal(
       'Operation cannot be fulfilled on deployments.apps "d": the object has been modified; please apply your changes to the latest version and try again',
     );
+    // Without a resourceVersion: the deployment controller writes the status too.
     const status = await api.request('PUT', `${base}/d/status`, {
       ...scaled,
+      metadata: { ...scaled.metadata, resourceVersion: undefined },
       spec: { ...scaled.spec, replicas: 7 },
       status: { replicas: 3, readyReplicas: 3 },
     });

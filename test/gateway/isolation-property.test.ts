@@ -77,10 +77,15 @@ interface LeakKeys {
 
 function leakKeys(other: string, otherToken: string): LeakKeys {
   // Kebab forms as the tenant wrote them (not followed by more name characters, so `<other>-xyz`,
-  // which the receiver never wrote, is not masked), and the joined form kube derives from a
+  // which the receiver never wrote, is not masked), the names the workload controllers derive from
+  // the tenant's Deployment `<other>-x` (its ReplicaSet `<other>-x-<hash>` and their pods
+  // `<…>-<5 random>`, in the alphabet of generated names), and the joined form kube derives from a
   // group for OpenAPI operation ids and tags (`listQxbbbbToolsExampleComV1Gadget`).
   return {
-    lookalike: new RegExp(`${other}-(?:x|default|tools|things)(?![A-Za-z0-9_-])|${other}tools`, 'gi'),
+    lookalike: new RegExp(
+      `${other}-(?:x(?:-[bcdfghjklmnpqrstvwxz2456789]+){0,2}|default|tools|things)(?![A-Za-z0-9_-])|${other}tools`,
+      'gi',
+    ),
     forbidden: [other, otherToken],
   };
 }
@@ -1421,7 +1426,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
     expect(
       leaksIn(
         a.keys,
-        `configmaps "${b.id}-x", gadgets.${b.id}-tools.example.com, ${b.id}-things.stuff.example.com, list${camel}ToolsExampleComV1Gadget`,
+        `configmaps "${b.id}-x", gadgets.${b.id}-tools.example.com, ${b.id}-things.stuff.example.com, list${camel}ToolsExampleComV1Gadget, ReplicaSet "${b.id}-x-ff76f8cd8", pod ${b.id}-x-ff76f8cd8-q9zbw`,
       ),
     ).to.deep.equal([]);
     const body = JSON.parse(clean);

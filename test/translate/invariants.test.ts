@@ -135,6 +135,13 @@ const TENANT_OBJECTS: Json[] = [
     },
   },
   {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: { name: 'r', namespace: 'dev' },
+    data: { spec: { template: { spec: podSpec(), $patch: 'replace' } } },
+    revision: 1,
+  },
+  {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
     metadata: { name: 'c', namespace: 'dev' },
@@ -392,6 +399,16 @@ const UNSAFE: [string, Json, string[]][] = [
       spec: { priorityClassName: 'bbbbbb-high' },
     },
     ['spec.priorityClassName'],
+  ],
+  [
+    'a ControllerRevision recording another tenant\u2019s RuntimeClass',
+    {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'r', namespace: `${P}dev` },
+      data: { spec: { template: { spec: { runtimeClassName: 'bbbbbb-gvisor' } } } },
+    },
+    ['data.spec.template.spec.runtimeClassName'],
   ],
   [
     'an IngressClass with parameters in another namespace',

@@ -569,6 +569,23 @@ const ROUND_TRIPS: RoundTrip[] = [
     },
   },
   {
+    title: 'ControllerRevision: the recorded template pod spec',
+    tenant: {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'db-5b7bc6bd9d', namespace: 'dev' },
+      data: { spec: { template: { spec: { priorityClassName: 'high' }, $patch: 'replace' } } },
+      revision: 1,
+    },
+    upstream: {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'db-5b7bc6bd9d', namespace: 'aaaaaa-dev' },
+      data: { spec: { template: { spec: { priorityClassName: 'aaaaaa-high' }, $patch: 'replace' } } },
+      revision: 1,
+    },
+  },
+  {
     title: 'CronJob: job template pod spec',
     tenant: {
       apiVersion: 'batch/v1',

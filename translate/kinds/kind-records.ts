@@ -15,6 +15,8 @@ import type { Invariant } from './invariants.js';
 import { metadataInvariants } from './metadata.js';
 import { namespaceConvertor, namespaceInvariants } from './namespace.js';
 import {
+  controllerRevisionConvertor,
+  controllerRevisionInvariants,
   cronJobConvertor,
   cronJobInvariants,
   podConvertor,
@@ -120,6 +122,11 @@ export const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   [
     'apps/StatefulSet',
     { convertor: statefulSetConvertor, protobuf: v1(FIELDS.statefulSet), invariants: statefulSetInvariants },
+  ],
+  [
+    'apps/ControllerRevision',
+    // `data` is raw bytes in protobuf, which cannot be rewritten field by field: JSON only.
+    { convertor: controllerRevisionConvertor, protobuf: {}, invariants: controllerRevisionInvariants },
   ],
   ['batch/Job', { convertor: workloadConvertor, protobuf: v1(FIELDS.job), invariants: workloadInvariants }],
   ['batch/CronJob', { convertor: cronJobConvertor, protobuf: v1(FIELDS.cronJob), invariants: cronJobInvariants }],

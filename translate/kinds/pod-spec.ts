@@ -1,5 +1,6 @@
 /**
- * Pods and the workloads that template them refer to cluster-scoped tenant objects by name:
+ * Pods and the workloads that template them (and the revisions that record those templates)
+ * refer to cluster-scoped tenant objects by name:
  * PriorityClass, RuntimeClass, and StorageClass/PV in ephemeral volumes and claim templates.
  */
 import { EACH, ruled, type Invariant } from './invariants.js';
@@ -31,6 +32,13 @@ export const statefulSetConvertor = all(
 
 export const cronJobConvertor = at(['spec', 'jobTemplate', 'spec', 'template', 'spec'], podSpec);
 
+/**
+ * apps ControllerRevision: a StatefulSet's or DaemonSet's pod template as its controller recorded
+ * it in `data` (a patch `{"spec":{"template":…}}`), which `kubectl rollout history` prints and
+ * `rollout undo` sends back to the owner as a patch: converted as the owner's template is.
+ */
+export const controllerRevisionConvertor = at(['data', 'spec', 'template', 'spec'], podSpec);
+
 const TENANT_CLASS = "must name one of the tenant's classes (its name carries the tenant prefix)";
 
 /** The invariants of a pod spec at `path`. */
@@ -48,3 +56,5 @@ export const statefulSetInvariants = [
   ...persistentVolumeClaimSpecInvariants(['spec', 'volumeClaimTemplates', EACH, 'spec']),
 ];
 export const cronJobInvariants = podSpecInvariants(['spec', 'jobTemplate', 'spec', 'template', 'spec']);
+/** The StatefulSet controller creates pods of a revision's template. */
+export const controllerRevisionInvariants = podSpecInvariants(['data', 'spec', 'template', 'spec']);

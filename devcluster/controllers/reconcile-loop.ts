@@ -1,0 +1,128 @@
+import { parseRegistryKey, type ApiObject } from '../../apiserver/registry/object-store.js';
+import { NAMESPACE_TERMINATING_CAUSE } from '../../apiserver/registry/generic-registry.js';
+import { ApiError } from '../../apiserver/status.js';
+import type { Store } from '../../store/index.js';
+import { WatchLoop } from '../../store/watch-loop.js';
+
+/** What one watched prefix tells the controller: the keys (`<namespace>/<name>`) to reconcile. */
+export interface WatchedPrefix {
+  prefix: string;
+  /**
+   * Whether a change in `namespace` can concern the controller at all, asked before the object is
+   * parsed: a pod in a namespace without a ReplicaSet costs a ReplicaSet controller nothing.
+   */
+  inNamespace?(namespace: string): boolean;
+  keysOf(object: ApiObject, deleted: boolean): string[];
+}
+
+/**
+ * kube-controller-manager's informer-and-workqueue shape for the simulated workload controllers:
+ * watches over store prefixes turn changes into keys, a key waiting is queued once however many
+ * changes name it, and one worker reconciles keys in order (so a controller never races itself).
+ * A reconcile may ask to be run again later (minReadySeconds, a failed write). Reads go to the
+ * store itself, which is always current, so kube's "expectations" are not needed.
+ */
+export class ReconcileLoop {
+  private readonly loops: WatchLoop[];
+  private readonly waiting = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private working: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    store: Store,
+    private readonly name: string,
+    watched: WatchedPrefix[],
+    /** Resolves to a delay in ms to be run again after, or nothing. */
+    private readonly reconcile: (key: string) => Promise<number | void>,
+  ) {
+    this.loops = watched.map(
+      (w) =>
+        new WatchLoop(
+          store,
+          w.prefix,
+          {
+            onList: (items) =>
+              items
+                .filter((kv) => concerns(w, kv.key))
+                .forEach((kv) => this.enqueueAll(w.keysOf(JSON.parse(kv.value) as ApiObject, false))),
+            onEvent: (event) => {
+              if (!concerns(w, event.key)) return;
+              this.enqueueAll(w.keysOf(JSON.parse(event.value) as ApiObject, event.type === 'delete'));
+              if (event.prevValue && event.type === 'update')
+                this.enqueueAll(w.keysOf(JSON.parse(event.prevValue) as ApiObject, false));
+            },
+          },
+          name,
+        ),
+    );
+  }
+
+  async start(): Promise<void> {
+    for (const loop of this.loops) await loop.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.all(this.loops.map((loop) => loop.stop()));
+    await this.working;
+  }
+
+  enqueue(key: string): void {
+    if (this.stopped || this.waiting.has(key)) return;
+    this.waiting.add(key);
+    this.working = this.working.then(() => this.run(key));
+  }
+
+  private enqueueAll(keys: string[]): void {
+    keys.forEach((key) => this.enqueue(key));
+  }
+
+  private async run(key: string): Promise<void> {
+    this.waiting.delete(key);
+    if (this.stopped) return;
+    let again: number | void;
+    try {
+      again = await this.reconcile(key);
+    } catch (err) {
+      if (this.stopped) return;
+      // Nothing can be created in a terminating namespace, and its owners go with it: drop it, as kube does.
+      if (err instanceof ApiError && err.status.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE))
+        return;
+      // A conflict only means another writer was first: look again at once, quietly.
+      if (err instanceof ApiError && err.code === 409) again = 20;
+      else {
+        process.stderr.write(`${this.name}: ${key}: ${(err as Error).message}\n`);
+        again = 500;
+      }
+    }
+    if (again !== undefined && !this.stopped) this.enqueueAfter(key, again);
+  }
+
+  private enqueueAfter(key: string, ms: number): void {
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        this.enqueue(key);
+      }, ms).unref(),
+    );
+  }
+}
+
+function concerns(watched: WatchedPrefix, key: string): boolean {
+  return !watched.inNamespace || watched.inNamespace(parseRegistryKey(key)?.namespace ?? '');
+}
+
+/** `<namespace>/<name>` of an object, the key a ReconcileLoop works on. */
+export function keyOf(object: ApiObject): string {
+  return `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+}
+
+export function splitKey(key: string): { namespace: string; name: string } {
+  const slash = key.indexOf('/');
+  return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}

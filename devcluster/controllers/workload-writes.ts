@@ -1,0 +1,68 @@
+import type { GenericRegistry } from '../../apiserver/registry/generic-registry.js';
+import type { ApiObject } from '../../apiserver/registry/object-store.js';
+import { ApiError } from '../../apiserver/status.js';
+import { jsonEqual } from './pod-template-hash.js';
+import { controllerRef } from './controller-ref.js';
+import { AS_CONTROLLER } from './controller-manager.js';
+
+/**
+ * Writes `status` through the status subresource unless it is what is stored already; a conflict
+ * is retried against the current object (status is computed afresh on the next pass anyway).
+ */
+export async function writeStatus(
+  registry: GenericRegistry,
+  object: ApiObject,
+  status: Record<string, unknown>,
+): Promise<ApiObject> {
+  if (jsonEqual(object.status ?? {}, status)) return object;
+  try {
+    return await registry.update(
+      object.metadata.namespace ?? '',
+      object.metadata.name,
+      { ...object, status },
+      'status',
+      AS_CONTROLLER,
+    );
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 404) return object;
+    throw err;
+  }
+}
+
+/** The creation kube's controllers make: `body` as is, recorded as kube-controller-manager's. */
+export function createAs(registry: GenericRegistry, namespace: string, body: ApiObject): Promise<ApiObject> {
+  return registry.create(namespace, body, AS_CONTROLLER);
+}
+
+/**
+ * controller.GetPodFromTemplate: a pod of `owner`'s template, its labels, annotations and
+ * finalizers, controlled by the owner. The caller names it (generateName or a fixed name).
+ */
+export function podFromTemplate(owner: ApiObject, template: ApiObject, name: Record<string, string>): ApiObject {
+  const meta = template.metadata ?? {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      ...name,
+      namespace: owner.metadata.namespace,
+      labels: { ...(meta.labels ?? {}) },
+      ...(meta.annotations ? { annotations: { ...meta.annotations } } : {}),
+      ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),
+      ownerReferences: [controllerRef(owner)],
+    },
+    spec: structuredClone(template.spec ?? {}),
+  };
+}
+
+/** Creation time, for kube's "oldest first" orders (ties broken by name, as kube does). */
+export function byCreation(a: ApiObject, b: ApiObject): number {
+  const ta = Date.parse(a.metadata.creationTimestamp ?? '') || 0;
+  const tb = Date.parse(b.metadata.creationTimestamp ?? '') || 0;
+  return ta - tb || String(a.metadata.name).localeCompare(String(b.metadata.name));
+}
+
+/** A timestamp as kube writes them (RFC 3339, seconds). */
+export function nowTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
