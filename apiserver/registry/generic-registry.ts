@@ -30,7 +30,7 @@ import { validateOwnerReferences } from '../validation/owner-references.js';
 import { findUnknownFields, strictDecodingMessage, unknownFieldMessage } from '../validation/unknown-fields.js';
 import { ObjectStore, type ApiObject, type StoredObject } from './object-store.js';
 import type { Strategy } from './strategy.js';
-import { ConflictRetries } from './conflict-backoff.js';
+import { ConflictRetries } from './conflict-retries.js';
 
 export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';

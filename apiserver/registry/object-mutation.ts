@@ -1,7 +1,7 @@
 import type { GenericRegistry, WriteOptions } from './generic-registry.js';
 import type { ApiObject } from './object-store.js';
 import { ApiError } from '../status.js';
-import { ConflictRetries } from './conflict-backoff.js';
+import { ConflictRetries } from './conflict-retries.js';
 
 /**
  * Read-modify-write of one object through its registry, retried on conflict; a controller's
