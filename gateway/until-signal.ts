@@ -5,13 +5,13 @@
  * the terminal's on) does not cut the stop short: it is what keeps the data directory whole.
  */
 export async function runUntilSignal(what: string, stop: () => Promise<void>): Promise<void> {
+  // One listener that stays: a second signal in the same tick as the first (npm forwards the
+  // terminal's SIGINT to its child, which got it already) must find a listener too, or Node's
+  // default ends the process halfway through the stop.
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    process.on('SIGINT', resolve);
+    process.on('SIGTERM', resolve);
   });
-  const ignore = () => undefined;
-  process.on('SIGINT', ignore);
-  process.on('SIGTERM', ignore);
   process.stderr.write(`${signal}: stopping ${what} … `);
   await stop();
   process.stderr.write('stopped\n');

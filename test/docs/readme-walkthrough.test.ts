@@ -238,6 +238,16 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
             .map((line) => line.split(/\s+/)[0]),
         ).to.deep.equal(['default', 'kube-node-lease', 'kube-public', 'kube-system']),
       "foofoo apply -f - <<'YAML'": (output) => expect(output).to.equal('configmap/settings created\n'),
+      'foofoo create deployment web --image=nginx': (output) =>
+        expect(output).to.equal('deployment.apps/web created\n'),
+      'foofoo rollout status deployment/web': (output) =>
+        expect(output).to.match(/^deployment "web" successfully rolled out\n$/m),
+      'foofoo get deployment web': (output) => expect(output).to.match(/^web\s+1\/1\s+1\s+1\s+\d+s$/m),
+      'foofoo explain deployment.spec.replicas': (output) => {
+        expect(output).to.match(/^GROUP:\s+apps$/m);
+        expect(output).to.match(/^FIELD: replicas <integer>$/m);
+        expect(output).to.match(/Number of desired pods/);
+      },
       'member1 get namespaces -l kubezoo.io/tenant=foofoo': (output) =>
         expect(
           output
