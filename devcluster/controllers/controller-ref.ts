@@ -3,6 +3,7 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { mutate } from '../../apiserver/registry/object-mutation.js';
 import { labelSelectorFromObject } from '../../apiserver/selectors/label-selector.js';
 import { AS_CONTROLLER } from './controller-manager.js';
+import { joinKey } from './reconcile-loop.js';
 
 export interface OwnerReference {
   apiVersion: string;
@@ -25,9 +26,12 @@ export function controllerRef(owner: ApiObject): OwnerReference {
   };
 }
 
-/** The ownerReference with `controller: true`, if any. */
-export function controllerOf(object: ApiObject): OwnerReference | undefined {
-  return (object.metadata.ownerReferences ?? []).find((ref: OwnerReference) => ref.controller === true);
+/** The ownerReference with `controller: true` (at most one, by validation), if any and, given `kind`, of that kind. */
+export function controllerOf(object: ApiObject, kind?: string): OwnerReference | undefined {
+  const ref: OwnerReference | undefined = (object.metadata.ownerReferences ?? []).find(
+    (candidate: OwnerReference) => candidate.controller === true,
+  );
+  return kind === undefined || ref?.kind === kind ? ref : undefined;
 }
 
 /**
@@ -37,8 +41,8 @@ export function controllerOf(object: ApiObject): OwnerReference | undefined {
 export function ownerKeys(object: ApiObject, kind: string, ownersInNamespace: (namespace: string) => string[]) {
   const ref = controllerOf(object);
   const namespace = object.metadata.namespace ?? '';
-  if (ref) return ref.kind === kind ? [`${namespace}/${ref.name}`] : [];
-  return ownersInNamespace(namespace).map((name) => `${namespace}/${name}`);
+  if (ref) return ref.kind === kind ? [joinKey(namespace, ref.name)] : [];
+  return ownersInNamespace(namespace).map((name) => joinKey(namespace, name));
 }
 
 /**

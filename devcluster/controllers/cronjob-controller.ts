@@ -5,10 +5,9 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
-import { WatchLoop } from '../../store/watch-loop.js';
+import { controllerOf, controllerRef, ownerKeys } from './controller-ref.js';
 import { EventRecorder, type EventType } from './event-recorder.js';
-import { controllerOf } from './job-controller.js';
-import { WorkQueue } from './work-queue.js';
+import { ReconcileLoop, keyOf, splitKey } from './reconcile-loop.js';
 
 export const SCHEDULED_TIMESTAMP = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 /** The robfig/cron macros kube accepts (`@every` aside); cron-parser knows them but for `@midnight`. */
@@ -46,11 +45,8 @@ const seconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
  * the most recent one when several were missed, as kube. Its clock can be set (tests reach a schedule without waiting a minute).
  */
 export class CronJobController {
-  private readonly cronJobs: WatchLoop;
-  private readonly jobs: WatchLoop;
+  private readonly loop: ReconcileLoop;
   private readonly recorder: EventRecorder;
-  private readonly queue: WorkQueue;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly api: ApiServer,
@@ -58,54 +54,41 @@ export class CronJobController {
     private readonly clock: () => Date = () => new Date(),
   ) {
     this.recorder = new EventRecorder(api, { component: 'cronjob-controller' });
-    this.queue = new WorkQueue((key) => this.sync(key), 'cronjob controller');
-    const enqueue = (value: string) => {
-      const cronJob = JSON.parse(value) as ApiObject;
-      this.queue.add(`${cronJob.metadata.namespace}/${cronJob.metadata.name}`);
-    };
-    this.cronJobs = new WatchLoop(
+    this.loop = new ReconcileLoop(
       store,
-      '/registry/batch/cronjobs/',
-      { onList: (items) => items.forEach((kv) => enqueue(kv.value)), onEvent: (event) => enqueue(event.value) },
-      'cronjob controller (cronjobs)',
-    );
-    const enqueueOwner = (value: string) => {
-      const job = JSON.parse(value) as ApiObject;
-      const owner = controllerOf(job, 'CronJob');
-      if (owner) this.queue.add(`${job.metadata.namespace}/${owner.name}`);
-    };
-    this.jobs = new WatchLoop(
-      store,
-      '/registry/batch/jobs/',
-      { onEvent: (event) => enqueueOwner(event.value) },
-      'cronjob controller (jobs)',
+      'cronjob controller',
+      [
+        { prefix: '/registry/batch/cronjobs/', keysOf: (cronJob) => [keyOf(cronJob)] },
+        // Only the controlling CronJob is concerned: the v2 controller adopts no orphaned Job, and
+        // one being deleted with --cascade=orphan is not told its Jobs went missing.
+        {
+          prefix: '/registry/batch/jobs/',
+          keysOf: (job) => ownerKeys(job, 'CronJob', () => []),
+          withPrevious: false,
+        },
+      ],
+      (key) => this.sync(key),
     );
   }
 
-  async start(): Promise<void> {
-    await this.cronJobs.start();
-    await this.jobs.start();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.timers.forEach((timer) => clearTimeout(timer));
-    await Promise.all([this.cronJobs.stop(), this.jobs.stop()]);
-    await this.queue.stop();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async sync(key: string): Promise<void> {
-    const [namespace, name] = key.split('/');
+  /** Resolves to when to look at the CronJob again (its next scheduled time), if ever. */
+  private async sync(key: string): Promise<number | void> {
+    const { namespace, name } = splitKey(key);
     const cronJobs = this.api.registryOf('batch', 'cronjobs')!;
     const jobsRegistry = this.api.registryOf('batch', 'jobs')!;
     const cronJob = await cronJobs.get(namespace, name).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 404) return null;
       throw err;
     });
-    if (!cronJob) {
-      clearTimeout(this.timers.get(key));
-      this.timers.delete(key);
-      return;
-    }
+    if (!cronJob) return;
     const spec = cronJob.spec ?? {};
     const status = structuredClone(cronJob.status ?? {});
     let active: JobRef[] = status.active ?? [];
@@ -145,8 +128,10 @@ export class CronJobController {
       }
     }
 
+    let nextIn: number | undefined;
     if (!cronJob.metadata.deletionTimestamp && !spec.suspend) {
-      const created = await this.schedule(cronJob, active, events);
+      const { created, wakeIn } = await this.schedule(cronJob, active, events);
+      nextIn = wakeIn;
       if (created) {
         active = [...active.filter((ref) => !created.replaced.includes(ref.uid)), created.ref];
         status.lastScheduleTime = created.scheduledAt;
@@ -163,20 +148,23 @@ export class CronJobController {
         await cronJobs.update(namespace, name, { ...cronJob, status: next }, 'status');
       } catch (err) {
         if (!(err instanceof ApiError && (err.code === 409 || err.code === 404))) throw err;
-        this.queue.add(key);
+        nextIn = 0;
       }
     }
     for (const [type, reason, message] of events) await this.recorder.record(cronJob, type, reason, message);
+    return nextIn;
   }
 
-  /** Starts the Job of the most recent unmet scheduled time, if any; always arms the next wake-up. */
+  /**
+   * Starts the Job of the most recent unmet scheduled time, if any; tells when the next scheduled
+   * time comes, unless the schedule cannot be parsed.
+   */
   private async schedule(
     cronJob: ApiObject,
     active: JobRef[],
     events: [EventType, string, string][],
-  ): Promise<{ ref: JobRef; scheduledAt: string; replaced: string[] } | undefined> {
+  ): Promise<{ created?: { ref: JobRef; scheduledAt: string; replaced: string[] }; wakeIn?: number }> {
     const spec = cronJob.spec;
-    const key = `${cronJob.metadata.namespace}/${cronJob.metadata.name}`;
     const now = this.clock();
     let schedule: (from: Date) => CronExpression;
     try {
@@ -194,10 +182,10 @@ export class CronJobController {
             ]
           : ['Warning', reason, `unparseable schedule: ${JSON.stringify(spec.schedule)} : ${(err as Error).message}`],
       );
-      return undefined;
+      return {};
     }
     const nextAt = schedule(now).next().toDate();
-    this.wakeAt(key, nextAt.getTime() - now.getTime() + NEXT_SCHEDULE_DELTA_MS);
+    const wakeIn = nextAt.getTime() - now.getTime() + NEXT_SCHEDULE_DELTA_MS;
 
     let earliest = Date.parse(cronJob.status?.lastScheduleTime ?? cronJob.metadata.creationTimestamp);
     if (typeof spec.startingDeadlineSeconds === 'number')
@@ -205,9 +193,9 @@ export class CronJobController {
     const scheduled = schedule(new Date(now.getTime() + 1))
       .prev()
       .toDate();
-    if (scheduled.getTime() <= earliest) return undefined;
+    if (scheduled.getTime() <= earliest) return { wakeIn };
     const jobName = `${cronJob.metadata.name}-${Math.floor(scheduled.getTime() / 60_000)}`;
-    if (active.some((ref) => ref.name === jobName)) return undefined;
+    if (active.some((ref) => ref.name === jobName)) return { wakeIn };
     const policy = spec.concurrencyPolicy ?? 'Allow';
     if (policy === 'Forbid' && active.length) {
       events.push([
@@ -215,7 +203,7 @@ export class CronJobController {
         'JobAlreadyActive',
         'Not starting job because prior execution is running and concurrency policy is Forbid',
       ]);
-      return undefined;
+      return { wakeIn };
     }
     const jobs = this.api.registryOf('batch', 'jobs')!;
     const replaced: string[] = [];
@@ -233,7 +221,7 @@ export class CronJobController {
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 409)) throw err;
       job = await jobs.get(cronJob.metadata.namespace, jobName);
-      if (controllerOf(job, 'CronJob')?.uid !== cronJob.metadata.uid) return undefined;
+      if (controllerOf(job, 'CronJob')?.uid !== cronJob.metadata.uid) return { wakeIn };
     }
     const ref: JobRef = {
       apiVersion: 'batch/v1',
@@ -243,15 +231,7 @@ export class CronJobController {
       uid: job.metadata.uid,
       resourceVersion: job.metadata.resourceVersion,
     };
-    return { ref, scheduledAt: seconds(scheduled), replaced };
-  }
-
-  private wakeAt(key: string, ms: number): void {
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => this.queue.add(key), Math.min(Math.max(ms, 0), 2 ** 31 - 1)),
-    );
+    return { created: { ref, scheduledAt: seconds(scheduled), replaced }, wakeIn };
   }
 }
 
@@ -288,16 +268,7 @@ function jobFor(cronJob: ApiObject, name: string, scheduled: Date): ApiObject {
         ...(template.metadata?.annotations ?? {}),
         [SCHEDULED_TIMESTAMP]: rfc3339In(scheduled, cronJob.spec.timeZone ?? 'UTC'),
       },
-      ownerReferences: [
-        {
-          apiVersion: 'batch/v1',
-          kind: 'CronJob',
-          name: cronJob.metadata.name,
-          uid: cronJob.metadata.uid,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controllerRef(cronJob)],
     },
     spec: template.spec ?? {},
   };

@@ -4,12 +4,13 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import type { Store } from '../../store/index.js';
 import { CONTROLLER_REVISION_HASH, syncHistory, truncateHistory } from './controller-history.js';
-import { claim, ownerKeys } from './controller-ref.js';
+import { claim } from './controller-ref.js';
 import { EventRecorder } from './event-recorder.js';
 import { scaledValue } from './int-or-percent.js';
 import { daemonPodNode, daemonPodTolerations, pinToNode, shouldRunOn } from './node-placement.js';
 import { isPodActive, isPodReady, nextAvailabilityCheck, podAvailability } from './pod-conditions.js';
-import { ReconcileLoop, keyOf, splitKey } from './reconcile-loop.js';
+import { OwnerIndex } from './owner-index.js';
+import { ReconcileLoop, splitKey } from './reconcile-loop.js';
 import { byCreation, createAs, podFromTemplate, writeStatus } from './workload-writes.js';
 
 const TEMPLATE_GENERATION = 'pod-template-generation';
@@ -28,35 +29,22 @@ const TEMPLATE_GENERATION = 'pod-template-generation';
 export class DaemonSetController {
   private readonly loop: ReconcileLoop;
   private readonly events: EventRecorder;
-  private readonly keys = new Set<string>();
 
   constructor(
     private readonly api: ApiServer,
     store: Store,
   ) {
     this.events = new EventRecorder(api, { component: 'daemonset-controller' });
-    const owners = (ns: string) =>
-      [...this.keys].filter((key) => splitKey(key).namespace === ns).map((key) => splitKey(key).name);
-    const inNamespace = (ns: string) => [...this.keys].some((key) => splitKey(key).namespace === ns);
+    const daemonSets = new OwnerIndex('DaemonSet');
     this.loop = new ReconcileLoop(
       store,
       'daemonset controller',
       [
-        {
-          prefix: '/registry/apps/daemonsets/',
-          keysOf: (ds, deleted) => {
-            if (deleted) this.keys.delete(keyOf(ds));
-            else this.keys.add(keyOf(ds));
-            return [keyOf(ds)];
-          },
-        },
-        { prefix: '/registry/core/pods/', inNamespace, keysOf: (pod) => ownerKeys(pod, 'DaemonSet', owners) },
-        { prefix: '/registry/core/nodes/', keysOf: () => [...this.keys] },
-        {
-          prefix: '/registry/apps/controllerrevisions/',
-          inNamespace,
-          keysOf: (revision) => ownerKeys(revision, 'DaemonSet', owners),
-        },
+        daemonSets.owners('/registry/apps/daemonsets/'),
+        daemonSets.dependents('/registry/core/pods/'),
+        // Every DaemonSet decides again where its pods run.
+        { prefix: '/registry/core/nodes/', keysOf: () => daemonSets.keys() },
+        daemonSets.dependents('/registry/apps/controllerrevisions/'),
       ],
       (key) => this.sync(key),
     );

@@ -4,7 +4,7 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { deleteQuietly, mutate } from '../../apiserver/registry/object-mutation.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
-import { claim, controllerRef, ownerKeys } from './controller-ref.js';
+import { claim, controllerRef } from './controller-ref.js';
 import {
   ANNOTATIONS_NOT_COPIED,
   DESIRED_REPLICAS,
@@ -31,7 +31,8 @@ import {
 import { EventRecorder } from './event-recorder.js';
 import { isPodActive } from './pod-conditions.js';
 import { computeHash, jsonEqual } from './pod-template-hash.js';
-import { ReconcileLoop, keyOf, splitKey } from './reconcile-loop.js';
+import { OwnerIndex } from './owner-index.js';
+import { ReconcileLoop, splitKey } from './reconcile-loop.js';
 import { AS_CONTROLLER } from './controller-manager.js';
 import { byCreation, createAs, nowTimestamp, writeStatus } from './workload-writes.js';
 
@@ -65,33 +66,17 @@ interface Pass {
 export class DeploymentController {
   private readonly loop: ReconcileLoop;
   private readonly events: EventRecorder;
-  private readonly names = new Map<string, Set<string>>();
 
   constructor(
     private readonly api: ApiServer,
     store: Store,
   ) {
     this.events = new EventRecorder(api, { component: 'deployment-controller' });
+    const deployments = new OwnerIndex('Deployment');
     this.loop = new ReconcileLoop(
       store,
       'deployment controller',
-      [
-        {
-          prefix: '/registry/apps/deployments/',
-          keysOf: (d, deleted) => {
-            let names = this.names.get(d.metadata.namespace);
-            if (!names) this.names.set(d.metadata.namespace, (names = new Set()));
-            if (deleted) names.delete(d.metadata.name);
-            else names.add(d.metadata.name);
-            return [keyOf(d)];
-          },
-        },
-        {
-          prefix: '/registry/apps/replicasets/',
-          inNamespace: (ns) => (this.names.get(ns)?.size ?? 0) > 0,
-          keysOf: (rs) => ownerKeys(rs, 'Deployment', (ns) => [...(this.names.get(ns) ?? [])]),
-        },
-      ],
+      [deployments.owners('/registry/apps/deployments/'), deployments.dependents('/registry/apps/replicasets/')],
       (key) => this.sync(key),
     );
   }

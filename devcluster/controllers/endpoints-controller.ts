@@ -12,7 +12,6 @@ import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
-import { WatchLoop } from '../../store/watch-loop.js';
 import {
   endpointSubsets,
   hasSelector,
@@ -21,6 +20,7 @@ import {
   type Backend,
   type EndpointPort,
 } from '../service-endpoints.js';
+import { ReconcileLoop, keyOf, splitKey, type WatchedPrefix } from './reconcile-loop.js';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
@@ -35,101 +35,66 @@ const ENDPOINTS = '/registry/core/endpoints/';
 const SLICES = '/registry/discovery.k8s.io/endpointslices/';
 
 export class EndpointsController {
-  private readonly loops: WatchLoop[];
+  private readonly loop: ReconcileLoop;
   private readonly services = new Map<string, ApiObject>();
   private readonly pods = new Map<string, ApiObject>();
-  /** Services (`namespace/name`) to sync, and whether they were deleted. */
-  private readonly dirty = new Map<string, boolean>();
-  private running: Promise<void> | undefined;
-  private stopped = false;
 
   constructor(
     private readonly api: ApiServer,
     store: Store,
   ) {
-    const follow = (prefix: string, onObject: (key: string, object: ApiObject | null) => void): WatchLoop =>
-      new WatchLoop(
-        store,
-        prefix,
-        {
-          onList: (items) => {
-            for (const kv of items) onObject(kv.key, JSON.parse(kv.value) as ApiObject);
-            this.schedule();
-          },
-          onEvent: (event) => {
-            onObject(event.key, event.type === 'delete' ? null : (JSON.parse(event.value) as ApiObject));
-            this.schedule();
-          },
-        },
-        `endpoints controller (${prefix})`,
-      );
-    this.loops = [
-      follow(SERVICES, (key, service) => {
-        const id = idOf(key, SERVICES);
-        if (service) this.services.set(id, service);
-        else this.services.delete(id);
-        this.dirty.set(id, service === null);
-      }),
-      follow(PODS, (key, pod) => {
-        const id = idOf(key, PODS);
-        if (pod) this.pods.set(id, pod);
-        else this.pods.delete(id);
-        const namespace = id.slice(0, id.indexOf('/'));
-        for (const service of this.services.keys())
-          if (service.startsWith(`${namespace}/`)) this.dirty.set(service, false);
-      }),
-      // Their own writes come back here too: a sync that finds everything as it should be writes nothing.
-      follow(ENDPOINTS, (key) => this.touch(idOf(key, ENDPOINTS))),
-      follow(SLICES, (_key, slice) => {
-        const service = slice?.metadata?.labels?.[SERVICE_NAME_LABEL];
-        if (typeof service === 'string') this.touch(`${slice!.metadata.namespace}/${service}`);
-      }),
-    ];
+    // The caches follow each object's latest state only: the state it left concerns no other service.
+    const follow = (prefix: string, keysOf: WatchedPrefix['keysOf']): WatchedPrefix => ({
+      prefix,
+      keysOf,
+      withPrevious: false,
+    });
+    this.loop = new ReconcileLoop(
+      store,
+      'endpoints controller',
+      // Services first, so the first pass knows every service the other lists touch.
+      [
+        follow(SERVICES, (service, deleted) => {
+          if (deleted) this.services.delete(keyOf(service));
+          else this.services.set(keyOf(service), service);
+          return [keyOf(service)];
+        }),
+        follow(PODS, (pod, deleted) => {
+          if (deleted) this.pods.delete(keyOf(pod));
+          else this.pods.set(keyOf(pod), pod);
+          return [...this.services.keys()].filter((id) => splitKey(id).namespace === pod.metadata.namespace);
+        }),
+        // Their own writes come back here too: a sync that finds everything as it should be writes nothing.
+        follow(ENDPOINTS, (endpoints) => this.known(keyOf(endpoints))),
+        follow(SLICES, (slice) => {
+          const service = slice.metadata.labels?.[SERVICE_NAME_LABEL];
+          return typeof service === 'string' ? this.known(`${slice.metadata.namespace}/${service}`) : [];
+        }),
+      ],
+      (id) => this.sync(id),
+    );
   }
 
-  async start(): Promise<void> {
-    // Services first, so the first pass knows every service the other lists touch.
-    for (const loop of this.loops) await loop.start();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await Promise.all(this.loops.map((loop) => loop.stop()));
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** A change to an object a service's endpoints are written to: sync the service if it is known. */
-  private touch(id: string): void {
-    if (this.services.has(id)) this.dirty.set(id, false);
+  private known(id: string): string[] {
+    return this.services.has(id) ? [id] : [];
   }
 
-  private schedule(): void {
-    if (this.running || this.stopped || this.dirty.size === 0) return;
-    this.running = this.syncDirty().finally(() => {
-      this.running = undefined;
-      this.schedule();
-    });
-  }
-
-  private async syncDirty(): Promise<void> {
-    while (this.dirty.size > 0 && !this.stopped) {
-      const [id, deleted] = this.dirty.entries().next().value!;
-      this.dirty.delete(id);
-      try {
-        await this.sync(id, deleted);
-      } catch (err) {
-        if (!this.stopped) process.stderr.write(`endpoints controller: ${id}: ${(err as Error).message}\n`);
-      }
-    }
-  }
-
-  private async sync(id: string, deleted: boolean): Promise<void> {
-    const [namespace, name] = id.split('/');
+  private async sync(id: string): Promise<void> {
+    const { namespace, name } = splitKey(id);
     const endpoints = this.api.registryOf('', 'endpoints')!;
     const service = this.services.get(id);
     if (!service) {
       // The service's EndpointSlices go with it (their ownerReference); its Endpoints the controller deletes.
-      if (deleted) await deleteQuietly(endpoints, namespace, name);
+      await deleteQuietly(endpoints, namespace, name);
       return;
     }
     if (!hasSelector(service) || service.metadata.deletionTimestamp) return;
@@ -265,10 +230,6 @@ function ownerReferenceTo(service: ApiObject): Json {
 }
 
 /** `namespace/name` of a key under `prefix`. */
-function idOf(key: string, prefix: string): string {
-  return key.slice(prefix.length);
-}
-
 function nullIfNotFound(err: unknown): null {
   if (err instanceof ApiError && err.code === 404) return null;
   throw err;

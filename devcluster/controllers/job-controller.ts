@@ -4,9 +4,9 @@ import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { deleteQuietly, mutate, removeFinalizer } from '../../apiserver/registry/object-mutation.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
-import { WatchLoop } from '../../store/watch-loop.js';
+import { controllerOf, controllerRef } from './controller-ref.js';
 import { EventRecorder, type EventType } from './event-recorder.js';
-import { WorkQueue } from './work-queue.js';
+import { ReconcileLoop, joinKey, keyOf, splitKey } from './reconcile-loop.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 export const COMPLETION_INDEX = 'batch.kubernetes.io/job-completion-index';
@@ -40,68 +40,38 @@ const seconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
  * `BackoffLimitExceeded`.
  */
 export class JobController {
-  private readonly jobs: WatchLoop;
-  private readonly pods: WatchLoop;
+  private readonly loop: ReconcileLoop;
   private readonly recorder: EventRecorder;
-  private readonly queue: WorkQueue;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly api: ApiServer,
     store: Store,
   ) {
     this.recorder = new EventRecorder(api, { component: 'job-controller' });
-    this.queue = new WorkQueue((key) => this.sync(key), 'job controller');
-    const enqueueJob = (value: string) => {
-      const job = JSON.parse(value) as ApiObject;
-      this.queue.add(`${job.metadata.namespace}/${job.metadata.name}`);
-    };
-    this.jobs = new WatchLoop(
+    this.loop = new ReconcileLoop(
       store,
-      '/registry/batch/jobs/',
-      { onList: (items) => items.forEach((kv) => enqueueJob(kv.value)), onEvent: (event) => enqueueJob(event.value) },
-      'job controller (jobs)',
-    );
-    const enqueueOwner = (value: string) => {
-      const pod = JSON.parse(value) as ApiObject;
-      const owner = controllerOf(pod, 'Job');
-      if (owner) this.queue.add(`${pod.metadata.namespace}/${owner.name}`);
-      else if (hasTrackingFinalizer(pod)) this.queue.add(`${ORPHAN}${pod.metadata.namespace}/${pod.metadata.name}`);
-    };
-    this.pods = new WatchLoop(
-      store,
-      '/registry/core/pods/',
-      {
-        onList: (items) => items.forEach((kv) => enqueueOwner(kv.value)),
-        onEvent: (event) => enqueueOwner(event.value),
-      },
-      'job controller (pods)',
+      'job controller',
+      [
+        { prefix: '/registry/batch/jobs/', keysOf: (job) => [keyOf(job)] },
+        // Not the Job a pod has left: one being deleted with --cascade=orphan would replace its pods before it goes.
+        { prefix: '/registry/core/pods/', keysOf: (pod) => podKeys(pod), withPrevious: false },
+      ],
+      (key) => this.sync(key),
     );
   }
 
-  async start(): Promise<void> {
-    await this.jobs.start();
-    await this.pods.start();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.timers.forEach((timer) => clearTimeout(timer));
-    await Promise.all([this.jobs.stop(), this.pods.stop()]);
-    await this.queue.stop();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  /** Looks at the Job again after `ms` (its deadline, its time to live). */
-  private later(key: string, ms: number): void {
-    clearTimeout(this.timers.get(key));
-    this.timers.set(
-      key,
-      setTimeout(() => this.queue.add(key), Math.min(Math.max(ms, 0), 2 ** 31 - 1)),
-    );
-  }
-
-  private async sync(key: string): Promise<void> {
+  /** Resolves to when to look at the Job again (its deadline, its time to live), if ever. */
+  private async sync(key: string): Promise<number | void> {
     if (key.startsWith(ORPHAN)) return this.releaseOrphan(key.slice(ORPHAN.length));
-    const [namespace, name] = key.split('/');
+    const { namespace, name } = splitKey(key);
     const jobs = this.api.registryOf('batch', 'jobs')!;
     const job = await jobs.get(namespace, name).catch((err: unknown) => {
       if (err instanceof ApiError && err.code === 404) return null;
@@ -124,7 +94,7 @@ export class JobController {
     const at = seconds(now);
     if (isTrue(conditions, 'Complete') || isTrue(conditions, 'Failed')) {
       for (const pod of owned) await this.release(pod);
-      return this.expire(key, job, conditions, now);
+      return this.expire(job, conditions, now);
     }
 
     const indexed = spec.completionMode === 'Indexed';
@@ -158,9 +128,13 @@ export class JobController {
       status.startTime ??= at;
     }
 
+    const deadlineIn =
+      isTrue(conditions, 'FailureTarget') || spec.suspend ? undefined : msToDeadline(spec, status.startTime, now);
+    const deadlinePassed = deadlineIn !== undefined && deadlineIn <= 0;
+    const lookAgainIn = deadlinePassed ? undefined : deadlineIn;
     const failure = isTrue(conditions, 'FailureTarget')
       ? undefined
-      : !spec.suspend && this.deadlinePassed(key, spec, status.startTime, now)
+      : deadlinePassed
         ? DEADLINE
         : failed > (spec.backoffLimit ?? 6)
           ? BACKOFF
@@ -208,21 +182,14 @@ export class JobController {
         await jobs.update(namespace, name, { ...job, status: next }, 'status');
       } catch (err) {
         // Changed or deleted meanwhile: the watch brings the Job back to the queue.
-        if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return;
+        if (err instanceof ApiError && (err.code === 409 || err.code === 404)) return lookAgainIn;
         throw err;
       }
     }
     for (const [type, reason, message] of events) await this.recorder.record(job, type, reason, message);
     for (const pod of counted) await this.release(pod);
-    if (isTrue(conditions, 'Complete') || isTrue(conditions, 'Failed')) await this.expire(key, job, conditions, now);
-  }
-
-  private deadlinePassed(key: string, spec: Record<string, any>, startTime: string | undefined, now: Date): boolean {
-    if (typeof spec.activeDeadlineSeconds !== 'number' || !startTime) return false;
-    const deadline = Date.parse(startTime) + spec.activeDeadlineSeconds * 1000;
-    if (deadline <= now.getTime()) return true;
-    this.later(key, deadline - now.getTime());
-    return false;
+    if (isTrue(conditions, 'Complete') || isTrue(conditions, 'Failed')) return this.expire(job, conditions, now);
+    return lookAgainIn;
   }
 
   private async createPods(
@@ -272,7 +239,7 @@ export class JobController {
 
   /** A pod no Job controls any more (orphaned) has nothing to be counted for: its finalizer goes. */
   private async releaseOrphan(key: string): Promise<void> {
-    const [namespace, name] = key.split('/');
+    const { namespace, name } = splitKey(key);
     await mutate(
       this.api.registryOf('', 'pods')!,
       namespace,
@@ -281,8 +248,11 @@ export class JobController {
     );
   }
 
-  /** ttl-after-finished: a finished Job with `ttlSecondsAfterFinished` is deleted (Foreground) when it expires. */
-  private async expire(key: string, job: ApiObject, conditions: Condition[], now: Date): Promise<void> {
+  /**
+   * ttl-after-finished: a finished Job with `ttlSecondsAfterFinished` is deleted (Foreground) when
+   * it expires; resolves to the time until then.
+   */
+  private async expire(job: ApiObject, conditions: Condition[], now: Date): Promise<number | void> {
     const ttl = job.spec?.ttlSecondsAfterFinished;
     if (typeof ttl !== 'number' || job.metadata.deletionTimestamp) return;
     const finished = conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
@@ -296,8 +266,21 @@ export class JobController {
       );
       return;
     }
-    this.later(key, expiry - now.getTime());
+    return expiry - now.getTime();
   }
+}
+
+/** The Job a pod's change concerns, or for an orphan still held by the tracking finalizer, the pod itself. */
+function podKeys(pod: ApiObject): string[] {
+  const owner = controllerOf(pod, 'Job');
+  if (owner) return [joinKey(pod.metadata.namespace, owner.name)];
+  return hasTrackingFinalizer(pod) ? [`${ORPHAN}${keyOf(pod)}`] : [];
+}
+
+/** Time left until `activeDeadlineSeconds` after `startTime` (passed when not positive), if the Job has one. */
+function msToDeadline(spec: Record<string, any>, startTime: string | undefined, now: Date): number | undefined {
+  if (typeof spec.activeDeadlineSeconds !== 'number' || !startTime) return undefined;
+  return Date.parse(startTime) + spec.activeDeadlineSeconds * 1000 - now.getTime();
 }
 
 /**
@@ -353,26 +336,11 @@ function podFor(job: ApiObject, index: number | undefined): ApiObject {
         ...(metadata.annotations ?? {}),
         ...(index === undefined ? {} : { [COMPLETION_INDEX]: String(index) }),
       },
-      ownerReferences: [
-        {
-          apiVersion: 'batch/v1',
-          kind: 'Job',
-          name,
-          uid: job.metadata.uid,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
+      ownerReferences: [controllerRef(job)],
       finalizers: [JOB_TRACKING_FINALIZER],
     },
     spec,
   };
-}
-
-export function controllerOf(object: ApiObject, kind: string): { name: string; uid: string } | undefined {
-  return (object.metadata.ownerReferences ?? []).find(
-    (ref: { kind: string; controller?: boolean }) => ref.kind === kind && ref.controller === true,
-  );
 }
 
 function isTrue(conditions: Condition[], type: string): boolean {

@@ -13,9 +13,9 @@ import type { GenericRegistry } from '../../apiserver/registry/generic-registry.
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
-import { WatchLoop } from '../../store/watch-loop.js';
 import { KUBERNETES_SERVICE_IP } from '../service-ips.js';
 import { SERVICE_NAME_LABEL } from './endpoints-controller.js';
+import { ReconcileLoop, keyOf } from './reconcile-loop.js';
 
 const NAMESPACE = 'default';
 const NAME = 'kubernetes';
@@ -29,11 +29,8 @@ const KEYS = [
 ];
 
 export class KubernetesServiceReconciler {
-  private readonly loops: WatchLoop[];
+  private readonly loop: ReconcileLoop;
   private readonly ip: string;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
 
   /** `host` and `port` are where the API server listens; a host that is no IPv4 address is announced as 127.0.0.1. */
   constructor(
@@ -43,46 +40,25 @@ export class KubernetesServiceReconciler {
     private readonly port: number,
   ) {
     this.ip = isIPv4(host) && host !== '0.0.0.0' ? host : '127.0.0.1';
-    this.loops = KEYS.map(
-      (key) =>
-        new WatchLoop(
-          store,
-          key,
-          // The prefix also matches longer names (`kubernetes-x`): only this one counts.
-          { onEvent: (event) => (event.key === key ? this.schedule() : undefined) },
-          `kubernetes service reconciler (${key})`,
-        ),
+    this.loop = new ReconcileLoop(
+      store,
+      'kubernetes service reconciler',
+      KEYS.map((prefix) => ({
+        prefix,
+        // The prefix also matches longer names (`kubernetes-x`): only this one counts.
+        keysOf: (object) => (object.metadata.name === NAME ? [keyOf(object)] : []),
+      })),
+      () => this.reconcile(),
     );
   }
 
   async start(): Promise<void> {
     await this.reconcile();
-    for (const loop of this.loops) await loop.start();
+    await this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await Promise.all(this.loops.map((loop) => loop.stop()));
-    await this.running;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.reconcile()
-      .catch((err: unknown) => {
-        if (!this.stopped) process.stderr.write(`kubernetes service reconciler: ${(err as Error).message}\n`);
-      })
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.schedule();
-        }
-      });
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async reconcile(): Promise<void> {

@@ -1,10 +1,14 @@
 import { parseRegistryKey, type ApiObject } from '../../apiserver/registry/object-store.js';
 import { NAMESPACE_TERMINATING_CAUSE } from '../../apiserver/registry/generic-registry.js';
+import { reportFault } from '../../apiserver/process-faults.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 
-/** What one watched prefix tells the controller: the keys (`<namespace>/<name>`) to reconcile. */
+/**
+ * What one watched prefix tells the controller: the keys to reconcile, `<namespace>/<name>` of
+ * an object (`keyOf`) or any other string the controller's reconcile understands.
+ */
 export interface WatchedPrefix {
   prefix: string;
   /**
@@ -13,14 +17,17 @@ export interface WatchedPrefix {
    */
   inNamespace?(namespace: string): boolean;
   keysOf(object: ApiObject, deleted: boolean): string[];
+  /** Whether an update also concerns the keys of the object as it was (an owner it has left); unless false. */
+  withPrevious?: boolean;
 }
 
 /**
- * kube-controller-manager's informer-and-workqueue shape for the simulated workload controllers:
- * watches over store prefixes turn changes into keys, a key waiting is queued once however many
- * changes name it, and one worker reconciles keys in order (so a controller never races itself).
- * A reconcile may ask to be run again later (minReadySeconds, a failed write). Reads go to the
- * store itself, which is always current, so kube's "expectations" are not needed.
+ * kube-controller-manager's informer-and-workqueue shape for the simulated controllers: watches
+ * over store prefixes turn changes into keys, a key waiting is queued once however many changes
+ * name it, and one worker reconciles keys in order (so a controller never races itself). A
+ * reconcile may ask to be run again after a delay it computes (minReadySeconds, a Job's deadline,
+ * a CronJob's next schedule); one that fails is reported as a fault and run again. Reads go to
+ * the store itself, which is always current, so kube's "expectations" are not needed.
  */
 export class ReconcileLoop {
   private readonly loops: WatchLoop[];
@@ -49,7 +56,7 @@ export class ReconcileLoop {
             onEvent: (event) => {
               if (!concerns(w, event.key)) return;
               this.enqueueAll(w.keysOf(JSON.parse(event.value) as ApiObject, event.type === 'delete'));
-              if (event.prevValue && event.type === 'update')
+              if (event.prevValue && event.type === 'update' && w.withPrevious !== false)
                 this.enqueueAll(w.keysOf(JSON.parse(event.prevValue) as ApiObject, false));
             },
           },
@@ -94,7 +101,7 @@ export class ReconcileLoop {
       // A conflict only means another writer was first: look again at once, quietly.
       if (err instanceof ApiError && err.code === 409) again = 20;
       else {
-        process.stderr.write(`${this.name}: ${key}: ${(err as Error).message}\n`);
+        reportFault('detached', `${this.name}: ${key}`, err);
         again = 500;
       }
     }
@@ -105,13 +112,19 @@ export class ReconcileLoop {
     clearTimeout(this.timers.get(key));
     this.timers.set(
       key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        this.enqueue(key);
-      }, ms).unref(),
+      setTimeout(
+        () => {
+          this.timers.delete(key);
+          this.enqueue(key);
+        },
+        // Node fires a longer timeout (a yearly schedule) at once.
+        Math.min(Math.max(ms, 0), MAX_TIMEOUT_MS),
+      ).unref(),
     );
   }
 }
+
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 function concerns(watched: WatchedPrefix, key: string): boolean {
   return !watched.inNamespace || watched.inNamespace(parseRegistryKey(key)?.namespace ?? '');
@@ -119,7 +132,11 @@ function concerns(watched: WatchedPrefix, key: string): boolean {
 
 /** `<namespace>/<name>` of an object, the key a ReconcileLoop works on. */
 export function keyOf(object: ApiObject): string {
-  return `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+  return joinKey(object.metadata.namespace ?? '', object.metadata.name);
+}
+
+export function joinKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
 }
 
 export function splitKey(key: string): { namespace: string; name: string } {

@@ -2,10 +2,11 @@ import type { ApiServer } from '../../apiserver/api-server.js';
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
 import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import type { Store } from '../../store/index.js';
-import { claim, ownerKeys } from './controller-ref.js';
+import { claim } from './controller-ref.js';
 import { EventRecorder } from './event-recorder.js';
 import { isPodActive, isPodReady, nextAvailabilityCheck, podAvailability } from './pod-conditions.js';
-import { ReconcileLoop, keyOf, splitKey } from './reconcile-loop.js';
+import { OwnerIndex } from './owner-index.js';
+import { ReconcileLoop, splitKey } from './reconcile-loop.js';
 import { byCreation, createAs, podFromTemplate, writeStatus } from './workload-writes.js';
 
 /** kube's replicaset controller creates and deletes at most this many pods in one pass (burstReplicas). */
@@ -22,31 +23,17 @@ const BURST_REPLICAS = 500;
 export class ReplicaSetController {
   private readonly loop: ReconcileLoop;
   private readonly events: EventRecorder;
-  /** ReplicaSet names by namespace, to find who may adopt an orphan pod. */
-  private readonly names = new Map<string, Set<string>>();
 
   constructor(
     private readonly api: ApiServer,
     store: Store,
   ) {
     this.events = new EventRecorder(api, { component: 'replicaset-controller' });
+    const replicaSets = new OwnerIndex('ReplicaSet');
     this.loop = new ReconcileLoop(
       store,
       'replicaset controller',
-      [
-        {
-          prefix: '/registry/apps/replicasets/',
-          keysOf: (rs, deleted) => {
-            this.remember(rs, deleted);
-            return [keyOf(rs)];
-          },
-        },
-        {
-          prefix: '/registry/core/pods/',
-          inNamespace: (ns) => (this.names.get(ns)?.size ?? 0) > 0,
-          keysOf: (pod) => ownerKeys(pod, 'ReplicaSet', (ns) => [...(this.names.get(ns) ?? [])]),
-        },
-      ],
+      [replicaSets.owners('/registry/apps/replicasets/'), replicaSets.dependents('/registry/core/pods/')],
       (key) => this.sync(key),
     );
   }
@@ -57,14 +44,6 @@ export class ReplicaSetController {
 
   stop(): Promise<void> {
     return this.loop.stop();
-  }
-
-  private remember(rs: ApiObject, deleted: boolean): void {
-    const namespace = rs.metadata.namespace;
-    let names = this.names.get(namespace);
-    if (!names) this.names.set(namespace, (names = new Set()));
-    if (deleted) names.delete(rs.metadata.name);
-    else names.add(rs.metadata.name);
   }
 
   private async sync(key: string): Promise<number | void> {

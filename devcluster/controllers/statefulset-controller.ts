@@ -5,10 +5,11 @@ import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { Store } from '../../store/index.js';
 import { CONTROLLER_REVISION_HASH, syncHistory, truncateHistory } from './controller-history.js';
-import { claim, ownerKeys } from './controller-ref.js';
+import { claim } from './controller-ref.js';
 import { EventRecorder } from './event-recorder.js';
 import { isPodReady, nextAvailabilityCheck, podAvailability } from './pod-conditions.js';
-import { ReconcileLoop, keyOf, splitKey } from './reconcile-loop.js';
+import { OwnerIndex } from './owner-index.js';
+import { ReconcileLoop, splitKey } from './reconcile-loop.js';
 import { createAs, podFromTemplate, writeStatus } from './workload-writes.js';
 
 const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
@@ -29,35 +30,20 @@ const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
 export class StatefulSetController {
   private readonly loop: ReconcileLoop;
   private readonly events: EventRecorder;
-  private readonly names = new Map<string, Set<string>>();
 
   constructor(
     private readonly api: ApiServer,
     store: Store,
   ) {
     this.events = new EventRecorder(api, { component: 'statefulset-controller' });
-    const owners = (ns: string) => [...(this.names.get(ns) ?? [])];
-    const inNamespace = (ns: string) => (this.names.get(ns)?.size ?? 0) > 0;
+    const statefulSets = new OwnerIndex('StatefulSet');
     this.loop = new ReconcileLoop(
       store,
       'statefulset controller',
       [
-        {
-          prefix: '/registry/apps/statefulsets/',
-          keysOf: (sts, deleted) => {
-            let names = this.names.get(sts.metadata.namespace);
-            if (!names) this.names.set(sts.metadata.namespace, (names = new Set()));
-            if (deleted) names.delete(sts.metadata.name);
-            else names.add(sts.metadata.name);
-            return [keyOf(sts)];
-          },
-        },
-        { prefix: '/registry/core/pods/', inNamespace, keysOf: (pod) => ownerKeys(pod, 'StatefulSet', owners) },
-        {
-          prefix: '/registry/apps/controllerrevisions/',
-          inNamespace,
-          keysOf: (revision) => ownerKeys(revision, 'StatefulSet', owners),
-        },
+        statefulSets.owners('/registry/apps/statefulsets/'),
+        statefulSets.dependents('/registry/core/pods/'),
+        statefulSets.dependents('/registry/apps/controllerrevisions/'),
       ],
       (key) => this.sync(key),
     );
