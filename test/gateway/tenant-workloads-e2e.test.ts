@@ -1,12 +1,7 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
-import { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
-import { makeTempDir } from '../support/temp-dir.js';
-import { createActiveTenant } from '../support/tenants.js';
+import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 import { getJson, readyPods } from '../support/workloads.js';
 
 const TENANT = 'alice1';
@@ -14,34 +9,19 @@ const PREFIX = `${TENANT}-`;
 
 describe('gateway: workloads through a tenant kubeconfig (rollouts, history, undo) with nothing upstream-only shown', function () {
   this.timeout(120_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
-  let remove: (() => Promise<void>)[] = [];
   let alice: Kubectl;
   let bob: Kubectl;
   let member: Kubectl;
+  let stage: TwoTenants;
 
   before(async () => {
-    const upstreamDir = await makeTempDir('workloads-upstream');
-    const gatewayDir = await makeTempDir('workloads-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    alice = await Kubectl.create((await createActiveTenant(admin, TENANT, gatewayDir.dir)).kubeconfigPath);
-    bob = await Kubectl.create((await createActiveTenant(admin, 'bobby2', gatewayDir.dir)).kubeconfigPath);
-    admin.close();
-    member = await Kubectl.create(upstream.kubeconfigPath);
+    stage = await startTwoTenants('workloads', [TENANT, 'bobby2']);
+    [alice, bob] = stage.tenants.map((t) => t.kubectl);
+    member = await Kubectl.create(stage.upstream.kubeconfigPath);
   });
   after(async () => {
-    for (const k of [alice, bob, member]) await k?.dispose();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await member?.dispose();
+    await stage?.stop();
   });
 
   /** Everything the tenant can read of these kinds, as YAML: none of it may carry the prefix. */

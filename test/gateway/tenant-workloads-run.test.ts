@@ -1,12 +1,7 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
-import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
-import { createActiveTenant } from '../support/tenants.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 
 const NODE = 'devcluster-control-plane';
 
@@ -18,39 +13,22 @@ type Event = {
 };
 
 describe("gateway: a tenant's pods, Jobs and CronJobs run, and their Events are in the tenant's words", function () {
-  let upstream: DevCluster;
-  let gateway: Gateway;
-  let remove: (() => Promise<void>)[] = [];
   let alice: Kubectl;
   let bob: Kubectl;
   let member: Kubectl;
   let cronJobSkewMs = 0;
+  let stage: TwoTenants;
 
   before(async () => {
-    const upstreamDir = await makeTempDir('runs-upstream');
-    const gatewayDir = await makeTempDir('runs-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({
-      listen: '127.0.0.1:0',
-      dataDir: upstreamDir.dir,
+    stage = await startTwoTenants('runs', ['alice3', 'bobby3'], {
       cronJobClock: () => new Date(Date.now() + cronJobSkewMs),
     });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    alice = await Kubectl.create((await createActiveTenant(admin, 'alice3', gatewayDir.dir)).kubeconfigPath);
-    bob = await Kubectl.create((await createActiveTenant(admin, 'bobby3', gatewayDir.dir)).kubeconfigPath);
-    admin.close();
-    member = await Kubectl.create(upstream.kubeconfigPath);
+    [alice, bob] = stage.tenants.map((t) => t.kubectl);
+    member = await Kubectl.create(stage.upstream.kubeconfigPath);
   });
   after(async () => {
-    for (const k of [alice, bob, member]) await k?.dispose();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await member?.dispose();
+    await stage?.stop();
   });
 
   const eventsOf = async (kubectl: Kubectl, name: string): Promise<Event[]> =>

@@ -4,7 +4,7 @@
  * identity upstream) to look behind the gateway's back.
  */
 import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { startDevCluster, type DevCluster, type DevClusterOptions } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from './api-client.js';
 import { Kubectl } from './kubectl.js';
@@ -22,10 +22,15 @@ export interface TwoTenants {
   stop(): Promise<void>;
 }
 
-export async function startTwoTenants(label: string, ids: readonly [string, string]): Promise<TwoTenants> {
+/** `devcluster` adds options of the upstream's own (a CronJob clock). */
+export async function startTwoTenants(
+  label: string,
+  ids: readonly [string, string],
+  devcluster: Partial<DevClusterOptions> = {},
+): Promise<TwoTenants> {
   const upstreamDir = await makeTempDir(`${label}-upstream`);
   const gatewayDir = await makeTempDir(`${label}-gateway`);
-  const upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
+  const upstream = await startDevCluster({ ...devcluster, listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
   const upstreamKubeconfig = await readFile(upstream.kubeconfigPath, 'utf8');
   const gateway = await startGateway({
     listen: '127.0.0.1:0',
