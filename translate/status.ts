@@ -11,8 +11,12 @@ export function statusDown(ctx: TenantContext, status: Record<string, any>): Rec
     out.message = textDown(ctx, out.reason === 'Forbidden' ? withoutRbacReason(out.message) : out.message);
   if (out.details && typeof out.details === 'object') {
     const details = { ...out.details };
-    if (typeof details.name === 'string') details.name = stripPrefix(ctx, details.name) ?? textDown(ctx, details.name);
     if (typeof details.group === 'string') details.group = groupDown(ctx, details.group) ?? '';
+    // Only cluster-scoped names carry the prefix upstream: a namespaced object the tenant named
+    // `<tid>-x` is `<tid>-x` upstream too, and must keep that name.
+    const namespaced = ctx.kinds.resourceIsNamespaced(details.group ?? '', String(details.kind ?? ''));
+    if (typeof details.name === 'string' && namespaced !== true)
+      details.name = stripPrefix(ctx, details.name) ?? textDown(ctx, details.name);
     if (Array.isArray(details.causes)) {
       details.causes = details.causes.map((cause: Record<string, any>) => ({
         ...cause,

@@ -161,6 +161,13 @@ describe('translate: Status, Tables, watch events, patches and continue tokens',
     expect(status.message).to.equal('Namespace "Bad" is invalid: metadata.name: Invalid value: "Bad"');
   });
 
+  it("keeps the name in a namespaced object's Status details: only cluster-scoped names carry the prefix upstream", () => {
+    const success = (kind: string, name: string) =>
+      statusDown(ctx, { kind: 'Status', apiVersion: 'v1', status: 'Success', details: { name, kind, group: '' } });
+    expect(success('configmaps', 'aaaaaa-x').details.name).to.equal('aaaaaa-x');
+    expect(success('namespaces', 'aaaaaa-x').details.name).to.equal('x');
+  });
+
   it('drops Table rows of other tenants and strips the prefix from cells and row objects', () => {
     const row = (namespace: string, name: string) => ({
       cells: [name, `${namespace}/${name}`, 1],
