@@ -5,7 +5,7 @@ import { startDevCluster } from '../devcluster/devcluster.js';
 import { DEVCLUSTER } from './cli-commands.js';
 import { listFlag, parseCommand } from './cli-usage.js';
 import { shownPath } from './serve-banner.js';
-import { runUntilSignal } from './until-signal.js';
+import { catchStopSignals, stopOnSignal } from './until-signal.js';
 
 export async function devcluster(args: string[]): Promise<number> {
   const parsed = parseCommand(DEVCLUSTER, args, (text) => process.stdout.write(text));
@@ -20,6 +20,7 @@ export async function devcluster(args: string[]): Promise<number> {
     etcdPrefix: values['etcd-prefix'],
   });
   const kubeconfig = shownPath(cluster.kubeconfigPath);
+  const caught = catchStopSignals();
   process.stdout.write(
     [
       `devcluster ${cluster.name} is up: ${cluster.url}`,
@@ -31,6 +32,6 @@ export async function devcluster(args: string[]): Promise<number> {
     ].join('\n'),
   );
   installFaultHandlers();
-  await runUntilSignal(`devcluster ${cluster.name}`, () => cluster.stop());
+  await stopOnSignal(`devcluster ${cluster.name}`, caught, () => cluster.stop());
   return 0;
 }

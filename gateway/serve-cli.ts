@@ -14,7 +14,7 @@ import { listFlag, parseCommand } from './cli-usage.js';
 import { startGateway } from './gateway.js';
 import { isRequestLogMode, REQUEST_LOG_MODES, requestLogLine } from './request-log.js';
 import { serveBanner } from './serve-banner.js';
-import { runUntilSignal } from './until-signal.js';
+import { catchStopSignals, stopOnSignal } from './until-signal.js';
 
 export async function serve(args: string[]): Promise<number> {
   const parsed = parseCommand(SERVE, args, (text) => process.stdout.write(text));
@@ -103,11 +103,12 @@ export async function serve(args: string[]): Promise<number> {
       requestLog,
       background: startedInBackground(),
     });
+    const caught = catchStopSignals();
     process.stdout.write(banner);
     await announceRunning(dataDir, banner);
     // From here on a fault is one request's, not the gateway's (startup failures still end it).
     installFaultHandlers();
-    await runUntilSignal('Paddock', async () => {
+    await stopOnSignal('Paddock', caught, async () => {
       await gateway.stop();
       await stopDevclusters();
       await announceStopped(dataDir);
