@@ -26,7 +26,7 @@ interface IndexMove {
 
 const NO_VALUES: readonly string[] = [];
 
-export class StoreIndex<T> {
+export class StoreIndex<T extends NonNullable<unknown>> {
   private readonly indexers = new Map<string, IndexFunc<T>>();
   private indices = new Map<string, Index>();
 
@@ -97,7 +97,7 @@ export class StoreIndex<T> {
 
   /** The keys under one value; the set itself, not to be changed by the caller. */
   keysByValue(indexName: string, indexedValue: string): ReadonlySet<string> {
-    this.indexFunc(indexName);
+    this.indexFunc(indexName); // an unknown name is an error, as in client-go
     return this.indices.get(indexName)?.get(indexedValue) ?? new Set();
   }
 
@@ -129,13 +129,9 @@ function valuesOf<T>(name: string, indexFunc: IndexFunc<T>, key: string, obj: T)
   try {
     return indexFunc(obj);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `unable to calculate an index entry for key ${goQuote(key)} on index ${goQuote(name)}: ${message}`,
-      {
-        cause: error,
-      },
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `unable to calculate an index entry for key ${goQuote(key)} on index ${goQuote(name)}: ${reason}`;
+    throw new Error(message, { cause: error });
   }
 }
 
