@@ -215,6 +215,11 @@ describe('cache: Indexer', () => {
       const indexer = new Indexer<object>();
       const error = captured(() => indexer.add({ kind: 'Pod' }));
       expect(error).to.be.instanceOf(KeyError);
+      // TestKeyError: the key function's own error stays reachable (Go's Unwrap).
+      expect(error.cause)
+        .to.be.instanceOf(Error)
+        .and.have.property('message')
+        .that.matches(/^object has no meta/);
       expect(error.message).to.equal(
         `couldn't create key for object {"kind":"Pod"}: object has no meta: object does not implement the Object interfaces`,
       );
