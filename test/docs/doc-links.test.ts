@@ -17,6 +17,7 @@ const PROJECT_FOLDERS = new Set([
   '.ci',
   'apiserver',
   'bench',
+  'cache',
   'certs',
   'devcluster',
   'docs',

@@ -1,0 +1,30 @@
+/**
+ * Store keys (client-go's `KeyFunc`): `<namespace>/<name>` for a namespaced object, `<name>` for
+ * a cluster-scoped one.
+ */
+import { namespaceOf, objectMeta } from './object-meta.js';
+
+/** The key an object is stored under; throws when the object has none. */
+export type KeyFunc<T> = (obj: T) => string;
+
+export function metaNamespaceKeyFunc(obj: unknown): string {
+  const meta = objectMeta(obj);
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  const namespace = namespaceOf(meta);
+  return namespace === '' ? name : `${namespace}/${name}`;
+}
+
+/** A key function's failure, with the object at fault (client-go's `KeyError`). */
+export class KeyError extends Error {
+  constructor(
+    readonly object: unknown,
+    override readonly cause: unknown,
+  ) {
+    super(`couldn't create key for object ${JSON.stringify(object)}: ${messageOf(cause)}`);
+    this.name = 'KeyError';
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,149 @@
+/**
+ * The indexes of a store (client-go's `storeIndex`): for each index name, its function and a map
+ * from each indexed value to the set of store keys whose object yields that value.
+ *
+ * A write calls every index function on the old and the new object before it changes anything,
+ * so an index function that throws leaves every index as it was: client-go panics there, and a
+ * long-running server must not go on with half-updated indexes. A value whose set empties is
+ * removed, so that short-lived values do not pile up (kubernetes/kubernetes#84959).
+ */
+import { goQuote } from '../apiserver/go-quote.js';
+
+/** The indexed values of an object; several values put it in several sets, none in no set. */
+export type IndexFunc<T> = (obj: T) => readonly string[];
+
+/** Index functions by index name. */
+export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;
+
+type Index = Map<string, Set<string>>;
+
+/** What one write does to one index: the values the key leaves and the values it joins. */
+interface IndexMove {
+  readonly index: Index;
+  readonly leaves: readonly string[];
+  readonly joins: readonly string[];
+}
+
+const NO_VALUES: readonly string[] = [];
+
+export class StoreIndex<T extends NonNullable<unknown>> {
+  private readonly indexers = new Map<string, IndexFunc<T>>();
+  private indices = new Map<string, Index>();
+
+  constructor(indexers: Indexers<T>) {
+    for (const [name, indexFunc] of Object.entries(indexers)) this.indexers.set(name, indexFunc);
+  }
+
+  getIndexers(): Indexers<T> {
+    return Object.fromEntries(this.indexers);
+  }
+
+  /**
+   * Moves `key` from the values of `oldObj` to those of `newObj` in every index (no old object for
+   * an add, no new one for a delete). Throws, changing nothing, when an index function throws.
+   */
+  move(key: string, oldObj: T | undefined, newObj: T | undefined): void {
+    const moves: IndexMove[] = [];
+    for (const [name, indexFunc] of this.indexers) {
+      const leaves = oldObj === undefined ? NO_VALUES : valuesOf(name, indexFunc, key, oldObj);
+      const joins = newObj === undefined ? NO_VALUES : valuesOf(name, indexFunc, key, newObj);
+      // The common case: one value, unchanged.
+      if (leaves.length === 1 && joins.length === 1 && leaves[0] === joins[0]) continue;
+      moves.push({ index: this.indexNamed(name), leaves, joins });
+    }
+    for (const { index, leaves, joins } of moves) {
+      for (const value of leaves) deleteKey(index, value, key);
+      for (const value of joins) addKey(index, value, key);
+    }
+  }
+
+  /**
+   * Adds indexes and fills them from the items already stored. Throws, changing nothing, when a
+   * name is taken (client-go's message names the taken ones as Go prints a set) or an index
+   * function throws.
+   */
+  addIndexers(newIndexers: Indexers<T>, items: ReadonlyMap<string, T>): void {
+    const taken = Object.keys(newIndexers)
+      .filter((name) => this.indexers.has(name))
+      .sort();
+    if (taken.length > 0) throw new Error(`indexer conflict: map[${taken.map((name) => `${name}:{}`).join(' ')}]`);
+    const built = Object.entries(newIndexers).map(([name, indexFunc]) => {
+      return [name, indexFunc, buildIndex(name, indexFunc, items)] as const;
+    });
+    for (const [name, indexFunc, index] of built) {
+      this.indexers.set(name, indexFunc);
+      this.indices.set(name, index);
+    }
+  }
+
+  /**
+   * New indexes for `items` alone, built aside and swapped in: a throwing index function leaves the
+   * old ones in place.
+   */
+  rebuild(items: ReadonlyMap<string, T>): void {
+    const rebuilt = new Map<string, Index>();
+    for (const [name, indexFunc] of this.indexers) rebuilt.set(name, buildIndex(name, indexFunc, items));
+    this.indices = rebuilt;
+  }
+
+  /** The keys whose object shares a value with `obj` in the index, or throws as client-go errs. */
+  keysMatching(indexName: string, obj: T): Set<string> {
+    const values = this.indexFunc(indexName)(obj);
+    const index = this.indices.get(indexName);
+    const keys = new Set<string>();
+    for (const value of values) for (const key of index?.get(value) ?? NO_VALUES) keys.add(key);
+    return keys;
+  }
+
+  /** The keys under one value; the set itself, not to be changed by the caller. */
+  keysByValue(indexName: string, indexedValue: string): ReadonlySet<string> {
+    this.indexFunc(indexName); // an unknown name is an error, as in client-go
+    return this.indices.get(indexName)?.get(indexedValue) ?? new Set();
+  }
+
+  values(indexName: string): string[] {
+    return [...(this.indices.get(indexName)?.keys() ?? NO_VALUES)];
+  }
+
+  private indexFunc(indexName: string): IndexFunc<T> {
+    const indexFunc = this.indexers.get(indexName);
+    if (indexFunc === undefined) throw new Error(`Index with name ${indexName} does not exist`);
+    return indexFunc;
+  }
+
+  private indexNamed(name: string): Index {
+    let index = this.indices.get(name);
+    if (index === undefined) this.indices.set(name, (index = new Map()));
+    return index;
+  }
+}
+
+function buildIndex<T>(name: string, indexFunc: IndexFunc<T>, items: ReadonlyMap<string, T>): Index {
+  const index: Index = new Map();
+  for (const [key, item] of items) for (const value of valuesOf(name, indexFunc, key, item)) addKey(index, value, key);
+  return index;
+}
+
+/** The values of a stored object; an index function's failure is reported as client-go panics with it. */
+function valuesOf<T>(name: string, indexFunc: IndexFunc<T>, key: string, obj: T): readonly string[] {
+  try {
+    return indexFunc(obj);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const message = `unable to calculate an index entry for key ${goQuote(key)} on index ${goQuote(name)}: ${reason}`;
+    throw new Error(message, { cause: error });
+  }
+}
+
+function addKey(index: Index, value: string, key: string): void {
+  let keys = index.get(value);
+  if (keys === undefined) index.set(value, (keys = new Set()));
+  keys.add(key);
+}
+
+function deleteKey(index: Index, value: string, key: string): void {
+  const keys = index.get(value);
+  if (keys === undefined) return;
+  keys.delete(key);
+  if (keys.size === 0) index.delete(value);
+}
