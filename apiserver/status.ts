@@ -64,6 +64,11 @@ export function deletedStatus(gr: GroupResource, name: string, uid: string): Del
   };
 }
 
+/** A write that lost a race: the object changed since it was read (409 Conflict, not AlreadyExists). */
+export function isConflict(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status.reason === 'Conflict';
+}
+
 function fail(code: number, reason: string, message: string, details?: StatusDetails): ApiError {
   return new ApiError(statusOf(code, reason, message, details));
 }

@@ -18,6 +18,7 @@ import {
   deletedStatus,
   forbidden,
   invalid,
+  isConflict,
   notFound,
   statusOf,
   type DeletedStatus,
@@ -176,7 +177,7 @@ export class GenericRegistry {
         return await this.write(current, structuredClone(object), subresource, options);
       } catch (err) {
         // An unconditional update retries against whatever is current, as kube-apiserver does.
-        if (requested || !(err instanceof ApiError && err.code === 409 && err.status.reason === 'Conflict')) throw err;
+        if (requested || !isConflict(err)) throw err;
         if (!(await retries.again())) throw err;
       }
     }
@@ -231,7 +232,7 @@ export class GenericRegistry {
       try {
         return await this.write(current, patched, subresource, options);
       } catch (err) {
-        if (!(err instanceof ApiError && err.status.reason === 'Conflict') || !(await retries.again())) throw err;
+        if (!isConflict(err) || !(await retries.again())) throw err;
       }
     }
   }
@@ -278,10 +279,8 @@ export class GenericRegistry {
         this.checkFields(applied, options);
         return { object: await this.write(current, next, '', options, 'applied'), created: false };
       } catch (err) {
-        const raced =
-          err instanceof ApiError &&
-          err.code === 409 &&
-          (err.status.reason === 'Conflict' || err.status.reason === 'AlreadyExists');
+        // Lost to a concurrent write, or to a concurrent create of the same name.
+        const raced = isConflict(err) || (err instanceof ApiError && err.status.reason === 'AlreadyExists');
         if (requested || !raced || !(await retries.again())) throw err;
       }
     }
@@ -555,7 +554,7 @@ async function lostRace<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (err) {
-    if (err instanceof ApiError && err.status.reason === 'Conflict') throw new LostRace(err);
+    if (isConflict(err)) throw new LostRace(err);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import type { GenericRegistry, WriteOptions } from './generic-registry.js';
 import type { ApiObject } from './object-store.js';
-import { ApiError } from '../status.js';
+import { ApiError, isConflict } from '../status.js';
 import { ConflictRetries } from './conflict-retries.js';
 
 /**
@@ -32,7 +32,7 @@ export async function mutate(
       return;
     } catch (err) {
       if (err instanceof ApiError && err.code === 404) return;
-      if (!(err instanceof ApiError && err.status.reason === 'Conflict')) throw err;
+      if (!isConflict(err)) throw err;
     }
   } while (await retries.again());
 }

@@ -35,6 +35,34 @@ export function caseOf(name: string, concurrency: number, direct: RequestSummary
   };
 }
 
+/** The p50 and p99 latency columns every side-by-side table has: direct, gateway, ratio. */
+export const LATENCY_COLUMNS = [
+  'p50 direct ms',
+  'p50 gateway ms',
+  'p50 ratio',
+  'p99 direct ms',
+  'p99 gateway ms',
+  'p99 ratio',
+];
+
+type Percentiles = { p50Ms: number; p99Ms: number };
+
+/** The cells under LATENCY_COLUMNS. */
+export function latencyCells(c: {
+  direct: Percentiles;
+  gateway: Percentiles;
+  ratios: { p50: number; p99: number };
+}): string[] {
+  return [
+    formatMs(c.direct.p50Ms),
+    formatMs(c.gateway.p50Ms),
+    formatRatio(c.ratios.p50),
+    formatMs(c.direct.p99Ms),
+    formatMs(c.gateway.p99Ms),
+    formatRatio(c.ratios.p99),
+  ];
+}
+
 /** Progress of a long benchmark, on stderr so stdout holds only the tables. */
 export function progress(line: string): void {
   process.stderr.write(`  ${line}\n`);
@@ -51,28 +79,11 @@ export async function report(
     `\n${name}${quick ? ' (quick)' : ''}: ratios are gateway/direct for latency and direct/gateway for throughput, so each says how many times slower the gateway path is (1.00x: no cost)\n`,
   );
   printTable(
-    [
-      name,
-      'clients',
-      'p50 direct ms',
-      'p50 gateway ms',
-      'p50 ratio',
-      'p99 direct ms',
-      'p99 gateway ms',
-      'p99 ratio',
-      'direct req/s',
-      'gateway req/s',
-      'req/s ratio',
-    ],
+    [name, 'clients', ...LATENCY_COLUMNS, 'direct req/s', 'gateway req/s', 'req/s ratio'],
     cases.map((c) => [
       c.name,
       String(c.concurrency),
-      formatMs(c.direct.p50Ms),
-      formatMs(c.gateway.p50Ms),
-      formatRatio(c.ratios.p50),
-      formatMs(c.direct.p99Ms),
-      formatMs(c.gateway.p99Ms),
-      formatRatio(c.ratios.p99),
+      ...latencyCells(c),
       formatPerSecond(c.direct.throughputPerSec),
       formatPerSecond(c.gateway.throughputPerSec),
       formatRatio(c.ratios.throughput),

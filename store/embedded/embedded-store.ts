@@ -200,7 +200,6 @@ export class EmbeddedStore implements Store {
     if (this.failure) throw this.failure;
   }
 
-  /** Apply a checked write, make it durable, then show it to readers and watchers. */
   /**
    * Waits for the write of `key` in flight. Callers loop until none is, then check and commit
    * without an await between, so a write is checked against what readers can see: checked
@@ -223,6 +222,7 @@ export class EmbeddedStore implements Store {
     return committing;
   }
 
+  /** Apply a checked write, make it durable, then show it to readers and watchers. */
   private async persist(mutation: Mutation): Promise<WatchEvent> {
     if (mutation.op === 'del') {
       const lease = this.mvcc.leaseOf(mutation.key);
