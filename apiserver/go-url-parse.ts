@@ -11,7 +11,15 @@ export function goUrlParse(raw: string): GoUrl {
   const hash = raw.indexOf('#');
   const withoutFragment = hash < 0 ? raw : raw.slice(0, hash);
   try {
-    return parse(withoutFragment);
+    const url = parse(withoutFragment);
+    if (hash >= 0) {
+      try {
+        unescape(raw.slice(hash + 1), 'fragment');
+      } catch (err) {
+        return { error: `parse ${goQuote(raw)}: ${(err as Error).message}` };
+      }
+    }
+    return url;
   } catch (err) {
     return { error: `parse ${goQuote(withoutFragment)}: ${(err as Error).message}` };
   }
@@ -35,7 +43,15 @@ function parse(raw: string): { scheme: string; host: string } {
     const slash = rest.indexOf('/', 2);
     const authority = slash < 0 ? rest.slice(2) : rest.slice(2, slash);
     rest = slash < 0 ? '' : rest.slice(slash);
-    host = parseHost(authority.slice(authority.lastIndexOf('@') + 1));
+    const at = authority.lastIndexOf('@');
+    host = parseHost(authority.slice(at + 1));
+    if (at >= 0) {
+      const userinfo = authority.slice(0, at);
+      if (!/^[a-zA-Z0-9\-._:~!$&'()*+,;=%@]*$/.test(userinfo)) throw new Error('net/url: invalid userinfo');
+      const colon = userinfo.indexOf(':');
+      for (const part of colon < 0 ? [userinfo] : [userinfo.slice(0, colon), userinfo.slice(colon + 1)])
+        unescape(part, 'userinfo');
+    }
   }
   unescape(rest, 'path');
   return { scheme, host };
@@ -75,7 +91,7 @@ function parseHost(host: string): string {
 /** Characters a host may hold unescaped besides letters, digits and `-._~` (shouldEscape, encodeHost). */
 const HOST_SUB_DELIMS = '!$&\'()*+,;=:[]<>"';
 
-function unescape(text: string, mode: 'host' | 'path'): string {
+function unescape(text: string, mode: 'host' | 'path' | 'userinfo' | 'fragment'): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
