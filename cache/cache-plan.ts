@@ -81,7 +81,8 @@ export function computeCachePlan(
   for (const registry of registries) {
     const matched = new Map<string, { resource: PlannedResource; namespaces: Set<string> }>();
     for (const selector of registry.spec.resourceSelectors ?? []) {
-      const resource = resolve(selector.apiVersion, selector.kind);
+      // Validation lets a selector lack either, as Karmada's does; such a selector does not resolve.
+      const resource = resolve(selector.apiVersion ?? '', selector.kind ?? '');
       if (!resource) continue;
       const key = resourceKey(resource);
       registeredResources.set(key, resource);

@@ -247,6 +247,15 @@ describe('cache: the cache plan (Karmada proxy controller reconcile)', () => {
       expect(summary(result)).to.deep.equal({});
       expect(result.registeredResources.size).to.equal(0);
     });
+
+    it('a selector stored without apiVersion or kind (validation does not demand them) resolves to nothing', () => {
+      const partial = {
+        metadata: { name: 'rr' },
+        spec: { targetCluster: {}, resourceSelectors: [{ kind: 'Pod' }, { apiVersion: 'v1' }] },
+      };
+      const result = plan([cluster('c1')], [partial as unknown as ResourceRegistry]);
+      expect([summary(result), result.registeredResources.size]).to.deep.equal([{}, 0]);
+    });
   });
 
   describe('registeredResources (HasResource)', () => {

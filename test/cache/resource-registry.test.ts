@@ -73,7 +73,7 @@ describe('cache: the ResourceRegistry kind (search.karmada.io/v1alpha1) through 
       },
     });
     server = createServer({ key: serving.keyPem, cert: serving.certPem }, (req, res) => {
-      void api.handle(req, res, { name: 'admin', groups: ['system:masters'] }).catch(() => res.destroy());
+      api.handle(req, res, { name: 'admin', groups: ['system:masters'] }).catch(() => res.destroy());
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -96,7 +96,7 @@ describe('cache: the ResourceRegistry kind (search.karmada.io/v1alpha1) through 
 
   after(async () => {
     server.closeAllConnections();
-    server.close();
+    await new Promise((resolve) => server.close(resolve));
     await store.close();
     await removeDir();
   });
