@@ -28,12 +28,18 @@ class RecordingListerWatcher implements ListerWatcher {
   private held: Promise<void> | undefined;
   private releaseHeld: (() => void) | undefined;
 
-  constructor(private readonly real: ListerWatcher) {}
+  constructor(
+    private readonly real: ListerWatcher,
+    /** Runs after each page is read, before the reflector has it. */
+    private readonly afterPage: (page: ListPage) => Promise<void> = async () => {},
+  ) {}
 
-  list(options: ListPageOptions): Promise<ListPage> {
+  async list(options: ListPageOptions): Promise<ListPage> {
     const { signal: _signal, ...recorded } = options;
     this.lists.push(recorded);
-    return this.real.list(options);
+    const page = await this.real.list(options);
+    await this.afterPage(page);
+    return page;
   }
 
   async watch(options: WatchOptions): Promise<WatchStream> {
@@ -145,6 +151,27 @@ describe('cache/reflector and cache/shared-informer against a devcluster', funct
     // The watch starts where the list left off.
     await waitUntil('the watch opens', () => lw.watches.length > 0);
     expect(lw.watches[0]).to.include({ resourceVersion: paged.lastSyncResourceVersion(), allowWatchBookmarks: true });
+  });
+
+  it('lists everything at once when the continue token expires between pages', async () => {
+    await createNamespace(client, 'expiring');
+    for (let i = 0; i < 15; i++) await write(client, 'POST', 'expiring', `cm-${i}`);
+    let compacted = false;
+    const lw = new RecordingListerWatcher(new RestListWatcher(client, configMaps('expiring')), async (page) => {
+      if (page.continue === '' || compacted) return;
+      compacted = true;
+      // A write and a compaction past the first page's snapshot: its continue token is now too old.
+      await createNamespace(client, 'expiring-elsewhere');
+      await cluster.store.compact(await cluster.store.currentRevision());
+    });
+    const paged = informer(lw, { pageSize: 10 });
+    await paged.firstSync;
+    expect(paged.indexer.listKeys()).to.have.length(15);
+    expect(lw.lists.map((l) => [l.limit, l.resourceVersion, Boolean(l.continue)])).to.deep.equal([
+      [10, '0', false],
+      [10, undefined, true],
+      [undefined, '0', false],
+    ]);
   });
 
   it("pages the first list by 500 unless told otherwise (client-go's pager)", async () => {
