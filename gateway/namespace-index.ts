@@ -1,9 +1,17 @@
 import type { RestClient } from '../apiserver/client/rest-client.js';
 import { RestListWatcher } from '../cache/rest-list-watcher.js';
-import { SharedInformer } from '../cache/shared-informer.js';
+import { SharedInformer, type HandlerRegistration } from '../cache/shared-informer.js';
 import { TENANT_INDEX, tenantIndexFunc } from '../cache/tenant-index.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
+
+/** News of one tenant's namespaces (`NamespaceIndex.follow`). */
+export interface TenantNamespaceEvents {
+  /** A namespace came: created, or found by a relist. `resourceVersion` is the namespace's own: nothing in it is older. */
+  added(name: string, resourceVersion: string): void;
+  /** A namespace went, or a relist no longer has it. */
+  deleted(name: string): void;
+}
 
 /** What the index keeps of a namespace: its name and labels (the tenant label is its index value). */
 interface NamespaceEntry {
@@ -49,10 +57,7 @@ export class NamespaceIndex {
 
   /** The tenant's namespaces in name order, or undefined when the index cannot answer yet. */
   namespacesOf(tenantId: string): string[] | undefined {
-    if (!this.started) {
-      this.started = true;
-      this.informer.run();
-    }
+    this.start();
     if (!this.informer.isCurrent()) return undefined;
     const names = new Set(this.informer.indexer.byIndex(TENANT_INDEX, tenantId).map((ns) => ns.metadata.name));
     for (const name of this.created.get(tenantId) ?? []) names.add(name);
@@ -68,8 +73,38 @@ export class NamespaceIndex {
     names.add(name);
   }
 
+  /**
+   * The tenant's namespaces the index holds now (whether or not it is current: it may be ahead of a
+   * list just asked of the cluster), and from now on `events` of those that come and go.
+   */
+  follow(tenantId: string, events: TenantNamespaceEvents): { names: string[] } & HandlerRegistration {
+    this.start();
+    const tenant = tenantPrefix(tenantId);
+    const isTenants = (ns: NamespaceEntry) =>
+      ns.metadata.labels[TENANT_LABEL] === tenantId && hasPrefix(tenant, ns.metadata.name);
+    // Adding a handler tells it of what is there already: those are `names`, not news.
+    let registering = true;
+    const registration = this.informer.addEventHandler({
+      onAdd: (ns) => {
+        if (!registering && isTenants(ns)) events.added(ns.metadata.name, ns.metadata.resourceVersion);
+      },
+      onDelete: (ns) => {
+        if (isTenants(ns)) events.deleted(ns.metadata.name);
+      },
+    });
+    registering = false;
+    const names = this.informer.indexer.byIndex(TENANT_INDEX, tenantId).map((ns) => ns.metadata.name);
+    return { names: names.filter((name) => hasPrefix(tenant, name)).sort(), remove: () => registration.remove() };
+  }
+
   stop(): void {
     this.informer.stop();
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.informer.run();
   }
 
   private forget(namespace: NamespaceEntry): void {
