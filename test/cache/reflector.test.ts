@@ -283,7 +283,8 @@ describe('cache/reflector and cache/shared-informer against a devcluster', funct
   });
 
   it('answers a watch from a compacted resourceVersion with an ERROR event carrying the 410 Status, and a bad list with its Status', async () => {
-    const lw = new RestListWatcher(client, configMaps('compacted'));
+    await cluster.store.compact(await cluster.store.currentRevision());
+    const lw = new RestListWatcher(client, configMaps('default'));
     const stream = await lw.watch({ resourceVersion: '1', allowWatchBookmarks: true });
     const events = [];
     for await (const event of stream) events.push(event);
@@ -292,13 +293,38 @@ describe('cache/reflector and cache/shared-informer against a devcluster', funct
     expect(events[0].object).to.include({ code: 410, reason: 'Expired' });
     expect(events[0].object.message).to.match(/^too old resource version: 1 \(\d+\)$/);
 
-    const bad = new RestListWatcher(client, { ...configMaps('compacted'), labelSelector: 'a in (' });
+    const bad = new RestListWatcher(client, { ...configMaps('default'), labelSelector: 'a in (' });
     const error = await bad.list({}).then(
       () => undefined,
       (err: unknown) => err,
     );
     expect(error).to.be.instanceOf(ApiError);
     expect((error as ApiError).status).to.include({ code: 400, reason: 'BadRequest' });
+  });
+
+  it('sends its selectors and its headers with every request: a field selector narrows, an impersonated nobody is refused', async () => {
+    await createNamespace(client, 'selected');
+    for (const name of ['a', 'b', 'c']) await write(client, 'POST', 'selected', name);
+    const narrowed = new RestListWatcher(client, { ...configMaps('selected'), fieldSelector: 'metadata.name=c' });
+    expect((await narrowed.list({})).items.map((o) => o.metadata.name)).to.deep.equal(['c']);
+    const nobody = new RestListWatcher(client, {
+      ...configMaps('compacted'),
+      headers: { 'Impersonate-User': 'nobody' },
+    });
+    for (const request of [
+      () => nobody.list({}),
+      () => nobody.watch({ resourceVersion: '', allowWatchBookmarks: false }),
+    ]) {
+      const error = await request().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(error).to.be.instanceOf(ApiError);
+      expect((error as ApiError).status).to.include({ code: 403, reason: 'Forbidden' });
+      expect((error as ApiError).message).to.match(
+        /^configmaps is forbidden: User "nobody" cannot (list|watch) resource/,
+      );
+    }
   });
 });
 
