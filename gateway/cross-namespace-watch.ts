@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { onClose, sendJson } from '../apiserver/handlers/http-io.js';
-import { detach } from '../apiserver/process-faults.js';
+import { detach, reportFault } from '../apiserver/process-faults.js';
 import type { ApiError } from '../apiserver/status.js';
-import { hasPrefix, type TenantContext } from '../translate/context.js';
+import type { TenantContext } from '../translate/context.js';
 import type { WatchEvent } from '../translate/watch-event.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { TenantRequestLease } from './tenant-limits.js';
-import { namespacedPath, tenantNamespaces, tenantNamespaceSelector } from './tenant-namespaces.js';
+import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
 import { upstreamErrorStatus } from './upstream-failure.js';
 import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-lines.js';
@@ -51,11 +51,12 @@ interface Feed {
 /**
  * A watch of a namespaced kind across all of a tenant's namespaces (`get -w -A`, informers of
  * the tenant's controllers), without a cluster-wide upstream watch — whose every event of every
- * tenant would cross the wire only to be dropped. One upstream watch per tenant namespace, plus a
- * watch of the tenant's namespaces that opens one for each namespace created later (from the
- * namespace's own resourceVersion, so nothing made in it is missed). When any upstream feed ends
- * (timeout, error, cluster gone) the tenant's stream ends and the client re-watches, as it would
- * after kube-apiserver ended a watch.
+ * tenant would cross the wire only to be dropped. One upstream watch per tenant namespace; the
+ * cluster's namespace index (namespace-index.ts) tells of namespaces created later, and one is
+ * opened for each (from the namespace's own resourceVersion, so nothing made in it is missed).
+ * When any upstream feed ends (timeout, error, cluster gone) the tenant's stream ends and the
+ * client re-watches, as it would after kube-apiserver ended a watch; with no namespace, the
+ * stream ends at its timeoutSeconds.
  *
  * Events of different namespaces arrive on different connections, so two events a few
  * milliseconds apart may reach the tenant out of resourceVersion order; BOOKMARKs are only
@@ -68,15 +69,38 @@ export async function watchAcrossNamespaces(
   res: ServerResponse,
   w: CrossNamespaceWatchRequest,
 ): Promise<void> {
-  const namespaces = await tenantNamespaces(w.ctx, w.upstream, w.metrics);
-  // Refused (429) before any is opened when the tenant's upstream connections would pass its bound.
-  w.lease.claimUpstream(namespaces.names.length);
+  const listed = await tenantNamespaceNames(w.ctx, w.upstream, w.metrics);
+  // The index's news of namespaces from here on, queued until the feeds are open. Read in the
+  // same tick, the names it holds join the list: it may be ahead of a list asked of the cluster.
+  let news = Promise.resolve();
+  let feedsOpen!: () => void;
+  const opening = new Promise<void>((resolve) => (feedsOpen = resolve));
+  const queue = (change: () => Promise<void>) => {
+    news = news
+      .then(() => opening)
+      .then(change)
+      .catch((err: unknown) => reportFault('detached', 'cross-namespace watch: a namespace change', err));
+  };
+  const following = w.upstream.namespaceIndex.follow(w.ctx.tenantId, {
+    added: (name, resourceVersion) => queue(() => namespaceAdded(name, resourceVersion)),
+    deleted: (name) => queue(async () => namespaceDeleted(name)),
+  });
+  const names = [...new Set([...listed, ...following.names])].sort();
   const feeds = new Map<string, Feed>();
-  const settled = await Promise.allSettled(namespaces.names.map((namespace) => openFeed(w, namespace, w.query)));
+  let settled: PromiseSettledResult<Feed>[];
+  try {
+    // Refused (429) before any is opened when the tenant's upstream connections would pass its bound.
+    w.lease.claimUpstream(names.length);
+    settled = await Promise.allSettled(names.map((namespace) => openFeed(w, namespace, w.query)));
+  } catch (err) {
+    following.remove();
+    throw err;
+  }
   const opened = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failed = settled.find((result) => result.status === 'rejected');
   const refused = opened.find((feed) => feed.response.status !== 200);
   if (failed || refused || res.closed) {
+    following.remove();
     // Every feed that did open is closed: none may outlive the request (nor hold the tenant's bound).
     for (const feed of opened) if (feed !== refused) discard(feed.response);
     if (failed) throw failed.reason;
@@ -91,15 +115,17 @@ export async function watchAcrossNamespaces(
   });
   res.flushHeaders();
   let ended = false;
-  /** Opened below; declared here because the tenant may hang up while it is being opened. */
-  let namespaceWatch: UpstreamResponse | undefined = undefined;
   let endStream!: () => void;
   const done = new Promise<void>((resolve) => (endStream = resolve));
+  const timeoutSeconds = w.query.get('timeoutSeconds');
+  // Each feed ends at the timeout too; this ends a stream that has none.
+  const timeout = timeoutSeconds ? setTimeout(() => finish(), Number(timeoutSeconds) * 1000) : undefined;
   const finish = () => {
     if (ended) return;
     ended = true;
+    clearTimeout(timeout);
+    following.remove();
     for (const feed of feeds.values()) discard(feed.response);
-    if (namespaceWatch) discard(namespaceWatch);
     endStream();
   };
   const unfollow = onClose(res, finish);
@@ -170,75 +196,55 @@ export async function watchAcrossNamespaces(
     if (!feed.retired) finish();
   };
 
-  // Namespaces made after the list are watched from their creation on.
-  const namespaceQuery = new URLSearchParams({
-    watch: '1',
-    labelSelector: tenantNamespaceSelector(w.ctx),
-    resourceVersion: namespaces.resourceVersion,
-  });
-  const timeout = w.query.get('timeoutSeconds');
-  if (timeout) namespaceQuery.set('timeoutSeconds', timeout);
-  const watching = await w.metrics
-    .upstream(w.upstream.name, 'watch', () =>
-      w.upstream.stream(`/api/v1/namespaces?${namespaceQuery.toString()}`, { accept: 'application/json' }),
-    )
-    .catch(() => undefined);
-  namespaceWatch = watching;
-  if (watching?.status !== 200 || ended) {
-    if (watching) discard(watching);
-    finish();
-  }
+  /** A namespace made after the list is watched from its creation on. */
+  const namespaceAdded = async (name: string, resourceVersion: string) => {
+    if (ended) return;
+    const kept = feeds.get(name);
+    if (kept) {
+      // Made again within the grace: the upstream watch of the namespace's path goes on and
+      // serves the new namespace, so it stays; closing it would lose every later event there.
+      clearTimeout(kept.retiring);
+      kept.retiring = undefined;
+      return;
+    }
+    // Past the tenant's bound the stream ends with the reason (client-go backs off on it) rather than miss the namespace's events.
+    try {
+      w.lease.claimUpstream(1);
+    } catch (err) {
+      res.write(`${JSON.stringify({ type: 'ERROR', object: (err as ApiError).status })}\n`);
+      return finish();
+    }
+    const query = new URLSearchParams(w.query);
+    query.set('resourceVersion', resourceVersion);
+    query.delete('resourceVersionMatch');
+    query.delete('sendInitialEvents');
+    const feed = await openFeed(w, name, query).catch(() => undefined);
+    if (!feed) {
+      w.lease.releaseUpstream(1);
+      return finish();
+    }
+    if (ended || feed.response.status !== 200) {
+      discard(feed.response);
+      w.lease.releaseUpstream(1);
+      return;
+    }
+    feeds.set(name, feed);
+    detach(pump(feed), 'cross-namespace watch feed');
+  };
+  const namespaceDeleted = (name: string) => {
+    const kept = feeds.get(name);
+    if (ended || !kept) return;
+    clearTimeout(kept.retiring);
+    kept.retiring = setTimeout(() => {
+      kept.retired = true;
+      feeds.delete(name);
+      discard(kept.response);
+      w.lease.releaseUpstream(1);
+    }, DELETED_NAMESPACE_GRACE_MS).unref();
+  };
+
   for (const feed of feeds.values()) detach(pump(feed), 'cross-namespace watch feed');
-  if (watching && !ended) {
-    const follow = async () => {
-      try {
-        for await (const line of lines(watching.body)) {
-          const event = WatchEventsDown.parse(line);
-          const name: unknown = event?.object?.metadata?.name;
-          if (typeof name !== 'string' || !hasPrefix(w.ctx, name)) continue;
-          const kept = feeds.get(name);
-          if (event!.type === 'ADDED' && kept) {
-            // Made again within the grace: the upstream watch of the namespace's path goes on and
-            // serves the new namespace, so it stays; closing it would lose every later event there.
-            clearTimeout(kept.retiring);
-            kept.retiring = undefined;
-          } else if (event!.type === 'ADDED') {
-            // Past the tenant's bound the stream ends with the reason (client-go backs off on it) rather than miss the namespace's events.
-            try {
-              w.lease.claimUpstream(1);
-            } catch (err) {
-              if (!ended) res.write(`${JSON.stringify({ type: 'ERROR', object: (err as ApiError).status })}\n`);
-              break;
-            }
-            const query = new URLSearchParams(w.query);
-            query.set('resourceVersion', String(event!.object.metadata.resourceVersion));
-            query.delete('resourceVersionMatch');
-            query.delete('sendInitialEvents');
-            const feed = await openFeed(w, name, query);
-            if (ended || feed.response.status !== 200) {
-              discard(feed.response);
-              w.lease.releaseUpstream(1);
-              continue;
-            }
-            feeds.set(name, feed);
-            detach(pump(feed), 'cross-namespace watch feed');
-          } else if (event!.type === 'DELETED' && kept) {
-            clearTimeout(kept.retiring);
-            kept.retiring = setTimeout(() => {
-              kept.retired = true;
-              feeds.delete(name);
-              discard(kept.response);
-              w.lease.releaseUpstream(1);
-            }, DELETED_NAMESPACE_GRACE_MS).unref();
-          }
-        }
-      } catch {
-        // Ends below.
-      }
-      finish();
-    };
-    detach(follow(), 'cross-namespace watch of namespaces');
-  }
+  feedsOpen();
   await done;
   unfollow();
   if (!res.destroyed) res.end();

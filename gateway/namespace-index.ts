@@ -1,19 +1,26 @@
+import type { RestClient } from '../apiserver/client/rest-client.js';
+import { RestListWatcher } from '../cache/rest-list-watcher.js';
+import { SharedInformer, type HandlerRegistration } from '../cache/shared-informer.js';
+import { TENANT_INDEX, tenantIndexFunc } from '../cache/tenant-index.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
-import type { UpstreamConnection } from './upstream-connection.js';
-import { watchLineBatches } from './watch-lines.js';
-import { detach } from '../apiserver/process-faults.js';
 
-/** How long to wait before listing again after the watch broke. */
-const RELIST_DELAY_MS = 1000;
+/** News of one tenant's namespaces (`NamespaceIndex.follow`). */
+export interface TenantNamespaceEvents {
+  /** A namespace came: created, or found by a relist. `resourceVersion` is the namespace's own: nothing in it is older. */
+  added(name: string, resourceVersion: string): void;
+  /** A namespace went, or a relist no longer has it. */
+  deleted(name: string): void;
+}
 
-interface NamespaceObject {
-  metadata?: { name?: string; labels?: Record<string, string> };
+/** What the index keeps of a namespace: its name and labels (the tenant label is its index value). */
+interface NamespaceEntry {
+  metadata: { name: string; labels: Record<string, string>; resourceVersion: string };
 }
 
 /**
- * Every tenant's namespaces on one cluster, kept by a list and a watch of the namespaces that
- * carry the tenant label (an informer's pattern, one per cluster and gateway replica). A tenant's
+ * Every tenant's namespaces on one cluster: a SharedInformer (cache/) of the namespaces that
+ * carry the tenant label, indexed by tenant, one per cluster and gateway replica. A tenant's
  * `get pods -A` needs its namespaces first; asking the cluster each time costs a label-selected
  * list over every tenant's namespaces (21 ms on the devcluster at 4,000 namespaces, most of a
  * fan-out list's time). A namespace this replica creates is added at once; one made through
@@ -21,99 +28,90 @@ interface NamespaceObject {
  * while the watch is broken, `namespacesOf` answers undefined and the caller asks the cluster.
  */
 export class NamespaceIndex {
-  private readonly byTenant = new Map<string, Set<string>>();
-  private synced = false;
+  private readonly informer: SharedInformer<NamespaceEntry>;
+  /** Namespaces this replica created, by tenant, until the watch brings them (or a relist starts over). */
+  private readonly created = new Map<string, Set<string>>();
   private started = false;
-  private stopped = false;
-  private watch: { destroy(): void } | undefined;
 
-  constructor(private readonly upstream: UpstreamConnection) {}
+  constructor(admin: RestClient) {
+    const namespaces = new RestListWatcher(admin, {
+      groupVersionPath: '/api/v1',
+      resource: 'namespaces',
+      labelSelector: TENANT_LABEL,
+    });
+    this.informer = new SharedInformer<NamespaceEntry>(namespaces, {
+      name: 'namespace index',
+      indexers: { [TENANT_INDEX]: tenantIndexFunc },
+      transform: ({ metadata }) => ({
+        metadata: { name: metadata.name, labels: metadata.labels ?? {}, resourceVersion: metadata.resourceVersion },
+      }),
+      hooks: { listed: () => this.created.clear() },
+    });
+    const arrived = (namespace: NamespaceEntry) => this.forget(namespace);
+    this.informer.addEventHandler({
+      onAdd: arrived,
+      onUpdate: (_, namespace) => arrived(namespace),
+      onDelete: arrived,
+    });
+  }
 
   /** The tenant's namespaces in name order, or undefined when the index cannot answer yet. */
   namespacesOf(tenantId: string): string[] | undefined {
-    if (!this.started) {
-      this.started = true;
-      detach(this.run(), 'namespace index');
-    }
-    if (!this.synced) return undefined;
+    this.start();
+    if (!this.informer.isCurrent()) return undefined;
+    const names = new Set(this.informer.indexer.byIndex(TENANT_INDEX, tenantId).map((ns) => ns.metadata.name));
+    for (const name of this.created.get(tenantId) ?? []) names.add(name);
     const tenant = tenantPrefix(tenantId);
-    return [...(this.byTenant.get(tenantId) ?? [])].filter((name) => hasPrefix(tenant, name)).sort();
+    return [...names].filter((name) => hasPrefix(tenant, name)).sort();
   }
 
   /** A namespace this replica just created for the tenant: known before the watch says so. */
   added(tenantId: string, name: string): void {
-    if (this.synced) this.add(tenantId, name);
+    if (!this.informer.isCurrent()) return;
+    let names = this.created.get(tenantId);
+    if (!names) this.created.set(tenantId, (names = new Set()));
+    names.add(name);
+  }
+
+  /**
+   * The tenant's namespaces the index holds now (whether or not it is current: it may be ahead of a
+   * list just asked of the cluster), and from now on `events` of those that come and go.
+   */
+  follow(tenantId: string, events: TenantNamespaceEvents): { names: string[] } & HandlerRegistration {
+    this.start();
+    const tenant = tenantPrefix(tenantId);
+    const isTenants = (ns: NamespaceEntry) =>
+      ns.metadata.labels[TENANT_LABEL] === tenantId && hasPrefix(tenant, ns.metadata.name);
+    // Adding a handler tells it of what is there already: those are `names`, not news.
+    let registering = true;
+    const registration = this.informer.addEventHandler({
+      onAdd: (ns) => {
+        if (!registering && isTenants(ns)) events.added(ns.metadata.name, ns.metadata.resourceVersion);
+      },
+      onDelete: (ns) => {
+        if (isTenants(ns)) events.deleted(ns.metadata.name);
+      },
+    });
+    registering = false;
+    const names = this.informer.indexer.byIndex(TENANT_INDEX, tenantId).map((ns) => ns.metadata.name);
+    return { names: names.filter((name) => hasPrefix(tenant, name)).sort(), remove: () => registration.remove() };
   }
 
   stop(): void {
-    this.stopped = true;
-    this.watch?.destroy();
+    this.informer.stop();
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        const revision = await this.list();
-        await this.follow(revision);
-      } catch {
-        // Listed again below; meanwhile the callers ask the cluster.
-      }
-      this.synced = false;
-      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, RELIST_DELAY_MS).unref());
-    }
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.informer.run();
   }
 
-  private async list(): Promise<string> {
-    const response = await this.upstream.request(
-      'GET',
-      `/api/v1/namespaces?labelSelector=${encodeURIComponent(TENANT_LABEL)}`,
-      { accept: 'application/json' },
-    );
-    const list = JSON.parse(await response.body.text());
-    if (response.status !== 200) throw new Error(`listing namespaces: ${response.status}`);
-    this.byTenant.clear();
-    for (const namespace of list.items ?? []) this.apply('ADDED', namespace);
-    this.synced = true;
-    return String(list.metadata?.resourceVersion ?? '');
-  }
-
-  private async follow(revision: string): Promise<void> {
-    const query = new URLSearchParams({
-      watch: '1',
-      labelSelector: TENANT_LABEL,
-      resourceVersion: revision,
-      allowWatchBookmarks: 'true',
-    });
-    const response = await this.upstream.stream(`/api/v1/namespaces?${query.toString()}`, {
-      accept: 'application/json',
-    });
-    // Destroyed on stop, perhaps before it is read: its abort is expected.
-    response.body.on('error', () => {});
-    this.watch = response.body;
-    if (response.status !== 200) {
-      response.body.destroy();
-      return;
-    }
-    for await (const lines of watchLineBatches(response.body)) {
-      for (const line of lines) {
-        const event = JSON.parse(line) as { type: string; object: NamespaceObject };
-        if (event.type === 'ERROR') return;
-        this.apply(event.type, event.object);
-      }
-    }
-  }
-
-  private apply(type: string, namespace: NamespaceObject): void {
-    const name = namespace.metadata?.name;
-    const tenantId = namespace.metadata?.labels?.[TENANT_LABEL];
-    if (!name || !tenantId) return;
-    if (type === 'DELETED') this.byTenant.get(tenantId)?.delete(name);
-    else if (type === 'ADDED' || type === 'MODIFIED') this.add(tenantId, name);
-  }
-
-  private add(tenantId: string, name: string): void {
-    let names = this.byTenant.get(tenantId);
-    if (!names) this.byTenant.set(tenantId, (names = new Set()));
-    names.add(name);
+  private forget(namespace: NamespaceEntry): void {
+    const tenantId = namespace.metadata.labels[TENANT_LABEL];
+    const names = this.created.get(tenantId);
+    if (!names) return;
+    names.delete(namespace.metadata.name);
+    if (names.size === 0) this.created.delete(tenantId);
   }
 }

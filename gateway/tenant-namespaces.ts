@@ -3,27 +3,19 @@ import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 
-export interface TenantNamespaces {
-  /** Upstream names, in name order. */
-  names: string[];
-  /** The resourceVersion of the list: a namespace watch from it misses no namespace. */
-  resourceVersion: string;
-}
-
 /** The label selector that finds a tenant's namespaces upstream. */
-export const tenantNamespaceSelector = (ctx: TenantContext) => `${TENANT_LABEL}=${ctx.tenantId}`;
+const tenantNamespaceSelector = (ctx: TenantContext) => `${TENANT_LABEL}=${ctx.tenantId}`;
 
 /**
- * The tenant's namespace names for a cross-namespace list: from the cluster's namespace index
- * (namespace-index.ts) when it is in sync, else asked of the cluster. A watch needs a
- * resourceVersion to start its namespace watch from, so it uses tenantNamespaces instead.
+ * The tenant's upstream namespace names, in name order, for a cross-namespace list or watch: from
+ * the cluster's namespace index (namespace-index.ts) when it is in sync, else asked of the cluster.
  */
 export async function tenantNamespaceNames(
   ctx: TenantContext,
   upstream: UpstreamConnection,
   metrics: GatewayMetrics,
 ): Promise<string[]> {
-  return upstream.namespaceIndex.namespacesOf(ctx.tenantId) ?? (await tenantNamespaces(ctx, upstream, metrics)).names;
+  return upstream.namespaceIndex.namespacesOf(ctx.tenantId) ?? (await tenantNamespaces(ctx, upstream, metrics));
 }
 
 /**
@@ -31,18 +23,18 @@ export async function tenantNamespaceNames(
  * credentials, as are the per-namespace reads of a cross-namespace request after it: the gateway
  * has authorized that request against the tenant's own RBAC first (tenant-authorizer.ts).
  */
-export async function tenantNamespaces(
+async function tenantNamespaces(
   ctx: TenantContext,
   upstream: UpstreamConnection,
   metrics: GatewayMetrics,
-): Promise<TenantNamespaces> {
+): Promise<string[]> {
   const response = await metrics.upstream(upstream.name, 'list', () =>
     upstream.request('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(tenantNamespaceSelector(ctx))}`, {
       accept: 'application/json',
     }),
   );
   const text = await response.body.text();
-  let list: { metadata?: { resourceVersion?: string }; items?: { metadata: { name: string } }[] } | undefined;
+  let list: { items?: { metadata: { name: string } }[] } | undefined;
   try {
     list = JSON.parse(text);
   } catch {
@@ -55,7 +47,7 @@ export async function tenantNamespaces(
     .filter((name) => hasPrefix(ctx, name))
     .sort();
   metrics.objectsRead.inc({ cluster: upstream.name }, names.length);
-  return { names, resourceVersion: list.metadata?.resourceVersion ?? '' };
+  return names;
 }
 
 /** The collection path of a namespaced resource in one namespace, from its all-namespaces path. */

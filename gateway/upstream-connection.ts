@@ -34,7 +34,7 @@ export class UpstreamConnection {
   private refreshing: Promise<void> | undefined;
   private readonly documents = new Map<string, Promise<{ status: number; contentType: string; body: string }>>();
   /** Every tenant's namespaces on this cluster, for cross-namespace lists. */
-  readonly namespaceIndex = new NamespaceIndex(this);
+  readonly namespaceIndex: NamespaceIndex;
   /** The cluster as the gateway itself (no impersonation): grants, and requests the gateway authorized. */
   readonly admin: RestClient;
   /** Decides tenants' requests at the cluster scope. */
@@ -48,6 +48,7 @@ export class UpstreamConnection {
     const parsed = parseKubeconfig(kubeconfig);
     this.admin = RestClient.fromKubeconfig(kubeconfig);
     this.authorizer = new TenantAuthorizer(this.admin);
+    this.namespaceIndex = new NamespaceIndex(this.admin);
     const origin = new URL(parsed.server).origin;
     // One TLS context for every connection to the cluster: given the PEMs, each new connection
     // built its own (15% of the gateway's CPU while watches were being opened).

@@ -30,21 +30,34 @@ export class RestClient {
     return new RestClient(new URL(parsed.server), { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem });
   }
 
-  request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RestResponse> {
+  /** `signal` aborts the request (the promise rejects with the abort's reason). */
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    signal?: AbortSignal,
+  ): Promise<RestResponse> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
       const length: Record<string, string> =
         payload === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(payload)) };
-      const req = this.open(method, path, {
-        'Content-Type': 'application/json',
-        Accept: 'application/json',
-        ...length,
-        ...headers,
-      });
+      const req = this.open(
+        method,
+        path,
+        {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          ...length,
+          ...headers,
+        },
+        signal,
+      );
       req.on('response', (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
+        res.on('error', reject);
         res.on('end', () => {
           let parsed: unknown;
           try {
@@ -60,9 +73,10 @@ export class RestClient {
     });
   }
 
-  /** A request whose response the caller reads as a stream (watches). */
-  open(method: string, path: string, headers: Record<string, string>): ClientRequest {
-    return request({ method, host: this.server.hostname, port: this.server.port, path, headers, agent: this.agent });
+  /** A request whose response the caller reads as a stream (watches); `signal` aborts it. */
+  open(method: string, path: string, headers: Record<string, string>, signal?: AbortSignal): ClientRequest {
+    const { hostname: host, port } = this.server;
+    return request({ method, host, port, path, headers, agent: this.agent, signal });
   }
 
   close(): void {

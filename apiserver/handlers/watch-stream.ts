@@ -4,7 +4,7 @@ import type { GenericRegistry } from '../registry/generic-registry.js';
 import { listObjects } from '../registry/list-objects.js';
 import type { ObjectFilter } from '../registry/object-filter.js';
 import type { ApiObject } from '../registry/object-store.js';
-import { statusOf, toApiError } from '../status.js';
+import { ApiError, statusOf, toApiError } from '../status.js';
 import { drained } from './http-io.js';
 import type { ListOptions } from './list-options.js';
 
@@ -72,13 +72,15 @@ export async function serveWatch(w: WatchRequest): Promise<void> {
   try {
     watch = await registry.objects.watch(w.namespace, afterRevision);
   } catch (err) {
-    const status = isStoreError(err, 'Expired')
-      ? statusOf(
-          410,
-          'Expired',
-          `too old resource version: ${afterRevision} (${await w.store.currentRevision().catch(() => 0)})`,
-        )
-      : toApiError(err).status;
+    // The registry hands the store's Expired on as a 410 ApiError: either way kube's message.
+    const status =
+      isStoreError(err, 'Expired') || (err instanceof ApiError && err.code === 410)
+        ? statusOf(
+            410,
+            'Expired',
+            `too old resource version: ${afterRevision} (${await w.store.currentRevision().catch(() => 0)})`,
+          )
+        : toApiError(err).status;
     write('ERROR', status);
     res.end();
     return;

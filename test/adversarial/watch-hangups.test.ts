@@ -13,7 +13,7 @@ import { processFaults } from '../../apiserver/process-faults.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
-import { eventually } from '../support/eventually.js';
+import { eventually, waitUntil } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -29,7 +29,7 @@ interface Plan {
   release?: () => void;
 }
 
-/** A request of a tenant watch's set-up: a watch of pods, or the list or watch of the tenant's namespaces. */
+/** A request of a tenant watch's set-up: a watch of pods, or the list of the tenant's namespaces (while the gateway's namespace index is not in). */
 function isSetupRequest(req: IncomingMessage): boolean {
   const url = new URL(req.url ?? '/', 'https://upstream');
   if (url.pathname.endsWith('/pods')) return url.searchParams.has('watch');
@@ -94,8 +94,17 @@ describe('adversarial: hanging up during a watch set-up', function () {
     for (const cleanup of cleanups) await cleanup();
   });
 
-  /** Opens the watch with nothing held and counts the upstream requests its set-up makes. */
+  /**
+   * Opens the watch with nothing held and counts the upstream requests its set-up makes, once the
+   * gateway's namespace index is in: until then a set-up also lists the tenant's namespaces, so
+   * the count would change midway.
+   */
   async function setupRequests(path: string): Promise<number> {
+    await waitUntil('the namespace index is in', async () => {
+      plan = { hold: -1, seen: 0 };
+      expect((await tenant.request('GET', '/api/v1/pods')).status).to.equal(200);
+      return plan.seen === 0;
+    });
     plan = { hold: -1, seen: 0 };
     const watch = tenant.watch(path);
     await eventually(
@@ -121,8 +130,7 @@ describe('adversarial: hanging up during a watch set-up', function () {
       const faultsBefore = await faultCount();
       const steps = await setupRequests(path);
       expect(steps, 'set-up requests seen').to.be.greaterThan(0);
-      if (!path.includes('/namespaces/'))
-        expect(steps, 'a feed per namespace and the namespace watch').to.be.at.least(3);
+      if (!path.includes('/namespaces/')) expect(steps, 'a feed per namespace').to.be.at.least(2);
       for (let hold = 0; hold < steps; hold++) {
         const current: Plan = { hold, seen: 0 };
         const held = new Promise<void>((resolve) => (current.held = resolve));
