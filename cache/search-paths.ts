@@ -8,8 +8,8 @@
  * - the search API, `/apis/search.karmada.io/v1alpha1/search/<category>/<kubernetes path>`,
  *   where only the `cache` category reads anything (`opensearch` answers an empty 200).
  */
-export const SEARCH_GROUP = 'search.karmada.io';
-export const SEARCH_VERSION = 'v1alpha1';
+import { SEARCH_GROUP, SEARCH_VERSION } from './resource-registry.js';
+
 const PREFIX = `/apis/${SEARCH_GROUP}/${SEARCH_VERSION}/`;
 
 export type SearchPath =
