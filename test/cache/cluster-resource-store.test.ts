@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { answerText, CACHE_SOURCE_ANNOTATION } from '../../cache/cached-object-text.js';
 import { ClusterResourceStore, type StoreEvent, type StoreWatcher } from '../../cache/cluster-resource-store.js';
 import { selectableFieldsOf, toCachedObject } from '../../cache/to-cached-object.js';
+import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import { NODES, PODS, node, pod, rawPod } from '../support/cached-objects.js';
 
 interface Seen {
@@ -47,6 +48,22 @@ describe('cache: ClusterResourceStore', () => {
     expect(store.size).to.equal(1);
     store.bookmark('9');
     expect(store.resourceVersion).to.equal('9');
+  });
+
+  it('indexes objects by tenant label', () => {
+    const store = new ClusterResourceStore('c1', PODS);
+    store.replace(
+      [pod('a', { labels: { [TENANT_LABEL]: 't1' } }), pod('b', { labels: { [TENANT_LABEL]: 't2' } }), pod('c')],
+      '1',
+    );
+    store.update(pod('c', { resourceVersion: '2', labels: { [TENANT_LABEL]: 't1' } }), '2');
+    expect(
+      store
+        .byTenant('t1')
+        .map((object) => object.metadata.name)
+        .sort(),
+    ).to.deep.equal(['a', 'c']);
+    expect(store.byTenant('t3')).to.deep.equal([]);
   });
 
   it('a cluster-scoped store keys objects by name and caches every "namespace"', () => {
