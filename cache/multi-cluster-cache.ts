@@ -186,7 +186,12 @@ export class MultiClusterCache {
       return object === undefined ? [] : [{ cluster: store.cluster, store, object }];
     });
     if (found.length === 0) throw notFound(groupResource(resource), name);
-    if (found.length > 1) throw ambiguousObject(groupResource(resource), name, found.map((hit) => hit.cluster));
+    if (found.length > 1)
+      throw ambiguousObject(
+        groupResource(resource),
+        name,
+        found.map((hit) => hit.cluster),
+      );
     return found[0];
   }
 
