@@ -12,9 +12,8 @@
  * A store that cannot be made fresh in time (not listed yet, behind the cluster, probe failed)
  * makes the read `stale`: the caller answers it from the cluster itself.
  */
-import type { ClusterResourceStore } from './cluster-resource-store.js';
 import { tooLargeResourceVersion } from './cache-errors.js';
-import { resourceKey, type CacheResource } from './cluster-resource-store.js';
+import { resourceKey, type CacheResource, type ClusterResourceStore } from './cluster-resource-store.js';
 import { SharedProbe } from './shared-probe.js';
 
 export type Freshness = { kind: 'any' } | { kind: 'consistent' } | { kind: 'atLeast'; resourceVersion: string };
