@@ -99,7 +99,8 @@ function parseSelector<T>(parse: () => T): T {
   }
 }
 
-function nonNegativeInteger(value: string | null, name: string): number | undefined {
+/** A non-negative integer parameter, undefined when absent; anything else is kube's 400. */
+export function nonNegativeInteger(value: string | null, name: string): number | undefined {
   if (value === null || value === '') return undefined;
   if (!/^\d+$/.test(value)) throw badRequest(`${name}: Invalid value: "${value}": must be a non-negative integer`);
   return Number(value);

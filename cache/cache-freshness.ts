@@ -1,0 +1,88 @@
+/**
+ * How fresh a store must be before it answers a read, and the waiting for it.
+ *
+ * - `any` (resourceVersion "0", and pages after the first): once the store has listed.
+ * - `consistent` (resourceVersion ""): at least as fresh as the cluster when the read arrived.
+ *   The cluster's current revision is probed (the caller's probe: a `limit=1` list), shared among
+ *   the reads that arrive while one is under way, and the store must reach it. Without a probe,
+ *   a consistent read is served as `any`.
+ * - `atLeast` (a version N): the store must reach N; if it does not in time, the read fails
+ *   as kube's watch cache fails it (504 Too large resource version).
+ *
+ * A store that cannot be made fresh in time (not listed yet, behind the cluster, probe failed)
+ * makes the read `stale`: the caller answers it from the cluster itself.
+ */
+import { tooLargeResourceVersion } from './cache-errors.js';
+import { resourceKey, type CacheResource, type ClusterResourceStore } from './cluster-resource-store.js';
+import { SharedProbe } from './shared-probe.js';
+
+export type Freshness = { kind: 'any' } | { kind: 'consistent' } | { kind: 'atLeast'; resourceVersion: string };
+
+/** The revision a cluster's resource is at now, as a list of it would report. */
+export type RevisionProbe = (cluster: string, resource: CacheResource) => Promise<string>;
+
+/** Why a read cannot be answered from the cache. */
+export interface Stale {
+  readonly fresh: false;
+  readonly cluster: string;
+  readonly reason: string;
+}
+
+/** The freshness a cluster's resourceVersion asks for: "" consistent, "0" any, N at least N. */
+export function freshnessOf(resourceVersion: string): Freshness {
+  if (resourceVersion === '') return { kind: 'consistent' };
+  if (resourceVersion === '0') return { kind: 'any' };
+  return { kind: 'atLeast', resourceVersion };
+}
+
+export class FreshnessGate {
+  private readonly probes: SharedProbe<string>;
+  /** What each probe key names; as many as cluster × resource pairs ever probed. */
+  private readonly probeTargets = new Map<string, { cluster: string; resource: CacheResource }>();
+
+  constructor(
+    private readonly currentRevision: RevisionProbe | undefined,
+    private readonly timeoutMs: number,
+  ) {
+    this.probes = new SharedProbe((key) => {
+      const { cluster, resource } = this.probeTargets.get(key)!;
+      return this.currentRevision!(cluster, resource);
+    });
+  }
+
+  /** Resolves undefined when `store` may answer; Stale when it may not; throws 504 for an unreached N. */
+  async ensure(store: ClusterResourceStore, freshness: Freshness): Promise<Stale | undefined> {
+    if (!(await store.waitUntilFresh('', this.timeoutMs)))
+      return this.stale(store, 'its cache has not listed the resource yet');
+    if (freshness.kind === 'any' || (freshness.kind === 'consistent' && this.currentRevision === undefined))
+      return undefined;
+    if (freshness.kind === 'atLeast') {
+      if (await store.waitUntilFresh(freshness.resourceVersion, this.timeoutMs)) return undefined;
+      throw tooLargeResourceVersion(freshness.resourceVersion, store.resourceVersion);
+    }
+    const key = `${store.cluster}\n${resourceKey(store.resource)}`;
+    this.probeTargets.set(key, { cluster: store.cluster, resource: store.resource });
+    let revision: string;
+    try {
+      revision = await this.probes.get(key);
+    } catch (err) {
+      return this.stale(store, `its current revision could not be read: ${(err as Error).message}`);
+    }
+    if (await store.waitUntilFresh(revision, this.timeoutMs)) return undefined;
+    return this.stale(store, `its cache is at ${store.resourceVersion}, behind the cluster's ${revision}`);
+  }
+
+  /** Every store made fresh at once; the first Stale, if any. */
+  async ensureAll(stores: readonly [ClusterResourceStore, Freshness][]): Promise<Stale | undefined> {
+    const results = await Promise.all(stores.map(([store, freshness]) => this.ensure(store, freshness)));
+    return results.find((result) => result !== undefined);
+  }
+
+  private stale(store: ClusterResourceStore, why: string): Stale {
+    return {
+      fresh: false,
+      cluster: store.cluster,
+      reason: `cluster ${store.cluster}: ${resourceKey(store.resource)}: ${why}`,
+    };
+  }
+}
