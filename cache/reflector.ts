@@ -96,6 +96,9 @@ export class Reflector<T = Json> {
   private current = false;
   private started = false;
   private readonly stopping = new AbortController();
+  /** A resync asked for and not yet listed: its waiters, and the abort of the watch it ends. */
+  private resyncing: { done: Promise<boolean>; resolve: (listed: boolean) => void } | undefined;
+  private watchEnding: AbortController | undefined;
   private readonly transform: (obj: Json) => T;
   private readonly backoff: () => number;
   private readonly now: () => number;
@@ -124,6 +127,24 @@ export class Reflector<T = Json> {
   stop(): void {
     this.stopping.abort();
     this.resolveFirstSync(false);
+    this.resyncing?.resolve(false);
+  }
+
+  /**
+   * Lists again at the cluster's newest state (resourceVersion ""), ending the watch: how a read
+   * that must be as fresh as the cluster is served when no event or BOOKMARK brought the sink
+   * there in time. Resolves true once that list is in the sink (false if stopped first); calls
+   * made before it begins share it.
+   */
+  resync(): Promise<boolean> {
+    if (this.stopped) return Promise.resolve(false);
+    if (!this.resyncing) {
+      let resolve!: (listed: boolean) => void;
+      const done = new Promise<boolean>((r) => (resolve = r));
+      this.resyncing = { done, resolve };
+      this.watchEnding?.abort();
+    }
+    return this.resyncing.done;
   }
 
   /** The resourceVersion the sink has reached: of the last list, event or BOOKMARK. */
@@ -154,7 +175,7 @@ export class Reflector<T = Json> {
         if (this.stopped) break;
         this.fail(error);
       }
-      await this.pause();
+      if (!this.resyncing) await this.pause();
     }
   }
 
@@ -172,11 +193,12 @@ export class Reflector<T = Json> {
 
   /** `relistResourceVersion`: '0' first (any recent state will do), then the last one reached, or the newest when that is gone. */
   private relistResourceVersion(): string {
-    if (this.lastSyncUnavailable) return '';
+    if (this.lastSyncUnavailable || this.resyncing) return '';
     return this.lastSync === '' ? '0' : this.lastSync;
   }
 
   private async list(): Promise<void> {
+    const resync = this.resyncing;
     const resourceVersion = this.relistResourceVersion();
     let list: PagedList;
     try {
@@ -196,6 +218,10 @@ export class Reflector<T = Json> {
     this.stats.lists++;
     if (relist) this.stats.relists++;
     this.resolveFirstSync(true);
+    if (resync && this.resyncing === resync) {
+      this.resyncing = undefined;
+      resync.resolve(true);
+    }
     this.options.hooks?.listed?.(list.resourceVersion, list.items.length, relist);
   }
 
@@ -241,10 +267,12 @@ export class Reflector<T = Json> {
   /** Watches and reopens the watch until the run must end (by a throw) or the reflector stops. */
   private async watch(): Promise<void> {
     const hooks = this.options.hooks;
-    while (!this.stopped) {
+    while (!this.stopped && !this.resyncing) {
       const started = this.now();
+      this.watchEnding = new AbortController();
       const watching = new WatchAttempt(this.options.idleWatchTimeoutMs ?? DEFAULT_IDLE_WATCH_TIMEOUT_MS, [
         this.stopping.signal,
+        this.watchEnding.signal,
       ]);
       let stream: WatchStream;
       try {
@@ -256,7 +284,7 @@ export class Reflector<T = Json> {
         });
       } catch (error) {
         watching.end();
-        if (this.stopped) return;
+        if (this.stopped || this.resyncing) return;
         if (!isRetriableWatchError(error) && !watching.idle) {
           hooks?.watchEnded?.(isExpired(error) ? 'expired' : 'failed', error);
           throw error;
@@ -288,7 +316,7 @@ export class Reflector<T = Json> {
         watching.end();
         stream.stop();
       }
-      if (this.stopped) return;
+      if (this.stopped || this.resyncing) return;
       if (!watching.idle && events === 0 && this.now() - started < SHORT_WATCH_MS) {
         const error = new Error(
           `very short watch: ${this.options.name}: Unexpected watch close - watch lasted less than a second and no items received`,

@@ -153,6 +153,36 @@ describe('cache/reflector and cache/shared-informer against a devcluster', funct
     expect(lw.watches[0]).to.include({ resourceVersion: paged.lastSyncResourceVersion(), allowWatchBookmarks: true });
   });
 
+  it('resyncs on demand: ends the watch, lists at the newest state (resourceVersion ""), and resolves once the sink has it', async () => {
+    await createNamespace(client, 'resync');
+    await write(client, 'POST', 'resync', 'before');
+    const lw = new RecordingListerWatcher(new RestListWatcher(client, configMaps('resync')));
+    const sink = new RecordingSink();
+    const reflector = new Reflector(lw, sink, { name: 'resync', backoff: () => 100 });
+    reflector.run();
+    try {
+      expect(await reflector.firstSync).to.equal(true);
+      await waitUntil('the watch opens', () => lw.watches.length > 0);
+      // Two reads asking at once share one list.
+      const [first, second] = await Promise.all([reflector.resync(), reflector.resync()]);
+      expect([first, second]).to.deep.equal([true, true]);
+      expect(lw.lists.map((l) => l.resourceVersion)).to.deep.equal(['0', '']);
+      const replaced = sink.calls.filter(([call]) => call === 'replace');
+      expect(replaced).to.have.length(2);
+      expect(replaced[1][1]).to.equal('before');
+      // After the resync the watch goes on from the new list, and the sink keeps following.
+      await waitUntil('the watch reopens', () => lw.watches.length > 1);
+      expect(lw.watches[1].resourceVersion).to.equal(replaced[1][2]);
+      await write(client, 'POST', 'resync', 'after');
+      await waitUntil('the new object arrives', () =>
+        sink.calls.some(([call, name]) => call === 'add' && name === 'after'),
+      );
+    } finally {
+      reflector.stop();
+    }
+    expect(await reflector.resync()).to.equal(false);
+  });
+
   it('lists everything at once when the continue token expires between pages', async () => {
     await createNamespace(client, 'expiring');
     for (let i = 0; i < 15; i++) await write(client, 'POST', 'expiring', `cm-${i}`);
