@@ -5,7 +5,10 @@
  * reads the objects, calls these, and starts and stops the stores the changes name.
  */
 import { clusterMatches, type AffinityCluster } from '../clusters/cluster-affinity.js';
+import { resourceKey, type CacheResource } from './cluster-resource-store.js';
 import type { ResourceRegistry } from './resource-registry.js';
+
+export { resourceKey };
 
 /** What the plan reads of a `cluster.karmada.io/v1alpha1` Cluster. */
 export interface PlanCluster extends AffinityCluster {
@@ -17,22 +20,16 @@ export interface PlanCluster extends AffinityCluster {
 }
 
 /** A resource the cache keeps, as a selector resolves: group '' is the core group. */
-export interface PlannedResource {
-  group: string;
-  version: string;
-  resource: string;
-  kind: string;
-  namespaced: boolean;
-}
+export type PlannedResource = CacheResource;
 
 /** Karmada's MultiNamespace: every namespace, or these (sorted, never empty). */
-export type CachedNamespaces = 'all' | readonly string[];
+export type PlannedNamespaces = 'all' | readonly string[];
 
 /** One store of the cache: a resource of a cluster, in some namespaces. */
 export interface PlannedStore {
   cluster: string;
   resource: PlannedResource;
-  namespaces: CachedNamespaces;
+  namespaces: PlannedNamespaces;
 }
 
 export interface CachePlan {
@@ -50,15 +47,6 @@ export interface CachePlan {
 
 /** Whether a resource is namespaced, as the clusters' discovery says; undefined when unknown. */
 export type ScopeLookup = (group: string, version: string, resource: string) => boolean | undefined;
-
-/** `<group>/<version>/<resource>`; the core group is empty, so its keys start with `/`. */
-export function resourceKey(resource: Pick<PlannedResource, 'group' | 'version' | 'resource'>): string {
-  return `${resource.group}/${resource.version}/${resource.resource}`;
-}
-
-export function cachesNamespace(namespaces: CachedNamespaces, namespace: string): boolean {
-  return namespaces === 'all' || namespaces.includes(namespace);
-}
 
 /**
  * Karmada's reconcile. Each selector's apiVersion and kind resolve to a resource through the
@@ -116,7 +104,7 @@ export function computeCachePlan(
 }
 
 /** '' among the namespaces is NamespaceAll. */
-function cachedNamespaces(namespaces: Set<string>): CachedNamespaces {
+function cachedNamespaces(namespaces: Set<string>): PlannedNamespaces {
   return namespaces.has('') ? 'all' : [...namespaces].sort(compare);
 }
 

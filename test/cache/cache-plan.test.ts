@@ -6,12 +6,10 @@
 import { expect } from 'chai';
 import { ResourceCatalog } from '../../apiserver/catalog.js';
 import { BUILTIN_RESOURCES } from '../../apiserver/resources/builtin.js';
-import { diffCachePlans } from '../../cache/cache-plan-changes.js';
 import {
-  cachesNamespace,
   computeCachePlan,
   resourceKey,
-  type CachedNamespaces,
+  type PlannedNamespaces,
   type CachePlan,
   type PlanCluster,
   type ScopeLookup,
@@ -69,8 +67,8 @@ const POD_NS1: ResourceSelector = { apiVersion: 'v1', kind: 'Pod', namespace: 'n
 const POD_NS2: ResourceSelector = { apiVersion: 'v1', kind: 'Pod', namespace: 'ns2' };
 
 /** The plan as cluster → resource → namespaces, the shape Karmada's test compares. */
-function summary(plan: CachePlan): Record<string, Record<string, CachedNamespaces>> {
-  const out: Record<string, Record<string, CachedNamespaces>> = {};
+function summary(plan: CachePlan): Record<string, Record<string, PlannedNamespaces>> {
+  const out: Record<string, Record<string, PlannedNamespaces>> = {};
   for (const [name, stores] of plan.clusters) {
     out[name] = {};
     for (const store of stores.values()) out[name][store.resource.resource] = store.namespaces;
@@ -84,7 +82,7 @@ function plan(clusters: PlanCluster[], registries: ResourceRegistry[], scopeOf =
 
 describe('cache: the cache plan (Karmada proxy controller reconcile)', () => {
   describe("Karmada's TestController_reconcile cases", () => {
-    const cases: [string, PlanCluster[], ResourceRegistry[], Record<string, Record<string, CachedNamespaces>>][] = [
+    const cases: [string, PlanCluster[], ResourceRegistry[], Record<string, Record<string, PlannedNamespaces>>][] = [
       ['all empty', [], [], {}],
       [
         'resource registered, while cluster not registered',
@@ -268,59 +266,6 @@ describe('cache: the cache plan (Karmada proxy controller reconcile)', () => {
       const has = (resource: string) =>
         result.registeredResources.has(resourceKey({ group: '', version: 'v1', resource }));
       expect([has('pods'), has('nodes'), has('secrets')]).to.deep.equal([true, true, false]);
-    });
-  });
-
-  it('cachesNamespace: all covers any namespace, a list only its own', () => {
-    expect(cachesNamespace('all', 'x')).to.be.true;
-    expect(cachesNamespace(['a', 'b'], 'b')).to.be.true;
-    expect(cachesNamespace(['a', 'b'], 'c')).to.be.false;
-  });
-
-  describe('plan changes (UpdateCache)', () => {
-    const clusters = [cluster('c1'), cluster('c2')];
-    const both = plan(clusters, [
-      registry('rr1', { clusterNames: ['c1'] }, POD, NODE),
-      registry('rr2', { clusterNames: ['c2'] }, POD),
-    ]);
-    const keys = (stores: { cluster: string; resource: { resource: string } }[]) =>
-      stores.map((s) => `${s.cluster}/${s.resource.resource}`).sort();
-
-    it('{c1: pods+nodes, c2: pods} from nothing starts 3 stores in 2 clusters', () => {
-      expect(summary(both)).to.deep.equal({ c1: { nodes: 'all', pods: 'all' }, c2: { pods: 'all' } });
-      const changes = diffCachePlans(plan([], []), both);
-      expect(keys(changes.start)).to.deep.equal(['c1/nodes', 'c1/pods', 'c2/pods']);
-      expect(changes.clustersAdded).to.deep.equal(['c1', 'c2']);
-      expect([changes.stop, changes.restart, changes.clustersRemoved]).to.deep.equal([[], [], []]);
-    });
-
-    it('then {c1: pods} stops c1/nodes and the whole of c2', () => {
-      const changes = diffCachePlans(both, plan(clusters, [registry('rr1', { clusterNames: ['c1'] }, POD)]));
-      expect(keys(changes.stop)).to.deep.equal(['c1/nodes', 'c2/pods']);
-      expect(changes.clustersRemoved).to.deep.equal(['c2']);
-      expect([changes.start, changes.restart, changes.clustersAdded]).to.deep.equal([[], [], []]);
-    });
-
-    it('a namespace set that changes restarts the store; an unchanged plan changes nothing', () => {
-      const narrow = plan(clusters, [registry('rr1', { clusterNames: ['c1'] }, POD_NS1)]);
-      const wider = plan(clusters, [registry('rr1', { clusterNames: ['c1'] }, POD_NS1, POD_NS2)]);
-      const changes = diffCachePlans(narrow, wider);
-      expect(changes.restart.map(({ from, to }) => [from.namespaces, to.namespaces])).to.deep.equal([
-        [['ns1'], ['ns1', 'ns2']],
-      ]);
-      expect([changes.start, changes.stop]).to.deep.equal([[], []]);
-      expect(
-        diffCachePlans(wider, plan(clusters, [registry('rr1', { clusterNames: ['c1'] }, POD_NS2, POD_NS1)])),
-      ).to.deep.equal({ start: [], stop: [], restart: [], clustersAdded: [], clustersRemoved: [] });
-    });
-
-    it('a cluster turning NotReady leaves the plan and comes back as added when it recovers', () => {
-      const down = plan([cluster('c1'), cluster('c2', { ready: 'False' })], [registry('rr', {}, POD)]);
-      const up = plan(clusters, [registry('rr', {}, POD)]);
-      expect(diffCachePlans(up, down).clustersRemoved).to.deep.equal(['c2']);
-      const recovered = diffCachePlans(down, up);
-      expect(recovered.clustersAdded).to.deep.equal(['c2']);
-      expect(keys(recovered.start)).to.deep.equal(['c2/pods']);
     });
   });
 });
