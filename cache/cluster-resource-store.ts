@@ -82,6 +82,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   private readonly watchers = new Set<StoreWatcher>();
   private readonly freshnessWaiters = new Set<{ target: string; reached: () => void }>();
   private version = '';
+  private bytes = 0;
   private synced = false;
   private stoppedAlready = false;
   /** The keys in order, kept between reads until a key comes or goes. */
@@ -114,8 +115,14 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
     return this.keys().length;
   }
 
+  /** The length of the cached texts together: what the objects weigh as JSON (for metrics). */
+  get textBytes(): number {
+    return this.bytes;
+  }
+
   replace(items: readonly CachedObject[], resourceVersion: string): void {
     const kept = items.filter((object) => this.caches(object));
+    this.bytes = kept.reduce((sum, object) => sum + object.text.length, 0);
     if (!this.synced) {
       this.indexer.replace(kept, resourceVersion);
       this.sortedKeys = undefined;
@@ -159,6 +166,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
     const cached = this.indexer.getByKey(key);
     this.version = resourceVersion;
     if (cached !== undefined) {
+      this.bytes -= cached.text.length;
       this.indexer.delete(cached);
       this.sortedKeys = undefined;
       this.emit({ type: 'DELETED', object, resourceVersion, resumeFrom: resourceVersion });
@@ -278,6 +286,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
     if (this.caches(object)) {
       const previous = this.indexer.get(object);
       this.indexer.update(object);
+      this.bytes += object.text.length - (previous?.text.length ?? 0);
       if (previous === undefined) {
         this.sortedKeys = undefined;
         this.emit({ type: 'ADDED', object, resourceVersion, resumeFrom: resourceVersion });

@@ -50,6 +50,21 @@ describe('cache: ClusterResourceStore', () => {
     expect(store.resourceVersion).to.equal('9');
   });
 
+  it('weighs its objects as their cached texts, through lists, writes and deletes', () => {
+    const store = new ClusterResourceStore('c1', PODS);
+    const weight = (...objects: { text: string }[]) => objects.reduce((sum, o) => sum + o.text.length, 0);
+    const [a, b] = [pod('a', { resourceVersion: '1' }), pod('b', { resourceVersion: '2' })];
+    store.replace([a, b], '2');
+    expect(store.textBytes).to.equal(weight(a, b));
+    const bigger = pod('a', { resourceVersion: '3', labels: { grown: 'x'.repeat(100) } });
+    store.update(bigger, '3');
+    expect(store.textBytes).to.equal(weight(bigger, b));
+    store.delete(b, '4');
+    expect(store.textBytes).to.equal(weight(bigger));
+    store.replace([], '5');
+    expect(store.textBytes).to.equal(0);
+  });
+
   it('indexes objects by tenant label', () => {
     const store = new ClusterResourceStore('c1', PODS);
     store.replace(
