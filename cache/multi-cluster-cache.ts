@@ -65,7 +65,7 @@ const DEFAULT_FRESHNESS_TIMEOUT_MS = 3000;
 
 export class MultiClusterCache {
   private readonly stores = new Map<string, Map<string, ClusterResourceStore>>();
-  private registered = new Set<string>();
+  private registered = new Map<string, CacheResource>();
   private readonly watches = new Map<string, Set<MultiClusterWatch>>();
   private readonly freshness: FreshnessGate;
   private readonly eventWindow: number;
@@ -113,7 +113,7 @@ export class MultiClusterCache {
       for (const [key, store] of current) if (next.get(key) !== store) changes.removed.push(store);
       this.stores.set(cluster, next);
     }
-    this.registered = new Set(registered.map(resourceKey));
+    this.registered = new Map(registered.map((resource) => [resourceKey(resource), resource]));
     for (const store of changes.removed) store.stop();
     const gained = new Set(changes.added.map((store) => resourceKey(store.resource)));
     for (const key of gained) for (const watch of [...(this.watches.get(key) ?? [])]) watch.stop();
@@ -122,6 +122,11 @@ export class MultiClusterCache {
 
   hasResource(resource: Pick<CacheResource, 'group' | 'version' | 'resource'>): boolean {
     return this.registered.has(resourceKey(resource));
+  }
+
+  /** A registered resource with its kind and scope, as the registries resolved it. */
+  registeredResource(resource: Pick<CacheResource, 'group' | 'version' | 'resource'>): CacheResource | undefined {
+    return this.registered.get(resourceKey(resource));
   }
 
   /** The store of one cluster's resource, if the cache holds it. */

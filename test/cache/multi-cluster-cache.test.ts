@@ -111,6 +111,8 @@ describe('cache: MultiClusterCache (Karmada multi_cluster_cache_test.go)', () =>
     expect(cache.hasResource(PODS)).to.equal(true);
     expect(cache.hasResource(NODES)).to.equal(true);
     expect(cache.hasResource(SECRETS)).to.equal(false);
+    expect(cache.registeredResource({ group: '', version: 'v1', resource: 'nodes' })).to.deep.equal(NODES);
+    expect(cache.registeredResource(SECRETS)).to.equal(undefined);
   });
 
   describe('GetResourceFromCache', () => {
