@@ -74,3 +74,14 @@ export class MultiClusterResourceVersion {
     return encodeRawUrl(`{${body}}`);
   }
 }
+
+/**
+ * Karmada's RecoverClusterResourceVersion: the version an update sends to `cluster` — its entry
+ * when `resourceVersion` is a multi-cluster one (what reads from the cache answered), else
+ * `resourceVersion` unchanged (a cluster's own version, "0" or "").
+ */
+export function recoverClusterResourceVersion(resourceVersion: string, cluster: string): string {
+  if (resourceVersion === '' || resourceVersion === '0' || decodeRawUrlJsonObject(resourceVersion) === undefined)
+    return resourceVersion;
+  return MultiClusterResourceVersion.parse(resourceVersion).get(cluster);
+}

@@ -5,7 +5,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { formatMultiClusterContinue, parseMultiClusterContinue } from '../../cache/multi-cluster-continue.js';
-import { MultiClusterResourceVersion } from '../../cache/multi-cluster-resource-version.js';
+import {
+  MultiClusterResourceVersion,
+  recoverClusterResourceVersion,
+} from '../../cache/multi-cluster-resource-version.js';
 import { testSeed } from '../support/seed.js';
 
 const encode = (text: string) => Buffer.from(text).toString('base64url');
@@ -48,6 +51,19 @@ describe('cache: multi-cluster resourceVersion and continue (Karmada util_test.g
       const parsed = MultiClusterResourceVersion.parse(encode('{"c1":1,"c2":"2"}'));
       expect(versionsOf(parsed).rvs).to.deep.equal({ c2: '2' });
     });
+  });
+
+  describe('RecoverClusterResourceVersion (what an update sends to the cluster)', () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const cases: [string, string, string][] = [
+      ['rv is empty', '', ''],
+      ['rv is 0', '0', '0'],
+      ['single cluster rv', '1000', '1000'],
+      ['cluster rv not set', b64('{}'), ''],
+      ['recover cluster rv', b64('{"cluster1":"1","cluster2":"2"}'), '1'],
+    ];
+    for (const [name, rv, want] of cases)
+      it(name, () => expect(recoverClusterResourceVersion(rv, 'cluster1')).to.equal(want));
   });
 
   describe('multiClusterResourceVersion.get', () => {
