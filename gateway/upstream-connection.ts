@@ -134,6 +134,13 @@ export class UpstreamConnection {
     await Promise.all([this.pool.close(), this.streams.close()]);
   }
 
+  /** Close at once, cutting whatever is open (a watch, a log stream): the cluster was removed or its credentials changed. */
+  async destroy(): Promise<void> {
+    this.namespaceIndex.stop();
+    this.admin.close();
+    await Promise.all([this.pool.destroy(), this.streams.destroy()]);
+  }
+
   /** Re-read discovery, at most once per `minAgeMs`. */
   private refresh(minAgeMs = 0): Promise<void> {
     if (Date.now() - this.fetchedAt < minAgeMs) return Promise.resolve();
