@@ -73,7 +73,8 @@ export class ClusterRoster {
 
   async stop(): Promise<void> {
     await Promise.all([this.clusterLoop.stop(), this.secretLoop.stop()]);
-    await Promise.all([...this.members.values()].map((m) => m.connection.close()));
+    // Stopping: whatever is still open to a cluster is cut rather than waited for.
+    await Promise.all([...this.members.values()].map((m) => m.connection.destroy()));
     this.members.clear();
   }
 

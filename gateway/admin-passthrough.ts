@@ -61,6 +61,8 @@ export async function passThrough(
   for (const [name, value] of Object.entries(response.headers))
     if (value !== undefined && !HOP_HEADERS.has(name)) answer[name] = value;
   res.writeHead(response.status, answer);
+  // A watch's head goes at once: client-go waits for it before it reads events, which may be minutes away.
+  res.flushHeaders();
   await streamBody(response, res);
 }
 
