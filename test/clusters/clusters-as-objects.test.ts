@@ -253,5 +253,24 @@ spec:
     const whoami = await admin.ok(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
     expect(whoami).to.equal('admin');
     expect(await admin.ok(['get', 'tenants', '-o', 'name'])).to.include('tenant.tenant.kubezoo.io/nocred');
+    // Upstream, the request runs as the admin the gateway impersonates, not as the gateway's own user.
+    expect(await admin.ok(['auth', 'can-i', '--list', '-n', 'straight-upstream'])).to.match(/^\*\.\*\s/m);
+    expect(await admin.ok(['auth', 'can-i', 'impersonate', 'users'])).to.equal('yes\n');
+  });
+
+  it("pipes the admin's exec to the default cluster as it is", async () => {
+    await admin.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'box', namespace: 'straight-upstream' },
+        spec: { containers: [{ name: 'main', image: 'busybox' }] },
+      }),
+    );
+    await admin.ok(['wait', '--for=condition=Ready', 'pod/box', '-n', 'straight-upstream', '--timeout=20s']);
+    expect(await admin.ok(['exec', 'box', '-n', 'straight-upstream', '--', 'echo', 'through', 'as', 'admin'])).to.equal(
+      'through as admin\n',
+    );
   });
 });
