@@ -10,7 +10,8 @@ import { isDNS1123Label, isQualifiedName, isValidLabelValue } from '../apiserver
  * (provider, region, zones), its taints, and a status the cluster status controller writes.
  *
  *   spec:   id, syncMode (Push), apiEndpoint, secretRef {namespace, name}, insecureSkipTLSVerification,
- *           provider, region, zone (deprecated) / zones, taints
+ *           provider, region, zone (deprecated) / zones, taints; impersonatorSecretRef and proxyURL are
+ *           validated and stored, not used
  *   status: kubernetesVersion, apiEnablements [{groupVersion, resources [{name, kind}]}], conditions [Ready]
  */
 export const CLUSTER_GROUP = 'cluster.karmada.io';
@@ -56,10 +57,12 @@ export function validateCluster(cluster: ApiObject): Cause[] {
   if (!SYNC_MODES.includes(spec.syncMode)) causes.push(notSupported('spec.syncMode', spec.syncMode ?? '', SYNC_MODES));
   if (spec.apiEndpoint !== undefined && spec.apiEndpoint !== '')
     causes.push(...validateApiEndpoint(String(spec.apiEndpoint)));
-  if (spec.secretRef !== undefined && spec.secretRef !== null) {
-    if (!spec.secretRef.namespace) causes.push(required('spec.secretRef.namespace'));
-    if (!spec.secretRef.name) causes.push(required('spec.secretRef.name'));
+  for (const ref of ['secretRef', 'impersonatorSecretRef']) {
+    if (spec[ref] === undefined || spec[ref] === null) continue;
+    if (!spec[ref].namespace) causes.push(required(`spec.${ref}.namespace`));
+    if (!spec[ref].name) causes.push(required(`spec.${ref}.name`));
   }
+  if (spec.proxyURL !== undefined && spec.proxyURL !== '') causes.push(...validateProxyUrl(String(spec.proxyURL)));
   causes.push(...validateLocation(spec));
   if (Array.isArray(spec.taints)) causes.push(...validateTaints(spec.taints));
   return causes;
@@ -81,6 +84,19 @@ function validateApiEndpoint(endpoint: string): Cause[] {
   if (url.hash) causes.push(invalid(field, url.hash.slice(1), 'fragments are not permitted in the URL'));
   if (url.search) causes.push(invalid(field, url.search.slice(1), 'query parameters are not permitted in the URL'));
   return causes;
+}
+
+/** Karmada stores a proxy for reaching the cluster (the gateway does not use one yet): http, https or socks5. */
+function validateProxyUrl(proxyUrl: string): Cause[] {
+  let scheme: string;
+  try {
+    scheme = new URL(proxyUrl).protocol.replace(/:$/, '');
+  } catch (err) {
+    return [invalid('spec.proxyURL', proxyUrl, `apiEndpoint must be a valid URL: ${(err as Error).message}`)];
+  }
+  return ['http', 'https', 'socks5'].includes(scheme)
+    ? []
+    : [invalid('spec.proxyURL', proxyUrl, `unsupported scheme "${scheme}", must be http, https, or socks5`)];
 }
 
 /** provider, region and zones are label values (Karmada selects clusters by them); zone and zones exclude each other. */
