@@ -24,6 +24,8 @@ export interface ClusterStatusControllerOptions {
 }
 
 const ELECTION = 'cluster-status-controller';
+/** How long a probe waits for an answer at least, however often clusters are probed: a slow cluster is not an unreachable one. */
+const PROBE_TIMEOUT_MS = 5_000;
 
 /**
  * Karmada's cluster status controller, run by one elected replica: every `frequencyMs` each
@@ -102,7 +104,8 @@ export class ClusterStatusController {
     const member = this.options.roster.get(name);
     const problem = this.options.roster.problemOf(name);
     let observation: ClusterObservation | undefined;
-    if (member) observation = await probeCluster(member.connection, this.options.frequencyMs);
+    if (member)
+      observation = await probeCluster(member.connection, Math.max(this.options.frequencyMs, PROBE_TIMEOUT_MS));
     if (signal.aborted) return;
     await mutate(
       this.options.clusters,
