@@ -12,7 +12,9 @@ import { sendStatus } from '../apiserver/handlers/http-io.js';
 import { statusOf, unauthorized, type ApiError, type Status } from '../apiserver/status.js';
 import { ADMIN_GROUPS, tenantContext } from '../translate/context.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
-import { printerFor } from '../apiserver/table/printers-by-resource.js';
+import { printerFor, type Printer } from '../apiserver/table/printers-by-resource.js';
+import type { Strategy } from '../apiserver/registry/strategy.js';
+import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
 import { clusterPrinter } from '../clusters/cluster-printer.js';
 import { registerClusters, type UpstreamRegistration } from '../clusters/cluster-registration.js';
 import { CLUSTER_RESOURCE, clusterStrategy } from '../clusters/cluster-resource.js';
@@ -128,25 +130,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       CLUSTER_RESOURCE,
       SECRET_RESOURCE,
     ]);
+    // The kinds the gateway serves from its store, with their strategies and Table printers.
+    const ownKinds = new Map<ResourceInfo, { strategy: Strategy; printer: Printer }>([
+      [TENANT_RESOURCE, { strategy: tenantStrategy, printer: customResourcePrinter(TENANT_PRINTER_COLUMNS) }],
+      [CLUSTER_RESOURCE, { strategy: clusterStrategy, printer: clusterPrinter }],
+      [SECRET_RESOURCE, { strategy: clusterSecretStrategy, printer: printerFor('', 'secrets') }],
+    ]);
     let address = options.advertiseAddress ?? options.listen;
     let version = FALLBACK_VERSION as Record<string, string>;
     const api = new ApiServer({
       store,
       catalog,
-      strategyFor: (info) =>
-        info === TENANT_RESOURCE
-          ? tenantStrategy
-          : info === CLUSTER_RESOURCE
-            ? clusterStrategy
-            : info === SECRET_RESOURCE
-              ? clusterSecretStrategy
-              : {},
-      printerFor: (info) =>
-        info === CLUSTER_RESOURCE
-          ? clusterPrinter
-          : info === SECRET_RESOURCE
-            ? printerFor(info.group, info.resource)
-            : customResourcePrinter(TENANT_PRINTER_COLUMNS),
+      strategyFor: (info) => ownKinds.get(info)?.strategy ?? {},
+      printerFor: (info) => ownKinds.get(info)?.printer ?? printerFor(info.group, info.resource),
       get version() {
         return version;
       },
