@@ -60,6 +60,10 @@ function mergeStringData(secret: ApiObject): void {
 }
 
 export const clusterSecretStrategy: Strategy = {
-  prepareForCreate: mergeStringData,
+  prepareForCreate: (secret) => {
+    mergeStringData(secret);
+    // kube's defaulting: a Secret without a type is Opaque.
+    secret.type ??= 'Opaque';
+  },
   prepareForUpdate: mergeStringData,
 };

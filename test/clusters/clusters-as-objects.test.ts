@@ -91,6 +91,7 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
     // Its credentials are a Secret of karmada-cluster, in the gateway's store and nowhere upstream.
     const secret = JSON.parse(await admin.ok(['get', 'secret', 'member1', '-n', 'karmada-cluster', '-o', 'json']));
     expect(Object.keys(secret.data).sort()).to.deep.equal(['caBundle', 'tls.crt', 'tls.key']);
+    expect(secret.type).to.equal('Opaque');
   });
 
   it('registers a second cluster from a Secret and a Cluster made with kubectl: Ready with its APIs, tenants placed there, known to every replica', async () => {
