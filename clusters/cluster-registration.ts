@@ -25,7 +25,8 @@ export async function registerClusters(
   upstreams: readonly UpstreamRegistration[],
 ): Promise<void> {
   for (const upstream of upstreams) {
-    const { apiEndpoint, data } = registrationFromKubeconfig(upstream.kubeconfig);
+    const { apiEndpoint, insecureSkipTLSVerification, data } = registrationFromKubeconfig(upstream.kubeconfig);
+    const connection = { apiEndpoint, ...(insecureSkipTLSVerification ? { insecureSkipTLSVerification } : {}) };
     await createOrUpdate(
       secrets,
       CLUSTER_SECRET_NAMESPACE,
@@ -50,19 +51,21 @@ export async function registerClusters(
         apiVersion: `${CLUSTER_GROUP}/${CLUSTER_VERSION}`,
         kind: 'Cluster',
         metadata: { name: upstream.name, ...(Object.keys(labels).length ? { labels } : {}) },
-        spec: { syncMode: 'Push', apiEndpoint, secretRef },
+        spec: { syncMode: 'Push', ...connection, secretRef },
       },
       (cluster) => {
         const current = cluster.metadata.labels ?? {};
         const labelsDiffer = Object.entries(labels).some(([key, value]) => current[key] !== value);
         if (
           cluster.spec?.apiEndpoint === apiEndpoint &&
+          (cluster.spec?.insecureSkipTLSVerification === true) === insecureSkipTLSVerification &&
           JSON.stringify(cluster.spec?.secretRef) === JSON.stringify(secretRef) &&
           !labelsDiffer
         )
           return false;
         cluster.metadata.labels = { ...current, ...labels };
-        cluster.spec = { ...cluster.spec, apiEndpoint, secretRef };
+        const { insecureSkipTLSVerification: _previous, ...spec } = cluster.spec ?? {};
+        cluster.spec = { ...spec, ...connection, secretRef };
         return true;
       },
     );

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect } from 'node:tls';
 import { statusOf, type Status } from '../apiserver/status.js';
-import { parseKubeconfig } from '../certs/index.js';
+import { parseServerCredentials } from '../certs/index.js';
 import { TranslationError, type TenantContext } from '../translate/context.js';
 import { proxyPathUp } from '../translate/proxy-path.js';
 import { requestUp } from '../translate/request.js';
@@ -26,12 +26,23 @@ const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
 
 export interface UpgradeTarget {
   server: URL;
-  tls: { ca: string; cert: string; key: string };
+  tls: { ca?: string; cert?: string; key?: string; rejectUnauthorized: boolean };
+  /** The cluster's bearer token, when it is reached with one. */
+  token?: string;
 }
 
 export function upgradeTarget(kubeconfig: string): UpgradeTarget {
-  const parsed = parseKubeconfig(kubeconfig);
-  return { server: new URL(parsed.server), tls: { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem } };
+  const parsed = parseServerCredentials(kubeconfig);
+  return {
+    server: new URL(parsed.server),
+    tls: {
+      ca: parsed.caPem,
+      cert: parsed.certPem,
+      key: parsed.keyPem,
+      rejectUnauthorized: !parsed.insecureSkipTlsVerify,
+    },
+    ...(parsed.token ? { token: parsed.token } : {}),
+  };
 }
 
 /**
@@ -98,6 +109,7 @@ export function pipeUpgrade(
     if (value && !DROPPED.has(name)) headers[name] = value.length === 1 ? value[0] : value;
   }
   Object.assign(headers, impersonation, { host: target.server.host });
+  if (target.token) headers.authorization = `Bearer ${target.token}`;
   const upstream = request({
     method: req.method,
     path,
