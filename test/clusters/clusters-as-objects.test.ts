@@ -169,6 +169,65 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
     expect((await adminB.ok(['get', 'clusters', '-o', 'name'])).trim()).to.equal('cluster.cluster.karmada.io/member1');
   });
 
+  it("connects to a cluster with Karmada's bearer token (a ServiceAccount's) instead of a client certificate", async () => {
+    const upstream = await ApiClient.load(member1.kubeconfigPath);
+    let token: string;
+    try {
+      for (const [path, body] of [
+        ['/api/v1/namespaces/kube-system/serviceaccounts', { metadata: { name: 'karmada' } }],
+        [
+          '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings',
+          {
+            metadata: { name: 'karmada' },
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+            subjects: [{ kind: 'ServiceAccount', name: 'karmada', namespace: 'kube-system' }],
+          },
+        ],
+      ] as const)
+        expect((await upstream.request('POST', path, body)).status).to.equal(201);
+      const issued = await upstream.request('POST', '/api/v1/namespaces/kube-system/serviceaccounts/karmada/token', {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: {},
+      });
+      token = issued.body.status.token;
+    } finally {
+      upstream.close();
+    }
+    const credentials = parseKubeconfig(await readFile(member1.kubeconfigPath, 'utf8'));
+    await writeFile(`${dir}/member1-ca.crt`, credentials.caPem);
+    await admin.ok([
+      'create',
+      'secret',
+      'generic',
+      'viatoken',
+      '-n',
+      'karmada-cluster',
+      `--from-file=caBundle=${dir}/member1-ca.crt`,
+      `--from-literal=token=${token}`,
+    ]);
+    await admin.ok(['apply', '-f', '-'], clusterYaml('viatoken', credentials.server));
+    await waitUntil('viatoken Ready', async () => (await readyOf('viatoken'))?.status === 'True', { timeout: 10_000 });
+    const { kubeconfigPath } = await createActiveTenant(api, 'bytokn', dir, {
+      clusterAffinity: { clusterNames: ['viatoken'] },
+    });
+    const kubectl = await Kubectl.create(kubeconfigPath);
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'box' },
+        spec: { containers: [{ name: 'main', image: 'busybox' }] },
+      }),
+    );
+    await kubectl.ok(['wait', '--for=condition=Ready', 'pod/box', '--timeout=20s']);
+    expect(await kubectl.ok(['exec', 'box', '--', 'echo', 'by', 'token'])).to.equal('by token\n');
+    expect(await admin.ok(['get', 'pods', '-n', 'bytokn-default', '-o', 'name'])).to.equal('pod/box\n');
+    await admin.ok(['delete', 'tenant', 'bytokn']);
+    await admin.ok(['delete', 'cluster', 'viatoken']);
+  });
+
   it("refuses an invalid Cluster with 422 and Karmada's field errors", async () => {
     const bad = await admin.run(
       ['apply', '-f', '-'],
