@@ -5,7 +5,7 @@ import { handleDiscovery } from './handlers/discovery-handler.js';
 import { sendJson, sendStatus } from './handlers/http-io.js';
 import { OpenApiHandler } from './handlers/openapi-handler.js';
 import { handleResource } from './handlers/resource-handler.js';
-import { GenericRegistry } from './registry/generic-registry.js';
+import { GenericRegistry, type NamespaceLookup } from './registry/generic-registry.js';
 import type { StrategyFor } from './registry/strategy.js';
 import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo, requestUrl } from './request-info.js';
 import type { ResourceInfo } from './resources/resource-info.js';
@@ -44,6 +44,8 @@ export interface ApiServerOptions {
   /** Authorization of every request (the devcluster's RBAC); absent: everyone may do everything. */
   authorize?: RequestAuthorizer;
   virtualResources?: VirtualResourceHandler;
+  /** Where a namespaced write finds its namespace when the catalog serves no namespaces (the gateway's fixed ones). */
+  namespaces?: NamespaceLookup;
 }
 
 /**
@@ -123,6 +125,7 @@ export class ApiServer {
   }
 
   private async lookupNamespace(name: string) {
+    if (this.options.namespaces) return this.options.namespaces(name);
     const registry = this.registryOf('', 'namespaces');
     if (!registry) return null;
     try {

@@ -4,10 +4,15 @@ export interface KubeconfigOptions {
   clusterName: string;
   /** https://host:port */
   server: string;
-  caPem: string;
+  /** The CA the server is checked against; none only with `insecureSkipTlsVerify`. */
+  caPem?: string;
   userName: string;
-  certPem: string;
-  keyPem: string;
+  /** A client certificate and its key, or (for a cluster that takes one) a bearer `token`. */
+  certPem?: string;
+  keyPem?: string;
+  token?: string;
+  /** The server's certificate is not checked (Karmada's insecureSkipTLSVerification); no CA is then needed. */
+  insecureSkipTlsVerify?: boolean;
   contextName: string;
   namespace?: string;
 }
@@ -25,24 +30,31 @@ export interface ParsedKubeconfig {
   namespace?: string;
 }
 
+/** How a client reaches a server: its address, the CA it trusts, and a client certificate or a bearer token. */
+export interface ServerCredentials {
+  server: string;
+  caPem?: string;
+  certPem?: string;
+  keyPem?: string;
+  token?: string;
+  insecureSkipTlsVerify?: boolean;
+}
+
 /** A kubeconfig with one cluster, user and context, credentials inline so the file stands alone. */
 export function renderKubeconfig(options: KubeconfigOptions): string {
   const base64 = (pem: string) => Buffer.from(pem, 'utf8').toString('base64');
+  const cluster: Record<string, unknown> = { server: options.server };
+  if (options.caPem) cluster['certificate-authority-data'] = base64(options.caPem);
+  if (options.insecureSkipTlsVerify) cluster['insecure-skip-tls-verify'] = true;
+  const user: Record<string, unknown> = {};
+  if (options.certPem) user['client-certificate-data'] = base64(options.certPem);
+  if (options.keyPem) user['client-key-data'] = base64(options.keyPem);
+  if (options.token) user.token = options.token;
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [
-      {
-        name: options.clusterName,
-        cluster: { server: options.server, 'certificate-authority-data': base64(options.caPem) },
-      },
-    ],
-    users: [
-      {
-        name: options.userName,
-        user: { 'client-certificate-data': base64(options.certPem), 'client-key-data': base64(options.keyPem) },
-      },
-    ],
+    clusters: [{ name: options.clusterName, cluster }],
+    users: [{ name: options.userName, user }],
     contexts: [
       {
         name: options.contextName,
@@ -86,6 +98,37 @@ export function parseKubeconfig(text: string): ParsedKubeconfig {
     user,
     context,
     ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}),
+  };
+}
+
+/**
+ * The current context's server and credentials, as a client of that server needs them: like
+ * `parseKubeconfig`, but the user may carry a bearer `token` instead of a client certificate, and
+ * the cluster `insecure-skip-tls-verify` instead of a CA.
+ */
+export function parseServerCredentials(text: string): ServerCredentials {
+  const config = (parse(text) ?? {}) as Record<string, unknown>;
+  const context = config['current-context'];
+  if (typeof context !== 'string' || context === '') throw new Error('kubeconfig has no current-context');
+  const contextEntry = entry(config, 'contexts', context, 'context');
+  const clusterName = stringField(contextEntry, 'cluster', `context ${context}`);
+  const user = stringField(contextEntry, 'user', `context ${context}`);
+  const cluster = entry(config, 'clusters', clusterName, 'cluster');
+  const userEntry = entry(config, 'users', user, 'user');
+  const insecure = cluster['insecure-skip-tls-verify'] === true;
+  const token = typeof userEntry.token === 'string' && userEntry.token !== '' ? userEntry.token : undefined;
+  const credentials: ServerCredentials = {
+    server: stringField(cluster, 'server', `cluster ${clusterName}`),
+    ...(insecure && !cluster['certificate-authority-data']
+      ? { insecureSkipTlsVerify: true }
+      : { caPem: pemField(cluster, 'certificate-authority-data', `cluster ${clusterName}`) }),
+  };
+  if (token && !userEntry['client-certificate-data']) return { ...credentials, token };
+  return {
+    ...credentials,
+    certPem: pemField(userEntry, 'client-certificate-data', `user ${user}`),
+    keyPem: pemField(userEntry, 'client-key-data', `user ${user}`),
+    ...(token ? { token } : {}),
   };
 }
 

@@ -8,6 +8,8 @@ export type Identity =
   | { kind: 'admin'; user: string; groups: string[] }
   | { kind: 'tenant'; tenant: string; user: string; groups: string[]; serial: string };
 
+export type AdminIdentity = Extract<Identity, { kind: 'admin' }>;
+
 type CertificateIdentity = ReturnType<typeof identityFromPeerCertificate>;
 
 /** A connection's certificate cannot change, so it is decoded once per socket, not per request (it was a tenth of a GET's CPU). */

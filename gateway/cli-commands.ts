@@ -43,7 +43,18 @@ export const SERVE = {
       type: 'string',
       multiple: true,
       value: 'NAME=KUBECONFIG',
-      help: 'An existing cluster tenants live on, instead of devclusters (credentials inline in the kubeconfig).',
+      help: 'An existing cluster tenants live on, instead of devclusters (credentials inline in the kubeconfig); registered as a Cluster object at start.',
+    },
+    'default-cluster': {
+      type: 'string',
+      value: 'NAME',
+      help: "The cluster the admin's requests outside the gateway's own API pass through to; the first --upstream (or member1) if absent.",
+    },
+    'cluster-status-update-frequency': {
+      type: 'string',
+      default: '10s',
+      value: 'DURATION',
+      help: "How often each cluster's health, version and APIs are probed into its Cluster status (seconds: 10s).",
     },
     'etcd-endpoints': {
       type: 'string',

@@ -8,17 +8,30 @@ import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listening.
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
-import { RestClient } from '../apiserver/client/rest-client.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
 import { statusOf, unauthorized, type ApiError, type Status } from '../apiserver/status.js';
-import { tenantContext } from '../translate/context.js';
+import { ADMIN_GROUPS, tenantContext } from '../translate/context.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
+import { printerFor, type Printer } from '../apiserver/table/printers-by-resource.js';
+import type { Strategy } from '../apiserver/registry/strategy.js';
+import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
+import { clusterPrinter } from '../clusters/cluster-printer.js';
+import { registerClusters, type UpstreamRegistration } from '../clusters/cluster-registration.js';
+import { CLUSTER_RESOURCE, clusterStrategy } from '../clusters/cluster-resource.js';
+import { ClusterRoster, type ClusterMember } from '../clusters/cluster-roster.js';
+import {
+  CLUSTER_SECRET_NAMESPACE,
+  clusterSecretNamespace,
+  clusterSecretStrategy,
+  isClusterSecretRequest,
+  SECRET_RESOURCE,
+} from '../clusters/cluster-secrets.js';
+import { ClusterStatusController } from '../clusters/cluster-status-controller.js';
 import { renderKubeconfig } from '../certs/index.js';
 import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
 import { TenantController } from '../tenants/tenant-controller.js';
 import { TenantRoster } from '../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
@@ -27,9 +40,10 @@ import { OpenStreams } from './open-streams.js';
 import { logWhenClosed, type RequestLogSink } from './request-log.js';
 import { impersonation, TenantProxy } from './tenant-proxy.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
-import { proxyUpgrade, refuseUpgrade, upgradeTarget } from './upgrade-proxy.js';
+import { proxyUpgrade, refuseUpgrade } from './upgrade-proxy.js';
 import { clusterUnavailableStatus, failureStatus } from './upstream-failure.js';
-import { tenantKindScope, UpstreamConnection } from './upstream-connection.js';
+import { tenantKindScope } from './upstream-connection.js';
+import { AdminRouter } from './admin-router.js';
 import {
   answerSelfSubjectReview,
   SELF_SUBJECT_REVIEW_PATH,
@@ -48,8 +62,12 @@ export interface GatewayOptions {
   caKey?: string;
   keyAlgorithm?: 'ecdsa' | 'rsa';
   tenantCertValidityDays?: number;
-  /** The clusters tenants are placed on: a name and a kubeconfig's text each. */
-  upstreams: { name: string; kubeconfig: string; labels?: Record<string, string> }[];
+  /** Clusters registered (created, or updated when changed) as Cluster objects at start: a name and a kubeconfig's text each. */
+  upstreams: UpstreamRegistration[];
+  /** The cluster admin requests outside the gateway's own API pass through to (default: the first upstream, else `member1`). */
+  defaultCluster?: string;
+  /** How often the elected replica probes every cluster's health (default 10 s, as Karmada's `--cluster-status-update-frequency`). */
+  clusterStatusUpdateFrequencyMs?: number;
   electionTtlSeconds?: number;
   /** This replica's name in the election (default host_pid). */
   identity?: string;
@@ -67,6 +85,8 @@ export interface Gateway {
   url: string;
   adminKubeconfigPath: string;
   store: Store;
+  /** The registered clusters this replica follows; `onChange` hears of each one added, changed or removed. */
+  clusters: ClusterRoster;
   stop(): Promise<void>;
 }
 
@@ -102,33 +122,42 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   try {
     const ca = await bootstrapCertificateAuthority(store, { cert: options.caCert, key: options.caKey });
     const { host, port } = parseListen(options.listen);
-    const clusters: UpstreamCluster[] = options.upstreams.map((u) => ({
-      name: u.name,
-      labels: u.labels ?? {},
-      client: RestClient.fromKubeconfig(u.kubeconfig),
-    }));
-    stops.push(async () => clusters.forEach((c) => c.client.close()));
-    const version = await upstreamVersion(clusters[0]);
-    const connections = new Map(
-      options.upstreams.map((u) => [u.name, new UpstreamConnection(u.name, u.kubeconfig, options.upstreamTimeoutMs)]),
-    );
-    stops.push(async () => {
-      await Promise.all([...connections.values()].map((c) => c.close()));
-    });
     const metrics = new GatewayMetrics();
 
-    const catalog = new ResourceCatalog([SELF_SUBJECT_REVIEW_RESOURCE, TENANT_RESOURCE]);
+    const catalog = new ResourceCatalog([
+      SELF_SUBJECT_REVIEW_RESOURCE,
+      TENANT_RESOURCE,
+      CLUSTER_RESOURCE,
+      SECRET_RESOURCE,
+    ]);
+    // The kinds the gateway serves from its store, with their strategies and Table printers.
+    const ownKinds = new Map<ResourceInfo, { strategy: Strategy; printer: Printer }>([
+      [TENANT_RESOURCE, { strategy: tenantStrategy, printer: customResourcePrinter(TENANT_PRINTER_COLUMNS) }],
+      [CLUSTER_RESOURCE, { strategy: clusterStrategy, printer: clusterPrinter }],
+      [SECRET_RESOURCE, { strategy: clusterSecretStrategy, printer: printerFor('', 'secrets') }],
+    ]);
     let address = options.advertiseAddress ?? options.listen;
+    let version = FALLBACK_VERSION as Record<string, string>;
     const api = new ApiServer({
       store,
       catalog,
-      strategyFor: (info) => (info === TENANT_RESOURCE ? tenantStrategy : {}),
-      printerFor: () => customResourcePrinter(TENANT_PRINTER_COLUMNS),
-      version,
+      strategyFor: (info) => ownKinds.get(info)?.strategy ?? {},
+      printerFor: (info) => ownKinds.get(info)?.printer ?? printerFor(info.group, info.resource),
+      get version() {
+        return version;
+      },
       get serverAddress() {
         return address;
       },
+      namespaces: async (name) => clusterSecretNamespace(name),
     });
+    await registerClusters(api.registryFor(CLUSTER_RESOURCE), api.registryFor(SECRET_RESOURCE), options.upstreams);
+    const clusters = new ClusterRoster(store, options.upstreamTimeoutMs);
+    await clusters.start();
+    stops.push(() => clusters.stop());
+    const defaultClusterName = options.defaultCluster ?? options.upstreams[0]?.name ?? 'member1';
+    version = await upstreamVersion(clusters.get(defaultClusterName));
+    const admin = new AdminRouter({ api, catalog, defaultCluster: () => clusters.get(defaultClusterName) });
     const tenants = new TenantRoster(store);
     await tenants.start();
     stops.push(() => tenants.stop());
@@ -196,28 +225,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         res.end(await metrics.registry.metrics());
         return;
       }
-      if (identity.kind === 'admin') return api.handle(req, res, { name: identity.user, groups: identity.groups });
+      if (identity.kind === 'admin') return admin.handle(req, res, identity);
       if (['/version', '/healthz', '/readyz', '/livez'].includes(pathname))
         return api.handle(req, res, { name: identity.user, groups: identity.groups });
-      if (pathname.startsWith(`/apis/${TENANT_RESOURCE.group}`)) {
-        return sendStatus(
-          req,
-          res,
-          statusOf(
-            403,
-            'Forbidden',
-            `${TENANT_RESOURCE.resource}.${TENANT_RESOURCE.group} is forbidden: User "${identity.user}" cannot ${req.method?.toLowerCase()} resource "${TENANT_RESOURCE.resource}" in API group "${TENANT_RESOURCE.group}" at the cluster scope`,
-            { group: TENANT_RESOURCE.group, kind: TENANT_RESOURCE.resource },
-          ),
-        );
-      }
+      const adminOnly = adminOnlyRefusal(req.method ?? 'GET', url, identity.user);
+      if (adminOnly) return sendStatus(req, res, adminOnly);
       const cluster = tenants.clusterOf(identity.tenant);
-      const connection = cluster ? connections.get(cluster) : undefined;
+      const connection = cluster ? clusters.get(cluster)?.connection : undefined;
       if (!connection) return sendStatus(req, res, clusterUnavailableStatus(identity.tenant));
       await proxy.handle(req, res, identity, connection);
     };
 
-    const upgradeTargets = new Map(options.upstreams.map((u) => [u.name, upgradeTarget(u.kubeconfig)]));
     const closeServer = closer(server);
     server.on('upgrade', (req, socket, head) => {
       const identity = authenticate(req.socket as TLSSocket, tenants);
@@ -229,13 +247,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         refuseUpgrade(socket, status);
       };
       if ('refused' in identity) return refuse(unauthorized().status);
-      if (identity.kind !== 'tenant')
-        return refuse(statusOf(404, 'NotFound', 'the server could not find the requested resource'));
+      if (identity.kind === 'admin') return admin.upgrade(req, socket, head, identity);
       openStreams.track(identity, socket);
       const cluster = tenants.clusterOf(identity.tenant);
-      const connection = cluster ? connections.get(cluster) : undefined;
-      const target = cluster ? upgradeTargets.get(cluster) : undefined;
-      if (!connection || !target) return refuse(clusterUnavailableStatus(identity.tenant));
+      const member = cluster ? clusters.get(cluster) : undefined;
+      if (!member) return refuse(clusterUnavailableStatus(identity.tenant));
+      const { connection, upgradeTarget: target } = member;
       // An exec, attach or port-forward session is one of the tenant's streams until its socket closes.
       let lease;
       try {
@@ -268,7 +285,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (!options.advertiseAddress) address = `${host}:${actualPort}`;
     const url = httpsUrl(parseListen(address).host, parseListen(address).port);
 
-    const admin = await ca.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });
+    const adminCertificate = await ca.issueClientCertificate({
+      commonName: 'admin',
+      organizations: ['system:masters'],
+    });
     const adminKubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
     await writePrivateFile(
       adminKubeconfigPath,
@@ -277,26 +297,37 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         server: url,
         caPem: ca.certPem,
         userName: 'admin',
-        certPem: admin.certPem,
-        keyPem: admin.keyPem,
+        certPem: adminCertificate.certPem,
+        keyPem: adminCertificate.keyPem,
         contextName: 'admin@paddock',
       }),
     );
 
+    const electionIdentity = options.identity ?? `${hostname()}_${process.pid}_${actualPort}`;
     const controller = new TenantController({
       store,
       tenants: api.registryFor(TENANT_RESOURCE),
-      clusters,
+      clusters: () => clusters.list(),
       ca,
       server: url,
       keyAlgorithm: options.keyAlgorithm ?? 'ecdsa',
       certificateValidityDays: options.tenantCertValidityDays ?? 365,
-      identity: options.identity ?? `${hostname()}_${process.pid}_${actualPort}`,
+      identity: electionIdentity,
       electionTtlSeconds: options.electionTtlSeconds ?? 5,
     });
     controller.start();
     stops.splice(1, 0, () => controller.stop());
-    return { url, adminKubeconfigPath, store, stop };
+    const statusController = new ClusterStatusController({
+      store,
+      clusters: api.registryFor(CLUSTER_RESOURCE),
+      roster: clusters,
+      frequencyMs: options.clusterStatusUpdateFrequencyMs ?? 10_000,
+      identity: electionIdentity,
+      electionTtlSeconds: options.electionTtlSeconds ?? 5,
+    });
+    statusController.start();
+    stops.splice(1, 0, () => statusController.stop());
+    return { url, adminKubeconfigPath, store, clusters, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -315,7 +346,34 @@ function continueTokenKey(caKeyPem: string): Buffer {
   return Buffer.from(hkdfSync('sha256', caKeyPem, 'paddock', 'continue-token', 32));
 }
 
-async function upstreamVersion(cluster: UpstreamCluster | undefined): Promise<Record<string, string>> {
+/**
+ * What a tenant may never reach, whatever its RBAC: the gateway's own groups (Tenants, Clusters,
+ * the search API) and the cluster Secrets of `karmada-cluster`. Their Status is kube's RBAC refusal.
+ */
+function adminOnlyRefusal(method: string, url: URL, user: string): Status | undefined {
+  const info = parseRequestInfo(method, url.pathname, url.searchParams);
+  const group = /^\/apis\/([^/]+)/.exec(url.pathname)?.[1];
+  if (group !== undefined && ADMIN_GROUPS.has(group)) {
+    if (!info.isResourceRequest)
+      return statusOf(403, 'Forbidden', `forbidden: User "${user}" cannot ${info.verb} path "${url.pathname}"`);
+    return statusOf(
+      403,
+      'Forbidden',
+      `${info.resource}.${group} is forbidden: User "${user}" cannot ${info.verb} resource "${info.resource}" in API group "${group}" at the cluster scope`,
+      { group, kind: info.resource },
+    );
+  }
+  if (isClusterSecretRequest(info))
+    return statusOf(
+      403,
+      'Forbidden',
+      `secrets is forbidden: User "${user}" cannot ${info.verb} resource "secrets" in API group "" in the namespace "${CLUSTER_SECRET_NAMESPACE}"`,
+      { kind: 'secrets' },
+    );
+  return undefined;
+}
+
+async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Record<string, string>> {
   if (!cluster) return FALLBACK_VERSION;
   const res = await cluster.client.request('GET', '/version').catch(() => undefined);
   return res?.status === 200 && res.body?.minor ? res.body : FALLBACK_VERSION;

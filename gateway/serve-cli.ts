@@ -38,6 +38,10 @@ export async function serve(args: string[]): Promise<number> {
   if (!isRequestLogMode(requestLog))
     throw new Error(`--request-log must be ${REQUEST_LOG_MODES.join(' or ')}, got ${JSON.stringify(requestLog)}`);
   const tenantCertValidityDays = durationDays(values['tenant-cert-validity']);
+  const clusterStatusFrequencyMs = secondsFlag(
+    '--cluster-status-update-frequency',
+    values['cluster-status-update-frequency'],
+  );
   const upstreamSpecs = values.upstream ?? [];
   const devClusterCount = Number(values['dev-clusters']);
   if (upstreamSpecs.length === 0 && (!Number.isInteger(devClusterCount) || devClusterCount < 1 || devClusterCount > 16))
@@ -91,6 +95,8 @@ export async function serve(args: string[]): Promise<number> {
       tenantCertValidityDays,
       upstreams,
       electionTtlSeconds: Number(values['election-ttl']),
+      defaultCluster: values['default-cluster'],
+      clusterStatusUpdateFrequencyMs: clusterStatusFrequencyMs,
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,
@@ -136,6 +142,14 @@ function limitFlag(flag: string, text: string, whole: boolean): number {
     );
   }
   return value;
+}
+
+/** A period in whole seconds, `10s` or `10`, in milliseconds. */
+function secondsFlag(flag: string, text: string): number {
+  const match = /^(\d+)s?$/.exec(text);
+  if (!match || Number(match[1]) < 1)
+    throw new Error(`${flag} must be a number of seconds such as 10s, got ${JSON.stringify(text)}`);
+  return Number(match[1]) * 1000;
 }
 
 /** A validity such as `8760h` or `365d` (Go durations in hours, or days), in days. */

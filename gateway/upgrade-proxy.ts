@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect } from 'node:tls';
 import { statusOf, type Status } from '../apiserver/status.js';
-import { parseKubeconfig } from '../certs/index.js';
+import { parseServerCredentials } from '../certs/index.js';
 import { TranslationError, type TenantContext } from '../translate/context.js';
 import { proxyPathUp } from '../translate/proxy-path.js';
 import { requestUp } from '../translate/request.js';
@@ -26,12 +26,23 @@ const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
 
 export interface UpgradeTarget {
   server: URL;
-  tls: { ca: string; cert: string; key: string };
+  tls: { ca?: string; cert?: string; key?: string; rejectUnauthorized: boolean };
+  /** The cluster's bearer token, when it is reached with one. */
+  token?: string;
 }
 
 export function upgradeTarget(kubeconfig: string): UpgradeTarget {
-  const parsed = parseKubeconfig(kubeconfig);
-  return { server: new URL(parsed.server), tls: { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem } };
+  const parsed = parseServerCredentials(kubeconfig);
+  return {
+    server: new URL(parsed.server),
+    tls: {
+      ca: parsed.caPem,
+      cert: parsed.certPem,
+      key: parsed.keyPem,
+      rejectUnauthorized: !parsed.insecureSkipTlsVerify,
+    },
+    ...(parsed.token ? { token: parsed.token } : {}),
+  };
 }
 
 /**
@@ -67,15 +78,41 @@ export function proxyUpgrade(
         : statusOf(400, 'BadRequest', (err as Error).message);
     return refuseUpgrade(client, status);
   }
+  const query = translated.query.toString();
+  pipeUpgrade(
+    req,
+    client,
+    head,
+    query ? `${translated.path}?${query}` : translated.path,
+    impersonation,
+    target,
+    (code, text) => upstreamErrorStatus(ctx, code, text, 'the cluster refused the upgrade'),
+  );
+}
+
+/**
+ * Sends an upgrade request to the cluster at `path` as `impersonation` (the client's credential
+ * headers dropped) and, once the cluster switches protocols, pipes the two connections byte for
+ * byte. A refusal from the cluster is answered with `refusal(code, body)`.
+ */
+export function pipeUpgrade(
+  req: IncomingMessage,
+  client: Duplex,
+  head: Buffer,
+  path: string,
+  impersonation: Record<string, string | string[]>,
+  target: UpgradeTarget,
+  refusal: (code: number, text: string) => Status,
+): void {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headersDistinct)) {
     if (value && !DROPPED.has(name)) headers[name] = value.length === 1 ? value[0] : value;
   }
   Object.assign(headers, impersonation, { host: target.server.host });
-  const query = translated.query.toString();
+  if (target.token) headers.authorization = `Bearer ${target.token}`;
   const upstream = request({
     method: req.method,
-    path: query ? `${translated.path}?${query}` : translated.path,
+    path,
     headers,
     createConnection: () =>
       connect({
@@ -102,9 +139,7 @@ export function proxyUpgrade(
     let text = '';
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => (text += chunk));
-    res.on('end', () =>
-      refuseUpgrade(client, upstreamErrorStatus(ctx, res.statusCode ?? 502, text, 'the cluster refused the upgrade')),
-    );
+    res.on('end', () => refuseUpgrade(client, refusal(res.statusCode ?? 502, text)));
   });
   upstream.on('error', (err) => refuseUpgrade(client, failureStatus(err, `upgrade proxy: ${req.method} ${req.url}`)));
   // The client gone (hung up, or cut off when its certificate was revoked) before the cluster

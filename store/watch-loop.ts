@@ -53,6 +53,8 @@ export class WatchLoop {
     while (!this.stopped) {
       try {
         this.watch = await this.store.watch(this.prefix, revision);
+        // Stopped while the watch was being opened: stop() found none to close.
+        if (this.stopped) return this.watch.close();
         for await (const event of this.watch) {
           revision = event.revision;
           await this.report(() => this.handlers.onEvent(event));

@@ -1,3 +1,4 @@
+import type { RestClient } from '../apiserver/client/rest-client.js';
 import { mutate, removeFinalizer } from '../apiserver/registry/object-mutation.js';
 import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
@@ -17,7 +18,8 @@ export interface TenantControllerOptions {
   store: Store;
   /** The gateway's Tenant roster (reads and writes go through the store). */
   tenants: GenericRegistry;
-  clusters: readonly UpstreamCluster[];
+  /** The clusters tenants can be placed on right now (the gateway's cluster roster). */
+  clusters: () => readonly UpstreamCluster[];
   ca: CertificateAuthority;
   /** The gateway URL written into tenant kubeconfigs. */
   server: string;
@@ -148,11 +150,25 @@ export class TenantController {
       woken = true;
       wake?.();
     };
-    const watches = Promise.all(
-      this.options.clusters.map((cluster) => watchSpaceDeletions(cluster.client, deleted, signal)),
-    );
+    // One watch of deletions per cluster client, started as clusters are registered and ended when they go.
+    const watches = new Map<RestClient, { abort: AbortController; done: Promise<void> }>();
+    const followClusters = () => {
+      const current = new Set(this.options.clusters().map((cluster) => cluster.client));
+      for (const [client, watch] of watches)
+        if (!current.has(client)) {
+          watch.abort.abort();
+          watches.delete(client);
+        }
+      for (const client of current)
+        if (!watches.has(client)) {
+          const abort = new AbortController();
+          const done = watchSpaceDeletions(client, deleted, AbortSignal.any([signal, abort.signal]));
+          watches.set(client, { abort, done });
+        }
+    };
     signal.addEventListener('abort', () => wake?.(), { once: true });
     while (!signal.aborted && !this.stopped) {
+      followClusters();
       await new Promise<void>((resolve) => {
         if (woken) return resolve();
         const timer = setTimeout(resolve, interval);
@@ -162,7 +178,7 @@ export class TenantController {
       woken = false;
       if (signal.aborted || this.stopped) return;
       await Promise.all(
-        this.options.clusters.map(async (cluster) => {
+        this.options.clusters().map(async (cluster) => {
           const tenants = [...this.active].filter((name) => this.placed.get(name) === cluster.name);
           if (!tenants.length) return;
           await healTenantSpaces(cluster.client, tenants).catch((err: Error) =>
@@ -171,7 +187,7 @@ export class TenantController {
         }),
       );
     }
-    await watches;
+    await Promise.all([...watches.values()].map((watch) => watch.done));
   }
 
   private enqueue(name: string): void {
@@ -269,19 +285,20 @@ export class TenantController {
 
   /** The tenant's cluster, or a new placement: the least loaded cluster its affinity allows. */
   private async clusterFor(tenant: ApiObject) {
-    const current = this.options.clusters.find((c) => c.name === tenant.status?.cluster);
+    const clusters = this.options.clusters();
+    const current = clusters.find((c) => c.name === tenant.status?.cluster);
     if (current) return current;
     // Counted from the watch, not listed from the store: with 10,000 tenants a list per creation
     // cost more than the rest of the creation.
     const load = new Map<string, number>();
     for (const cluster of this.placed.values()) load.set(cluster, (load.get(cluster) ?? 0) + 1);
-    return placeTenant(this.options.clusters, tenant.spec?.clusterAffinity, load);
+    return placeTenant(clusters, tenant.spec?.clusterAffinity, load);
   }
 
   /** Terminating: remove the tenant's objects upstream; when none are left, let the Tenant go. */
   private async finalize(tenant: ApiObject, revision: number): Promise<boolean> {
     if (!tenant.metadata.finalizers?.includes(TENANT_FINALIZER)) return false;
-    const cluster = this.options.clusters.find((c) => c.name === tenant.status?.cluster);
+    const cluster = this.options.clusters().find((c) => c.name === tenant.status?.cluster);
     const leftovers = cluster ? await removeTenantSpace(cluster.client, tenant.metadata.name) : [];
     if (leftovers.length) {
       const shown = leftovers.slice(0, 5).join(', ') + (leftovers.length > 5 ? ', …' : '');

@@ -1,6 +1,6 @@
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
-import { parseKubeconfig } from '../../certs/index.js';
+import { parseServerCredentials } from '../../certs/index.js';
 
 export interface RestResponse {
   status: number;
@@ -11,23 +11,38 @@ export interface RestResponse {
 }
 
 /**
- * A small HTTPS client for a Kubernetes API, authenticated with a kubeconfig's client certificate:
+ * A small HTTPS client for a Kubernetes API, authenticated with a kubeconfig's client certificate or token:
  * what the tenant controller uses upstream and the `paddock tenant` command uses against the
  * gateway. Connections are kept alive and reused.
  */
 export class RestClient {
   private readonly agent: Agent;
+  private readonly authorization: Record<string, string>;
 
   constructor(
     readonly server: URL,
-    tls: { ca: string; cert: string; key: string },
+    tls: { ca?: string; cert?: string; key?: string; token?: string; insecureSkipTlsVerify?: boolean },
   ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: 64, ca: tls.ca, cert: tls.cert, key: tls.key });
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      ca: tls.ca,
+      cert: tls.cert,
+      key: tls.key,
+      rejectUnauthorized: !tls.insecureSkipTlsVerify,
+    });
+    this.authorization = tls.token ? { Authorization: `Bearer ${tls.token}` } : {};
   }
 
   static fromKubeconfig(text: string): RestClient {
-    const parsed = parseKubeconfig(text);
-    return new RestClient(new URL(parsed.server), { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem });
+    const parsed = parseServerCredentials(text);
+    return new RestClient(new URL(parsed.server), {
+      ca: parsed.caPem,
+      cert: parsed.certPem,
+      key: parsed.keyPem,
+      token: parsed.token,
+      insecureSkipTlsVerify: parsed.insecureSkipTlsVerify,
+    });
   }
 
   /** `signal` aborts the request (the promise rejects with the abort's reason). */
@@ -76,7 +91,15 @@ export class RestClient {
   /** A request whose response the caller reads as a stream (watches); `signal` aborts it. */
   open(method: string, path: string, headers: Record<string, string>, signal?: AbortSignal): ClientRequest {
     const { hostname: host, port } = this.server;
-    return request({ method, host, port, path, headers, agent: this.agent, signal });
+    return request({
+      method,
+      host,
+      port,
+      path,
+      headers: { ...headers, ...this.authorization },
+      agent: this.agent,
+      signal,
+    });
   }
 
   close(): void {

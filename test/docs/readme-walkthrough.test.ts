@@ -224,6 +224,8 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
         expect(output).to.equal('tenant.tenant.kubezoo.io/foofoo condition met\n'),
       'admin get tenants': (output) =>
         expect(output).to.match(/^NAME\s+PHASE\s+CLUSTER\s+AGE\nfoofoo\s+Active\s+member1\s+\d+s\n$/),
+      'admin get clusters': (output) =>
+        expect(output).to.match(/^NAME\s+VERSION\s+MODE\s+READY\s+AGE\nmember1\s+v1\.32\.\S+\s+Push\s+True\s+\d+s\n$/),
       'npm run --silent paddock -- tenant kubeconfig foofoo > .paddock/foofoo.kubeconfig': async (output) => {
         expect(output).to.equal('');
         const kubeconfig = parse(await readFile(path.join(project, '.paddock/foofoo.kubeconfig'), 'utf8'));

@@ -1,0 +1,208 @@
+import { detach } from '../apiserver/process-faults.js';
+import type { ApiObject } from '../apiserver/registry/object-store.js';
+import type { KeyValue, Store, WatchEvent } from '../store/index.js';
+import { WatchLoop } from '../store/watch-loop.js';
+import { upgradeTarget, type UpgradeTarget } from '../gateway/upgrade-proxy.js';
+import { UpstreamConnection } from '../gateway/upstream-connection.js';
+import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import { clusterKubeconfig } from './cluster-credentials.js';
+import { CLUSTER_SECRET_NAMESPACE, CLUSTER_SECRETS_PREFIX } from './cluster-secrets.js';
+
+export const CLUSTERS_PREFIX = '/registry/cluster.karmada.io/clusters/';
+
+/** A registered cluster the gateway can reach: what placement, the tenant proxy, upgrades and the status controller use. */
+export interface ClusterMember extends UpstreamCluster {
+  /** The Cluster object as last seen (spec, labels, status). */
+  cluster: ApiObject;
+  connection: UpstreamConnection;
+  upgradeTarget: UpgradeTarget;
+  provider?: string;
+  region?: string;
+  zones: string[];
+  taints: { key: string; value?: string; effect: string }[];
+  /** The kubeconfig the connections were built from: a new one (credentials changed) replaces them. */
+  kubeconfig: string;
+}
+
+/**
+ * Every replica's view of the clusters tenants live on: it follows the Cluster objects and the
+ * Secrets of `karmada-cluster` in the store by watch (as the tenant roster follows Tenants) and
+ * keeps, per reachable cluster, its upstream connection, REST client and upgrade target. A
+ * cluster removed, or whose credentials changed, has its connections closed (open watches and
+ * streams to it end); listeners hear of every cluster that changed.
+ */
+export class ClusterRoster {
+  private readonly clusters = new Map<string, ApiObject>();
+  private readonly secrets = new Map<string, ApiObject>();
+  private readonly members = new Map<string, ClusterMember>();
+  /** Why a Cluster has no connection (no endpoint, a missing Secret, unusable credentials). */
+  private readonly problems = new Map<string, string>();
+  private readonly listeners = new Set<(name: string) => void>();
+  private readonly clusterLoop: WatchLoop;
+  private readonly secretLoop: WatchLoop;
+
+  constructor(
+    store: Store,
+    private readonly upstreamTimeoutMs?: number,
+  ) {
+    this.secretLoop = new WatchLoop(
+      store,
+      CLUSTER_SECRETS_PREFIX,
+      {
+        onList: (items) => this.relist(this.secrets, items, (secret) => this.clustersUsing(secret)),
+        onEvent: (event) => this.apply(this.secrets, event, (secret) => this.clustersUsing(secret)),
+      },
+      'cluster roster (secrets)',
+    );
+    this.clusterLoop = new WatchLoop(
+      store,
+      CLUSTERS_PREFIX,
+      {
+        onList: (items) => this.relist(this.clusters, items, (cluster) => [cluster.metadata.name]),
+        onEvent: (event) => this.apply(this.clusters, event, (cluster) => [cluster.metadata.name]),
+      },
+      'cluster roster',
+    );
+  }
+
+  /** Resolves once every Cluster and Secret in the store is known. */
+  async start(): Promise<void> {
+    await this.secretLoop.start();
+    await this.clusterLoop.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.clusterLoop.stop(), this.secretLoop.stop()]);
+    // Stopping: whatever is still open to a cluster is cut rather than waited for.
+    await Promise.all([...this.members.values()].map((m) => m.connection.destroy()));
+    this.members.clear();
+  }
+
+  /** The reachable clusters, by name. */
+  list(): ClusterMember[] {
+    return [...this.members.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  get(name: string): ClusterMember | undefined {
+    return this.members.get(name);
+  }
+
+  /** Every Cluster object, reachable or not (the status controller reports why one is not). */
+  objects(): ApiObject[] {
+    return [...this.clusters.values()];
+  }
+
+  /** Why a registered cluster has no connection, or undefined when it has one (or is not registered). */
+  problemOf(name: string): string | undefined {
+    return this.problems.get(name);
+  }
+
+  /** Calls `listener` with a cluster's name after each change to it (added, changed, removed); returns how to stop. */
+  onChange(listener: (name: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private relist(into: Map<string, ApiObject>, items: KeyValue[], affected: (object: ApiObject) => string[]): void {
+    const changed = new Set<string>();
+    for (const object of into.values()) affected(object).forEach((name) => changed.add(name));
+    into.clear();
+    for (const kv of items) {
+      const object = JSON.parse(kv.value) as ApiObject;
+      into.set(object.metadata.name, object);
+      affected(object).forEach((name) => changed.add(name));
+    }
+    for (const name of changed) this.reconcile(name);
+  }
+
+  private apply(into: Map<string, ApiObject>, event: WatchEvent, affected: (object: ApiObject) => string[]): void {
+    const object = JSON.parse(event.value) as ApiObject;
+    if (event.type === 'delete') into.delete(object.metadata.name);
+    else into.set(object.metadata.name, object);
+    for (const name of affected(object)) this.reconcile(name);
+  }
+
+  private clustersUsing(secret: ApiObject): string[] {
+    return [...this.clusters.values()]
+      .filter(
+        (c) =>
+          c.spec?.secretRef?.namespace === CLUSTER_SECRET_NAMESPACE && c.spec.secretRef.name === secret.metadata.name,
+      )
+      .map((c) => c.metadata.name as string);
+  }
+
+  /** Brings one cluster's member in line with its Cluster and Secret; synchronous, so a listener never sees half a change. */
+  private reconcile(name: string): void {
+    const cluster = this.clusters.get(name);
+    const previous = this.members.get(name);
+    const ref = cluster?.spec?.secretRef;
+    const secret = ref?.namespace === CLUSTER_SECRET_NAMESPACE ? this.secrets.get(ref.name) : undefined;
+    const access = cluster ? clusterKubeconfig(cluster, secret) : undefined;
+    if (!cluster || !access || 'problem' in access) {
+      if (access && 'problem' in access) this.problems.set(name, access.problem);
+      else this.problems.delete(name);
+      if (previous) {
+        this.members.delete(name);
+        this.close(previous);
+      }
+    } else {
+      this.problems.delete(name);
+      let connection = previous?.connection;
+      let target = previous?.upgradeTarget;
+      if (!previous || previous.kubeconfig !== access.kubeconfig) {
+        try {
+          connection = new UpstreamConnection(name, access.kubeconfig, this.upstreamTimeoutMs);
+          target = upgradeTarget(access.kubeconfig);
+        } catch (err) {
+          this.problems.set(name, `its credentials cannot be used: ${(err as Error).message}`);
+          this.members.delete(name);
+          if (previous) this.close(previous);
+          this.changed(name);
+          return;
+        }
+        if (previous) this.close(previous);
+      }
+      this.members.set(name, memberOf(cluster, connection!, target!, access.kubeconfig));
+    }
+    this.changed(name);
+  }
+
+  private close(member: ClusterMember): void {
+    detach(member.connection.destroy(), `cluster roster: closing the connections to ${member.name}`);
+  }
+
+  private changed(name: string): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(name);
+      } catch (err) {
+        process.stderr.write(
+          `cluster roster: a change listener failed for ${name}: ${(err as Error).stack ?? String(err)}\n`,
+        );
+      }
+    }
+  }
+}
+
+function memberOf(
+  cluster: ApiObject,
+  connection: UpstreamConnection,
+  target: UpgradeTarget,
+  kubeconfig: string,
+): ClusterMember {
+  const spec = cluster.spec ?? {};
+  const zones: string[] = Array.isArray(spec.zones) ? spec.zones : spec.zone ? [spec.zone] : [];
+  return {
+    name: cluster.metadata.name,
+    labels: cluster.metadata.labels ?? {},
+    client: connection.admin,
+    cluster,
+    connection,
+    upgradeTarget: target,
+    ...(spec.provider ? { provider: spec.provider } : {}),
+    ...(spec.region ? { region: spec.region } : {}),
+    zones,
+    taints: Array.isArray(spec.taints) ? spec.taints : [],
+    kubeconfig,
+  };
+}

@@ -1,0 +1,99 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { readBody, sendStatus } from '../apiserver/handlers/http-io.js';
+import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
+import { statusOf, type Status } from '../apiserver/status.js';
+import type { ClusterMember } from '../clusters/cluster-roster.js';
+import type { AdminIdentity } from './authenticate.js';
+import { streamBody } from './stream-body.js';
+import { pipeUpgrade } from './upgrade-proxy.js';
+import { failureStatus } from './upstream-failure.js';
+
+/** Headers of one hop, and credentials the gateway replaces with its own. */
+const HOP_HEADERS = new Set([
+  'host',
+  'authorization',
+  'proxy-authorization',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+/**
+ * Who an admin request runs as on the default cluster: the gateway's own credentials,
+ * impersonating the admin (user and groups), so the cluster's audit names who asked. An admin who
+ * impersonates someone else (`kubectl --as`) keeps those headers: the admin is `system:masters`.
+ */
+export function adminImpersonation(req: IncomingMessage, admin: AdminIdentity): Record<string, string | string[]> {
+  if (req.headers['impersonate-user'] !== undefined) return {};
+  return { 'impersonate-user': admin.user, 'impersonate-group': admin.groups };
+}
+
+/** The admin's request sent unchanged to the default cluster, and its answer sent back as it comes (watches and logs stream). */
+export async function passThrough(
+  req: IncomingMessage,
+  res: ServerResponse,
+  admin: AdminIdentity,
+  cluster: ClusterMember,
+): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, values] of Object.entries(req.headersDistinct))
+    if (values && !HOP_HEADERS.has(name)) headers[name] = values.length === 1 ? values[0] : values;
+  Object.assign(headers, adminImpersonation(req, admin));
+  const method = req.method ?? 'GET';
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req);
+  const url = requestUrl(req.url);
+  const info = parseRequestInfo(method, url.pathname, url.searchParams);
+  const path = req.url ?? '/';
+  let response;
+  try {
+    response = isLongRunning(info, url.searchParams)
+      ? await cluster.connection.stream(path, headers, method, body)
+      : await cluster.connection.request(method, path, headers, body);
+  } catch (err) {
+    return sendStatus(req, res, failureStatus(err, `admin: ${method} ${path} on ${cluster.name}`));
+  }
+  const answer: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(response.headers))
+    if (value !== undefined && !HOP_HEADERS.has(name)) answer[name] = value;
+  res.writeHead(response.status, answer);
+  // A watch's head goes at once: client-go waits for it before it reads events, which may be minutes away.
+  res.flushHeaders();
+  await streamBody(response, res);
+}
+
+/** An admin upgrade (exec, attach, port-forward, a proxied WebSocket) piped to the default cluster as it is. */
+export function passThroughUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  admin: AdminIdentity,
+  cluster: ClusterMember,
+): void {
+  pipeUpgrade(req, socket, head, req.url ?? '/', adminImpersonation(req, admin), cluster.upgradeTarget, upstreamAnswer);
+}
+
+/** The cluster's own Status when it refused, else one saying what it answered. */
+function upstreamAnswer(code: number, text: string): Status {
+  try {
+    const status = JSON.parse(text) as Status;
+    if (status?.kind === 'Status') return status;
+  } catch {
+    // Not a Status: described below.
+  }
+  return statusOf(code, 'InternalError', `the cluster answered the upgrade with ${code}: ${text.slice(0, 200)}`);
+}
+
+function isLongRunning(info: ReturnType<typeof parseRequestInfo>, query: URLSearchParams): boolean {
+  if (!info.isResourceRequest) return false;
+  return (
+    info.verb === 'watch' ||
+    info.subresource === 'log' ||
+    info.subresource === 'proxy' ||
+    query.get('follow') === 'true'
+  );
+}
