@@ -97,7 +97,7 @@ export class CacheController {
   /** Lists every store of the resource again at its cluster's newest state (Reflector.resync); false when one could not be. */
   async resync(resource: CacheResource): Promise<boolean> {
     const results = await Promise.all(
-      this.cache.storesOf(resource).map((store) => this.feeds.get(store)?.reflector.resync() ?? false),
+      this.cache.storesOf(resource).map((store) => this.feeds.get(store)?.reflector.resync() ?? Promise.resolve(false)),
     );
     return results.every(Boolean);
   }

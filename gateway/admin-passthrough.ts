@@ -33,22 +33,27 @@ export function adminImpersonation(req: IncomingMessage, admin: AdminIdentity): 
   return { 'impersonate-user': admin.user, 'impersonate-group': admin.groups };
 }
 
-/** The admin's request sent unchanged to the default cluster, and its answer sent back as it comes (watches and logs stream). */
+/**
+ * The admin's request sent unchanged to a cluster (the default one, or the one the search proxy
+ * chose), and its answer sent back as it comes (watches and logs stream). `target.path` replaces
+ * the request's path and query (the search proxy's inner path); `target.body` its body.
+ */
 export async function passThrough(
   req: IncomingMessage,
   res: ServerResponse,
   admin: AdminIdentity,
   cluster: ClusterMember,
+  target: { path?: string; body?: Buffer } = {},
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, values] of Object.entries(req.headersDistinct))
     if (values && !HOP_HEADERS.has(name)) headers[name] = values.length === 1 ? values[0] : values;
   Object.assign(headers, adminImpersonation(req, admin));
   const method = req.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req);
-  const url = requestUrl(req.url);
+  const body = target.body ?? (method === 'GET' || method === 'HEAD' ? undefined : await readBody(req));
+  const path = target.path ?? req.url ?? '/';
+  const url = requestUrl(path);
   const info = parseRequestInfo(method, url.pathname, url.searchParams);
-  const path = req.url ?? '/';
   let response;
   try {
     response = isLongRunning(info, url.searchParams)

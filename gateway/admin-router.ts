@@ -19,7 +19,12 @@ import { refuseUpgrade } from './upgrade-proxy.js';
  * Serves the search API's `proxying` and `search` paths (the multi-cluster cache); returns false
  * for a path it does not serve, which then goes to the gateway's own API (ResourceRegistries).
  */
-export type SearchRoutes = (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<boolean>;
+export type SearchRoutes = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  admin: AdminIdentity,
+  pathname: string,
+) => Promise<boolean>;
 
 const GATEWAY_PATHS = new Set(['/version', '/healthz', '/readyz', '/livez']);
 
@@ -46,7 +51,7 @@ export class AdminRouter {
     const user = { name: admin.user, groups: admin.groups };
     // The seam of the search API: its proxying and search paths are the cache's, not the store's.
     if (this.options.search && ownGroupOf(pathname) === 'search.karmada.io') {
-      if (await this.options.search(req, res, pathname)) return;
+      if (await this.options.search(req, res, admin, pathname)) return;
     }
     if (this.servedByGateway(req.method ?? 'GET', pathname, url.searchParams))
       return this.options.api.handle(req, res, user);

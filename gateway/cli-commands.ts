@@ -56,6 +56,12 @@ export const SERVE = {
       value: 'DURATION',
       help: "How often each cluster's health, version and APIs are probed into its Cluster status (seconds: 10s).",
     },
+    'cache-sync-timeout': {
+      type: 'string',
+      default: '60s',
+      value: 'DURATION',
+      help: "How long /readyz waits for the search cache's first lists before it answers ok anyway (seconds: 60s).",
+    },
     'etcd-endpoints': {
       type: 'string',
       value: 'URL,...',

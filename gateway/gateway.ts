@@ -44,6 +44,12 @@ import { proxyUpgrade, refuseUpgrade } from './upgrade-proxy.js';
 import { clusterUnavailableStatus, failureStatus } from './upstream-failure.js';
 import { tenantKindScope } from './upstream-connection.js';
 import { AdminRouter } from './admin-router.js';
+import { SearchCache } from './search-cache.js';
+import {
+  RESOURCE_REGISTRY_PRINTER,
+  RESOURCE_REGISTRY_RESOURCE,
+  resourceRegistryStrategy,
+} from '../cache/resource-registry.js';
 import {
   answerSelfSubjectReview,
   SELF_SUBJECT_REVIEW_PATH,
@@ -66,6 +72,8 @@ export interface GatewayOptions {
   upstreams: UpstreamRegistration[];
   /** The cluster admin requests outside the gateway's own API pass through to (default: the first upstream, else `member1`). */
   defaultCluster?: string;
+  /** How long `/readyz` waits for the search cache's first lists before it answers ok anyway (default 1 minute, as Karmada's `--storage-initialization-timeout`). */
+  cacheSyncTimeoutMs?: number;
   /** How often the elected replica probes every cluster's health (default 10 s, as Karmada's `--cluster-status-update-frequency`). */
   clusterStatusUpdateFrequencyMs?: number;
   electionTtlSeconds?: number;
@@ -129,12 +137,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       TENANT_RESOURCE,
       CLUSTER_RESOURCE,
       SECRET_RESOURCE,
+      RESOURCE_REGISTRY_RESOURCE,
     ]);
     // The kinds the gateway serves from its store, with their strategies and Table printers.
     const ownKinds = new Map<ResourceInfo, { strategy: Strategy; printer: Printer }>([
       [TENANT_RESOURCE, { strategy: tenantStrategy, printer: customResourcePrinter(TENANT_PRINTER_COLUMNS) }],
       [CLUSTER_RESOURCE, { strategy: clusterStrategy, printer: clusterPrinter }],
       [SECRET_RESOURCE, { strategy: clusterSecretStrategy, printer: printerFor('', 'secrets') }],
+      [RESOURCE_REGISTRY_RESOURCE, { strategy: resourceRegistryStrategy, printer: RESOURCE_REGISTRY_PRINTER }],
     ]);
     let address = options.advertiseAddress ?? options.listen;
     let version = FALLBACK_VERSION as Record<string, string>;
@@ -157,7 +167,21 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     stops.push(() => clusters.stop());
     const defaultClusterName = options.defaultCluster ?? options.upstreams[0]?.name ?? 'member1';
     version = await upstreamVersion(clusters.get(defaultClusterName));
-    const admin = new AdminRouter({ api, catalog, defaultCluster: () => clusters.get(defaultClusterName) });
+    const searchCache = new SearchCache({
+      store,
+      clusters,
+      defaultCluster: defaultClusterName,
+      metrics,
+      syncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
+    });
+    await searchCache.start();
+    stops.push(() => searchCache.stop());
+    const admin = new AdminRouter({
+      api,
+      catalog,
+      defaultCluster: () => clusters.get(defaultClusterName),
+      search: (req, res, identity, pathname) => searchCache.handle(req, res, identity, pathname),
+    });
     const tenants = new TenantRoster(store);
     await tenants.start();
     stops.push(() => tenants.stop());
@@ -225,6 +249,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         res.end(await metrics.registry.metrics());
         return;
       }
+      if (pathname === '/readyz' && !searchCache.ready()) return notReady(res);
       if (identity.kind === 'admin') return admin.handle(req, res, identity);
       if (['/version', '/healthz', '/readyz', '/livez'].includes(pathname))
         return api.handle(req, res, { name: identity.user, groups: identity.groups });
@@ -332,6 +357,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     await stop();
     throw err;
   }
+}
+
+/** `/readyz` while the search cache has not listed everything it caches: kube's failed check, reason withheld. */
+function notReady(res: import('node:http').ServerResponse): void {
+  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.end('[+]ping ok\n[-]search-cache-synced failed: reason withheld\nreadyz check failed\n');
 }
 
 /** The verb of a request for metrics: kube's verbs for resources, the method otherwise. */

@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { StoreStats } from '../cache/cache-controller.js';
 import { processFaults } from '../apiserver/process-faults.js';
 
 /**
@@ -41,9 +42,65 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly cacheReads = new Counter({
+    name: 'paddock_cache_reads_total',
+    help: 'Reads through the search proxy answered by the multi-cluster cache: at once (cache), or after its stores listed again to be as fresh as a consistent read asks (resynced).',
+    labelNames: ['answer'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'paddock_' });
     this.registry.registerMetric(processFaults);
+  }
+
+  /**
+   * Per cluster and resource, what the multi-cluster cache holds: objects, their JSON bytes,
+   * seconds since its watch last heard from the cluster (an event or a BOOKMARK), and relists.
+   */
+  followCache(stats: () => StoreStats[]): void {
+    const labelNames = ['cluster', 'resource'] as const;
+    const labelsOf = (s: StoreStats) => ({
+      cluster: s.cluster,
+      resource: s.resource.group ? `${s.resource.resource}.${s.resource.group}` : s.resource.resource,
+    });
+    const gauge = (name: string, help: string, value: (s: StoreStats) => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const s of stats()) {
+            const v = value(s);
+            if (v !== undefined) this.set(labelsOf(s), v);
+          }
+        },
+      });
+    gauge('paddock_cache_objects', 'Objects in the multi-cluster cache, by cluster and resource.', (s) => s.objects);
+    gauge('paddock_cache_object_bytes', 'JSON bytes of the cached objects, by cluster and resource.', (s) => s.bytes);
+    gauge(
+      'paddock_cache_watch_lag_seconds',
+      "Seconds since a cache store's watch last heard from its cluster (an event or a BOOKMARK).",
+      (s) => (s.lastEventAt === undefined ? undefined : (Date.now() - s.lastEventAt) / 1000),
+    );
+    const counted = new Map<string, number>();
+    new Counter({
+      name: 'paddock_cache_relists_total',
+      help: 'Lists a cache store made again after its first (a 410, a resync for a consistent read), by cluster and resource.',
+      labelNames,
+      registers: [this.registry],
+      collect() {
+        for (const s of stats()) {
+          const labels = labelsOf(s);
+          const key = `${labels.cluster}/${labels.resource}`;
+          const delta = s.relists - (counted.get(key) ?? 0);
+          if (delta > 0) this.inc(labels, delta);
+          counted.set(key, s.relists);
+        }
+      },
+    });
   }
 
   /** Awaits an upstream request, recording the time until its headers came under `verb`. */

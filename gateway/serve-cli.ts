@@ -42,6 +42,7 @@ export async function serve(args: string[]): Promise<number> {
     '--cluster-status-update-frequency',
     values['cluster-status-update-frequency'],
   );
+  const cacheSyncTimeoutMs = secondsFlag('--cache-sync-timeout', values['cache-sync-timeout']);
   const upstreamSpecs = values.upstream ?? [];
   const devClusterCount = Number(values['dev-clusters']);
   if (upstreamSpecs.length === 0 && (!Number.isInteger(devClusterCount) || devClusterCount < 1 || devClusterCount > 16))
@@ -97,6 +98,7 @@ export async function serve(args: string[]): Promise<number> {
       electionTtlSeconds: Number(values['election-ttl']),
       defaultCluster: values['default-cluster'],
       clusterStatusUpdateFrequencyMs: clusterStatusFrequencyMs,
+      cacheSyncTimeoutMs,
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,

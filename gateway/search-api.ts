@@ -1,0 +1,167 @@
+/**
+ * karmada-search inside the gateway, for the admin (docs/gateway.md, "The search cache"):
+ *
+ * - **the proxy** `/apis/search.karmada.io/v1alpha1/proxying/<any>/proxy/<path>`, Karmada's plugin
+ *   chain: a get, list or watch of a registered resource (no subresource) is answered by the
+ *   multi-cluster cache; any other request for a registered resource goes to the one cluster
+ *   whose cache holds the object (a create, which names no object, is 405 as in Karmada); all
+ *   else (discovery, unregistered resources, non-resource paths) goes to the default cluster.
+ * - **the search API** `/apis/search.karmada.io/v1alpha1/search/cache/<path>`: the cached objects
+ *   of a resource, by label selector, in Karmada's answer shape.
+ *
+ * A consistent read (resourceVersion "") the cache cannot vouch for in time is answered after
+ * the resource's stores have listed again at their clusters' newest state (CacheController.resync):
+ * then the cache is at least as fresh as every cluster was when the read arrived.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
+import { isObject } from '../apiserver/json.js';
+import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apiserver/request-info.js';
+import { ApiError, methodNotAllowed, serviceUnavailable } from '../apiserver/status.js';
+import type { CacheController } from '../cache/cache-controller.js';
+import { serveCacheRead } from '../cache/cache-response.js';
+import { answerText, CACHE_SOURCE_ANNOTATION } from '../cache/cached-object-text.js';
+import type { CacheResource } from '../cache/cluster-resource-store.js';
+import type { MultiClusterCache } from '../cache/multi-cluster-cache.js';
+import { recoverClusterResourceVersion } from '../cache/multi-cluster-resource-version.js';
+import { parseSearchPath } from '../cache/search-paths.js';
+import { parseLabelSelector, SelectorParseError } from '../apiserver/selectors/label-selector.js';
+import type { ClusterMember } from '../clusters/cluster-roster.js';
+import type { AdminIdentity } from './authenticate.js';
+import { passThrough } from './admin-passthrough.js';
+import type { GatewayMetrics } from './metrics.js';
+
+const CACHED_VERBS = new Set(['get', 'list', 'watch']);
+
+export interface SearchApiOptions {
+  cache: MultiClusterCache;
+  controller: CacheController;
+  clusterNamed: (name: string) => ClusterMember | undefined;
+  defaultCluster: () => ClusterMember | undefined;
+  metrics: GatewayMetrics;
+}
+
+export class SearchApi {
+  constructor(private readonly options: SearchApiOptions) {}
+
+  /** Serves a `proxying` or `search` path; false for any other path of the search group. */
+  async handle(req: IncomingMessage, res: ServerResponse, admin: AdminIdentity, pathname: string): Promise<boolean> {
+    const target = parseSearchPath(pathname);
+    if (target.kind === 'none') return false;
+    const query = requestUrl(req.url).searchParams;
+    try {
+      if (target.kind === 'search') await this.search(req, res, target.category, target.path, query);
+      else await this.proxy(req, res, admin, target.path, query);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (!res.headersSent) sendStatus(req, res, err);
+    }
+    return true;
+  }
+
+  private async proxy(
+    req: IncomingMessage,
+    res: ServerResponse,
+    admin: AdminIdentity,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<void> {
+    const method = req.method ?? 'GET';
+    const info = parseRequestInfo(method, path, query);
+    const upstreamPath = `${path}${query.size ? `?${query.toString()}` : ''}`;
+    const resource = info.isResourceRequest ? this.options.cache.registeredResource(info) : undefined;
+    if (!info.isResourceRequest || !resource) {
+      const cluster = this.options.defaultCluster();
+      if (!cluster) throw serviceUnavailable('no default cluster is registered and reachable');
+      return passThrough(req, res, admin, cluster, { path: upstreamPath });
+    }
+    if (info.subresource === '' && CACHED_VERBS.has(info.verb)) return this.fromCache(req, res, info, resource, query);
+    if (info.verb === 'create' && info.name === '') throw methodNotAllowed('create', resource);
+    const { cluster: owner } = this.options.cache.locate(resource, info.namespace, info.name);
+    const cluster = this.options.clusterNamed(owner);
+    if (!cluster) throw serviceUnavailable(`cluster ${owner} is not reachable`);
+    const body = info.verb === 'update' ? recoverForCluster(await readBody(req), owner) : undefined;
+    return passThrough(req, res, admin, cluster, { path: upstreamPath, body });
+  }
+
+  private async fromCache(
+    req: IncomingMessage,
+    res: ServerResponse,
+    info: ResourceRequestInfo,
+    resource: CacheResource,
+    query: URLSearchParams,
+  ): Promise<void> {
+    const read = {
+      resource,
+      namespace: info.namespace,
+      name: info.name || undefined,
+      query,
+      watch: info.verb === 'watch',
+    };
+    const stale = await serveCacheRead(req, res, this.options.cache, read);
+    if (!stale) return this.options.metrics.cacheReads.inc({ answer: 'cache' });
+    if (!(await this.options.controller.resync(resource)))
+      throw serviceUnavailable(`the cache of ${resource.resource} could not be refreshed: ${stale.reason}`);
+    // Listed again after the read arrived: as fresh as a consistent read asks, whatever happens since.
+    const again = new URLSearchParams(query);
+    again.set('resourceVersion', '0');
+    const still = await serveCacheRead(req, res, this.options.cache, { ...read, query: again });
+    if (still) throw serviceUnavailable(`the cache of ${resource.resource} in ${still.cluster}: ${still.reason}`);
+    this.options.metrics.cacheReads.inc({ answer: 'resynced' });
+  }
+
+  /** Karmada's search API: only the `cache` category reads anything; labelSelector is the one option. */
+  private async search(
+    req: IncomingMessage,
+    res: ServerResponse,
+    category: string,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<void> {
+    if (category === 'opensearch') return sendJson(req, res, 200, {});
+    if (category !== 'cache') return sendJson(req, res, 400, { error: 'unrecognized search category' });
+    const info = parseRequestInfo('GET', path, query);
+    const resource = info.isResourceRequest ? this.options.cache.registeredResource(info) : undefined;
+    if (!info.isResourceRequest || !resource || info.subresource !== '')
+      return sendJson(req, res, 400, { error: `${path} is not a resource of any ResourceRegistry` });
+    let selector;
+    try {
+      selector = parseLabelSelector(query.get('labelSelector') ?? '');
+    } catch (err) {
+      if (err instanceof SelectorParseError) return sendJson(req, res, 400, { error: err.message });
+      throw err;
+    }
+    const items: string[] = [];
+    for (const store of this.options.cache.storesOf(resource))
+      for (const [, object] of store.inKeyOrder(info.namespace))
+        if ((info.name === '' || object.metadata.name === info.name) && selector.matches(object.metadata.labels ?? {}))
+          items.push(answerText(object, store.cluster, object.metadata.resourceVersion));
+    const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
+    const head = JSON.stringify({ kind: `${resource.kind}List`, apiVersion, metadata: {} }).slice(0, -1);
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(`${head},"items":[${items.join(',')}]}`);
+  }
+}
+
+/**
+ * An update's body as the owning cluster must get it (Karmada's modifyRequest): without the
+ * cache's annotation, and with that cluster's own resourceVersion where a read from the cache
+ * put the multi-cluster one. A body that is not a JSON object goes as it is.
+ */
+function recoverForCluster(body: Buffer, cluster: string): Buffer {
+  let object: unknown;
+  try {
+    object = JSON.parse(body.toString('utf8'));
+  } catch {
+    return body;
+  }
+  if (!isObject(object) || !isObject(object.metadata)) return body;
+  const metadata = object.metadata;
+  if (isObject(metadata.annotations)) {
+    delete metadata.annotations[CACHE_SOURCE_ANNOTATION];
+    if (Object.keys(metadata.annotations).length === 0) delete metadata.annotations;
+  }
+  if (typeof metadata.resourceVersion === 'string')
+    metadata.resourceVersion = recoverClusterResourceVersion(metadata.resourceVersion, cluster);
+  return Buffer.from(JSON.stringify(object));
+}

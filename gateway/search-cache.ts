@@ -1,0 +1,144 @@
+/**
+ * The multi-cluster cache as one replica runs it: it follows the ResourceRegistries in the store
+ * and the clusters of the roster, and on any change of either recomputes what is cached
+ * (CacheController.update); every replica fills its own cache from the clusters. It answers the
+ * admin's search API (search-api.ts) and tells `/readyz` whether the cache has synced.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { detach } from '../apiserver/process-faults.js';
+import type { ApiObject } from '../apiserver/registry/object-store.js';
+import { CacheController } from '../cache/cache-controller.js';
+import type { PlanCluster, ScopeLookup } from '../cache/cache-plan.js';
+import { MultiClusterCache } from '../cache/multi-cluster-cache.js';
+import type { ResourceRegistry } from '../cache/resource-registry.js';
+import type { ClusterRoster } from '../clusters/cluster-roster.js';
+import type { Store } from '../store/index.js';
+import { WatchLoop } from '../store/watch-loop.js';
+import type { AdminIdentity } from './authenticate.js';
+import type { GatewayMetrics } from './metrics.js';
+import { SearchApi } from './search-api.js';
+
+/** Where the gateway's ApiServer keeps ResourceRegistries. */
+const RESOURCE_REGISTRIES_PREFIX = '/registry/search.karmada.io/resourceregistries/';
+
+export interface SearchCacheOptions {
+  store: Store;
+  clusters: ClusterRoster;
+  defaultCluster: string;
+  metrics: GatewayMetrics;
+  /** How long `/readyz` waits for the cache's first lists before it says ready anyway (Karmada: 1 minute). */
+  syncTimeoutMs: number;
+}
+
+export class SearchCache {
+  readonly api: SearchApi;
+  private readonly cache: MultiClusterCache;
+  private readonly controller: CacheController;
+  private readonly registries = new Map<string, ResourceRegistry>();
+  private readonly loop: WatchLoop;
+  private readonly unfollow: () => void;
+  private readonly startedAt = Date.now();
+  /** An update is running; `again` asks for one more after it, as something changed meanwhile. */
+  private updating = false;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly options: SearchCacheOptions) {
+    this.cache = new MultiClusterCache({
+      currentRevision: (cluster, resource) => this.controller.currentRevision(cluster, resource),
+    });
+    this.controller = new CacheController(this.cache);
+    this.api = new SearchApi({
+      cache: this.cache,
+      controller: this.controller,
+      clusterNamed: (name) => options.clusters.get(name),
+      defaultCluster: () => options.clusters.get(options.defaultCluster),
+      metrics: options.metrics,
+    });
+    options.metrics.followCache(() => this.controller.stats());
+    this.loop = new WatchLoop(
+      options.store,
+      RESOURCE_REGISTRIES_PREFIX,
+      {
+        onList: (items) => {
+          this.registries.clear();
+          for (const kv of items) this.observe(JSON.parse(kv.value) as ApiObject);
+          this.changed();
+        },
+        onEvent: (event) => {
+          const registry = JSON.parse(event.value) as ApiObject;
+          if (event.type === 'delete') this.registries.delete(registry.metadata.name);
+          else this.observe(registry);
+          this.changed();
+        },
+      },
+      'search cache (resource registries)',
+    );
+    this.unfollow = options.clusters.onChange(() => this.changed());
+  }
+
+  start(): Promise<void> {
+    return this.loop.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unfollow();
+    await this.loop.stop();
+    this.controller.stop();
+    this.cache.stop();
+  }
+
+  /** Serves a search path for the admin (AdminRouter's search routes). */
+  handle(req: IncomingMessage, res: ServerResponse, admin: AdminIdentity, pathname: string): Promise<boolean> {
+    return this.api.handle(req, res, admin, pathname);
+  }
+
+  /** Ready once every store has listed, or once the sync timeout has passed since the start (as Karmada's post-start hook). */
+  ready(): boolean {
+    return this.controller.synced() || Date.now() - this.startedAt > this.options.syncTimeoutMs;
+  }
+
+  private observe(object: ApiObject): void {
+    this.registries.set(object.metadata.name, object as unknown as ResourceRegistry);
+  }
+
+  /** Recomputes the cache; changes that arrive during an update are taken by one more. */
+  private changed(): void {
+    if (this.stopped) return;
+    if (this.updating) {
+      this.again = true;
+      return;
+    }
+    this.updating = true;
+    detach(
+      this.update().finally(() => {
+        this.updating = false;
+        if (this.again) {
+          this.again = false;
+          this.changed();
+        }
+      }),
+      'search cache update',
+    );
+  }
+
+  private async update(): Promise<void> {
+    const members = this.options.clusters.list();
+    // Whether a resource is namespaced, as the clusters' discovery says (the first that knows).
+    const scopes = await Promise.all(members.map((member) => member.connection.scope().catch(() => undefined)));
+    const scopeOf: ScopeLookup = (group, _version, resource) => {
+      for (const scope of scopes) {
+        const found = scope?.resource(group, resource);
+        if (found) return found.namespaced;
+      }
+      return undefined;
+    };
+    if (this.stopped) return;
+    this.controller.update(
+      members.map((member) => ({ object: member.cluster as unknown as PlanCluster, client: member.client })),
+      [...this.registries.values()],
+      scopeOf,
+    );
+  }
+}
