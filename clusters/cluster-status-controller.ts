@@ -1,7 +1,8 @@
 import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
 import { mutate } from '../apiserver/registry/object-mutation.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
-import type { Leadership, Store } from '../store/index.js';
+import { ElectedRunner } from '../store/elected-runner.js';
+import type { Store } from '../store/index.js';
 import {
   apiEnablementsCondition,
   collectionFailedCondition,
@@ -35,57 +36,42 @@ const PROBE_TIMEOUT_MS = 5_000;
  * taints they lead to belong between the two, in the eviction work still to come.
  */
 export class ClusterStatusController {
-  private stopped = false;
-  private leadership: Leadership | undefined;
-  private campaign: Promise<void> = Promise.resolve();
-  private readonly abort = new AbortController();
+  private readonly runner: ElectedRunner;
 
-  constructor(private readonly options: ClusterStatusControllerOptions) {}
+  constructor(private readonly options: ClusterStatusControllerOptions) {
+    this.runner = new ElectedRunner({
+      store: options.store,
+      election: ELECTION,
+      identity: options.identity,
+      ttlSeconds: options.electionTtlSeconds,
+      name: 'cluster status controller',
+      lead: (leading) => this.lead(leading),
+    });
+  }
 
   start(): void {
-    this.campaign = this.lead();
+    this.runner.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.abort.abort(new Error('stopping'));
-    await this.leadership?.resign().catch(() => undefined);
-    await this.campaign;
+  stop(): Promise<void> {
+    return this.runner.stop();
   }
 
-  private async lead(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        this.leadership = await this.options.store.elect(ELECTION, this.options.electionTtlSeconds, {
-          identity: this.options.identity,
-          signal: this.abort.signal,
-        });
-      } catch (err) {
-        if (this.stopped) return;
-        process.stderr.write(`cluster status controller: campaign failed: ${(err as Error).message}\n`);
-        await pause(500, this.abort.signal);
-        continue;
-      }
-      if (this.stopped) {
-        await this.leadership.resign().catch(() => undefined);
-        return;
-      }
-      const leading = AbortSignal.any([this.leadership.signal, this.abort.signal]);
-      // A cluster registered or changed is looked at at once, not at the next tick.
-      let wake: (() => void) | undefined;
-      const unfollow = this.options.roster.onChange(() => wake?.());
-      leading.addEventListener('abort', () => wake?.(), { once: true });
-      while (!leading.aborted) {
-        await this.syncAll(leading);
-        if (leading.aborted) break;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.options.frequencyMs);
-          wake = () => (clearTimeout(timer), resolve());
-        });
-        wake = undefined;
-      }
-      unfollow();
+  /** Every cluster looked at each `frequencyMs`, and at once when one is registered or changed, until leadership ends. */
+  private async lead(leading: AbortSignal): Promise<void> {
+    let wake: (() => void) | undefined;
+    const unfollow = this.options.roster.onChange(() => wake?.());
+    leading.addEventListener('abort', () => wake?.(), { once: true });
+    while (!leading.aborted) {
+      await this.syncAll(leading);
+      if (leading.aborted) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.options.frequencyMs);
+        wake = () => (clearTimeout(timer), resolve());
+      });
+      wake = undefined;
     }
+    unfollow();
   }
 
   private async syncAll(signal: AbortSignal): Promise<void> {
@@ -152,11 +138,4 @@ function nextStatus(
   }
   next.conditions = setConditions(conditions, updates, now);
   return next;
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
 }

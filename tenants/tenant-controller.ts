@@ -4,7 +4,8 @@ import type { GenericRegistry } from '../apiserver/registry/generic-registry.js'
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { ApiError } from '../apiserver/status.js';
 import { renderKubeconfig, type CertificateAuthority } from '../certs/index.js';
-import { isStoreError, type Leadership, type Store } from '../store/index.js';
+import { ElectedRunner } from '../store/elected-runner.js';
+import { isStoreError, type Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 import { placeTenant } from './placement.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
@@ -50,8 +51,7 @@ const ELECTION = 'tenant-controller';
  */
 export class TenantController {
   private stopped = false;
-  private leadership: Leadership | undefined;
-  private campaign: Promise<void> = Promise.resolve();
+  private readonly runner: ElectedRunner;
   /** Tenant → cluster, from the watch: the load that placement spreads. */
   private readonly placed = new Map<string, string>();
   /** The Active tenants, from the watch: whose spaces the heal pass looks after. */
@@ -61,70 +61,56 @@ export class TenantController {
   private readonly busy = new Set<string>();
   private workers = 0;
   private readonly retryMs: number;
-  private readonly abort = new AbortController();
 
   constructor(private readonly options: TenantControllerOptions) {
     this.retryMs = options.retryMs ?? 300;
+    this.runner = new ElectedRunner({
+      store: options.store,
+      election: ELECTION,
+      identity: options.identity,
+      ttlSeconds: options.electionTtlSeconds,
+      name: 'tenant controller',
+      lead: (leading) => this.lead(leading),
+    });
   }
 
   start(): void {
-    this.campaign = this.lead();
+    this.runner.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.abort.abort(new Error('stopping'));
-    await this.leadership?.resign().catch(() => undefined);
-    await this.campaign;
+    await this.runner.stop();
   }
 
-  /** Campaign, lead until leadership is lost, and campaign again. */
-  private async lead(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        this.leadership = await this.options.store.elect(ELECTION, this.options.electionTtlSeconds, {
-          identity: this.options.identity,
-          signal: this.abort.signal,
-        });
-      } catch (err) {
-        if (this.stopped) return;
-        process.stderr.write(`tenant controller: campaign failed: ${(err as Error).message}\n`);
-        await sleep(500);
-        continue;
-      }
-      // Stopped while the campaign was being won: stop() found no leadership to resign.
-      if (this.stopped) {
-        await this.leadership.resign().catch(() => undefined);
-        return;
-      }
-      const loop = new WatchLoop(
-        this.options.store,
-        TENANTS_PREFIX,
-        {
-          onList: (items) => {
-            this.placed.clear();
-            this.active.clear();
-            for (const kv of items) this.enqueue(this.follow(JSON.parse(kv.value) as ApiObject));
-          },
-          onEvent: (event) => {
-            const tenant = JSON.parse(event.value) as ApiObject;
-            if (event.type === 'delete') {
-              this.placed.delete(tenant.metadata.name);
-              this.active.delete(tenant.metadata.name);
-            } else this.enqueue(this.follow(tenant));
-          },
+  /** Follows the Tenants and heals their spaces until leadership ends. */
+  private async lead(leading: AbortSignal): Promise<void> {
+    const loop = new WatchLoop(
+      this.options.store,
+      TENANTS_PREFIX,
+      {
+        onList: (items) => {
+          this.placed.clear();
+          this.active.clear();
+          for (const kv of items) this.enqueue(this.follow(JSON.parse(kv.value) as ApiObject));
         },
-        'tenant controller',
-      );
-      await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
-      // Ends when leadership is lost or the controller stops, whichever comes first.
-      const healing = this.healWhileLeading(AbortSignal.any([this.leadership.signal, this.abort.signal]));
-      await new Promise<void>((resolve) => {
-        if (this.leadership!.signal.aborted) return resolve();
-        this.leadership!.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      await Promise.all([loop.stop(), healing]);
-    }
+        onEvent: (event) => {
+          const tenant = JSON.parse(event.value) as ApiObject;
+          if (event.type === 'delete') {
+            this.placed.delete(tenant.metadata.name);
+            this.active.delete(tenant.metadata.name);
+          } else this.enqueue(this.follow(tenant));
+        },
+      },
+      'tenant controller',
+    );
+    await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
+    const healing = this.healWhileLeading(leading);
+    await new Promise<void>((resolve) => {
+      if (leading.aborted) return resolve();
+      leading.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await Promise.all([loop.stop(), healing]);
   }
 
   /** Records where the tenant lives, for placing the next ones, and whether it is Active; returns its name. */
@@ -219,7 +205,7 @@ export class TenantController {
   }
 
   private isLeader(): boolean {
-    return !this.stopped && this.leadership !== undefined && !this.leadership.signal.aborted;
+    return this.runner.isLeader();
   }
 
   /** Returns true when the tenant needs another look later. */
@@ -349,5 +335,3 @@ export class TenantController {
 function condition(type: string, status: string, reason: string, message: string): Record<string, string> {
   return { type, status, reason, message, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z') };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
