@@ -81,14 +81,7 @@ interface NamedEntry {
  * supported and are reported as errors naming the missing field.
  */
 export function parseKubeconfig(text: string): ParsedKubeconfig {
-  const config = (parse(text) ?? {}) as Record<string, unknown>;
-  const context = config['current-context'];
-  if (typeof context !== 'string' || context === '') throw new Error('kubeconfig has no current-context');
-  const contextEntry = entry(config, 'contexts', context, 'context');
-  const clusterName = stringField(contextEntry, 'cluster', `context ${context}`);
-  const user = stringField(contextEntry, 'user', `context ${context}`);
-  const cluster = entry(config, 'clusters', clusterName, 'cluster');
-  const userEntry = entry(config, 'users', user, 'user');
+  const { context, contextEntry, clusterName, cluster, user, userEntry } = currentContext(text);
   const namespace = contextEntry.namespace;
   return {
     server: stringField(cluster, 'server', `cluster ${clusterName}`),
@@ -107,14 +100,7 @@ export function parseKubeconfig(text: string): ParsedKubeconfig {
  * the cluster `insecure-skip-tls-verify` instead of a CA.
  */
 export function parseServerCredentials(text: string): ServerCredentials {
-  const config = (parse(text) ?? {}) as Record<string, unknown>;
-  const context = config['current-context'];
-  if (typeof context !== 'string' || context === '') throw new Error('kubeconfig has no current-context');
-  const contextEntry = entry(config, 'contexts', context, 'context');
-  const clusterName = stringField(contextEntry, 'cluster', `context ${context}`);
-  const user = stringField(contextEntry, 'user', `context ${context}`);
-  const cluster = entry(config, 'clusters', clusterName, 'cluster');
-  const userEntry = entry(config, 'users', user, 'user');
+  const { clusterName, cluster, user, userEntry } = currentContext(text);
   const insecure = cluster['insecure-skip-tls-verify'] === true;
   const token = typeof userEntry.token === 'string' && userEntry.token !== '' ? userEntry.token : undefined;
   const credentials: ServerCredentials = {
@@ -129,6 +115,24 @@ export function parseServerCredentials(text: string): ServerCredentials {
     certPem: pemField(userEntry, 'client-certificate-data', `user ${user}`),
     keyPem: pemField(userEntry, 'client-key-data', `user ${user}`),
     ...(token ? { token } : {}),
+  };
+}
+
+/** The current context's entries: the context itself, its cluster's and its user's. */
+function currentContext(text: string) {
+  const config = (parse(text) ?? {}) as Record<string, unknown>;
+  const context = config['current-context'];
+  if (typeof context !== 'string' || context === '') throw new Error('kubeconfig has no current-context');
+  const contextEntry = entry(config, 'contexts', context, 'context');
+  const clusterName = stringField(contextEntry, 'cluster', `context ${context}`);
+  const user = stringField(contextEntry, 'user', `context ${context}`);
+  return {
+    context,
+    contextEntry,
+    clusterName,
+    cluster: entry(config, 'clusters', clusterName, 'cluster'),
+    user,
+    userEntry: entry(config, 'users', user, 'user'),
   };
 }
 
