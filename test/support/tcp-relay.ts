@@ -41,6 +41,11 @@ export class TcpRelay {
     this.stalled = false;
   }
 
+  /** Cuts every open connection (the answers a stall swallowed are gone): clients see a reset and connect again. */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
+
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server?.close(resolve));
