@@ -71,15 +71,16 @@ export async function passThrough(
   await streamBody(response, res);
 }
 
-/** An admin upgrade (exec, attach, port-forward, a proxied WebSocket) piped to the default cluster as it is. */
+/** An admin upgrade (exec, attach, port-forward, a proxied WebSocket) piped to a cluster as it is; `path` replaces the request's (the search proxy's inner path). */
 export function passThroughUpgrade(
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
   admin: AdminIdentity,
   cluster: ClusterMember,
+  path = req.url ?? '/',
 ): void {
-  pipeUpgrade(req, socket, head, req.url ?? '/', adminImpersonation(req, admin), cluster.upgradeTarget, upstreamAnswer);
+  pipeUpgrade(req, socket, head, path, adminImpersonation(req, admin), cluster.upgradeTarget, upstreamAnswer);
 }
 
 /** The cluster's own Status when it refused, else one saying what it answered. */

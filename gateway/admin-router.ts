@@ -16,15 +16,14 @@ import { passThrough, passThroughUpgrade } from './admin-passthrough.js';
 import { refuseUpgrade } from './upgrade-proxy.js';
 
 /**
- * Serves the search API's `proxying` and `search` paths (the multi-cluster cache); returns false
- * for a path it does not serve, which then goes to the gateway's own API (ResourceRegistries).
+ * The search API's `proxying` and `search` paths (the multi-cluster cache): each returns false
+ * for a path it does not serve, which then goes to the gateway's own API (ResourceRegistries) or,
+ * for an upgrade, to the default cluster.
  */
-export type SearchRoutes = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  admin: AdminIdentity,
-  pathname: string,
-) => Promise<boolean>;
+export interface SearchRoutes {
+  handle(req: IncomingMessage, res: ServerResponse, admin: AdminIdentity, pathname: string): Promise<boolean>;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, admin: AdminIdentity, pathname: string): boolean;
+}
 
 const GATEWAY_PATHS = new Set(['/version', '/healthz', '/readyz', '/livez']);
 
@@ -51,7 +50,7 @@ export class AdminRouter {
     const user = { name: admin.user, groups: admin.groups };
     // The seam of the search API: its proxying and search paths are the cache's, not the store's.
     if (this.options.search && ownGroupOf(pathname) === 'search.karmada.io') {
-      if (await this.options.search(req, res, admin, pathname)) return;
+      if (await this.options.search.handle(req, res, admin, pathname)) return;
     }
     if (this.servedByGateway(req.method ?? 'GET', pathname, url.searchParams))
       return this.options.api.handle(req, res, user);
@@ -63,6 +62,8 @@ export class AdminRouter {
   }
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, admin: AdminIdentity): void {
+    const pathname = requestUrl(req.url).pathname;
+    if (this.options.search?.upgrade(req, socket, head, admin, pathname)) return;
     const cluster = this.options.defaultCluster();
     if (!cluster) return refuseUpgrade(socket, noDefaultCluster());
     passThroughUpgrade(req, socket, head, admin, cluster);

@@ -180,7 +180,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       api,
       catalog,
       defaultCluster: () => clusters.get(defaultClusterName),
-      search: (req, res, identity, pathname) => searchCache.handle(req, res, identity, pathname),
+      search: searchCache,
     });
     const tenants = new TenantRoster(store);
     await tenants.start();

@@ -14,6 +14,7 @@
  * then the cache is at least as fresh as every cluster was when the read arrived.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
 import { isObject } from '../apiserver/json.js';
 import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apiserver/request-info.js';
@@ -28,7 +29,8 @@ import { parseSearchPath } from '../cache/search-paths.js';
 import { parseLabelSelector, SelectorParseError } from '../apiserver/selectors/label-selector.js';
 import type { ClusterMember } from '../clusters/cluster-roster.js';
 import type { AdminIdentity } from './authenticate.js';
-import { passThrough } from './admin-passthrough.js';
+import { passThrough, passThroughUpgrade } from './admin-passthrough.js';
+import { refuseUpgrade } from './upgrade-proxy.js';
 import type { GatewayMetrics } from './metrics.js';
 
 const CACHED_VERBS = new Set(['get', 'list', 'watch']);
@@ -55,6 +57,33 @@ export class SearchApi {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       if (!res.headersSent) sendStatus(req, res, err);
+    }
+    return true;
+  }
+
+  /**
+   * An upgrade (exec, attach, port-forward) through the proxy: to the cluster whose cache holds
+   * the object for a registered resource, else to the default cluster, as requests go. False for
+   * any other path.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, admin: AdminIdentity, pathname: string): boolean {
+    const target = parseSearchPath(pathname);
+    if (target.kind !== 'proxy') return false;
+    const query = requestUrl(req.url).searchParams;
+    const info = parseRequestInfo(req.method ?? 'GET', target.path, query);
+    const path = `${target.path}${query.size ? `?${query.toString()}` : ''}`;
+    try {
+      const resource = info.isResourceRequest ? this.options.cache.registeredResource(info) : undefined;
+      const owner =
+        resource && info.isResourceRequest
+          ? this.options.cache.locate(resource, info.namespace, info.name).cluster
+          : undefined;
+      const cluster = owner === undefined ? this.options.defaultCluster() : this.options.clusterNamed(owner);
+      if (!cluster) throw serviceUnavailable(`cluster ${owner ?? 'default'} is not reachable`);
+      passThroughUpgrade(req, socket, head, admin, cluster, path);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      refuseUpgrade(socket, err.status);
     }
     return true;
   }

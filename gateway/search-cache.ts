@@ -5,6 +5,7 @@
  * admin's search API (search-api.ts) and tells `/readyz` whether the cache has synced.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { detach } from '../apiserver/process-faults.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { CacheController } from '../cache/cache-controller.js';
@@ -14,6 +15,7 @@ import type { ResourceRegistry } from '../cache/resource-registry.js';
 import type { ClusterRoster } from '../clusters/cluster-roster.js';
 import type { Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
+import type { SearchRoutes } from './admin-router.js';
 import type { AdminIdentity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
 import { SearchApi } from './search-api.js';
@@ -30,7 +32,7 @@ export interface SearchCacheOptions {
   syncTimeoutMs: number;
 }
 
-export class SearchCache {
+export class SearchCache implements SearchRoutes {
   readonly api: SearchApi;
   private readonly cache: MultiClusterCache;
   private readonly controller: CacheController;
@@ -92,6 +94,10 @@ export class SearchCache {
   /** Serves a search path for the admin (AdminRouter's search routes). */
   handle(req: IncomingMessage, res: ServerResponse, admin: AdminIdentity, pathname: string): Promise<boolean> {
     return this.api.handle(req, res, admin, pathname);
+  }
+
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, admin: AdminIdentity, pathname: string): boolean {
+    return this.api.upgrade(req, socket, head, admin, pathname);
   }
 
   /** Ready once every store has listed, or once the sync timeout has passed since the start (as Karmada's post-start hook). */

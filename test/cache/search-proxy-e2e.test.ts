@@ -14,6 +14,7 @@ import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { createActiveTenant } from '../support/tenants.js';
 
 const MEMBERS = ['member1', 'member2', 'member3'] as const;
 const ANNOTATION = 'resource.karmada.io/cached-from-cluster';
@@ -59,6 +60,7 @@ const placed = (list: Listed) =>
 describe('cache: the search proxy and search API over three devclusters, with kubectl', function () {
   this.timeout(120_000);
   let remove: () => Promise<void>;
+  let tempDir: string;
   const members = new Map<string, DevCluster>();
   const direct = new Map<string, ApiClient>();
   let gateway: Gateway;
@@ -73,6 +75,7 @@ describe('cache: the search proxy and search API over three devclusters, with ku
   before(async () => {
     const temp = await makeTempDir('search-proxy');
     remove = temp.remove;
+    tempDir = temp.dir;
     const upstreams = [];
     for (const name of MEMBERS) {
       const member = await startDevCluster({ name, listen: '127.0.0.1:0', dataDir: `${temp.dir}/${name}` });
@@ -188,6 +191,38 @@ describe('cache: the search proxy and search API over three devclusters, with ku
     expect(created.stderr, created.stderr).to.include(
       'Error from server (MethodNotAllowed): error when creating "STDIN": create is not supported on resources of kind "pods"',
     );
+  });
+
+  it('runs exec and logs through the proxy on the cluster that holds the pod', async () => {
+    const said = await admin.ok(['--server', proxy, 'exec', 'p3-a', '-n', 'default', '--', 'echo', 'from-member3']);
+    expect(said.trim()).to.equal('from-member3');
+    const logs = await viaProxy(['logs', 'p2-a', '-n', 'default']);
+    expect(logs.code, logs.stderr).to.equal(0);
+    const direct2 = await direct.get('member2')!.request('GET', '/api/v1/namespaces/default/pods/p2-a/log');
+    expect(logs.stdout).to.equal(direct2.text);
+    const ambiguous = await viaProxy(['exec', 'shared', '-n', 'default', '--', 'true']);
+    expect(ambiguous.stderr).to.include('ambiguous objects in clusters [member1, member3]');
+  });
+
+  it("refuses tenants: the proxy, the search API and ResourceRegistries are the admin's", async () => {
+    const tenant = await createActiveTenant(api, 'srchtn', tempDir);
+    const kubectl = await Kubectl.create(tenant.kubeconfigPath);
+    try {
+      const viaTenant = await kubectl.run(['--server', proxy, 'get', 'pods', '-A']);
+      expect(viaTenant.code).to.not.equal(0);
+      expect(viaTenant.stderr, viaTenant.stderr).to.include('Error from server (Forbidden)');
+      expect(viaTenant.stdout).to.not.match(/p1-a|p2-a|p3-a|shared/);
+      const search = await kubectl.run(['get', '--raw', '/apis/search.karmada.io/v1alpha1/search/cache/api/v1/pods']);
+      expect(search.stderr).to.include('Error from server (Forbidden)');
+      expect(search.stdout).to.equal('');
+      const registries = await kubectl.run(['get', 'resourceregistries']);
+      expect(registries.code).to.not.equal(0);
+      const exec = await kubectl.run(['--server', proxy, 'exec', 'p3-a', '-n', 'default', '--', 'echo', 'leak']);
+      expect(exec.code).to.not.equal(0);
+      expect(exec.stdout).to.not.include('leak');
+    } finally {
+      await kubectl.dispose();
+    }
   });
 
   it('passes what the cache does not hold to the default cluster (discovery, other resources)', async () => {
