@@ -219,6 +219,13 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
         (output) => expect(output).to.equal(''),
       'member1() { KUBECONFIG=.paddock/clusters/member1.kubeconfig KUBECACHEDIR=.paddock/kubectl-cache/member1 kubectl "$@"; }':
         (output) => expect(output).to.equal(''),
+      'search()  { KUBECONFIG=.paddock/admin.kubeconfig            KUBECACHEDIR=.paddock/kubectl-cache/search  kubectl --server https://127.0.0.1:6443/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy "$@"; }':
+        (output) => expect(output).to.equal(''),
+      "admin create -f - <<'YAML'": (output) =>
+        expect(output).to.equal('resourceregistry.search.karmada.io/pods created\n'),
+      "search get pods -A -o custom-columns=CLUSTER:'.metadata.annotations.resource\\.karmada\\.io/cached-from-cluster',NAMESPACE:.metadata.namespace,NAME:.metadata.name":
+        (output) =>
+          expect(output).to.match(/^CLUSTER\s+NAMESPACE\s+NAME\n(.|\n)*^member1\s+foofoo-default\s+web-\S+$/m),
       "admin apply -f - <<'YAML'": (output) => expect(output).to.equal('tenant.tenant.kubezoo.io/foofoo created\n'),
       "admin wait --for=jsonpath='{.status.phase}'=Active tenant/foofoo": (output) =>
         expect(output).to.equal('tenant.tenant.kubezoo.io/foofoo condition met\n'),
