@@ -472,6 +472,16 @@ type Op =
 const KIND_COUNT = 13;
 const DISCOVERY_COUNT = 16;
 const ERROR_COUNT = 11;
+/** Paths only the admin reaches: a tenant gets 403 and none of what they hold. */
+const ADMIN_PATHS = [
+  '/apis/tenant.kubezoo.io/v1alpha1/tenants',
+  '/apis/cluster.karmada.io/v1alpha1/clusters',
+  '/apis/search.karmada.io/v1alpha1/resourceregistries',
+  '/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy/api/v1/configmaps',
+  '/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy/api/v1/namespaces/default/secrets',
+  '/apis/search.karmada.io/v1alpha1/search/cache/api/v1/configmaps',
+  '/api/v1/namespaces/karmada-cluster/secrets',
+];
 
 const nat = (n: number) => fc.nat({ max: n - 1 });
 const objectOp = (t: ObjectVerb): fc.Arbitrary<Op> =>
@@ -1248,7 +1258,8 @@ describe('gateway: tenant isolation under random operations (property)', functio
         return;
       }
       case 7:
-        await check('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants', undefined, [403]);
+        // The admin's APIs: the search cache below holds both tenants' ConfigMaps and Secrets.
+        await check('GET', ADMIN_PATHS[op.v % ADMIN_PATHS.length], undefined, [403]);
         return;
       case 8:
         await check('GET', '/apis/example.com/v1/nonexistents', undefined, [404]);
@@ -1340,6 +1351,20 @@ describe('gateway: tenant isolation under random operations (property)', functio
       expect(t.kinds, 'KIND_COUNT').to.have.length(KIND_COUNT);
       tenants.push(t);
     }
+    // The search cache holds every tenant's ConfigMaps and Secrets: what the admin paths above would leak.
+    const registry = await admin.request('POST', '/apis/search.karmada.io/v1alpha1/resourceregistries', {
+      apiVersion: 'search.karmada.io/v1alpha1',
+      kind: 'ResourceRegistry',
+      metadata: { name: 'everything' },
+      spec: {
+        targetCluster: {},
+        resourceSelectors: [
+          { apiVersion: 'v1', kind: 'ConfigMap' },
+          { apiVersion: 'v1', kind: 'Secret' },
+        ],
+      },
+    });
+    expect(registry.status, registry.text).to.equal(201);
     admin.close();
 
     for (const t of tenants) {
