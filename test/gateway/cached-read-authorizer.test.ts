@@ -1,0 +1,221 @@
+import { expect } from 'chai';
+import { RestClient } from '../../apiserver/client/rest-client.js';
+import { CachedReadAuthorizer, type CachedReadQuestion } from '../../gateway/cached-read-authorizer.js';
+import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/subject-access-review.js';
+import { TenantAuthorizer } from '../../gateway/tenant-authorizer.js';
+import type { TenantUserIdentity } from '../../gateway/upstream-identity.js';
+import { tenantContext, type TenantContext } from '../../translate/context.js';
+import { eventually } from '../support/eventually.js';
+import { kindScope } from '../support/kind-scope.js';
+import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
+
+const A = 'cra1aa';
+const B = 'cra2bb';
+/** Longer than any test: a decision that changes did so because the RBAC watch dropped it. */
+const NEVER_EXPIRES_MS = 3_600_000;
+
+describe('gateway: cached-read authorization (as the upstream would decide, kept until RBAC changes)', function () {
+  this.timeout(120_000);
+  let stage: TwoTenants;
+  let admin: RestClient;
+  let authorizer: CachedReadAuthorizer;
+  /** SubjectAccessReviews the devcluster was asked. */
+  let reviews = 0;
+  const ctxA = tenantContext(A, kindScope());
+  const ctxB = tenantContext(B, kindScope());
+  const adminOf = (tenant: string): TenantUserIdentity => ({ tenant, user: `${tenant}-admin`, groups: [] });
+  const bob: TenantUserIdentity = { tenant: A, user: `${A}-bob`, groups: ['dev'] };
+  const cluster = () => ({ name: 'member1', admin, authorizer: new TenantAuthorizer(admin) });
+  const ask = (q: CachedReadQuestion, who = bob, ctx: TenantContext = ctxA, on = authorizer) =>
+    on.authorize(ctx, who, q);
+  const allowed = async (q: CachedReadQuestion, who = bob, ctx: TenantContext = ctxA) =>
+    (await ask(q, who, ctx)).allowed;
+  const kubectlA = () => stage.tenants[0].kubectl;
+
+  before(async () => {
+    stage = await startTwoTenants('cached-read-authz', [A, B], {
+      beforeRequest: (req) => {
+        if (req.method === 'POST' && req.url?.startsWith(SUBJECT_ACCESS_REVIEWS)) reviews++;
+      },
+    });
+    admin = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
+    authorizer = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
+    authorizer.start();
+    expect(await authorizer.synced()).to.equal(true);
+  });
+
+  after(async () => {
+    authorizer?.stop();
+    await stage?.stop();
+  });
+
+  it('allows the tenant admin in its namespace, and denies a user without a binding with kube-apiserver’s message in the tenant’s terms', async () => {
+    expect(await allowed({ verb: 'list', group: '', resource: 'pods', namespace: 'default' }, adminOf(A))).to.equal(
+      true,
+    );
+    expect(
+      await allowed(
+        { verb: 'get', group: '', resource: 'configmaps', namespace: 'kube-system', name: 'x' },
+        adminOf(A),
+      ),
+    ).to.equal(true);
+    const denial = await ask({ verb: 'list', group: '', resource: 'pods', namespace: 'default' });
+    expect(denial.allowed).to.equal(false);
+    expect(denial.message).to.equal(
+      'pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default"',
+    );
+  });
+
+  it('a RoleBinding added allows at once the informer sees it, and its removal takes the access away again', async () => {
+    const read: CachedReadQuestion = { verb: 'watch', group: '', resource: 'pods', namespace: 'default' };
+    expect(await allowed(read)).to.equal(false);
+    await kubectlA().ok(['create', 'role', 'pod-reader', '--verb=get,list,watch', '--resource=pods', '-n', 'default']);
+    await kubectlA().ok(['create', 'rolebinding', 'bob-reads', '--role=pod-reader', '--user=bob', '-n', 'default']);
+    await eventually(
+      () => allowed(read),
+      (yes) => expect(yes, 'allowed once the RoleBinding is seen').to.equal(true),
+    );
+    // The same question in another namespace of the tenant: the binding is only in default.
+    expect(await allowed({ ...read, namespace: 'kube-public' })).to.equal(false);
+    await kubectlA().ok(['delete', 'rolebinding', 'bob-reads', '-n', 'default']);
+    await eventually(
+      () => allowed(read),
+      (yes) => expect(yes, 'denied once the deletion is seen').to.equal(false),
+    );
+  });
+
+  it('prefixes a CRD group in the review: a Role on the tenant’s own group allows its custom resources', async () => {
+    const read: CachedReadQuestion = {
+      verb: 'list',
+      group: 'stable.example.com',
+      resource: 'crontabs',
+      namespace: 'default',
+    };
+    expect(await allowed(read)).to.equal(false);
+    await kubectlA().ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'Role',
+            metadata: { name: 'crontab-reader', namespace: 'default' },
+            rules: [{ apiGroups: ['stable.example.com'], resources: ['crontabs'], verbs: ['list'] }],
+          },
+          {
+            apiVersion: 'rbac.authorization.k8s.io/v1',
+            kind: 'RoleBinding',
+            metadata: { name: 'bob-crontabs', namespace: 'default' },
+            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'crontab-reader' },
+            subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'bob' }],
+          },
+        ],
+      }),
+    );
+    await eventually(
+      () => allowed(read),
+      (yes) => expect(yes).to.equal(true),
+    );
+  });
+
+  it('-A needs a cluster-wide grant, as in kube: denied with a RoleBinding only, allowed with a ClusterRoleBinding', async () => {
+    const everywhere: CachedReadQuestion = { verb: 'list', group: '', resource: 'configmaps', namespace: '' };
+    await kubectlA().ok(['create', 'role', 'cm-reader', '--verb=list', '--resource=configmaps', '-n', 'default']);
+    await kubectlA().ok(['create', 'rolebinding', 'bob-cm', '--role=cm-reader', '--user=bob', '-n', 'default']);
+    await eventually(
+      () => allowed({ ...everywhere, namespace: 'default' }),
+      (yes) => expect(yes).to.equal(true),
+    );
+    const denial = await ask(everywhere);
+    expect(denial.allowed).to.equal(false);
+    expect(denial.message).to.equal(
+      'configmaps is forbidden: User "bob" cannot list resource "configmaps" in API group "" at the cluster scope',
+    );
+    expect(await allowed(everywhere, adminOf(A)), 'the tenant admin holds cluster-admin in its view').to.equal(true);
+    await kubectlA().ok(['create', 'clusterrole', 'cm-lister', '--verb=list', '--resource=configmaps']);
+    await kubectlA().ok(['create', 'clusterrolebinding', 'bob-cm-everywhere', '--clusterrole=cm-lister', '--user=bob']);
+    await eventually(
+      () => allowed(everywhere),
+      (yes) => expect(yes, 'allowed once the ClusterRoleBinding is seen').to.equal(true),
+    );
+    // A cluster-scoped kind is decided the same way: the grant names configmaps only.
+    expect(await allowed({ verb: 'list', group: '', resource: 'namespaces', namespace: '' })).to.equal(false);
+  });
+
+  it('never allows a namespace of the other tenant, nor the admin’s groups, whatever the tenant’s own rights', async () => {
+    expect(
+      await allowed({ verb: 'list', group: '', resource: 'pods', namespace: 'default' }, adminOf(B), ctxB),
+    ).to.equal(true);
+    for (const namespace of [`${B}-default`, `${B}-kube-system`]) {
+      const denial = await ask({ verb: 'list', group: '', resource: 'pods', namespace }, adminOf(A));
+      expect(denial.allowed, namespace).to.equal(false);
+      expect(denial.message).to.not.contain(`${A}-`);
+    }
+    const adminGroup = await ask(
+      { verb: 'list', group: 'cluster.karmada.io', resource: 'clusters', namespace: '' },
+      adminOf(A),
+    );
+    expect(adminGroup.allowed, 'the admin’s groups, though the tenant admin holds * on * in its view').to.equal(false);
+    const refusal = await ask(
+      { verb: 'list', group: '', resource: 'pods', namespace: 'default' },
+      adminOf(A),
+      ctxB,
+    ).catch((err: unknown) => err);
+    expect(String(refusal)).to.contain(`user ${A}-admin is not of tenant ${B}`);
+  });
+
+  it('asks one SubjectAccessReview for many concurrent identical questions, and none while the answer is kept', async () => {
+    const read: CachedReadQuestion = {
+      verb: 'get',
+      group: '',
+      resource: 'secrets',
+      namespace: 'default',
+      name: 'burst',
+    };
+    const before = reviews;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => allowed(read, adminOf(A))));
+    expect(answers).to.deep.equal(Array(50).fill(true));
+    expect(reviews - before).to.equal(1);
+    expect(await allowed(read, adminOf(A))).to.equal(true);
+    expect(reviews - before, 'the kept answer').to.equal(1);
+    expect(await allowed({ ...read, name: 'other' }, adminOf(A))).to.equal(true);
+    expect(reviews - before, 'another name is another question').to.equal(2);
+  });
+
+  it('keeps at most maxDecisions, the least recently used going first', async () => {
+    const bounded = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS, maxDecisions: 3 });
+    bounded.start();
+    try {
+      expect(await bounded.synced()).to.equal(true);
+      const question = (i: number): CachedReadQuestion => ({
+        verb: 'get',
+        group: '',
+        resource: 'configmaps',
+        namespace: 'default',
+        name: `cm-${i}`,
+      });
+      for (let i = 0; i < 6; i++) await ask(question(i), adminOf(A), ctxA, bounded);
+      expect(bounded.size).to.equal(3);
+      const before = reviews;
+      await ask(question(5), adminOf(A), ctxA, bounded);
+      expect(reviews - before, 'a recent one is kept').to.equal(0);
+      await ask(question(0), adminOf(A), ctxA, bounded);
+      expect(reviews - before, 'the first one was evicted').to.equal(1);
+      expect(bounded.size).to.equal(3);
+    } finally {
+      bounded.stop();
+    }
+  });
+
+  it('keeps nothing before it follows the RBAC objects: a change could go unseen', async () => {
+    const unstarted = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
+    const read: CachedReadQuestion = { verb: 'list', group: '', resource: 'services', namespace: 'default' };
+    const before = reviews;
+    expect(await ask(read, adminOf(A), ctxA, unstarted)).to.deep.include({ allowed: true });
+    expect(await ask(read, adminOf(A), ctxA, unstarted)).to.deep.include({ allowed: true });
+    expect(reviews - before).to.equal(2);
+    expect(unstarted.size).to.equal(0);
+  });
+});
