@@ -31,7 +31,7 @@ import { upstreamUser, type TenantUserIdentity } from './upstream-identity.js';
  * change the cluster's own authorizer had not yet applied when it was asked can linger.
  */
 export const DEFAULT_DECISION_TTL_MS = 10_000;
-/** About a kilobyte each: a few MB at most. */
+/** A few hundred bytes each: a few MB at most. */
 export const DEFAULT_MAX_DECISIONS = 10_000;
 
 /** One read, in the tenant's terms. */

@@ -19,6 +19,8 @@ const RBAC_RESOURCES = ['roles', 'rolebindings', 'clusterroles', 'clusterrolebin
 
 /** A namespace no tenant owns (kube-system, the admin's): its RBAC objects grant tenant users nothing there. */
 const NO_TENANT = null;
+/** A namespace of a tenant is `<tid>-<name>`, the id six characters. */
+const TENANT_ID_LENGTH = 6;
 
 /** `undefined`: the change may concern every tenant. */
 export type RbacChangeListener = (tenant: string | undefined) => void;
@@ -81,6 +83,6 @@ function metadataOnly(obj: Json): Json {
 function tenantConcerned(obj: Json): string | undefined | null {
   const namespace = typeof obj.metadata?.namespace === 'string' ? obj.metadata.namespace : '';
   if (namespace === '') return undefined;
-  const tenant = namespace.slice(0, namespace.indexOf('-'));
-  return isTenantId(tenant) ? tenant : NO_TENANT;
+  const tenant = namespace.slice(0, TENANT_ID_LENGTH);
+  return namespace[TENANT_ID_LENGTH] === '-' && isTenantId(tenant) ? tenant : NO_TENANT;
 }
