@@ -5,7 +5,7 @@ import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/subject-access-review.js';
 import { TenantAuthorizer } from '../../gateway/tenant-authorizer.js';
 import type { TenantUserIdentity } from '../../gateway/upstream-identity.js';
 import { tenantContext, type TenantContext } from '../../translate/context.js';
-import { eventually } from '../support/eventually.js';
+import { eventually, sleep } from '../support/eventually.js';
 import { kindScope } from '../support/kind-scope.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 
@@ -182,6 +182,50 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
     expect(reviews - before, 'the kept answer').to.equal(1);
     expect(await allowed({ ...read, name: 'other' }, adminOf(A))).to.equal(true);
     expect(reviews - before, 'another name is another question').to.equal(2);
+  });
+
+  it('a Role change drops only its tenant’s decisions; a ClusterRoleBinding change drops every tenant’s', async () => {
+    const readB: CachedReadQuestion = { verb: 'list', group: '', resource: 'endpoints', namespace: 'default' };
+    const readA: CachedReadQuestion = { verb: 'list', group: '', resource: 'endpoints', namespace: 'default' };
+    expect(await allowed(readB, adminOf(B), ctxB)).to.equal(true);
+    expect(await allowed(readA)).to.equal(false);
+    const before = reviews;
+    await kubectlA().ok(['create', 'role', 'ep-reader', '--verb=list', '--resource=endpoints', '-n', 'default']);
+    await kubectlA().ok(['create', 'rolebinding', 'bob-ep', '--role=ep-reader', '--user=bob', '-n', 'default']);
+    await eventually(
+      () => allowed(readA),
+      (yes) => expect(yes).to.equal(true),
+    );
+    const afterA = reviews;
+    expect(afterA - before, 'tenant A asked again').to.be.greaterThan(0);
+    expect(await allowed(readB, adminOf(B), ctxB)).to.equal(true);
+    expect(reviews, 'tenant B’s decision was kept').to.equal(afterA);
+    await kubectlA().ok(['create', 'clusterrole', 'ep-lister', '--verb=list', '--resource=endpoints']);
+    await kubectlA().ok(['create', 'clusterrolebinding', 'nobody-ep', '--clusterrole=ep-lister', '--user=nobody']);
+    await eventually(
+      async () => {
+        const asked = reviews;
+        await allowed(readB, adminOf(B), ctxB);
+        return reviews - asked;
+      },
+      (asked) => expect(asked, 'tenant B asks again once the ClusterRoleBinding is seen').to.equal(1),
+    );
+  });
+
+  it('asks again once the TTL has passed', async () => {
+    const shortLived = new CachedReadAuthorizer(cluster(), { ttlMs: 1 });
+    shortLived.start();
+    try {
+      expect(await shortLived.synced()).to.equal(true);
+      const read: CachedReadQuestion = { verb: 'list', group: '', resource: 'pods', namespace: 'kube-public' };
+      const before = reviews;
+      await ask(read, adminOf(A), ctxA, shortLived);
+      await sleep(50);
+      await ask(read, adminOf(A), ctxA, shortLived);
+      expect(reviews - before).to.equal(2);
+    } finally {
+      shortLived.stop();
+    }
   });
 
   it('keeps at most maxDecisions, the least recently used going first', async () => {
