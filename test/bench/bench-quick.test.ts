@@ -56,6 +56,7 @@ describe('bench: every benchmark runs at its quick size', function () {
         'watch.json',
         'tenants.json',
         'memory.json',
+        'cache.json',
       ]);
       for (const file of files) {
         const result = JSON.parse(await readFile(path.join(results.dir, file), 'utf8'));
