@@ -32,7 +32,13 @@ import {
   progress,
   saveResults,
 } from './harness/results.js';
-import { cachePodsOfAllClusters, cacheRevision, createPodsAcross, PROXY_PATH } from './harness/search-cache.js';
+import {
+  cachePodsOfAllClusters,
+  cacheRevision,
+  clusterRevision,
+  createPodsAcross,
+  PROXY_PATH,
+} from './harness/search-cache.js';
 import { histogramPercentile, openWatchers } from './harness/watchers.js';
 import { runWorker } from './harness/worker.js';
 import { printTable } from './table.js';
@@ -91,8 +97,17 @@ interface ListCase {
   ratios?: { p50Sum: number; p50Parallel: number; p99Sum: number; p99Parallel: number };
 }
 
+/**
+ * Where a watch run's watchers are and where its writes go: the cache's watch with writes on every
+ * cluster (its fan-out and merge), and the cache's watch next to a direct watch of one cluster
+ * with writes on that cluster only (the same events, so the ratio is the cache's cost).
+ */
+type WatchSide = 'cache, writes on all clusters' | 'cache, writes on member1' | 'direct on member1';
+const WATCH_SIDES: WatchSide[] = ['cache, writes on all clusters', 'cache, writes on member1', 'direct on member1'];
+
 interface WatchCase {
   name: string;
+  side: WatchSide;
   watchers: number;
   writes: number;
   failedWrites: number;
@@ -112,6 +127,8 @@ interface WatchCase {
   meanEventBytes: number;
   gatewayCpuSeconds: number;
   gatewayCpuMicrosPerEvent: number;
+  /** The cache's on member1 over the direct watch's: latency, and events per second (direct ÷ cache). */
+  ratios?: { p50: number; p99: number; throughput: number };
 }
 
 export async function benchCache(options: BenchOptions): Promise<number> {
@@ -129,19 +146,27 @@ export async function benchCache(options: BenchOptions): Promise<number> {
       const paged = await measureLists(env, sizes, counts, 'paged');
       const watches: WatchCase[] = [];
       // The first events go through cold code: this run is not measured, but its failures count.
-      const warmup = await watchRun(env, { load: 'steady', watchers: 10, writesPerSec: 60 }, 60, 'w0', 'warmup');
+      const warmup = await watchRun(
+        env,
+        { load: 'steady', watchers: 10, writesPerSec: 60 },
+        'cache, writes on all clusters',
+        60,
+        'w0',
+        'warmup',
+      );
       let index = 1;
       for (const size of sizes.watch) {
         const writes = Math.round(size.writesPerSec * sizes.secondsPerWatchRun);
-        watches.push(
-          await watchRun(
-            env,
-            size,
-            writes,
-            `w${index++}`,
-            `${size.load}: ${size.watchers} watchers × ${size.writesPerSec} writes/s`,
-          ),
-        );
+        const name = `${size.load}: ${size.watchers} watchers × ${size.writesPerSec} writes/s`;
+        const sides: WatchCase[] = [];
+        for (const side of WATCH_SIDES) sides.push(await watchRun(env, size, side, writes, `w${index++}`, name));
+        const [, cache, direct] = sides;
+        cache.ratios = {
+          p50: cache.p50Ms / direct.p50Ms,
+          p99: cache.p99Ms / direct.p99Ms,
+          throughput: direct.eventsPerSec / cache.eventsPerSec,
+        };
+        watches.push(...sides);
       }
       return { lists, paged, watches, warmup };
     },
@@ -193,12 +218,12 @@ export async function benchCache(options: BenchOptions): Promise<number> {
   );
 
   process.stdout.write(
-    `\ncache watch: watchers on the proxy path (the search cache's fan-out) while writers create and patch Pods directly on the ${CLUSTERS} clusters; latency from a write sent to its event received; the gateway's CPU time per event delivered\n`,
+    `\ncache watch: watchers on the proxy path (the search cache's fan-out) while writers create and patch Pods directly on the clusters (all ${CLUSTERS}, or member1 only beside a direct watch of member1 with the same writes); latency from a write sent to its event received; the gateway's CPU time per event delivered (its reflectors' included: on a direct watch that is all it does)\n`,
   );
   printTable(
     [
       'watch',
-      'watchers',
+      'side',
       'writes/s',
       'events/s',
       'p50 ms',
@@ -206,10 +231,13 @@ export async function benchCache(options: BenchOptions): Promise<number> {
       'bytes/event',
       'gateway CPU',
       'gateway µs CPU/event',
+      'p50 ÷ direct',
+      'p99 ÷ direct',
+      'events/s direct ÷ cache',
     ],
     result.watches.map((w) => [
       w.name,
-      String(w.watchers),
+      w.side,
       formatPerSecond(w.writesPerSec),
       formatPerSecond(w.eventsPerSec),
       formatMs(w.p50Ms),
@@ -217,6 +245,7 @@ export async function benchCache(options: BenchOptions): Promise<number> {
       Math.round(w.meanEventBytes).toLocaleString('en-US'),
       `${Math.round((100 * w.gatewayCpuSeconds) / w.seconds)}%`,
       w.gatewayCpuMicrosPerEvent.toFixed(1),
+      ...(w.ratios ? [w.ratios.p50, w.ratios.p99, w.ratios.throughput].map(formatRatio) : ['', '', '']),
     ]),
   );
   process.stdout.write(
@@ -340,19 +369,26 @@ async function measureLists(
   });
 }
 
-/** One watch run: the watchers open at the cache's revision, then each cluster's writer writes its share of the numbered writes. */
+/**
+ * One watch run: the watchers open at the current revision (the cache's, or member1's for a
+ * direct watch), then the writers write the numbered writes: each cluster its share, or member1 all.
+ */
 async function watchRun(
   env: ClustersEnvironment,
   size: WatchSize,
+  side: WatchSide,
   writes: number,
   prefix: string,
   name: string,
 ): Promise<WatchCase> {
-  progress(`watch: ${name}`);
-  const revision = await cacheRevision(env);
+  progress(`watch: ${name}, ${side}`);
+  const direct = side === 'direct on member1';
+  const writeTo = side === 'cache, writes on all clusters' ? env.members : env.members.slice(0, 1);
+  const revision = direct ? await clusterRevision(env.members[0]) : await cacheRevision(env);
+  const query = `watch=1&resourceVersion=${encodeURIComponent(revision)}`;
   const watchers = await openWatchers({
-    ...env.gatewayAdmin,
-    path: `${PROXY_PATH}/api/v1/pods?watch=1&resourceVersion=${encodeURIComponent(revision)}`,
+    ...(direct ? env.members[0].admin : env.gatewayAdmin),
+    path: direct ? `/api/v1/pods?${query}` : `${PROXY_PATH}/api/v1/pods?${query}`,
     watchers: size.watchers,
     writes,
     idleMs: IDLE_MS,
@@ -360,12 +396,15 @@ async function watchRun(
   try {
     const cpuBefore = await cpuSeconds(env.gateway.pid);
     const writers: WriterRun[] = await Promise.all(
-      env.members.map((member, k) =>
-        writePaced(member.admin, NAMESPACE, prefix, Math.ceil((writes - k) / CLUSTERS), size.writesPerSec / CLUSTERS, {
-          resource: 'pods',
-          stride: CLUSTERS,
-          offset: k,
-        }),
+      writeTo.map((member, k) =>
+        writePaced(
+          member.admin,
+          NAMESPACE,
+          prefix,
+          Math.ceil((writes - k) / writeTo.length),
+          size.writesPerSec / writeTo.length,
+          { resource: 'pods', stride: writeTo.length, offset: k },
+        ),
       ),
     );
     const failedSeqs = writers.flatMap((writer) => writer.failedSeqs);
@@ -375,6 +414,7 @@ async function watchRun(
     const writerSeconds = Math.max(...writers.map((writer) => writer.seconds));
     return {
       name,
+      side,
       watchers: size.watchers,
       writes,
       failedWrites: failedSeqs.length,
@@ -414,7 +454,7 @@ function countErrors(lists: ListCase[], watches: WatchCase[], memory: CacheMemor
     if (!failures) continue;
     errors += failures;
     process.stdout.write(
-      `ERRORS: watch ${w.name}: ${w.missed} of ${w.expected} events missed, ${w.watchErrors} watch failures (${w.duplicates} duplicate events among them), ${w.failedWrites} failed writes; first: ${w.firstError ?? w.firstWriteError}\n`,
+      `ERRORS: watch ${w.name}, ${w.side}: ${w.missed} of ${w.expected} events missed, ${w.watchErrors} watch failures (${w.duplicates} duplicate events among them), ${w.failedWrites} failed writes; first: ${w.firstError ?? w.firstWriteError}\n`,
     );
   }
   for (const m of memory) {

@@ -5,7 +5,7 @@
  */
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { waitUntil } from '../../test/support/eventually.js';
-import type { ClustersEnvironment } from './clusters-environment.js';
+import type { ClustersEnvironment, MemberCluster } from './clusters-environment.js';
 import { inParallel, UpstreamWriter } from './fixtures.js';
 import { realisticPod } from './pods.js';
 
@@ -92,5 +92,17 @@ export async function cacheRevision(env: ClustersEnvironment): Promise<string> {
     return String(res.body.metadata.resourceVersion);
   } finally {
     admin.close();
+  }
+}
+
+/** A member cluster's revision of its Pods now, read on the cluster itself. */
+export async function clusterRevision(member: MemberCluster): Promise<string> {
+  const client = RestClient.fromKubeconfig(member.adminKubeconfig);
+  try {
+    const res = await client.request('GET', '/api/v1/pods?limit=1');
+    if (res.status !== 200) throw new Error(`listing ${member.name}'s pods: ${res.status} ${res.text.slice(0, 300)}`);
+    return String(res.body.metadata.resourceVersion);
+  } finally {
+    client.close();
   }
 }
