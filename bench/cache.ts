@@ -157,7 +157,7 @@ export async function benchCache(options: BenchOptions): Promise<number> {
       let index = 1;
       for (const size of sizes.watch) {
         const writes = Math.round(size.writesPerSec * sizes.secondsPerWatchRun);
-        const name = `${size.load}: ${size.watchers} watchers × ${size.writesPerSec} writes/s`;
+        const name = `${size.load}: ${size.watchers} watcher${size.watchers === 1 ? '' : 's'} × ${size.writesPerSec} writes/s`;
         const sides: WatchCase[] = [];
         for (const side of WATCH_SIDES) sides.push(await watchRun(env, size, side, writes, `w${index++}`, name));
         const [, cache, direct] = sides;
