@@ -4,6 +4,7 @@
  * is non-zero when a benchmark failed or any of its requests did.
  */
 import { parseArgs } from 'node:util';
+import { benchCache } from './cache.js';
 import { benchCreate } from './create.js';
 import { benchDevcluster } from './devcluster.js';
 import { benchGet } from './get.js';
@@ -35,6 +36,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   watch: separate(benchWatch),
   tenants: separate(benchTenants),
   memory: separate(benchMemory),
+  cache: separate(benchCache),
 };
 
 const USAGE = `usage: npm run bench -- [NAME...] [--quick] [--cpu-prof]

@@ -25,7 +25,7 @@ import {
   saveResults,
 } from './harness/results.js';
 import { createBenchTenant, type BenchTenant } from './harness/tenant.js';
-import { openWatchers, type WatchRun } from './harness/watchers.js';
+import { histogramPercentile, openWatchers, type WatchRun } from './harness/watchers.js';
 import { printTable } from './table.js';
 
 const TENANT = 'benwat';
@@ -281,18 +281,10 @@ function pool(runs: SideRun[]): SideResult {
       runs.find((r) => r.watch.firstError)?.watch.firstError ?? runs.find((r) => r.firstWriteError)?.firstWriteError,
     seconds,
     eventsPerSec: events / seconds,
-    p50Ms: percentile(histogram, events, 50),
-    p99Ms: percentile(histogram, events, 99),
+    p50Ms: histogramPercentile(histogram, events, 50),
+    p99Ms: histogramPercentile(histogram, events, 99),
     meanEventBytes: events ? sum((r) => r.watch.bytes) / events : 0,
     gatewayCpuSeconds: sum((r) => r.gatewayCpuSeconds),
     devclusterCpuSeconds: sum((r) => r.devclusterCpuSeconds),
   };
-}
-
-/** Nearest rank over a histogram of [value, count], ascending. */
-function percentile(histogram: [number, number][], total: number, p: number): number {
-  const rank = Math.ceil((p / 100) * total);
-  let seen = 0;
-  for (const [value, count] of histogram) if ((seen += count) >= rank) return value;
-  return NaN;
 }

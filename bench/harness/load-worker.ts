@@ -6,11 +6,14 @@
  */
 import { Pool } from 'undici';
 import type { LoadRun, LoadSpec, RequestTemplate } from './load.js';
+import type { Target } from './target.js';
 
 interface Outcome {
   ms: number;
   bytes: number;
   error?: string;
+  /** A page of a paged list: its item count and continue token. */
+  page?: { items: number; continue: string };
 }
 
 class Step {
@@ -40,17 +43,44 @@ class Step {
 const spec = JSON.parse(await readStdin()) as LoadSpec;
 if ((spec.iterations === undefined) === (spec.durationMs === undefined))
   throw new Error('the spec needs exactly one of iterations and durationMs');
-const pool = new Pool(spec.origin, {
-  connections: spec.concurrency,
-  connect: { ca: spec.ca, cert: spec.cert, key: spec.key },
-  headersTimeout: 600_000,
-  bodyTimeout: 600_000,
-});
+const poolOf = (target: Target) =>
+  new Pool(target.origin, {
+    connections: spec.concurrency,
+    connect: { ca: target.ca, cert: target.cert, key: target.key },
+    headersTimeout: 600_000,
+    bodyTimeout: 600_000,
+  });
+const pool = poolOf(spec);
+const otherPools = (spec.targets ?? []).map(poolOf);
 const steps = spec.templates.map((template) => new Step(template));
+const iterationsMs: number[] = [];
 let next = 0;
 
+/** A template's request, or with `pages` every page of it, read to the last byte. */
 async function send(step: Step, n: number): Promise<Outcome> {
-  const { method, path, body, contentType, accept, expectItems } = step.template;
+  const { path, pages, expectItems } = step.template;
+  if (!pages) return sendOne(step, n, path);
+  let total: Outcome = { ms: 0, bytes: 0 };
+  let items = 0;
+  let page = path;
+  for (;;) {
+    const outcome = await sendOne(step, n, page, true);
+    total = { ms: total.ms + outcome.ms, bytes: total.bytes + outcome.bytes, error: outcome.error };
+    if (outcome.error !== undefined || outcome.page === undefined) return total;
+    items += outcome.page.items;
+    if (outcome.page.continue === '') break;
+    page = `${path}${path.includes('?') ? '&' : '?'}continue=${encodeURIComponent(outcome.page.continue)}`;
+  }
+  if (expectItems !== undefined && items !== expectItems)
+    return {
+      ...total,
+      error: `${step.template.method} ${path}: ${items} items over all pages, expected ${expectItems}`,
+    };
+  return total;
+}
+
+async function sendOne(step: Step, n: number, path: string, paging = false): Promise<Outcome> {
+  const { method, body, contentType, accept, expectItems, target } = step.template;
   const fill = (text: string) => text.replaceAll('{n}', String(n));
   const headers: Record<string, string> = {
     ...spec.headers,
@@ -60,14 +90,14 @@ async function send(step: Step, n: number): Promise<Outcome> {
   if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
   const started = performance.now();
   try {
-    const res = await pool.request({
+    const res = await (target === undefined ? pool : otherPools[target]).request({
       method: method,
       path: fill(path),
       headers,
       body: body === undefined ? undefined : fill(body),
     });
     const failed = res.statusCode < 200 || res.statusCode > 299;
-    const check = !failed && expectItems !== undefined && !step.checked;
+    const check = !failed && (paging || (expectItems !== undefined && !step.checked));
     const chunks: Buffer[] = [];
     let bytes = 0;
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -83,9 +113,14 @@ async function send(step: Step, n: number): Promise<Outcome> {
         error: `${res.statusCode} ${where}: ${Buffer.concat(chunks).toString('utf8').slice(0, 300)}`,
       };
     if (check) {
-      step.checked = true;
-      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { items?: unknown[]; rows?: unknown[] };
+      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        items?: unknown[];
+        rows?: unknown[];
+        metadata?: { continue?: string };
+      };
       const count = (parsed.items ?? parsed.rows ?? []).length;
+      if (paging) return { ms, bytes, page: { items: count, continue: parsed.metadata?.continue ?? '' } };
+      step.checked = true;
       if (count !== expectItems) return { ms, bytes, error: `${where}: ${count} items, expected ${expectItems}` };
     }
     return { ms, bytes };
@@ -97,7 +132,13 @@ async function send(step: Step, n: number): Promise<Outcome> {
 async function client(more: () => boolean, measuring: boolean): Promise<void> {
   while (more()) {
     const n = next++;
-    for (const step of steps) step.record(await send(step, n), measuring);
+    const started = performance.now();
+    const outcomes: Outcome[] = [];
+    if (spec.stepsAtOnce) outcomes.push(...(await Promise.all(steps.map((step) => send(step, n)))));
+    else for (const step of steps) outcomes.push(await send(step, n));
+    outcomes.forEach((outcome, i) => steps[i].record(outcome, measuring));
+    if (measuring && outcomes.every((outcome) => outcome.error === undefined))
+      iterationsMs.push(performance.now() - started);
   }
 }
 
@@ -117,9 +158,10 @@ async function readStdin(): Promise<string> {
 
 await phase(spec.warmup, undefined, false);
 const seconds = await phase(spec.iterations, spec.durationMs, true);
-await pool.close();
+await Promise.all([pool, ...otherPools].map((p) => p.close()));
 const run: LoadRun = {
   seconds,
+  iterationsMs,
   steps: steps.map((s) => ({
     request: `${s.template.method} ${s.template.path}`,
     requests: s.requests,

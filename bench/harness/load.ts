@@ -15,8 +15,12 @@ export interface RequestTemplate {
   /** The body's type (default application/json): a patch names its kind here. */
   contentType?: string;
   accept?: string;
-  /** The first successful answer must hold exactly this many items (a list) or rows (a Table). */
+  /** The first successful answer must hold exactly this many items (a list) or rows (a Table); of all pages with `pages`. */
   expectItems?: number;
+  /** Sent to `LoadSpec.targets[target]` instead of the spec's own target. */
+  target?: number;
+  /** A paged list (`limit` in `path`): each answer's `continue` is followed to the last page, and the latency is all pages'. */
+  pages?: boolean;
 }
 
 export interface LoadShape {
@@ -27,16 +31,22 @@ export interface LoadShape {
   /** Measure this many iterations, or for this long; one of the two. */
   iterations?: number;
   durationMs?: number;
+  /** An iteration sends its templates all at once instead of one after another. */
+  stepsAtOnce?: boolean;
 }
 
 /** What the worker reads on stdin. */
 export interface LoadSpec extends Target, LoadShape {
   templates: RequestTemplate[];
+  /** Further targets, which templates name by index (several clusters in one iteration). */
+  targets?: Target[];
 }
 
 /** What the worker prints: per template, every successful request's latency. */
 export interface LoadRun {
   seconds: number;
+  /** Every measured successful iteration's latency: all its templates, one after another or at once. */
+  iterationsMs: number[];
   steps: {
     request: string;
     requests: number;
@@ -68,10 +78,17 @@ export interface RequestSummary extends Figures {
 export interface LoadSummary extends RequestSummary {
   /** The same figures per template. */
   steps: RequestSummary[];
+  /** The same figures for whole iterations (all templates), when there are several templates. */
+  iteration: Figures;
 }
 
-export async function runLoad(target: Target, templates: RequestTemplate[], shape: LoadShape): Promise<LoadRun> {
-  const spec: LoadSpec = { ...target, ...shape, templates };
+export async function runLoad(
+  target: Target,
+  templates: RequestTemplate[],
+  shape: LoadShape,
+  targets?: Target[],
+): Promise<LoadRun> {
+  const spec: LoadSpec = { ...target, ...shape, templates, targets };
   // A cluster-wide list is hundreds of megabytes; checking its item count parses it once.
   return runWorker<LoadRun>('load worker', LOAD_WORKER, spec, { nodeArgs: ['--max-old-space-size=8192'] });
 }
@@ -81,9 +98,15 @@ export function summarize(runs: LoadRun[]): LoadSummary {
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   const steps = runs[0].steps.map((_, i) => runs.map((run) => run.steps[i]));
   const stepSummaries = steps.map((parts) => figures(parts[0].request, parts, seconds));
+  const iterations = runs.flatMap((run) => run.iterationsMs).sort((a, b) => a - b);
   return {
     ...figures(stepSummaries.map((s) => s.request).join(' then '), steps.flat(), seconds),
     steps: stepSummaries,
+    iteration: {
+      p50Ms: percentile(iterations, 50),
+      p99Ms: percentile(iterations, 99),
+      throughputPerSec: iterations.length / seconds,
+    },
   };
 }
 

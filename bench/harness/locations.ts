@@ -7,6 +7,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const CLI = process.env.PADDOCK_BENCH_CLI ?? path.join(REPO_ROOT, 'dist/gateway/cli.js');
 export const LOAD_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/load-worker.js');
 export const WATCH_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/watch-worker.js');
+export const CACHE_MEMORY_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/cache-memory-worker.js');
 export const BARE_PROXY = path.join(REPO_ROOT, 'dist/bench/harness/bare-proxy.js');
 export const TENANT_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/tenant-worker.js');
 /** `PADDOCK_BENCH_RESULTS` moves the results (and profiles) elsewhere, e.g. to a test's temp dir. */

@@ -4,9 +4,11 @@
  * the answers to earlier ones, so the event stream is as steady as the devcluster allows. Lanes
  * run side by side, each over objects of its own, so that an object is always created before
  * it is patched: a lane's first write to an object creates it (an ADDED event), the next ones
- * patch its annotations (MODIFIED).
+ * patch its annotations (MODIFIED). Several writers can share one numbering (one per cluster,
+ * writing every `stride`-th number from `offset`), and write Pods instead of ConfigMaps.
  */
 import { Pool } from 'undici';
+import { realisticPod } from './pods.js';
 import { sleep } from './sleep.js';
 import type { Target } from './target.js';
 import { stampAnnotations } from './watch-stamp.js';
@@ -22,6 +24,14 @@ export interface WriterRun {
   firstError?: string;
 }
 
+export interface WriterOptions {
+  /** What is written: ConfigMaps (the default) or realistic Pods. */
+  resource?: 'configmaps' | 'pods';
+  /** Write i is numbered `offset + i * stride`, so that writers to several clusters share one numbering. */
+  stride?: number;
+  offset?: number;
+}
+
 /** `writes` writes at `perSecond` into `namespace` upstream, on objects named `<prefix>-<lane>-<n>`. */
 export async function writePaced(
   target: Target,
@@ -29,6 +39,7 @@ export async function writePaced(
   prefix: string,
   writes: number,
   perSecond: number,
+  { resource = 'configmaps', stride = 1, offset = 0 }: WriterOptions = {},
 ): Promise<WriterRun> {
   const pool = new Pool(target.origin, {
     connections: LANES,
@@ -51,17 +62,22 @@ export async function writePaced(
   const started = performance.now();
   const lane = async (laneIndex: number) => {
     for (let own = 0; next < writes; own++) {
-      const seq = next++;
-      const wait = started + (seq * 1000) / perSecond - performance.now();
+      const index = next++;
+      const seq = offset + index * stride;
+      const wait = started + (index * 1000) / perSecond - performance.now();
       if (wait > 1) await sleep(wait);
       const name = `${prefix}-${laneIndex}-${own % OBJECTS_PER_LANE}`;
       const create = own < OBJECTS_PER_LANE;
       const annotations = stampAnnotations(seq);
-      const body = create ? configMap(name, annotations) : { metadata: { annotations } };
+      const body = !create
+        ? { metadata: { annotations } }
+        : resource === 'pods'
+          ? stampedPod(namespace, name, annotations)
+          : configMap(name, annotations);
       try {
         const res = await pool.request({
           method: create ? 'POST' : 'PATCH',
-          path: `/api/v1/namespaces/${namespace}/configmaps${create ? '' : `/${name}`}`,
+          path: `/api/v1/namespaces/${namespace}/${resource}${create ? '' : `/${name}`}`,
           headers: {
             ...target.headers,
             'content-type': create ? 'application/json' : 'application/merge-patch+json',
@@ -73,7 +89,7 @@ export async function writePaced(
         if (res.statusCode !== (create ? 201 : 200)) throw new Error(`${res.statusCode} ${text.slice(0, 300)}`);
       } catch (err) {
         failedSeqs.push(seq);
-        firstError ??= `${create ? 'creating' : 'patching'} ConfigMap ${namespace}/${name}: ${(err as Error).message}`;
+        firstError ??= `${create ? 'creating' : 'patching'} ${resource} ${namespace}/${name}: ${(err as Error).message}`;
       }
     }
   };
@@ -81,6 +97,12 @@ export async function writePaced(
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
   return { seconds, failedSeqs, firstError };
+}
+
+/** A realistic Pod named `name`, carrying the stamp among its annotations. */
+function stampedPod(namespace: string, name: string, annotations: Record<string, string>): Record<string, unknown> {
+  const pod = realisticPod(namespace, 0) as { metadata: { annotations: Record<string, string> } };
+  return { ...pod, metadata: { ...pod.metadata, name, annotations: { ...pod.metadata.annotations, ...annotations } } };
 }
 
 /** A small application config, as a Helm chart would render it. */

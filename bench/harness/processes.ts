@@ -35,9 +35,30 @@ export function startDevclusterProcess(dataDir: string): Promise<ServerProcess> 
   );
 }
 
+/** A member cluster the gateway is started with: `--upstream NAME=KUBECONFIG`. */
+export interface UpstreamCluster {
+  name: string;
+  kubeconfigPath: string;
+}
+
 /** `Paddock is up: the gateway listens on URL` and `  admin kubeconfig   PATH` (before: `paddock gateway listening on URL; admin kubeconfig: PATH`), with `nodeArgs` (e.g. `--cpu-prof`) for its node and `serveArgs` (e.g. `--key-algorithm rsa`) for `paddock serve`. */
-export async function startGatewayProcess(
+export function startGatewayProcess(
   upstreamKubeconfigPath: string,
+  dataDir: string,
+  nodeArgs: string[],
+  serveArgs: string[] = [],
+): Promise<ServerProcess> {
+  return startGatewayProcessOver(
+    [{ name: 'member1', kubeconfigPath: upstreamKubeconfigPath }],
+    dataDir,
+    nodeArgs,
+    serveArgs,
+  );
+}
+
+/** The same, over several member clusters. */
+export async function startGatewayProcessOver(
+  upstreams: UpstreamCluster[],
   dataDir: string,
   nodeArgs: string[],
   serveArgs: string[] = [],
@@ -48,8 +69,7 @@ export async function startGatewayProcess(
     nodeArgs,
     [
       'serve',
-      '--upstream',
-      `member1=${upstreamKubeconfigPath}`,
+      ...upstreams.flatMap(({ name, kubeconfigPath }) => ['--upstream', `${name}=${kubeconfigPath}`]),
       '--listen',
       '127.0.0.1:0',
       '--data-dir',

@@ -86,3 +86,11 @@ export async function openWatchers(spec: WatchSpec): Promise<OpenWatchers> {
     },
   };
 }
+
+/** Nearest rank over a histogram of [value, count], ascending (a WatchRun's latencies, pooled). */
+export function histogramPercentile(histogram: [number, number][], total: number, p: number): number {
+  const rank = Math.ceil((p / 100) * total);
+  let seen = 0;
+  for (const [value, count] of histogram) if ((seen += count) >= rank) return value;
+  return NaN;
+}

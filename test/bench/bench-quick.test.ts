@@ -26,7 +26,7 @@ function requestCounts(
  * end with every request answered, and write its results. Their numbers are not looked at.
  */
 describe('bench: every benchmark runs at its quick size', function () {
-  this.timeout(300_000);
+  this.timeout(600_000);
 
   it('`npm run bench -- --quick` exits 0 and writes a result per benchmark, with no failed request', async () => {
     const results = await makeTempDir('bench-results');
@@ -56,6 +56,7 @@ describe('bench: every benchmark runs at its quick size', function () {
         'watch.json',
         'tenants.json',
         'memory.json',
+        'cache.json',
       ]);
       for (const file of files) {
         const result = JSON.parse(await readFile(path.join(results.dir, file), 'utf8'));

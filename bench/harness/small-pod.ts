@@ -1,16 +1,12 @@
 /**
- * `node --expose-gc dist/bench/cached-object-memory.js [count]`: what a small Pod costs in the
- * multi-cluster cache (its CachedObject in a ClusterResourceStore, with the store's key, maps and
- * namespace and tenant indexes), against the bytes of its JSON. Measures; asserts nothing.
+ * The small objects the `cache` benchmark fills the multi-cluster cache with in one process: a
+ * running Pod as a cluster sends one for `kubectl run` (about 2.4 KB of JSON, managedFields
+ * included), each with its own name, namespace, uid, IPs and tenant label.
  */
-import { ClusterResourceStore } from '../cache/cluster-resource-store.js';
-import { selectableFieldsOf, toCachedObject } from '../cache/to-cached-object.js';
-import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
-
-const PODS = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
+import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 
 /** A Pod as a cluster sends one for `kubectl run`: scheduled, running, with kubectl's and the kubelet's managedFields. */
-function podJson(i: number): string {
+export function smallPodJson(i: number): string {
   const name = `web-${i.toString(36)}-7d9f8c6b5-x${(i * 7919).toString(36)}`;
   const time = '2026-12-01T22:00:00Z';
   return JSON.stringify({
@@ -93,38 +89,3 @@ function podJson(i: number): string {
     },
   });
 }
-
-function heapAfterGc(): number {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc === undefined) throw new Error('run with node --expose-gc');
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
-}
-
-const count = Number(process.argv[2] ?? 50_000);
-const fieldsOf = selectableFieldsOf('', 'pods', true);
-const store = new ClusterResourceStore('member', PODS);
-let sentBytes = 0;
-let textBytes = 0;
-const before = heapAfterGc();
-const items = [];
-for (let i = 0; i < count; i++) {
-  const json = podJson(i);
-  sentBytes += json.length;
-  const cached = toCachedObject(JSON.parse(json), fieldsOf);
-  textBytes += cached.text.length;
-  items.push(cached);
-}
-store.replace(items, String(100000 + count));
-items.length = 0;
-// Reads keep the keys sorted between writes: that array is part of the cost.
-const stored = store.size;
-const after = heapAfterGc();
-const perObject = (after - before) / count;
-const line = (label: string, value: string) => console.log(`${label.padEnd(44)} ${value}`);
-line('pods', String(stored));
-line('JSON as sent (with managedFields), bytes/pod', (sentBytes / count).toFixed(0));
-line('cached text (without managedFields), bytes/pod', (textBytes / count).toFixed(0));
-line('heap per cached pod, bytes', perObject.toFixed(0));
-line('heap / cached text', (perObject / (textBytes / count)).toFixed(2));
-line('heap / JSON as sent', (perObject / (sentBytes / count)).toFixed(2));
