@@ -94,12 +94,9 @@ export class CacheController {
     return revision;
   }
 
-  /** Lists every store of the resource again at its cluster's newest state (Reflector.resync); false when one could not be. */
-  async resync(resource: CacheResource): Promise<boolean> {
-    const results = await Promise.all(
-      this.cache.storesOf(resource).map((store) => this.feeds.get(store)?.reflector.resync() ?? Promise.resolve(false)),
-    );
-    return results.every(Boolean);
+  /** Lists a store again at its cluster's newest state (Reflector.resync); false when it could not be. */
+  refresh(store: ClusterResourceStore): Promise<boolean> {
+    return this.feeds.get(store)?.reflector.resync() ?? Promise.resolve(false);
   }
 
   /** Whether every store has had its first list. */

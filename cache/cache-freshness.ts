@@ -4,8 +4,12 @@
  * - `any` (resourceVersion "0", and pages after the first): once the store has listed.
  * - `consistent` (resourceVersion ""): at least as fresh as the cluster when the read arrived.
  *   The cluster's current revision is probed (the caller's probe: a `limit=1` list), shared among
- *   the reads that arrive while one is under way, and the store must reach it. Without a probe,
- *   a consistent read is served as `any`.
+ *   the reads that arrive while one is under way, and the store must reach it: by its watch's
+ *   events within a short wait (`consistentWaitMs`), else by the caller's `refresh` (a relist of
+ *   that store at the cluster's newest state). A quiet resource hears a BOOKMARK only about once
+ *   a minute, while the cluster's revision moves with every write of any kind (a node's Lease
+ *   every 10 s), so waiting longer seldom helps. Without a probe, a consistent read is served as
+ *   `any`.
  * - `atLeast` (a version N): the store must reach N; if it does not in time, the read fails
  *   as kube's watch cache fails it (504 Too large resource version).
  *
@@ -20,6 +24,9 @@ export type Freshness = { kind: 'any' } | { kind: 'consistent' } | { kind: 'atLe
 
 /** The revision a cluster's resource is at now, as a list of it would report. */
 export type RevisionProbe = (cluster: string, resource: CacheResource) => Promise<string>;
+
+/** Lists a store again at its cluster's newest state; false when that could not be done. */
+export type StoreRefresh = (store: ClusterResourceStore) => Promise<boolean>;
 
 /** Why a read cannot be answered from the cache. */
 export interface Stale {
@@ -43,6 +50,8 @@ export class FreshnessGate {
   constructor(
     private readonly currentRevision: RevisionProbe | undefined,
     private readonly timeoutMs: number,
+    private readonly consistentWaitMs = timeoutMs,
+    private readonly refresh?: StoreRefresh,
   ) {
     this.probes = new SharedProbe((key) => {
       const { cluster, resource } = this.probeTargets.get(key)!;
@@ -68,7 +77,9 @@ export class FreshnessGate {
     } catch (err) {
       return this.stale(store, `its current revision could not be read: ${(err as Error).message}`);
     }
-    if (await store.waitUntilFresh(revision, this.timeoutMs)) return undefined;
+    if (await store.waitUntilFresh(revision, this.consistentWaitMs)) return undefined;
+    // Listed again after the read arrived: as fresh as the read asks.
+    if (this.refresh && (await this.refresh(store))) return undefined;
     return this.stale(store, `its cache is at ${store.resourceVersion}, behind the cluster's ${revision}`);
   }
 

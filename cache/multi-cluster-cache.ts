@@ -13,7 +13,14 @@ import { notFound, type GroupResource } from '../apiserver/status.js';
 import { answerText } from './cached-object-text.js';
 import type { CachedObject } from './cached-object.js';
 import { ambiguousObject, tooOldResourceVersion } from './cache-errors.js';
-import { FreshnessGate, freshnessOf, type Freshness, type RevisionProbe, type Stale } from './cache-freshness.js';
+import {
+  FreshnessGate,
+  freshnessOf,
+  type Freshness,
+  type RevisionProbe,
+  type Stale,
+  type StoreRefresh,
+} from './cache-freshness.js';
 import { selects, type CacheReadOptions } from './cache-read-options.js';
 import {
   ClusterResourceStore,
@@ -31,6 +38,10 @@ export interface MultiClusterCacheOptions {
   currentRevision?: RevisionProbe;
   /** How long a read waits for a store to be fresh enough: kube's watch cache waits 3 s. */
   freshnessTimeoutMs?: number;
+  /** How long a consistent read waits for a store's watch to reach the cluster's revision before it refreshes the store. */
+  consistentWaitMs?: number;
+  /** Lists a store again at its cluster's newest state, for a consistent read its watch did not make fresh in time. */
+  refresh?: StoreRefresh;
   /** Events per store a watch can resume after. */
   eventWindow?: number;
 }
@@ -74,6 +85,8 @@ export class MultiClusterCache {
     this.freshness = new FreshnessGate(
       options.currentRevision,
       options.freshnessTimeoutMs ?? DEFAULT_FRESHNESS_TIMEOUT_MS,
+      options.consistentWaitMs ?? options.freshnessTimeoutMs ?? DEFAULT_FRESHNESS_TIMEOUT_MS,
+      options.refresh,
     );
     this.eventWindow = options.eventWindow ?? DEFAULT_EVENT_WINDOW;
   }

@@ -44,7 +44,7 @@ export class GatewayMetrics {
 
   readonly cacheReads = new Counter({
     name: 'paddock_cache_reads_total',
-    help: 'Reads through the search proxy answered by the multi-cluster cache: at once (cache), or after its stores listed again to be as fresh as a consistent read asks (resynced).',
+    help: 'Reads through the search proxy for the multi-cluster cache: answered (cache), or 503 because a store could not be made fresh enough (unavailable).',
     labelNames: ['answer'] as const,
     registers: [this.registry],
   });

@@ -9,9 +9,9 @@
  * - **the search API** `/apis/search.karmada.io/v1alpha1/search/cache/<path>`: the cached objects
  *   of a resource, by label selector, in Karmada's answer shape.
  *
- * A consistent read (resourceVersion "") the cache cannot vouch for in time is answered after
- * the resource's stores have listed again at their clusters' newest state (CacheController.resync):
- * then the cache is at least as fresh as every cluster was when the read arrived.
+ * A consistent read (resourceVersion "") waits for the cache to be as fresh as the clusters, or
+ * for the stores behind to list again (cache/cache-freshness.ts); a read the cache still cannot
+ * answer (a cluster that does not answer its list) is 503.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -19,7 +19,6 @@ import { readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js
 import { isObject } from '../apiserver/json.js';
 import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, methodNotAllowed, serviceUnavailable } from '../apiserver/status.js';
-import type { CacheController } from '../cache/cache-controller.js';
 import { serveCacheRead } from '../cache/cache-response.js';
 import { answerText, CACHE_SOURCE_ANNOTATION } from '../cache/cached-object-text.js';
 import type { CacheResource } from '../cache/cluster-resource-store.js';
@@ -37,7 +36,6 @@ const CACHED_VERBS = new Set(['get', 'list', 'watch']);
 
 export interface SearchApiOptions {
   cache: MultiClusterCache;
-  controller: CacheController;
   clusterNamed: (name: string) => ClusterMember | undefined;
   defaultCluster: () => ClusterMember | undefined;
   metrics: GatewayMetrics;
@@ -128,15 +126,8 @@ export class SearchApi {
       watch: info.verb === 'watch',
     };
     const stale = await serveCacheRead(req, res, this.options.cache, read);
-    if (!stale) return this.options.metrics.cacheReads.inc({ answer: 'cache' });
-    if (!(await this.options.controller.resync(resource)))
-      throw serviceUnavailable(`the cache of ${resource.resource} could not be refreshed: ${stale.reason}`);
-    // Listed again after the read arrived: as fresh as a consistent read asks, whatever happens since.
-    const again = new URLSearchParams(query);
-    again.set('resourceVersion', '0');
-    const still = await serveCacheRead(req, res, this.options.cache, { ...read, query: again });
-    if (still) throw serviceUnavailable(`the cache of ${resource.resource} in ${still.cluster}: ${still.reason}`);
-    this.options.metrics.cacheReads.inc({ answer: 'resynced' });
+    this.options.metrics.cacheReads.inc({ answer: stale ? 'unavailable' : 'cache' });
+    if (stale) throw serviceUnavailable(`the search cache cannot answer: ${stale.reason}`);
   }
 
   /** Karmada's search API: only the `cache` category reads anything; labelSelector is the one option. */

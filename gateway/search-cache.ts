@@ -20,6 +20,13 @@ import type { AdminIdentity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
 import { SearchApi } from './search-api.js';
 
+/**
+ * How long a consistent read waits for a store's watch to reach its cluster's revision before the
+ * store lists again: events arrive within milliseconds, and a quiet resource would wait for a
+ * BOOKMARK that comes about once a minute.
+ */
+const CONSISTENT_WAIT_MS = 200;
+
 /** Where the gateway's ApiServer keeps ResourceRegistries. */
 const RESOURCE_REGISTRIES_PREFIX = '/registry/search.karmada.io/resourceregistries/';
 
@@ -48,11 +55,12 @@ export class SearchCache implements SearchRoutes {
   constructor(private readonly options: SearchCacheOptions) {
     this.cache = new MultiClusterCache({
       currentRevision: (cluster, resource) => this.controller.currentRevision(cluster, resource),
+      consistentWaitMs: CONSISTENT_WAIT_MS,
+      refresh: (store) => this.controller.refresh(store),
     });
     this.controller = new CacheController(this.cache);
     this.api = new SearchApi({
       cache: this.cache,
-      controller: this.controller,
       clusterNamed: (name) => options.clusters.get(name),
       defaultCluster: () => options.clusters.get(options.defaultCluster),
       metrics: options.metrics,

@@ -260,6 +260,52 @@ describe('cache: MultiClusterCache reads from memory', () => {
       expect(zero.fresh, 'resourceVersion "0" is served at once').to.equal(true);
     });
 
+    it("a store its watch did not bring to the cluster's revision in the short wait is refreshed, and the read answered from it", async () => {
+      const probe = controlledProbe();
+      const refreshed: string[] = [];
+      let refreshWorks = true;
+      const cache = new MultiClusterCache({
+        currentRevision: (cluster) => probe.currentRevision(cluster),
+        freshnessTimeoutMs: 60_000,
+        consistentWaitMs: 20,
+        refresh: async (store) => {
+          refreshed.push(store.cluster);
+          if (!refreshWorks) return false;
+          store.replace([pod('listed-again', { resourceVersion: '9' })], '9');
+          return true;
+        },
+      });
+      cache.updateCache(
+        new Map([
+          ['c1', [{ resource: PODS, namespaces: 'all' as const }]],
+          ['c2', [{ resource: PODS, namespaces: 'all' as const }]],
+        ]),
+        [PODS],
+      );
+      cache.storeOf('c1', PODS)!.replace([pod('one', { resourceVersion: '5' })], '5');
+      cache.storeOf('c2', PODS)!.replace([pod('old', { resourceVersion: '5' })], '5');
+      const options = parseCacheReadOptions(new URLSearchParams(), PODS);
+      const read = cache.list({ resource: PODS, namespace: '', options });
+      await settle();
+      probe.answer('5');
+      probe.answer('9');
+      const answer = await read;
+      expect(refreshed, 'only the store behind its cluster lists again').to.deep.equal(['c2']);
+      expect(answer.fresh && answer.value.items.map((item) => JSON.parse(item).metadata.name)).to.deep.equal([
+        'one',
+        'listed-again',
+      ]);
+      refreshWorks = false;
+      const failing = cache.list({ resource: PODS, namespace: '', options });
+      await settle();
+      probe.answer('5');
+      probe.answer('12');
+      expect(await failing, 'a refresh that fails leaves the read stale').to.deep.include({
+        fresh: false,
+        cluster: 'c2',
+      });
+    });
+
     it('a store that has not listed yet makes any read stale', async () => {
       const cache = new MultiClusterCache({ freshnessTimeoutMs: 1 });
       cache.updateCache(new Map([['c1', [{ resource: PODS, namespaces: 'all' as const }]]]), [PODS]);
