@@ -1,6 +1,7 @@
 import type { BenchOptions } from './environment.js';
 import { runLoad, summarize, type LoadRun, type LoadShape, type LoadSummary, type RequestTemplate } from './load.js';
 import { progress } from './results.js';
+import type { Target } from './target.js';
 import type { BenchTenant } from './tenant.js';
 
 /**
@@ -17,21 +18,49 @@ export async function measureBoth(
   shape: LoadShape,
   rounds: number,
 ): Promise<{ direct: LoadSummary; gateway: LoadSummary }> {
+  const [directSummary, gatewaySummary] = await measureSides(
+    what,
+    [
+      { name: 'direct', target: tenant.direct, templates: direct },
+      { name: 'gateway', target: tenant.gateway, templates: gateway },
+    ],
+    shape,
+    rounds,
+  );
+  return { direct: directSummary, gateway: gatewaySummary };
+}
+
+/** One way to the upstream: where the load goes, as whom, with which requests. */
+export interface Side {
+  name: string;
+  target: Target;
+  templates: RequestTemplate[];
+}
+
+/**
+ * measureBoth for any number of sides: each round runs every side once, in order in even rounds
+ * and in reverse in odd ones (A B C, C B A, ...), so each side has its turn early and late.
+ */
+export async function measureSides(
+  what: string,
+  sides: Side[],
+  shape: LoadShape,
+  rounds: number,
+): Promise<LoadSummary[]> {
   const part: LoadShape = {
     ...shape,
     ...(shape.iterations !== undefined ? { iterations: Math.ceil(shape.iterations / rounds) } : {}),
     ...(shape.durationMs !== undefined ? { durationMs: shape.durationMs / rounds } : {}),
   };
-  const runs = { direct: [] as LoadRun[], gateway: [] as LoadRun[] };
+  const runs = sides.map((): LoadRun[] => []);
+  const order = sides.map((_, i) => i);
   for (let round = 0; round < rounds; round++) {
-    for (const side of round % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const)) {
-      progress(`${what}: ${side} (${round + 1}/${rounds})`);
-      runs[side].push(
-        await runLoad(side === 'direct' ? tenant.direct : tenant.gateway, side === 'direct' ? direct : gateway, part),
-      );
+    for (const i of round % 2 === 0 ? order : [...order].reverse()) {
+      progress(`${what}: ${sides[i].name} (${round + 1}/${rounds})`);
+      runs[i].push(await runLoad(sides[i].target, sides[i].templates, part));
     }
   }
-  return { direct: summarize(runs.direct), gateway: summarize(runs.gateway) };
+  return runs.map(summarize);
 }
 
 /** Alternating runs per side for short requests; two suffice to check that a benchmark runs. */
