@@ -14,6 +14,7 @@ import { startHaproxyProcess } from './harness/haproxy.js';
 import { podName } from './harness/pods.js';
 import { startBareProxyProcess, stopProcess, type ServerProcess } from './harness/processes.js';
 import { caseOf, formatMs, formatPerSecond, formatRatio, report, type CaseResult } from './harness/results.js';
+import type { RequestSummary } from './harness/load.js';
 import { targetOf } from './harness/target.js';
 import { createBenchTenant } from './harness/tenant.js';
 import { printTable } from './table.js';
@@ -49,12 +50,13 @@ export async function benchGet(options: BenchOptions): Promise<number> {
       const upstreamGet = [{ method: 'GET', path: `/api/v1/namespaces/${TENANT}-default/pods/${podName(0)}` }];
       const sides: Side[] = [
         { name: 'direct', target: tenant.direct, templates: upstreamGet },
-        { name: 'HAProxy', target: haproxy, templates: upstreamGet },
-        { name: 'bare Node proxy', target: bare, templates: upstreamGet },
+        { name: 'HAProxy', target: haproxy, templates: upstreamGet, pid: floors[0].pid },
+        { name: 'bare Node proxy', target: bare, templates: upstreamGet, pid: floors[1].pid },
         {
           name: 'gateway',
           target: tenant.gateway,
           templates: [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }],
+          pid: env.gateway.pid,
         },
       ];
       const cases: CaseResult[] = [];
@@ -78,36 +80,30 @@ export async function benchGet(options: BenchOptions): Promise<number> {
 /** Per client count, one row per path: direct first, then each path with its ratios to direct. */
 function printPaths(name: string, quick: boolean, cases: CaseResult[]): void {
   process.stdout.write(
-    `\n${name}${quick ? ' (quick)' : ''}: every path measured in the same alternating runs; ratios are path/direct for latency and direct/path for throughput (1.00x: no cost)\n`,
+    `\n${name}${quick ? ' (quick)' : ''}: every path measured in the same alternating runs; ratios are path/direct for latency and direct/path for throughput (1.00x: no cost); its CPU: the proxy's or the gateway's CPU time per request\n`,
   );
+  const row = (label: string, clients: number, summary: RequestSummary, ratios?: CaseResult['ratios']) => [
+    label,
+    String(clients),
+    formatMs(summary.p50Ms),
+    ratios ? formatRatio(ratios.p50) : '',
+    formatMs(summary.p99Ms),
+    ratios ? formatRatio(ratios.p99) : '',
+    formatPerSecond(summary.throughputPerSec),
+    ratios ? formatRatio(ratios.throughput) : '',
+    summary.cpuUsPerRequest === undefined ? '' : summary.cpuUsPerRequest.toFixed(0),
+  ];
   const rows: string[][] = [];
   for (const clients of new Set(cases.map((c) => c.concurrency))) {
     const atClients = cases.filter((c) => c.concurrency === clients);
-    const direct = atClients[0].direct;
-    rows.push([
-      'direct',
-      String(clients),
-      formatMs(direct.p50Ms),
-      '',
-      formatMs(direct.p99Ms),
-      '',
-      formatPerSecond(direct.throughputPerSec),
-      '',
-    ]);
+    rows.push(row('direct', clients, atClients[0].direct));
     for (const { label, caseName } of PATHS) {
       const c = atClients.find((found) => found.name === caseName);
-      if (!c) continue;
-      rows.push([
-        label,
-        String(clients),
-        formatMs(c.gateway.p50Ms),
-        formatRatio(c.ratios.p50),
-        formatMs(c.gateway.p99Ms),
-        formatRatio(c.ratios.p99),
-        formatPerSecond(c.gateway.throughputPerSec),
-        formatRatio(c.ratios.throughput),
-      ]);
+      if (c) rows.push(row(label, clients, c.gateway, c.ratios));
     }
   }
-  printTable(['GET one pod', 'clients', 'p50 ms', 'p50 ratio', 'p99 ms', 'p99 ratio', 'req/s', 'req/s ratio'], rows);
+  printTable(
+    ['GET one pod', 'clients', 'p50 ms', 'p50 ratio', 'p99 ms', 'p99 ratio', 'req/s', 'req/s ratio', 'its CPU µs/req'],
+    rows,
+  );
 }

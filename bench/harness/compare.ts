@@ -1,5 +1,6 @@
 import type { BenchOptions } from './environment.js';
 import { runLoad, summarize, type LoadRun, type LoadShape, type LoadSummary, type RequestTemplate } from './load.js';
+import { cpuSeconds } from './process-stats.js';
 import { progress } from './results.js';
 import type { Target } from './target.js';
 import type { BenchTenant } from './tenant.js';
@@ -35,6 +36,8 @@ export interface Side {
   name: string;
   target: Target;
   templates: RequestTemplate[];
+  /** The process in the way (a proxy, the gateway), whose CPU time per request is measured. */
+  pid?: number;
 }
 
 /**
@@ -53,14 +56,24 @@ export async function measureSides(
     ...(shape.durationMs !== undefined ? { durationMs: shape.durationMs / rounds } : {}),
   };
   const runs = sides.map((): LoadRun[] => []);
+  const cpu = sides.map(() => ({ seconds: 0, requests: 0 }));
   const order = sides.map((_, i) => i);
   for (let round = 0; round < rounds; round++) {
     for (const i of round % 2 === 0 ? order : [...order].reverse()) {
+      const { pid, target, templates } = sides[i];
       progress(`${what}: ${sides[i].name} (${round + 1}/${rounds})`);
-      runs[i].push(await runLoad(sides[i].target, sides[i].templates, part));
+      const before = pid === undefined ? 0 : await cpuSeconds(pid);
+      const run = await runLoad(target, templates, part);
+      runs[i].push(run);
+      if (pid === undefined) continue;
+      cpu[i].seconds += (await cpuSeconds(pid)) - before;
+      cpu[i].requests += run.steps.reduce((sum, step) => sum + step.requests, part.warmup * templates.length);
     }
   }
-  return runs.map(summarize);
+  return runs.map((sideRuns, i) => ({
+    ...summarize(sideRuns),
+    ...(sides[i].pid === undefined ? {} : { cpuUsPerRequest: (cpu[i].seconds * 1e6) / cpu[i].requests }),
+  }));
 }
 
 /** Alternating runs per side for short requests; two suffice to check that a benchmark runs. */
