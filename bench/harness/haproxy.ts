@@ -49,7 +49,10 @@ async function which(command: string): Promise<string | undefined> {
  * The configuration: one frontend, one backend, nothing else. HTTP mode (each request parsed and
  * forwarded on its own, as a gateway must), keep-alive on both sides (HAProxy 2.x's default mode,
  * `http-reuse always` to let any idle upstream connection carry any client's next request, as an
- * undici Pool does), the default of one thread per core, no logging.
+ * undici Pool does), the default of one thread per core, no logging. A request sent on an idle
+ * upstream connection just as the devcluster closes it (Node's server does after 5 s idle, which
+ * it announces in `Keep-Alive: timeout=5`; undici heeds that, HAProxy does not) gets no answer:
+ * HAProxy then sends it again (`retry-on`), as it would in front of any server, instead of a 502.
  */
 export function haproxyConfig(files: {
   port: number;
@@ -69,6 +72,8 @@ defaults
   timeout client 60s
   timeout server 60s
   timeout http-keep-alive 60s
+  retries 3
+  retry-on conn-failure empty-response junk-response
 
 frontend tenants
   bind 127.0.0.1:${files.port} ssl crt ${files.servingPem}
