@@ -1,22 +1,33 @@
 /**
  * `get`: GET of one realistic Pod by 1, 16 and 64 concurrent clients, on the direct path and
  * through the gateway: the fixed cost the gateway adds to every request (TLS termination,
- * authentication, translation up and down, a second hop). Beside it, the same GETs through a
- * bare TLS proxy that only forwards bytes (harness/bare-proxy.ts): the part of the cost that is
- * the second hop itself, the floor for any gateway that forwards the request.
+ * authentication, translation up and down, a second hop). Beside it, in the same alternating
+ * runs, the same GETs through two proxies that only forward, the floors for any gateway that
+ * forwards the request: HAProxy (harness/haproxy.ts) and a bare Node proxy built from what the
+ * gateway is built from (harness/bare-proxy.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { measureBoth, roundsFor } from './harness/compare.js';
+import { measureSides, roundsFor, type Side } from './harness/compare.js';
 import { withEnvironment, type BenchOptions } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
+import { startHaproxyProcess } from './harness/haproxy.js';
 import { podName } from './harness/pods.js';
-import { startBareProxyProcess, stopProcess } from './harness/processes.js';
-import { caseOf, report, type CaseResult } from './harness/results.js';
+import { startBareProxyProcess, stopProcess, type ServerProcess } from './harness/processes.js';
+import { caseOf, formatMs, formatPerSecond, formatRatio, report, type CaseResult } from './harness/results.js';
+import type { RequestSummary } from './harness/load.js';
 import { targetOf } from './harness/target.js';
 import { createBenchTenant } from './harness/tenant.js';
+import { printTable } from './table.js';
 
 const TENANT = 'benget';
 const CLIENTS = [1, 16, 64];
+
+/** The paths besides the direct one, in the order of the table, with the name of their case in the JSON. */
+const PATHS = [
+  { label: 'HAProxy', caseName: 'GET one pod, HAProxy (floor)' },
+  { label: 'bare Node proxy', caseName: 'GET one pod, bare TLS proxy (floor)' },
+  { label: 'gateway', caseName: 'GET one pod' },
+] as const;
 
 export async function benchGet(options: BenchOptions): Promise<number> {
   const shape = (concurrency: number) => ({
@@ -29,39 +40,70 @@ export async function benchGet(options: BenchOptions): Promise<number> {
     const upstream = new UpstreamWriter(env.upstreamAdmin);
     await upstream.createPods([`${TENANT}-default`], 1);
     await upstream.close();
-    const bareProxy = await startBareProxyProcess(env.devcluster.kubeconfigPath, env.dir);
+    const floors: ServerProcess[] = [];
     try {
-      const bare = {
-        ...tenant,
-        gateway: targetOf(await readFile(bareProxy.kubeconfigPath, 'utf8'), tenant.direct.headers),
-      };
-      const upstreamPath = `/api/v1/namespaces/${TENANT}-default/pods/${podName(0)}`;
+      floors.push(await startHaproxyProcess(env.devcluster.kubeconfigPath, env.dir));
+      floors.push(await startBareProxyProcess(env.devcluster.kubeconfigPath, env.dir));
+      const [haproxy, bare] = await Promise.all(
+        floors.map(async (floor) => targetOf(await readFile(floor.kubeconfigPath, 'utf8'), tenant.direct.headers)),
+      );
+      const upstreamGet = [{ method: 'GET', path: `/api/v1/namespaces/${TENANT}-default/pods/${podName(0)}` }];
+      const sides: Side[] = [
+        { name: 'direct', target: tenant.direct, templates: upstreamGet },
+        { name: 'HAProxy', target: haproxy, templates: upstreamGet, pid: floors[0].pid },
+        { name: 'bare Node proxy', target: bare, templates: upstreamGet, pid: floors[1].pid },
+        {
+          name: 'gateway',
+          target: tenant.gateway,
+          templates: [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }],
+          pid: env.gateway.pid,
+        },
+      ];
       const cases: CaseResult[] = [];
       for (const clients of CLIENTS) {
-        const name = `GET one pod, ${clients} client${clients === 1 ? '' : 's'}`;
-        const { direct, gateway } = await measureBoth(
-          name,
-          tenant,
-          [{ method: 'GET', path: upstreamPath }],
-          [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }],
+        const [direct, ...others] = await measureSides(
+          `GET one pod, ${clients} client${clients === 1 ? '' : 's'}`,
+          sides,
           shape(clients),
           roundsFor(options),
         );
-        cases.push(caseOf('GET one pod', clients, direct, gateway));
-        const floor = await measureBoth(
-          `${name}, bare proxy`,
-          bare,
-          [{ method: 'GET', path: upstreamPath }],
-          [{ method: 'GET', path: upstreamPath }],
-          shape(clients),
-          roundsFor(options),
-        );
-        cases.push(caseOf('GET one pod, bare TLS proxy (floor)', clients, floor.direct, floor.gateway));
+        others.forEach((other, i) => cases.push(caseOf(PATHS[i].caseName, clients, direct, other)));
       }
       return cases;
     } finally {
-      await stopProcess(bareProxy.child);
+      for (const floor of floors) await stopProcess(floor.child);
     }
   });
-  return report('get', options.quick, result, run);
+  return report('get', options.quick, result, run, printPaths);
+}
+
+/** Per client count, one row per path: direct first, then each path with its ratios to direct. */
+function printPaths(name: string, quick: boolean, cases: CaseResult[]): void {
+  process.stdout.write(
+    `\n${name}${quick ? ' (quick)' : ''}: every path measured in the same alternating runs; ratios are path/direct for latency and direct/path for throughput (1.00x: no cost); its CPU: the proxy's or the gateway's CPU time per request\n`,
+  );
+  const row = (label: string, clients: number, summary: RequestSummary, ratios?: CaseResult['ratios']) => [
+    label,
+    String(clients),
+    formatMs(summary.p50Ms),
+    ratios ? formatRatio(ratios.p50) : '',
+    formatMs(summary.p99Ms),
+    ratios ? formatRatio(ratios.p99) : '',
+    formatPerSecond(summary.throughputPerSec),
+    ratios ? formatRatio(ratios.throughput) : '',
+    summary.cpuUsPerRequest === undefined ? '' : summary.cpuUsPerRequest.toFixed(0),
+  ];
+  const rows: string[][] = [];
+  for (const clients of new Set(cases.map((c) => c.concurrency))) {
+    const atClients = cases.filter((c) => c.concurrency === clients);
+    rows.push(row('direct', clients, atClients[0].direct));
+    for (const { label, caseName } of PATHS) {
+      const c = atClients.find((found) => found.name === caseName);
+      if (c) rows.push(row(label, clients, c.gateway, c.ratios));
+    }
+  }
+  printTable(
+    ['GET one pod', 'clients', 'p50 ms', 'p50 ratio', 'p99 ms', 'p99 ratio', 'req/s', 'req/s ratio', 'its CPU µs/req'],
+    rows,
+  );
 }

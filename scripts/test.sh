@@ -11,6 +11,13 @@ if ! command -v etcd >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server
 fi
 
+# test/bench/bench-quick.test.ts runs `get`, whose floor is HAProxy (bench/harness/haproxy.ts).
+if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
+  echo "haproxy not found: installing Debian's haproxy"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy
+fi
+
 if ! /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1; then
   echo "Python's kubernetes client not found: installing Debian's python3-kubernetes"
   apt-get update

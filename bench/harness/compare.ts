@@ -1,7 +1,9 @@
 import type { BenchOptions } from './environment.js';
 import type { Target } from './target.js';
 import { runLoad, summarize, type LoadRun, type LoadShape, type LoadSummary, type RequestTemplate } from './load.js';
+import { cpuSeconds } from './process-stats.js';
 import { progress } from './results.js';
+import type { Target } from './target.js';
 import type { BenchTenant } from './tenant.js';
 
 /**
@@ -18,21 +20,61 @@ export async function measureBoth(
   shape: LoadShape,
   rounds: number,
 ): Promise<{ direct: LoadSummary; gateway: LoadSummary }> {
+  const [directSummary, gatewaySummary] = await measureSides(
+    what,
+    [
+      { name: 'direct', target: tenant.direct, templates: direct },
+      { name: 'gateway', target: tenant.gateway, templates: gateway },
+    ],
+    shape,
+    rounds,
+  );
+  return { direct: directSummary, gateway: gatewaySummary };
+}
+
+/** One way to the upstream: where the load goes, as whom, with which requests. */
+export interface Side {
+  name: string;
+  target: Target;
+  templates: RequestTemplate[];
+  /** The process in the way (a proxy, the gateway), whose CPU time per request is measured. */
+  pid?: number;
+}
+
+/**
+ * measureBoth for any number of sides: each round runs every side once, in order in even rounds
+ * and in reverse in odd ones (A B C, C B A, ...), so each side has its turn early and late.
+ */
+export async function measureSides(
+  what: string,
+  sides: Side[],
+  shape: LoadShape,
+  rounds: number,
+): Promise<LoadSummary[]> {
   const part: LoadShape = {
     ...shape,
     ...(shape.iterations !== undefined ? { iterations: Math.ceil(shape.iterations / rounds) } : {}),
     ...(shape.durationMs !== undefined ? { durationMs: shape.durationMs / rounds } : {}),
   };
-  const runs = { direct: [] as LoadRun[], gateway: [] as LoadRun[] };
+  const runs = sides.map((): LoadRun[] => []);
+  const cpu = sides.map(() => ({ seconds: 0, requests: 0 }));
+  const order = sides.map((_, i) => i);
   for (let round = 0; round < rounds; round++) {
-    for (const side of round % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const)) {
-      progress(`${what}: ${side} (${round + 1}/${rounds})`);
-      runs[side].push(
-        await runLoad(side === 'direct' ? tenant.direct : tenant.gateway, side === 'direct' ? direct : gateway, part),
-      );
+    for (const i of round % 2 === 0 ? order : [...order].reverse()) {
+      const { pid, target, templates } = sides[i];
+      progress(`${what}: ${sides[i].name} (${round + 1}/${rounds})`);
+      const before = pid === undefined ? 0 : await cpuSeconds(pid);
+      const run = await runLoad(target, templates, part);
+      runs[i].push(run);
+      if (pid === undefined) continue;
+      cpu[i].seconds += (await cpuSeconds(pid)) - before;
+      cpu[i].requests += run.steps.reduce((sum, step) => sum + step.requests, part.warmup * templates.length);
     }
   }
-  return { direct: summarize(runs.direct), gateway: summarize(runs.gateway) };
+  return runs.map((sideRuns, i) => ({
+    ...summarize(sideRuns),
+    ...(sides[i].pid === undefined ? {} : { cpuUsPerRequest: (cpu[i].seconds * 1e6) / cpu[i].requests }),
+  }));
 }
 
 /** Alternating runs per side for short requests; two suffice to check that a benchmark runs. */

@@ -73,6 +73,8 @@ export interface RequestSummary extends Figures {
   errors: number;
   firstError?: string;
   meanResponseBytes: number;
+  /** The CPU time (user + system, all threads) of the process in the way (compare.ts, a side's `pid`) over every request of its runs, warmups included. */
+  cpuUsPerRequest?: number;
 }
 
 export interface LoadSummary extends RequestSummary {

@@ -74,21 +74,9 @@ export async function report(
   quick: boolean,
   cases: CaseResult[],
   { memory, cpuProfiles }: EnvironmentRun,
+  printCases: (name: string, quick: boolean, cases: CaseResult[]) => void = printCaseTable,
 ): Promise<number> {
-  process.stdout.write(
-    `\n${name}${quick ? ' (quick)' : ''}: ratios are gateway/direct for latency and direct/gateway for throughput, so each says how many times slower the gateway path is (1.00x: no cost)\n`,
-  );
-  printTable(
-    [name, 'clients', ...LATENCY_COLUMNS, 'direct req/s', 'gateway req/s', 'req/s ratio'],
-    cases.map((c) => [
-      c.name,
-      String(c.concurrency),
-      ...latencyCells(c),
-      formatPerSecond(c.direct.throughputPerSec),
-      formatPerSecond(c.gateway.throughputPerSec),
-      formatRatio(c.ratios.throughput),
-    ]),
-  );
+  printCases(name, quick, cases);
   process.stdout.write(
     `memory at the end: gateway RSS ${mib(memory.gatewayRssBytes)}, devcluster RSS ${mib(memory.devclusterRssBytes)}\n`,
   );
@@ -111,6 +99,24 @@ export async function report(
   await saveResults(name, { quick, memory, cpuProfiles, cases });
   await printProfiles(cpuProfiles);
   return errors;
+}
+
+/** One row per case: its direct and gateway figures side by side, and their ratios. */
+function printCaseTable(name: string, quick: boolean, cases: CaseResult[]): void {
+  process.stdout.write(
+    `\n${name}${quick ? ' (quick)' : ''}: ratios are gateway/direct for latency and direct/gateway for throughput, so each says how many times slower the gateway path is (1.00x: no cost)\n`,
+  );
+  printTable(
+    [name, 'clients', ...LATENCY_COLUMNS, 'direct req/s', 'gateway req/s', 'req/s ratio'],
+    cases.map((c) => [
+      c.name,
+      String(c.concurrency),
+      ...latencyCells(c),
+      formatPerSecond(c.direct.throughputPerSec),
+      formatPerSecond(c.gateway.throughputPerSec),
+      formatRatio(c.ratios.throughput),
+    ]),
+  );
 }
 
 // A side whose every request failed has no latency (null once through JSON).
