@@ -3,7 +3,6 @@ import type { Target } from './target.js';
 import { runLoad, summarize, type LoadRun, type LoadShape, type LoadSummary, type RequestTemplate } from './load.js';
 import { cpuSeconds } from './process-stats.js';
 import { progress } from './results.js';
-import type { Target } from './target.js';
 import type { BenchTenant } from './tenant.js';
 
 /**
