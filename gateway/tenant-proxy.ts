@@ -7,7 +7,7 @@ import { requestUp, type TranslatedRequest } from '../translate/request.js';
 import { credentialsFor } from './tenant-credentials.js';
 import { isLongRunning, type TenantLimits } from './tenant-limits.js';
 import { TenantRequest, type TenantIdentity, type TenantPathServices } from './tenant-request.js';
-import { TENANT_ROUTES } from './tenant-routes.js';
+import { TENANT_ROUTES, type TenantRoute } from './tenant-routes.js';
 import { tenantKindScope, type UpstreamConnection, type UpstreamScope } from './upstream-connection.js';
 import { failureStatus, tenantFailureStatus } from './upstream-failure.js';
 import { WatchLineMemo } from './watch-lines.js';
@@ -65,26 +65,29 @@ export class TenantProxy {
       }
       const ctx = tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant));
       const r = new TenantRequest(req, res, identity, ctx, upstream, lease, requestUrl(req.url), this.services);
+      let route: TenantRoute | undefined;
       try {
-        await this.serve(r, scope);
+        route = await this.routeFor(r, scope);
+        await route.serve(r);
       } catch (err) {
+        const where = `tenant proxy, ${route?.name ?? 'routing'}: ${req.method} ${req.url}`;
         if (res.headersSent) res.destroy();
-        else sendStatus(req, res, tenantFailureStatus(ctx, err, `tenant proxy: ${req.method} ${req.url}`));
+        else sendStatus(req, res, tenantFailureStatus(ctx, err, where));
       }
     } finally {
       lease.end();
     }
   }
 
-  /** The first route that matches serves; the request is translated before the first route that reads it translated. */
-  private async serve(r: TenantRequest, scope: UpstreamScope): Promise<void> {
+  /** The first route that matches; the request is translated before the first route that reads it translated. */
+  private async routeFor(r: TenantRequest, scope: UpstreamScope): Promise<TenantRoute> {
     let translated = false;
     for (const route of TENANT_ROUTES) {
       if (route.translated && !translated) {
         await this.translate(r, scope);
         translated = true;
       }
-      if (route.matches(r)) return route.serve(r);
+      if (route.matches(r)) return route;
     }
     throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
   }
@@ -102,7 +105,7 @@ export class TenantProxy {
       t = up();
     }
     if (!t) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
-    r.translated(t);
+    r.translatedAs(t);
     if (isLongRunning(t.info)) r.lease.openStream();
     r.headers = { ...(await credentialsFor(r)) };
   }

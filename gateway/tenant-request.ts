@@ -59,13 +59,13 @@ export class TenantRequest {
     return this.services.metrics;
   }
 
-  /** The request as it goes upstream; set once by `translated()`. */
+  /** The request as it goes upstream; set once by `translatedAs()`. */
   get t(): TranslatedRequest {
     if (!this.translation) throw new Error('the tenant request is not translated yet');
     return this.translation;
   }
 
-  translated(t: TranslatedRequest): void {
+  translatedAs(t: TranslatedRequest): void {
     this.translation = t;
   }
 

@@ -8,7 +8,6 @@ import { deleteOptionsUp, isWrite, readRequestBody, writeUp, contentTypeOf } fro
 import { isContainerLog, streamContainerLog } from './container-log.js';
 import { forwardRequest } from './forwarded-request.js';
 import { deleteOwnCollection, deletesBeyondNamespace } from './own-collection-delete.js';
-import type { Route } from './routes.js';
 import { isDiscovery, serveDiscovery } from './tenant-discovery.js';
 import { listInPages } from './tenant-list.js';
 import { isOpenApiV3, serveOpenApiV3, serveOpenApiV2 } from './tenant-openapi.js';
@@ -16,7 +15,11 @@ import type { TenantRequest } from './tenant-request.js';
 import { watch } from './tenant-watch.js';
 import { proxySubresource } from './workload-proxy.js';
 
-export interface TenantRoute extends Route<TenantRequest> {
+/** One entry of the table: what it serves, which requests, and how. */
+export interface TenantRoute {
+  readonly name: string;
+  matches(r: TenantRequest): boolean;
+  serve(r: TenantRequest): Promise<void> | void;
   /** The route reads the translated request (`r.t`): the request is translated up and its credentials chosen first. */
   readonly translated: boolean;
 }
