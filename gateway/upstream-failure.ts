@@ -79,3 +79,15 @@ export function sendUpstreamError(
 ): void {
   sendJson(req, res, code, upstreamErrorStatus(ctx, code, body, what));
 }
+
+/** The cluster's refusal of an admin's upgrade: its own Status, passed on as it is, else one saying what it answered. */
+export function adminUpgradeRefusal(code: number, body: string): Status {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    // Not a Status: described below.
+  }
+  if (isObject(parsed) && parsed.kind === 'Status') return parsed as Status;
+  return statusOf(code, 'InternalError', `the cluster answered the upgrade with ${code}: ${body.slice(0, 200)}`);
+}
