@@ -2,12 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readBody, sendStatus } from '../apiserver/handlers/http-io.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
-import { statusOf, type Status } from '../apiserver/status.js';
 import type { ClusterMember } from '../clusters/cluster-roster.js';
 import type { AdminIdentity } from './authenticate.js';
 import { streamBody } from './stream-body.js';
 import { pipeUpgrade } from './upgrade-proxy.js';
-import { failureStatus } from './upstream-failure.js';
+import { adminUpgradeRefusal, failureStatus } from './upstream-failure.js';
 
 /** Headers of one hop, and credentials the gateway replaces with its own. */
 const HOP_HEADERS = new Set([
@@ -80,18 +79,7 @@ export function passThroughUpgrade(
   cluster: ClusterMember,
   path = req.url ?? '/',
 ): void {
-  pipeUpgrade(req, socket, head, path, adminImpersonation(req, admin), cluster.upgradeTarget, upstreamAnswer);
-}
-
-/** The cluster's own Status when it refused, else one saying what it answered. */
-function upstreamAnswer(code: number, text: string): Status {
-  try {
-    const status = JSON.parse(text) as Status;
-    if (status?.kind === 'Status') return status;
-  } catch {
-    // Not a Status: described below.
-  }
-  return statusOf(code, 'InternalError', `the cluster answered the upgrade with ${code}: ${text.slice(0, 200)}`);
+  pipeUpgrade(req, socket, head, path, adminImpersonation(req, admin), cluster.upgradeTarget, adminUpgradeRefusal);
 }
 
 function isLongRunning(info: ReturnType<typeof parseRequestInfo>, query: URLSearchParams): boolean {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { onClose, sendJson } from '../apiserver/handlers/http-io.js';
+import { onClose } from '../apiserver/handlers/http-io.js';
 import { detach, reportFault } from '../apiserver/process-faults.js';
 import type { ApiError } from '../apiserver/status.js';
 import type { TenantContext } from '../translate/context.js';
@@ -9,7 +9,7 @@ import type { GatewayMetrics } from './metrics.js';
 import type { TenantRequestLease } from './tenant-limits.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
-import { upstreamErrorStatus } from './upstream-failure.js';
+import { sendUpstreamError } from './upstream-failure.js';
 import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-lines.js';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
@@ -276,5 +276,5 @@ export async function refuseWatch(
   response: UpstreamResponse,
 ): Promise<void> {
   const text = await response.body.text();
-  sendJson(req, res, response.status, upstreamErrorStatus(ctx, response.status, text, 'the upstream watch failed'));
+  sendUpstreamError(req, res, ctx, response.status, text, 'the upstream watch failed');
 }

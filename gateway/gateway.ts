@@ -3,14 +3,12 @@ import { hkdfSync } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { detach } from '../apiserver/process-faults.js';
 import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listening.js';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
-import { statusOf, unauthorized, type ApiError, type Status } from '../apiserver/status.js';
-import { ADMIN_GROUPS, tenantContext } from '../translate/context.js';
+import { unauthorized, type Status } from '../apiserver/status.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
 import { printerFor, type Printer } from '../apiserver/table/printers-by-resource.js';
 import type { Strategy } from '../apiserver/registry/strategy.js';
@@ -19,13 +17,7 @@ import { clusterPrinter } from '../clusters/cluster-printer.js';
 import { registerClusters, type UpstreamRegistration } from '../clusters/cluster-registration.js';
 import { CLUSTER_RESOURCE, clusterStrategy } from '../clusters/cluster-resource.js';
 import { ClusterRoster, type ClusterMember } from '../clusters/cluster-roster.js';
-import {
-  CLUSTER_SECRET_NAMESPACE,
-  clusterSecretNamespace,
-  clusterSecretStrategy,
-  isClusterSecretRequest,
-  SECRET_RESOURCE,
-} from '../clusters/cluster-secrets.js';
+import { clusterSecretNamespace, clusterSecretStrategy, SECRET_RESOURCE } from '../clusters/cluster-secrets.js';
 import { ClusterStatusController } from '../clusters/cluster-status-controller.js';
 import { renderKubeconfig } from '../certs/index.js';
 import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
@@ -38,23 +30,24 @@ import { GatewayMetrics } from './metrics.js';
 import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
 import { OpenStreams } from './open-streams.js';
 import { logWhenClosed, type RequestLogSink } from './request-log.js';
-import { impersonation, TenantProxy } from './tenant-proxy.js';
-import { clientImpersonationRefusal } from './client-impersonation.js';
-import { proxyUpgrade, refuseUpgrade } from './upgrade-proxy.js';
-import { clusterUnavailableStatus, failureStatus } from './upstream-failure.js';
-import { tenantKindScope } from './upstream-connection.js';
+import { TenantProxy } from './tenant-proxy.js';
+import { refuseUpgrade } from './upgrade-proxy.js';
+import { failureStatus } from './upstream-failure.js';
 import { AdminRouter } from './admin-router.js';
+import {
+  gatewayRoutes,
+  requestRoute,
+  upgradeRoute,
+  type GatewayExchange,
+  type GatewayRoute,
+} from './gateway-routes.js';
 import { SearchCache } from './search-cache.js';
 import {
   RESOURCE_REGISTRY_PRINTER,
   RESOURCE_REGISTRY_RESOURCE,
   resourceRegistryStrategy,
 } from '../cache/resource-registry.js';
-import {
-  answerSelfSubjectReview,
-  SELF_SUBJECT_REVIEW_PATH,
-  SELF_SUBJECT_REVIEW_RESOURCE,
-} from './self-subject-review.js';
+import { SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
 
 export interface GatewayOptions {
   /** host:port to listen on; port 0 picks a free one. */
@@ -199,6 +192,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
     stops.push(async () => void unfollow());
 
+    const routes = gatewayRoutes({
+      api,
+      admin,
+      tenants,
+      clusters,
+      proxy,
+      limits,
+      metrics,
+      ready: () => searchCache.ready(),
+    });
+
     const advertised = parseListen(address);
     const serving = await ca.issueServingCertificate({
       hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])],
@@ -220,46 +224,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
         if ('refused' in identity) return sendStatus(req, res, unauthorized());
         if (identity.kind === 'tenant') openStreams.track(identity, res);
-        route(req, res, identity).catch((err: unknown) => {
-          const status = failureStatus(err, `gateway: ${req.method} ${req.url}`);
+        const exchange = exchangeOf(req, identity);
+        let route: GatewayRoute | undefined;
+        const serve = async () => {
+          route = requestRoute(routes, exchange);
+          await route?.serve(exchange, res);
+        };
+        serve().catch((err: unknown) => {
+          const status = failureStatus(err, `gateway, ${route?.name ?? 'routing'}: ${req.method} ${req.url}`);
           if (!res.headersSent) sendStatus(req, res, status);
         });
       },
     );
-
-    const route = async (
-      req: import('node:http').IncomingMessage,
-      res: import('node:http').ServerResponse,
-      identity: Identity,
-    ): Promise<void> => {
-      const url = requestUrl(req.url);
-      const pathname = url.pathname.replace(/\/+$/, '') || '/';
-      const impersonating = identity.kind === 'tenant' ? clientImpersonationRefusal(req.headers) : undefined;
-      if (impersonating) return sendStatus(req, res, impersonating);
-      if (req.method === 'POST' && pathname === SELF_SUBJECT_REVIEW_PATH)
-        return answerSelfSubjectReview(req, res, identity);
-      if (pathname === '/metrics' && req.method === 'GET') {
-        if (identity.kind !== 'admin')
-          return sendStatus(
-            req,
-            res,
-            statusOf(403, 'Forbidden', `forbidden: User "${identity.user}" cannot get path "/metrics"`),
-          );
-        res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
-        res.end(await metrics.registry.metrics());
-        return;
-      }
-      if (pathname === '/readyz' && !searchCache.ready()) return notReady(res);
-      if (identity.kind === 'admin') return admin.handle(req, res, identity);
-      if (['/version', '/healthz', '/readyz', '/livez'].includes(pathname))
-        return api.handle(req, res, { name: identity.user, groups: identity.groups });
-      const adminOnly = adminOnlyRefusal(req.method ?? 'GET', url, identity.user);
-      if (adminOnly) return sendStatus(req, res, adminOnly);
-      const cluster = tenants.clusterOf(identity.tenant);
-      const connection = cluster ? clusters.get(cluster)?.connection : undefined;
-      if (!connection) return sendStatus(req, res, clusterUnavailableStatus(identity.tenant));
-      await proxy.handle(req, res, identity, connection);
-    };
 
     const closeServer = closer(server);
     server.on('upgrade', (req, socket, head) => {
@@ -272,37 +248,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         refuseUpgrade(socket, status);
       };
       if ('refused' in identity) return refuse(unauthorized().status);
-      if (identity.kind === 'admin') return admin.upgrade(req, socket, head, identity);
-      openStreams.track(identity, socket);
-      const cluster = tenants.clusterOf(identity.tenant);
-      const member = cluster ? clusters.get(cluster) : undefined;
-      if (!member) return refuse(clusterUnavailableStatus(identity.tenant));
-      const { connection, upgradeTarget: target } = member;
-      // An exec, attach or port-forward session is one of the tenant's streams until its socket closes.
-      let lease;
-      try {
-        lease = limits.begin(identity.tenant);
-        lease.openStream();
-      } catch (err) {
-        lease?.end();
-        return refuse((err as ApiError).status);
-      }
-      socket.once('close', () => lease.end());
-      detach(
-        connection.scope().then(
-          (scope) =>
-            proxyUpgrade(
-              req,
-              socket,
-              head,
-              tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant)),
-              impersonation(identity),
-              target,
-            ),
-          (err: unknown) => refuse(failureStatus(err, `upgrade: ${req.method} ${req.url}`)),
-        ),
-        `tenant ${identity.tenant} upgrade ${req.method} ${req.url}`,
-      );
+      if (identity.kind === 'tenant') openStreams.track(identity, socket);
+      const exchange = exchangeOf(req, identity);
+      upgradeRoute(routes, exchange)?.upgrade?.(exchange, socket, head, refuse);
     });
     await listenOn(server, host, port);
     stops.push(closeServer);
@@ -359,10 +307,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 }
 
-/** `/readyz` while the search cache has not listed everything it caches: kube's failed check, reason withheld. */
-function notReady(res: import('node:http').ServerResponse): void {
-  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-  res.end('[+]ping ok\n[-]search-cache-synced failed: reason withheld\nreadyz check failed\n');
+/** An authenticated request or upgrade as the routing table matches it. */
+function exchangeOf(req: import('node:http').IncomingMessage, identity: Identity): GatewayExchange {
+  const url = requestUrl(req.url);
+  return { req, identity, url, pathname: url.pathname.replace(/\/+$/, '') || '/' };
 }
 
 /** The verb of a request for metrics: kube's verbs for resources, the method otherwise. */
@@ -375,33 +323,6 @@ function verbOf(req: import('node:http').IncomingMessage): string {
 /** The key continue tokens are sealed with: derived from the CA key, so every replica has it. */
 function continueTokenKey(caKeyPem: string): Buffer {
   return Buffer.from(hkdfSync('sha256', caKeyPem, 'paddock', 'continue-token', 32));
-}
-
-/**
- * What a tenant may never reach, whatever its RBAC: the gateway's own groups (Tenants, Clusters,
- * the search API) and the cluster Secrets of `karmada-cluster`. Their Status is kube's RBAC refusal.
- */
-function adminOnlyRefusal(method: string, url: URL, user: string): Status | undefined {
-  const info = parseRequestInfo(method, url.pathname, url.searchParams);
-  const group = /^\/apis\/([^/]+)/.exec(url.pathname)?.[1];
-  if (group !== undefined && ADMIN_GROUPS.has(group)) {
-    if (!info.isResourceRequest)
-      return statusOf(403, 'Forbidden', `forbidden: User "${user}" cannot ${info.verb} path "${url.pathname}"`);
-    return statusOf(
-      403,
-      'Forbidden',
-      `${info.resource}.${group} is forbidden: User "${user}" cannot ${info.verb} resource "${info.resource}" in API group "${group}" at the cluster scope`,
-      { group, kind: info.resource },
-    );
-  }
-  if (isClusterSecretRequest(info))
-    return statusOf(
-      403,
-      'Forbidden',
-      `secrets is forbidden: User "${user}" cannot ${info.verb} resource "secrets" in API group "" in the namespace "${CLUSTER_SECRET_NAMESPACE}"`,
-      { kind: 'secrets' },
-    );
-  return undefined;
 }
 
 async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Record<string, string>> {

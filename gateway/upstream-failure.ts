@@ -4,9 +4,11 @@
  * messages say what failed and nothing of the cluster itself (its address, the socket's error),
  * which other tenants share.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from '../apiserver/handlers/http-io.js';
 import { isObject } from '../apiserver/json.js';
-import { statusOf, type Status } from '../apiserver/status.js';
-import type { TenantContext } from '../translate/context.js';
+import { ApiError, statusOf, type Status } from '../apiserver/status.js';
+import { TranslationError, type TenantContext } from '../translate/context.js';
 import { statusDown } from '../translate/status.js';
 
 /** Node's and undici's codes of a connection that could not be made or was lost, and TLS's failures. */
@@ -54,4 +56,38 @@ export function upstreamStatus(ctx: TenantContext, body: string): Status | undef
  */
 export function upstreamErrorStatus(ctx: TenantContext, code: number, body: string, what: string): Status {
   return upstreamStatus(ctx, body) ?? statusOf(code, 'InternalError', what);
+}
+
+/**
+ * Whatever a tenant request failed with, as its Status: a refusal of the conversion as it was
+ * raised, the cluster's own Status in the tenant's terms, any other failure as `failureStatus`.
+ */
+export function tenantFailureStatus(ctx: TenantContext, err: unknown, where: string): Status {
+  if (err instanceof TranslationError) return statusOf(err.code, err.reason, err.message, err.details as never);
+  if (err instanceof ApiError) return statusDown(ctx, err.status) as Status;
+  return failureStatus(err, where);
+}
+
+/** An error answer of the cluster sent on as the tenant's Status (`upstreamErrorStatus`). */
+export function sendUpstreamError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: TenantContext,
+  code: number,
+  body: string,
+  what: string,
+): void {
+  sendJson(req, res, code, upstreamErrorStatus(ctx, code, body, what));
+}
+
+/** The cluster's refusal of an admin's upgrade: its own Status, passed on as it is, else one saying what it answered. */
+export function adminUpgradeRefusal(code: number, body: string): Status {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    // Not a Status: described below.
+  }
+  if (isObject(parsed) && parsed.kind === 'Status') return parsed as Status;
+  return statusOf(code, 'InternalError', `the cluster answered the upgrade with ${code}: ${body.slice(0, 200)}`);
 }

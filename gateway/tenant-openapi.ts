@@ -1,0 +1,48 @@
+import { sendJson } from '../apiserver/handlers/http-io.js';
+import { TranslationError } from '../translate/context.js';
+import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
+import type { TenantRequest } from './tenant-request.js';
+import { upstreamErrorStatus } from './upstream-failure.js';
+
+const OPENAPI_FAILED = 'the cluster could not serve its OpenAPI document';
+
+/** `/openapi/v2` is an empty document: kubectl then validates on the server, as with the devcluster. */
+export function serveOpenApiV2(r: TenantRequest): void {
+  r.res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': '0' });
+  r.res.end();
+}
+
+export function isOpenApiV3(r: TenantRequest): boolean {
+  return r.path === '/openapi/v3' || r.path.startsWith('/openapi/v3/');
+}
+
+/** The cluster's OpenAPI v3 index and documents (cached per cluster), with the tenant's groups and names. */
+export async function serveOpenApiV3(r: TenantRequest): Promise<void> {
+  const { req, res, ctx, upstream, path } = r;
+  if (path === '/openapi/v3') {
+    const doc = await upstream.document('/openapi/v3', 'application/json');
+    return sendJson(
+      req,
+      res,
+      doc.status,
+      doc.status === 200
+        ? openapiIndexDown(ctx, JSON.parse(doc.body))
+        : upstreamErrorStatus(ctx, doc.status, doc.body, OPENAPI_FAILED),
+      { 'Cache-Control': 'no-cache, private' },
+    );
+  }
+  const upstreamPath = openapiPathUp(ctx, path);
+  if (!upstreamPath) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+  const query = r.url.search;
+  const doc = await upstream.document(upstreamPath + query, 'application/json');
+  const cache = new URLSearchParams(query).has('hash') ? 'public, immutable' : 'no-cache, private';
+  sendJson(
+    req,
+    res,
+    doc.status,
+    doc.status === 200
+      ? openapiDocumentDown(ctx, JSON.parse(doc.body))
+      : upstreamErrorStatus(ctx, doc.status, doc.body, OPENAPI_FAILED),
+    { 'Cache-Control': cache },
+  );
+}
