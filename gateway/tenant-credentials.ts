@@ -2,7 +2,8 @@
  * Who a tenant request runs as upstream (docs/isolation.md, "Least privilege upstream"), and the
  * gateway's own decision where it runs as the gateway.
  */
-import { addPrefix, tenantPrefix, TranslationError } from '../translate/context.js';
+import { upstreamUser } from './upstream-identity.js';
+import { TranslationError } from '../translate/context.js';
 import { assertUnderPrefix } from '../translate/prefix-check.js';
 import type { UpstreamResponse } from './upstream-connection.js';
 import type { TenantIdentity, TenantRequest, UpstreamHeaders } from './tenant-request.js';
@@ -82,13 +83,8 @@ export async function sendAsTenant(
   return call(asGateway);
 }
 
-/**
- * The user and each group as its own Impersonate-Group line (docs/design.md, "How the gateway talks upstream"), plus
- * the tenant's own `<tid>-system:authenticated`, which its bindings to `system:authenticated` name
- * upstream (translate/kinds/identity-names.ts).
- */
+/** The tenant user's upstream identity (upstream-identity.ts) as headers: each group its own Impersonate-Group line. */
 export function impersonation(identity: TenantIdentity): UpstreamHeaders {
-  const tenant = tenantPrefix(identity.tenant);
-  const groups = [...identity.groups, 'system:authenticated'].map((group) => addPrefix(tenant, group));
-  return { 'impersonate-user': identity.user, 'impersonate-group': [...new Set(groups)] };
+  const { user, groups } = upstreamUser(identity);
+  return { 'impersonate-user': user, 'impersonate-group': groups };
 }
