@@ -141,16 +141,7 @@ export class CachedReadAuthorizer {
     return this.cluster.authorizer.authorize(
       ctx,
       { tenant: identity.tenant, user: identity.user, groups: [...identity.groups] },
-      {
-        verb: a.verb,
-        isResourceRequest: true,
-        namespace: a.namespace,
-        apiGroup: a.group,
-        resource: a.resource,
-        subresource: '',
-        name: a.name,
-        path: '',
-      },
+      requestAttributes(a),
     );
   }
 }
@@ -160,16 +151,20 @@ function denied(ctx: TenantContext, identity: TenantUserIdentity, a: ResourceAtt
   return {
     allowed: false,
     reason: '',
-    message: forbiddenMessage({
-      user,
-      verb: a.verb,
-      isResourceRequest: true,
-      namespace: a.namespace,
-      apiGroup: a.group,
-      resource: a.resource,
-      subresource: '',
-      name: a.name,
-      path: '',
-    }),
+    message: forbiddenMessage({ user, ...requestAttributes(a) }),
+  };
+}
+
+/** A read's attributes as the RBAC authorizer takes them: a resource request without a subresource. */
+function requestAttributes(a: ResourceAttributes) {
+  return {
+    verb: a.verb,
+    isResourceRequest: true as const,
+    namespace: a.namespace,
+    apiGroup: a.group,
+    resource: a.resource,
+    subresource: '',
+    name: a.name,
+    path: '',
   };
 }
