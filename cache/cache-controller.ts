@@ -13,7 +13,7 @@ import type { RestClient } from '../apiserver/client/rest-client.js';
 import { isObject } from '../apiserver/json.js';
 import { computeCachePlan, type PlanCluster, type ScopeLookup } from './cache-plan.js';
 import type { CachedObject } from './cached-object.js';
-import type { ClusterResourceStore, CacheResource } from './cluster-resource-store.js';
+import { apiVersionOf, type ClusterResourceStore, type CacheResource } from './cluster-resource-store.js';
 import type { MultiClusterCache } from './multi-cluster-cache.js';
 import { Reflector, type ReflectorOptions } from './reflector.js';
 import type { ResourceRegistry } from './resource-registry.js';
@@ -147,7 +147,7 @@ export class CacheController {
 }
 
 function groupVersionPath(resource: CacheResource): string {
-  return resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
+  return `${resource.group === '' ? '/api' : '/apis'}/${apiVersionOf(resource)}`;
 }
 
 function collectionPath(resource: CacheResource): string {

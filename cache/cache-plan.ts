@@ -5,7 +5,7 @@
  * reads the objects, calls these, and starts and stops the stores the changes name.
  */
 import { clusterMatches, type AffinityCluster } from '../clusters/cluster-affinity.js';
-import { resourceKey, type CacheResource } from './cluster-resource-store.js';
+import { apiVersionOf, resourceKey, type CacheResource } from './cluster-resource-store.js';
 import type { ResourceRegistry } from './resource-registry.js';
 
 export { resourceKey };
@@ -124,7 +124,7 @@ function resolver(
   return (apiVersion, kind) => {
     const groupVersion = parseGroupVersion(apiVersion);
     if (!groupVersion) return undefined;
-    const resource = names.get(`${groupVersionString(groupVersion)}|${kind}`);
+    const resource = names.get(`${apiVersionOf(groupVersion)}|${kind}`);
     if (!resource) return undefined;
     const namespaced = scopeOf(groupVersion.group, groupVersion.version, resource);
     return namespaced === undefined ? undefined : { ...groupVersion, resource, kind, namespaced };
@@ -138,11 +138,6 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return parts.length === 2 ? { group: parts[0], version: parts[1] } : undefined;
 }
 
-/** GroupVersion.String(): how apiEnablements spell group-versions. */
-function groupVersionString({ group, version }: { group: string; version: string }): string {
-  return group ? `${group}/${version}` : version;
-}
-
 function isReady(cluster: PlanCluster): boolean {
   return conditionIsTrue(cluster, 'Ready');
 }
@@ -153,7 +148,7 @@ function conditionIsTrue(cluster: PlanCluster, type: string): boolean {
 
 /** Karmada's Cluster.APIEnablement. */
 function apiEnablement(cluster: PlanCluster, resource: PlannedResource): 'enabled' | 'disabled' | 'unknown' {
-  const groupVersion = groupVersionString(resource);
+  const groupVersion = apiVersionOf(resource);
   const listed = (cluster.status?.apiEnablements ?? []).some(
     (e) => e.groupVersion === groupVersion && (e.resources ?? []).some((r) => r.kind === resource.kind),
   );

@@ -41,6 +41,11 @@ export function resourceKey(resource: Pick<CacheResource, 'group' | 'version' | 
   return `${resource.group}/${resource.version}/${resource.resource}`;
 }
 
+/** A group-version as `apiVersion` spells it (GroupVersion.String()): `v1` for the core group, else `<group>/<version>`. */
+export function apiVersionOf({ group, version }: { group: string; version: string }): string {
+  return group ? `${group}/${version}` : version;
+}
+
 /** The namespaces a store caches: all of them, or these. */
 export type CachedNamespaces = 'all' | ReadonlySet<string>;
 

@@ -23,6 +23,7 @@ import {
 } from './cache-freshness.js';
 import { selects, type CacheReadOptions } from './cache-read-options.js';
 import {
+  apiVersionOf,
   ClusterResourceStore,
   DEFAULT_EVENT_WINDOW,
   resourceKey,
@@ -270,7 +271,7 @@ export class MultiClusterCache {
       fresh: true,
       value: {
         kind: `${kind}List`,
-        apiVersion: apiVersionOf(group, version),
+        apiVersion: apiVersionOf({ group, version }),
         resourceVersion: rv,
         continue: next,
         items,
@@ -333,10 +334,6 @@ export class MultiClusterCache {
 /** Karmada's answer when no cluster caches the resource. */
 function emptyList(): CachedList {
   return { kind: 'List', apiVersion: 'v1', resourceVersion: '', continue: '', items: [] };
-}
-
-function apiVersionOf(group: string, version: string): string {
-  return group ? `${group}/${version}` : version;
 }
 
 function groupResource(resource: CacheResource): GroupResource {

@@ -13,7 +13,13 @@
 import type { CachedObject } from './cached-object.js';
 import { answerText, CACHE_SOURCE_ANNOTATION } from './cached-object-text.js';
 import { selects, type CacheReadOptions } from './cache-read-options.js';
-import type { CacheResource, StoreEvent, StoreSubscription, StoreWatcher } from './cluster-resource-store.js';
+import {
+  apiVersionOf,
+  type CacheResource,
+  type StoreEvent,
+  type StoreSubscription,
+  type StoreWatcher,
+} from './cluster-resource-store.js';
 import { MultiClusterResourceVersion } from './multi-cluster-resource-version.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -100,7 +106,7 @@ export class MultiClusterWatch {
     const { group, version, kind } = this.scope.resource;
     const object = {
       kind,
-      apiVersion: group ? `${group}/${version}` : version,
+      apiVersion: apiVersionOf({ group, version }),
       metadata: {
         resourceVersion: this.responseVersion.toString(),
         annotations: { [CACHE_SOURCE_ANNOTATION]: cluster },

@@ -21,7 +21,7 @@ import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apise
 import { ApiError, methodNotAllowed, serviceUnavailable } from '../apiserver/status.js';
 import { serveCacheRead } from '../cache/cache-response.js';
 import { answerText, CACHE_SOURCE_ANNOTATION } from '../cache/cached-object-text.js';
-import type { CacheResource } from '../cache/cluster-resource-store.js';
+import { apiVersionOf, type CacheResource } from '../cache/cluster-resource-store.js';
 import type { MultiClusterCache } from '../cache/multi-cluster-cache.js';
 import { recoverClusterResourceVersion } from '../cache/multi-cluster-resource-version.js';
 import { parseSearchPath } from '../cache/search-paths.js';
@@ -156,8 +156,11 @@ export class SearchApi {
       for (const [, object] of store.inKeyOrder(info.namespace))
         if ((info.name === '' || object.metadata.name === info.name) && selector.matches(object.metadata.labels ?? {}))
           items.push(answerText(object, store.cluster, object.metadata.resourceVersion));
-    const apiVersion = resource.group ? `${resource.group}/${resource.version}` : resource.version;
-    const head = JSON.stringify({ kind: `${resource.kind}List`, apiVersion, metadata: {} }).slice(0, -1);
+    const head = JSON.stringify({
+      kind: `${resource.kind}List`,
+      apiVersion: apiVersionOf(resource),
+      metadata: {},
+    }).slice(0, -1);
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(`${head},"items":[${items.join(',')}]}`);
   }
