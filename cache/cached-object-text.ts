@@ -1,9 +1,14 @@
 /**
- * A cached object's text and how an answer changes it. The text is laid out so that the two
- * things every answer changes sit at its start: `{"metadata":{"resourceVersion":…,"annotations":{…`.
- * An answer then sets the resourceVersion and adds the annotation naming the object's cluster by
- * joining strings, without parsing the object. Text in any other layout (an object built elsewhere,
- * or one whose keys JSON cannot keep in that order) is parsed and written again.
+ * A cached object's text and how answers are made from it. The text is the object as its cluster
+ * sent it, less what the store knows for every object of it (`kind`, `apiVersion`), laid out so
+ * that what answers change sits at its start: `{"metadata":{"resourceVersion":…` and, when the
+ * object has any, `,"annotations":{…`. Without its kind and apiVersion the text is already a list
+ * item as kube-apiserver writes one; a single object or a watch event's gets them put in front,
+ * and the search answers' resourceVersion and cluster annotation are set by joining strings,
+ * without parsing the object. Text in any other layout is parsed and written again.
+ *
+ * `managedFields` are kept, as kube's watch cache keeps them: an answer from the cache is the
+ * answer the cluster would give.
  */
 import type { Json } from '../apiserver/json.js';
 import type { CachedObject } from './cached-object.js';
@@ -11,30 +16,52 @@ import type { CachedObject } from './cached-object.js';
 /** The annotation naming the member cluster an answer's object came from (Karmada's `CacheSourceAnnotationKey`). */
 export const CACHE_SOURCE_ANNOTATION = 'resource.karmada.io/cached-from-cluster';
 
+/** What every object of a store shares: `kind` and `apiVersion`. */
+export interface TypeMeta {
+  readonly kind: string;
+  readonly apiVersion: string;
+}
+
 const HEAD = '{"metadata":{"resourceVersion":';
 const ANNOTATIONS = ',"annotations":{';
 
-/** The cached text of an object as a cluster sent it: managedFields left out, the layout above. */
+/** The cached text of an object as a cluster sent it, in the layout above. */
 export function cachedText(raw: Json): string {
-  const { metadata = {}, ...body } = raw as { metadata?: Json };
+  const { metadata = {}, kind: _kind, apiVersion: _apiVersion, ...body } = raw as { metadata?: Json; kind?: unknown; apiVersion?: unknown };
   // The annotation is the cache's to set; a copy from the cluster would be answered twice.
-  const { managedFields: _managedFields, resourceVersion, annotations, ...meta } = metadata;
+  const { resourceVersion, annotations, ...meta } = metadata;
   const { [CACHE_SOURCE_ANNOTATION]: _source, ...ownAnnotations } = (annotations ?? {}) as Record<string, string>;
   const version = typeof resourceVersion === 'string' ? resourceVersion : '';
-  return JSON.stringify({ metadata: { resourceVersion: version, annotations: ownAnnotations, ...meta }, ...body });
+  const kept = Object.keys(ownAnnotations).length > 0 ? { annotations: ownAnnotations } : {};
+  return JSON.stringify({ metadata: { resourceVersion: version, ...kept, ...meta }, ...body });
 }
 
-/** The object's text as an answer gives it: `resourceVersion` set, and its cluster's annotation added. */
-export function answerText(object: CachedObject, cluster: string, resourceVersion: string): string {
-  const head = HEAD + JSON.stringify(object.metadata.resourceVersion) + ANNOTATIONS;
+/** The object as its cluster answers it: the cached text with its kind and apiVersion in front. */
+export function objectText(object: CachedObject, type: TypeMeta): string {
+  return typed(type, object.text);
+}
+
+/** The object's text as a search answer gives it: `resourceVersion` set, and its cluster's annotation added. */
+export function answerText(object: CachedObject, type: TypeMeta, cluster: string, resourceVersion: string): string {
+  const head = HEAD + JSON.stringify(object.metadata.resourceVersion);
   const source = `${JSON.stringify(CACHE_SOURCE_ANNOTATION)}:${JSON.stringify(cluster)}`;
   if (object.text.startsWith(head)) {
     const rest = object.text.slice(head.length);
-    return HEAD + JSON.stringify(resourceVersion) + ANNOTATIONS + source + (rest.startsWith('}') ? '' : ',') + rest;
+    const versioned = HEAD + JSON.stringify(resourceVersion) + ANNOTATIONS + source;
+    if (rest.startsWith(ANNOTATIONS)) {
+      const own = rest.slice(ANNOTATIONS.length);
+      return typed(type, versioned + (own.startsWith('}') ? '' : ',') + own);
+    }
+    return typed(type, `${versioned}}${rest}`);
   }
   const parsed = JSON.parse(object.text) as Json;
   parsed.metadata ??= {};
   parsed.metadata.resourceVersion = resourceVersion;
   parsed.metadata.annotations = { ...parsed.metadata.annotations, [CACHE_SOURCE_ANNOTATION]: cluster };
-  return JSON.stringify(parsed);
+  return typed(type, JSON.stringify(parsed));
+}
+
+function typed(type: TypeMeta, text: string): string {
+  const members = `"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(type.apiVersion)}`;
+  return text === '{}' ? `{${members}}` : `{${members},${text.slice(1)}`;
 }

@@ -10,6 +10,7 @@
  * watchers as the DELETED, ADDED and MODIFIED events that turn one into the other.
  */
 import type { CachedObject } from './cached-object.js';
+import type { TypeMeta } from './cached-object-text.js';
 import { EventWindow, type TooOld } from './event-window.js';
 import { Indexer } from './indexer.js';
 import { metaNamespaceKeyFunc } from './key-func.js';
@@ -44,6 +45,11 @@ export function resourceKey(resource: Pick<CacheResource, 'group' | 'version' | 
 /** A group-version as `apiVersion` spells it (GroupVersion.String()): `v1` for the core group, else `<group>/<version>`. */
 export function apiVersionOf({ group, version }: { group: string; version: string }): string {
   return group ? `${group}/${version}` : version;
+}
+
+/** The kind and apiVersion of a resource's objects. */
+export function typeMetaOf(resource: CacheResource): TypeMeta {
+  return { kind: resource.kind, apiVersion: apiVersionOf(resource) };
 }
 
 /** The namespaces a store caches: all of them, or these. */
@@ -92,6 +98,8 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   private stoppedAlready = false;
   /** The keys in order, kept between reads until a key comes or goes. */
   private sortedKeys: string[] | undefined;
+  /** What every object here is: the text leaves it out (cached-object-text.ts). */
+  readonly type: TypeMeta;
 
   constructor(
     readonly cluster: string,
@@ -100,6 +108,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
     windowSize = DEFAULT_EVENT_WINDOW,
   ) {
     this.window = new EventWindow(windowSize);
+    this.type = typeMetaOf(resource);
   }
 
   /** The version the store has reached: of its last list, event or bookmark. */
@@ -197,14 +206,20 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
    */
   *inKeyOrder(namespace: string, afterKey = ''): Generator<[key: string, object: CachedObject]> {
     if (namespace !== '' && !this.cachesNamespace(namespace)) return;
+    // Keys of one namespace are `<namespace>/…`.
+    yield* this.withKeyPrefix(this.resource.namespaced && namespace !== '' ? `${namespace}/` : '', afterKey);
+  }
+
+  /**
+   * The objects whose key starts with `prefix`, in key order from just after `afterKey`: a
+   * contiguous run of the order, found by binary search, so a tenant's objects (keys
+   * `<tid>-<namespace>/<name>`) cost what they are, not what the store holds.
+   */
+  *withKeyPrefix(prefix: string, afterKey = ''): Generator<[key: string, object: CachedObject]> {
     const keys = this.keys();
-    // Keys of one namespace are `<namespace>/…`, a contiguous run of the order: '/' < '0'.
-    const lowest = this.resource.namespaced && namespace !== '' ? `${namespace}/` : '';
-    const end = this.resource.namespaced && namespace !== '' ? `${namespace}0` : undefined;
-    const from = afterKey > lowest ? afterKey : lowest;
-    for (let i = firstAfter(keys, from, afterKey > lowest); i < keys.length; i++) {
+    for (let i = firstAfter(keys, afterKey > prefix ? afterKey : prefix, afterKey > prefix); i < keys.length; i++) {
       const key = keys[i];
-      if (end !== undefined && key >= end) return;
+      if (!key.startsWith(prefix)) return;
       const object = this.indexer.getByKey(key);
       if (object !== undefined) yield [key, object];
     }
@@ -219,6 +234,11 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   resumable(resourceVersion: string): true | TooOld {
     const events = this.window.since(resourceVersion);
     return Array.isArray(events) ? true : events;
+  }
+
+  /** The events after `resourceVersion` the window holds, or TooOld when it no longer reaches it. */
+  eventsSince(resourceVersion: string): readonly StoreEvent[] | TooOld {
+    return this.window.since(resourceVersion);
   }
 
   /**

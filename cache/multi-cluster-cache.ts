@@ -187,7 +187,7 @@ export class MultiClusterCache {
     const object = store.get(namespace, name);
     if (object === undefined) throw notFound(groupResource(resource), name);
     const version = MultiClusterResourceVersion.of(store.cluster, object.metadata.resourceVersion).toString();
-    return { fresh: true, value: answerText(object, store.cluster, version) };
+    return { fresh: true, value: answerText(object, store.type, store.cluster, version) };
   }
 
   /**
@@ -250,7 +250,7 @@ export class MultiClusterCache {
           nextPage = { cluster: store.cluster, continue: lastKey };
           break;
         }
-        items.push(answerText(object, store.cluster, object.metadata.resourceVersion));
+        items.push(answerText(object, store.type, store.cluster, object.metadata.resourceVersion));
         lastKey = key;
       }
       if (full() && nextPage === undefined) {

@@ -11,10 +11,11 @@
  * as DELETED (its previous content), one that starts matching as ADDED.
  */
 import type { CachedObject } from './cached-object.js';
-import { answerText, CACHE_SOURCE_ANNOTATION } from './cached-object-text.js';
+import { answerText, CACHE_SOURCE_ANNOTATION, type TypeMeta } from './cached-object-text.js';
 import { selects, type CacheReadOptions } from './cache-read-options.js';
 import {
   apiVersionOf,
+  typeMetaOf,
   type CacheResource,
   type StoreEvent,
   type StoreSubscription,
@@ -44,12 +45,14 @@ export class MultiClusterWatch {
   private readonly responseVersion: MultiClusterResourceVersion;
   private ended = false;
   private readonly endListeners: (() => void)[] = [];
+  private readonly type: TypeMeta;
 
   constructor(
     private readonly scope: WatchScope,
     private readonly listener: WatchListener,
   ) {
     this.responseVersion = MultiClusterResourceVersion.parse(scope.options.resourceVersion);
+    this.type = typeMetaOf(scope.resource);
   }
 
   get isEnded(): boolean {
@@ -97,7 +100,7 @@ export class MultiClusterWatch {
     if (type === undefined) return;
     const object = type === 'DELETED' && event.type === 'MODIFIED' ? event.previous! : event.object;
     this.responseVersion.set(cluster, event.resumeFrom);
-    this.listener.event(type, answerText(object, cluster, this.responseVersion.toString()));
+    this.listener.event(type, answerText(object, this.type, cluster, this.responseVersion.toString()));
   }
 
   private bookmark(cluster: string, resourceVersion: string): void {

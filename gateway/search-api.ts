@@ -155,7 +155,7 @@ export class SearchApi {
     for (const store of this.options.cache.storesOf(resource))
       for (const [, object] of store.inKeyOrder(info.namespace))
         if ((info.name === '' || object.metadata.name === info.name) && selector.matches(object.metadata.labels ?? {}))
-          items.push(answerText(object, store.cluster, object.metadata.resourceVersion));
+          items.push(answerText(object, store.type, store.cluster, object.metadata.resourceVersion));
     const head = JSON.stringify({
       kind: `${resource.kind}List`,
       apiVersion: apiVersionOf(resource),

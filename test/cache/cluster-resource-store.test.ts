@@ -4,11 +4,13 @@
  * it waits to be fresh, and the cached text an answer is made from.
  */
 import { expect } from 'chai';
-import { answerText, CACHE_SOURCE_ANNOTATION } from '../../cache/cached-object-text.js';
+import { answerText, CACHE_SOURCE_ANNOTATION, objectText } from '../../cache/cached-object-text.js';
 import { ClusterResourceStore, type StoreEvent, type StoreWatcher } from '../../cache/cluster-resource-store.js';
 import { selectableFieldsOf, toCachedObject } from '../../cache/to-cached-object.js';
 import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import { NODES, PODS, node, pod, rawPod } from '../support/cached-objects.js';
+
+const POD_TYPE = { kind: 'Pod', apiVersion: 'v1' };
 
 interface Seen {
   events: StoreEvent[];
@@ -208,12 +210,12 @@ describe('cache: ClusterResourceStore', () => {
   });
 
   describe('cached text', () => {
-    it('drops managedFields and answers with the resourceVersion and cluster annotation set', () => {
+    it('keeps managedFields, leaves the kind out, and answers with the resourceVersion and cluster annotation set', () => {
       const cached = pod('a', { resourceVersion: '12', labels: { app: 'x' } });
-      expect(cached.text).not.to.contain('managedFields');
-      const answered = JSON.parse(answerText(cached, 'member1', 'MCRV'));
+      expect(cached.text).to.contain('managedFields');
+      expect(JSON.parse(cached.text)).not.to.have.any.keys('kind', 'apiVersion');
+      const answered = JSON.parse(answerText(cached, POD_TYPE, 'member1', 'MCRV'));
       const expected = rawPod('a', { resourceVersion: '12', labels: { app: 'x' } });
-      delete expected.metadata.managedFields;
       expected.metadata.resourceVersion = 'MCRV';
       expected.metadata.annotations = { [CACHE_SOURCE_ANNOTATION]: 'member1' };
       expect(answered).to.deep.equal(expected);
@@ -222,14 +224,24 @@ describe('cache: ClusterResourceStore', () => {
     it("keeps the object's annotations and replaces a copy of the cluster annotation", () => {
       const raw = rawPod('a', { resourceVersion: '1' });
       raw.metadata.annotations = { note: 'kept', [CACHE_SOURCE_ANNOTATION]: 'forged' };
-      const answered = JSON.parse(answerText(toCachedObject(raw, selectableFieldsOf('', 'pods', true)), 'real', '1'));
+      const answered = JSON.parse(answerText(toCachedObject(raw, selectableFieldsOf('', 'pods', true)), POD_TYPE, 'real', '1'));
       expect(answered.metadata.annotations).to.deep.equal({ [CACHE_SOURCE_ANNOTATION]: 'real', note: 'kept' });
+    });
+
+    it('gives back the object the cluster sent, kind first, without adding empty annotations', () => {
+      const raw = rawPod('a', { resourceVersion: '4', labels: { app: 'x' } });
+      const cached = toCachedObject(structuredClone(raw), selectableFieldsOf('', 'pods', true));
+      const text = objectText(cached, POD_TYPE);
+      expect(JSON.parse(text)).to.deep.equal(raw);
+      expect(text.startsWith('{"kind":"Pod","apiVersion":"v1",')).to.equal(true);
     });
 
     it('text in another layout is parsed and written again, with the same result', () => {
       const cached = pod('a', { resourceVersion: '3' });
       const reordered = { ...cached, text: JSON.stringify({ kind: 'Pod', ...JSON.parse(cached.text) }) };
-      expect(JSON.parse(answerText(reordered, 'c', '9'))).to.deep.equal(JSON.parse(answerText(cached, 'c', '9')));
+      expect(JSON.parse(answerText(reordered, POD_TYPE, 'c', '9'))).to.deep.equal(
+        JSON.parse(answerText(cached, POD_TYPE, 'c', '9')),
+      );
     });
   });
 });

@@ -148,7 +148,6 @@ describe('cache: MultiClusterCache (Karmada multi_cluster_cache_test.go)', () =>
     const get = (resource: CacheResource, namespace: string, name: string, query: Record<string, string> = {}) =>
       cache.get({ resource, namespace, name, options: options(query, resource) });
     const expected = (raw: any, cluster: string, rv: string) => {
-      delete raw.metadata.managedFields;
       raw.metadata.resourceVersion = mcrv(cluster, rv);
       raw.metadata.annotations = { [CACHE_SOURCE_ANNOTATION]: cluster };
       return raw;
