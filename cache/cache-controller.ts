@@ -54,15 +54,24 @@ export class CacheController {
     private readonly reflectorOptions: Partial<ReflectorOptions<CachedObject>> = {},
   ) {}
 
-  /** Makes the cache hold what the registries select of the clusters now. */
-  update(clusters: readonly CacheCluster[], registries: readonly ResourceRegistry[], scopeOf: ScopeLookup): void {
+  /**
+   * Makes the cache hold what the registries select of the clusters now. `alsoCached` are
+   * registries of the gateway's own (the tenants' reads): cached like the others, but not
+   * resources the search proxy answers for.
+   */
+  update(
+    clusters: readonly CacheCluster[],
+    registries: readonly ResourceRegistry[],
+    scopeOf: ScopeLookup,
+    alsoCached: readonly ResourceRegistry[] = [],
+  ): void {
     this.clients.clear();
     for (const cluster of clusters) this.clients.set(cluster.object.metadata.name, cluster.client);
-    const plan = computeCachePlan(
-      clusters.map((cluster) => cluster.object),
-      registries,
-      scopeOf,
-    );
+    const objects = clusters.map((cluster) => cluster.object);
+    const plan = computeCachePlan(objects, [...registries, ...alsoCached], scopeOf);
+    const registered = alsoCached.length
+      ? computeCachePlan(objects, registries, scopeOf).registeredResources
+      : plan.registeredResources;
     const specs = new Map(
       [...plan.clusters].map(([cluster, stores]) => [
         cluster,
@@ -72,7 +81,7 @@ export class CacheController {
         })),
       ]),
     );
-    const changes = this.cache.updateCache(specs, [...plan.registeredResources.values()]);
+    const changes = this.cache.updateCache(specs, [...registered.values()]);
     for (const store of changes.removed) this.stopFeed(store);
     for (const [store, feed] of this.feeds) {
       if (this.clients.get(store.cluster) === feed.client) continue;

@@ -2,10 +2,10 @@
  * A cached object's text and how answers are made from it. The text is the object as its cluster
  * sent it, less what the store knows for every object of it (`kind`, `apiVersion`), laid out so
  * that what answers change sits at its start: `{"metadata":{"resourceVersion":…` and, when the
- * object has any, `,"annotations":{…`. Without its kind and apiVersion the text is already a list
- * item as kube-apiserver writes one; a single object or a watch event's gets them put in front,
- * and the search answers' resourceVersion and cluster annotation are set by joining strings,
- * without parsing the object. Text in any other layout is parsed and written again.
+ * object has any, `,"annotations":{…`. Every answer puts the kind and apiVersion back in front
+ * (kube-apiserver writes them on list items too), and the search answers' resourceVersion and
+ * cluster annotation are set by joining strings, without parsing the object. Text in any other
+ * layout is parsed and written again.
  *
  * `managedFields` are kept, as kube's watch cache keeps them: an answer from the cache is the
  * answer the cluster would give.
@@ -27,7 +27,12 @@ const ANNOTATIONS = ',"annotations":{';
 
 /** The cached text of an object as a cluster sent it, in the layout above. */
 export function cachedText(raw: Json): string {
-  const { metadata = {}, kind: _kind, apiVersion: _apiVersion, ...body } = raw as { metadata?: Json; kind?: unknown; apiVersion?: unknown };
+  const {
+    metadata = {},
+    kind: _kind,
+    apiVersion: _apiVersion,
+    ...body
+  } = raw as { metadata?: Json; kind?: unknown; apiVersion?: unknown };
   // The annotation is the cache's to set; a copy from the cluster would be answered twice.
   const { resourceVersion, annotations, ...meta } = metadata;
   const { [CACHE_SOURCE_ANNOTATION]: _source, ...ownAnnotations } = (annotations ?? {}) as Record<string, string>;
@@ -38,7 +43,7 @@ export function cachedText(raw: Json): string {
 
 /** The object as its cluster answers it: the cached text with its kind and apiVersion in front. */
 export function objectText(object: CachedObject, type: TypeMeta): string {
-  return typed(type, object.text);
+  return withTypeMeta(type, object.text);
 }
 
 /** The object's text as a search answer gives it: `resourceVersion` set, and its cluster's annotation added. */
@@ -50,18 +55,19 @@ export function answerText(object: CachedObject, type: TypeMeta, cluster: string
     const versioned = HEAD + JSON.stringify(resourceVersion) + ANNOTATIONS + source;
     if (rest.startsWith(ANNOTATIONS)) {
       const own = rest.slice(ANNOTATIONS.length);
-      return typed(type, versioned + (own.startsWith('}') ? '' : ',') + own);
+      return withTypeMeta(type, versioned + (own.startsWith('}') ? '' : ',') + own);
     }
-    return typed(type, `${versioned}}${rest}`);
+    return withTypeMeta(type, `${versioned}}${rest}`);
   }
   const parsed = JSON.parse(object.text) as Json;
   parsed.metadata ??= {};
   parsed.metadata.resourceVersion = resourceVersion;
   parsed.metadata.annotations = { ...parsed.metadata.annotations, [CACHE_SOURCE_ANNOTATION]: cluster };
-  return typed(type, JSON.stringify(parsed));
+  return withTypeMeta(type, JSON.stringify(parsed));
 }
 
-function typed(type: TypeMeta, text: string): string {
+/** An object's text without its type (cached, or converted for a tenant) with `kind` and `apiVersion` put in front. */
+export function withTypeMeta(type: TypeMeta, text: string): string {
   const members = `"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(type.apiVersion)}`;
   return text === '{}' ? `{${members}}` : `{${members},${text.slice(1)}`;
 }

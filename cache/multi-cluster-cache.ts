@@ -315,6 +315,11 @@ export class MultiClusterCache {
     return { fresh: true, value: watch };
   }
 
+  /** Makes `store` as fresh as a read asks (cache-freshness.ts); Stale when it could not be in time. */
+  ensureFresh(store: ClusterResourceStore, freshness: Freshness): Promise<Stale | undefined> {
+    return this.freshness.ensure(store, freshness);
+  }
+
   /** Stops every store (and so every watch). */
   stop(): void {
     for (const stores of this.stores.values()) for (const store of stores.values()) store.stop();

@@ -5,6 +5,7 @@
  */
 import { commandListText, type CommandSpec, type FlagSpec } from './cli-usage.js';
 import { REQUEST_LOG_MODES } from './request-log.js';
+import { DEFAULT_TENANT_CACHE } from './tenant-cached-resources.js';
 import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
 
 export const SERVE = {
@@ -61,6 +62,12 @@ export const SERVE = {
       default: '60s',
       value: 'DURATION',
       help: "How long /readyz waits for the search cache's first lists before it answers ok anyway (seconds: 60s).",
+    },
+    'tenant-cache': {
+      type: 'string',
+      default: DEFAULT_TENANT_CACHE,
+      value: 'RESOURCE,...',
+      help: "The resources tenants' get, list and watch are answered from the cache for (resource.group for a named group; '' for none).",
     },
     'etcd-endpoints': {
       type: 'string',

@@ -42,6 +42,8 @@ import {
   type GatewayRoute,
 } from './gateway-routes.js';
 import { SearchCache } from './search-cache.js';
+import { TenantCache } from './tenant-cache.js';
+import { DEFAULT_TENANT_CACHE, parseTenantCache } from './tenant-cached-resources.js';
 import {
   RESOURCE_REGISTRY_PRINTER,
   RESOURCE_REGISTRY_RESOURCE,
@@ -67,6 +69,8 @@ export interface GatewayOptions {
   defaultCluster?: string;
   /** How long `/readyz` waits for the search cache's first lists before it answers ok anyway (default 1 minute, as Karmada's `--storage-initialization-timeout`). */
   cacheSyncTimeoutMs?: number;
+  /** The resources tenants read from the cache (`--tenant-cache`, tenant-cached-resources.ts); '' for none. */
+  tenantCache?: string;
   /** How often the elected replica probes every cluster's health (default 10 s, as Karmada's `--cluster-status-update-frequency`). */
   clusterStatusUpdateFrequencyMs?: number;
   electionTtlSeconds?: number;
@@ -166,6 +170,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       defaultCluster: defaultClusterName,
       metrics,
       syncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
+      tenantResources: parseTenantCache(options.tenantCache ?? DEFAULT_TENANT_CACHE),
     });
     await searchCache.start();
     stops.push(() => searchCache.stop());
@@ -181,7 +186,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const limits = new TenantLimits({ ...DEFAULT_TENANT_LIMITS, ...options.tenantLimits }, (tenantId) =>
       tenants.limitsOf(tenantId),
     );
+    const tenantCache = new TenantCache(searchCache, metrics);
+    stops.push(async () => tenantCache.stop());
     const proxy = new TenantProxy({
+      cache: tenantCache,
       continueKey: continueTokenKey(ca.keyPem),
       maxRequestBytes: options.maxRequestBytes,
       metrics,

@@ -49,6 +49,19 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly tenantCacheReads = new Counter({
+    name: 'paddock_tenant_cache_reads_total',
+    help: 'Tenant get, list and watch requests of a resource cached for tenants, by verb and answer: from the cache (cache), sent to the cluster because the cache could not be made fresh enough in time (forwarded), or sent to the cluster because its RBAC denies the read to the user (denied): the cluster answers those.',
+    labelNames: ['verb', 'answer'] as const,
+    registers: [this.registry],
+  });
+  readonly tenantWatchSets = new Gauge({
+    name: 'paddock_tenant_watch_sets',
+    help: 'Tenant watches served from the cache, by what is shared: sets (one conversion of each event each) and watchers.',
+    labelNames: ['count'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'paddock_' });
     this.registry.registerMetric(processFaults);

@@ -10,6 +10,13 @@ import { detach } from '../apiserver/process-faults.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { CacheController } from '../cache/cache-controller.js';
 import type { PlanCluster, ScopeLookup } from '../cache/cache-plan.js';
+import type { Freshness, Stale } from '../cache/cache-freshness.js';
+import {
+  apiVersionOf,
+  resourceKey,
+  type CacheResource,
+  type ClusterResourceStore,
+} from '../cache/cluster-resource-store.js';
 import { MultiClusterCache } from '../cache/multi-cluster-cache.js';
 import type { ResourceRegistry } from '../cache/resource-registry.js';
 import type { ClusterRoster } from '../clusters/cluster-roster.js';
@@ -37,6 +44,15 @@ export interface SearchCacheOptions {
   metrics: GatewayMetrics;
   /** How long `/readyz` waits for the cache's first lists before it says ready anyway (Karmada: 1 minute). */
   syncTimeoutMs: number;
+  /** Resources cached in every Ready cluster for the tenants' reads (tenant-cached-resources.ts). */
+  tenantResources?: readonly CacheResource[];
+}
+
+/** The registry the gateway adds for the tenants' reads: every Ready cluster, these resources, all namespaces. */
+function tenantReadsRegistry(resources: readonly CacheResource[]): ResourceRegistry[] {
+  if (resources.length === 0) return [];
+  const resourceSelectors = resources.map((resource) => ({ apiVersion: apiVersionOf(resource), kind: resource.kind }));
+  return [{ metadata: { name: 'paddock-tenant-reads' }, spec: { targetCluster: {}, resourceSelectors } }];
 }
 
 export class SearchCache implements SearchRoutes {
@@ -44,6 +60,8 @@ export class SearchCache implements SearchRoutes {
   private readonly cache: MultiClusterCache;
   private readonly controller: CacheController;
   private readonly registries = new Map<string, ResourceRegistry>();
+  private readonly tenantReads: ResourceRegistry[];
+  private readonly tenantResourceKeys: ReadonlySet<string>;
   private readonly loop: WatchLoop;
   private readonly unfollow: () => void;
   private readonly startedAt = Date.now();
@@ -53,6 +71,8 @@ export class SearchCache implements SearchRoutes {
   private stopped = false;
 
   constructor(private readonly options: SearchCacheOptions) {
+    this.tenantReads = tenantReadsRegistry(options.tenantResources ?? []);
+    this.tenantResourceKeys = new Set((options.tenantResources ?? []).map(resourceKey));
     this.cache = new MultiClusterCache({
       currentRevision: (cluster, resource) => this.controller.currentRevision(cluster, resource),
       consistentWaitMs: CONSISTENT_WAIT_MS,
@@ -108,6 +128,25 @@ export class SearchCache implements SearchRoutes {
     return this.api.upgrade(req, socket, head, admin, pathname);
   }
 
+  /**
+   * The store that answers tenants' reads of a resource on a cluster: one of the resources cached
+   * for tenants, in every namespace; undefined otherwise.
+   */
+  tenantStore(
+    cluster: string,
+    resource: Pick<CacheResource, 'group' | 'version' | 'resource'>,
+  ): ClusterResourceStore | undefined {
+    const key = resourceKey(resource);
+    if (!this.tenantResourceKeys.has(key)) return undefined;
+    const store = this.cache.storeOf(cluster, resource);
+    return store?.namespaces === 'all' && !store.stopped ? store : undefined;
+  }
+
+  /** Makes a store as fresh as a read asks; Stale when it could not be in time. */
+  ensureFresh(store: ClusterResourceStore, freshness: Freshness): Promise<Stale | undefined> {
+    return this.cache.ensureFresh(store, freshness);
+  }
+
   /** Ready once every store has listed, or once the sync timeout has passed since the start (as Karmada's post-start hook). */
   ready(): boolean {
     return this.controller.synced() || Date.now() - this.startedAt > this.options.syncTimeoutMs;
@@ -153,6 +192,7 @@ export class SearchCache implements SearchRoutes {
       members.map((member) => ({ object: member.cluster as unknown as PlanCluster, client: member.client })),
       [...this.registries.values()],
       scopeOf,
+      this.tenantReads,
     );
   }
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { installFaultHandlers } from '../apiserver/process-faults.js';
 import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
 import { privateDataDir, writePrivateFile } from '../store/index.js';
+import { parseTenantCache } from './tenant-cached-resources.js';
 import { announceRunning, announceStopped, serveInBackground, startedInBackground } from './background.js';
 import { SERVE } from './cli-commands.js';
 import { listFlag, parseCommand } from './cli-usage.js';
@@ -43,6 +44,7 @@ export async function serve(args: string[]): Promise<number> {
     values['cluster-status-update-frequency'],
   );
   const cacheSyncTimeoutMs = secondsFlag('--cache-sync-timeout', values['cache-sync-timeout']);
+  parseTenantCache(values['tenant-cache']);
   const upstreamSpecs = values.upstream ?? [];
   const devClusterCount = Number(values['dev-clusters']);
   if (upstreamSpecs.length === 0 && (!Number.isInteger(devClusterCount) || devClusterCount < 1 || devClusterCount > 16))
@@ -99,6 +101,7 @@ export async function serve(args: string[]): Promise<number> {
       defaultCluster: values['default-cluster'],
       clusterStatusUpdateFrequencyMs: clusterStatusFrequencyMs,
       cacheSyncTimeoutMs,
+      tenantCache: values['tenant-cache'],
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,

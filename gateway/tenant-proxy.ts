@@ -4,6 +4,7 @@ import type { ApiError } from '../apiserver/status.js';
 import { requestUrl } from '../apiserver/request-info.js';
 import { tenantContext, TranslationError } from '../translate/context.js';
 import { requestUp, type TranslatedRequest } from '../translate/request.js';
+import type { TenantCache } from './tenant-cache.js';
 import { credentialsFor } from './tenant-credentials.js';
 import { isLongRunning, type TenantLimits } from './tenant-limits.js';
 import { TenantRequest, type TenantIdentity, type TenantPathServices } from './tenant-request.js';
@@ -20,6 +21,8 @@ export interface TenantProxyOptions {
   metrics: GatewayMetrics;
   /** Each tenant's share of this replica (tenant-limits.ts). */
   limits: TenantLimits;
+  /** Reads answered from the cache, when resources are cached for tenants. */
+  cache?: TenantCache;
 }
 
 /**
@@ -39,6 +42,7 @@ export class TenantProxy {
       maxRequestBytes: options.maxRequestBytes,
       metrics: options.metrics,
       watchLineMemo: (upstream) => this.watchLineMemo(upstream),
+      cache: options.cache,
     };
   }
 

@@ -4,6 +4,7 @@ import type { TranslatedRequest } from '../translate/request.js';
 import type { RowKind } from '../translate/table.js';
 import type { Identity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
+import type { TenantCache } from './tenant-cache.js';
 import type { TenantRequestLease } from './tenant-limits.js';
 import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
 import type { WatchLineMemo } from './watch-lines.js';
@@ -19,6 +20,8 @@ export interface TenantPathServices {
   metrics: GatewayMetrics;
   /** Converted watch lines shared by the tenants' object watches on one cluster (watch-lines.ts). */
   watchLineMemo(upstream: UpstreamConnection): WatchLineMemo;
+  /** Reads answered from the cache (tenant-cache.ts); absent when no resource is cached for tenants. */
+  cache?: TenantCache;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { openContinue } from '../translate/sealed-continue.js';
 import { accessReviewOf, answerAccessReview } from './access-review.js';
+import { readsFromCache, serveFromCache } from './cached-read.js';
 import { deleteOptionsUp, isWrite, readRequestBody, writeUp, contentTypeOf } from './body-up.js';
 import { isContainerLog, streamContainerLog } from './container-log.js';
 import { forwardRequest } from './forwarded-request.js';
@@ -53,11 +54,23 @@ export const TENANT_ROUTES: readonly TenantRoute[] = [
     matches: deletesBeyondNamespace,
     serve: forwarded(deleteOwnCollection),
   },
+  {
+    name: 'cached read',
+    translated: true,
+    matches: readsFromCache,
+    serve: (r) => serveFromCache(r, () => forwardRead(r)),
+  },
   { name: 'watch', translated: true, matches: (r) => r.t.info.verb === 'watch', serve: forwarded(watch) },
   { name: 'container log', translated: true, matches: isContainerLog, serve: forwarded(streamContainerLog) },
   { name: 'list', translated: true, matches: (r) => r.t.info.verb === 'list', serve: forwarded(listInPages) },
   { name: 'object', translated: true, matches: () => true, serve: forwarded((r) => forwardRequest(r)) },
 ];
+
+/** A get, list or watch the cache could not answer in time, sent to the cluster as it would have been. */
+function forwardRead(r: TenantRequest): Promise<void> {
+  const verb = r.t.info.verb;
+  return forwarded(verb === 'watch' ? watch : verb === 'list' ? listInPages : (q) => forwardRequest(q))(r);
+}
 
 /**
  * What every request sent on upstream needs first: an answer the gateway can read, the tenant's

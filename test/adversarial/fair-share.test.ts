@@ -164,7 +164,8 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
     const before = await connectionsTo(port);
 
     const watches: OpenWatch[] = [];
-    for (let i = 0; i < 6; i++) watches.push(await openWatch(wide.api, '/api/v1/configmaps?watch=1'));
+    // Service accounts are forwarded (not among the resources read from the cache): each -A watch fans out upstream.
+    for (let i = 0; i < 6; i++) watches.push(await openWatch(wide.api, '/api/v1/serviceaccounts?watch=1'));
     const accepted = watches.filter((w) => w.status === 200);
     const refused = watches.filter((w) => w.status === 429);
     // 12 namespaces: each watch holds 13 upstream connections, two fit in 30.
@@ -178,7 +179,7 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
     const opened = (await connectionsTo(port)) - before;
     expect(opened, 'upstream connections the gateway opened for the watches').to.be.at.most(FAN_OUT_BOUND);
 
-    const other = await openWatch(steady.api, '/api/v1/configmaps?watch=1');
+    const other = await openWatch(steady.api, '/api/v1/serviceaccounts?watch=1');
     expect(other.status, "the other tenant's -A watch").to.equal(200);
     other.close();
     expect(await steady.kubectl.ok(['get', 'configmaps', '-A', '-o', 'name'])).to.be.a('string');
@@ -196,8 +197,8 @@ describe('adversarial: fair share of a gateway replica among tenants', function 
       'two -A watches admitted',
       async () => {
         const pair = [
-          await openWatch(wide.api, '/api/v1/configmaps?watch=1'),
-          await openWatch(wide.api, '/api/v1/configmaps?watch=1'),
+          await openWatch(wide.api, '/api/v1/serviceaccounts?watch=1'),
+          await openWatch(wide.api, '/api/v1/serviceaccounts?watch=1'),
         ];
         if (pair.every((w) => w.status === 200)) return pair;
         for (const w of pair) w.close();

@@ -224,7 +224,9 @@ describe('cache: ClusterResourceStore', () => {
     it("keeps the object's annotations and replaces a copy of the cluster annotation", () => {
       const raw = rawPod('a', { resourceVersion: '1' });
       raw.metadata.annotations = { note: 'kept', [CACHE_SOURCE_ANNOTATION]: 'forged' };
-      const answered = JSON.parse(answerText(toCachedObject(raw, selectableFieldsOf('', 'pods', true)), POD_TYPE, 'real', '1'));
+      const answered = JSON.parse(
+        answerText(toCachedObject(raw, selectableFieldsOf('', 'pods', true)), POD_TYPE, 'real', '1'),
+      );
       expect(answered.metadata.annotations).to.deep.equal({ [CACHE_SOURCE_ANNOTATION]: 'real', note: 'kept' });
     });
 

@@ -93,6 +93,8 @@ describe("gateway: a tenant's cross-namespace reads among 1,000 tenants × 20 na
       listen: '127.0.0.1:0',
       dataDir: gatewayDir.dir,
       upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+      // The forwarding path's fan-out is what this measures; reads from the cache are tenant-cache-reads.test.ts's.
+      tenantCache: '',
     });
     admin = await ApiClient.load(gateway.adminKubeconfigPath);
     const created = await createActiveTenant(admin, TENANT, gatewayDir.dir);

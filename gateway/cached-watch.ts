@@ -1,0 +1,274 @@
+/**
+ * Tenant watches answered from the cache, shared: every watch of one tenant that asks for the same
+ * thing (the same store, namespace or all of the tenant's, object name, selectors and answer
+ * format) belongs to one watch set, which follows the store once and converts each event once,
+ * then writes that text to each watcher (docs/cache.md, "Shared watches"). A watcher joins with
+ * its own catch-up — the objects now in scope for resourceVersion "" and "0", the store's window
+ * of events after N otherwise — computed and written in the same tick as it joins, so it neither
+ * misses nor repeats an event.
+ *
+ * Selectors apply to transitions as in kube's watch cache: an object that stops matching arrives
+ * as DELETED, one that starts matching as ADDED. A watcher that stops reading is ended once its
+ * unsent answer passes a bound (kube's cacher ends unresponsive watchers too), so a stalled client
+ * cannot grow the gateway's memory.
+ */
+import type { ServerResponse } from 'node:http';
+import { onClose } from '../apiserver/handlers/http-io.js';
+import { wantsTable } from '../apiserver/handlers/negotiation.js';
+import { buildTable, type IncludeObject } from '../apiserver/table/build-table.js';
+import { printerFor, type Printer } from '../apiserver/table/printers-by-resource.js';
+import { tooOldResourceVersion } from '../cache/cache-errors.js';
+import { parseCacheReadOptions, selects, type CacheReadOptions } from '../cache/cache-read-options.js';
+import type { CachedObject } from '../cache/cached-object.js';
+import { withTypeMeta } from '../cache/cached-object-text.js';
+import type {
+  ClusterResourceStore,
+  StoreEvent,
+  StoreSubscription,
+  StoreWatcher,
+} from '../cache/cluster-resource-store.js';
+import { addPrefix } from '../translate/context.js';
+import { includeObjectOf, tenantItemConverter } from './cached-item.js';
+import type { GatewayMetrics } from './metrics.js';
+import type { TenantRequest } from './tenant-request.js';
+
+/** Unsent answer a watcher may hold before it is ended as unresponsive. */
+export const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
+
+type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One event as the set's watchers get it: a Table watch's first event carries the column definitions, later ones none. */
+interface EventText {
+  first: string;
+  later: string;
+}
+
+/** What the watchers of one set share. */
+interface WatchScope {
+  /** The keys in scope start with this: `<namespace>/` or, across namespaces, the tenant's prefix. */
+  keyPrefix: string;
+  name: string;
+  options: CacheReadOptions;
+  /** A Table watch: the printer and what each row carries. */
+  table?: { printer: Printer; includeObject: IncludeObject };
+}
+
+interface Watcher {
+  res: ServerResponse;
+  bookmarks: boolean;
+  sentFirst: boolean;
+  end(): void;
+}
+
+/** The watch sets of one replica, by what they share. */
+export class TenantWatchSets {
+  private readonly sets = new Map<string, WatchSet>();
+  private watchers = 0;
+
+  constructor(private readonly metrics: GatewayMetrics) {}
+
+  /**
+   * Serves the request's watch from `store` until the tenant hangs up, the timeout passes, the
+   * store stops or the watcher falls too far behind.
+   */
+  async join(r: TenantRequest, store: ClusterResourceStore): Promise<void> {
+    const { t, req, res } = r;
+    const options = parseCacheReadOptions(t.query, store.resource);
+    const table = wantsTable(req.headers.accept)
+      ? { printer: printerFor(t.info.group, t.info.resource), includeObject: includeObjectOf(r) }
+      : undefined;
+    const scope: WatchScope = {
+      keyPrefix: t.info.namespace ? `${addPrefix(r.ctx, t.info.namespace)}/` : r.ctx.prefix,
+      name: t.info.name,
+      options,
+      table,
+    };
+    const key = JSON.stringify([
+      r.ctx.tenantId,
+      store.cluster,
+      store.type.apiVersion,
+      store.resource.resource,
+      scope.keyPrefix,
+      scope.name,
+      t.query.get('labelSelector') ?? '',
+      t.query.get('fieldSelector') ?? '',
+      table?.includeObject ?? '',
+    ]);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+    res.flushHeaders();
+    await new Promise<void>((resolve) => {
+      let set = this.sets.get(key);
+      if (!set || set.ended) {
+        set = new WatchSet(store, scope, tenantItemConverter(r, store), () => {
+          if (this.sets.get(key) === set) this.sets.delete(key);
+          this.count();
+        });
+        this.sets.set(key, set);
+      }
+      const timeoutMs = (options.timeoutSeconds ?? 1800 * (1 + Math.random())) * 1000;
+      const timer = setTimeout(() => watcher.end(), timeoutMs);
+      let unfollow = () => {};
+      const watcher: Watcher = {
+        res,
+        bookmarks: options.allowWatchBookmarks,
+        sentFirst: false,
+        end: () => {
+          clearTimeout(timer);
+          unfollow();
+          set.leave(watcher);
+          this.watchers--;
+          this.count();
+          if (!res.destroyed) res.end();
+          resolve();
+        },
+      };
+      this.watchers++;
+      set.join(watcher, options.resourceVersion);
+      this.count();
+      unfollow = onClose(res, () => watcher.end());
+    });
+  }
+
+  private count(): void {
+    this.metrics.tenantWatchSets.set({ count: 'sets' }, this.sets.size);
+    this.metrics.tenantWatchSets.set({ count: 'watchers' }, this.watchers);
+  }
+}
+
+/** Every watcher of one tenant asking the same of one store: one subscription, one conversion per event. */
+class WatchSet implements StoreWatcher {
+  private readonly watchers = new Set<Watcher>();
+  private subscription: StoreSubscription | undefined;
+  private done = false;
+
+  constructor(
+    private readonly store: ClusterResourceStore,
+    private readonly scope: WatchScope,
+    private readonly convert: (object: CachedObject) => string | null,
+    private readonly onEnd: () => void,
+  ) {}
+
+  get ended(): boolean {
+    return this.done;
+  }
+
+  /** Adds `watcher` after writing it what it has not seen: synchronously, so no event falls between. */
+  join(watcher: Watcher, resourceVersion: string): void {
+    const catchUp: EventText[] = [];
+    if (resourceVersion === '' || resourceVersion === '0') {
+      for (const [, object] of this.store.withKeyPrefix(this.scope.keyPrefix)) {
+        const text = this.inScope(object) ? this.render('ADDED', object) : undefined;
+        if (text) catchUp.push(text);
+      }
+    } else {
+      const events = this.store.eventsSince(resourceVersion);
+      if ('oldest' in events) {
+        const status = tooOldResourceVersion(resourceVersion, events.oldest).status;
+        watcher.res.write(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+        return watcher.end();
+      }
+      for (const event of events) {
+        const text = this.eventText(event);
+        if (text) catchUp.push(text);
+      }
+    }
+    this.watchers.add(watcher);
+    this.subscription ??= this.subscribe();
+    for (const text of catchUp) if (!this.send(watcher, text)) return;
+  }
+
+  leave(watcher: Watcher): void {
+    if (!this.watchers.delete(watcher) || this.watchers.size > 0) return;
+    this.finish();
+  }
+
+  event(event: StoreEvent): void {
+    const text = this.eventText(event);
+    if (text) for (const watcher of [...this.watchers]) this.send(watcher, text);
+  }
+
+  bookmark(resourceVersion: string): void {
+    // kube's bookmark: the type's kind and apiVersion, and only the resourceVersion.
+    const line = `{"type":"BOOKMARK","object":${withTypeMeta(this.store.type, JSON.stringify({ metadata: { resourceVersion } }))}}\n`;
+    for (const watcher of [...this.watchers]) if (watcher.bookmarks && !this.scope.table) this.write(watcher, line);
+  }
+
+  /** The store went (its cluster or resource is no longer cached): the watches end, and clients watch again. */
+  stopped(): void {
+    for (const watcher of [...this.watchers]) watcher.end();
+    this.finish();
+  }
+
+  private subscribe(): StoreSubscription | undefined {
+    const subscription = this.store.watch(this.store.resourceVersion, this);
+    if ('close' in subscription) return subscription;
+    // The store's own version is always within its window.
+    this.stopped();
+    return undefined;
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    this.subscription?.close();
+    this.onEnd();
+  }
+
+  /** The event as the watchers see it, or undefined when it is not in scope. */
+  private eventText(event: StoreEvent): EventText | undefined {
+    const now = this.inScope(event.object);
+    if (event.type !== 'MODIFIED') return now ? this.render(event.type, event.object) : undefined;
+    const before = event.previous === undefined ? now : this.inScope(event.previous);
+    if (now) return this.render(before ? 'MODIFIED' : 'ADDED', event.object);
+    return before ? this.render('DELETED', event.previous!) : undefined;
+  }
+
+  private render(type: EventType, object: CachedObject): EventText | undefined {
+    const text = this.convert(object);
+    if (text === null) return undefined;
+    const whole = withTypeMeta(this.store.type, text);
+    const { table } = this.scope;
+    if (!table) {
+      const line = `{"type":"${type}","object":${whole}}\n`;
+      return { first: line, later: line };
+    }
+    const parsed = JSON.parse(whole);
+    const row = (omitHeaders: boolean) =>
+      `{"type":"${type}","object":${JSON.stringify(
+        buildTable(table.printer, [parsed], {
+          includeObject: table.includeObject,
+          listMeta: {},
+          now: new Date(),
+          omitHeaders,
+        }),
+      )}}\n`;
+    return { first: row(false), later: row(true) };
+  }
+
+  /** Writes one event; false when the watcher was ended for falling behind. */
+  private send(watcher: Watcher, text: EventText): boolean {
+    const line = watcher.sentFirst ? text.later : text.first;
+    watcher.sentFirst = true;
+    return this.write(watcher, line);
+  }
+
+  private write(watcher: Watcher, line: string): boolean {
+    if (watcher.res.destroyed) return false;
+    watcher.res.write(line);
+    if (watcher.res.writableLength <= MAX_UNSENT_BYTES) return true;
+    watcher.res.destroy();
+    watcher.end();
+    return false;
+  }
+
+  private inScope(object: CachedObject): boolean {
+    const { keyPrefix, name, options } = this.scope;
+    const key =
+      object.metadata.namespace === undefined
+        ? object.metadata.name
+        : `${object.metadata.namespace}/${object.metadata.name}`;
+    if (!key.startsWith(keyPrefix)) return false;
+    if (name !== '' && object.metadata.name !== name) return false;
+    return selects(options, object);
+  }
+}

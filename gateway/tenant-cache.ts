@@ -1,0 +1,52 @@
+/**
+ * What the tenant path needs to answer reads from the cache (cached-read.ts, cached-watch.ts):
+ * the stores kept for tenants (search-cache.ts), their freshness, one cached-read authorizer per
+ * cluster, and the replica's shared watch sets.
+ */
+import type { Freshness, Stale } from '../cache/cache-freshness.js';
+import type { CacheResource, ClusterResourceStore } from '../cache/cluster-resource-store.js';
+import { CachedReadAuthorizer } from './cached-read-authorizer.js';
+import { TenantWatchSets } from './cached-watch.js';
+import type { GatewayMetrics } from './metrics.js';
+import type { SearchCache } from './search-cache.js';
+import type { UpstreamConnection } from './upstream-connection.js';
+
+export class TenantCache {
+  readonly watches: TenantWatchSets;
+  private readonly authorizers = new Map<UpstreamConnection, CachedReadAuthorizer>();
+
+  constructor(
+    private readonly search: SearchCache,
+    metrics: GatewayMetrics,
+  ) {
+    this.watches = new TenantWatchSets(metrics);
+  }
+
+  /** The store answering tenants' reads of `resource` on `cluster`, if it is cached for them. */
+  storeFor(
+    cluster: string,
+    resource: Pick<CacheResource, 'group' | 'version' | 'resource'>,
+  ): ClusterResourceStore | undefined {
+    return this.search.tenantStore(cluster, resource);
+  }
+
+  ensureFresh(store: ClusterResourceStore, freshness: Freshness): Promise<Stale | undefined> {
+    return this.search.ensureFresh(store, freshness);
+  }
+
+  /** The cluster's authorizer of cached reads, following its RBAC objects from the first read on. */
+  authorizerFor(upstream: UpstreamConnection): CachedReadAuthorizer {
+    let authorizer = this.authorizers.get(upstream);
+    if (!authorizer) {
+      authorizer = new CachedReadAuthorizer(upstream);
+      authorizer.start();
+      this.authorizers.set(upstream, authorizer);
+    }
+    return authorizer;
+  }
+
+  stop(): void {
+    for (const authorizer of this.authorizers.values()) authorizer.stop();
+    this.authorizers.clear();
+  }
+}

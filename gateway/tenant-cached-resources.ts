@@ -1,0 +1,33 @@
+/**
+ * Which resources tenants read from the cache (`serve --tenant-cache`): built-in, namespaced
+ * resources named as kubectl names them (`pods`, `deployments.apps`). Custom resources are not
+ * offered: their groups carry each tenant's prefix upstream, so every tenant's CRD is a resource
+ * of its own.
+ */
+import { BUILTIN_RESOURCES } from '../apiserver/resources/builtin.js';
+import type { CacheResource } from '../cache/cluster-resource-store.js';
+
+/** The reads most tools make: kubectl's, controllers' informers. */
+export const DEFAULT_TENANT_CACHE = 'pods,configmaps,secrets,services,deployments.apps';
+
+/** The resources a `--tenant-cache` value names; '' names none. Throws a usage error for a name that is not one. */
+export function parseTenantCache(value: string): CacheResource[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return [...new Set(names)].map((name) => {
+    const dot = name.indexOf('.');
+    const resource = dot < 0 ? name : name.slice(0, dot);
+    const group = dot < 0 ? '' : name.slice(dot + 1);
+    // The first version listed is the group's preferred one.
+    const info = BUILTIN_RESOURCES.find((r) => r.resource === resource && r.group === group);
+    if (!info)
+      throw new Error(
+        `--tenant-cache: ${name} is not a built-in resource (write resource.group, e.g. deployments.apps)`,
+      );
+    if (!info.namespaced)
+      throw new Error(`--tenant-cache: ${name} is cluster-scoped; only namespaced resources are cached for tenants`);
+    return { group, version: info.version, resource, kind: info.kind, namespaced: true };
+  });
+}
