@@ -48,6 +48,8 @@ describe('cache: /readyz waits for the search cache', function () {
         upstreams: [{ name: 'member1', kubeconfig }],
         clusterStatusUpdateFrequencyMs: 60_000,
         cacheSyncTimeoutMs,
+        // What is cached here is the ResourceRegistry's alone; tenant-cache-reads.test.ts has the tenants' stores.
+        tenantCache: '',
       });
       gateways.push(gateway);
       clients.push(await ApiClient.load(gateway.adminKubeconfigPath));
