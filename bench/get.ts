@@ -4,15 +4,18 @@
  * authentication, translation up and down, a second hop). Beside it, in the same alternating
  * runs, the same GETs through two proxies that only forward, the floors for any gateway that
  * forwards the request: HAProxy (harness/haproxy.ts) and a bare Node proxy built from what the
- * gateway is built from (harness/bare-proxy.ts).
+ * gateway is built from (harness/bare-proxy.ts). The gateway answers the GET from its cache (Pods
+ * are among the resources it caches for tenants by default); a second gateway started with
+ * `--tenant-cache ''` forwards it, as every gateway did before the cache.
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { measureSides, roundsFor, type Side } from './harness/compare.js';
 import { withEnvironment, type BenchOptions } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
 import { startHaproxyProcess } from './harness/haproxy.js';
 import { podName } from './harness/pods.js';
-import { startBareProxyProcess, stopProcess, type ServerProcess } from './harness/processes.js';
+import { startBareProxyProcess, startGatewayProcess, stopProcess, type ServerProcess } from './harness/processes.js';
 import { caseOf, formatMs, formatPerSecond, formatRatio, report, type CaseResult } from './harness/results.js';
 import type { RequestSummary } from './harness/load.js';
 import { targetOf } from './harness/target.js';
@@ -26,7 +29,8 @@ const CLIENTS = [1, 16, 64];
 const PATHS = [
   { label: 'HAProxy', caseName: 'GET one pod, HAProxy (floor)' },
   { label: 'bare Node proxy', caseName: 'GET one pod, bare TLS proxy (floor)' },
-  { label: 'gateway', caseName: 'GET one pod' },
+  { label: 'gateway, forwarded', caseName: 'GET one pod, gateway forwarding (--tenant-cache "")' },
+  { label: 'gateway, from its cache', caseName: 'GET one pod' },
 ] as const;
 
 export async function benchGet(options: BenchOptions): Promise<number> {
@@ -41,23 +45,32 @@ export async function benchGet(options: BenchOptions): Promise<number> {
     await upstream.createPods([`${TENANT}-default`], 1);
     await upstream.close();
     const floors: ServerProcess[] = [];
+    let forwarding: ServerProcess | undefined;
     try {
       floors.push(await startHaproxyProcess(env.devcluster.kubeconfigPath, env.dir));
       floors.push(await startBareProxyProcess(env.devcluster.kubeconfigPath, env.dir));
       const [haproxy, bare] = await Promise.all(
         floors.map(async (floor) => targetOf(await readFile(floor.kubeconfigPath, 'utf8'), tenant.direct.headers)),
       );
+      forwarding = await startGatewayProcess(
+        env.devcluster.kubeconfigPath,
+        path.join(env.dir, 'forwarding'),
+        [],
+        ['--tenant-cache', ''],
+      );
+      // The same tenant on the same cluster, admitted by the second gateway with a certificate of its own.
+      const forwardingTenant = await createBenchTenant(
+        { ...env, gateway: forwarding, gatewayAdminKubeconfig: await readFile(forwarding.kubeconfigPath, 'utf8') },
+        TENANT,
+      );
+      const tenantGet = [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }];
       const upstreamGet = [{ method: 'GET', path: `/api/v1/namespaces/${TENANT}-default/pods/${podName(0)}` }];
       const sides: Side[] = [
         { name: 'direct', target: tenant.direct, templates: upstreamGet },
         { name: 'HAProxy', target: haproxy, templates: upstreamGet, pid: floors[0].pid },
         { name: 'bare Node proxy', target: bare, templates: upstreamGet, pid: floors[1].pid },
-        {
-          name: 'gateway',
-          target: tenant.gateway,
-          templates: [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }],
-          pid: env.gateway.pid,
-        },
+        { name: 'gateway, forwarded', target: forwardingTenant.gateway, templates: tenantGet, pid: forwarding.pid },
+        { name: 'gateway', target: tenant.gateway, templates: tenantGet, pid: env.gateway.pid },
       ];
       const cases: CaseResult[] = [];
       for (const clients of CLIENTS) {
@@ -72,6 +85,7 @@ export async function benchGet(options: BenchOptions): Promise<number> {
       return cases;
     } finally {
       for (const floor of floors) await stopProcess(floor.child);
+      if (forwarding) await stopProcess(forwarding.child);
     }
   });
   return report('get', options.quick, result, run, printPaths);

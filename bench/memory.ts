@@ -6,7 +6,7 @@
  * gateway process's own, so there is no direct path to set it against; the devcluster's RSS is
  * shown for scale.
  */
-import { RestClient } from '../apiserver/client/rest-client.js';
+import { readGatewayMetrics } from './harness/gateway-metrics.js';
 import { withEnvironment, type BenchEnvironment, type BenchOptions } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
 import { runLoad, summarize } from './harness/load.js';
@@ -125,18 +125,11 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
 async function gatewayHeap(
   env: BenchEnvironment,
 ): Promise<{ gatewayHeapUsedBytes: number; gatewayExternalBytes: number }> {
-  const client = RestClient.fromKubeconfig(env.gatewayAdminKubeconfig);
-  try {
-    const res = await client.request('GET', '/metrics', undefined, { Accept: 'text/plain' });
-    if (res.status !== 200) throw new Error(`GET /metrics: ${res.status} ${res.text.slice(0, 300)}`);
-    const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(res.text)?.[1] ?? NaN);
-    return {
-      gatewayHeapUsedBytes: metric('paddock_nodejs_heap_size_used_bytes'),
-      gatewayExternalBytes: metric('paddock_nodejs_external_memory_bytes'),
-    };
-  } finally {
-    client.close();
-  }
+  const metric = await readGatewayMetrics(env);
+  return {
+    gatewayHeapUsedBytes: metric('paddock_nodejs_heap_size_used_bytes'),
+    gatewayExternalBytes: metric('paddock_nodejs_external_memory_bytes'),
+  };
 }
 
 /** Growth can be negative: garbage from before collected meanwhile. */

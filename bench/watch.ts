@@ -1,10 +1,11 @@
 /**
  * `watch`: 1, 100 and 1,000 watchers of one tenant's ConfigMaps in `default` while a writer
  * creates and patches ConfigMaps there upstream at a steady rate, on the direct path and through
- * the gateway, which holds one upstream watch per tenant watch and converts every event down.
+ * the gateway, which answers them from its cache: one upstream watch of ConfigMaps shared by every
+ * tenant watch, each event converted once per watch set (gateway/cached-watch.ts).
  * Measured: events delivered per second (all watchers together), the latency from a write sent
- * to its event received, and the events the gateway converted per second of its own CPU time.
- * Every watcher must receive every write once.
+ * to its event received, the events the gateway delivered per second of its own CPU time, how its
+ * watches were shared, and its RSS before and after. Every watcher must receive every write once.
  *
  * Two loads: a steady one both paths keep up with, where latency means something, and one more
  * than this machine keeps up with, where events queue (so latency grows with the run) and the
@@ -13,7 +14,10 @@
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { withEnvironment, type BenchEnvironment, type BenchOptions } from './harness/environment.js';
 import { writePaced } from './harness/paced-writer.js';
+import { readGatewayMetrics, type MetricReading } from './harness/gateway-metrics.js';
 import { cpuSeconds } from './harness/process-stats.js';
+import { rssBytes } from './harness/processes.js';
+import { sleep } from './harness/sleep.js';
 import {
   formatPerSecond,
   formatRatio,
@@ -63,6 +67,18 @@ interface SideResult {
   meanEventBytes: number;
   gatewayCpuSeconds: number;
   devclusterCpuSeconds: number;
+  /** Gateway side: how its watches were served, read from its /metrics once all were open (the largest of its runs). */
+  sharing?: Sharing;
+}
+
+/** How the gateway served a run's watches. */
+interface Sharing {
+  /** Tenant watches answered from the cache (`paddock_tenant_watch_sets{count="watchers"}`). */
+  fromCache: number;
+  /** Watch sets they formed: each event is converted once per set. */
+  sets: number;
+  /** Upstream watches the gateway opened for them (forwarded watches); the cache's own watch of the resource is one, opened before. */
+  upstreamWatchesOpened: number;
 }
 
 interface WatchCase {
@@ -85,6 +101,7 @@ interface SideRun {
   writerSeconds: number;
   gatewayCpuSeconds: number;
   devclusterCpuSeconds: number;
+  sharing?: Sharing;
 }
 
 export async function benchWatch(options: BenchOptions): Promise<number> {
@@ -106,6 +123,8 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
   const rounds = options.quick ? 1 : 2;
   const { result, run } = await withEnvironment(options, async (env) => {
     const tenant = await createBenchTenant(env, TENANT);
+    await sleep(1000);
+    const idleRssBytes = await rssBytes(env.gateway.pid);
     const cases: WatchCase[] = [];
     let runIndex = 0;
     // A fresh gateway converts its first events with cold code: these runs are not measured,
@@ -143,7 +162,8 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
         gatewayEventsPerCpuSecond: gateway.events / gateway.gatewayCpuSeconds,
       });
     }
-    return { cases, warmup: pool(warmup) };
+    await sleep(1000);
+    return { cases, warmup: pool(warmup), idleRssBytes, afterRssBytes: await rssBytes(env.gateway.pid) };
   });
   const { cases } = result;
 
@@ -172,8 +192,18 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
       formatPerSecond(c.gatewayEventsPerCpuSecond),
     ]),
   );
+  printTable(
+    ['gateway side', 'watchers', 'served from the cache', 'watch sets', 'upstream watches opened'],
+    cases.map((c) => [
+      c.name,
+      String(c.watchers),
+      String(c.gateway.sharing?.fromCache ?? '-'),
+      String(c.gateway.sharing?.sets ?? '-'),
+      String(c.gateway.sharing?.upstreamWatchesOpened ?? '-'),
+    ]),
+  );
   process.stdout.write(
-    `memory at the end: gateway RSS ${mib(run.memory.gatewayRssBytes)}, devcluster RSS ${mib(run.memory.devclusterRssBytes)}\n`,
+    `gateway RSS idle before the runs ${mib(result.idleRssBytes)}, after them ${mib(result.afterRssBytes)} (${formatRatio(result.afterRssBytes / result.idleRssBytes)}); at the end: gateway RSS ${mib(run.memory.gatewayRssBytes)}, devcluster RSS ${mib(run.memory.devclusterRssBytes)}\n`,
   );
   let errors = 0;
   const sides = [
@@ -200,6 +230,7 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
     cpuProfiles: run.cpuProfiles,
     cases,
     warmup: result.warmup,
+    gatewayRss: { idleBytes: result.idleRssBytes, afterBytes: result.afterRssBytes },
   });
   await printProfiles(run.cpuProfiles);
   return errors;
@@ -216,6 +247,7 @@ async function runSide(
 ): Promise<SideRun> {
   const namespace = `${TENANT}-default`;
   const query = `?watch=1&resourceVersion=${await currentRevision(env, namespace)}`;
+  const upstreamWatchesBefore = side === 'gateway' ? upstreamWatches(await readGatewayMetrics(env)) : 0;
   const watchers = await openWatchers({
     ...(side === 'direct' ? tenant.direct : tenant.gateway),
     path:
@@ -228,6 +260,7 @@ async function runSide(
   });
   let run: SideRun;
   try {
+    const sharing = side === 'gateway' ? await sharingOf(env, upstreamWatchesBefore) : undefined;
     const before = { gateway: await cpuSeconds(env.gateway.pid), devcluster: await cpuSeconds(env.devcluster.pid) };
     const writer = await writePaced(env.upstreamAdmin, namespace, prefix, writes, size.writesPerSec);
     const watch = await watchers.finish(writer.failedSeqs);
@@ -239,6 +272,7 @@ async function runSide(
       writerSeconds: writer.seconds,
       gatewayCpuSeconds: (await cpuSeconds(env.gateway.pid)) - before.gateway,
       devclusterCpuSeconds: (await cpuSeconds(env.devcluster.pid)) - before.devcluster,
+      sharing,
     };
   } catch (err) {
     // The worker's exit is then a consequence, not the news.
@@ -247,6 +281,20 @@ async function runSide(
   }
   await watchers.close();
   return run;
+}
+
+/** Watches the gateway has opened upstream for tenants so far (forwarded watches). */
+function upstreamWatches(metric: MetricReading): number {
+  return metric('paddock_upstream_request_duration_seconds_count', 'cluster="member1",verb="watch"') || 0;
+}
+
+async function sharingOf(env: BenchEnvironment, upstreamWatchesBefore: number): Promise<Sharing> {
+  const metric = await readGatewayMetrics(env);
+  return {
+    fromCache: metric('paddock_tenant_watch_sets', 'count="watchers"') || 0,
+    sets: metric('paddock_tenant_watch_sets', 'count="sets"') || 0,
+    upstreamWatchesOpened: upstreamWatches(metric) - upstreamWatchesBefore,
+  };
 }
 
 /** The namespace's list revision: watches from it see every write made after it. */
@@ -286,5 +334,11 @@ function pool(runs: SideRun[]): SideResult {
     meanEventBytes: events ? sum((r) => r.watch.bytes) / events : 0,
     gatewayCpuSeconds: sum((r) => r.gatewayCpuSeconds),
     devclusterCpuSeconds: sum((r) => r.devclusterCpuSeconds),
+    sharing: runs
+      .map((r) => r.sharing)
+      .reduce<Sharing | undefined>(
+        (most, next) => (next && (!most || next.upstreamWatchesOpened > most.upstreamWatchesOpened) ? next : most),
+        undefined,
+      ),
   };
 }

@@ -15,6 +15,12 @@
  *
  * A store that cannot be made fresh in time (not listed yet, behind the cluster, probe failed)
  * makes the read `stale`: the caller answers it from the cluster itself.
+ *
+ * kube-apiserver learns that its watch cache has reached etcd's revision through etcd's progress
+ * notifications, even for a resource nothing writes; a client of kube-apiserver cannot ask for
+ * one (BOOKMARKs come about once a minute). So when the cluster's revision moved through other
+ * resources, only a relist proves a quiet store fresh. A store whose last wait ran out and that
+ * has heard nothing since is not waited for again.
  */
 import { tooLargeResourceVersion } from './cache-errors.js';
 import { resourceKey, type CacheResource, type ClusterResourceStore } from './cluster-resource-store.js';
@@ -46,6 +52,8 @@ export class FreshnessGate {
   private readonly probes: SharedProbe<string>;
   /** What each probe key names; as many as cluster × resource pairs ever probed. */
   private readonly probeTargets = new Map<string, { cluster: string; resource: CacheResource }>();
+  /** Stores whose last wait for a consistent read ran out, with their progress then. */
+  private readonly quiet = new WeakMap<ClusterResourceStore, number>();
 
   constructor(
     private readonly currentRevision: RevisionProbe | undefined,
@@ -59,8 +67,17 @@ export class FreshnessGate {
     });
   }
 
-  /** Resolves undefined when `store` may answer; Stale when it may not; throws 504 for an unreached N. */
-  async ensure(store: ClusterResourceStore, freshness: Freshness): Promise<Stale | undefined> {
+  /**
+   * Resolves undefined when `store` may answer; Stale when it may not; throws 504 for an unreached
+   * N. `refreshUpTo` relists only a store of at most that many objects for this read; a larger
+   * stale store leaves the read to the caller (the tenant path forwards it, which costs the read,
+   * not the whole store).
+   */
+  async ensure(
+    store: ClusterResourceStore,
+    freshness: Freshness,
+    options: { refreshUpTo?: number } = {},
+  ): Promise<Stale | undefined> {
     if (!(await store.waitUntilFresh('', this.timeoutMs)))
       return this.stale(store, 'its cache has not listed the resource yet');
     if (freshness.kind === 'any' || (freshness.kind === 'consistent' && this.currentRevision === undefined))
@@ -77,9 +94,15 @@ export class FreshnessGate {
     } catch (err) {
       return this.stale(store, `its current revision could not be read: ${(err as Error).message}`);
     }
-    if (await store.waitUntilFresh(revision, this.consistentWaitMs)) return undefined;
+    // A store that heard nothing since its last wait ran out would wait in vain again: its
+    // resource is quiet and the cluster's revision moved through others.
+    const quietSince = this.quiet.get(store);
+    const waitMs = quietSince === store.progress ? 0 : this.consistentWaitMs;
+    if (await store.waitUntilFresh(revision, waitMs)) return undefined;
+    this.quiet.set(store, store.progress);
     // Listed again after the read arrived: as fresh as the read asks.
-    if (this.refresh && (await this.refresh(store))) return undefined;
+    const refreshes = store.size <= (options.refreshUpTo ?? Infinity);
+    if (refreshes && this.refresh && (await this.refresh(store))) return undefined;
     return this.stale(store, `its cache is at ${store.resourceVersion}, behind the cluster's ${revision}`);
   }
 

@@ -93,6 +93,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   private readonly watchers = new Set<StoreWatcher>();
   private readonly freshnessWaiters = new Set<{ target: string; reached: () => void }>();
   private version = '';
+  private moves = 0;
   private bytes = 0;
   private synced = false;
   private stoppedAlready = false;
@@ -114,6 +115,11 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   /** The version the store has reached: of its last list, event or bookmark. */
   get resourceVersion(): string {
     return this.version;
+  }
+
+  /** How many times the store's version has moved (lists, events, bookmarks): whether it has heard anything since. */
+  get progress(): number {
+    return this.moves;
   }
 
   /** Whether the first list has arrived. */
@@ -328,6 +334,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   }
 
   private wakeWaiters(): void {
+    this.moves++;
     for (const waiter of [...this.freshnessWaiters]) if (this.fresh(waiter.target)) waiter.reached();
   }
 

@@ -315,9 +315,13 @@ export class MultiClusterCache {
     return { fresh: true, value: watch };
   }
 
-  /** Makes `store` as fresh as a read asks (cache-freshness.ts); Stale when it could not be in time. */
-  ensureFresh(store: ClusterResourceStore, freshness: Freshness): Promise<Stale | undefined> {
-    return this.freshness.ensure(store, freshness);
+  /**
+   * Makes `store` as fresh as a read asks, relisting it only when it holds at most `refreshUpTo`
+   * objects (cache-freshness.ts); Stale when it could not be in time, for the caller to answer the
+   * read otherwise.
+   */
+  ensureFresh(store: ClusterResourceStore, freshness: Freshness, refreshUpTo: number): Promise<Stale | undefined> {
+    return this.freshness.ensure(store, freshness, { refreshUpTo });
   }
 
   /** Stops every store (and so every watch). */

@@ -34,6 +34,14 @@ import { SearchApi } from './search-api.js';
  */
 const CONSISTENT_WAIT_MS = 200;
 
+/**
+ * The largest store a tenant's consistent read relists when its watch has not reached the
+ * cluster's revision in time (the revision moves with writes of any resource, a node's Lease every
+ * 10 s, and a quiet resource's BOOKMARK comes about once a minute): a few thousand objects list in
+ * tens of milliseconds, and the store is then fresh for every read after.
+ */
+const TENANT_REFRESH_MAX_OBJECTS = 5000;
+
 /** Where the gateway's ApiServer keeps ResourceRegistries. */
 const RESOURCE_REGISTRIES_PREFIX = '/registry/search.karmada.io/resourceregistries/';
 
@@ -142,9 +150,13 @@ export class SearchCache implements SearchRoutes {
     return store?.namespaces === 'all' && !store.stopped ? store : undefined;
   }
 
-  /** Makes a store as fresh as a read asks; Stale when it could not be in time. */
+  /**
+   * Makes a store as fresh as a tenant's read asks; Stale when it could not be in time. A store
+   * behind its cluster is relisted for the read only up to TENANT_REFRESH_MAX_OBJECTS: beyond, the
+   * read is forwarded, which costs the tenant's objects rather than the whole store.
+   */
   ensureFresh(store: ClusterResourceStore, freshness: Freshness): Promise<Stale | undefined> {
-    return this.cache.ensureFresh(store, freshness);
+    return this.cache.ensureFresh(store, freshness, TENANT_REFRESH_MAX_OBJECTS);
   }
 
   /** Ready once every store has listed, or once the sync timeout has passed since the start (as Karmada's post-start hook). */

@@ -261,8 +261,12 @@ describe('gateway: tenant reads from the cache (three replicas on etcd, one forw
       expect((await alice.api.a.request('DELETE', `${path}/${name}`)).status).to.equal(200);
       expect((await alice.api.b.request('GET', `${path}/${name}`)).status).to.equal(404);
     }
-    expect(await cacheReads(admins.b, 'get', 'cache')).to.equal(before.cache + 60);
-    expect(await cacheReads(admins.b, 'get', 'forwarded')).to.equal(before.forwarded);
+    // Each read was answered from the cache, or — when the store could not be shown to have reached
+    // the cluster's revision in time (the devcluster's node Lease moves it every 10 s) — by the cluster.
+    const cached = (await cacheReads(admins.b, 'get', 'cache')) - before.cache;
+    const forwarded = (await cacheReads(admins.b, 'get', 'forwarded')) - before.forwarded;
+    expect(cached + forwarded).to.equal(60);
+    expect(cached, `${forwarded} of 60 forwarded`).to.be.greaterThan(30);
   });
 
   it('one watch set per tenant and request: each event converted once, written to every watcher of the set', async () => {

@@ -1,0 +1,72 @@
+/**
+ * How a consistent read's store is made fresh (cache/cache-freshness.ts): waited for by its watch,
+ * relisted when small enough, else left to the caller; a store whose last wait ran out and that
+ * has heard nothing since is not waited for again.
+ */
+import { expect } from 'chai';
+import { FreshnessGate } from '../../cache/cache-freshness.js';
+import { ClusterResourceStore } from '../../cache/cluster-resource-store.js';
+import { PODS, pod } from '../support/cached-objects.js';
+
+/** A store of `count` Pods listed at revision 5, while the cluster is at 10. */
+function behindStore(count: number): ClusterResourceStore {
+  const store = new ClusterResourceStore('c1', PODS);
+  store.replace(
+    Array.from({ length: count }, (_, i) => pod(`p${i}`, { resourceVersion: '5' })),
+    '5',
+  );
+  return store;
+}
+
+describe('cache: the freshness of a consistent read', () => {
+  it('relists a store behind its cluster when it is within refreshUpTo, and leaves a larger one to the caller', async () => {
+    const refreshed: ClusterResourceStore[] = [];
+    const gate = new FreshnessGate(
+      async () => '10',
+      1000,
+      10,
+      async (store) => {
+        refreshed.push(store);
+        store.replace([], '10');
+        return true;
+      },
+    );
+    const small = behindStore(3);
+    expect(await gate.ensure(small, { kind: 'consistent' }, { refreshUpTo: 3 })).to.equal(undefined);
+    expect(refreshed).to.deep.equal([small]);
+    const large = behindStore(4);
+    const stale = await gate.ensure(large, { kind: 'consistent' }, { refreshUpTo: 3 });
+    expect(stale).to.include({ fresh: false, cluster: 'c1' });
+    expect(stale?.reason).to.contain('behind the cluster');
+    expect(refreshed, 'the large store is not relisted').to.deep.equal([small]);
+  });
+
+  it('waits for a store its watch brings to the revision in time', async () => {
+    const gate = new FreshnessGate(async () => '10', 1000, 60_000);
+    const store = behindStore(1);
+    const read = gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 0 });
+    store.add(pod('late', { resourceVersion: '10' }), '10');
+    expect(await read).to.equal(undefined);
+  });
+
+  it('does not wait again for a store that has heard nothing since its last wait ran out', async () => {
+    const waited: number[] = [];
+    const store = behindStore(1);
+    const waitUntilFresh = store.waitUntilFresh.bind(store);
+    store.waitUntilFresh = (resourceVersion, timeoutMs) => {
+      if (resourceVersion === '10') waited.push(timeoutMs);
+      return waitUntilFresh(resourceVersion, timeoutMs);
+    };
+    const gate = new FreshnessGate(async () => '10', 1000, 20);
+    const consistent = () => gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 0 });
+    expect(await consistent()).to.include({ fresh: false });
+    expect(await consistent()).to.include({ fresh: false });
+    expect(waited, 'the second read does not wait').to.deep.equal([20, 0]);
+    // Once the store hears something, a read waits for it again, and its watch can bring it there.
+    store.bookmark('7');
+    const read = consistent();
+    store.bookmark('10');
+    expect(await read).to.equal(undefined);
+    expect(waited).to.deep.equal([20, 0, 20]);
+  });
+});
