@@ -1,7 +1,10 @@
 /**
  * `list`: one client listing all pods of one namespace holding 1k and 10k realistic Pods, as JSON
- * and as a Table (what `kubectl get pods` asks for), on the direct path and through the gateway,
- * which reads the whole upstream list and converts every item down before it answers.
+ * and as a Table (what `kubectl get pods` asks for), with resourceVersion "" (kubectl's: as fresh
+ * as the cluster) and "0" (an informer's first list: any state the server has), on the direct path
+ * and through the gateway, which answers from its cache (Pods are cached for tenants by default):
+ * "0" at once, "" once the cache is shown to be as fresh as the cluster, else forwarded
+ * (docs/gateway.md, "Tenant reads from the cache").
  */
 import { measureBoth } from './harness/compare.js';
 import { withEnvironment, type BenchOptions } from './harness/environment.js';
@@ -35,16 +38,25 @@ export async function benchList(options: BenchOptions): Promise<number> {
     await upstream.close();
     const cases: CaseResult[] = [];
     for (const { namespace, pods, iterations } of sizes) {
-      for (const [format, accept] of [
-        ['JSON', 'application/json'],
-        ['Table', TABLE],
+      for (const [format, accept, query] of [
+        ['JSON', 'application/json', ''],
+        ['Table', TABLE, ''],
+        ['JSON, resourceVersion=0', 'application/json', '?resourceVersion=0'],
+        ['Table, resourceVersion=0', TABLE, '?resourceVersion=0'],
       ] as const) {
         const label = `list ${pods.toLocaleString('en-US')} pods, ${format}`;
         const { direct, gateway } = await measureBoth(
           label,
           tenant,
-          [{ method: 'GET', path: `/api/v1/namespaces/${TENANT}-${namespace}/pods`, accept, expectItems: pods }],
-          [{ method: 'GET', path: `/api/v1/namespaces/${namespace}/pods`, accept, expectItems: pods }],
+          [
+            {
+              method: 'GET',
+              path: `/api/v1/namespaces/${TENANT}-${namespace}/pods${query}`,
+              accept,
+              expectItems: pods,
+            },
+          ],
+          [{ method: 'GET', path: `/api/v1/namespaces/${namespace}/pods${query}`, accept, expectItems: pods }],
           { concurrency: 1, warmup: 2, iterations },
           ROUNDS,
         );

@@ -26,6 +26,9 @@ import { tooLargeResourceVersion } from './cache-errors.js';
 import { resourceKey, type CacheResource, type ClusterResourceStore } from './cluster-resource-store.js';
 import { SharedProbe } from './shared-probe.js';
 
+/** How often a read bounded by `refreshUpTo` may relist one store. */
+export const BOUNDED_REFRESH_INTERVAL_MS = 5000;
+
 export type Freshness = { kind: 'any' } | { kind: 'consistent' } | { kind: 'atLeast'; resourceVersion: string };
 
 /** The revision a cluster's resource is at now, as a list of it would report. */
@@ -54,6 +57,8 @@ export class FreshnessGate {
   private readonly probeTargets = new Map<string, { cluster: string; resource: CacheResource }>();
   /** Stores whose last wait for a consistent read ran out, with their progress then. */
   private readonly quiet = new WeakMap<ClusterResourceStore, number>();
+  /** When each store was last relisted for a read bounded by `refreshUpTo`. */
+  private readonly refreshedAt = new WeakMap<ClusterResourceStore, number>();
 
   constructor(
     private readonly currentRevision: RevisionProbe | undefined,
@@ -69,9 +74,10 @@ export class FreshnessGate {
 
   /**
    * Resolves undefined when `store` may answer; Stale when it may not; throws 504 for an unreached
-   * N. `refreshUpTo` relists only a store of at most that many objects for this read; a larger
-   * stale store leaves the read to the caller (the tenant path forwards it, which costs the read,
-   * not the whole store).
+   * N. `refreshUpTo` relists only a store of at most that many objects for this read, and at most
+   * once per `BOUNDED_REFRESH_INTERVAL_MS`; otherwise a stale store leaves the read to the caller
+   * (the tenant path forwards it, which costs the read, not the whole store). On a cluster whose
+   * revision never rests, relists for every read would never end.
    */
   async ensure(
     store: ClusterResourceStore,
@@ -101,8 +107,7 @@ export class FreshnessGate {
     if (await store.waitUntilFresh(revision, waitMs)) return undefined;
     this.quiet.set(store, store.progress);
     // Listed again after the read arrived: as fresh as the read asks.
-    const refreshes = store.size <= (options.refreshUpTo ?? Infinity);
-    if (refreshes && this.refresh && (await this.refresh(store))) return undefined;
+    if (this.mayRefresh(store, options.refreshUpTo) && this.refresh && (await this.refresh(store))) return undefined;
     return this.stale(store, `its cache is at ${store.resourceVersion}, behind the cluster's ${revision}`);
   }
 
@@ -110,6 +115,15 @@ export class FreshnessGate {
   async ensureAll(stores: readonly [ClusterResourceStore, Freshness][]): Promise<Stale | undefined> {
     const results = await Promise.all(stores.map(([store, freshness]) => this.ensure(store, freshness)));
     return results.find((result) => result !== undefined);
+  }
+
+  private mayRefresh(store: ClusterResourceStore, refreshUpTo: number | undefined): boolean {
+    if (refreshUpTo === undefined) return true;
+    if (store.size > refreshUpTo) return false;
+    const now = Date.now();
+    if (now - (this.refreshedAt.get(store) ?? -Infinity) < BOUNDED_REFRESH_INTERVAL_MS) return false;
+    this.refreshedAt.set(store, now);
+    return true;
   }
 
   private stale(store: ClusterResourceStore, why: string): Stale {

@@ -41,6 +41,29 @@ describe('cache: the freshness of a consistent read', () => {
     expect(refreshed, 'the large store is not relisted').to.deep.equal([small]);
   });
 
+  it('relists one store for such reads at most once per interval: a revision that never rests cannot keep it listing', async () => {
+    let revision = '10';
+    let relists = 0;
+    const gate = new FreshnessGate(
+      async () => revision,
+      1000,
+      10,
+      async (store) => {
+        relists++;
+        store.replace([], revision);
+        return true;
+      },
+    );
+    const store = behindStore(3);
+    expect(await gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 10 })).to.equal(undefined);
+    revision = '20';
+    expect(await gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 10 })).to.include({ fresh: false });
+    expect(relists).to.equal(1);
+    // Unbounded, as the admin's search proxy asks, every such read relists.
+    expect(await gate.ensure(store, { kind: 'consistent' })).to.equal(undefined);
+    expect(relists).to.equal(2);
+  });
+
   it('waits for a store its watch brings to the revision in time', async () => {
     const gate = new FreshnessGate(async () => '10', 1000, 60_000);
     const store = behindStore(1);

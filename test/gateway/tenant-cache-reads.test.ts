@@ -34,19 +34,16 @@ interface Reader {
   api: Record<'a' | 'b' | 'f', ApiClient>;
 }
 
-/** `paddock_tenant_cache_reads_total{verb,answer}` of one replica. */
-async function cacheReads(gateway: ApiClient, verb: string, answer: string): Promise<number> {
-  const text = (await gateway.request('GET', '/metrics')).text;
-  const line = text
-    .split('\n')
-    .find((l) => l.startsWith(`paddock_tenant_cache_reads_total{verb="${verb}",answer="${answer}"}`));
-  return line ? Number(line.split(' ').at(-1)) : 0;
-}
-
+/** A metric of one replica, by name and label set; 0 when it has no such series yet. */
 async function gauge(gateway: ApiClient, name: string, labels: string): Promise<number> {
   const text = (await gateway.request('GET', '/metrics')).text;
   const line = text.split('\n').find((l) => l.startsWith(`${name}{${labels}}`));
   return line ? Number(line.split(' ').at(-1)) : 0;
+}
+
+/** `paddock_tenant_cache_reads_total{verb,answer}` of one replica. */
+function cacheReads(gateway: ApiClient, verb: string, answer: string): Promise<number> {
+  return gauge(gateway, 'paddock_tenant_cache_reads_total', `verb="${verb}",answer="${answer}"`);
 }
 
 /** What a list answers, with what may differ between two reads of the same state left out: nothing but the items. */
