@@ -364,6 +364,34 @@ describe('gateway: tenant reads from the cache (three replicas on etcd, one forw
     }
   });
 
+  it("never answers one tenant with another's objects: other namespaces by name or field selector, any resourceVersion", async () => {
+    for (const query of ['', '?resourceVersion=0']) {
+      const byField = await bobby.api.b.request(
+        'GET',
+        `/api/v1/configmaps${query ? `${query}&` : '?'}fieldSelector=metadata.namespace%3Dalice1-apps`,
+      );
+      expect(byField.status, byField.text).to.equal(200);
+      expect(byField.body.items, 'a field selector naming the other tenant namespace').to.deep.equal([]);
+      const named = await bobby.api.b.request('GET', `/api/v1/namespaces/alice1-apps/configmaps/one${query}`);
+      expect(named.status, named.text).to.be.oneOf([403, 404]);
+      expect(named.body.kind, named.text).to.equal('Status');
+      expect(named.text).not.to.contain('alice1');
+      const everywhere = await bobby.api.b.request('GET', `/api/v1/configmaps${query}`);
+      expect(everywhere.text).not.to.match(/alice1|"one"|"two"|"three"|"four"/);
+    }
+    const watch = bobby.api.b.watch('/api/v1/configmaps?watch=1&resourceVersion=0');
+    try {
+      await alice.kubectl.a.ok(['create', 'configmap', 'unseen', '-n', 'apps']);
+      await alice.kubectl.a.ok(['delete', 'configmap', 'unseen', '-n', 'apps']);
+      await bobby.kubectl.a.ok(['create', 'configmap', 'seen']);
+      await watch.waitFor((events) => events.some((e) => e.object.metadata.name === 'seen'));
+      expect(watch.events.map((e) => e.object.metadata.name)).to.not.include('unseen');
+      expect(JSON.stringify(watch.events)).not.to.contain('alice1');
+    } finally {
+      watch.close();
+    }
+  });
+
   it('property: random objects and selectors answer the same from the cache as forwarded', async function () {
     this.timeout(120_000);
     const seed = testSeed(import.meta.url);
