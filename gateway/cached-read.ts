@@ -5,9 +5,9 @@
  * item by item as a forwarded list is. Watches are cached-watch.ts's. A read the cache cannot make
  * fresh in time goes to the cluster instead.
  */
-import { JsonAnswerStream, sendJson, sendJsonText } from '../apiserver/handlers/http-io.js';
+import { JsonAnswerStream, sendJsonText } from '../apiserver/handlers/http-io.js';
 import { wantsTable } from '../apiserver/handlers/negotiation.js';
-import { buildTable } from '../apiserver/table/build-table.js';
+import { tableText } from '../apiserver/table/build-table.js';
 import { printerFor } from '../apiserver/table/printers-by-resource.js';
 import { notFound } from '../apiserver/status.js';
 import { freshnessOf } from '../cache/cache-freshness.js';
@@ -17,7 +17,7 @@ import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
 import { addPrefix, TranslationError } from '../translate/context.js';
 import { renderCollection } from '../translate/list-text.js';
 import { openContinue, sealContinue } from '../translate/sealed-continue.js';
-import { includeObjectOf, tenantItemConverter } from './cached-item.js';
+import { cachedTableRow, includeObjectOf, tenantItemConverter } from './cached-item.js';
 import type { TenantRequest } from './tenant-request.js';
 
 /**
@@ -100,12 +100,14 @@ function answerGet(r: TenantRequest, store: ClusterResourceStore): void {
   if (!object || !text) throw notFound({ group: t.info.group, resource: t.info.resource }, t.info.name);
   const whole = withTypeMeta(store.type, text);
   if (!wantsTable(req.headers.accept)) return sendJsonText(req, res, 200, whole);
-  const table = buildTable(printerFor(t.info.group, t.info.resource), [JSON.parse(whole)], {
-    includeObject: includeObjectOf(r),
-    listMeta: { resourceVersion: object.metadata.resourceVersion },
-    now: new Date(),
-  });
-  sendJson(req, res, 200, table);
+  const printer = printerFor(t.info.group, t.info.resource);
+  const row = cachedTableRow(printer, whole, includeObjectOf(r), new Date());
+  sendJsonText(
+    req,
+    res,
+    200,
+    tableText(printer, [row], { listMeta: { resourceVersion: object.metadata.resourceVersion } }),
+  );
 }
 
 /** Where a list from the cache goes on: after which key, and the list's resourceVersion. */
@@ -142,13 +144,11 @@ async function answerList(r: TenantRequest, store: ClusterResourceStore, cursor:
   const metadata: Record<string, string> = { resourceVersion };
   if (next !== undefined) metadata.continue = sealCursor(r, { after: next, resourceVersion });
   if (wantsTable(req.headers.accept)) {
-    const objects = elements.map((text) => JSON.parse(text));
-    const table = buildTable(printerFor(t.info.group, t.info.resource), objects, {
-      includeObject: includeObjectOf(r),
-      listMeta: metadata,
-      now: new Date(),
-    });
-    return sendJson(req, res, 200, table);
+    const printer = printerFor(t.info.group, t.info.resource);
+    const includeObject = includeObjectOf(r);
+    const now = new Date();
+    const rows = elements.map((text) => cachedTableRow(printer, text, includeObject, now));
+    return sendJsonText(req, res, 200, tableText(printer, rows, { listMeta: metadata }));
   }
   const head = { kind: `${store.type.kind}List`, apiVersion: store.type.apiVersion, metadata };
   const answer = new JsonAnswerStream(req, res, 200);

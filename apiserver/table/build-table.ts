@@ -54,3 +54,37 @@ export function buildTable(
     }),
   };
 }
+
+/**
+ * The same Table as JSON text, from rows already written (`tableRowText`): a list answered from
+ * text (the gateway's cache) need not parse and serialize each row's object again.
+ */
+export function tableText(
+  printer: Printer,
+  rowTexts: readonly string[],
+  options: { listMeta: Record<string, unknown>; omitHeaders?: boolean },
+): string {
+  const head = {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: tableMetadata(options.listMeta),
+    columnDefinitions: options.omitHeaders ? null : printer.columns,
+  };
+  return `${JSON.stringify(head).slice(0, -1)},"rows":[${rowTexts.join(',')}]}`;
+}
+
+/**
+ * One row of `buildTable` as text: the cells and conditions from `printable` (the object, parsed),
+ * the row's object given as text (`objectText`: the object's, its metadata's inside
+ * PartialObjectMetadata, or `null`, as `includeObject` asks).
+ */
+export function tableRowText(printer: Printer, printable: any, objectText: string, now: Date): string {
+  const conditions = printer.conditions?.(printable);
+  const cells = JSON.stringify(printer.cells(printable, now));
+  return `{"cells":${cells}${conditions ? `,"conditions":${JSON.stringify(conditions)}` : ''},"object":${objectText}}`;
+}
+
+/** The row object of `includeObject=Metadata`, from the object's metadata as text. */
+export function partialObjectMetadataText(metadataText: string): string {
+  return `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":${metadataText}}`;
+}
