@@ -13,7 +13,8 @@ import type { UpstreamConnection } from './upstream-connection.js';
 
 export class TenantCache {
   readonly watches: TenantWatchSets;
-  private readonly authorizers = new Map<UpstreamConnection, CachedReadAuthorizer>();
+  /** By cluster name: a cluster given new credentials gets a new connection, and its authorizer with it. */
+  private readonly authorizers = new Map<string, { upstream: UpstreamConnection; authorizer: CachedReadAuthorizer }>();
 
   constructor(
     private readonly search: SearchCache,
@@ -36,17 +37,18 @@ export class TenantCache {
 
   /** The cluster's authorizer of cached reads, following its RBAC objects from the first read on. */
   authorizerFor(upstream: UpstreamConnection): CachedReadAuthorizer {
-    let authorizer = this.authorizers.get(upstream);
-    if (!authorizer) {
-      authorizer = new CachedReadAuthorizer(upstream);
-      authorizer.start();
-      this.authorizers.set(upstream, authorizer);
-    }
+    const known = this.authorizers.get(upstream.name);
+    if (known?.upstream === upstream) return known.authorizer;
+    // The connection was replaced: the old authorizer's informers use credentials that are gone.
+    known?.authorizer.stop();
+    const authorizer = new CachedReadAuthorizer(upstream);
+    authorizer.start();
+    this.authorizers.set(upstream.name, { upstream, authorizer });
     return authorizer;
   }
 
   stop(): void {
-    for (const authorizer of this.authorizers.values()) authorizer.stop();
+    for (const { authorizer } of this.authorizers.values()) authorizer.stop();
     this.authorizers.clear();
   }
 }
