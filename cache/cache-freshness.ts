@@ -11,7 +11,9 @@
  *   every 10 s), so waiting longer seldom helps. Without a probe, a consistent read is served as
  *   `any`.
  * - `atLeast` (a version N): the store must reach N; if it does not in time, the read fails
- *   as kube's watch cache fails it (504 Too large resource version).
+ *   as kube's watch cache fails it (504 Too large resource version) — or, for a caller that bounds
+ *   relists (`refreshUpTo`, the tenant path), the store is relisted if small, else the read is
+ *   stale and the caller asks the cluster.
  *
  * A store that cannot be made fresh in time (not listed yet, behind the cluster, probe failed)
  * makes the read `stale`: the caller answers it from the cluster itself.
@@ -89,8 +91,18 @@ export class FreshnessGate {
     if (freshness.kind === 'any' || (freshness.kind === 'consistent' && this.currentRevision === undefined))
       return undefined;
     if (freshness.kind === 'atLeast') {
-      if (await store.waitUntilFresh(freshness.resourceVersion, this.timeoutMs)) return undefined;
-      throw tooLargeResourceVersion(freshness.resourceVersion, store.resourceVersion);
+      const wanted = freshness.resourceVersion;
+      if (options.refreshUpTo === undefined) {
+        if (await store.waitUntilFresh(wanted, this.timeoutMs)) return undefined;
+        throw tooLargeResourceVersion(wanted, store.resourceVersion);
+      }
+      // A version from a list the cluster answered moves with every resource: a quiet store may
+      // never reach it by its watch. Relisted (if small) it is there; else the cluster answers,
+      // a 504 of its own if N is truly ahead of it.
+      if (await store.waitUntilFresh(wanted, this.consistentWaitMs)) return undefined;
+      if (this.mayRefresh(store, options.refreshUpTo) && this.refresh && (await this.refresh(store)))
+        if (await store.waitUntilFresh(wanted, 0)) return undefined;
+      return this.stale(store, `its cache is at ${store.resourceVersion}, behind the requested ${wanted}`);
     }
     const key = `${store.cluster}\n${resourceKey(store.resource)}`;
     this.probeTargets.set(key, { cluster: store.cluster, resource: store.resource });

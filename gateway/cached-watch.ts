@@ -57,6 +57,8 @@ interface Watcher {
   res: ServerResponse;
   bookmarks: boolean;
   sentFirst: boolean;
+  /** Writes are held until the tick ends (`cork`), so a burst of events goes out in one socket write. */
+  corked: boolean;
   end(): void;
 }
 
@@ -112,6 +114,7 @@ export class TenantWatchSets {
         res,
         bookmarks: options.allowWatchBookmarks,
         sentFirst: false,
+        corked: false,
         end: () => {
           clearTimeout(timer);
           unfollow();
@@ -253,8 +256,17 @@ class WatchSet implements StoreWatcher {
   }
 
   private write(watcher: Watcher, line: string): boolean {
-    if (watcher.res.destroyed) return false;
-    watcher.res.write(line);
+    const { res } = watcher;
+    if (res.destroyed) return false;
+    if (!watcher.corked) {
+      watcher.corked = true;
+      res.cork();
+      process.nextTick(() => {
+        watcher.corked = false;
+        res.uncork();
+      });
+    }
+    res.write(line);
     if (watcher.res.writableLength <= MAX_UNSENT_BYTES) return true;
     watcher.res.destroy();
     watcher.end();

@@ -92,4 +92,29 @@ describe('cache: the freshness of a consistent read', () => {
     expect(await read).to.equal(undefined);
     expect(waited).to.deep.equal([20, 0, 20]);
   });
+
+  it('a version the store does not reach: 504 unbounded, as kube; relisted when small, else stale, for tenants', async () => {
+    let relists = 0;
+    const gate = new FreshnessGate(
+      async () => '30',
+      50,
+      10,
+      async (store) => {
+        relists++;
+        store.replace([], '30');
+        return true;
+      },
+    );
+    await gate.ensure(behindStore(1), { kind: 'atLeast', resourceVersion: '20' }).then(
+      () => expect.fail('a version not reached in time is 504'),
+      (err: { status?: { code?: number } }) => expect(err.status?.code).to.equal(504),
+    );
+    expect(await gate.ensure(behindStore(1), { kind: 'atLeast', resourceVersion: '20' }, { refreshUpTo: 5 })).to.equal(
+      undefined,
+    );
+    expect(relists).to.equal(1);
+    const stale = await gate.ensure(behindStore(6), { kind: 'atLeast', resourceVersion: '20' }, { refreshUpTo: 5 });
+    expect(stale).to.include({ fresh: false });
+    expect(stale?.reason).to.contain('behind the requested 20');
+  });
 });
