@@ -52,11 +52,14 @@ export async function serveFromCache(r: TenantRequest, forward: () => Promise<vo
   const verb = t.info.verb as CachedVerb;
   const token = t.query.get('continue');
   const cursor = token ? openCursor(r, token) : undefined;
-  const store = cache.storeFor(r.upstream.name, t.info);
-  if (!store) {
+  // The cluster answers what the cache cannot; a cached page's token means nothing there.
+  const elsewhere = (answer?: 'forwarded' | 'denied'): Promise<void> => {
     if (cursor) throw expiredContinue();
+    if (answer) metrics.tenantCacheReads.inc({ verb, answer });
     return forward();
-  }
+  };
+  const store = cache.storeFor(r.upstream.name, t.info);
+  if (!store) return elsewhere();
   let decision;
   try {
     decision = await cache.authorizerFor(r.upstream).authorize(ctx, r.identity, {
@@ -68,25 +71,15 @@ export async function serveFromCache(r: TenantRequest, forward: () => Promise<vo
     });
   } catch {
     // The cluster could not be asked: it is down or slow, and a forwarded read says which, in kube's words.
-    if (cursor) throw expiredContinue();
-    metrics.tenantCacheReads.inc({ verb, answer: 'forwarded' });
-    return forward();
+    return elsewhere('forwarded');
   }
   // The cluster decides a read its RBAC denies: it refuses it, or — in a namespace whose grants it
   // has not seen yet — the gateway sends it as itself where the tenant's own RBAC allows it
   // (tenant-credentials.ts). Either way the cache answers only what the cluster would.
-  if (!decision.allowed) {
-    if (cursor) throw expiredContinue();
-    metrics.tenantCacheReads.inc({ verb, answer: 'denied' });
-    return forward();
-  }
+  if (!decision.allowed) return elsewhere('denied');
   // A page after the first is read as the list was, from the cache as it is (as Karmada's cache does).
   const stale = await cache.ensureFresh(store, freshnessOf(cursor ? '0' : (t.query.get('resourceVersion') ?? '')));
-  if (stale !== undefined) {
-    if (cursor) throw expiredContinue();
-    metrics.tenantCacheReads.inc({ verb, answer: 'forwarded' });
-    return forward();
-  }
+  if (stale !== undefined) return elsewhere('forwarded');
   metrics.tenantCacheReads.inc({ verb, answer: 'cache' });
   if (verb === 'get') return answerGet(r, store);
   if (verb === 'list') return answerList(r, store, cursor);

@@ -15,7 +15,7 @@
 import type { ServerResponse } from 'node:http';
 import { onClose } from '../apiserver/handlers/http-io.js';
 import { wantsTable } from '../apiserver/handlers/negotiation.js';
-import { buildTable, type IncludeObject } from '../apiserver/table/build-table.js';
+import { tableText, type IncludeObject } from '../apiserver/table/build-table.js';
 import { printerFor, type Printer } from '../apiserver/table/printers-by-resource.js';
 import { tooOldResourceVersion } from '../cache/cache-errors.js';
 import { parseCacheReadOptions, selects, type CacheReadOptions } from '../cache/cache-read-options.js';
@@ -28,7 +28,7 @@ import type {
   StoreWatcher,
 } from '../cache/cluster-resource-store.js';
 import { addPrefix } from '../translate/context.js';
-import { includeObjectOf, tenantItemConverter } from './cached-item.js';
+import { cachedTableRow, includeObjectOf, tenantItemConverter } from './cached-item.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { TenantRequest } from './tenant-request.js';
 
@@ -235,17 +235,10 @@ class WatchSet implements StoreWatcher {
       const line = `{"type":"${type}","object":${whole}}\n`;
       return { first: line, later: line };
     }
-    const parsed = JSON.parse(whole);
-    const row = (omitHeaders: boolean) =>
-      `{"type":"${type}","object":${JSON.stringify(
-        buildTable(table.printer, [parsed], {
-          includeObject: table.includeObject,
-          listMeta: {},
-          now: new Date(),
-          omitHeaders,
-        }),
-      )}}\n`;
-    return { first: row(false), later: row(true) };
+    const row = cachedTableRow(table.printer, whole, table.includeObject, new Date());
+    const event = (omitHeaders: boolean) =>
+      `{"type":"${type}","object":${tableText(table.printer, [row], { listMeta: {}, omitHeaders })}}\n`;
+    return { first: event(false), later: event(true) };
   }
 
   /** Writes one event; false when the watcher was ended for falling behind. */

@@ -18,31 +18,32 @@ export function isOpenApiV3(r: TenantRequest): boolean {
 
 /** The cluster's OpenAPI v3 index and documents (cached per cluster), with the tenant's groups and names. */
 export async function serveOpenApiV3(r: TenantRequest): Promise<void> {
-  const { req, res, ctx, upstream, path } = r;
-  if (path === '/openapi/v3') {
-    const doc = await upstream.document('/openapi/v3', 'application/json');
-    return sendJson(
-      req,
-      res,
-      doc.status,
-      doc.status === 200
-        ? openapiIndexDown(ctx, JSON.parse(doc.body))
-        : upstreamErrorStatus(ctx, doc.status, doc.body, OPENAPI_FAILED),
-      { 'Cache-Control': 'no-cache, private' },
+  const { ctx, upstream, path } = r;
+  if (path === '/openapi/v3')
+    return sendDocument(
+      r,
+      await upstream.document('/openapi/v3', 'application/json'),
+      openapiIndexDown,
+      'no-cache, private',
     );
-  }
   const upstreamPath = openapiPathUp(ctx, path);
   if (!upstreamPath) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
   const query = r.url.search;
-  const doc = await upstream.document(upstreamPath + query, 'application/json');
   const cache = new URLSearchParams(query).has('hash') ? 'public, immutable' : 'no-cache, private';
-  sendJson(
-    req,
-    res,
-    doc.status,
+  sendDocument(r, await upstream.document(upstreamPath + query, 'application/json'), openapiDocumentDown, cache);
+}
+
+/** An upstream OpenAPI document converted down, or its failure as the tenant's Status. */
+function sendDocument(
+  r: TenantRequest,
+  doc: { status: number; body: string },
+  down: (ctx: TenantRequest['ctx'], document: any) => unknown,
+  cacheControl: string,
+): void {
+  const { req, res, ctx } = r;
+  const body =
     doc.status === 200
-      ? openapiDocumentDown(ctx, JSON.parse(doc.body))
-      : upstreamErrorStatus(ctx, doc.status, doc.body, OPENAPI_FAILED),
-    { 'Cache-Control': cache },
-  );
+      ? down(ctx, JSON.parse(doc.body))
+      : upstreamErrorStatus(ctx, doc.status, doc.body, OPENAPI_FAILED);
+  sendJson(req, res, doc.status, body, { 'Cache-Control': cacheControl });
 }
