@@ -29,12 +29,15 @@ import {
   saveResults,
 } from './harness/results.js';
 import { createBenchTenant, type BenchTenant } from './harness/tenant.js';
+import { measureTlsWriteFloor } from './harness/tls-write-floor.js';
 import { histogramPercentile, openWatchers, type WatchRun } from './harness/watchers.js';
 import { printTable } from './table.js';
 
 const TENANT = 'benwat';
 /** With this long without an event after the last write, what has not come is missed. */
 const IDLE_MS = 10_000;
+/** How long the gateway is left idle after the runs before its RSS is read again (quick: 2 s). */
+const SETTLE_MS = 30_000;
 /** Before the measured runs, one second of this on each side. */
 const WARMUP: Size = { load: 'steady', watchers: 10, writesPerSec: 200 };
 
@@ -91,6 +94,27 @@ interface WatchCase {
   ratios: { p50: number; p99: number; throughput: number };
   /** Events the gateway converted and sent per second of its own CPU time (user + system, all threads). */
   gatewayEventsPerCpuSecond: number;
+  /** The same watchers, rate and event size written by a process that only writes (tls-write-floor.ts). */
+  floorEventsPerCpuSecond: number;
+}
+
+/** The gateway's memory at one moment: RSS from /proc, the rest from its /metrics. */
+interface GatewayMemory {
+  rssBytes: number;
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  /** Memory V8 accounts to objects outside its heap: Buffers, mostly. */
+  externalBytes: number;
+}
+
+async function gatewayMemory(env: BenchEnvironment): Promise<GatewayMemory> {
+  const metric = await readGatewayMetrics(env);
+  return {
+    rssBytes: await rssBytes(env.gateway.pid),
+    heapUsedBytes: metric('paddock_nodejs_heap_size_used_bytes'),
+    heapTotalBytes: metric('paddock_nodejs_heap_size_total_bytes'),
+    externalBytes: metric('paddock_nodejs_external_memory_bytes'),
+  };
 }
 
 interface SideRun {
@@ -120,11 +144,12 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
         { load: 'saturating', watchers: 1000, writesPerSec: 40 },
       ];
   const secondsPerRun = options.quick ? 1 : 5;
+  const settleMs = options.quick ? 2000 : SETTLE_MS;
   const rounds = options.quick ? 1 : 2;
   const { result, run } = await withEnvironment(options, async (env) => {
     const tenant = await createBenchTenant(env, TENANT);
     await sleep(1000);
-    const idleRssBytes = await rssBytes(env.gateway.pid);
+    const idle = await gatewayMemory(env);
     const cases: WatchCase[] = [];
     let runIndex = 0;
     // A fresh gateway converts its first events with cold code: these runs are not measured,
@@ -148,6 +173,10 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
       }
       const direct = pool(runs.direct);
       const gateway = pool(runs.gateway);
+      progress(
+        `${size.watchers} watcher${size.watchers === 1 ? '' : 's'}, ${size.writesPerSec} writes/s: TLS write floor`,
+      );
+      const floor = await measureTlsWriteFloor(size.watchers, size.writesPerSec, secondsPerRun, gateway.meanEventBytes);
       cases.push({
         name: `${size.load}: ${(size.watchers * size.writesPerSec).toLocaleString('en-US')} events/s offered`,
         watchers: size.watchers,
@@ -160,15 +189,20 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
           throughput: direct.eventsPerSec / gateway.eventsPerSec,
         },
         gatewayEventsPerCpuSecond: gateway.events / gateway.gatewayCpuSeconds,
+        floorEventsPerCpuSecond: floor.eventsPerCpuSecond,
       });
     }
     await sleep(1000);
-    return { cases, warmup: pool(warmup), idleRssBytes, afterRssBytes: await rssBytes(env.gateway.pid) };
+    const after = await gatewayMemory(env);
+    // V8 gives back what the load grew only once it sees the process idle; what stays is what counts.
+    progress(`gateway RSS ${mib(after.rssBytes)} after the runs; ${settleMs / 1000} s idle`);
+    await sleep(settleMs);
+    return { cases, warmup: pool(warmup), memory: { idle, after, settled: await gatewayMemory(env) } };
   });
   const { cases } = result;
 
   process.stdout.write(
-    `\nwatch${options.quick ? ' (quick)' : ''}: events delivered to all watchers together; latency from a write sent upstream to its event received (under a saturating load, events queue and latency grows with the run); ratios say how many times worse the gateway path is (1.00x: no cost); the last two columns are the gateway's CPU time during its runs\n`,
+    `\nwatch${options.quick ? ' (quick)' : ''}: events delivered to all watchers together; latency from a write sent upstream to its event received (under a saturating load, events queue and latency grows with the run); ratios say how many times worse the gateway path is (1.00x: no cost); then the gateway's CPU time during its runs, and the events per CPU-second of a process that only writes each event to each watcher's TLS socket (the floor: one TLS write per event per watcher)\n`,
   );
   printTable(
     [
@@ -180,6 +214,7 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
       ...LATENCY_COLUMNS,
       'gateway CPU',
       'gateway events/CPU-s',
+      'floor events/CPU-s',
     ],
     cases.map((c) => [
       c.name,
@@ -190,6 +225,7 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
       ...latencyCells(c),
       `${Math.round((100 * c.gateway.gatewayCpuSeconds) / c.gateway.seconds)}%`,
       formatPerSecond(c.gatewayEventsPerCpuSecond),
+      formatPerSecond(c.floorEventsPerCpuSecond),
     ]),
   );
   printTable(
@@ -202,8 +238,27 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
       String(c.gateway.sharing?.upstreamWatchesOpened ?? '-'),
     ]),
   );
+  const { idle } = result.memory;
+  printTable(
+    ['gateway memory', 'RSS', 'RSS / idle', 'V8 heap used', 'V8 heap total', 'external', 'RSS - heap - external'],
+    (
+      [
+        ['idle, before the runs', idle],
+        ['just after the runs', result.memory.after],
+        [`${settleMs / 1000} s later`, result.memory.settled],
+      ] as const
+    ).map(([moment, m]) => [
+      moment,
+      mib(m.rssBytes),
+      formatRatio(m.rssBytes / idle.rssBytes),
+      mib(m.heapUsedBytes),
+      mib(m.heapTotalBytes),
+      mib(m.externalBytes),
+      mib(m.rssBytes - m.heapTotalBytes - m.externalBytes),
+    ]),
+  );
   process.stdout.write(
-    `gateway RSS idle before the runs ${mib(result.idleRssBytes)}, after them ${mib(result.afterRssBytes)} (${formatRatio(result.afterRssBytes / result.idleRssBytes)}); at the end: gateway RSS ${mib(run.memory.gatewayRssBytes)}, devcluster RSS ${mib(run.memory.devclusterRssBytes)}\n`,
+    `at the end: gateway RSS ${mib(run.memory.gatewayRssBytes)}, devcluster RSS ${mib(run.memory.devclusterRssBytes)}\n`,
   );
   let errors = 0;
   const sides = [
@@ -230,7 +285,7 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
     cpuProfiles: run.cpuProfiles,
     cases,
     warmup: result.warmup,
-    gatewayRss: { idleBytes: result.idleRssBytes, afterBytes: result.afterRssBytes },
+    gatewayMemory: { ...result.memory, settleMs },
   });
   await printProfiles(run.cpuProfiles);
   return errors;

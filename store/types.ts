@@ -54,6 +54,9 @@ export interface WatchEvent {
   prevValue?: string;
 }
 
+/** New events a watch's consumer may leave untaken before its watch is closed (store/watch-queue.ts). */
+export const DEFAULT_MAX_PENDING_WATCH_EVENTS = 10_000;
+
 /**
  * The events of one watch, in revision order, with neither gaps nor duplicates. Iterate it with
  * `for await`; the iteration ends when `close()` is called and throws a StoreError when the watch

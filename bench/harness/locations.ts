@@ -9,6 +9,7 @@ export const LOAD_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/load-worker.
 export const WATCH_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/watch-worker.js');
 export const CACHE_MEMORY_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/cache-memory-worker.js');
 export const BARE_PROXY = path.join(REPO_ROOT, 'dist/bench/harness/bare-proxy.js');
+export const TLS_WRITE_FLOOR_SERVER = path.join(REPO_ROOT, 'dist/bench/harness/tls-write-floor-server.js');
 export const TENANT_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/tenant-worker.js');
 /** `PADDOCK_BENCH_RESULTS` moves the results (and profiles) elsewhere, e.g. to a test's temp dir. */
 export const RESULTS_DIR = process.env.PADDOCK_BENCH_RESULTS

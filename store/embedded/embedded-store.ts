@@ -30,6 +30,8 @@ export interface EmbeddedStoreOptions {
   fsync?: boolean;
   /** Revisions of history kept for watches and reads at older revisions (default 20000). */
   historyWindow?: number;
+  /** New events a watch may leave untaken before it is closed (default DEFAULT_MAX_PENDING_WATCH_EVENTS). */
+  maxPendingWatchEvents?: number;
   /** Take a snapshot and start a new log once the log has grown this much (default 64 MiB). */
   snapshotEveryBytes?: number;
 }
@@ -160,8 +162,12 @@ export class EmbeddedStore implements Store {
     this.checkUsable();
     const after = afterRevision ?? this.durable;
     const backlog = this.mvcc.eventsBetween(prefix, Math.min(after, this.durable), this.durable);
-    const watcher: Watcher = { prefix, after, queue: new WatchQueue(() => this.watchers.delete(watcher)) };
-    for (const event of backlog) if (event.revision > after) watcher.queue.push(event);
+    const watcher: Watcher = {
+      prefix,
+      after,
+      queue: new WatchQueue(() => this.watchers.delete(watcher), this.options.maxPendingWatchEvents),
+    };
+    watcher.queue.replay(backlog.filter((event) => event.revision > after));
     this.watchers.add(watcher);
     return watcher.queue;
   }

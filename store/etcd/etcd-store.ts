@@ -12,6 +12,7 @@ import type {
   ListResult,
   Store,
   Watch,
+  WatchEvent,
 } from '../types.js';
 import { validateKey, validateRevision, validateTtl, validateValue } from '../validate.js';
 import { WatchQueue } from '../watch-queue.js';
@@ -21,6 +22,8 @@ export interface EtcdStoreOptions {
   endpoints: string[];
   /** Every key is stored under this prefix, so several stores can share one etcd (default `/paddock`). */
   prefix?: string;
+  /** New events a watch may leave untaken before it is closed (default DEFAULT_MAX_PENDING_WATCH_EVENTS). */
+  maxPendingWatchEvents?: number;
 }
 
 /**
@@ -31,6 +34,7 @@ export interface EtcdStoreOptions {
 export class EtcdStore implements Store {
   private readonly client: Etcd3;
   private readonly prefix: string;
+  private readonly maxPendingWatchEvents: number | undefined;
   private readonly watches = new Set<WatchQueue>();
   private readonly cancellations = new Set<Promise<unknown>>();
   private closed = false;
@@ -38,6 +42,7 @@ export class EtcdStore implements Store {
   constructor(options: EtcdStoreOptions) {
     if (options.endpoints.length === 0) throw new Error('etcd store needs at least one endpoint');
     this.prefix = (options.prefix ?? '/paddock').replace(/\/+$/, '');
+    this.maxPendingWatchEvents = options.maxPendingWatchEvents;
     if (this.prefix !== '') validateKey(this.prefix, 'prefix');
     // gRPC refuses responses over 4 MiB by default; a list of a few thousand objects is more.
     // kube-apiserver lifts the limit for the same reason.
@@ -127,17 +132,21 @@ export class EtcdStore implements Store {
     const queue = new WatchQueue(() => {
       this.watches.delete(queue);
       this.cancelling(watcher);
-    });
+    }, this.maxPendingWatchEvents);
     let watcher: Watcher | undefined = undefined;
     const builder = this.client.watch().prefix(this.raw(prefix)).withPreviousKV();
     if (afterRevision !== undefined) builder.startRevision(String(afterRevision + 1));
     const pending = builder.watcher();
+    // etcd's revision when the watch was created: the events up to it are the replayed history.
+    let createdAt = Infinity;
+    pending.once('connected', (res: { header: { revision: string } }) => (createdAt = Number(res.header.revision)));
+    const enqueue = (event: WatchEvent) => (event.revision <= createdAt ? queue.replay([event]) : queue.push(event));
     pending.on('data', (res) => {
       for (const event of res.events) {
         const kv = this.toKeyValue(event.kv);
         const prevValue = event.prev_kv ? event.prev_kv.value.toString('utf8') : undefined;
         if (event.type === 'Delete') {
-          queue.push({
+          enqueue({
             type: 'delete',
             key: kv.key,
             revision: kv.modRevision,
@@ -145,9 +154,9 @@ export class EtcdStore implements Store {
             ...(prevValue !== undefined ? { prevValue } : {}),
           });
         } else if (event.kv.version === '1') {
-          queue.push({ type: 'create', key: kv.key, revision: kv.modRevision, value: kv.value });
+          enqueue({ type: 'create', key: kv.key, revision: kv.modRevision, value: kv.value });
         } else {
-          queue.push({
+          enqueue({
             type: 'update',
             key: kv.key,
             revision: kv.modRevision,

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { connect, type TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { createCertificateAuthority, parseKubeconfig, renderKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
@@ -44,6 +45,23 @@ async function gauge(gateway: ApiClient, name: string, labels: string): Promise<
 /** `paddock_tenant_cache_reads_total{verb,answer}` of one replica. */
 function cacheReads(gateway: ApiClient, verb: string, answer: string): Promise<number> {
   return gauge(gateway, 'paddock_tenant_cache_reads_total', `verb="${verb}",answer="${answer}"`);
+}
+
+/** A raw TLS connection to a replica as `kubeconfig`'s user, the request written as given. */
+async function rawRequest(kubeconfig: string, server: string, request: string): Promise<TLSSocket> {
+  const parsed = parseKubeconfig(await readFile(kubeconfig, 'utf8'));
+  const url = new URL(server);
+  const socket = connect({
+    host: url.hostname,
+    port: Number(url.port),
+    ca: parsed.caPem,
+    cert: parsed.certPem,
+    key: parsed.keyPem,
+    servername: 'localhost',
+  });
+  await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+  socket.write(request);
+  return socket;
 }
 
 describe('gateway: tenant reads from the cache (three replicas on etcd, one forwarding)', function () {
@@ -473,5 +491,74 @@ describe('gateway: tenant reads from the cache (three replicas on etcd, one forw
       `/api/v1/configmaps?limit=1&continue=${encodeURIComponent(first.metadata.continue)}`,
     );
     expect(stolen.status, stolen.text).to.equal(400);
+  });
+
+  it('a watcher that stops reading is ended once its unsent answer passes the bound; the others go on', async function () {
+    this.timeout(120_000);
+    const path = '/api/v1/namespaces/web/configmaps?watch=1&resourceVersion=0&labelSelector=bulk%3Dyes';
+    const reading = alice.api.b.watch(path);
+    const stalled = await rawRequest(
+      alice.kubeconfig.b,
+      gateways.b.url,
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n`,
+    );
+    stalled.pause();
+    try {
+      await eventually(
+        () => gauge(admins.b, 'paddock_tenant_watch_sets', 'count="watchers"'),
+        (n) => expect(n).to.equal(2),
+      );
+      // 32 MiB of events: past the bound and whatever the kernel buffers between the two.
+      const data = 'x'.repeat(512 * 1024);
+      for (let i = 0; i < 64; i++) {
+        const name = `bulk-${i}`;
+        const body = { metadata: { name, labels: { bulk: 'yes' } }, data: { data } };
+        const created = await alice.api.a.request('POST', '/api/v1/namespaces/web/configmaps', body);
+        expect(created.status, created.text).to.equal(201);
+      }
+      await eventually(
+        () => gauge(admins.b, 'paddock_tenant_watch_sets', 'count="watchers"'),
+        (n) => expect(n, 'the stalled watcher is ended, the reading one stays').to.equal(1),
+        30_000,
+      );
+      await reading.waitFor((events) => events.filter((e) => e.type === 'ADDED').length === 64);
+      expect(reading.events.map((e) => e.object.metadata.name)).to.deep.equal(
+        Array.from({ length: 64 }, (_, i) => `bulk-${i}`),
+      );
+    } finally {
+      stalled.destroy();
+      reading.close();
+      await alice.kubectl.a.ok(['delete', 'configmaps', '-n', 'web', '-l', 'bulk=yes']);
+    }
+  });
+
+  it('an HTTP/1.0 watch gets its events as plain lines, without chunked framing', async () => {
+    const socket = await rawRequest(
+      alice.kubeconfig.b,
+      gateways.b.url,
+      'GET /api/v1/namespaces/apps/configmaps?watch=1&resourceVersion=0&labelSelector=tier%3Dfront HTTP/1.0\r\nHost: localhost\r\n\r\n',
+    );
+    let text = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    try {
+      await waitUntil('the first event', async () => text.includes('\r\n\r\n{'), { timeout: 10_000, interval: 20 });
+      await alice.kubectl.a.ok(['create', 'configmap', 'plain', '-n', 'apps']);
+      await alice.kubectl.a.ok(['label', 'configmap', 'plain', '-n', 'apps', 'tier=front']);
+      await waitUntil('the label event', async () => text.includes('"name":"plain"'), {
+        timeout: 10_000,
+        interval: 20,
+      });
+      const [head, body] = text.split('\r\n\r\n');
+      expect(head).to.match(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(head.toLowerCase()).not.to.include('transfer-encoding');
+      const events = body
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });
+      expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).to.deep.equal(['ADDED one', 'ADDED plain']);
+    } finally {
+      socket.destroy();
+      await alice.kubectl.a.ok(['delete', 'configmap', 'plain', '-n', 'apps']);
+    }
   });
 });

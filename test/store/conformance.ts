@@ -18,7 +18,7 @@ export interface CandidateProcess {
 
 export interface StoreFixture {
   /** A fresh store; keys written by earlier tests are not visible in it. */
-  open(): Promise<Store>;
+  open(options?: { maxPendingWatchEvents?: number }): Promise<Store>;
   /** Starts a candidate in another process that shares this store (multi-process backends). */
   spawnCandidate?(store: Store, name: string, ttlSeconds: number): Promise<CandidateProcess>;
 }
@@ -362,6 +362,42 @@ export function storeConformance(fixture: () => StoreFixture, options: Conforman
       const seen: WatchEvent[] = [];
       for await (const event of watch) seen.push(event);
       expect(seen).to.deep.equal([]);
+    });
+
+    it('replays history longer than its bound whole, then closes the watch of a consumer that falls the bound behind on new events', async () => {
+      const small = await fixture().open({ maxPendingWatchEvents: 20 });
+      try {
+        const base = await small.currentRevision();
+        for (let i = 0; i < 50; i++) await small.create(`/bound/k${i}`, 'v1');
+        const watch = await small.watch('/bound/', base);
+        // The whole replay is queued before the consumer takes any of it, and new events after it.
+        await sleep(300);
+        for (let i = 50; i < 60; i++) await small.create(`/bound/k${i}`, 'v1');
+        const history = await take(watch, 60);
+        expect(history.map((e) => e.key)).to.deep.equal(Array.from({ length: 60 }, (_, i) => `/bound/k${i}`));
+        const last = history[59].revision;
+        for (let i = 0; i < 30; i++) await small.update(`/bound/k${i}`, 'v2');
+        await sleep(300);
+        const after: WatchEvent[] = [];
+        const ended = await Promise.race([
+          (async () => {
+            for await (const event of watch) after.push(event);
+            return true;
+          })(),
+          sleep(5000).then(() => false),
+        ]);
+        expect(ended, 'the consumer fell behind: its watch ended').to.equal(true);
+        expect(after).to.deep.equal([]);
+        // Watching again from the last revision it took, it misses nothing.
+        const again = await small.watch('/bound/', last);
+        const rest = await take(again, 30);
+        expect(rest.map((e) => [e.type, e.key, e.value])).to.deep.equal(
+          Array.from({ length: 30 }, (_, i) => ['update', `/bound/k${i}`, 'v2']),
+        );
+        again.close();
+      } finally {
+        await small.close();
+      }
     });
 
     it('delivers every event to 100 concurrent watchers, in order', async () => {

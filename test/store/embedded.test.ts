@@ -10,10 +10,10 @@ describe('store conformance: embedded', () => {
 
   storeConformance(
     () => ({
-      open: async () => {
+      open: async (options) => {
         const { dir, remove } = await makeTempDir('embedded');
         cleanups.push(remove);
-        return EmbeddedStore.open({ dataDir: dir });
+        return EmbeddedStore.open({ dataDir: dir, ...options });
       },
     }),
     { multiProcess: false },

@@ -20,9 +20,9 @@ describe('store conformance: etcd', function () {
   });
 
   const fixture: StoreFixture = {
-    open: async () => {
+    open: async (options) => {
       prefix = `/conformance-${++testNumber}`;
-      return new EtcdStore({ endpoints: [etcd.endpoint], prefix });
+      return new EtcdStore({ endpoints: [etcd.endpoint], prefix, ...options });
     },
     spawnCandidate: async (_store, name, ttlSeconds) => spawnCandidate(etcd.endpoint, prefix, name, ttlSeconds),
   };
