@@ -24,6 +24,13 @@ if ! /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y python3-kubernetes
 fi
 
+# test/gateway/launcher.test.ts: bin/paddock preloads jemalloc when the system has it.
+if [ ! -r /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ] && [ ! -r /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 ]; then
+  echo "libjemalloc2 not found: installing Debian's libjemalloc2"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y libjemalloc2
+fi
+
 npm ci --no-audit --no-fund
 npm run build
 node --enable-source-maps dist/test/run.js "$@"

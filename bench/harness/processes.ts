@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { BARE_PROXY, CLI } from './locations.js';
+import { BARE_PROXY, CLI, LAUNCHER } from './locations.js';
 
 const STARTUP_TIMEOUT_MS = 60_000;
 /** A devcluster holding 100k pods takes a while to flush its log on SIGTERM. */
@@ -133,8 +133,9 @@ export function startBareProxyProcess(upstreamKubeconfigPath: string, dir: strin
   );
 }
 
+/** Through the `paddock` launcher, as a user runs it (its allocator included), with CLI as its build. */
 function startCli(label: string, nodeArgs: string[], args: string[], ready: RegExp[]): Promise<ServerProcess> {
-  return startScript(label, nodeArgs, CLI, args, ready);
+  return startProcess(label, LAUNCHER, args, { PADDOCK_CLI: CLI, PADDOCK_NODE_ARGS: nodeArgs.join(' ') }, ready);
 }
 
 function startScript(
@@ -145,7 +146,17 @@ function startScript(
   /** What it prints once ready, any of these: its URL and its kubeconfig's path, in that order. */
   ready: RegExp[],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startProcess(label, process.execPath, [...nodeArgs, script, ...args], {}, ready);
+}
+
+function startProcess(
+  label: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp[],
+): Promise<ServerProcess> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   // Its complaints (a failed request in the gateway) belong in the benchmark's output.
   createInterface({ input: child.stderr }).on('line', (line) =>
     process.stderr.write(`[${label} ${child.pid}] ${line}\n`),
