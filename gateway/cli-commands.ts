@@ -5,6 +5,7 @@
  */
 import { commandListText, type CommandSpec, type FlagSpec } from './cli-usage.js';
 import { REQUEST_LOG_MODES } from './request-log.js';
+import { DEFAULT_TENANT_CACHE_MAX_BYTES } from './tenant-cache-budget.js';
 import { DEFAULT_TENANT_CACHE } from './tenant-cached-resources.js';
 import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
 
@@ -68,6 +69,12 @@ export const SERVE = {
       default: DEFAULT_TENANT_CACHE,
       value: 'RESOURCE,...',
       help: "The resources tenants' get, list and watch are answered from the cache for (resource.group for a named group; '' for none).",
+    },
+    'tenant-cache-max-bytes': {
+      type: 'string',
+      default: String(DEFAULT_TENANT_CACHE_MAX_BYTES),
+      value: 'BYTES',
+      help: "The most JSON bytes the cache holds (its heap is about 1.5 times that) before the largest stores kept only for tenants' reads are dropped and those reads forwarded; 0 for no budget.",
     },
     'etcd-endpoints': {
       type: 'string',

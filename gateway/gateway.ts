@@ -43,6 +43,7 @@ import {
 } from './gateway-routes.js';
 import { SearchCache } from './search-cache.js';
 import { TenantCache } from './tenant-cache.js';
+import { DEFAULT_TENANT_CACHE_MAX_BYTES } from './tenant-cache-budget.js';
 import { DEFAULT_TENANT_CACHE, parseTenantCache } from './tenant-cached-resources.js';
 import {
   RESOURCE_REGISTRY_PRINTER,
@@ -71,6 +72,8 @@ export interface GatewayOptions {
   cacheSyncTimeoutMs?: number;
   /** The resources tenants read from the cache (`--tenant-cache`, tenant-cached-resources.ts); '' for none. */
   tenantCache?: string;
+  /** The tenant cache's budget (`--tenant-cache-max-bytes`, tenant-cache-budget.ts); 0 for none. */
+  tenantCacheMaxBytes?: number;
   /** How often the elected replica probes every cluster's health (default 10 s, as Karmada's `--cluster-status-update-frequency`). */
   clusterStatusUpdateFrequencyMs?: number;
   electionTtlSeconds?: number;
@@ -171,6 +174,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       metrics,
       syncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
       tenantResources: parseTenantCache(options.tenantCache ?? DEFAULT_TENANT_CACHE),
+      tenantCacheMaxBytes: options.tenantCacheMaxBytes ?? DEFAULT_TENANT_CACHE_MAX_BYTES,
     });
     await searchCache.start();
     stops.push(() => searchCache.stop());

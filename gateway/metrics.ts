@@ -62,6 +62,25 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  /** The stores the tenant cache's budget has shed (tenant-cache-budget.ts): 1 each, by cluster and resource. */
+  followTenantCacheBudget(maxBytes: number, shed: () => readonly { cluster: string; resource: string }[]): void {
+    new Gauge({
+      name: 'paddock_tenant_cache_budget_bytes',
+      help: 'The most JSON bytes the cache holds before stores kept only for tenants are shed (--tenant-cache-max-bytes; 0: no budget).',
+      registers: [this.registry],
+    }).set(maxBytes);
+    new Gauge({
+      name: 'paddock_tenant_cache_shed',
+      help: "Stores kept only for tenants' reads that the budget shed, by cluster and resource: tenants' reads of them are forwarded.",
+      labelNames: ['cluster', 'resource'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const s of shed()) this.set({ cluster: s.cluster, resource: s.resource }, 1);
+      },
+    });
+  }
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'paddock_' });
     this.registry.registerMetric(processFaults);

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { detach } from '../apiserver/process-faults.js';
+import { qualifiedResource } from '../apiserver/status.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { CacheController } from '../cache/cache-controller.js';
 import type { PlanCluster, ScopeLookup } from '../cache/cache-plan.js';
@@ -26,6 +27,7 @@ import type { SearchRoutes } from './admin-router.js';
 import type { AdminIdentity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
 import { SearchApi } from './search-api.js';
+import { TenantCacheBudget } from './tenant-cache-budget.js';
 
 /**
  * How long a consistent read waits for a store's watch to reach its cluster's revision before the
@@ -54,13 +56,28 @@ export interface SearchCacheOptions {
   syncTimeoutMs: number;
   /** Resources cached in every Ready cluster for the tenants' reads (tenant-cached-resources.ts). */
   tenantResources?: readonly CacheResource[];
+  /** The most JSON bytes the cache holds before stores kept only for tenants are shed (tenant-cache-budget.ts); 0: no budget. */
+  tenantCacheMaxBytes?: number;
 }
 
-/** The registry the gateway adds for the tenants' reads: every Ready cluster, these resources, all namespaces. */
-function tenantReadsRegistry(resources: readonly CacheResource[]): ResourceRegistry[] {
-  if (resources.length === 0) return [];
-  const resourceSelectors = resources.map((resource) => ({ apiVersion: apiVersionOf(resource), kind: resource.kind }));
-  return [{ metadata: { name: 'paddock-tenant-reads' }, spec: { targetCluster: {}, resourceSelectors } }];
+/** How often the cache's size is held against the tenant cache's budget. */
+const BUDGET_REVIEW_MS = 5000;
+
+/**
+ * The registries the gateway adds for the tenants' reads: one per resource, every Ready cluster
+ * but those where the budget shed it, all namespaces.
+ */
+function tenantReadsRegistries(resources: readonly CacheResource[], budget: TenantCacheBudget): ResourceRegistry[] {
+  return resources.map((resource) => {
+    const exclude = budget.shedClusters(qualifiedResource(resource));
+    return {
+      metadata: { name: `paddock-tenant-reads-${qualifiedResource(resource)}` },
+      spec: {
+        targetCluster: exclude.length ? { exclude } : {},
+        resourceSelectors: [{ apiVersion: apiVersionOf(resource), kind: resource.kind }],
+      },
+    };
+  });
 }
 
 export class SearchCache implements SearchRoutes {
@@ -68,8 +85,10 @@ export class SearchCache implements SearchRoutes {
   private readonly cache: MultiClusterCache;
   private readonly controller: CacheController;
   private readonly registries = new Map<string, ResourceRegistry>();
-  private readonly tenantReads: ResourceRegistry[];
+  private tenantReads: ResourceRegistry[];
   private readonly tenantResourceKeys: ReadonlySet<string>;
+  private readonly budget: TenantCacheBudget;
+  private budgetTimer: NodeJS.Timeout | undefined;
   private readonly loop: WatchLoop;
   private readonly unfollow: () => void;
   private readonly startedAt = Date.now();
@@ -79,7 +98,8 @@ export class SearchCache implements SearchRoutes {
   private stopped = false;
 
   constructor(private readonly options: SearchCacheOptions) {
-    this.tenantReads = tenantReadsRegistry(options.tenantResources ?? []);
+    this.budget = new TenantCacheBudget(options.tenantCacheMaxBytes ?? 0);
+    this.tenantReads = tenantReadsRegistries(options.tenantResources ?? [], this.budget);
     this.tenantResourceKeys = new Set((options.tenantResources ?? []).map(resourceKey));
     this.cache = new MultiClusterCache({
       currentRevision: (cluster, resource) => this.controller.currentRevision(cluster, resource),
@@ -94,6 +114,7 @@ export class SearchCache implements SearchRoutes {
       metrics: options.metrics,
     });
     options.metrics.followCache(() => this.controller.stats());
+    options.metrics.followTenantCacheBudget(this.budget.maxBytes, () => this.budget.shedStores);
     this.loop = new WatchLoop(
       options.store,
       RESOURCE_REGISTRIES_PREFIX,
@@ -116,11 +137,16 @@ export class SearchCache implements SearchRoutes {
   }
 
   start(): Promise<void> {
+    if (this.budget.maxBytes > 0 && this.tenantReads.length > 0) {
+      this.budgetTimer = setInterval(() => this.reviewBudget(), BUDGET_REVIEW_MS);
+      this.budgetTimer.unref();
+    }
     return this.loop.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.budgetTimer);
     this.unfollow();
     await this.loop.stop();
     this.controller.stop();
@@ -145,7 +171,7 @@ export class SearchCache implements SearchRoutes {
     resource: Pick<CacheResource, 'group' | 'version' | 'resource'>,
   ): ClusterResourceStore | undefined {
     const key = resourceKey(resource);
-    if (!this.tenantResourceKeys.has(key)) return undefined;
+    if (!this.tenantResourceKeys.has(key) || this.budget.isShed(cluster, qualifiedResource(resource))) return undefined;
     const store = this.cache.storeOf(cluster, resource);
     return store?.namespaces === 'all' && !store.stopped ? store : undefined;
   }
@@ -162,6 +188,28 @@ export class SearchCache implements SearchRoutes {
   /** Ready once every store has listed, or once the sync timeout has passed since the start (as Karmada's post-start hook). */
   ready(): boolean {
     return this.controller.synced() || Date.now() - this.startedAt > this.options.syncTimeoutMs;
+  }
+
+  /** Sheds stores kept only for tenants while the cache holds more than its budget, and lets them back once there is room. */
+  private reviewBudget(): void {
+    const stores = this.controller.stats().map((s) => {
+      // A store the admin's registries also ask for is theirs: the search API answers only from the cache.
+      const sheddable = this.tenantResourceKeys.has(resourceKey(s.resource)) && !this.cache.hasResource(s.resource);
+      return { cluster: s.cluster, resource: qualifiedResource(s.resource), bytes: s.bytes, sheddable };
+    });
+    const { shed, readmitted } = this.budget.review(stores);
+    if (shed.length === 0 && readmitted.length === 0) return;
+    const total = stores.reduce((sum, store) => sum + store.bytes, 0);
+    for (const store of shed)
+      process.stderr.write(
+        `tenant cache over its budget (${total} of ${this.budget.maxBytes} bytes): ${store.resource} of cluster ${store.cluster} (${store.bytes} bytes) is no longer cached; tenants' reads of it are forwarded\n`,
+      );
+    for (const store of readmitted)
+      process.stderr.write(
+        `tenant cache within its budget again: ${store.resource} of cluster ${store.cluster} is cached again\n`,
+      );
+    this.tenantReads = tenantReadsRegistries(this.options.tenantResources ?? [], this.budget);
+    this.changed();
   }
 
   private observe(object: ApiObject): void {

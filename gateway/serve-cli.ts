@@ -45,6 +45,9 @@ export async function serve(args: string[]): Promise<number> {
   );
   const cacheSyncTimeoutMs = secondsFlag('--cache-sync-timeout', values['cache-sync-timeout']);
   parseTenantCache(values['tenant-cache']);
+  const tenantCacheMaxBytes = Number(values['tenant-cache-max-bytes']);
+  if (!Number.isSafeInteger(tenantCacheMaxBytes) || tenantCacheMaxBytes < 0)
+    throw new Error('--tenant-cache-max-bytes must be a whole number of bytes (0: no budget)');
   const upstreamSpecs = values.upstream ?? [];
   const devClusterCount = Number(values['dev-clusters']);
   if (upstreamSpecs.length === 0 && (!Number.isInteger(devClusterCount) || devClusterCount < 1 || devClusterCount > 16))
@@ -102,6 +105,7 @@ export async function serve(args: string[]): Promise<number> {
       clusterStatusUpdateFrequencyMs: clusterStatusFrequencyMs,
       cacheSyncTimeoutMs,
       tenantCache: values['tenant-cache'],
+      tenantCacheMaxBytes,
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,
