@@ -22,7 +22,8 @@
  * notifications, even for a resource nothing writes; a client of kube-apiserver cannot ask for
  * one (BOOKMARKs come about once a minute). So when the cluster's revision moved through other
  * resources, only a relist proves a quiet store fresh. A store whose last wait ran out and that
- * has heard nothing since is not waited for again.
+ * has heard nothing since is not waited for again; if it is too large to relist for a read, it is
+ * not even probed: the read is stale at once.
  */
 import { tooLargeResourceVersion } from './cache-errors.js';
 import { resourceKey, type CacheResource, type ClusterResourceStore } from './cluster-resource-store.js';
@@ -104,6 +105,12 @@ export class FreshnessGate {
         if (await store.waitUntilFresh(wanted, 0)) return undefined;
       return this.stale(store, `its cache is at ${store.resourceVersion}, behind the requested ${wanted}`);
     }
+    // A store that heard nothing since its last wait ran out would wait in vain again: its
+    // resource is quiet and the cluster's revision moved through others. When it is also too
+    // large to relist for a read, the probe would only delay the cluster's answer.
+    const quiet = this.quiet.get(store) === store.progress;
+    if (quiet && options.refreshUpTo !== undefined && store.size > options.refreshUpTo)
+      return this.stale(store, `its cache is at ${store.resourceVersion} and has heard nothing since it fell behind`);
     const key = `${store.cluster}\n${resourceKey(store.resource)}`;
     this.probeTargets.set(key, { cluster: store.cluster, resource: store.resource });
     let revision: string;
@@ -112,10 +119,7 @@ export class FreshnessGate {
     } catch (err) {
       return this.stale(store, `its current revision could not be read: ${(err as Error).message}`);
     }
-    // A store that heard nothing since its last wait ran out would wait in vain again: its
-    // resource is quiet and the cluster's revision moved through others.
-    const quietSince = this.quiet.get(store);
-    const waitMs = quietSince === store.progress ? 0 : this.consistentWaitMs;
+    const waitMs = quiet ? 0 : this.consistentWaitMs;
     if (await store.waitUntilFresh(revision, waitMs)) return undefined;
     this.quiet.set(store, store.progress);
     // Listed again after the read arrived: as fresh as the read asks.

@@ -94,11 +94,16 @@ export function adminBinding(tenantId: string) {
 export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly string[]): Promise<number> {
   const [bindings, roles, namespaces, grants] = await Promise.all([
     listClusterRoleBindings(client),
-    expectStatus(await client.request('GET', `${RBAC_V1}/clusterroles`), 'listing clusterroles', 200).body?.items ?? [],
+    // A promise like the others: an `await` here would leave them unawaited when it throws.
+    client
+      .request('GET', `${RBAC_V1}/clusterroles`)
+      .then(
+        (res): { metadata?: { name?: string } }[] => expectStatus(res, 'listing clusterroles', 200).body?.items ?? [],
+      ),
     tenantNamespacesUpstream(client),
     existingGrants(client),
   ]);
-  const roleNames = new Set<string>(roles.map((role: { metadata?: { name?: string } }) => String(role.metadata?.name)));
+  const roleNames = new Set<string>(roles.map((role) => String(role.metadata?.name)));
   const counts = await Promise.all(
     tenantIds.map(async (tenantId) => {
       let writes = 0;

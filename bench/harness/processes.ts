@@ -22,11 +22,17 @@ export interface ServerProcess {
   kubeconfigPath: string;
 }
 
+/**
+ * node's default heap (4 GiB here) is less than a cluster-wide list of 100k Pods takes the
+ * devcluster to build (`tenant-list-all`); it stands for a kube-apiserver, which has no such limit.
+ */
+const DEVCLUSTER_HEAP_MIB = 12 * 1024;
+
 /** `devcluster NAME is up: URL` and `  admin kubeconfig   PATH` (before: `devcluster NAME listening on URL; admin kubeconfig: PATH`) */
 export function startDevclusterProcess(dataDir: string): Promise<ServerProcess> {
   return startCli(
     'devcluster',
-    [],
+    [`--max-old-space-size=${DEVCLUSTER_HEAP_MIB}`],
     ['devcluster', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
     [
       /^devcluster \S+ is up: (\S+)\n {2}admin kubeconfig {3}(.+)\n/m,

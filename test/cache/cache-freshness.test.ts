@@ -72,7 +72,7 @@ describe('cache: the freshness of a consistent read', () => {
     expect(await read).to.equal(undefined);
   });
 
-  it('does not wait again for a store that has heard nothing since its last wait ran out', async () => {
+  it('does not wait again for a store that has heard nothing since its last wait ran out, nor probe for one too large to relist', async () => {
     const waited: number[] = [];
     const store = behindStore(1);
     const waitUntilFresh = store.waitUntilFresh.bind(store);
@@ -80,17 +80,33 @@ describe('cache: the freshness of a consistent read', () => {
       if (resourceVersion === '10') waited.push(timeoutMs);
       return waitUntilFresh(resourceVersion, timeoutMs);
     };
-    const gate = new FreshnessGate(async () => '10', 1000, 20);
-    const consistent = () => gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 0 });
-    expect(await consistent()).to.include({ fresh: false });
-    expect(await consistent()).to.include({ fresh: false });
+    let probes = 0;
+    const gate = new FreshnessGate(
+      async () => {
+        probes++;
+        return '10';
+      },
+      1000,
+      20,
+      async () => false,
+    );
+    // May be relisted (1 object): probed each time, waited for only the first.
+    const relistable = () => gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 1 });
+    expect(await relistable()).to.include({ fresh: false });
+    expect(await relistable()).to.include({ fresh: false });
     expect(waited, 'the second read does not wait').to.deep.equal([20, 0]);
-    // Once the store hears something, a read waits for it again, and its watch can bring it there.
+    expect(probes).to.equal(2);
+    // Too large to relist: stale at once, without a probe.
+    const tooLarge = await gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 0 });
+    expect(tooLarge?.reason).to.contain('has heard nothing since it fell behind');
+    expect(probes).to.equal(2);
+    // Once the store hears something, a read probes and waits for it again, and its watch can bring it there.
     store.bookmark('7');
-    const read = consistent();
+    const read = gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 0 });
     store.bookmark('10');
     expect(await read).to.equal(undefined);
     expect(waited).to.deep.equal([20, 0, 20]);
+    expect(probes).to.equal(3);
   });
 
   it('a version the store does not reach: 504 unbounded, as kube; relisted when small, else stale, for tenants', async () => {

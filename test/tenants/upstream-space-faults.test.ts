@@ -1,0 +1,32 @@
+/**
+ * healTenantSpaces against a cluster whose connection is reset: it fails with the reason, and
+ * none of the lists it started is left to reject unawaited (the process reports such a rejection
+ * as a fault: apiserver/process-faults.ts).
+ */
+import { expect } from 'chai';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { healTenantSpaces } from '../../tenants/upstream-space.js';
+
+describe('tenants: healing on a cluster that resets its connections', () => {
+  it('rejects with the reason and leaves no rejection unawaited', async () => {
+    const unawaited: unknown[] = [];
+    const record = (reason: unknown) => unawaited.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const resetting = {
+        // Every request fails a moment later, as a reset connection's do, each on its own.
+        request: (_method: string, path: string) =>
+          sleep(path.includes('clusterroles') && !path.includes('bindings') ? 1 : 5).then(() => {
+            throw new Error(`read ECONNRESET (${path})`);
+          }),
+      };
+      let failure: Error | undefined;
+      await healTenantSpaces(resetting, ['alice1']).catch((err: Error) => (failure = err));
+      expect(failure?.message).to.match(/^read ECONNRESET/);
+      await sleep(50);
+      expect(unawaited).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});
