@@ -27,7 +27,7 @@ export function responseDown(
 }
 
 /** A non-JSON upstream answer: its status with the text stripped of the prefix. */
-export function rawDown(r: TenantRequest, response: UpstreamResponse, text: string): void {
+export function rawDown(r: TenantRequest, response: Pick<UpstreamResponse, 'status' | 'headers'>, text: string): void {
   const { req, res, ctx } = r;
   if (response.status >= 400)
     return sendUpstreamError(req, res, ctx, response.status, text, textDown(ctx, text.slice(0, 1000)));

@@ -5,7 +5,7 @@
 import { upstreamUser } from './upstream-identity.js';
 import { TranslationError } from '../translate/context.js';
 import { assertUnderPrefix } from '../translate/prefix-check.js';
-import type { UpstreamResponse } from './upstream-connection.js';
+import type { UpstreamResponse, WholeUpstreamResponse } from './upstream-connection.js';
 import type { TenantIdentity, TenantRequest, UpstreamHeaders } from './tenant-request.js';
 
 /** Self reviews are about the caller: they run as the tenant user whatever their scope. */
@@ -66,10 +66,10 @@ async function authorizeHere(r: TenantRequest): Promise<void> {
  * tenant's own RBAC allows the request all the same, kube-apiserver would have let it through (to
  * a 404, an empty list, …): the gateway sends it again as itself, under the tenant's prefix only.
  */
-export async function sendAsTenant(
+export async function sendAsTenant<Answer extends UpstreamResponse | WholeUpstreamResponse>(
   r: TenantRequest,
-  call: (headers: UpstreamHeaders) => Promise<UpstreamResponse>,
-): Promise<UpstreamResponse> {
+  call: (headers: UpstreamHeaders) => Promise<Answer>,
+): Promise<Answer> {
   const { t, headers } = r;
   const first = await call(headers);
   if (first.status !== 403 || !('impersonate-user' in headers) || !t.namespaced || !t.info.namespace) return first;
@@ -78,7 +78,7 @@ export async function sendAsTenant(
   } catch {
     return first;
   }
-  first.body.resume();
+  if ('body' in first) first.body.resume();
   const { 'impersonate-user': _user, 'impersonate-group': _groups, ...asGateway } = headers;
   return call(asGateway);
 }

@@ -6,7 +6,7 @@ import type { Identity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { TenantCache } from './tenant-cache.js';
 import type { TenantRequestLease } from './tenant-limits.js';
-import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
+import type { UpstreamConnection, UpstreamResponse, WholeUpstreamResponse } from './upstream-connection.js';
 import type { WatchLineMemo } from './watch-lines.js';
 
 export type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
@@ -86,6 +86,19 @@ export class TenantRequest {
     body?: string | Buffer,
   ): Promise<UpstreamResponse> {
     return this.metrics.upstream(this.upstream.name, verb, () => this.upstream.request(method, path, headers, body));
+  }
+
+  /** The same, its answer read whole (UpstreamConnection.requestWhole); timed to the answer's end, which for one object is its headers' moment. */
+  upstreamWhole(
+    verb: string,
+    method: string,
+    path: string,
+    headers: UpstreamHeaders,
+    body?: string | Buffer,
+  ): Promise<WholeUpstreamResponse> {
+    return this.metrics.upstream(this.upstream.name, verb, () =>
+      this.upstream.requestWhole(method, path, headers, body),
+    );
   }
 }
 
