@@ -19,8 +19,12 @@ export const processFaults = new Counter({
   registers: [],
 });
 
+/** Set once writing to stderr failed (its reader is gone): faults are then only counted. */
+let stderrGone = false;
+
 export function reportFault(kind: FaultKind, context: string, err: unknown): void {
   processFaults.inc({ kind });
+  if (stderrGone) return;
   const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
   process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'fault', kind, context, error })}\n`);
 }
@@ -41,4 +45,10 @@ export function installFaultHandlers(): void {
   installed = true;
   process.on('unhandledRejection', (reason) => reportFault('unhandledRejection', 'a promise nobody awaited', reason));
   process.on('uncaughtException', (err, origin) => reportFault('uncaughtException', origin, err));
+  // A reader of the output that went away (the pipe of a parent that died) is no fault of the
+  // server: what it writes there is dropped. Unheard, the error would be an uncaught exception,
+  // reported on the same broken stderr, failing again: a loop that kept an orphaned devcluster
+  // at full CPU, deaf to SIGTERM.
+  process.stdout.on('error', () => undefined);
+  process.stderr.on('error', () => (stderrGone = true));
 }
