@@ -10,6 +10,10 @@
  *   a minute, while the cluster's revision moves with every write of any kind (a node's Lease
  *   every 10 s), so waiting longer seldom helps. Without a probe, a consistent read is served as
  *   `any`.
+ * - `watchFrom` (a watch from a version N): the store has reached N, or the cluster has (probed):
+ *   the watcher then skips the events up to N as the store hears them, so nothing waits for a
+ *   quiet store to reach a revision other resources moved (an informer's watch after a list the
+ *   cluster answered). N ahead of the cluster is stale: the cluster answers it.
  * - `atLeast` (a version N): the store must reach N; if it does not in time, the read fails
  *   as kube's watch cache fails it (504 Too large resource version) — or, for a caller that bounds
  *   relists (`refreshUpTo`, the tenant path), the store is relisted if small, else the read is
@@ -27,12 +31,18 @@
  */
 import { tooLargeResourceVersion } from './cache-errors.js';
 import { resourceKey, type CacheResource, type ClusterResourceStore } from './cluster-resource-store.js';
+import { atLeast } from './resource-version-order.js';
 import { SharedProbe } from './shared-probe.js';
 
 /** How often a read bounded by `refreshUpTo` may relist one store. */
 export const BOUNDED_REFRESH_INTERVAL_MS = 5000;
 
-export type Freshness = { kind: 'any' } | { kind: 'consistent' } | { kind: 'atLeast'; resourceVersion: string };
+export type Freshness =
+  | { kind: 'any' }
+  | { kind: 'consistent' }
+  | { kind: 'atLeast'; resourceVersion: string }
+  /** A watch from N: its watcher skips the store's events up to N, so the store need not be there yet, only the cluster. */
+  | { kind: 'watchFrom'; resourceVersion: string };
 
 /** The revision a cluster's resource is at now, as a list of it would report. */
 export type RevisionProbe = (cluster: string, resource: CacheResource) => Promise<string>;
@@ -91,7 +101,19 @@ export class FreshnessGate {
       return this.stale(store, 'its cache has not listed the resource yet');
     if (freshness.kind === 'any' || (freshness.kind === 'consistent' && this.currentRevision === undefined))
       return undefined;
-    if (freshness.kind === 'atLeast') {
+    if (freshness.kind === 'watchFrom' && this.currentRevision !== undefined) {
+      const wanted = freshness.resourceVersion;
+      if (await store.waitUntilFresh(wanted, 0)) return undefined;
+      let revision: string;
+      try {
+        revision = await this.probe(store);
+      } catch (err) {
+        return this.stale(store, `its current revision could not be read: ${(err as Error).message}`);
+      }
+      if (atLeast(revision, wanted)) return undefined;
+      return this.stale(store, `the requested ${wanted} is ahead of the cluster's ${revision}`);
+    }
+    if (freshness.kind === 'atLeast' || freshness.kind === 'watchFrom') {
       const wanted = freshness.resourceVersion;
       if (options.refreshUpTo === undefined) {
         if (await store.waitUntilFresh(wanted, this.timeoutMs)) return undefined;
@@ -111,11 +133,9 @@ export class FreshnessGate {
     const quiet = this.quiet.get(store) === store.progress;
     if (quiet && options.refreshUpTo !== undefined && store.size > options.refreshUpTo)
       return this.stale(store, `its cache is at ${store.resourceVersion} and has heard nothing since it fell behind`);
-    const key = `${store.cluster}\n${resourceKey(store.resource)}`;
-    this.probeTargets.set(key, { cluster: store.cluster, resource: store.resource });
     let revision: string;
     try {
-      revision = await this.probes.get(key);
+      revision = await this.probe(store);
     } catch (err) {
       return this.stale(store, `its current revision could not be read: ${(err as Error).message}`);
     }
@@ -131,6 +151,13 @@ export class FreshnessGate {
   async ensureAll(stores: readonly [ClusterResourceStore, Freshness][]): Promise<Stale | undefined> {
     const results = await Promise.all(stores.map(([store, freshness]) => this.ensure(store, freshness)));
     return results.find((result) => result !== undefined);
+  }
+
+  /** The cluster's current revision of the store's resource, one probe shared by the reads that ask meanwhile. */
+  private probe(store: ClusterResourceStore): Promise<string> {
+    const key = `${store.cluster}\n${resourceKey(store.resource)}`;
+    this.probeTargets.set(key, { cluster: store.cluster, resource: store.resource });
+    return this.probes.get(key);
   }
 
   private mayRefresh(store: ClusterResourceStore, refreshUpTo: number | undefined): boolean {

@@ -78,7 +78,12 @@ export async function serveFromCache(r: TenantRequest, forward: () => Promise<vo
   // (tenant-credentials.ts). Either way the cache answers only what the cluster would.
   if (!decision.allowed) return elsewhere('denied');
   // A page after the first is read as the list was, from the cache as it is (as Karmada's cache does).
-  const stale = await cache.ensureFresh(store, freshnessOf(cursor ? '0' : (t.query.get('resourceVersion') ?? '')));
+  const resourceVersion = cursor ? '0' : (t.query.get('resourceVersion') ?? '');
+  const freshness =
+    verb === 'watch' && resourceVersion !== '' && resourceVersion !== '0'
+      ? { kind: 'watchFrom' as const, resourceVersion }
+      : freshnessOf(resourceVersion);
+  const stale = await cache.ensureFresh(store, freshness);
   if (stale !== undefined) return elsewhere('forwarded');
   metrics.tenantCacheReads.inc({ verb, answer: 'cache' });
   if (verb === 'get') return answerGet(r, store);

@@ -28,6 +28,7 @@ import type {
   StoreSubscription,
   StoreWatcher,
 } from '../cache/cluster-resource-store.js';
+import { versionNumber } from '../cache/resource-version-order.js';
 import { addPrefix } from '../translate/context.js';
 import { cachedTableRow, includeObjectOf, tenantItemConverter } from './cached-item.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -84,6 +85,8 @@ interface Watcher {
   /** Whether `sink` is the socket, so frames are written with their chunk framing. */
   framed: boolean;
   bookmarks: boolean;
+  /** A watch from N joined before its store reached N: the store's events up to N are not its. */
+  after: bigint;
   sentFirst: boolean;
   /** Writes are held until the tick ends (`cork`), so a burst of events goes out in one socket write. */
   corked: boolean;
@@ -145,6 +148,7 @@ export class TenantWatchSets {
         sink: framed ? res.socket : res,
         framed,
         bookmarks: options.allowWatchBookmarks,
+        after: options.resourceVersion === '' ? -1n : versionNumber(options.resourceVersion),
         sentFirst: false,
         corked: false,
         end: () => {
@@ -219,7 +223,9 @@ class WatchSet implements StoreWatcher {
 
   event(event: StoreEvent): void {
     const text = this.eventText(event);
-    if (text) for (const watcher of [...this.watchers]) this.send(watcher, text);
+    if (!text) return;
+    const version = versionNumber(event.resourceVersion);
+    for (const watcher of [...this.watchers]) if (version > watcher.after) this.send(watcher, text);
   }
 
   bookmark(resourceVersion: string): void {
@@ -227,7 +233,10 @@ class WatchSet implements StoreWatcher {
     const line = eventFrame(
       `{"type":"BOOKMARK","object":${withTypeMeta(this.store.type, JSON.stringify({ metadata: { resourceVersion } }))}}\n`,
     );
-    for (const watcher of [...this.watchers]) if (watcher.bookmarks && !this.scope.table) this.write(watcher, line);
+    // Never behind a watcher's N: its client would resume from there and see older events again.
+    const version = versionNumber(resourceVersion);
+    for (const watcher of [...this.watchers])
+      if (watcher.bookmarks && !this.scope.table && version > watcher.after) this.write(watcher, line);
   }
 
   /** The store went (its cluster or resource is no longer cached): the watches end, and clients watch again. */

@@ -133,4 +133,30 @@ describe('cache: the freshness of a consistent read', () => {
     expect(stale).to.include({ fresh: false });
     expect(stale?.reason).to.contain('behind the requested 20');
   });
+
+  it('a watch from N: at once when the store or the cluster has reached N (the watcher skips what is before), stale when N is ahead of the cluster', async () => {
+    let probes = 0;
+    const gate = new FreshnessGate(
+      async () => {
+        probes++;
+        return '10';
+      },
+      1000,
+      60_000,
+      async () => {
+        throw new Error('a watch never relists');
+      },
+    );
+    const store = behindStore(1000);
+    expect(await gate.ensure(store, { kind: 'watchFrom', resourceVersion: '5' }, { refreshUpTo: 0 })).to.equal(
+      undefined,
+    );
+    expect(probes, 'the store is at 5: no probe').to.equal(0);
+    expect(await gate.ensure(store, { kind: 'watchFrom', resourceVersion: '8' }, { refreshUpTo: 0 })).to.equal(
+      undefined,
+    );
+    expect(probes).to.equal(1);
+    const ahead = await gate.ensure(store, { kind: 'watchFrom', resourceVersion: '12' }, { refreshUpTo: 0 });
+    expect(ahead?.reason).to.contain('the requested 12 is ahead of the cluster');
+  });
 });

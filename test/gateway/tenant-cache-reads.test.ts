@@ -561,4 +561,27 @@ describe('gateway: tenant reads from the cache (three replicas on etcd, one forw
       await alice.kubectl.a.ok(['delete', 'configmap', 'plain', '-n', 'apps']);
     }
   });
+
+  it('a watch from a version the cluster reached but the store has not is served from the cache at once, without a relist, from N on', async () => {
+    const relists = () => gauge(admins.b, 'paddock_cache_relists_total', 'cluster="member1",resource="configmaps"');
+    const watchesFromCache = () => cacheReads(admins.b, 'watch', 'cache');
+    // A write of another resource moves the cluster's revision past the ConfigMaps' last event.
+    await alice.kubectl.a.ok(['create', 'namespace', 'moved']);
+    const listed = await alice.api.f.request('GET', '/api/v1/namespaces/apps/configmaps');
+    const n: string = JSON.parse(listed.text).metadata.resourceVersion;
+    const [relistsBefore, watchesBefore] = [await relists(), await watchesFromCache()];
+    const watch = alice.api.b.watch(`/api/v1/namespaces/apps/configmaps?watch=1&resourceVersion=${n}`);
+    try {
+      await eventually(watchesFromCache, (count) => expect(count).to.equal(watchesBefore + 1));
+      await alice.kubectl.a.ok(['create', 'configmap', 'after-n', '-n', 'apps']);
+      await watch.waitFor((events) => events.some((e) => e.object.metadata.name === 'after-n'));
+      expect(watch.events.map((e) => `${e.type} ${e.object.metadata.name}`)).to.deep.equal(['ADDED after-n']);
+      expect(BigInt(watch.events[0].object.metadata.resourceVersion) > BigInt(n), 'after N').to.equal(true);
+      expect(await relists(), 'the store was not listed again for the watch').to.equal(relistsBefore);
+    } finally {
+      watch.close();
+      await alice.kubectl.a.ok(['delete', 'configmap', 'after-n', '-n', 'apps']);
+      await alice.kubectl.a.ok(['delete', 'namespace', 'moved', '--wait=false']);
+    }
+  });
 });
