@@ -4,7 +4,7 @@
  * has heard nothing since is not waited for again.
  */
 import { expect } from 'chai';
-import { FreshnessGate } from '../../cache/cache-freshness.js';
+import { FreshnessGate, type StoreRefresh } from '../../cache/cache-freshness.js';
 import { ClusterResourceStore } from '../../cache/cluster-resource-store.js';
 import { PODS, pod } from '../support/cached-objects.js';
 
@@ -16,6 +16,21 @@ function behindStore(count: number): ClusterResourceStore {
     '5',
   );
   return store;
+}
+
+/** A gate whose cluster is at revision 10, counting its probes. */
+function countingGate(consistentWaitMs: number, refresh: StoreRefresh): { gate: FreshnessGate; probes: () => number } {
+  let probes = 0;
+  const gate = new FreshnessGate(
+    async () => {
+      probes++;
+      return '10';
+    },
+    1000,
+    consistentWaitMs,
+    refresh,
+  );
+  return { gate, probes: () => probes };
 }
 
 describe('cache: the freshness of a consistent read', () => {
@@ -80,33 +95,24 @@ describe('cache: the freshness of a consistent read', () => {
       if (resourceVersion === '10') waited.push(timeoutMs);
       return waitUntilFresh(resourceVersion, timeoutMs);
     };
-    let probes = 0;
-    const gate = new FreshnessGate(
-      async () => {
-        probes++;
-        return '10';
-      },
-      1000,
-      20,
-      async () => false,
-    );
+    const { gate, probes } = countingGate(20, async () => false);
     // May be relisted (1 object): probed each time, waited for only the first.
     const relistable = () => gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 1 });
     expect(await relistable()).to.include({ fresh: false });
     expect(await relistable()).to.include({ fresh: false });
     expect(waited, 'the second read does not wait').to.deep.equal([20, 0]);
-    expect(probes).to.equal(2);
+    expect(probes()).to.equal(2);
     // Too large to relist: stale at once, without a probe.
     const tooLarge = await gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 0 });
     expect(tooLarge?.reason).to.contain('has heard nothing since it fell behind');
-    expect(probes).to.equal(2);
+    expect(probes()).to.equal(2);
     // Once the store hears something, a read probes and waits for it again, and its watch can bring it there.
     store.bookmark('7');
     const read = gate.ensure(store, { kind: 'consistent' }, { refreshUpTo: 0 });
     store.bookmark('10');
     expect(await read).to.equal(undefined);
     expect(waited).to.deep.equal([20, 0, 20]);
-    expect(probes).to.equal(3);
+    expect(probes()).to.equal(3);
   });
 
   it('a version the store does not reach: 504 unbounded, as kube; relisted when small, else stale, for tenants', async () => {
@@ -135,27 +141,18 @@ describe('cache: the freshness of a consistent read', () => {
   });
 
   it('a watch from N: at once when the store or the cluster has reached N (the watcher skips what is before), stale when N is ahead of the cluster', async () => {
-    let probes = 0;
-    const gate = new FreshnessGate(
-      async () => {
-        probes++;
-        return '10';
-      },
-      1000,
-      60_000,
-      async () => {
-        throw new Error('a watch never relists');
-      },
-    );
+    const { gate, probes } = countingGate(60_000, async () => {
+      throw new Error('a watch never relists');
+    });
     const store = behindStore(1000);
     expect(await gate.ensure(store, { kind: 'watchFrom', resourceVersion: '5' }, { refreshUpTo: 0 })).to.equal(
       undefined,
     );
-    expect(probes, 'the store is at 5: no probe').to.equal(0);
+    expect(probes(), 'the store is at 5: no probe').to.equal(0);
     expect(await gate.ensure(store, { kind: 'watchFrom', resourceVersion: '8' }, { refreshUpTo: 0 })).to.equal(
       undefined,
     );
-    expect(probes).to.equal(1);
+    expect(probes()).to.equal(1);
     const ahead = await gate.ensure(store, { kind: 'watchFrom', resourceVersion: '12' }, { refreshUpTo: 0 });
     expect(ahead?.reason).to.contain('the requested 12 is ahead of the cluster');
   });
