@@ -100,7 +100,7 @@ export class UpstreamConnection {
         {
           method,
           path,
-          headers: { 'accept-encoding': 'identity', ...headers, ...this.authorization },
+          headers: this.upstreamHeaders(headers),
           body,
           headersTimeout: this.timeoutMs,
         },
@@ -141,11 +141,16 @@ export class UpstreamConnection {
     const res = await pool.request({
       method: method,
       path,
-      headers: { 'accept-encoding': 'identity', ...headers, ...this.authorization },
+      headers: this.upstreamHeaders(headers),
       body,
       headersTimeout,
     });
     return { status: res.statusCode, headers: res.headers, body: res.body as unknown as UpstreamResponse['body'] };
+  }
+
+  /** The request's headers as they go upstream: uncompressed answers, the gateway's own credentials. */
+  private upstreamHeaders(headers: Record<string, string | string[]>): Record<string, string | string[]> {
+    return { 'accept-encoding': 'identity', ...headers, ...this.authorization };
   }
 
   /** The scope of upstream resources, keyed by upstream group. */
