@@ -9,7 +9,9 @@
  *
  * Two loads: a steady one both paths keep up with, where latency means something, and one more
  * than this machine keeps up with, where events queue (so latency grows with the run) and the
- * events per second delivered are the capacity.
+ * events per second delivered are the capacity. The largest case runs again on a second gateway
+ * started with `--watch-flush-interval`, which trades up to that much latency for several events
+ * per TLS write.
  */
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { withEnvironment, type BenchEnvironment, type BenchOptions } from './harness/environment.js';
@@ -38,6 +40,8 @@ const TENANT = 'benwat';
 const IDLE_MS = 10_000;
 /** How long the gateway is left idle after the runs before its RSS is read again (quick: 2 s). */
 const SETTLE_MS = 30_000;
+/** The last case again on a gateway with `--watch-flush-interval` this long: fewer TLS writes per event, for at most this much latency. */
+const FLUSH_MS = 100;
 /** Before the measured runs, one second of this on each side. */
 const WARMUP: Size = { load: 'steady', watchers: 10, writesPerSec: 200 };
 
@@ -146,63 +150,38 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
   const secondsPerRun = options.quick ? 1 : 5;
   const settleMs = options.quick ? 2000 : SETTLE_MS;
   const rounds = options.quick ? 1 : 2;
+  const measure = { secondsPerRun, rounds };
   const { result, run } = await withEnvironment(options, async (env) => {
     const tenant = await createBenchTenant(env, TENANT);
     await sleep(1000);
     const idle = await gatewayMemory(env);
+    const warmup = await warmUp(env, tenant);
     const cases: WatchCase[] = [];
-    let runIndex = 0;
-    // A fresh gateway converts its first events with cold code: these runs are not measured,
-    // but their failures count.
-    const warmup: SideRun[] = [];
-    for (const side of ['direct', 'gateway'] as const) {
-      progress(`warmup: ${side}`);
-      warmup.push(await runSide(env, tenant, side, WARMUP, WARMUP.writesPerSec, `r${runIndex++}`));
-    }
-    for (const size of sizes) {
-      const runs = { direct: [] as SideRun[], gateway: [] as SideRun[] };
-      for (let round = 0; round < rounds; round++) {
-        for (const side of round % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const)) {
-          progress(
-            `${size.watchers} watcher${size.watchers === 1 ? '' : 's'}, ${size.writesPerSec} writes/s: ${side} (${round + 1}/${rounds})`,
-          );
-          runs[side].push(
-            await runSide(env, tenant, side, size, Math.round(size.writesPerSec * secondsPerRun), `r${runIndex++}`),
-          );
-        }
-      }
-      const direct = pool(runs.direct);
-      const gateway = pool(runs.gateway);
-      progress(
-        `${size.watchers} watcher${size.watchers === 1 ? '' : 's'}, ${size.writesPerSec} writes/s: TLS write floor`,
-      );
-      const floor = await measureTlsWriteFloor(size.watchers, size.writesPerSec, secondsPerRun, gateway.meanEventBytes);
-      cases.push({
-        name: `${size.load}: ${(size.watchers * size.writesPerSec).toLocaleString('en-US')} events/s offered`,
-        watchers: size.watchers,
-        offeredWritesPerSec: size.writesPerSec,
-        direct,
-        gateway,
-        ratios: {
-          p50: gateway.p50Ms / direct.p50Ms,
-          p99: gateway.p99Ms / direct.p99Ms,
-          throughput: direct.eventsPerSec / gateway.eventsPerSec,
-        },
-        gatewayEventsPerCpuSecond: gateway.events / gateway.gatewayCpuSeconds,
-        floorEventsPerCpuSecond: floor.eventsPerCpuSecond,
-      });
-    }
+    for (const size of sizes) cases.push(await measureCase(env, tenant, size, measure));
     await sleep(1000);
     const after = await gatewayMemory(env);
     // V8 gives back what the load grew only once it sees the process idle; what stays is what counts.
     progress(`gateway RSS ${mib(after.rssBytes)} after the runs; ${settleMs / 1000} s idle`);
     await sleep(settleMs);
-    return { cases, warmup: pool(warmup), memory: { idle, after, settled: await gatewayMemory(env) } };
+    return { cases, warmup, memory: { idle, after, settled: await gatewayMemory(env) } };
   });
+  // The largest fan-out again, on a gateway that writes a busy watch set at most every FLUSH_MS.
+  const flushed = await withEnvironment(
+    options,
+    async (env) => {
+      const tenant = await createBenchTenant(env, TENANT);
+      const warmup = await warmUp(env, tenant);
+      const size = sizes.at(-1)!;
+      return { warmup, case: await measureCase(env, tenant, size, measure, `, --watch-flush-interval ${FLUSH_MS}ms`) };
+    },
+    ['--watch-flush-interval', `${FLUSH_MS}ms`],
+  );
+  result.cases.push(flushed.result.case);
+  run.cpuProfiles.push(...flushed.run.cpuProfiles);
   const { cases } = result;
 
   process.stdout.write(
-    `\nwatch${options.quick ? ' (quick)' : ''}: events delivered to all watchers together; latency from a write sent upstream to its event received (under a saturating load, events queue and latency grows with the run); ratios say how many times worse the gateway path is (1.00x: no cost); then the gateway's CPU time during its runs, and the events per CPU-second of a process that only writes each event to each watcher's TLS socket (the floor: one TLS write per event per watcher)\n`,
+    `\nwatch${options.quick ? ' (quick)' : ''}: events delivered to all watchers together; latency from a write sent upstream to its event received (under a saturating load, events queue and latency grows with the run); ratios say how many times worse the gateway path is (1.00x: no cost); then the gateway's CPU time during its runs, and the events per CPU-second of a process that only writes each event to each watcher's TLS socket (the floor: one TLS write per event per watcher); the last case runs again on a gateway started with --watch-flush-interval ${FLUSH_MS}ms, which writes a busy watch set's events to each watcher at most every ${FLUSH_MS} ms, several to a write\n`,
   );
   printTable(
     [
@@ -270,6 +249,7 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
         ] as const,
     ),
     ['warmup, both sides', result.warmup] as const,
+    ['warmup before the flush-interval runs, both sides', flushed.result.warmup] as const,
   ];
   for (const [what, s] of sides) {
     const failures = s.errors + s.missed + s.writeErrors;
@@ -289,6 +269,53 @@ export async function benchWatch(options: BenchOptions): Promise<number> {
   });
   await printProfiles(run.cpuProfiles);
   return errors;
+}
+
+/** A fresh gateway converts its first events with cold code: these runs are not measured, but their failures count. */
+async function warmUp(env: BenchEnvironment, tenant: BenchTenant): Promise<SideResult> {
+  const runs: SideRun[] = [];
+  for (const side of ['direct', 'gateway'] as const) {
+    progress(`warmup: ${side}`);
+    runs.push(await runSide(env, tenant, side, WARMUP, WARMUP.writesPerSec, `w${runs.length}`));
+  }
+  return pool(runs);
+}
+
+/** One size, both sides in alternating rounds, then the TLS write floor for it. */
+async function measureCase(
+  env: BenchEnvironment,
+  tenant: BenchTenant,
+  size: Size,
+  { secondsPerRun, rounds }: { secondsPerRun: number; rounds: number },
+  gatewayNote = '',
+): Promise<WatchCase> {
+  const runs = { direct: [] as SideRun[], gateway: [] as SideRun[] };
+  const what = `${size.watchers} watcher${size.watchers === 1 ? '' : 's'}, ${size.writesPerSec} writes/s`;
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? (['direct', 'gateway'] as const) : (['gateway', 'direct'] as const)) {
+      progress(`${what}: ${side}${gatewayNote} (${round + 1}/${rounds})`);
+      const prefix = `s${size.watchers}x${size.writesPerSec}${side[0]}${round}`;
+      runs[side].push(await runSide(env, tenant, side, size, Math.round(size.writesPerSec * secondsPerRun), prefix));
+    }
+  }
+  const direct = pool(runs.direct);
+  const gateway = pool(runs.gateway);
+  progress(`${what}: TLS write floor`);
+  const floor = await measureTlsWriteFloor(size.watchers, size.writesPerSec, secondsPerRun, gateway.meanEventBytes);
+  return {
+    name: `${size.load}: ${(size.watchers * size.writesPerSec).toLocaleString('en-US')} events/s offered${gatewayNote}`,
+    watchers: size.watchers,
+    offeredWritesPerSec: size.writesPerSec,
+    direct,
+    gateway,
+    ratios: {
+      p50: gateway.p50Ms / direct.p50Ms,
+      p99: gateway.p99Ms / direct.p99Ms,
+      throughput: direct.eventsPerSec / gateway.eventsPerSec,
+    },
+    gatewayEventsPerCpuSecond: gateway.events / gateway.gatewayCpuSeconds,
+    floorEventsPerCpuSecond: floor.eventsPerCpuSecond,
+  };
 }
 
 /** One run: the watchers open from the current revision, then the writer writes, then the watchers report. */

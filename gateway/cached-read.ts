@@ -1,6 +1,6 @@
 /**
  * Tenant get and list of a resource cached for tenants, answered from the cluster's store in the
- * multi-cluster cache (docs/cache.md, "Tenant reads from the cache"): authorized as the cluster
+ * multi-cluster cache (docs/gateway.md, "Tenant reads from the cache"): authorized as the cluster
  * would authorize them, made as fresh as the request's resourceVersion asks, and converted down
  * item by item as a forwarded list is. Watches are cached-watch.ts's. A read the cache cannot make
  * fresh in time goes to the cluster instead.

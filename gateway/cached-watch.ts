@@ -2,7 +2,7 @@
  * Tenant watches answered from the cache, shared: every watch of one tenant that asks for the same
  * thing (the same store, namespace or all of the tenant's, object name, selectors and answer
  * format) belongs to one watch set, which follows the store once and converts each event once,
- * then writes that text to each watcher (docs/cache.md, "Shared watches"). A watcher joins with
+ * then writes that text to each watcher (docs/gateway.md, "Tenant reads from the cache"). A watcher joins with
  * its own catch-up — the objects now in scope for resourceVersion "" and "0", the store's window
  * of events after N otherwise — computed and written in the same tick as it joins, so it neither
  * misses nor repeats an event.
@@ -88,7 +88,7 @@ interface Watcher {
   /** A watch from N joined before its store reached N: the store's events up to N are not its. */
   after: bigint;
   sentFirst: boolean;
-  /** Writes are held until the tick ends (`cork`), so a burst of events goes out in one socket write. */
+  /** Its socket is corked until the set's next flush, so the events until then go out in one socket write. */
   corked: boolean;
   end(): void;
 }
@@ -98,7 +98,16 @@ export class TenantWatchSets {
   private readonly sets = new Map<string, WatchSet>();
   private watchers = 0;
 
-  constructor(private readonly metrics: GatewayMetrics) {}
+  /**
+   * `flushIntervalMs`: the least time between two writes of a set to a watcher's socket
+   * (`--watch-flush-interval`). 0 writes each event as it comes, those of one tick together; more
+   * holds a busy set's events until that long after its last write, for fewer TLS writes per event
+   * at the cost of that much latency at most (docs/gateway.md, "Tenant reads from the cache").
+   */
+  constructor(
+    private readonly metrics: GatewayMetrics,
+    private readonly flushIntervalMs = 0,
+  ) {}
 
   /**
    * Serves the request's watch from `store` until the tenant hangs up, the timeout passes, the
@@ -134,7 +143,7 @@ export class TenantWatchSets {
     await new Promise<void>((resolve) => {
       let set = this.sets.get(key);
       if (!set || set.ended) {
-        set = new WatchSet(store, scope, tenantItemConverter(r, store), () => {
+        set = new WatchSet(store, scope, tenantItemConverter(r, store), this.flushIntervalMs, () => {
           if (this.sets.get(key) === set) this.sets.delete(key);
           this.count();
         });
@@ -179,11 +188,16 @@ class WatchSet implements StoreWatcher {
   private readonly watchers = new Set<Watcher>();
   private subscription: StoreSubscription | undefined;
   private done = false;
+  /** Watchers whose sockets hold writes for the next flush. */
+  private readonly corked: Watcher[] = [];
+  private flushPending = false;
+  private lastFlush = -Infinity;
 
   constructor(
     private readonly store: ClusterResourceStore,
     private readonly scope: WatchScope,
     private readonly convert: (object: CachedObject) => string | null,
+    private readonly flushIntervalMs: number,
     private readonly onEnd: () => void,
   ) {}
 
@@ -297,10 +311,8 @@ class WatchSet implements StoreWatcher {
     if (!watcher.corked) {
       watcher.corked = true;
       sink.cork();
-      process.nextTick(() => {
-        watcher.corked = false;
-        sink.uncork();
-      });
+      this.corked.push(watcher);
+      this.scheduleFlush();
     }
     sink.write(watcher.framed ? frame.chunk : frame.line);
     if (sink.writableLength <= MAX_UNSENT_BYTES) return true;
@@ -308,6 +320,29 @@ class WatchSet implements StoreWatcher {
     watcher.end();
     return false;
   }
+
+  /**
+   * At the end of this tick, or with a flush interval, once that long has passed since the last
+   * flush: a quiet set's event goes out at once, a busy set's wait for the interval together.
+   */
+  private scheduleFlush(): void {
+    if (this.flushPending) return;
+    this.flushPending = true;
+    const wait = this.lastFlush + this.flushIntervalMs - performance.now();
+    if (wait > 0) setTimeout(this.flush, wait);
+    else process.nextTick(this.flush);
+  }
+
+  // Runs after the set ended too: an ended watcher's last writes are in its corked socket.
+  private readonly flush = (): void => {
+    this.flushPending = false;
+    this.lastFlush = performance.now();
+    for (const watcher of this.corked) {
+      watcher.corked = false;
+      watcher.sink.uncork();
+    }
+    this.corked.length = 0;
+  };
 
   private inScope(object: CachedObject): boolean {
     const { keyPrefix, name, options } = this.scope;

@@ -76,6 +76,12 @@ export const SERVE = {
       value: 'BYTES',
       help: "The most JSON bytes the cache holds (its heap is about 1.5 times that) before the largest stores kept only for tenants' reads are dropped and those reads forwarded; 0 for no budget.",
     },
+    'watch-flush-interval': {
+      type: 'string',
+      default: '0',
+      value: 'DURATION',
+      help: 'The least time between two writes of one shared tenant watch to a watcher (0, 50ms, 1s): more is fewer TLS writes per event for that much latency at most; 0 writes each event as it comes.',
+    },
     'etcd-endpoints': {
       type: 'string',
       value: 'URL,...',

@@ -74,6 +74,8 @@ export interface GatewayOptions {
   tenantCache?: string;
   /** The tenant cache's budget (`--tenant-cache-max-bytes`, tenant-cache-budget.ts); 0 for none. */
   tenantCacheMaxBytes?: number;
+  /** The least time between two writes of a shared tenant watch to a watcher (`--watch-flush-interval`, cached-watch.ts); default 0. */
+  watchFlushIntervalMs?: number;
   /** How often the elected replica probes every cluster's health (default 10 s, as Karmada's `--cluster-status-update-frequency`). */
   clusterStatusUpdateFrequencyMs?: number;
   electionTtlSeconds?: number;
@@ -190,7 +192,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const limits = new TenantLimits({ ...DEFAULT_TENANT_LIMITS, ...options.tenantLimits }, (tenantId) =>
       tenants.limitsOf(tenantId),
     );
-    const tenantCache = new TenantCache(searchCache, metrics);
+    const tenantCache = new TenantCache(searchCache, metrics, options.watchFlushIntervalMs ?? 0);
     stops.push(async () => tenantCache.stop());
     const proxy = new TenantProxy({
       cache: tenantCache,

@@ -48,6 +48,7 @@ export async function serve(args: string[]): Promise<number> {
   const tenantCacheMaxBytes = Number(values['tenant-cache-max-bytes']);
   if (!Number.isSafeInteger(tenantCacheMaxBytes) || tenantCacheMaxBytes < 0)
     throw new Error('--tenant-cache-max-bytes must be a whole number of bytes (0: no budget)');
+  const watchFlushIntervalMs = millisecondsFlag('--watch-flush-interval', values['watch-flush-interval'], 10_000);
   const upstreamSpecs = values.upstream ?? [];
   const devClusterCount = Number(values['dev-clusters']);
   if (upstreamSpecs.length === 0 && (!Number.isInteger(devClusterCount) || devClusterCount < 1 || devClusterCount > 16))
@@ -106,6 +107,7 @@ export async function serve(args: string[]): Promise<number> {
       cacheSyncTimeoutMs,
       tenantCache: values['tenant-cache'],
       tenantCacheMaxBytes,
+      watchFlushIntervalMs,
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,
@@ -155,6 +157,17 @@ function limitFlag(flag: string, text: string, whole: boolean): number {
 }
 
 /** A period in whole seconds, `10s` or `10`, in milliseconds. */
+/** A duration of 0 up to `maxMs` such as 0, 100ms or 1s, in milliseconds. */
+function millisecondsFlag(flag: string, text: string, maxMs: number): number {
+  const match = /^(\d+)(ms|s)?$/.exec(text);
+  const ms = match ? Number(match[1]) * (match[2] === 's' ? 1000 : 1) : NaN;
+  if (!(ms >= 0 && ms <= maxMs))
+    throw new Error(
+      `${flag} must be a duration from 0 to ${maxMs / 1000}s such as 100ms or 1s, got ${JSON.stringify(text)}`,
+    );
+  return ms;
+}
+
 function secondsFlag(flag: string, text: string): number {
   const match = /^(\d+)s?$/.exec(text);
   if (!match || Number(match[1]) < 1)

@@ -19,8 +19,9 @@ export class TenantCache {
   constructor(
     private readonly search: SearchCache,
     metrics: GatewayMetrics,
+    watchFlushIntervalMs: number,
   ) {
-    this.watches = new TenantWatchSets(metrics);
+    this.watches = new TenantWatchSets(metrics, watchFlushIntervalMs);
   }
 
   /** The store answering tenants' reads of `resource` on `cluster`, if it is cached for them. */

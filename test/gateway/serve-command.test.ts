@@ -243,6 +243,15 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
       stderr: 'paddock: --tenant-burst must be at least 1 while --tenant-qps limits the rate\n',
     });
   });
+
+  it('refuses a --watch-flush-interval that is not a duration from 0 to 10s', async () => {
+    for (const value of ['soon', '11s', '1.5s', '5m'])
+      expect(await run(['serve', '--watch-flush-interval', value])).to.deep.equal({
+        code: 1,
+        stdout: '',
+        stderr: `paddock: --watch-flush-interval must be a duration from 0 to 10s such as 100ms or 1s, got "${value}"\n`,
+      });
+  });
 });
 
 function isAlive(pid: number): boolean {

@@ -10,7 +10,6 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { connect, type TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { createCertificateAuthority, parseKubeconfig, renderKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
@@ -19,6 +18,7 @@ import { ApiClient } from '../support/api-client.js';
 import { startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
+import { rawTlsRequest } from '../support/raw-tls-request.js';
 import { testSeed } from '../support/seed.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
@@ -45,23 +45,6 @@ async function gauge(gateway: ApiClient, name: string, labels: string): Promise<
 /** `paddock_tenant_cache_reads_total{verb,answer}` of one replica. */
 function cacheReads(gateway: ApiClient, verb: string, answer: string): Promise<number> {
   return gauge(gateway, 'paddock_tenant_cache_reads_total', `verb="${verb}",answer="${answer}"`);
-}
-
-/** A raw TLS connection to a replica as `kubeconfig`'s user, the request written as given. */
-async function rawRequest(kubeconfig: string, server: string, request: string): Promise<TLSSocket> {
-  const parsed = parseKubeconfig(await readFile(kubeconfig, 'utf8'));
-  const url = new URL(server);
-  const socket = connect({
-    host: url.hostname,
-    port: Number(url.port),
-    ca: parsed.caPem,
-    cert: parsed.certPem,
-    key: parsed.keyPem,
-    servername: 'localhost',
-  });
-  await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
-  socket.write(request);
-  return socket;
 }
 
 describe('gateway: tenant reads from the cache (three replicas on etcd, one forwarding)', function () {
@@ -497,7 +480,7 @@ describe('gateway: tenant reads from the cache (three replicas on etcd, one forw
     this.timeout(120_000);
     const path = '/api/v1/namespaces/web/configmaps?watch=1&resourceVersion=0&labelSelector=bulk%3Dyes';
     const reading = alice.api.b.watch(path);
-    const stalled = await rawRequest(
+    const stalled = await rawTlsRequest(
       alice.kubeconfig.b,
       gateways.b.url,
       `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n`,
@@ -533,7 +516,7 @@ describe('gateway: tenant reads from the cache (three replicas on etcd, one forw
   });
 
   it('an HTTP/1.0 watch gets its events as plain lines, without chunked framing', async () => {
-    const socket = await rawRequest(
+    const socket = await rawTlsRequest(
       alice.kubeconfig.b,
       gateways.b.url,
       'GET /api/v1/namespaces/apps/configmaps?watch=1&resourceVersion=0&labelSelector=tier%3Dfront HTTP/1.0\r\nHost: localhost\r\n\r\n',
