@@ -12,8 +12,6 @@ export const CLUSTERS_PREFIX = '/registry/cluster.karmada.io/clusters/';
 
 /** A registered cluster the gateway can reach: what placement, the tenant proxy, upgrades and the status controller use. */
 export interface ClusterMember extends UpstreamCluster {
-  /** The Cluster object as last seen (spec, labels, status). */
-  cluster: ApiObject;
   connection: UpstreamConnection;
   upgradeTarget: UpgradeTarget;
   provider?: string;

@@ -10,8 +10,11 @@ import {
   setConditions,
   type ClusterCondition,
 } from './cluster-conditions.js';
+import { ClusterConditionCache } from './cluster-condition-cache.js';
 import { probeCluster, type ClusterObservation } from './cluster-probe.js';
+import { CLUSTER_READY } from './cluster-resource.js';
 import type { ClusterRoster } from './cluster-roster.js';
+import { taintsForReadiness } from './cluster-taints.js';
 
 export interface ClusterStatusControllerOptions {
   store: Store;
@@ -22,6 +25,12 @@ export interface ClusterStatusControllerOptions {
   frequencyMs: number;
   identity: string;
   electionTtlSeconds: number;
+  /** How long a cluster must answer healthy again before Ready turns True (`--cluster-success-threshold`, default 30 s). */
+  successThresholdMs?: number;
+  /** How long a cluster must fail before Ready turns False (`--cluster-failure-threshold`, default 30 s). */
+  failureThresholdMs?: number;
+  /** Not Ready this long adds the NoExecute taint of the same key (`--no-execute-taint-after`); undefined: never. */
+  noExecuteTaintAfterMs?: number;
 }
 
 const ELECTION = 'cluster-status-controller';
@@ -29,16 +38,21 @@ const ELECTION = 'cluster-status-controller';
 const PROBE_TIMEOUT_MS = 5_000;
 
 /**
- * Karmada's cluster status controller, run by one elected replica: every `frequencyMs` each
- * registered cluster is probed (clusters/cluster-probe.ts) and its status written — the Ready
- * condition with Karmada's reasons, `kubernetesVersion` and `apiEnablements` — only when it
- * changed. Observations go straight into the condition; failure and success thresholds and the
- * taints they lead to belong between the two, in the eviction work still to come.
+ * Karmada's cluster status and cluster controllers in one, run by one elected replica: every
+ * `frequencyMs` each registered cluster is probed (clusters/cluster-probe.ts) and its status
+ * written — the Ready condition with Karmada's reasons once a flip has lasted its threshold
+ * (cluster-condition-cache.ts), `kubernetesVersion` and `apiEnablements` — only when it changed;
+ * then the taints its Ready condition asks for (cluster-taints.ts).
  */
 export class ClusterStatusController {
   private readonly runner: ElectedRunner;
+  private readonly conditions: ClusterConditionCache;
 
   constructor(private readonly options: ClusterStatusControllerOptions) {
+    this.conditions = new ClusterConditionCache({
+      successMs: options.successThresholdMs ?? 30_000,
+      failureMs: options.failureThresholdMs ?? 30_000,
+    });
     this.runner = new ElectedRunner({
       store: options.store,
       election: ELECTION,
@@ -75,8 +89,10 @@ export class ClusterStatusController {
   }
 
   private async syncAll(signal: AbortSignal): Promise<void> {
+    const clusters = this.options.roster.objects();
+    this.conditions.retainOnly(new Set(clusters.map((cluster) => String(cluster.metadata.name))));
     await Promise.all(
-      this.options.roster.objects().map((cluster) =>
+      clusters.map((cluster) =>
         this.sync(cluster, signal).catch((err: Error) => {
           if (!signal.aborted)
             process.stderr.write(`cluster status controller: ${cluster.metadata.name}: ${err.message}\n`);
@@ -93,30 +109,56 @@ export class ClusterStatusController {
     if (member)
       observation = await probeCluster(member.connection, Math.max(this.options.frequencyMs, PROBE_TIMEOUT_MS));
     if (signal.aborted) return;
+    const now = new Date();
     await mutate(
       this.options.clusters,
       '',
       name,
       (stored) => {
-        const status = nextStatus(stored.status ?? {}, observation, problem, new Date());
-        if (JSON.stringify(status) === JSON.stringify(stored.status ?? {})) return false;
+        const current = stored.status ?? {};
+        const conditions: ClusterCondition[] = Array.isArray(current.conditions) ? current.conditions : [];
+        const ready = observation
+          ? this.conditions.adjust(name, readyOf(conditions), readyCondition(observation), now.getTime())
+          : undefined;
+        const status = nextStatus(current, conditions, observation, ready, problem, now);
+        if (JSON.stringify(status) === JSON.stringify(current)) return false;
         stored.status = status;
         return true;
       },
       { subresource: 'status' },
     );
+    await mutate(this.options.clusters, '', name, (stored) => {
+      const taints = Array.isArray(stored.spec?.taints) ? stored.spec.taints : [];
+      const next = taintsForReadiness(
+        taints,
+        readyOf(stored.status?.conditions ?? []),
+        now,
+        this.options.noExecuteTaintAfterMs,
+      );
+      if (next === taints) return false;
+      stored.spec = { ...stored.spec, taints: next };
+      return true;
+    });
   }
 }
 
-/** The status an observation leads to: only Ready when the cluster is not healthy (what it runs is kept from before). */
+function readyOf(conditions: readonly ClusterCondition[]): ClusterCondition | undefined {
+  return conditions.find((c) => c.type === CLUSTER_READY);
+}
+
+/**
+ * The status an observation leads to, with `ready` as the thresholds let it be: only Ready when
+ * the cluster is not healthy (what it runs is kept from before).
+ */
 function nextStatus(
   current: Record<string, any>,
+  conditions: ClusterCondition[],
   observation: ClusterObservation | undefined,
+  ready: ClusterCondition | undefined,
   problem: string | undefined,
   now: Date,
 ): Record<string, any> {
-  const conditions: ClusterCondition[] = Array.isArray(current.conditions) ? current.conditions : [];
-  if (!observation)
+  if (!observation || !ready)
     return {
       ...current,
       conditions: setConditions(
@@ -125,7 +167,7 @@ function nextStatus(
         now,
       ),
     };
-  const updates = [readyCondition(observation)];
+  const updates = [ready];
   const next: Record<string, any> = { ...current };
   if (observation.healthy) {
     if (observation.kubernetesVersion) next.kubernetesVersion = observation.kubernetesVersion;

@@ -58,6 +58,24 @@ export const SERVE = {
       value: 'DURATION',
       help: "How often each cluster's health, version and APIs are probed into its Cluster status (seconds: 10s).",
     },
+    'cluster-success-threshold': {
+      type: 'string',
+      default: '30s',
+      value: 'DURATION',
+      help: "How long a cluster must answer healthy again before its Ready condition turns True (Karmada's flag).",
+    },
+    'cluster-failure-threshold': {
+      type: 'string',
+      default: '30s',
+      value: 'DURATION',
+      help: "How long a cluster must fail its health probes before its Ready condition turns False (Karmada's flag).",
+    },
+    'no-execute-taint-after': {
+      type: 'string',
+      default: '',
+      value: 'DURATION',
+      help: "A cluster not Ready this long gets a NoExecute taint, which moves its tenants away when the taint manager is on; '' for never (NoExecute taints then come from an admin).",
+    },
     'cache-sync-timeout': {
       type: 'string',
       default: '60s',

@@ -78,6 +78,11 @@ export interface GatewayOptions {
   watchFlushIntervalMs?: number;
   /** How often the elected replica probes every cluster's health (default 10 s, as Karmada's `--cluster-status-update-frequency`). */
   clusterStatusUpdateFrequencyMs?: number;
+  /** `--cluster-success-threshold` and `--cluster-failure-threshold` (default 30 s each, as Karmada). */
+  clusterSuccessThresholdMs?: number;
+  clusterFailureThresholdMs?: number;
+  /** `--no-execute-taint-after`: a cluster not Ready this long gets a NoExecute taint; undefined: never. */
+  noExecuteTaintAfterMs?: number;
   electionTtlSeconds?: number;
   /** This replica's name in the election (default host_pid). */
   identity?: string;
@@ -295,6 +300,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       store,
       tenants: api.registryFor(TENANT_RESOURCE),
       clusters: () => clusters.list(),
+      onClustersChange: (listener) => clusters.onChange(listener),
       ca,
       server: url,
       keyAlgorithm: options.keyAlgorithm ?? 'ecdsa',
@@ -309,6 +315,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       clusters: api.registryFor(CLUSTER_RESOURCE),
       roster: clusters,
       frequencyMs: options.clusterStatusUpdateFrequencyMs ?? 10_000,
+      successThresholdMs: options.clusterSuccessThresholdMs,
+      failureThresholdMs: options.clusterFailureThresholdMs,
+      noExecuteTaintAfterMs: options.noExecuteTaintAfterMs,
       identity: electionIdentity,
       electionTtlSeconds: options.electionTtlSeconds ?? 5,
     });

@@ -14,6 +14,7 @@ import { SERVE } from './cli-commands.js';
 import { listFlag, parseCommand } from './cli-usage.js';
 import { startGateway } from './gateway.js';
 import { isRequestLogMode, REQUEST_LOG_MODES, requestLogLine } from './request-log.js';
+import { parseGoDuration } from './go-duration.js';
 import { serveBanner } from './serve-banner.js';
 import { catchStopSignals, stopOnSignal } from './until-signal.js';
 
@@ -39,16 +40,22 @@ export async function serve(args: string[]): Promise<number> {
   if (!isRequestLogMode(requestLog))
     throw new Error(`--request-log must be ${REQUEST_LOG_MODES.join(' or ')}, got ${JSON.stringify(requestLog)}`);
   const tenantCertValidityDays = durationDays(values['tenant-cert-validity']);
-  const clusterStatusFrequencyMs = secondsFlag(
+  const clusterStatusFrequencyMs = durationFlag(
     '--cluster-status-update-frequency',
     values['cluster-status-update-frequency'],
+    1000,
   );
-  const cacheSyncTimeoutMs = secondsFlag('--cache-sync-timeout', values['cache-sync-timeout']);
+  const clusterSuccessThresholdMs = durationFlag('--cluster-success-threshold', values['cluster-success-threshold'], 0);
+  const clusterFailureThresholdMs = durationFlag('--cluster-failure-threshold', values['cluster-failure-threshold'], 0);
+  const noExecuteTaintAfter = values['no-execute-taint-after'];
+  const noExecuteTaintAfterMs =
+    noExecuteTaintAfter === '' ? undefined : durationFlag('--no-execute-taint-after', noExecuteTaintAfter, 0);
+  const cacheSyncTimeoutMs = durationFlag('--cache-sync-timeout', values['cache-sync-timeout'], 1000);
   parseTenantCache(values['tenant-cache']);
   const tenantCacheMaxBytes = Number(values['tenant-cache-max-bytes']);
   if (!Number.isSafeInteger(tenantCacheMaxBytes) || tenantCacheMaxBytes < 0)
     throw new Error('--tenant-cache-max-bytes must be a whole number of bytes (0: no budget)');
-  const watchFlushIntervalMs = millisecondsFlag('--watch-flush-interval', values['watch-flush-interval'], 10_000);
+  const watchFlushIntervalMs = durationFlag('--watch-flush-interval', values['watch-flush-interval'], 0, 10_000);
   const upstreamSpecs = values.upstream ?? [];
   const devClusterCount = Number(values['dev-clusters']);
   if (upstreamSpecs.length === 0 && (!Number.isInteger(devClusterCount) || devClusterCount < 1 || devClusterCount > 16))
@@ -104,6 +111,9 @@ export async function serve(args: string[]): Promise<number> {
       electionTtlSeconds: Number(values['election-ttl']),
       defaultCluster: values['default-cluster'],
       clusterStatusUpdateFrequencyMs: clusterStatusFrequencyMs,
+      clusterSuccessThresholdMs,
+      clusterFailureThresholdMs,
+      noExecuteTaintAfterMs,
       cacheSyncTimeoutMs,
       tenantCache: values['tenant-cache'],
       tenantCacheMaxBytes,
@@ -156,23 +166,21 @@ function limitFlag(flag: string, text: string, whole: boolean): number {
   return value;
 }
 
-/** A period in whole seconds, `10s` or `10`, in milliseconds. */
-/** A duration of 0 up to `maxMs` such as 0, 100ms or 1s, in milliseconds. */
-function millisecondsFlag(flag: string, text: string, maxMs: number): number {
-  const match = /^(\d+)(ms|s)?$/.exec(text);
-  const ms = match ? Number(match[1]) * (match[2] === 's' ? 1000 : 1) : NaN;
-  if (!(ms >= 0 && ms <= maxMs))
-    throw new Error(
-      `${flag} must be a duration from 0 to ${maxMs / 1000}s such as 100ms or 1s, got ${JSON.stringify(text)}`,
-    );
+/**
+ * A Go duration (`30s`, `1m30s`, `100ms`) from `minMs` to `maxMs`, in milliseconds; a bare number
+ * is seconds, as these flags took before they took Go durations.
+ */
+function durationFlag(flag: string, text: string, minMs: number, maxMs = Infinity): number {
+  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : parseGoDuration(text);
+  if (ms === undefined || ms < minMs || ms > maxMs) {
+    const range = `${minMs === 0 ? 'from 0' : `of at least ${goDuration(minMs)}`}${maxMs === Infinity ? '' : ` to ${goDuration(maxMs)}`}`;
+    throw new Error(`${flag} must be a duration ${range} such as 100ms, 30s or 5m, got ${JSON.stringify(text)}`);
+  }
   return ms;
 }
 
-function secondsFlag(flag: string, text: string): number {
-  const match = /^(\d+)s?$/.exec(text);
-  if (!match || Number(match[1]) < 1)
-    throw new Error(`${flag} must be a number of seconds such as 10s, got ${JSON.stringify(text)}`);
-  return Number(match[1]) * 1000;
+function goDuration(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 
 /** A validity such as `8760h` or `365d` (Go durations in hours, or days), in days. */

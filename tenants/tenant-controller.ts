@@ -21,6 +21,8 @@ export interface TenantControllerOptions {
   tenants: GenericRegistry;
   /** The clusters tenants can be placed on right now (the gateway's cluster roster). */
   clusters: () => readonly UpstreamCluster[];
+  /** Calls the listener whenever a cluster changes (its Ready condition, taints, labels); returns how to stop. */
+  onClustersChange?: (listener: () => void) => () => void;
   ca: CertificateAuthority;
   /** The gateway URL written into tenant kubeconfigs. */
   server: string;
@@ -56,6 +58,8 @@ export class TenantController {
   private readonly placed = new Map<string, string>();
   /** The Active tenants, from the watch: whose spaces the heal pass looks after. */
   private readonly active = new Set<string>();
+  /** Tenants not placed yet (no cluster qualified): looked at again whenever a cluster changes. */
+  private readonly unplaced = new Set<string>();
   private readonly queue = new Set<string>();
   /** Tenants being reconciled now: each by one worker at a time. */
   private readonly busy = new Set<string>();
@@ -92,6 +96,7 @@ export class TenantController {
         onList: (items) => {
           this.placed.clear();
           this.active.clear();
+          this.unplaced.clear();
           for (const kv of items) this.enqueue(this.follow(JSON.parse(kv.value) as ApiObject));
         },
         onEvent: (event) => {
@@ -99,17 +104,23 @@ export class TenantController {
           if (event.type === 'delete') {
             this.placed.delete(tenant.metadata.name);
             this.active.delete(tenant.metadata.name);
+            this.unplaced.delete(tenant.metadata.name);
           } else this.enqueue(this.follow(tenant));
         },
       },
       'tenant controller',
     );
     await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
+    // A cluster turning Ready, losing a taint or gaining a label may be where a waiting tenant fits.
+    const unfollowClusters = this.options.onClustersChange?.(() => {
+      for (const name of this.unplaced) this.enqueue(name);
+    });
     const healing = this.healWhileLeading(leading);
     await new Promise<void>((resolve) => {
       if (leading.aborted) return resolve();
       leading.addEventListener('abort', () => resolve(), { once: true });
     });
+    unfollowClusters?.();
     await Promise.all([loop.stop(), healing]);
   }
 
@@ -119,6 +130,8 @@ export class TenantController {
     if (typeof cluster === 'string') this.placed.set(tenant.metadata.name, cluster);
     if (tenant.status?.phase === 'Active' && !tenant.metadata.deletionTimestamp) this.active.add(tenant.metadata.name);
     else this.active.delete(tenant.metadata.name);
+    if (typeof cluster !== 'string' && !tenant.metadata.deletionTimestamp) this.unplaced.add(tenant.metadata.name);
+    else this.unplaced.delete(tenant.metadata.name);
     return tenant.metadata.name;
   }
 
@@ -235,7 +248,12 @@ export class TenantController {
         stored.revision,
         { ...status, phase: 'Pending' },
         annotations,
-        condition('Ready', 'False', 'NoCluster', "no cluster matches the tenant's clusterAffinity"),
+        condition(
+          'Ready',
+          'False',
+          'NoCluster',
+          "no Ready cluster matches the tenant's clusterAffinity and has only taints its clusterTolerations tolerate",
+        ),
       );
     }
     await ensureTenantSpace(cluster.client, name);
@@ -278,7 +296,7 @@ export class TenantController {
     // cost more than the rest of the creation.
     const load = new Map<string, number>();
     for (const cluster of this.placed.values()) load.set(cluster, (load.get(cluster) ?? 0) + 1);
-    return placeTenant(clusters, tenant.spec?.clusterAffinity, load);
+    return placeTenant(clusters, tenant.spec, load);
   }
 
   /** Terminating: remove the tenant's objects upstream; when none are left, let the Tenant go. */

@@ -150,6 +150,42 @@ export function validateTenantName(name: string, prefix: boolean): string[] {
     : ["a tenant id must be exactly 6 lowercase letters or digits (regex used for validation is '[a-z0-9]{6}')"];
 }
 
+/**
+ * kube's toleration rules (ValidateTolerations): an empty key only with Exists, which then means
+ * every taint — with Equal it would tolerate every taint without a value, Karmada's not-ready and
+ * unreachable among them, and the tenant would never move; no value with Exists; a time only for
+ * NoExecute, the one effect that has one.
+ */
+function tolerationShapeCauses(field: string, toleration: Record<string, unknown>): Cause[] {
+  const causes: Cause[] = [];
+  const invalid = (at: string, value: unknown, message: string): Cause => ({
+    reason: 'FieldValueInvalid',
+    field: `${field}.${at}`,
+    message: `Invalid value: ${JSON.stringify(value)}: ${message}`,
+  });
+  const key = toleration.key ?? '';
+  if (key === '' && toleration.operator !== 'Exists')
+    causes.push(
+      invalid(
+        'operator',
+        toleration.operator ?? '',
+        'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      ),
+    );
+  if (toleration.operator === 'Exists' && (toleration.value ?? '') !== '')
+    causes.push(invalid('operator', toleration.operator, "value must be empty when `operator` is 'Exists'"));
+  const seconds = toleration.tolerationSeconds;
+  if (seconds !== undefined && seconds !== null) {
+    if (!Number.isInteger(seconds))
+      causes.push(invalid('tolerationSeconds', seconds, 'must be a whole number of seconds'));
+    else if (toleration.effect !== 'NoExecute')
+      causes.push(
+        invalid('effect', toleration.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"),
+      );
+  }
+  return causes;
+}
+
 export function validateTenant(tenant: ApiObject): Cause[] {
   const causes: Cause[] = [];
   const spec = tenant.spec ?? {};
@@ -180,6 +216,7 @@ export function validateTenant(tenant: ApiObject): Cause[] {
         message: `Unsupported value: ${JSON.stringify(toleration.operator)}: supported values: "Equal", "Exists"`,
       });
     }
+    causes.push(...tolerationShapeCauses(field, toleration));
     if (toleration.effect !== undefined && toleration.effect !== '' && !TAINT_EFFECTS.includes(toleration.effect)) {
       causes.push({
         reason: 'FieldValueNotSupported',

@@ -57,6 +57,7 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
         upstreams,
         identity: name,
         clusterStatusUpdateFrequencyMs: 300,
+        clusterFailureThresholdMs: 1000,
       });
     replicaA = await replica('replica-a');
     replicaB = await replica('replica-b');
@@ -147,7 +148,14 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
     }
   });
 
-  it('turns Ready False with ClusterNotReachable when the cluster stops answering', async () => {
+  const taintsOf = async (name: string) =>
+    ((await api.request('GET', `${CLUSTERS}/${name}`)).body?.spec?.taints ?? []) as {
+      key: string;
+      effect: string;
+      timeAdded: string;
+    }[];
+
+  it('turns Ready False with ClusterNotReachable once the cluster has failed for the failure threshold, and taints it NoSchedule', async () => {
     await member2!.stop();
     member2 = undefined;
     await waitUntil('member2 not Ready', async () => (await readyOf('member2'))?.status === 'False', {
@@ -156,6 +164,12 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
     expect(await readyOf('member2')).to.include({ reason: 'ClusterNotReachable', message: 'cluster is not reachable' });
     const row = (await admin.ok(['get', 'cluster', 'member2', '--no-headers'])).trim().split(/\s+/);
     expect(row.slice(0, 4)).to.deep.equal(['member2', 'v1.32.0-paddock-devcluster', 'Push', 'False']);
+    // Karmada's cluster controller keeps new work off a cluster that is not Ready.
+    await waitUntil('member2 tainted', async () => (await taintsOf('member2')).length > 0, { timeout: 10_000 });
+    const [taint] = await taintsOf('member2');
+    expect(taint).to.include({ key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule' });
+    expect(Date.parse(taint.timeAdded)).to.be.closeTo(Date.now(), 60_000);
+    expect(await taintsOf('member1'), 'a Ready cluster has none').to.deep.equal([]);
   });
 
   it('kubectl delete cluster removes it from every replica', async () => {
