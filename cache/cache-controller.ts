@@ -14,7 +14,7 @@ import { isObject } from '../apiserver/json.js';
 import { computeCachePlan, type PlanCluster, type ScopeLookup } from './cache-plan.js';
 import type { CachedObject } from './cached-object.js';
 import { apiVersionOf, type ClusterResourceStore, type CacheResource } from './cluster-resource-store.js';
-import type { MultiClusterCache } from './multi-cluster-cache.js';
+import type { CacheChanges, MultiClusterCache } from './multi-cluster-cache.js';
 import { Reflector, type ReflectorOptions } from './reflector.js';
 import type { ResourceRegistry } from './resource-registry.js';
 import { RestListWatcher } from './rest-list-watcher.js';
@@ -64,7 +64,7 @@ export class CacheController {
     registries: readonly ResourceRegistry[],
     scopeOf: ScopeLookup,
     alsoCached: readonly ResourceRegistry[] = [],
-  ): void {
+  ): CacheChanges {
     this.clients.clear();
     for (const cluster of clusters) this.clients.set(cluster.object.metadata.name, cluster.client);
     const objects = clusters.map((cluster) => cluster.object);
@@ -89,6 +89,7 @@ export class CacheController {
       this.startFeed(store);
     }
     for (const store of changes.added) this.startFeed(store);
+    return changes;
   }
 
   /** The cluster's current revision of a resource, as its cheapest list (`limit=1`) reports it: what consistent reads wait for. */

@@ -151,6 +151,11 @@ export class MultiClusterCache {
     return this.stores.get(cluster)?.get(resourceKey(resource));
   }
 
+  /** Every store the cache holds of one cluster. */
+  clusterStores(cluster: string): ClusterResourceStore[] {
+    return [...(this.stores.get(cluster)?.values() ?? [])];
+  }
+
   /** The stores of a resource, by cluster name. */
   storesOf(resource: Pick<CacheResource, 'group' | 'version' | 'resource'>): ClusterResourceStore[] {
     const key = resourceKey(resource);

@@ -18,9 +18,10 @@ import {
   type CacheResource,
   type ClusterResourceStore,
 } from '../cache/cluster-resource-store.js';
-import { MultiClusterCache } from '../cache/multi-cluster-cache.js';
+import { MultiClusterCache, type CacheChanges } from '../cache/multi-cluster-cache.js';
 import type { ResourceRegistry } from '../cache/resource-registry.js';
-import type { ClusterRoster } from '../clusters/cluster-roster.js';
+import { clusterReadyStatus } from '../clusters/cluster-resource.js';
+import type { ClusterMember, ClusterRoster } from '../clusters/cluster-roster.js';
 import type { Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 import type { SearchRoutes } from './admin-router.js';
@@ -58,6 +59,12 @@ export interface SearchCacheOptions {
   tenantResources?: readonly CacheResource[];
   /** The most JSON bytes the cache holds before stores kept only for tenants are shed (tenant-cache-budget.ts); 0: no budget. */
   tenantCacheMaxBytes?: number;
+  /**
+   * Resources cached in every Ready cluster so that a tenant evicted from it can be replayed
+   * elsewhere (eviction/, `--failover-resources`): kept, with the tenant reads' stores, after their
+   * cluster stops being Ready.
+   */
+  failoverResources?: readonly CacheResource[];
 }
 
 /** How often the cache's size is held against the tenant cache's budget. */
@@ -80,13 +87,29 @@ function tenantReadsRegistries(resources: readonly CacheResource[], budget: Tena
   });
 }
 
+/** The registries the gateway adds so that evicted tenants can be replayed: one per resource, every Ready cluster, all namespaces. */
+function failoverRegistries(resources: readonly CacheResource[]): ResourceRegistry[] {
+  return resources.map((resource) => ({
+    metadata: { name: `paddock-failover-${qualifiedResource(resource)}` },
+    spec: { targetCluster: {}, resourceSelectors: [{ apiVersion: apiVersionOf(resource), kind: resource.kind }] },
+  }));
+}
+
 export class SearchCache implements SearchRoutes {
   readonly api: SearchApi;
   private readonly cache: MultiClusterCache;
   private readonly controller: CacheController;
   private readonly registries = new Map<string, ResourceRegistry>();
   private tenantReads: ResourceRegistry[];
+  private readonly failover: ResourceRegistry[];
   private readonly tenantResourceKeys: ReadonlySet<string>;
+  /**
+   * The last stores of clusters that stopped being Ready, by cluster: no longer fed nor read,
+   * only kept as the one copy of their tenants' objects the eviction worker can replay (Karmada
+   * drops a failed cluster's cache; its objects live on in its control plane, Paddock's do not).
+   * Dropped when the cluster is Ready again (fresh stores list it anew) or removed.
+   */
+  private readonly retained = new Map<string, Map<string, ClusterResourceStore>>();
   private readonly budget: TenantCacheBudget;
   private budgetTimer: NodeJS.Timeout | undefined;
   private readonly loop: WatchLoop;
@@ -101,6 +124,7 @@ export class SearchCache implements SearchRoutes {
     this.budget = new TenantCacheBudget(options.tenantCacheMaxBytes ?? 0);
     this.tenantReads = tenantReadsRegistries(options.tenantResources ?? [], this.budget);
     this.tenantResourceKeys = new Set((options.tenantResources ?? []).map(resourceKey));
+    this.failover = failoverRegistries(options.failoverResources ?? []);
     this.cache = new MultiClusterCache({
       currentRevision: (cluster, resource) => this.controller.currentRevision(cluster, resource),
       consistentWaitMs: CONSISTENT_WAIT_MS,
@@ -185,6 +209,15 @@ export class SearchCache implements SearchRoutes {
     return this.cache.ensureFresh(store, freshness, TENANT_REFRESH_MAX_OBJECTS);
   }
 
+  /**
+   * What the cache holds of a cluster, for replaying its tenants elsewhere: its stores while it is
+   * cached, the last ones it had once it stopped being Ready.
+   */
+  clusterStores(cluster: string): ClusterResourceStore[] {
+    const live = this.cache.clusterStores(cluster);
+    return live.length ? live : [...(this.retained.get(cluster)?.values() ?? [])];
+  }
+
   /** Ready once every store has listed, or once the sync timeout has passed since the start (as Karmada's post-start hook). */
   ready(): boolean {
     return this.controller.synced() || Date.now() - this.startedAt > this.options.syncTimeoutMs;
@@ -248,11 +281,27 @@ export class SearchCache implements SearchRoutes {
       return undefined;
     };
     if (this.stopped) return;
-    this.controller.update(
+    const changes = this.controller.update(
       members.map((member) => ({ object: member.cluster as unknown as PlanCluster, client: member.client })),
       [...this.registries.values()],
       scopeOf,
-      this.tenantReads,
+      [...this.tenantReads, ...this.failover],
     );
+    this.retain(changes, members);
+  }
+
+  /** Keeps the stores a cluster had when it stopped being Ready; lets them go once it is Ready again or gone. */
+  private retain(changes: CacheChanges, members: readonly ClusterMember[]): void {
+    const notReady = new Set(
+      members.filter((member) => clusterReadyStatus(member.cluster) !== 'True').map((member) => member.name),
+    );
+    for (const store of changes.removed) {
+      if (!notReady.has(store.cluster) || !store.hasSynced) continue;
+      const kept = this.retained.get(store.cluster) ?? new Map<string, ClusterResourceStore>();
+      kept.set(resourceKey(store.resource), store);
+      this.retained.set(store.cluster, kept);
+    }
+    for (const cluster of this.retained.keys())
+      if (!notReady.has(cluster)) this.retained.delete(cluster);
   }
 }
