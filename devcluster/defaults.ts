@@ -94,6 +94,20 @@ const DEFAULTERS: Record<string, Defaulter> = {
   },
 };
 
+/**
+ * kube-apiserver's v1 → internal conversion of a Secret: `stringData` is write-only, each entry
+ * written into `data` base64-encoded (over an entry of the same key there) and never stored, so
+ * reads, watches and lists only ever show `data`.
+ */
+function foldStringData(secret: ApiObject): void {
+  const stringData: unknown = secret.stringData;
+  delete secret.stringData;
+  if (typeof stringData !== 'object' || stringData === null || Array.isArray(stringData)) return;
+  const data: Record<string, string> = (secret.data ??= {});
+  for (const [key, value] of Object.entries(stringData)) data[key] = Buffer.from(String(value)).toString('base64');
+}
+
 export function applyDefaults(group: string, kind: string, object: ApiObject): void {
+  if (group === '' && kind === 'Secret') foldStringData(object);
   DEFAULTERS[`${group}/${kind}`]?.(object);
 }

@@ -1,18 +1,28 @@
 /**
  * The eviction queue: a rate-limited work queue as client-go's workqueue keeps one (queue.go,
- * delaying_queue.go, rate_limiting_queue.go), worked the way Karmada's eviction worker works it
+ * delaying_queue.go, rate_limiting_queue.go), worked after Karmada's eviction worker
  * (pkg/controllers/cluster/eviction_worker.go): a failure is retried after the limiter's wait, and
- * after each success the worker pauses for the pacer's wait, so that items added all at once
- * still leave at the eviction rate. The pause is per worker: n workers evict up to n × rate a
- * second.
+ * items added all at once still leave at the eviction rate.
  *
- * Pause and resume. The pacer reads the rate at every `when`, and a rate of 0 makes the pause
- * 1800 s. `rateChanged()` asks the pacer again for every pause under way and counts the new wait
- * from where that pause began: a worker paused at rate 0 for 10 s goes on at once when the rate
- * becomes 2/s, one paused for 100 ms goes on 400 ms later, and a rate lowered mid-pause
- * lengthens the pause. Asking again takes one more token from a pacer's token bucket. A retry
- * already scheduled keeps its time, as a delayed add does in client-go; `add` hands the item out
- * sooner.
+ * The rate is the queue's, unlike Karmada's. Karmada pauses each worker for the pacer's wait after
+ * each success, so its 3 workers move up to 3 × rate a second, and at rate 0 each worker still
+ * takes one more item before the pause holds. An admin reads `--resource-eviction-rate` as
+ * tenants moved a second by the whole gateway, whatever the number of workers, and sets 0 in an
+ * emergency to stop every eviction at once. So here the workers share one schedule of start
+ * slots, each item (a retry too) waiting for the next: `max(now, last start + interval)`, the
+ * interval being the pacer's wait, and a rate of 0 (`paused`) starts nothing. A reconcile slower
+ * than 1/rate does not slow the pace: another worker takes the next slot. The first item after an
+ * idle spell starts at once. Workers waiting for a slot queue for it in the order they took their
+ * items, only the first in line asking the pacer and setting a timer: items start in the order
+ * handed out, and a worker whose reconciles are quick cannot take every slot from the others.
+ *
+ * Pause and resume. While `paused()` says so no item starts; workers holding one wait for
+ * `rateChanged()` and then look again. `rateChanged()` also has the first in line ask the pacer
+ * again, its slot counted from the last start: at 2/s, waiting since a start 100 ms ago, it goes
+ * on 400 ms later, and a rate lowered mid-wait pushes its slot back. The pacer is asked once per
+ * start and again only on a rate change, since each ask takes a token from a pacer's token
+ * bucket. A retry already scheduled keeps its time, as a delayed add does in client-go; `add`
+ * hands the item out sooner.
  */
 import { realClock } from './clock.js';
 import type { Clock, Timer } from './clock.js';
@@ -40,18 +50,28 @@ export interface EvictionQueueObserver<T> {
 export interface EvictionQueueOptions<T> {
   /** The wait before a failed item is retried. */
   limiter: RateLimiter<T>;
-  /** The pause after each success, asked about PACER_KEY. One instance may serve as both. */
+  /** The interval between two starts, asked about PACER_KEY. One instance may serve as both. */
   pacer: RateLimiter<PacerKey>;
+  /** While true, no item starts (default: never). Read before each start and after `rateChanged()`. */
+  paused?: () => boolean;
   clock?: Clock;
   observer?: EvictionQueueObserver<T>;
 }
 
-/** Why a worker's pause ended. */
-type Wake = 'elapsed' | 'rate changed' | 'shut down';
+/** Why a worker's wait for its slot ended. */
+type Wake = 'elapsed' | 'first in line' | 'rate changed' | 'shut down';
+
+/** A worker waiting for a start slot with `item`. */
+interface Turn<T> {
+  item: T;
+  /** Ends the worker's wait; set while it sleeps. */
+  wake?: (wake: Wake) => void;
+}
 
 export class EvictionQueue<T> {
   private readonly limiter: RateLimiter<T>;
   private readonly pacer: RateLimiter<PacerKey>;
+  private readonly paused: () => boolean;
   private readonly clock: Clock;
   private readonly observer: EvictionQueueObserver<T>;
   /** Items ready to be handed out, in order. */
@@ -63,13 +83,16 @@ export class EvictionQueue<T> {
   private readonly scheduled = new Map<T, { at: number; timer: Timer }>();
   /** Workers waiting for an item. */
   private readonly idle: ((next: { item: T } | undefined) => void)[] = [];
-  /** Workers pausing after a success, each with the timer that ends its pause. */
-  private readonly pauses = new Map<Timer, (wake: Wake) => void>();
+  /** Workers waiting for a start slot, in the order they took their items. */
+  private readonly line: Turn<T>[] = [];
+  /** When the last item started; none yet, so the first starts at once. */
+  private lastStart = -Infinity;
   private shuttingDown = false;
 
   constructor(options: EvictionQueueOptions<T>) {
     this.limiter = options.limiter;
     this.pacer = options.pacer;
+    this.paused = options.paused ?? (() => false);
     this.clock = options.clock ?? realClock;
     this.observer = options.observer ?? {};
   }
@@ -123,24 +146,35 @@ export class EvictionQueue<T> {
   }
 
   /**
-   * Re-asks the pacer for every pause under way, counting from the pause's start (see the file's
-   * comment). Call it when the eviction rate changes.
+   * Wakes every worker waiting for its slot: it asks the pacer again and counts from the last
+   * start, or, paused, looks at `paused()` again (see the file's comment). Call it when the
+   * eviction rate changes.
    */
   rateChanged(): void {
-    this.endPauses('rate changed');
+    for (const turn of this.line) turn.wake?.('rate changed');
   }
 
   /**
-   * Workers stop after the item they are on, paused workers at once; scheduled adds are
-   * cancelled, later adds ignored. Ready items stay unprocessed: client-go's workers would drain
-   * them, but at an eviction rate that can take hours.
+   * Workers stop after the item they are reconciling; those waiting for a slot stop at once,
+   * their items ready again, unreconciled. Scheduled adds are cancelled, later adds ignored. Ready
+   * items stay unprocessed: client-go's workers would drain them, but at an eviction rate that can
+   * take hours.
    */
   shutDown(): void {
     if (this.shuttingDown) return;
     this.shuttingDown = true;
     for (const { timer } of this.scheduled.values()) timer.cancel();
     this.scheduled.clear();
-    this.endPauses('shut down');
+    const waiting = this.line.splice(0);
+    if (waiting.length > 0) {
+      for (const { item } of waiting) {
+        this.processing.delete(item);
+        this.dirty.add(item);
+      }
+      this.ready.unshift(...waiting.map(({ item }) => item));
+      this.observer.depth?.(this.ready.length);
+    }
+    for (const turn of waiting) turn.wake?.('shut down');
     for (const worker of this.idle.splice(0)) worker(undefined);
   }
 
@@ -159,6 +193,7 @@ export class EvictionQueue<T> {
   private async work(reconcile: (item: T) => Promise<void>): Promise<void> {
     for (let next = await this.next(); next !== undefined; next = await this.next()) {
       const { item } = next;
+      if (!(await this.slot(item))) return;
       const start = this.clock.now();
       try {
         await reconcile(item);
@@ -171,7 +206,6 @@ export class EvictionQueue<T> {
       this.observer.processed?.(item, this.clock.now() - start);
       this.forget(item);
       this.finish(item, true);
-      await this.pause();
     }
   }
 
@@ -185,37 +219,50 @@ export class EvictionQueue<T> {
   }
 
   /**
-   * The pacer's wait after a success. The sentinel is forgotten as soon as it is asked about, not
-   * after the pause: workers pausing at the same time would otherwise raise its backoff for one
-   * another (5, 10, 20 ms ...), the pace slowing with the number of workers.
+   * Waits its turn for the queue's next start slot and takes it; false if the queue shut down
+   * first (which put `item` back). The sentinel is forgotten as soon as it is asked about: workers
+   * asking in turn would otherwise raise its backoff for one another (5, 10, 20 ms ...), the pace
+   * slowing with the number of workers.
    */
-  private async pause(): Promise<void> {
-    const start = this.clock.now();
+  private async slot(item: T): Promise<boolean> {
+    const turn: Turn<T> = { item };
+    this.line.push(turn);
+    let interval: number | undefined;
     for (;;) {
-      const wait = this.pacer.when(PACER_KEY);
-      this.pacer.forget(PACER_KEY);
-      const remaining = start + wait - this.clock.now();
-      if (remaining <= 0 || this.shuttingDown) return;
-      if ((await this.sleep(remaining)) !== 'rate changed') return;
+      if (this.shuttingDown) return false;
+      let wake: Wake;
+      if (this.line[0] !== turn || this.paused()) {
+        wake = await this.sleep(turn);
+      } else {
+        if (interval === undefined) {
+          interval = this.pacer.when(PACER_KEY);
+          this.pacer.forget(PACER_KEY);
+        }
+        const now = this.clock.now();
+        const wait = this.lastStart + interval - now;
+        if (!(wait > 0)) {
+          this.lastStart = now;
+          this.line.shift();
+          this.line[0]?.wake?.('first in line');
+          return true;
+        }
+        wake = await this.sleep(turn, wait);
+      }
+      if (wake === 'rate changed') interval = undefined;
     }
   }
 
-  private sleep(ms: number): Promise<Wake> {
+  /** Until `ms` have passed, or without a timer until woken; either way until shut-down. */
+  private sleep(turn: Turn<T>, ms?: number): Promise<Wake> {
     return new Promise((resolve) => {
-      const timer = this.clock.setTimer(() => {
-        this.pauses.delete(timer);
-        resolve('elapsed');
-      }, ms);
-      this.pauses.set(timer, resolve);
+      const end = (wake: Wake) => {
+        timer?.cancel();
+        turn.wake = undefined;
+        resolve(wake);
+      };
+      const timer = ms === undefined ? undefined : this.clock.setTimer(() => end('elapsed'), ms);
+      turn.wake = end;
     });
-  }
-
-  private endPauses(wake: Wake): void {
-    for (const [timer, resolve] of this.pauses) {
-      timer.cancel();
-      resolve(wake);
-    }
-    this.pauses.clear();
   }
 
   private pending(item: T): boolean {

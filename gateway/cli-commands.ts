@@ -6,7 +6,7 @@
 import { commandListText, type CommandSpec, type FlagSpec } from './cli-usage.js';
 import { REQUEST_LOG_MODES } from './request-log.js';
 import { DEFAULT_TENANT_CACHE_MAX_BYTES } from './tenant-cache-budget.js';
-import { DEFAULT_TENANT_CACHE } from './tenant-cached-resources.js';
+import { DEFAULT_FAILOVER_RESOURCES, DEFAULT_TENANT_CACHE } from './tenant-cached-resources.js';
 import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
 
 export const SERVE = {
@@ -75,6 +75,58 @@ export const SERVE = {
       default: '',
       value: 'DURATION',
       help: "A cluster not Ready this long gets a NoExecute taint, which moves its tenants away when the taint manager is on; '' for never (NoExecute taints then come from an admin).",
+    },
+    'enable-no-execute-taint-eviction': {
+      type: 'boolean',
+      help: "Move tenants off clusters with a NoExecute taint they do not tolerate, at --resource-eviction-rate (Karmada's taint manager; off by default, as in Karmada).",
+    },
+    'resource-eviction-rate': {
+      type: 'string',
+      default: '0.5',
+      value: 'PER_SECOND',
+      help: 'Tenants moved per second while evicting; 0 pauses eviction.',
+    },
+    'no-execute-taint-eviction-purge-mode': {
+      type: 'string',
+      default: 'Gracefully',
+      value: 'Gracefully|Directly',
+      help: "When a moved tenant's objects are removed from the cluster it left, for tenants whose spec.failover.purgeMode is unset: Directly once moved, Gracefully once all of it was replayed or after --graceful-eviction-timeout.",
+    },
+    'graceful-eviction-timeout': {
+      type: 'string',
+      default: '10m',
+      value: 'DURATION',
+      help: 'How long a Gracefully evicted tenant keeps its objects on the cluster it left when not all of them could be replayed.',
+    },
+    'rate-limiter-base-delay': {
+      type: 'string',
+      default: '5ms',
+      value: 'DURATION',
+      help: 'The first retry delay of a failed eviction, doubled at each failure.',
+    },
+    'rate-limiter-max-delay': {
+      type: 'string',
+      default: '1000s',
+      value: 'DURATION',
+      help: 'The longest retry delay of a failed eviction.',
+    },
+    'rate-limiter-qps': {
+      type: 'string',
+      default: '10',
+      value: 'N',
+      help: "The eviction queue's token bucket: evictions per second at most.",
+    },
+    'rate-limiter-bucket-size': {
+      type: 'string',
+      default: '100',
+      value: 'N',
+      help: "The eviction queue's token bucket: its burst.",
+    },
+    'failover-resources': {
+      type: 'string',
+      default: DEFAULT_FAILOVER_RESOURCES,
+      value: 'RESOURCE,...',
+      help: "What the cache keeps of every cluster, beside --tenant-cache, so that an evicted tenant's objects can be replayed elsewhere (with --enable-no-execute-taint-eviction).",
     },
     'cache-sync-timeout': {
       type: 'string',
@@ -220,7 +272,7 @@ export const DEVCLUSTER = {
   examples: ['paddock devcluster --listen 127.0.0.1:6444 --data-dir /tmp/dc'],
 } as const satisfies CommandSpec;
 
-/** How every tenant command reaches the gateway's admin API. */
+/** How every tenant and cluster command reaches the gateway's admin API. */
 const ADMIN_FLAGS = {
   'data-dir': {
     type: 'string',
@@ -307,6 +359,55 @@ export function tenantVerbHelp(verb: string): CommandSpec | undefined {
   return Object.hasOwn(TENANT_VERBS, verb) ? TENANT_VERBS[verb as keyof typeof TENANT_VERBS] : undefined;
 }
 
+export const CLUSTER_VERBS = {
+  list: {
+    name: 'cluster list',
+    summary: 'List the clusters: NAME, VERSION, READY, TAINTS, TENANTS (how many live there) and AGE.',
+    flags: ADMIN_FLAGS,
+  },
+  taint: {
+    name: 'cluster taint',
+    positionals: ['NAME', 'KEY[=VALUE]:EFFECT'],
+    summary: 'Add a taint to a cluster, as `kubectl taint` does to a node.',
+    description: [
+      'EFFECT is NoSchedule (no new tenant is placed there) or NoExecute (the taint manager also moves the',
+      "tenants that do not tolerate it away); a cluster takes no other. The taint's timeAdded is now, from",
+      "which tenants' tolerationSeconds count. A taint with the same KEY and EFFECT is replaced only with",
+      '--overwrite.',
+    ].join('\n'),
+    flags: {
+      ...ADMIN_FLAGS,
+      overwrite: { type: 'boolean', help: 'Replace a taint with the same key and effect (value and timeAdded).' },
+    },
+    examples: [
+      'paddock cluster taint member1 maintenance=true:NoSchedule',
+      'paddock cluster taint member1 maintenance=drain:NoExecute --overwrite',
+    ],
+  },
+  untaint: {
+    name: 'cluster untaint',
+    positionals: ['NAME', 'KEY[:EFFECT]'],
+    summary: 'Remove the taints with KEY (and EFFECT, when given) from a cluster.',
+    flags: ADMIN_FLAGS,
+    examples: ['paddock cluster untaint member1 maintenance', 'paddock cluster untaint member1 maintenance:NoExecute'],
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+/** `paddock cluster --help`. */
+export const CLUSTER_HELP = commandListText(
+  "Administer the clusters tenants live on through the gateway's admin API, with the admin kubeconfig.",
+  'paddock cluster <command> [NAME] [TAINT] [flags]',
+  Object.entries(CLUSTER_VERBS).map(([name, spec]) => ({ name, summary: spec.summary })),
+  "See 'paddock cluster <command> --help' for a command's flags.",
+);
+
+export const CLUSTER_SUMMARY = 'Administer clusters: list, taint, untaint.';
+
+/** The help of `paddock cluster <verb>`; undefined for a verb that does not exist. */
+export function clusterVerbHelp(verb: string): CommandSpec | undefined {
+  return Object.hasOwn(CLUSTER_VERBS, verb) ? CLUSTER_VERBS[verb as keyof typeof CLUSTER_VERBS] : undefined;
+}
+
 export const STOP = {
   name: 'stop',
   summary: 'Stop the Paddock that `paddock serve` runs on a data directory, and wait until it has stopped.',
@@ -321,6 +422,7 @@ export const COMMANDS = [
   { name: 'stop', summary: 'Stop a Paddock started with `paddock serve` (e.g. `--background`).' },
   { name: 'devcluster', summary: 'Run one devcluster, a Kubernetes-compatible API server.' },
   { name: 'tenant', summary: TENANT_SUMMARY },
+  { name: 'cluster', summary: CLUSTER_SUMMARY },
   { name: 'help', summary: "Print a command's help: paddock help tenant create." },
 ];
 

@@ -175,3 +175,35 @@ export function commandListText(
     footer,
   ].join('\n')}\n`;
 }
+
+/** A command made of verbs (`paddock tenant create`, `paddock cluster taint`): its help and how each verb parses. */
+export interface VerbCommand {
+  name: string;
+  help: string;
+  verbs: Record<string, unknown>;
+  verbHelp(verb: string): CommandSpec | undefined;
+}
+
+/**
+ * The verb and its parsed flags, or undefined when help was asked for (printed already): no verb,
+ * `--help`, `-h` or `help` print the command's help, an unknown verb is a UsageError.
+ */
+export function parseVerb(
+  command: VerbCommand,
+  args: string[],
+  print: (text: string) => void,
+): { verb: string; spec: CommandSpec; values: Record<string, unknown>; positionals: string[] } | undefined {
+  const [verb, ...rest] = args;
+  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
+    print(command.help.trimEnd());
+    return undefined;
+  }
+  const spec = command.verbHelp(verb);
+  if (!spec)
+    throw new UsageError(
+      `unknown ${command.name} command ${JSON.stringify(verb)}: ${Object.keys(command.verbs).join(', ')}`,
+      command.name,
+    );
+  const parsed = parseCommand(spec, rest, (text) => print(text.trimEnd()));
+  return parsed && { verb, spec, values: parsed.values, positionals: parsed.positionals };
+}

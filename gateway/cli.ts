@@ -1,25 +1,39 @@
 #!/usr/bin/env node
 /**
- * The `paddock` command: `serve` (a gateway replica), `stop`, `devcluster`, and `tenant`
- * (administration through the gateway's admin API). `--help` on any of them, or `paddock help
- * <command>`, prints its flags (stdout, exit 0); a mistake on the command line prints what was
- * wrong and where the help is (stderr, exit 2); a command that fails exits 1.
+ * The `paddock` command: `serve` (a gateway replica), `stop`, `devcluster`, and `tenant` and
+ * `cluster` (administration through the gateway's admin API). `--help` on any of them, or
+ * `paddock help <command>`, prints its flags (stdout, exit 0); a mistake on the command line
+ * prints what was wrong and where the help is (stderr, exit 2); a command that fails exits 1.
  */
 import path from 'node:path';
-import { DEVCLUSTER, HELP, SERVE, STOP, TENANT_HELP, tenantVerbHelp } from './cli-commands.js';
+import {
+  CLUSTER_HELP,
+  clusterVerbHelp,
+  DEVCLUSTER,
+  HELP,
+  SERVE,
+  STOP,
+  TENANT_HELP,
+  tenantVerbHelp,
+} from './cli-commands.js';
 import { helpText, parseCommand, UsageError, type CommandSpec } from './cli-usage.js';
 
 /** `paddock help [command [verb]]`: the help of that command, or the list of commands. */
 function help(words: string[]): string {
   const [command, verb] = words;
   if (command === undefined) return HELP;
-  if (command === 'tenant' && verb !== undefined) {
-    const spec = tenantVerbHelp(verb);
-    if (!spec) throw new UsageError(`no help for "tenant ${verb}": unknown tenant command`, 'tenant');
+  const verbHelp: Record<string, (verb: string) => CommandSpec | undefined> = {
+    tenant: tenantVerbHelp,
+    cluster: clusterVerbHelp,
+  };
+  if (Object.hasOwn(verbHelp, command) && verb !== undefined) {
+    const spec = verbHelp[command](verb);
+    if (!spec) throw new UsageError(`no help for "${command} ${verb}": unknown ${command} command`, command);
     return helpText(spec);
   }
   const specs: Record<string, CommandSpec> = { serve: SERVE, stop: STOP, devcluster: DEVCLUSTER };
   if (command === 'tenant') return TENANT_HELP;
+  if (command === 'cluster') return CLUSTER_HELP;
   if (command === 'help') return HELP;
   if (Object.hasOwn(specs, command)) return helpText(specs[command]);
   throw new UsageError(`no help for ${JSON.stringify(command)}: unknown command`);
@@ -55,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
         (line) => print(`${line}\n`),
         (line) => process.stderr.write(`${line}\n`),
       );
+    case 'cluster':
+      return (await import('./cluster-cli.js')).clusterCommand(rest, (line) => print(`${line}\n`));
     default:
       throw new UsageError(
         command.startsWith('-') ? `unknown flag: ${command}` : `unknown command ${JSON.stringify(command)}`,

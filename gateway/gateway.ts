@@ -29,6 +29,8 @@ import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
 import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
 import { OpenStreams } from './open-streams.js';
+import { clusterReadyStateMetric } from '../eviction/eviction-metrics.js';
+import { DEFAULT_EVICTION_SETTINGS, startEviction, type EvictionSettings } from '../eviction/eviction.js';
 import { logWhenClosed, type RequestLogSink } from './request-log.js';
 import { TenantProxy } from './tenant-proxy.js';
 import { refuseUpgrade } from './upgrade-proxy.js';
@@ -44,7 +46,12 @@ import {
 import { SearchCache } from './search-cache.js';
 import { TenantCache } from './tenant-cache.js';
 import { DEFAULT_TENANT_CACHE_MAX_BYTES } from './tenant-cache-budget.js';
-import { DEFAULT_TENANT_CACHE, parseTenantCache } from './tenant-cached-resources.js';
+import {
+  DEFAULT_FAILOVER_RESOURCES,
+  DEFAULT_TENANT_CACHE,
+  parseFailoverResources,
+  parseTenantCache,
+} from './tenant-cached-resources.js';
 import {
   RESOURCE_REGISTRY_PRINTER,
   RESOURCE_REGISTRY_RESOURCE,
@@ -83,6 +90,12 @@ export interface GatewayOptions {
   clusterFailureThresholdMs?: number;
   /** `--no-execute-taint-after`: a cluster not Ready this long gets a NoExecute taint; undefined: never. */
   noExecuteTaintAfterMs?: number;
+  /** `--enable-no-execute-taint-eviction`: the taint manager moves tenants off NoExecute-tainted clusters (default false, as Karmada). */
+  enableNoExecuteTaintEviction?: boolean;
+  /** The eviction's flags (eviction/eviction.ts); DEFAULT_EVICTION_SETTINGS where unset. */
+  eviction?: Partial<EvictionSettings>;
+  /** What the cache keeps of every cluster for replaying evicted tenants (`--failover-resources`), besides the tenant cache. */
+  failoverResources?: string;
   electionTtlSeconds?: number;
   /** This replica's name in the election (default host_pid). */
   identity?: string;
@@ -102,6 +115,8 @@ export interface Gateway {
   store: Store;
   /** The registered clusters this replica follows; `onChange` hears of each one added, changed or removed. */
   clusters: ClusterRoster;
+  /** Sets the eviction rate while running (a replica restarted with `--resource-eviction-rate` does the same); throws when eviction is off. */
+  setEvictionRate(rate: number): void;
   stop(): Promise<void>;
 }
 
@@ -182,6 +197,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       syncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
       tenantResources: parseTenantCache(options.tenantCache ?? DEFAULT_TENANT_CACHE),
       tenantCacheMaxBytes: options.tenantCacheMaxBytes ?? DEFAULT_TENANT_CACHE_MAX_BYTES,
+      failoverResources: options.enableNoExecuteTaintEviction
+        ? parseFailoverResources(options.failoverResources ?? DEFAULT_FAILOVER_RESOURCES)
+        : [],
     });
     await searchCache.start();
     stops.push(() => searchCache.stop());
@@ -207,7 +225,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       limits,
     });
     // What a certificate opened ends when the certificate stops being accepted (docs/gateway.md, Identities).
-    const openStreams = new OpenStreams((tenant, serial) => tenants.refusal(tenant, serial));
+    const openStreams = new OpenStreams(tenants);
     const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
     stops.push(async () => void unfollow());
 
@@ -323,7 +341,27 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
     statusController.start();
     stops.splice(1, 0, () => statusController.stop());
-    return { url, adminKubeconfigPath, store, clusters, stop };
+    clusterReadyStateMetric(metrics.registry, () => clusters.list());
+    const eviction = options.enableNoExecuteTaintEviction
+      ? startEviction({
+          settings: { ...DEFAULT_EVICTION_SETTINGS, ...options.eviction },
+          store,
+          identity: electionIdentity,
+          electionTtlSeconds: options.electionTtlSeconds ?? 5,
+          clusters: () => clusters.list(),
+          onClustersChange: (listener) => clusters.onChange(listener),
+          tenants,
+          tenantRegistry: api.registryFor(TENANT_RESOURCE),
+          cachedStores: (cluster) => searchCache.clusterStores(cluster),
+          metrics: metrics.registry,
+        })
+      : undefined;
+    if (eviction) stops.splice(1, 0, () => eviction.stop());
+    const setEvictionRate = (rate: number) => {
+      if (!eviction) throw new Error('eviction is off: start the gateway with --enable-no-execute-taint-eviction');
+      eviction.setRate(rate);
+    };
+    return { url, adminKubeconfigPath, store, clusters, setEvictionRate, stop };
   } catch (err) {
     await stop();
     throw err;

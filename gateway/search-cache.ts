@@ -301,7 +301,6 @@ export class SearchCache implements SearchRoutes {
       kept.set(resourceKey(store.resource), store);
       this.retained.set(store.cluster, kept);
     }
-    for (const cluster of this.retained.keys())
-      if (!notReady.has(cluster)) this.retained.delete(cluster);
+    for (const cluster of this.retained.keys()) if (!notReady.has(cluster)) this.retained.delete(cluster);
   }
 }

@@ -8,12 +8,13 @@ import path from 'node:path';
 import { installFaultHandlers } from '../apiserver/process-faults.js';
 import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
 import { privateDataDir, writePrivateFile } from '../store/index.js';
-import { parseTenantCache } from './tenant-cached-resources.js';
+import { parseFailoverResources, parseTenantCache } from './tenant-cached-resources.js';
 import { announceRunning, announceStopped, serveInBackground, startedInBackground } from './background.js';
 import { SERVE } from './cli-commands.js';
 import { listFlag, parseCommand } from './cli-usage.js';
 import { startGateway } from './gateway.js';
 import { isRequestLogMode, REQUEST_LOG_MODES, requestLogLine } from './request-log.js';
+import { validEvictionRate, type EvictionSettings } from '../eviction/eviction.js';
 import { parseGoDuration } from './go-duration.js';
 import { serveBanner } from './serve-banner.js';
 import { catchStopSignals, stopOnSignal } from './until-signal.js';
@@ -51,6 +52,9 @@ export async function serve(args: string[]): Promise<number> {
   const noExecuteTaintAfterMs =
     noExecuteTaintAfter === '' ? undefined : durationFlag('--no-execute-taint-after', noExecuteTaintAfter, 0);
   const cacheSyncTimeoutMs = durationFlag('--cache-sync-timeout', values['cache-sync-timeout'], 1000);
+  const eviction = evictionFlags(values);
+  const enableNoExecuteTaintEviction = values['enable-no-execute-taint-eviction'] === true;
+  if (enableNoExecuteTaintEviction) parseFailoverResources(values['failover-resources']);
   parseTenantCache(values['tenant-cache']);
   const tenantCacheMaxBytes = Number(values['tenant-cache-max-bytes']);
   if (!Number.isSafeInteger(tenantCacheMaxBytes) || tenantCacheMaxBytes < 0)
@@ -114,6 +118,9 @@ export async function serve(args: string[]): Promise<number> {
       clusterSuccessThresholdMs,
       clusterFailureThresholdMs,
       noExecuteTaintAfterMs,
+      enableNoExecuteTaintEviction,
+      eviction,
+      failoverResources: values['failover-resources'],
       cacheSyncTimeoutMs,
       tenantCache: values['tenant-cache'],
       tenantCacheMaxBytes,
@@ -164,6 +171,41 @@ function limitFlag(flag: string, text: string, whole: boolean): number {
     );
   }
   return value;
+}
+
+/** Karmada's failover and rate limiter flags, validated as its ClusterFailoverOptions and ratelimiterflag do. */
+function evictionFlags(values: Record<string, unknown>): EvictionSettings {
+  const rate = Number(values['resource-eviction-rate']);
+  if (String(values['resource-eviction-rate']).trim() === '' || !validEvictionRate(rate))
+    throw new Error(
+      `--resource-eviction-rate must be non-negative (0 pauses eviction), got ${JSON.stringify(values['resource-eviction-rate'])}`,
+    );
+  const purgeMode = values['no-execute-taint-eviction-purge-mode'];
+  if (purgeMode !== 'Gracefully' && purgeMode !== 'Directly')
+    throw new Error(
+      `--no-execute-taint-eviction-purge-mode must be Gracefully or Directly, got ${JSON.stringify(purgeMode)}`,
+    );
+  const positive = (flag: string) => {
+    const value = Number(values[flag]);
+    if (!(value > 0) || !Number.isFinite(value))
+      throw new Error(`--${flag} must be a positive number, got ${JSON.stringify(values[flag])}`);
+    return value;
+  };
+  return {
+    resourceEvictionRate: rate,
+    purgeMode,
+    gracefulEvictionTimeoutMs: durationFlag(
+      '--graceful-eviction-timeout',
+      String(values['graceful-eviction-timeout']),
+      0,
+    ),
+    rateLimiter: {
+      baseDelayMs: durationFlag('--rate-limiter-base-delay', String(values['rate-limiter-base-delay']), 0),
+      maxDelayMs: durationFlag('--rate-limiter-max-delay', String(values['rate-limiter-max-delay']), 0),
+      qps: positive('rate-limiter-qps'),
+      bucketSize: Math.floor(positive('rate-limiter-bucket-size')),
+    },
+  };
 }
 
 /**

@@ -10,8 +10,43 @@ import type { CacheResource } from '../cache/cluster-resource-store.js';
 /** The reads most tools make: kubectl's, controllers' informers. */
 export const DEFAULT_TENANT_CACHE = 'pods,configmaps,secrets,services,deployments.apps';
 
+/**
+ * What an evicted tenant's replay reads besides the tenant cache (eviction/tenant-replay.ts): its
+ * CRDs and namespaces, which everything else needs, and what tenants commonly make. Cached only
+ * while the taint manager may evict (`--enable-no-execute-taint-eviction`).
+ */
+export const DEFAULT_FAILOVER_RESOURCES = [
+  'customresourcedefinitions.apiextensions.k8s.io',
+  'namespaces',
+  'serviceaccounts',
+  'persistentvolumeclaims',
+  'roles.rbac.authorization.k8s.io',
+  'rolebindings.rbac.authorization.k8s.io',
+  'statefulsets.apps',
+  'daemonsets.apps',
+  'jobs.batch',
+  'cronjobs.batch',
+  'ingresses.networking.k8s.io',
+  'networkpolicies.networking.k8s.io',
+].join(',');
+
 /** The resources a `--tenant-cache` value names; '' names none. Throws a usage error for a name that is not one. */
 export function parseTenantCache(value: string): CacheResource[] {
+  return builtinResources(value, '--tenant-cache').map((resource) => {
+    if (!resource.namespaced)
+      throw new Error(
+        `--tenant-cache: ${resource.resource} is cluster-scoped; only namespaced resources are cached for tenants`,
+      );
+    return resource;
+  });
+}
+
+/** The resources a `--failover-resources` value names, cluster-scoped ones too. */
+export function parseFailoverResources(value: string): CacheResource[] {
+  return builtinResources(value, '--failover-resources');
+}
+
+function builtinResources(value: string, flag: string): CacheResource[] {
   const names = value
     .split(',')
     .map((name) => name.trim())
@@ -23,11 +58,7 @@ export function parseTenantCache(value: string): CacheResource[] {
     // The first version listed is the group's preferred one.
     const info = BUILTIN_RESOURCES.find((r) => r.resource === resource && r.group === group);
     if (!info)
-      throw new Error(
-        `--tenant-cache: ${name} is not a built-in resource (write resource.group, e.g. deployments.apps)`,
-      );
-    if (!info.namespaced)
-      throw new Error(`--tenant-cache: ${name} is cluster-scoped; only namespaced resources are cached for tenants`);
-    return { group, version: info.version, resource, kind: info.kind, namespaced: true };
+      throw new Error(`${flag}: ${name} is not a built-in resource (write resource.group, e.g. deployments.apps)`);
+    return { group, version: info.version, resource, kind: info.kind, namespaced: info.namespaced };
   });
 }

@@ -5,7 +5,7 @@ import { RestClient, type RestResponse } from '../apiserver/client/rest-client.j
 import { humanDuration } from '../apiserver/table/duration.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_GROUP, TENANT_VERSION } from '../tenants/tenant-resource.js';
 import { TENANT_HELP, TENANT_VERBS, TIMEOUT_FLAG, tenantVerbHelp } from './cli-commands.js';
-import { parseCommand, UsageError } from './cli-usage.js';
+import { parseVerb } from './cli-usage.js';
 
 const TENANTS = `/apis/${TENANT_GROUP}/${TENANT_VERSION}/tenants`;
 
@@ -20,19 +20,13 @@ export async function tenantCommand(
   out: (line: string) => void,
   progress: (line: string) => void,
 ): Promise<number> {
-  const [verb, ...rest] = args;
-  if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
-    out(TENANT_HELP.trimEnd());
-    return 0;
-  }
-  const spec = tenantVerbHelp(verb);
-  if (!spec)
-    throw new UsageError(
-      `unknown tenant command ${JSON.stringify(verb)}: ${Object.keys(TENANT_VERBS).join(', ')}`,
-      'tenant',
-    );
-  const parsed = parseCommand(spec, rest, (text) => out(text.trimEnd()));
+  const parsed = parseVerb(
+    { name: 'tenant', help: TENANT_HELP, verbs: TENANT_VERBS, verbHelp: tenantVerbHelp },
+    args,
+    out,
+  );
   if (!parsed) return 0;
+  const { verb } = parsed;
   const values = parsed.values as Record<string, string | undefined> & { 'data-dir': string };
   const [id = ''] = parsed.positionals;
   const kubeconfig = values.kubeconfig ?? path.join(values['data-dir'], 'admin.kubeconfig');

@@ -7,6 +7,7 @@ import { renderKubeconfig, type CertificateAuthority } from '../certs/index.js';
 import { ElectedRunner } from '../store/elected-runner.js';
 import { isStoreError, type Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
+import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import { placeTenant } from './placement.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
 import { TENANTS_PREFIX } from './tenant-roster.js';
@@ -178,6 +179,8 @@ export class TenantController {
       if (signal.aborted || this.stopped) return;
       await Promise.all(
         this.options.clusters().map(async (cluster) => {
+          // A cluster that is not Ready would only time out; its tenants are healed once it is back.
+          if (clusterReadyStatus(cluster.cluster) !== 'True') return;
           const tenants = [...this.active].filter((name) => this.placed.get(name) === cluster.name);
           if (!tenants.length) return;
           await healTenantSpaces(cluster.client, tenants).catch((err: Error) =>

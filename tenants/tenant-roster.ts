@@ -1,6 +1,7 @@
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import type { Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
+import type { ClusterToleration } from '../eviction/tolerations.js';
 import { tenantLimitOverrides, type TenantLimitOverrides } from './tenant-resource.js';
 
 export const TENANTS_PREFIX = '/registry/tenant.kubezoo.io/tenants/';
@@ -10,6 +11,9 @@ interface TenantEntry {
   serials: Set<string>;
   cluster: string | undefined;
   limits: TenantLimitOverrides | undefined;
+  tolerations: ClusterToleration[];
+  /** Whether the tenant has eviction tasks in its status (eviction/tenant-failover.ts settles them). */
+  evicting: boolean;
 }
 
 /**
@@ -68,6 +72,27 @@ export class TenantRoster {
     return this.tenants.get(tenantId)?.cluster;
   }
 
+  /** The Active tenants that live on `cluster`. */
+  placedOn(cluster: string): string[] {
+    return [...this.tenants].filter(([, t]) => t.active && t.cluster === cluster).map(([id]) => id);
+  }
+
+  /** How many tenants live on each cluster: the load placement spreads. */
+  tenantsPerCluster(): Map<string, number> {
+    const load = new Map<string, number>();
+    for (const { cluster } of this.tenants.values()) if (cluster) load.set(cluster, (load.get(cluster) ?? 0) + 1);
+    return load;
+  }
+
+  tolerationsOf(tenantId: string): readonly ClusterToleration[] {
+    return this.tenants.get(tenantId)?.tolerations ?? [];
+  }
+
+  /** The tenants with eviction tasks still open. */
+  evicting(): string[] {
+    return [...this.tenants].filter(([, t]) => t.evicting).map(([id]) => id);
+  }
+
   /** The limits the Tenant's `spec.limits` sets, over the gateway's defaults. */
   limitsOf(tenantId: string): TenantLimitOverrides | undefined {
     return this.tenants.get(tenantId)?.limits;
@@ -97,6 +122,8 @@ export class TenantRoster {
       serials: new Set((tenant.status?.certificateSerials ?? []) as string[]),
       cluster: tenant.status?.cluster,
       limits: tenantLimitOverrides(tenant),
+      tolerations: Array.isArray(tenant.spec?.clusterTolerations) ? tenant.spec.clusterTolerations : [],
+      evicting: Array.isArray(tenant.status?.evictionTasks) && tenant.status.evictionTasks.length > 0,
     });
     return tenant.metadata.name;
   }

@@ -49,6 +49,38 @@ describe('devcluster: API semantics over HTTPS', function () {
     data: { a: '1' },
   });
 
+  it("folds a Secret's stringData into data on create, update and patch, as kube's conversion does, and never stores it", async () => {
+    const ns = await namespace();
+    const path = `/api/v1/namespaces/${ns}/secrets`;
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const created = await api.request('POST', path, {
+      metadata: { name: 's' },
+      data: { kept: b64('k'), over: b64('old') },
+      stringData: { over: 'new', plain: 'p' },
+    });
+    expect(created.status, created.text).to.equal(201);
+    expect([created.body.data, created.body.stringData]).to.deep.equal([
+      { kept: b64('k'), over: b64('new'), plain: b64('p') },
+      undefined,
+    ]);
+    const updated = await api.request('PUT', `${path}/s`, { ...created.body, stringData: { plain: 'q' } });
+    expect([updated.body.data?.plain, updated.body.stringData]).to.deep.equal([b64('q'), undefined]);
+    const patched = await api.request(
+      'PATCH',
+      `${path}/s`,
+      { stringData: { added: 'a' } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
+    expect([patched.status, patched.body.data?.added, patched.body.stringData]).to.deep.equal([
+      200,
+      b64('a'),
+      undefined,
+    ]);
+    const read = await api.request('GET', `${path}/s`);
+    expect(Object.keys(read.body.data).sort()).to.deep.equal(['added', 'kept', 'over', 'plain']);
+    expect(read.body.stringData).to.equal(undefined);
+  });
+
   it('answers 401 Unauthorized to a client certificate from another CA', async () => {
     const foreign = await createCertificateAuthority({ commonName: 'elsewhere' });
     const client = await foreign.issueClientCertificate({ commonName: 'admin', organizations: ['system:masters'] });

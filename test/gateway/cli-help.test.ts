@@ -1,21 +1,9 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { CommandSpec } from '../../gateway/cli-usage.js';
 import { DEVCLUSTER, SERVE, STOP, TENANT_VERBS, tenantVerbHelp } from '../../gateway/cli-commands.js';
+import { runCli } from '../support/run-cli.js';
 
-const cli = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 /** The help printed for `spec` names every flag, with its default where it has one. */
 function expectEveryFlag(help: string, spec: CommandSpec): void {

@@ -2,26 +2,15 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { killAndWait } from '../support/etcd-server.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { CLI as cli, runCli } from '../support/run-cli.js';
 
-const cli = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 /** A long-running `paddock` command whose output accumulates. */
 function start(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string } {

@@ -1,0 +1,99 @@
+/**
+ * The failover half, as one replica runs it: Karmada's taint manager and eviction queue
+ * (taint-manager.ts) over the gateway's tenant and cluster rosters, moving tenants with
+ * tenant-failover.ts, with Karmada's metrics. Off unless `--enable-no-execute-taint-eviction`
+ * (Karmada's default too: moving tenants is the admin's decision).
+ */
+import type { Registry } from 'prom-client';
+import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
+import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
+import type { Store } from '../store/index.js';
+import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import { realClock, type Clock } from './clock.js';
+import { evictionMetrics } from './eviction-metrics.js';
+import { TaintManager, type RateLimiterSettings, type TenantPlacements } from './taint-manager.js';
+import { TenantFailover, type PurgeMode } from './tenant-failover.js';
+
+/** The flags, with Karmada's names and defaults. */
+export interface EvictionSettings {
+  /** `--resource-eviction-rate`: tenants moved per second; 0 pauses. */
+  resourceEvictionRate: number;
+  /** `--no-execute-taint-eviction-purge-mode` for tenants whose `spec.failover.purgeMode` is unset. */
+  purgeMode: Exclude<PurgeMode, 'Never'>;
+  /** `--graceful-eviction-timeout`. */
+  gracefulEvictionTimeoutMs: number;
+  /** `--rate-limiter-base-delay`, `--rate-limiter-max-delay`, `--rate-limiter-qps`, `--rate-limiter-bucket-size`. */
+  rateLimiter: RateLimiterSettings;
+}
+
+export const DEFAULT_EVICTION_SETTINGS: EvictionSettings = {
+  resourceEvictionRate: 0.5,
+  purgeMode: 'Gracefully',
+  gracefulEvictionTimeoutMs: 600_000,
+  rateLimiter: { baseDelayMs: 5, maxDelayMs: 1_000_000, qps: 10, bucketSize: 100 },
+};
+
+export interface EvictionDeps {
+  settings: EvictionSettings;
+  store: Store;
+  identity: string;
+  electionTtlSeconds: number;
+  clusters: () => readonly UpstreamCluster[];
+  onClustersChange: (listener: () => void) => () => void;
+  tenants: TenantPlacements & { tenantsPerCluster(): ReadonlyMap<string, number> };
+  tenantRegistry: GenericRegistry;
+  cachedStores: (cluster: string) => readonly ClusterResourceStore[];
+  metrics: Registry;
+  clock?: Clock;
+}
+
+/** What the gateway holds of the running eviction. */
+export interface Eviction {
+  /** Sets `--resource-eviction-rate` while running; negative is refused as Karmada's validation does. */
+  setRate(rate: number): void;
+  stop(): Promise<void>;
+}
+
+/** Karmada's ClusterFailoverOptions validation of the rate. */
+export function validEvictionRate(rate: number): boolean {
+  return Number.isFinite(rate) && rate >= 0;
+}
+
+export function startEviction(deps: EvictionDeps): Eviction {
+  const clock = deps.clock ?? realClock;
+  let rate = deps.settings.resourceEvictionRate;
+  const log = (line: string) => process.stderr.write(`eviction: ${line}\n`);
+  const failover = new TenantFailover({
+    tenants: deps.tenantRegistry,
+    clusters: deps.clusters,
+    load: () => deps.tenants.tenantsPerCluster(),
+    cachedStores: deps.cachedStores,
+    defaultPurgeMode: deps.settings.purgeMode,
+    gracefulEvictionTimeoutMs: deps.settings.gracefulEvictionTimeoutMs,
+    clock,
+    log,
+  });
+  const manager = new TaintManager({
+    store: deps.store,
+    identity: deps.identity,
+    electionTtlSeconds: deps.electionTtlSeconds,
+    clusters: deps.clusters,
+    onClustersChange: deps.onClustersChange,
+    tenants: deps.tenants,
+    failover,
+    evictionRate: () => rate,
+    rateLimiter: deps.settings.rateLimiter,
+    clock,
+    observer: evictionMetrics(deps.metrics, (tenantId) => deps.tenants.clusterOf(tenantId)),
+    log,
+  });
+  manager.start();
+  return {
+    setRate(next) {
+      if (!validEvictionRate(next)) throw new Error(`resource eviction rate ${next} must be non-negative`);
+      rate = next;
+      manager.rateChanged();
+    },
+    stop: () => manager.stop(),
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * Moving one tenant off a cluster, as Karmada's graceful eviction moves a binding: an eviction
+ * task in the Tenant's status (Karmada's GracefulEvictionTask shape), a new cluster chosen by
+ * placement with the old one avoided, the tenant's space made there, its objects replayed from
+ * the gateway's cache of the old cluster (tenant-replay.ts), `status.cluster` switched (every
+ * replica then routes the tenant there, and its open watches end with 410 so that clients list
+ * again), and the old cluster purged by the purge mode:
+ *
+ * - Directly: as soon as the tenant is switched, whatever came of the replay;
+ * - Gracefully: once the replay created everything, or after `--graceful-eviction-timeout`
+ *   (10 min) — so what the new cluster refused is still on the old one for that long;
+ * - Never: kept; the task stays, and keeps placement off that cluster for this tenant.
+ *
+ * A purge needs the old cluster to answer: a task waits, and `settle` (called every pass of the
+ * taint manager) tries again, until it is done; then the task goes. Every step is idempotent, so
+ * a step that failed, or a leader that changed, starts again from the stored task.
+ */
+import type { RestClient } from '../apiserver/client/rest-client.js';
+import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
+import { mutate } from '../apiserver/registry/object-mutation.js';
+import type { ApiObject } from '../apiserver/registry/object-store.js';
+import { ApiError } from '../apiserver/status.js';
+import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
+import { clusterReadyStatus } from '../clusters/cluster-resource.js';
+import { placeTenant } from '../tenants/placement.js';
+import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import { ensureTenantSpace, removeTenantSpace } from '../tenants/upstream-space.js';
+import type { Clock } from './clock.js';
+import { tenantPrefix } from '../translate/context.js';
+import { replayPlan, type ReplaySource, type ReplayStep } from './tenant-replay.js';
+
+export type PurgeMode = 'Directly' | 'Gracefully' | 'Never';
+
+/** Karmada's GracefulEvictionTask, with what Paddock adds: where the tenant went, and whether all of it got there. */
+export interface EvictionTask {
+  fromCluster: string;
+  purgeMode: PurgeMode;
+  reason: string;
+  message?: string;
+  producer: string;
+  creationTimestamp: string;
+  toCluster?: string;
+  replayComplete?: boolean;
+}
+
+export const EVICTION_REASON_TAINT_UNTOLERATED = 'TaintUntolerated';
+export const EVICTION_PRODUCER_TAINT_MANAGER = 'TaintManager';
+
+export interface TenantFailoverOptions {
+  /** The Tenant registry: tasks and the switch are written through its status subresource. */
+  tenants: GenericRegistry;
+  /** The clusters tenants can be placed on (the cluster roster). */
+  clusters: () => readonly UpstreamCluster[];
+  /** How many tenants live on each cluster: the load placement spreads. */
+  load: () => ReadonlyMap<string, number>;
+  /** What the cache holds (or last held) of a cluster (SearchCache.clusterStores). */
+  cachedStores: (cluster: string) => readonly ClusterResourceStore[];
+  /** `--no-execute-taint-eviction-purge-mode`, for tenants whose `spec.failover.purgeMode` is unset. */
+  defaultPurgeMode: PurgeMode;
+  gracefulEvictionTimeoutMs: number;
+  clock: Clock;
+  /** Progress, one line per step that changes something. */
+  log: (line: string) => void;
+}
+
+export class TenantFailover {
+  constructor(private readonly options: TenantFailoverOptions) {}
+
+  /** Moves the tenant off `from`; throws to be retried (no cluster to go to, a step that failed). */
+  async evict(tenantId: string, from: string): Promise<void> {
+    const tenant = await this.options.tenants.get('', tenantId);
+    if (tenant.metadata.deletionTimestamp || tenant.status?.cluster !== from) return;
+    const purgeMode = purgeModeOf(tenant, this.options.defaultPurgeMode);
+    await this.addTask(tenantId, {
+      fromCluster: from,
+      purgeMode,
+      reason: EVICTION_REASON_TAINT_UNTOLERATED,
+      producer: EVICTION_PRODUCER_TAINT_MANAGER,
+      creationTimestamp: this.timestamp(),
+    });
+    const avoid = new Set([from, ...tasksOf(await this.options.tenants.get('', tenantId)).map((t) => t.fromCluster)]);
+    const target = placeTenant(this.options.clusters(), tenant.spec, this.options.load(), avoid);
+    if (!target) throw new Error(`no Ready cluster the tenant tolerates and its affinity allows, besides ${from}`);
+    await ensureTenantSpace(target.client, tenantId);
+    const steps = replayPlan(tenantId, this.sources(from, tenantId));
+    const refused = await replay(target.client, steps);
+    const replayComplete = refused.length === 0;
+    await mutate(
+      this.options.tenants,
+      '',
+      tenantId,
+      (stored) => {
+        if (stored.status?.cluster !== from) return false;
+        stored.status = {
+          ...stored.status,
+          cluster: target.name,
+          evictionTasks: tasksOf(stored).map((task) =>
+            task.fromCluster === from
+              ? {
+                  ...task,
+                  toCluster: target.name,
+                  replayComplete,
+                  message: `replayed ${steps.length - refused.length} of ${steps.length} objects on ${target.name}${refused.length ? `; refused: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ', …' : ''}` : ''}`,
+                }
+              : task,
+          ),
+        };
+        return true;
+      },
+      { subresource: 'status' },
+    );
+    this.options.log(
+      `tenant ${tenantId}: moved from ${from} to ${target.name} (${steps.length - refused.length} of ${steps.length} objects replayed)`,
+    );
+    await this.settle(tenantId);
+  }
+
+  /**
+   * Purges the old clusters of the tenant's tasks that are due (by purge mode, once the tenant no
+   * longer lives there and the old cluster is Ready again), and drops the tasks whose purge is done.
+   */
+  async settle(tenantId: string): Promise<void> {
+    let tenant: ApiObject;
+    try {
+      tenant = await this.options.tenants.get('', tenantId);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 404) return;
+      throw err;
+    }
+    const done: string[] = [];
+    for (const task of tasksOf(tenant)) {
+      if (tenant.status?.cluster === task.fromCluster || !this.due(task)) continue;
+      const cluster = this.options.clusters().find((c) => c.name === task.fromCluster);
+      // Gone for good (unregistered) leaves nothing to purge; not Ready, nothing that would answer.
+      if (cluster && clusterReadyStatus(cluster.cluster) !== 'True') continue;
+      if (cluster && (await removeTenantSpace(cluster.client, tenantId)).length > 0) continue;
+      done.push(task.fromCluster);
+      this.options.log(`tenant ${tenantId}: purged from ${task.fromCluster} (${task.purgeMode})`);
+    }
+    if (done.length === 0) return;
+    await mutate(
+      this.options.tenants,
+      '',
+      tenantId,
+      (stored) => {
+        const kept = tasksOf(stored).filter((task) => !done.includes(task.fromCluster));
+        if (kept.length === tasksOf(stored).length) return false;
+        stored.status = { ...stored.status, evictionTasks: kept };
+        return true;
+      },
+      { subresource: 'status' },
+    );
+  }
+
+  private due(task: EvictionTask): boolean {
+    switch (task.purgeMode) {
+      case 'Directly':
+        return true;
+      case 'Gracefully':
+        return (
+          task.replayComplete === true ||
+          this.options.clock.now() >= Date.parse(task.creationTimestamp) + this.options.gracefulEvictionTimeoutMs
+        );
+      case 'Never':
+        return false;
+    }
+  }
+
+  /** A task per cluster left, as Karmada keeps one per evicted cluster: a repeated eviction finds it there. */
+  private async addTask(tenantId: string, task: EvictionTask): Promise<void> {
+    await mutate(
+      this.options.tenants,
+      '',
+      tenantId,
+      (stored) => {
+        if (tasksOf(stored).some((t) => t.fromCluster === task.fromCluster)) return false;
+        stored.status = { ...stored.status, evictionTasks: [...tasksOf(stored), task] };
+        return true;
+      },
+      { subresource: 'status' },
+    );
+  }
+
+  /** The cached objects that may be the tenant's: a namespaced resource's or a Namespace's keys start with its prefix (a run of the key order), anything else is looked at whole. */
+  private *sources(cluster: string, tenantId: string): Generator<ReplaySource> {
+    for (const store of this.options.cachedStores(cluster)) {
+      const { resource } = store;
+      const byKey = resource.namespaced || (resource.group === '' && resource.resource === 'namespaces');
+      const prefix = byKey ? tenantPrefix(tenantId).prefix : '';
+      yield {
+        resource,
+        objects: (function* () {
+          for (const [, object] of store.withKeyPrefix(prefix)) yield JSON.parse(object.text) as unknown;
+        })(),
+      };
+    }
+  }
+
+  private timestamp(): string {
+    return new Date(this.options.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+}
+
+export function tasksOf(tenant: ApiObject): EvictionTask[] {
+  return Array.isArray(tenant.status?.evictionTasks) ? tenant.status.evictionTasks : [];
+}
+
+function purgeModeOf(tenant: ApiObject, fallback: PurgeMode): PurgeMode {
+  const mode = tenant.spec?.failover?.purgeMode;
+  return mode === 'Directly' || mode === 'Gracefully' || mode === 'Never' ? mode : fallback;
+}
+
+/**
+ * Creates each step on the new cluster, in order; an object already there (a retried eviction)
+ * is fine. Returns what the cluster refused, as `resource namespace/name: message`.
+ */
+async function replay(client: RestClient, steps: readonly ReplayStep[]): Promise<string[]> {
+  const refused: string[] = [];
+  for (const step of steps) {
+    const { resource } = step;
+    const base = resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
+    const path = `${base}${step.namespace ? `/namespaces/${step.namespace}` : ''}/${resource.resource}`;
+    const res = await client.request('POST', path, step.body);
+    if (res.status === 201 || res.status === 409) continue;
+    // The cluster answered: this object is refused there, the others may not be.
+    if (res.status < 500) {
+      refused.push(`${resource.resource} ${step.namespace ? `${step.namespace}/` : ''}${step.name}: ${res.status}`);
+      continue;
+    }
+    throw new Error(`replaying ${resource.resource} ${step.name}: ${res.status} ${res.text.slice(0, 200)}`);
+  }
+  return refused;
+}
