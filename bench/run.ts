@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { benchCache } from './cache.js';
 import { benchCreate } from './create.js';
 import { benchDevcluster } from './devcluster.js';
+import { benchEviction } from './eviction.js';
 import { benchGet } from './get.js';
 import type { BenchOptions } from './harness/environment.js';
 import { benchList } from './list.js';
@@ -37,6 +38,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   tenants: separate(benchTenants),
   memory: separate(benchMemory),
   cache: separate(benchCache),
+  eviction: separate(benchEviction),
 };
 
 const USAGE = `usage: npm run bench -- [NAME...] [--quick] [--cpu-prof]

@@ -9,6 +9,7 @@ import type { GenericRegistry } from '../apiserver/registry/generic-registry.js'
 import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import { adaptiveEvictionRate, type AdaptiveRateSettings } from './adaptive-eviction-rate.js';
 import { realClock, type Clock } from './clock.js';
 import { evictionMetrics } from './eviction-metrics.js';
 import { TaintManager, type RateLimiterSettings, type TenantPlacements } from './taint-manager.js';
@@ -22,14 +23,19 @@ export interface EvictionSettings {
   purgeMode: Exclude<PurgeMode, 'Never'>;
   /** `--graceful-eviction-timeout`. */
   gracefulEvictionTimeoutMs: number;
+  /** `--concurrent-eviction-syncs`: moves under way at once; the rate, not this, sets the pace. */
+  workers: number;
   /** `--rate-limiter-base-delay`, `--rate-limiter-max-delay`, `--rate-limiter-qps`, `--rate-limiter-bucket-size`. */
   rateLimiter: RateLimiterSettings;
+  /** `--adaptive-eviction-rate` with `--secondary-resource-eviction-rate` and `--unhealthy-cluster-threshold` (adaptive-eviction-rate.ts); undefined: the rate is the flag's. */
+  adaptive?: Omit<AdaptiveRateSettings, 'rate'>;
 }
 
 export const DEFAULT_EVICTION_SETTINGS: EvictionSettings = {
   resourceEvictionRate: 0.5,
   purgeMode: 'Gracefully',
   gracefulEvictionTimeoutMs: 600_000,
+  workers: 3,
   rateLimiter: { baseDelayMs: 5, maxDelayMs: 1_000_000, qps: 10, bucketSize: 100 },
 };
 
@@ -62,6 +68,8 @@ export function validEvictionRate(rate: number): boolean {
 export function startEviction(deps: EvictionDeps): Eviction {
   const clock = deps.clock ?? realClock;
   let rate = deps.settings.resourceEvictionRate;
+  const { adaptive } = deps.settings;
+  const effectiveRate = () => (adaptive ? adaptiveEvictionRate(deps.clusters(), { ...adaptive, rate }) : rate);
   const log = (line: string) => process.stderr.write(`eviction: ${line}\n`);
   const failover = new TenantFailover({
     tenants: deps.tenantRegistry,
@@ -81,19 +89,37 @@ export function startEviction(deps: EvictionDeps): Eviction {
     onClustersChange: deps.onClustersChange,
     tenants: deps.tenants,
     failover,
-    evictionRate: () => rate,
+    evictionRate: effectiveRate,
+    workers: deps.settings.workers,
     rateLimiter: deps.settings.rateLimiter,
     clock,
     observer: evictionMetrics(deps.metrics, (tenantId) => deps.tenants.clusterOf(tenantId)),
     log,
   });
   manager.start();
+  // The adaptive rate moves with the clusters: a worker waiting for its start asks again when it does.
+  let lastRate = effectiveRate();
+  const unfollow = adaptive
+    ? deps.onClustersChange(() => {
+        const now = effectiveRate();
+        if (now === lastRate) return;
+        log(
+          `rate ${now}/s (was ${lastRate}/s): ${now === 0 ? 'no healthy cluster left with room' : 'clusters changed'}`,
+        );
+        lastRate = now;
+        manager.rateChanged();
+      })
+    : () => {};
   return {
     setRate(next) {
       if (!validEvictionRate(next)) throw new Error(`resource eviction rate ${next} must be non-negative`);
       rate = next;
+      lastRate = effectiveRate();
       manager.rateChanged();
     },
-    stop: () => manager.stop(),
+    stop: () => {
+      unfollow();
+      return manager.stop();
+    },
   };
 }

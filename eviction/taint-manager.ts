@@ -5,8 +5,8 @@
  * toleration ran out, queues it now; a toleration with time left queues it for when it ends; one
  * that holds for ever leaves it (eviction-decision.ts). The queue's workers (Karmada: 3) take the
  * tenants at the paced rate (eviction-queue.ts, `--resource-eviction-rate`) and move each one
- * (tenant-failover.ts), deciding again first since the taint may have gone meanwhile. The same
- * pass settles the tenants' open eviction tasks (the purges that wait for an old cluster).
+ * (tenant-failover.ts), deciding again first since the taint may have gone meanwhile. Every 2 s,
+ * apart from that, the tenants' open eviction tasks are settled (purges of the clusters left).
  */
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { ElectedRunner } from '../store/elected-runner.js';
@@ -19,6 +19,8 @@ import type { TenantFailover } from './tenant-failover.js';
 import { hasNoExecuteTaints, type ClusterTaint, type ClusterToleration } from './tolerations.js';
 
 const ELECTION = 'taint-manager';
+/** How often the tenants' open eviction tasks are settled (their purges tried). */
+const SETTLE_INTERVAL_MS = 2000;
 
 /** The tenants the manager reads (the gateway's tenant roster). */
 export interface TenantPlacements {
@@ -49,7 +51,7 @@ export interface TaintManagerOptions {
   evictionRate: () => number;
   rateLimiter: RateLimiterSettings;
   clock: Clock;
-  /** Queue workers (Karmada's ConcurrentReconciles: 3). */
+  /** Queue workers, moves at once (`--concurrent-eviction-syncs`; Karmada's ConcurrentReconciles: 3). */
   workers?: number;
   /** How often every tenant on a NoExecute-tainted cluster is looked at again (Karmada: 10 s). */
   recheckMs?: number;
@@ -106,31 +108,43 @@ export class TaintManager {
     });
     this.queue = queue;
     const workers = queue.run(this.options.workers ?? 3, (tenantId) => this.reconcile(queue, tenantId), leading);
+    const settling = this.settleWhileLeading(leading);
     let wake: (() => void) | undefined;
-    let again: boolean;
-    const changed = () => {
-      again = true;
-      wake?.();
-    };
+    const changed = () => wake?.();
     const unfollowClusters = this.options.onClustersChange(changed);
     const unfollowTenants = this.options.tenants.onChange(changed);
-    leading.addEventListener('abort', () => wake?.(), { once: true });
+    leading.addEventListener('abort', changed, { once: true });
     while (!leading.aborted) {
-      again = false;
       this.enqueueTainted(queue);
-      await this.settleTasks();
-      if (again || leading.aborted) continue;
-      await new Promise<void>((resolve) => {
-        const timer = this.options.clock.setTimer(resolve, this.options.recheckMs ?? 10_000);
-        wake = () => (timer.cancel(), resolve());
-      });
-      wake = undefined;
+      await this.sleep(this.options.recheckMs ?? 10_000, (w) => (wake = w));
     }
     unfollowClusters();
     unfollowTenants();
     queue.shutDown();
-    await workers;
+    await Promise.all([workers, settling]);
     if (this.queue === queue) this.queue = undefined;
+  }
+
+  /**
+   * The tenants' open tasks, settled every SETTLE_INTERVAL_MS apart from the decisions: a purge
+   * lists and deletes on the old cluster, and a burst of moves (each a tenant change) would
+   * otherwise start one round of it per change.
+   */
+  private async settleWhileLeading(leading: AbortSignal): Promise<void> {
+    let wake: (() => void) | undefined;
+    leading.addEventListener('abort', () => wake?.(), { once: true });
+    while (!leading.aborted) {
+      await this.settleTasks();
+      await this.sleep(SETTLE_INTERVAL_MS, (w) => (wake = w));
+    }
+  }
+
+  /** Sleeps on the clock; `onWake` gets what ends the sleep early. */
+  private sleep(ms: number, onWake: (wake: () => void) => void): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = this.options.clock.setTimer(resolve, ms);
+      onWake(() => (timer.cancel(), resolve()));
+    });
   }
 
   /** Karmada's enqueueBinding, for every tenant on a cluster with NoExecute taints. */
@@ -169,15 +183,11 @@ export class TaintManager {
   }
 
   private async settleTasks(): Promise<void> {
-    await Promise.all(
-      this.options.tenants
-        .evicting()
-        .map((tenantId) =>
-          this.options.failover
-            .settle(tenantId)
-            .catch((err: Error) => this.options.log(`tenant ${tenantId}: settling its eviction: ${err.message}`)),
-        ),
-    );
+    const evicting = this.options.tenants.evicting();
+    if (evicting.length === 0) return;
+    await this.options.failover
+      .settle(evicting)
+      .catch((err: Error) => this.options.log(`settling eviction tasks: ${err.message}`));
   }
 }
 

@@ -24,7 +24,7 @@ import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import { placeTenant } from '../tenants/placement.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
-import { ensureTenantSpace, removeTenantSpace } from '../tenants/upstream-space.js';
+import { ensureTenantSpace, removeTenantSpaces } from '../tenants/upstream-space.js';
 import type { Clock } from './clock.js';
 import { tenantPrefix } from '../translate/context.js';
 import { replayPlan, type ReplaySource, type ReplayStep } from './tenant-replay.js';
@@ -109,47 +109,61 @@ export class TenantFailover {
       },
       { subresource: 'status' },
     );
+    // The purge follows in the taint manager's next pass (the switch is a change that starts one), beside the paced queue.
     this.options.log(
       `tenant ${tenantId}: moved from ${from} to ${target.name} (${steps.length - refused.length} of ${steps.length} objects replayed)`,
     );
-    await this.settle(tenantId);
   }
 
   /**
-   * Purges the old clusters of the tenant's tasks that are due (by purge mode, once the tenant no
-   * longer lives there and the old cluster is Ready again), and drops the tasks whose purge is done.
+   * Purges the old clusters of the tenants' tasks that are due (by purge mode, once the tenant no
+   * longer lives there and the old cluster is Ready again), one batch per cluster, and drops the
+   * tasks whose purge is done.
    */
-  async settle(tenantId: string): Promise<void> {
-    let tenant: ApiObject;
-    try {
-      tenant = await this.options.tenants.get('', tenantId);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 404) return;
-      throw err;
+  async settle(tenantIds: readonly string[]): Promise<void> {
+    const due = new Map<string, string[]>();
+    for (const tenantId of tenantIds) {
+      let tenant: ApiObject;
+      try {
+        tenant = await this.options.tenants.get('', tenantId);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 404) continue;
+        throw err;
+      }
+      for (const task of tasksOf(tenant)) {
+        if (tenant.status?.cluster === task.fromCluster || !this.due(task)) continue;
+        due.set(task.fromCluster, [...(due.get(task.fromCluster) ?? []), tenantId]);
+      }
     }
-    const done: string[] = [];
-    for (const task of tasksOf(tenant)) {
-      if (tenant.status?.cluster === task.fromCluster || !this.due(task)) continue;
-      const cluster = this.options.clusters().find((c) => c.name === task.fromCluster);
-      // Gone for good (unregistered) leaves nothing to purge; not Ready, nothing that would answer.
+    for (const [from, tenants] of due) {
+      const cluster = this.options.clusters().find((c) => c.name === from);
+      // Not Ready: nothing would answer. Unregistered: nothing left to purge there.
       if (cluster && clusterReadyStatus(cluster.cluster) !== 'True') continue;
-      if (cluster && (await removeTenantSpace(cluster.client, tenantId)).length > 0) continue;
-      done.push(task.fromCluster);
-      this.options.log(`tenant ${tenantId}: purged from ${task.fromCluster} (${task.purgeMode})`);
+      const leftovers = cluster ? await removeTenantSpaces(cluster.client, tenants) : new Map<string, string[]>();
+      for (const tenantId of tenants) {
+        if ((leftovers.get(tenantId) ?? []).length > 0) continue;
+        await this.dropTask(tenantId, from);
+      }
     }
-    if (done.length === 0) return;
+  }
+
+  private async dropTask(tenantId: string, from: string): Promise<void> {
+    let mode = '';
     await mutate(
       this.options.tenants,
       '',
       tenantId,
       (stored) => {
-        const kept = tasksOf(stored).filter((task) => !done.includes(task.fromCluster));
-        if (kept.length === tasksOf(stored).length) return false;
+        const tasks = tasksOf(stored);
+        mode = tasks.find((task) => task.fromCluster === from)?.purgeMode ?? '';
+        const kept = tasks.filter((task) => task.fromCluster !== from);
+        if (kept.length === tasks.length) return false;
         stored.status = { ...stored.status, evictionTasks: kept };
         return true;
       },
       { subresource: 'status' },
     );
+    this.options.log(`tenant ${tenantId}: purged from ${from} (${mode})`);
   }
 
   private due(task: EvictionTask): boolean {

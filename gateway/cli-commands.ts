@@ -86,11 +86,33 @@ export const SERVE = {
       value: 'PER_SECOND',
       help: 'Tenants moved per second while evicting; 0 pauses eviction.',
     },
+    'adaptive-eviction-rate': {
+      type: 'boolean',
+      help: 'Slow eviction to --secondary-resource-eviction-rate while more than --unhealthy-cluster-threshold of the clusters are unhealthy, and stop it while no healthy cluster is open to new tenants (as kube slows node evictions in a disrupted zone).',
+    },
+    'secondary-resource-eviction-rate': {
+      type: 'string',
+      default: '0.01',
+      value: 'PER_SECOND',
+      help: 'With --adaptive-eviction-rate: tenants moved per second while many clusters are unhealthy.',
+    },
+    'unhealthy-cluster-threshold': {
+      type: 'string',
+      default: '0.55',
+      value: 'SHARE',
+      help: 'With --adaptive-eviction-rate: the share of unhealthy clusters (0 to 1) above which the secondary rate holds.',
+    },
     'no-execute-taint-eviction-purge-mode': {
       type: 'string',
       default: 'Gracefully',
       value: 'Gracefully|Directly',
       help: "When a moved tenant's objects are removed from the cluster it left, for tenants whose spec.failover.purgeMode is unset: Directly once moved, Gracefully once all of it was replayed or after --graceful-eviction-timeout.",
+    },
+    'concurrent-eviction-syncs': {
+      type: 'string',
+      default: '3',
+      value: 'N',
+      help: "Tenants moved at once (as Karmada's 3 eviction workers): more keeps a high --resource-eviction-rate when each move takes long; the rate still sets the pace.",
     },
     'graceful-eviction-timeout': {
       type: 'string',

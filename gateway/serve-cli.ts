@@ -191,9 +191,23 @@ function evictionFlags(values: Record<string, unknown>): EvictionSettings {
       throw new Error(`--${flag} must be a positive number, got ${JSON.stringify(values[flag])}`);
     return value;
   };
+  const secondaryRate = Number(values['secondary-resource-eviction-rate']);
+  if (String(values['secondary-resource-eviction-rate']).trim() === '' || !validEvictionRate(secondaryRate))
+    throw new Error(
+      `--secondary-resource-eviction-rate must be non-negative, got ${JSON.stringify(values['secondary-resource-eviction-rate'])}`,
+    );
+  const threshold = Number(values['unhealthy-cluster-threshold']);
+  if (String(values['unhealthy-cluster-threshold']).trim() === '' || !(threshold >= 0 && threshold <= 1))
+    throw new Error(
+      `--unhealthy-cluster-threshold must be a share from 0 to 1, got ${JSON.stringify(values['unhealthy-cluster-threshold'])}`,
+    );
   return {
     resourceEvictionRate: rate,
+    ...(values['adaptive-eviction-rate'] === true
+      ? { adaptive: { secondaryRate, unhealthyThreshold: threshold } }
+      : {}),
     purgeMode,
+    workers: Math.floor(positive('concurrent-eviction-syncs')),
     gracefulEvictionTimeoutMs: durationFlag(
       '--graceful-eviction-timeout',
       String(values['graceful-eviction-timeout']),

@@ -1,5 +1,5 @@
 import { expectStatus } from '../apiserver/client/rest-client.js';
-import { addPrefix, hasPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
+import { addPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import {
@@ -189,8 +189,23 @@ export type Leftovers = string[];
  * takes their contents) — and returns what is still there. Called until nothing is left.
  */
 export async function removeTenantSpace(client: UpstreamApi, tenantId: string): Promise<Leftovers> {
-  const tenant = tenantPrefix(tenantId);
-  const leftovers: Leftovers = [];
+  return (await removeTenantSpaces(client, [tenantId])).get(tenantId) ?? [];
+}
+
+/**
+ * removeTenantSpace for several tenants of one cluster at once: the cluster's CRDs, discovery and
+ * cluster-scoped lists are read once for all of them (moving many tenants off a cluster purges
+ * them together), and each tenant's leftovers come back by its id.
+ */
+export async function removeTenantSpaces(
+  client: UpstreamApi,
+  tenantIds: readonly string[],
+): Promise<Map<string, Leftovers>> {
+  const leftovers = new Map<string, Set<string>>(tenantIds.map((id) => [id, new Set<string>()]));
+  const ownerOf = (name: string) => {
+    const dash = name.indexOf('-');
+    return dash > 0 ? leftovers.get(name.slice(0, dash)) : undefined;
+  };
   const crds = expectStatus(
     await client.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'),
     'listing CRDs',
@@ -198,8 +213,9 @@ export async function removeTenantSpace(client: UpstreamApi, tenantId: string): 
     404,
   );
   for (const crd of crds.body?.items ?? []) {
-    if (!hasPrefix(tenant, String(crd.spec?.group ?? ''))) continue;
-    leftovers.push(`customresourcedefinitions/${crd.metadata.name}`);
+    const owner = ownerOf(String(crd.spec?.group ?? ''));
+    if (!owner) continue;
+    owner.add(`customresourcedefinitions/${crd.metadata.name}`);
     if (!crd.metadata.deletionTimestamp)
       await remove(client, `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
   }
@@ -208,12 +224,13 @@ export async function removeTenantSpace(client: UpstreamApi, tenantId: string): 
     if (list.status !== 200) continue;
     for (const object of list.body?.items ?? []) {
       const name: string = object.metadata?.name ?? '';
-      if (!hasPrefix(tenant, name)) continue;
-      leftovers.push(`${path.split('/').pop()}/${name}`);
+      const owner = ownerOf(name);
+      if (!owner) continue;
+      owner.add(`${path.split('/').pop()}/${name}`);
       if (!object.metadata.deletionTimestamp) await remove(client, `${path}/${encodeURIComponent(name)}`);
     }
   }
-  return [...new Set(leftovers)];
+  return new Map([...leftovers].map(([id, left]) => [id, [...left]]));
 }
 
 async function remove(client: UpstreamApi, path: string): Promise<void> {

@@ -233,6 +233,25 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
     });
   });
 
+  it("refuses eviction flags Karmada's validation refuses, before it starts anything", async () => {
+    const refused = async (args: string[]) => (await run(['serve', ...args])).stderr;
+    expect(await refused(['--resource-eviction-rate=-1'])).to.equal(
+      'paddock: --resource-eviction-rate must be non-negative (0 pauses eviction), got "-1"\n',
+    );
+    expect(await refused(['--no-execute-taint-eviction-purge-mode', 'Never'])).to.equal(
+      'paddock: --no-execute-taint-eviction-purge-mode must be Gracefully or Directly, got "Never"\n',
+    );
+    expect(await refused(['--unhealthy-cluster-threshold', '1.5'])).to.equal(
+      'paddock: --unhealthy-cluster-threshold must be a share from 0 to 1, got "1.5"\n',
+    );
+    expect(await refused(['--rate-limiter-qps', '0'])).to.equal(
+      'paddock: --rate-limiter-qps must be a positive number, got "0"\n',
+    );
+    expect(await refused(['--graceful-eviction-timeout', 'soon'])).to.match(
+      /^paddock: --graceful-eviction-timeout must be a duration from 0 such as 100ms, 30s or 5m, got "soon"\n$/,
+    );
+  });
+
   it('refuses a --watch-flush-interval that is not a duration from 0 to 10s', async () => {
     for (const value of ['soon', '11s', '1.5', '5m'])
       expect(await run(['serve', '--watch-flush-interval', value])).to.deep.equal({
