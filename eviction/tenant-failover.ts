@@ -39,6 +39,8 @@ export interface EvictionTask {
   message?: string;
   producer: string;
   creationTimestamp: string;
+  /** Karmada's per-task grace period; absent: `--graceful-eviction-timeout`. */
+  gracePeriodSeconds?: number | null;
   toCluster?: string;
   replayComplete?: boolean;
 }
@@ -131,7 +133,8 @@ export class TenantFailover {
         throw err;
       }
       for (const task of tasksOf(tenant)) {
-        if (tenant.status?.cluster === task.fromCluster || !this.due(task)) continue;
+        if (tenant.status?.cluster === task.fromCluster) continue;
+        if (!purgeDue(task, this.options.clock.now(), this.options.gracefulEvictionTimeoutMs)) continue;
         due.set(task.fromCluster, [...(due.get(task.fromCluster) ?? []), tenantId]);
       }
     }
@@ -166,20 +169,6 @@ export class TenantFailover {
     this.options.log(`tenant ${tenantId}: purged from ${from} (${mode})`);
   }
 
-  private due(task: EvictionTask): boolean {
-    switch (task.purgeMode) {
-      case 'Directly':
-        return true;
-      case 'Gracefully':
-        return (
-          task.replayComplete === true ||
-          this.options.clock.now() >= Date.parse(task.creationTimestamp) + this.options.gracefulEvictionTimeoutMs
-        );
-      case 'Never':
-        return false;
-    }
-  }
-
   /** A task per cluster left, as Karmada keeps one per evicted cluster: a repeated eviction finds it there. */
   private async addTask(tenantId: string, task: EvictionTask): Promise<void> {
     await mutate(
@@ -212,6 +201,26 @@ export class TenantFailover {
 
   private timestamp(): string {
     return new Date(this.options.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+}
+
+/**
+ * Whether a task's old cluster is to be purged now — Karmada's graceful eviction controller's rule
+ * for dropping a task (pkg/controllers/gracefuleviction): Directly at once; Gracefully once the
+ * tenant runs whole on its new cluster (the replay created everything: Karmada's "every scheduled
+ * cluster reports healthy") or once its grace period is over (the task's `gracePeriodSeconds`, else
+ * `--graceful-eviction-timeout`); Never, never.
+ */
+export function purgeDue(task: EvictionTask, nowMs: number, gracefulEvictionTimeoutMs: number): boolean {
+  switch (task.purgeMode) {
+    case 'Directly':
+      return true;
+    case 'Gracefully': {
+      const graceMs = task.gracePeriodSeconds != null ? task.gracePeriodSeconds * 1000 : gracefulEvictionTimeoutMs;
+      return task.replayComplete === true || nowMs > Date.parse(task.creationTimestamp) + graceMs;
+    }
+    case 'Never':
+      return false;
   }
 }
 

@@ -1,5 +1,6 @@
 /**
- * Failover end to end: three devclusters, 30 tenants on member1, member1 stopped. Ready turns
+ * Failover end to end: three devclusters (member1 a process of its own), 30 tenants on member1,
+ * member1's process killed. Ready turns
  * False with Karmada's reason and taints; with an admin's NoExecute taint (`paddock cluster
  * taint`) the taint manager moves the tenants at the set rate — none at rate 0, all once a rate
  * is set — each with its objects replayed on member2 or member3, where kubectl finds them; open
@@ -17,6 +18,7 @@ import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually, sleep, waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
+import { startDevclusterProcess, stopProcess, type ServerProcess } from '../../bench/harness/processes.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
 
@@ -36,13 +38,14 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
   this.timeout(240_000);
   let work: { dir: string; remove(): Promise<void> };
   const members = new Map<string, DevCluster>();
+  let member1: ServerProcess;
   let member1Port: string;
   let gateway: Gateway;
   let admin: ApiClient;
   const tenants = new Map<string, { api: ApiClient; kubeconfigPath: string }>();
 
-  const startMember = (name: string, listen = '127.0.0.1:0') =>
-    startDevCluster({ name, listen, dataDir: `${work.dir}/${name}` });
+  const startMember = (name: string) =>
+    startDevCluster({ name, listen: '127.0.0.1:0', dataDir: `${work.dir}/${name}` });
   const metric = async (name: string, labels: string) => {
     const line = (await admin.request('GET', '/metrics')).text
       .split('\n')
@@ -67,14 +70,18 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
 
   before(async function () {
     work = await makeTempDir('failover');
-    for (const name of ['member1', 'member2', 'member3']) members.set(name, await startMember(name));
-    member1Port = new URL(members.get('member1')!.url).port;
+    member1 = await startDevclusterProcess(`${work.dir}/member1`);
+    member1Port = new URL(member1.url).port;
+    for (const name of ['member2', 'member3']) members.set(name, await startMember(name));
     gateway = await startGateway({
       listen: '127.0.0.1:0',
       dataDir: `${work.dir}/gateway`,
-      upstreams: await Promise.all(
-        [...members].map(async ([name, m]) => ({ name, kubeconfig: await readFile(m.kubeconfigPath, 'utf8') })),
-      ),
+      upstreams: [
+        { name: 'member1', kubeconfig: await readFile(member1.kubeconfigPath, 'utf8') },
+        ...(await Promise.all(
+          [...members].map(async ([name, m]) => ({ name, kubeconfig: await readFile(m.kubeconfigPath, 'utf8') })),
+        )),
+      ],
       clusterStatusUpdateFrequencyMs: 300,
       clusterFailureThresholdMs: 1000,
       clusterSuccessThresholdMs: 1000,
@@ -133,6 +140,7 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
     admin?.close();
     await gateway?.stop();
     for (const member of members.values()) await member.stop();
+    if (member1) await stopProcess(member1.child);
     await work?.remove();
   });
 
@@ -140,9 +148,11 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
     expect(new Set(await placements())).to.deep.equal(new Set(['member1']));
   });
 
-  it('turns member1 Ready False when it stops, and taints it not-ready NoSchedule', async () => {
-    await members.get('member1')!.stop();
-    members.delete('member1');
+  it('turns member1 Ready False when its process is killed, and taints it not-ready NoSchedule', async () => {
+    member1.child.kill('SIGKILL');
+    await new Promise((resolve) =>
+      member1.child.exitCode !== null ? resolve(undefined) : member1.child.once('exit', resolve),
+    );
     await waitUntil('member1 not Ready', async () => (await ready('member1'))?.status === 'False', {
       timeout: 20_000,
     });
@@ -246,11 +256,11 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
   });
 
   it('purges the tenants from member1 once it is back, but for the one whose purge mode is Never', async () => {
-    members.set('member1', await startMember('member1', `127.0.0.1:${member1Port}`));
-    const member1 = RestClient.fromKubeconfig(await readFile(members.get('member1')!.kubeconfigPath, 'utf8'));
+    member1 = await startDevclusterProcess(`${work.dir}/member1`, `127.0.0.1:${member1Port}`);
+    const client = RestClient.fromKubeconfig(await readFile(member1.kubeconfigPath, 'utf8'));
     try {
       const leftOn1 = async () =>
-        ((await member1.request('GET', '/api/v1/namespaces')).body?.items ?? [])
+        ((await client.request('GET', '/api/v1/namespaces')).body?.items ?? [])
           .map((ns: { metadata: { name: string } }) => ns.metadata.name.slice(0, 6))
           .filter((prefix: string) => ids.includes(prefix));
       expect(new Set(await leftOn1()).size, 'every tenant was still there').to.equal(TENANT_COUNT);
@@ -264,7 +274,7 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
       expect(await tasks(ids[0])).to.deep.equal([]);
       expect((await tasks(NEVER)).map((t: { purgeMode: string }) => t.purgeMode)).to.deep.equal(['Never']);
     } finally {
-      member1.close();
+      client.close();
     }
   });
 
