@@ -30,6 +30,17 @@ export function tenantAdminUser(tenantId: string): string {
  * administrator), and the grants that binding means in each namespace (tenant-grants.ts). Every
  * step tolerates "already exists", so running it again finishes what a crash interrupted.
  */
+/** What ensureTenantSpace makes, as `resource/namespace/name` (namespace '' for cluster-scoped): a replay need not send them again. */
+export function tenantSpaceObjects(tenantId: string): Set<string> {
+  const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
+  const made = new Set(namespaces.map((name) => `namespaces//${name}`));
+  made.add(`clusterroles//${adminRole(tenantId).metadata.name}`);
+  made.add(`clusterrolebindings//${adminBinding(tenantId).metadata.name}`);
+  for (const grant of desiredGrants(tenantId, [adminBinding(tenantId)], namespaces).values())
+    made.add(`rolebindings/${grant.metadata.namespace}/${grant.metadata.name}`);
+  return made;
+}
+
 export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): Promise<void> {
   const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
   // Nothing here depends on anything else here (a binding may name a role not yet made), so all of it goes at once.
