@@ -147,11 +147,26 @@ function validateTaints(taints: any[]): Cause[] {
   return causes;
 }
 
+/**
+ * Karmada's MutateClusterTaints (its registry's Canonicalize and its webhook): a NoExecute taint
+ * added without `timeAdded` gets now, since tolerationSeconds count from it and a taint without it
+ * would be tolerated for ever.
+ */
+function stampNoExecuteTaints(cluster: ApiObject): void {
+  const taints: unknown = cluster.spec?.taints;
+  if (!Array.isArray(taints)) return;
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  for (const taint of taints as { effect?: unknown; timeAdded?: unknown }[])
+    if (taint?.effect === 'NoExecute' && !taint.timeAdded) taint.timeAdded = now;
+}
+
 /** Status is the cluster status controller's (the status subresource keeps clients off it). */
 export const clusterStrategy: Strategy = {
   prepareForCreate: (cluster) => {
     delete cluster.status;
+    stampNoExecuteTaints(cluster);
   },
+  prepareForUpdate: (cluster) => stampNoExecuteTaints(cluster),
   validateName: validateClusterName,
   validate: (cluster) => validateCluster(cluster),
 };

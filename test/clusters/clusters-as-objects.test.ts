@@ -95,6 +95,36 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
     expect(secret.type).to.equal('Opaque');
   });
 
+  it("stamps a NoExecute taint an admin adds without timeAdded, as Karmada's webhook does; NoSchedule ones stay as given", async () => {
+    const patch = {
+      spec: {
+        taints: [
+          { key: 'outage', effect: 'NoExecute' },
+          { key: 'spare', effect: 'NoSchedule' },
+        ],
+      },
+    };
+    await admin.ok(['patch', 'cluster', 'member1', '--type', 'merge', '-p', JSON.stringify(patch)]);
+    try {
+      const taints = (await api.request('GET', `${CLUSTERS}/member1`)).body.spec.taints as Record<string, string>[];
+      expect(taints.map((t) => [t.key, t.effect, t.timeAdded === undefined])).to.deep.equal([
+        ['outage', 'NoExecute', false],
+        ['spare', 'NoSchedule', true],
+      ]);
+      expect(Date.parse(taints[0].timeAdded)).to.be.closeTo(Date.now(), 60_000);
+    } finally {
+      await admin.ok([
+        'patch',
+        'cluster',
+        'member1',
+        '--type',
+        'json',
+        '-p',
+        '[{"op":"remove","path":"/spec/taints"}]',
+      ]);
+    }
+  });
+
   it('registers a second cluster from a Secret and a Cluster made with kubectl: Ready with its APIs, tenants placed there, known to every replica', async () => {
     member2 = await startDevCluster({ name: 'member2', listen: '127.0.0.1:0', dataDir: `${dir}/member2` });
     const credentials = parseKubeconfig(await readFile(member2.kubeconfigPath, 'utf8'));
