@@ -17,7 +17,7 @@ import { gracefulEvictionRateLimiter } from '../eviction/rate-limiters.js';
 import { withClusters, type ClustersEnvironment } from './harness/clusters-environment.js';
 import type { BenchOptions } from './harness/environment.js';
 import { cpuSeconds } from './harness/process-stats.js';
-import { progress, saveResults } from './harness/results.js';
+import { printProfiles, progress, saveResults } from './harness/results.js';
 import { sleep } from './harness/sleep.js';
 import { printTable } from './table.js';
 
@@ -51,10 +51,11 @@ export async function benchEviction(options: BenchOptions): Promise<number> {
         { rate: 50, tenants: 301 },
       ];
   const results: PacingResult[] = [];
+  const profiles: string[] = [];
   let failures = 0;
   for (const size of cases) {
     progress(`${size.tenants} tenants at ${size.rate}/s`);
-    const { result } = await withClusters(options, 2, (env) => drain(env, size), [
+    const { result, run } = await withClusters(options, 2, (env) => drain(env, size), [
       '--enable-no-execute-taint-eviction',
       '--resource-eviction-rate',
       String(size.rate),
@@ -71,6 +72,7 @@ export async function benchEviction(options: BenchOptions): Promise<number> {
     ]);
     if (result.moved < size.tenants) failures += size.tenants - result.moved;
     results.push(result);
+    profiles.push(...run.cpuProfiles);
   }
   progress('the queue alone: 50/s, 16 workers, each move a 100 ms wait');
   const queueAlone = await paceQueueAlone(50, options.quick ? 51 : 501, 16, 100);
@@ -93,7 +95,8 @@ export async function benchEviction(options: BenchOptions): Promise<number> {
   process.stdout.write(
     `\nthe eviction queue alone, in this process (its real clock, Karmada's limiter at ${queueAlone.rate}/s, ${queueAlone.workers} workers, each reconcile ${queueAlone.reconcileMs} ms of waiting): ${queueAlone.items} starts kept ${queueAlone.keptRate.toFixed(3)}/s, error ${(queueAlone.error * 100).toFixed(2)}%\n`,
   );
-  await saveResults('eviction', { quick: options.quick, cases: results, queueAlone });
+  await saveResults('eviction', { quick: options.quick, cases: results, queueAlone, cpuProfiles: profiles });
+  await printProfiles(profiles);
   return failures;
 }
 
