@@ -26,6 +26,7 @@ const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
+type Json = Record<string, any>;
 const TENANT_COUNT = 30;
 const RATE = 5;
 
@@ -219,6 +220,14 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
       expect([settings.status, settings.body?.data], id).to.deep.equal([200, { owner: id }]);
       const token = await api.request('GET', '/api/v1/namespaces/app/secrets/token');
       expect(Buffer.from(token.body?.data?.token ?? '', 'base64').toString(), id).to.equal(`t-${id}`);
+      // Isolation across the move: everything the tenant lists across its namespaces is its own.
+      const everything = await api.request('GET', '/api/v1/configmaps');
+      const text = `${everything.text}${(await api.request('GET', '/api/v1/secrets')).text}`;
+      const others = ids.filter((other) => other !== id && text.includes(other));
+      expect(others, `${id} sees other tenants' objects`).to.deep.equal([]);
+      expect(
+        everything.body.items.filter((cm: Json) => cm.metadata.name === 'settings').map((cm: Json) => cm.data.owner),
+      ).to.deep.equal([id]);
     }
     const kubectl = await Kubectl.create(tenants.get(ids[3])!.kubeconfigPath);
     try {
