@@ -31,7 +31,8 @@ type CachedVerb = 'get' | 'list' | 'watch';
 /**
  * Whether the cache answers this request: a get, list or watch of a namespaced resource cached
  * for tenants on the tenant's cluster, asking nothing the cache cannot answer as kube-apiserver
- * would (`resourceVersionMatch=Exact`, a streamed list's `sendInitialEvents`, a v1beta1 Table).
+ * would (`resourceVersionMatch=Exact`, a streamed list's `sendInitialEvents`, a v1beta1 Table, a
+ * resourceVersion that is not a number).
  */
 export function readsFromCache(r: TenantRequest): boolean {
   const cache = r.services.cache;
@@ -39,6 +40,8 @@ export function readsFromCache(r: TenantRequest): boolean {
   if (!cache || r.method !== 'GET' || !isCachedVerb(t.info.verb) || t.info.subresource !== '' || !t.namespaced)
     return false;
   if (t.query.get('resourceVersionMatch') === 'Exact' || t.query.has('sendInitialEvents')) return false;
+  // A resourceVersion that is not a revision is the cluster's to refuse (400), in its own words.
+  if (!/^\d*$/.test(t.query.get('resourceVersion') ?? '')) return false;
   if (wantsTable(r.req.headers.accept) === 'v1beta1') return false;
   const token = t.query.get('continue');
   if (token && token.startsWith(CACHE_TOKEN)) return true;

@@ -515,6 +515,18 @@ describe('gateway: tenant reads from the cache (three replicas on etcd, one forw
     }
   });
 
+  it("a resourceVersion that is not a number gets the cluster's 400, for a list and a watch, as forwarding does", async () => {
+    for (const query of ['resourceVersion=abc', 'resourceVersion=-5', 'watch=1&resourceVersion=abc&timeoutSeconds=1']) {
+      const path = `/api/v1/namespaces/apps/configmaps?${query}`;
+      const [cached, forwarded] = await Promise.all([
+        alice.api.b.request('GET', path),
+        alice.api.f.request('GET', path),
+      ]);
+      expect([cached.status, cached.body?.reason], query).to.deep.equal([400, 'BadRequest']);
+      expect(cached.body?.message, query).to.equal(forwarded.body?.message);
+    }
+  });
+
   it('an HTTP/1.0 watch gets its events as plain lines, without chunked framing', async () => {
     const socket = await rawTlsRequest(
       alice.kubeconfig.b,
