@@ -207,3 +207,15 @@ export function parseVerb(
   const parsed = parseCommand(spec, rest, (text) => print(text.trimEnd()));
   return parsed && { verb, spec, values: parsed.values, positionals: parsed.positionals };
 }
+
+/** Rows printed as kubectl prints a table: each column as wide as its widest cell, three spaces apart. */
+export function printColumns(rows: readonly string[][], out: (line: string) => void): void {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const row of rows)
+    out(
+      row
+        .map((cell, i) => cell.padEnd(widths[i] + 3))
+        .join('')
+        .trimEnd(),
+    );
+}

@@ -13,7 +13,7 @@ import {
 import type { ClusterTaint } from '../eviction/tolerations.js';
 import { TENANT_GROUP, TENANT_VERSION } from '../tenants/tenant-resource.js';
 import { CLUSTER_HELP, CLUSTER_VERBS, clusterVerbHelp } from './cli-commands.js';
-import { parseVerb, UsageError } from './cli-usage.js';
+import { parseVerb, printColumns, UsageError } from './cli-usage.js';
 
 const CLUSTERS = `/apis/${CLUSTER_GROUP}/${CLUSTER_VERSION}/clusters`;
 const TENANTS = `/apis/${TENANT_GROUP}/${TENANT_VERSION}/tenants`;
@@ -79,14 +79,7 @@ async function list(client: RestClient, out: (line: string) => void): Promise<nu
       humanDuration(Date.now() - Date.parse(c.metadata.creationTimestamp)),
     ]),
   ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const row of rows)
-    out(
-      row
-        .map((cell, i) => cell.padEnd(widths[i] + 3))
-        .join('')
-        .trimEnd(),
-    );
+  printColumns(rows, out);
   return 0;
 }
 

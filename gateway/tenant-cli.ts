@@ -5,7 +5,7 @@ import { RestClient, type RestResponse } from '../apiserver/client/rest-client.j
 import { humanDuration } from '../apiserver/table/duration.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_GROUP, TENANT_VERSION } from '../tenants/tenant-resource.js';
 import { TENANT_HELP, TENANT_VERBS, TIMEOUT_FLAG, tenantVerbHelp } from './cli-commands.js';
-import { parseVerb } from './cli-usage.js';
+import { parseVerb, printColumns } from './cli-usage.js';
 
 const TENANTS = `/apis/${TENANT_GROUP}/${TENANT_VERSION}/tenants`;
 
@@ -100,14 +100,7 @@ async function list(client: RestClient, out: (line: string) => void): Promise<nu
       humanDuration(Date.now() - Date.parse(t.metadata.creationTimestamp)),
     ]),
   ];
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const row of rows)
-    out(
-      row
-        .map((cell, i) => cell.padEnd(widths[i] + 3))
-        .join('')
-        .trimEnd(),
-    );
+  printColumns(rows, out);
   return 0;
 }
 
