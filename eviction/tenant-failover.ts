@@ -75,14 +75,14 @@ export class TenantFailover {
     const tenant = await this.options.tenants.get('', tenantId);
     if (tenant.metadata.deletionTimestamp || tenant.status?.cluster !== from) return;
     const purgeMode = purgeModeOf(tenant, this.options.defaultPurgeMode);
-    await this.addTask(tenantId, {
+    const tasked = await this.addTask(tenantId, {
       fromCluster: from,
       purgeMode,
       reason: EVICTION_REASON_TAINT_UNTOLERATED,
       producer: EVICTION_PRODUCER_TAINT_MANAGER,
       creationTimestamp: this.timestamp(),
     });
-    const avoid = new Set([from, ...tasksOf(await this.options.tenants.get('', tenantId)).map((t) => t.fromCluster)]);
+    const avoid = new Set(tasked);
     const target = placeTenant(this.options.clusters(), tenant.spec, this.options.load(), avoid);
     if (!target) throw new Error(`no Ready cluster the tenant tolerates and its affinity allows, besides ${from}`);
     await ensureTenantSpace(target.client, tenantId);
@@ -157,14 +157,14 @@ export class TenantFailover {
   }
 
   private async dropTask(tenantId: string, from: string): Promise<void> {
-    let mode = '';
+    let mode: string | undefined;
     await mutate(
       this.options.tenants,
       '',
       tenantId,
       (stored) => {
         const tasks = tasksOf(stored);
-        mode = tasks.find((task) => task.fromCluster === from)?.purgeMode ?? '';
+        mode = tasks.find((task) => task.fromCluster === from)?.purgeMode;
         const kept = tasks.filter((task) => task.fromCluster !== from);
         if (kept.length === tasks.length) return false;
         stored.status = { ...stored.status, evictionTasks: kept };
@@ -172,22 +172,30 @@ export class TenantFailover {
       },
       { subresource: 'status' },
     );
-    this.options.log(`tenant ${tenantId}: purged from ${from} (${mode})`);
+    // Another pass (or leader) may have dropped it first: said once, by whoever dropped it.
+    if (mode !== undefined) this.options.log(`tenant ${tenantId}: purged from ${from} (${mode})`);
   }
 
-  /** A task per cluster left, as Karmada keeps one per evicted cluster: a repeated eviction finds it there. */
-  private async addTask(tenantId: string, task: EvictionTask): Promise<void> {
+  /**
+   * A task per cluster left, as Karmada keeps one per evicted cluster: a repeated eviction finds it
+   * there. Returns the clusters of the tenant's tasks, this one among them.
+   */
+  private async addTask(tenantId: string, task: EvictionTask): Promise<string[]> {
+    let clusters = [task.fromCluster];
     await mutate(
       this.options.tenants,
       '',
       tenantId,
       (stored) => {
-        if (tasksOf(stored).some((t) => t.fromCluster === task.fromCluster)) return false;
-        stored.status = { ...stored.status, evictionTasks: [...tasksOf(stored), task] };
+        const tasks = tasksOf(stored);
+        clusters = [...new Set([...tasks.map((t) => t.fromCluster), task.fromCluster])];
+        if (tasks.some((t) => t.fromCluster === task.fromCluster)) return false;
+        stored.status = { ...stored.status, evictionTasks: [...tasks, task] };
         return true;
       },
       { subresource: 'status' },
     );
+    return clusters;
   }
 
   /** The cached objects that may be the tenant's: a namespaced resource's or a Namespace's keys start with its prefix (a run of the key order), anything else is looked at whole. */
