@@ -12,7 +12,7 @@ import { placeTenant } from './placement.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
 import { TENANTS_PREFIX } from './tenant-roster.js';
 import type { UpstreamCluster } from './upstream-clusters.js';
-import { watchSpaceDeletions } from './space-deletions.js';
+import { TenantSpaceInformers } from './tenant-space-informers.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace, tenantAdminUser } from './upstream-space.js';
 import { detach } from '../apiserver/process-faults.js';
 
@@ -59,6 +59,8 @@ export class TenantController {
   private readonly placed = new Map<string, string>();
   /** The Active tenants, from the watch: whose spaces the heal pass looks after. */
   private readonly active = new Set<string>();
+  /** Per cluster, the tenants whose space there is to be healed at the next pass. */
+  private readonly toHeal = new Map<string, Set<string>>();
   /** Tenants not placed yet (no cluster qualified): looked at again whenever a cluster changes. */
   private readonly unplaced = new Set<string>();
   private readonly queue = new Set<string>();
@@ -128,7 +130,11 @@ export class TenantController {
   /** Records where the tenant lives, for placing the next ones, and whether it is Active; returns its name. */
   private follow(tenant: ApiObject): string {
     const cluster = tenant.status?.cluster;
-    if (typeof cluster === 'string') this.placed.set(tenant.metadata.name, cluster);
+    if (typeof cluster === 'string') {
+      this.placed.set(tenant.metadata.name, cluster);
+      // Turned Active, moved, or anything else: its space is looked at in the next heal pass.
+      this.dirty(cluster).add(tenant.metadata.name);
+    }
     if (tenant.status?.phase === 'Active' && !tenant.metadata.deletionTimestamp) this.active.add(tenant.metadata.name);
     else this.active.delete(tenant.metadata.name);
     if (typeof cluster !== 'string' && !tenant.metadata.deletionTimestamp) this.unplaced.add(tenant.metadata.name);
@@ -137,59 +143,80 @@ export class TenantController {
   }
 
   /**
-   * The tenant's space heals: a tenant (or anyone) deleting its cluster-admin role or binding,
-   * or a grant in one of its namespaces, has it back at once (a watch of deletions upstream) or
-   * at the latest within one interval (the periodic pass, for what a broken watch missed). One
-   * pass per cluster reads four lists, whatever the number of tenants.
+   * The tenant's space heals: a tenant (or anyone) deleting its cluster-admin role or binding, or a
+   * grant in one of its namespaces, has it back at once; any other change to what its space is made
+   * of (an edited grant, a new namespace or binding, a live binding from before bindings were
+   * dormant) is healed at the next pass, at most one interval later, as is a tenant that turned
+   * Active or moved. Each cluster's spaces are followed by informers (tenant-space-informers.ts),
+   * so a pass reads nothing from the cluster and looks only at the tenants something happened to.
    */
   private async healWhileLeading(signal: AbortSignal): Promise<void> {
     const interval = this.options.healIntervalMs ?? 3000;
     let wake: (() => void) | undefined;
     let woken = false;
-    const deleted = () => {
+    const changed = (cluster: string) => (tenantId: string, deleted: boolean) => {
+      this.dirty(cluster).add(tenantId);
+      if (!deleted) return;
       woken = true;
       wake?.();
     };
-    // One watch of deletions per cluster client, started as clusters are registered and ended when they go.
-    const watches = new Map<RestClient, { abort: AbortController; done: Promise<void> }>();
+    // Informers per cluster, started as clusters are registered and stopped when they go (or the client changes).
+    const informers = new Map<string, { client: RestClient; spaces: TenantSpaceInformers }>();
     const followClusters = () => {
-      const current = new Set(this.options.clusters().map((cluster) => cluster.client));
-      for (const [client, watch] of watches)
-        if (!current.has(client)) {
-          watch.abort.abort();
-          watches.delete(client);
+      const current = new Map(this.options.clusters().map((cluster) => [cluster.name, cluster.client]));
+      for (const [name, followed] of informers)
+        if (current.get(name) !== followed.client) {
+          followed.spaces.stop();
+          informers.delete(name);
         }
-      for (const client of current)
-        if (!watches.has(client)) {
-          const abort = new AbortController();
-          const done = watchSpaceDeletions(client, deleted, AbortSignal.any([signal, abort.signal]));
-          watches.set(client, { abort, done });
+      for (const [name, client] of current)
+        if (!informers.has(name)) {
+          const spaces = new TenantSpaceInformers(client, changed(name));
+          spaces.run();
+          informers.set(name, { client, spaces });
         }
     };
     signal.addEventListener('abort', () => wake?.(), { once: true });
-    while (!signal.aborted && !this.stopped) {
-      followClusters();
-      await new Promise<void>((resolve) => {
-        if (woken) return resolve();
-        const timer = setTimeout(resolve, interval);
-        wake = () => (clearTimeout(timer), resolve());
-      });
-      wake = undefined;
-      woken = false;
-      if (signal.aborted || this.stopped) return;
-      await Promise.all(
-        this.options.clusters().map(async (cluster) => {
-          // A cluster that is not Ready would only time out; its tenants are healed once it is back.
-          if (clusterReadyStatus(cluster.cluster) !== 'True') return;
-          const tenants = [...this.active].filter((name) => this.placed.get(name) === cluster.name);
-          if (!tenants.length) return;
-          await healTenantSpaces(cluster.client, tenants).catch((err: Error) =>
-            process.stderr.write(`tenant controller: healing on ${cluster.name}: ${err.message}\n`),
-          );
-        }),
-      );
+    try {
+      while (!signal.aborted && !this.stopped) {
+        followClusters();
+        await new Promise<void>((resolve) => {
+          if (woken) return resolve();
+          const timer = setTimeout(resolve, interval);
+          wake = () => (clearTimeout(timer), resolve());
+        });
+        wake = undefined;
+        woken = false;
+        if (signal.aborted || this.stopped) return;
+        await Promise.all(
+          this.options.clusters().map(async (cluster) => {
+            const spaces = informers.get(cluster.name)?.spaces;
+            // A cluster that is not Ready would only time out, and a view behind its cluster could
+            // undo what it has not seen: its tenants wait, still marked, until both are right.
+            if (!spaces?.isCurrent() || clusterReadyStatus(cluster.cluster) !== 'True') return;
+            const marked = this.dirty(cluster.name);
+            const tenants = [...marked].filter(
+              (name) => this.active.has(name) && this.placed.get(name) === cluster.name,
+            );
+            marked.clear();
+            if (!tenants.length) return;
+            await healTenantSpaces(cluster.client, spaces, tenants).catch((err: Error) => {
+              for (const name of tenants) marked.add(name);
+              process.stderr.write(`tenant controller: healing on ${cluster.name}: ${err.message}\n`);
+            });
+          }),
+        );
+      }
+    } finally {
+      for (const { spaces } of informers.values()) spaces.stop();
     }
-    await Promise.all([...watches.values()].map((watch) => watch.done));
+  }
+
+  /** The tenants of a cluster to be healed at the next pass. */
+  private dirty(cluster: string): Set<string> {
+    let marked = this.toHeal.get(cluster);
+    if (!marked) this.toHeal.set(cluster, (marked = new Set()));
+    return marked;
   }
 
   private enqueue(name: string): void {

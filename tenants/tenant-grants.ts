@@ -12,7 +12,7 @@
  * authorized by the gateway and sent with the gateway's credentials (gateway/tenant-authorizer.ts).
  *
  * The gateway syncs a tenant's grants when it writes a binding or a namespace; the tenant
- * controller re-syncs every tenant periodically, which heals deleted or edited grants.
+ * controller heals deleted or edited grants as its informers see them (upstream-space.ts).
  */
 import { expectStatus, type RestResponse } from '../apiserver/client/rest-client.js';
 import type { Json } from '../apiserver/json.js';

@@ -2,14 +2,8 @@ import { expectStatus } from '../apiserver/client/rest-client.js';
 import { addPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
-import {
-  applyGrants,
-  desiredGrants,
-  existingGrants,
-  listClusterRoleBindings,
-  tenantNamespacesUpstream,
-  type UpstreamApi,
-} from './tenant-grants.js';
+import { applyGrants, desiredGrants, type UpstreamApi } from './tenant-grants.js';
+import type { TenantSpaceView } from './tenant-space-informers.js';
 
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
 
@@ -97,46 +91,26 @@ export function adminBinding(tenantId: string) {
 }
 
 /**
- * Heals the spaces of the given (Active) tenants on one cluster in one pass of four lists: a
- * deleted `<tid>-cluster-admin` role or binding is made again, a live binding of the tenant's
- * (made before bindings were dormant) is made dormant, and every tenant's grants are made right.
- * Returns how many writes it made.
+ * Heals the spaces of the given (Active) tenants on one cluster, from what `view` holds of it (the
+ * cluster's informers: tenant-space-informers.ts): a deleted `<tid>-cluster-admin` role or binding
+ * is made again, a live binding of the tenant's (made before bindings were dormant) is made
+ * dormant, and every tenant's grants are made right. Returns how many writes it made.
  */
-export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly string[]): Promise<number> {
-  const [bindings, roles, namespaces, grants] = await Promise.all([
-    listClusterRoleBindings(client),
-    // A promise like the others: an `await` here would leave them unawaited when it throws.
-    client
-      .request('GET', `${RBAC_V1}/clusterroles`)
-      .then(
-        (res): { metadata?: { name?: string } }[] => expectStatus(res, 'listing clusterroles', 200).body?.items ?? [],
-      ),
-    tenantNamespacesUpstream(client),
-    existingGrants(client),
-  ]);
-  const roleNames = new Set<string>(roles.map((role) => String(role.metadata?.name)));
-  // Grouped once: filtering every list for each tenant made a pass over 10,000 tenants quadratic
-  // (seconds of CPU per pass, the gateway busy with nothing else).
-  const bindingsByTenant = groupByTenant(bindings, (binding) => String(binding.metadata?.name));
-  const namespacesByTenant = groupByTenant(namespaces, (name) => name);
-  const grantsByTenant = new Map<string, Map<string, Record<string, any>>>();
-  for (const [key, grant] of grants) {
-    const owner = grant.metadata?.labels?.[TENANT_LABEL];
-    if (typeof owner !== 'string') continue;
-    const mine = grantsByTenant.get(owner) ?? new Map<string, Record<string, any>>();
-    mine.set(key, grant);
-    grantsByTenant.set(owner, mine);
-  }
+export async function healTenantSpaces(
+  client: UpstreamApi,
+  view: TenantSpaceView,
+  tenantIds: readonly string[],
+): Promise<number> {
   const counts = await Promise.all(
     tenantIds.map(async (tenantId) => {
       let writes = 0;
       const tenant = tenantPrefix(tenantId);
       if (
-        !roleNames.has(addPrefix(tenant, TENANT_ADMIN_ROLE)) &&
+        !view.hasClusterRole(addPrefix(tenant, TENANT_ADMIN_ROLE)) &&
         (await create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)))
       )
         writes++;
-      const own = [...(bindingsByTenant.get(tenantId) ?? [])];
+      const own = [...view.clusterRoleBindingsOf(tenantId)];
       if (!own.some((binding) => binding.metadata.name === addPrefix(tenant, TENANT_ADMIN_ROLE))) {
         const made = adminBinding(tenantId);
         if (await create(client, `${RBAC_V1}/clusterrolebindings`, made)) writes++;
@@ -148,8 +122,11 @@ export async function healTenantSpaces(client: UpstreamApi, tenantIds: readonly 
         own[index] = await makeDormant(client, tenantId, binding, role);
         writes++;
       }
-      const mine = grantsByTenant.get(tenantId) ?? new Map<string, Record<string, any>>();
-      writes += await applyGrants(client, desiredGrants(tenantId, own, namespacesByTenant.get(tenantId) ?? []), mine);
+      writes += await applyGrants(
+        client,
+        desiredGrants(tenantId, own, view.namespacesOf(tenantId)),
+        view.grantsOf(tenantId),
+      );
       return writes;
     }),
   );
@@ -274,19 +251,4 @@ async function clusterScopedCollections(client: UpstreamApi): Promise<string[]> 
     }
   }
   return paths;
-}
-
-/** Upstream names by the tenant whose prefix they carry (`<tid>-…`, a tenant id has no `-`); others left out. */
-function groupByTenant<T>(items: readonly T[], nameOf: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const name = nameOf(item);
-    const dash = name.indexOf('-');
-    if (dash <= 0 || dash === name.length - 1) continue;
-    const tenantId = name.slice(0, dash);
-    const group = groups.get(tenantId) ?? [];
-    group.push(item);
-    groups.set(tenantId, group);
-  }
-  return groups;
 }

@@ -9,6 +9,7 @@ import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { parseKubeconfig } from '../../certs/index.js';
 import { impersonation } from '../../gateway/tenant-credentials.js';
+import { dormantRoleName } from '../../translate/kinds/rbac.js';
 import type { ApiClient } from '../support/api-client.js';
 import type { Kubectl } from '../support/kubectl.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
@@ -214,6 +215,51 @@ describe('adversarial: least privilege upstream', function () {
         ).status,
       ],
       (statuses) => expect(statuses).to.deep.equal([200, 200]),
+    );
+  });
+
+  it('the tenant\u2019s space heals what is changed behind its back too: an edited grant, a live binding, a stale grant', async () => {
+    // One after the other, each healed before the next: each must be seen by the heal pass itself, not found by a pass another change started.
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    const grants = `${rbac}/namespaces/${A}-default/rolebindings`;
+    const grant = (await member.request('GET', `${grants}/paddock:cluster-admin`)).body;
+    const subjects = grant.subjects;
+    // Another tenant's admin slipped into A's grant, upstream.
+    const edited = await member.request('PUT', `${grants}/paddock:cluster-admin`, {
+      ...grant,
+      subjects: [...subjects, { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${B}-admin` }],
+    });
+    expect(edited.status, edited.text).to.equal(200);
+    await eventually(
+      async () => (await member.request('GET', `${grants}/paddock:cluster-admin`)).body?.subjects,
+      (now) => expect(now).to.deep.equal(subjects),
+    );
+
+    // A live binding of A's own role, as bindings were made before they were dormant.
+    const live = await member.request('POST', `${rbac}/clusterrolebindings`, {
+      metadata: { name: `${A}-live` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${A}-cluster-admin` },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${A}-admin` }],
+    });
+    expect(live.status, live.text).to.equal(201);
+    await eventually(
+      async () => [
+        (await member.request('GET', `${rbac}/clusterrolebindings/${A}-live`)).body?.roleRef?.name,
+        (await member.request('GET', `${grants}/paddock:live`)).status,
+      ],
+      (now) => expect(now).to.deep.equal([dormantRoleName(A, 'cluster-admin'), 200]),
+    );
+
+    // A grant of no binding of A's.
+    const stale = await member.request('POST', grants, {
+      metadata: { name: 'paddock:gone', labels: { 'kubezoo.io/tenant': A } },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${A}-cluster-admin` },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${B}-admin` }],
+    });
+    expect(stale.status, stale.text).to.equal(201);
+    await eventually(
+      async () => (await member.request('GET', `${grants}/paddock:gone`)).status,
+      (now) => expect(now).to.equal(404),
     );
   });
 

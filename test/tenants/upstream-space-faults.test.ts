@@ -1,11 +1,12 @@
 /**
  * healTenantSpaces against a cluster whose connection is reset: it fails with the reason, and
- * none of the lists it started is left to reject unawaited (the process reports such a rejection
- * as a fault: apiserver/process-faults.ts).
+ * none of the writes it started (two tenants' at once, each with a grant per namespace) is left
+ * to reject unawaited (the process reports such a rejection as a fault: apiserver/process-faults.ts).
  */
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { healTenantSpaces } from '../../tenants/upstream-space.js';
+import type { TenantSpaceView } from '../../tenants/tenant-space-informers.js';
+import { adminBinding, healTenantSpaces } from '../../tenants/upstream-space.js';
 
 describe('tenants: healing on a cluster that resets its connections', () => {
   it('rejects with the reason and leaves no rejection unawaited', async () => {
@@ -20,8 +21,15 @@ describe('tenants: healing on a cluster that resets its connections', () => {
             throw new Error(`read ECONNRESET (${path})`);
           }),
       };
+      // Both tenants' spaces are there but their grants: healing writes a grant in each namespace.
+      const view: TenantSpaceView = {
+        hasClusterRole: () => true,
+        clusterRoleBindingsOf: (tenantId) => [adminBinding(tenantId)],
+        namespacesOf: (tenantId) => [`${tenantId}-default`, `${tenantId}-kube-system`],
+        grantsOf: () => new Map(),
+      };
       let failure: Error | undefined;
-      await healTenantSpaces(resetting, ['alice1']).catch((err: Error) => (failure = err));
+      await healTenantSpaces(resetting, view, ['alice1', 'bob222']).catch((err: Error) => (failure = err));
       expect(failure?.message).to.match(/^read ECONNRESET/);
       await sleep(50);
       expect(unawaited).to.deep.equal([]);
