@@ -148,7 +148,7 @@ export const SERVE = {
       type: 'string',
       default: DEFAULT_FAILOVER_RESOURCES,
       value: 'RESOURCE,...',
-      help: "What the cache keeps of every cluster, beside --tenant-cache, so that an evicted tenant's objects can be replayed elsewhere (with --enable-no-execute-taint-eviction).",
+      help: "What the cache keeps of every cluster, beside --tenant-cache, so that an evicted tenant's objects can be replayed elsewhere (with --enable-no-execute-taint-eviction); with customresourcedefinitions.apiextensions.k8s.io among them, the tenants' custom resources too.",
     },
     'cache-sync-timeout': {
       type: 'string',

@@ -12,6 +12,7 @@ import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { CacheController } from '../cache/cache-controller.js';
 import type { PlanCluster, ScopeLookup } from '../cache/cache-plan.js';
 import type { Freshness, Stale } from '../cache/cache-freshness.js';
+import type { CachedObject } from '../cache/cached-object.js';
 import {
   apiVersionOf,
   resourceKey,
@@ -29,6 +30,7 @@ import type { AdminIdentity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
 import { SearchApi } from './search-api.js';
 import { TenantCacheBudget } from './tenant-cache-budget.js';
+import { tenantCustomResource } from './tenant-cached-resources.js';
 
 /**
  * How long a consistent read waits for a store's watch to reach its cluster's revision before the
@@ -102,6 +104,10 @@ export class SearchCache implements SearchRoutes {
   private readonly registries = new Map<string, ResourceRegistry>();
   private tenantReads: ResourceRegistry[];
   private readonly failover: ResourceRegistry[];
+  /** The CRDs' resource among `--failover-resources`, when it is there: whose tenant custom resources are cached too. */
+  private readonly failoverCrds: CacheResource | undefined;
+  /** What each cached CRD (by its cached object, which a change replaces) makes of a tenant custom resource: parsed once. */
+  private readonly customResourceOf = new WeakMap<CachedObject, CacheResource | null>();
   private readonly tenantResourceKeys: ReadonlySet<string>;
   /**
    * The last stores of clusters that stopped being Ready, by cluster: no longer fed nor read,
@@ -125,6 +131,9 @@ export class SearchCache implements SearchRoutes {
     this.tenantReads = tenantReadsRegistries(options.tenantResources ?? [], this.budget);
     this.tenantResourceKeys = new Set((options.tenantResources ?? []).map(resourceKey));
     this.failover = failoverRegistries(options.failoverResources ?? []);
+    this.failoverCrds = options.failoverResources?.find(
+      (r) => r.group === 'apiextensions.k8s.io' && r.resource === 'customresourcedefinitions',
+    );
     this.cache = new MultiClusterCache({
       currentRevision: (cluster, resource) => this.controller.currentRevision(cluster, resource),
       consistentWaitMs: CONSISTENT_WAIT_MS,
@@ -273,21 +282,45 @@ export class SearchCache implements SearchRoutes {
     const members = this.options.clusters.list();
     // Whether a resource is namespaced, as the clusters' discovery says (the first that knows).
     const scopes = await Promise.all(members.map((member) => member.connection.scope().catch(() => undefined)));
+    const custom = this.tenantCustomResources(members);
     const scopeOf: ScopeLookup = (group, _version, resource) => {
       for (const scope of scopes) {
         const found = scope?.resource(group, resource);
         if (found) return found.namespaced;
       }
-      return undefined;
+      // Discovery is cached for a while; the CRD itself says a new custom resource's scope.
+      return custom.find((r) => r.group === group && r.resource === resource)?.namespaced;
     };
     if (this.stopped) return;
     const changes = this.controller.update(
       members.map((member) => ({ object: member.cluster as unknown as PlanCluster, client: member.client })),
       [...this.registries.values()],
       scopeOf,
-      [...this.tenantReads, ...this.failover],
+      [...this.tenantReads, ...this.failover, ...failoverRegistries(custom)],
     );
     this.retain(changes, members);
+  }
+
+  /**
+   * With failover on (and CRDs among `--failover-resources`), the custom resources of the tenants'
+   * CRDs the cache holds: cached too, so that a tenant's custom objects are replayed after its
+   * CRDs. A new one is cached once its cluster's apiEnablements list it (the cluster status
+   * controller's next probe), as any registry's resource is.
+   */
+  private tenantCustomResources(members: readonly ClusterMember[]): CacheResource[] {
+    const crds = this.failoverCrds;
+    if (!crds) return [];
+    const found = new Map<string, CacheResource>();
+    for (const member of members)
+      for (const [, object] of this.cache.storeOf(member.name, crds)?.withKeyPrefix('') ?? []) {
+        let resource = this.customResourceOf.get(object);
+        if (resource === undefined) {
+          resource = tenantCustomResource(JSON.parse(object.text)) ?? null;
+          this.customResourceOf.set(object, resource);
+        }
+        if (resource) found.set(resourceKey(resource), resource);
+      }
+    return [...found.values()];
   }
 
   /** Keeps the stores a cluster had when it stopped being Ready; lets them go once it is Ready again or gone. */

@@ -5,7 +5,9 @@
  * of its own.
  */
 import { BUILTIN_RESOURCES } from '../apiserver/resources/builtin.js';
+import { isObject } from '../apiserver/json.js';
 import type { CacheResource } from '../cache/cluster-resource-store.js';
+import { isTenantId } from '../tenants/tenant-resource.js';
 
 /** The reads most tools make: kubectl's, controllers' informers. */
 export const DEFAULT_TENANT_CACHE = 'pods,configmaps,secrets,services,deployments.apps';
@@ -29,6 +31,23 @@ export const DEFAULT_FAILOVER_RESOURCES = [
   'ingresses.networking.k8s.io',
   'networkpolicies.networking.k8s.io',
 ].join(',');
+
+/**
+ * The custom resource of a tenant's CRD (group `<tid>-…`), from the CRD as the cache holds it:
+ * cached besides `--failover-resources` so that a tenant's custom objects are replayed after its
+ * CRDs. At its storage version; undefined for an admin's own CRD (no tenant prefix) or one that is
+ * not whole.
+ */
+export function tenantCustomResource(crd: unknown): CacheResource | undefined {
+  if (!isObject(crd) || !isObject(crd.spec) || !isObject(crd.spec.names) || !Array.isArray(crd.spec.versions)) return;
+  const { group, names, scope, versions } = crd.spec;
+  const dash = typeof group === 'string' ? group.indexOf('-') : -1;
+  if (dash < 0 || dash === group.length - 1 || !isTenantId(group.slice(0, dash))) return;
+  const version = versions.find((v: unknown) => isObject(v) && v.storage === true) ?? versions[0];
+  if (!isObject(version) || typeof version.name !== 'string') return;
+  if (typeof names.plural !== 'string' || typeof names.kind !== 'string') return;
+  return { group, version: version.name, resource: names.plural, kind: names.kind, namespaced: scope === 'Namespaced' };
+}
 
 /** The resources a `--tenant-cache` value names; '' names none. Throws a usage error for a name that is not one. */
 export function parseTenantCache(value: string): CacheResource[] {

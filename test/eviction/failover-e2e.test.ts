@@ -3,7 +3,7 @@
  * member1's process killed. Ready turns
  * False with Karmada's reason and taints; with an admin's NoExecute taint (`paddock cluster
  * taint`) the taint manager moves the tenants at the set rate — none at rate 0, all once a rate
- * is set — each with its objects replayed on member2 or member3, where kubectl finds them; open
+ * is set — each with its objects (custom ones too) replayed on member2 or member3, where kubectl finds them; open
  * watches end with 410; Karmada's metrics say what happened; member1 back, the tenants' spaces
  * there are purged by purge mode (Never keeps its own).
  */
@@ -34,6 +34,26 @@ const ids = Array.from({ length: TENANT_COUNT }, (_, i) => `fo${String(i).padSta
 /** The last two tenants choose their purge mode; the others take the gateway's (Gracefully). */
 const DIRECTLY = ids[TENANT_COUNT - 2];
 const NEVER = ids[TENANT_COUNT - 1];
+/** Tenants with custom resources of their own: a namespaced Widget and a cluster-scoped Gadget. */
+const WITH_CUSTOM = ids.slice(0, 4);
+const crd = (plural: string, kind: string, scope: string) => ({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${plural}.example.com` },
+  spec: {
+    group: 'example.com',
+    scope,
+    names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+    ],
+  },
+});
 
 describe('eviction: tenants move off a failed cluster at the set rate, with their objects (three devclusters)', function () {
   this.timeout(240_000);
@@ -113,10 +133,25 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
           ['/api/v1/namespaces/default/configmaps', { metadata: { name: 'settings' }, data: { owner: id } }],
           ['/api/v1/namespaces/app/configmaps', { metadata: { name: 'state' }, data: { step: '1' } }],
           ['/api/v1/namespaces/app/secrets', { metadata: { name: 'token' }, stringData: { token: `t-${id}` } }],
+          ...(WITH_CUSTOM.includes(id)
+            ? ([
+                ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('widgets', 'Widget', 'Namespaced')],
+                ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('gadgets', 'Gadget', 'Cluster')],
+                [
+                  '/apis/example.com/v1/namespaces/app/widgets',
+                  { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, size: id },
+                ],
+                [
+                  '/apis/example.com/v1/gadgets',
+                  { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1' }, size: id },
+                ],
+              ] as const)
+            : []),
         ] as const) {
-          // RBAC reaches the cluster's authorizer by watch, as kube's does: a grant made a moment ago may not be there yet.
+          // RBAC reaches the cluster's authorizer by watch, as kube's does: a grant made a moment ago may not be there yet;
+          // nor is a custom resource served the moment its CRD is made.
           let res = await api.request('POST', path, body);
-          for (let tries = 0; res.status === 403 && tries < 50; tries++) {
+          for (let tries = 0; (res.status === 403 || res.status === 404) && tries < 50; tries++) {
             await sleep(100);
             res = await api.request('POST', path, body);
           }
@@ -131,7 +166,16 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
       'member1 cached',
       async () =>
         ((await metric('paddock_cache_objects', 'cluster="member1",resource="namespaces"')) ?? 0) >= TENANT_COUNT * 5 &&
-        ((await metric('paddock_cache_objects', 'cluster="member1",resource="secrets"')) ?? 0) >= TENANT_COUNT,
+        ((await metric('paddock_cache_objects', 'cluster="member1",resource="secrets"')) ?? 0) >= TENANT_COUNT &&
+        // Each tenant's custom resources too, once member1's apiEnablements list them.
+        (
+          await Promise.all(
+            WITH_CUSTOM.flatMap((id) => [
+              metric('paddock_cache_objects', `cluster="member1",resource="widgets.${id}-example.com"`),
+              metric('paddock_cache_objects', `cluster="member1",resource="gadgets.${id}-example.com"`),
+            ]),
+          )
+        ).every((count) => count === 1),
       { timeout: 30_000 },
     );
   });
@@ -228,11 +272,22 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
       expect(
         everything.body.items.filter((cm: Json) => cm.metadata.name === 'settings').map((cm: Json) => cm.data.owner),
       ).to.deep.equal([id]);
+      if (!WITH_CUSTOM.includes(id)) continue;
+      // Its CRDs were replayed first, then its custom objects, namespaced and cluster-scoped.
+      const widget = await api.request('GET', '/apis/example.com/v1/namespaces/app/widgets/w1');
+      expect([widget.status, widget.body?.size], `${id} widget`).to.deep.equal([200, id]);
+      const gadgets = await api.request('GET', '/apis/example.com/v1/gadgets');
+      expect(
+        [gadgets.status, gadgets.body?.items?.map((g: Json) => [g.metadata.name, g.size])],
+        `${id} gadgets`,
+      ).to.deep.equal([200, [['g1', id]]]);
     }
     const kubectl = await Kubectl.create(tenants.get(ids[3])!.kubeconfigPath);
     try {
       expect(await kubectl.ok(['get', 'namespaces', 'app', '-o', 'name'])).to.equal('namespace/app\n');
       expect(await kubectl.ok(['get', 'configmap', 'state', '-n', 'app', '-o', 'jsonpath={.data.step}'])).to.equal('1');
+      expect(await kubectl.ok(['get', 'widgets', '-n', 'app', '-o', 'name'])).to.equal('widget.example.com/w1\n');
+      expect(await kubectl.ok(['get', 'gadget', 'g1', '-o', 'jsonpath={.size}'])).to.equal(ids[3]);
       await kubectl.ok(['create', 'configmap', 'after-the-move', '-n', 'app']);
       expect(await kubectl.ok(['get', 'configmaps', '-n', 'app', '-o', 'name'])).to.include('configmap/after-the-move');
     } finally {
