@@ -150,6 +150,24 @@ export const SERVE = {
       value: 'RESOURCE,...',
       help: "What the cache keeps of every cluster, beside --tenant-cache, so that an evicted tenant's objects can be replayed elsewhere (with --enable-no-execute-taint-eviction); with customresourcedefinitions.apiextensions.k8s.io among them, the tenants' custom resources too.",
     },
+    'upstream-timeout': {
+      type: 'string',
+      default: '60s',
+      value: 'DURATION',
+      help: "How long a cluster may take to answer a forwarded request's headers before the client gets 504 Timeout (a watch's or a followed log's body may then run on).",
+    },
+    'shutdown-delay': {
+      type: 'string',
+      default: '0s',
+      value: 'DURATION',
+      help: 'On SIGTERM, how long requests are still served after /readyz starts failing, for load balancers to notice (kube-apiserver: --shutdown-delay-duration).',
+    },
+    'shutdown-timeout': {
+      type: 'string',
+      default: '30s',
+      value: 'DURATION',
+      help: 'On SIGTERM, the most time from the signal to the exit: watches end at once (clients watch again elsewhere), requests in flight finish, and what is still open then (an exec session) is cut.',
+    },
     'cache-sync-timeout': {
       type: 'string',
       default: '60s',

@@ -52,8 +52,6 @@ export interface GatewayRoutesOptions {
   proxy: TenantProxy;
   limits: TenantLimits;
   metrics: GatewayMetrics;
-  /** Whether `/readyz` may say ok: the search cache has listed what it caches, or stopped waiting. */
-  ready(): boolean;
 }
 
 const GATEWAY_PATHS = new Set(['/version', '/healthz', '/readyz', '/livez']);
@@ -86,11 +84,6 @@ export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
         res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
         res.end(await metrics.registry.metrics());
       },
-    },
-    {
-      name: 'not ready',
-      matches: ({ pathname }) => pathname === '/readyz' && !options.ready(),
-      serve: (_, res) => notReady(res),
     },
     {
       name: 'admin',
@@ -173,12 +166,6 @@ export function requestRoute(routes: readonly GatewayRoute[], exchange: GatewayE
 /** The first route that answers upgrades and matches this one. */
 export function upgradeRoute(routes: readonly GatewayRoute[], exchange: GatewayExchange): GatewayRoute | undefined {
   return routes.find((route) => route.upgrade && route.matches(exchange));
-}
-
-/** `/readyz` while the search cache has not listed everything it caches: kube's failed check, reason withheld. */
-function notReady(res: ServerResponse): void {
-  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
-  res.end('[+]ping ok\n[-]search-cache-synced failed: reason withheld\nreadyz check failed\n');
 }
 
 /**

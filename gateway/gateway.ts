@@ -35,6 +35,8 @@ import { logWhenClosed, type RequestLogSink } from './request-log.js';
 import { TenantProxy } from './tenant-proxy.js';
 import { refuseUpgrade } from './upgrade-proxy.js';
 import { failureStatus } from './upstream-failure.js';
+import { PING, serveHealth, type HealthChecks } from './health-endpoints.js';
+import { ServerDrain } from './server-drain.js';
 import { AdminRouter } from './admin-router.js';
 import {
   gatewayRoutes,
@@ -107,6 +109,10 @@ export interface GatewayOptions {
   tenantLimits?: Partial<TenantLimitValues>;
   /** Gets one entry per request when it ends (`paddock serve --request-log line`); none when absent. */
   onRequest?: RequestLogSink;
+  /** A graceful stop (`drain`): how long requests are still served after `/readyz` fails (default 0). */
+  shutdownDelayMs?: number;
+  /** A graceful stop: from its start to the end, whatever is still open (default 30 s). */
+  shutdownTimeoutMs?: number;
 }
 
 export interface Gateway {
@@ -117,6 +123,12 @@ export interface Gateway {
   clusters: ClusterRoster;
   /** Sets the eviction rate while running (a replica restarted with `--resource-eviction-rate` does the same); throws when eviction is off. */
   setEvictionRate(rate: number): void;
+  /**
+   * The graceful stop's serving half (server-drain.ts): `/readyz` fails, the listener closes,
+   * streams end cleanly, requests in flight finish, within the shutdown timeout. `stop` then
+   * stops the rest; `stop` alone cuts whatever is open.
+   */
+  drain(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -229,16 +241,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
     stops.push(async () => void unfollow());
 
-    const routes = gatewayRoutes({
-      api,
-      admin,
-      tenants,
-      clusters,
-      proxy,
-      limits,
-      metrics,
-      ready: () => searchCache.ready(),
-    });
+    const routes = gatewayRoutes({ api, admin, tenants, clusters, proxy, limits, metrics });
+    const drain = new ServerDrain();
+    const health: HealthChecks = {
+      readyz: [
+        PING,
+        { name: 'search-cache-synced', passes: () => searchCache.ready() },
+        { name: 'shutdown', passes: () => !drain.isDraining },
+      ],
+      livez: [PING],
+    };
 
     const advertised = parseListen(address);
     const serving = await ca.issueServingCertificate({
@@ -259,6 +271,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         );
         if (options.onRequest)
           logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
+        drain.track(req, res);
+        if (serveHealth(req, res, health)) return;
         if ('refused' in identity) return sendStatus(req, res, unauthorized());
         if (identity.kind === 'tenant') openStreams.track(identity, res);
         const exchange = exchangeOf(req, identity);
@@ -285,6 +299,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         refuseUpgrade(socket, status);
       };
       if ('refused' in identity) return refuse(unauthorized().status);
+      drain.trackUpgrade(socket);
       if (identity.kind === 'tenant') openStreams.track(identity, socket);
       const exchange = exchangeOf(req, identity);
       upgradeRoute(routes, exchange)?.upgrade?.(exchange, socket, head, refuse);
@@ -361,7 +376,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (!eviction) throw new Error('eviction is off: start the gateway with --enable-no-execute-taint-eviction');
       eviction.setRate(rate);
     };
-    return { url, adminKubeconfigPath, store, clusters, setEvictionRate, stop };
+    const drainServer = () =>
+      drain.drain(server, {
+        delayMs: options.shutdownDelayMs ?? 0,
+        timeoutMs: options.shutdownTimeoutMs ?? 30_000,
+      });
+    return { url, adminKubeconfigPath, store, clusters, setEvictionRate, drain: drainServer, stop };
   } catch (err) {
     await stop();
     throw err;

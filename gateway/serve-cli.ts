@@ -52,6 +52,11 @@ export async function serve(args: string[]): Promise<number> {
   const noExecuteTaintAfterMs =
     noExecuteTaintAfter === '' ? undefined : durationFlag('--no-execute-taint-after', noExecuteTaintAfter, 0);
   const cacheSyncTimeoutMs = durationFlag('--cache-sync-timeout', values['cache-sync-timeout'], 1000);
+  const upstreamTimeoutMs = durationFlag('--upstream-timeout', values['upstream-timeout'], 1);
+  const shutdownDelayMs = durationFlag('--shutdown-delay', values['shutdown-delay'], 0);
+  const shutdownTimeoutMs = durationFlag('--shutdown-timeout', values['shutdown-timeout'], 0);
+  if (shutdownDelayMs > shutdownTimeoutMs)
+    throw new Error('--shutdown-delay must not be longer than --shutdown-timeout');
   const eviction = evictionFlags(values);
   const enableNoExecuteTaintEviction = values['enable-no-execute-taint-eviction'] === true;
   if (enableNoExecuteTaintEviction) parseFailoverResources(values['failover-resources']);
@@ -122,6 +127,9 @@ export async function serve(args: string[]): Promise<number> {
       eviction,
       failoverResources: values['failover-resources'],
       cacheSyncTimeoutMs,
+      upstreamTimeoutMs,
+      shutdownDelayMs,
+      shutdownTimeoutMs,
       tenantCache: values['tenant-cache'],
       tenantCacheMaxBytes,
       watchFlushIntervalMs,
@@ -144,6 +152,7 @@ export async function serve(args: string[]): Promise<number> {
     // From here on a fault is one request's, not the gateway's (startup failures still end it).
     installFaultHandlers();
     await stopOnSignal('Paddock', caught, async () => {
+      await gateway.drain();
       await gateway.stop();
       await stopDevclusters();
       await announceStopped(dataDir);

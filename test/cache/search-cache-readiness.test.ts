@@ -84,7 +84,7 @@ describe('cache: /readyz waits for the search cache', function () {
     }
     await waitUntil('the patient replica says it is not ready', async () => (await readyz(patient)).startsWith('500'));
     expect(await readyz(patient)).to.equal(
-      '500 [+]ping ok\n[-]search-cache-synced failed: reason withheld\nreadyz check failed\n',
+      '500 [+]ping ok\n[-]search-cache-synced failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n',
     );
     // The same hanging list in a replica whose --cache-sync-timeout (2 s) runs out: ready anyway, as Karmada's hook gives up.
     await waitUntil('the hasty replica stops waiting', async () => (await readyz(hasty)) === '200 ok');

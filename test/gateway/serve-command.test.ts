@@ -260,6 +260,19 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
         stderr: `paddock: --watch-flush-interval must be a duration from 0 to 10s such as 100ms, 30s or 5m, got "${value}"\n`,
       });
   });
+
+  it('refuses shutdown and upstream timeouts that are not durations, and a shutdown delay past the timeout', async () => {
+    const refused = async (args: string[]) => (await run(['serve', ...args])).stderr;
+    expect(await refused(['--upstream-timeout', '0'])).to.equal(
+      'paddock: --upstream-timeout must be a duration of at least 1ms such as 100ms, 30s or 5m, got "0"\n',
+    );
+    expect(await refused(['--shutdown-timeout', 'later'])).to.equal(
+      'paddock: --shutdown-timeout must be a duration from 0 such as 100ms, 30s or 5m, got "later"\n',
+    );
+    expect(await refused(['--shutdown-delay', '40s'])).to.equal(
+      'paddock: --shutdown-delay must not be longer than --shutdown-timeout\n',
+    );
+  });
 });
 
 function isAlive(pid: number): boolean {

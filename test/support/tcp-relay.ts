@@ -2,12 +2,15 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /**
  * A TCP relay in front of a server (TLS passes through end to end), that a test can make stall:
- * connections stop relaying the server's answers, as an overloaded or hung cluster would.
+ * connections stop relaying the server's answers, as an overloaded or hung cluster would. Or hold
+ * them: kept, and relayed on release, as a slow cluster's answers come late but whole.
  */
 export class TcpRelay {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private stalled = false;
+  /** While held, each connection's answers wait here, in order. */
+  private held: { client: Socket; chunk: Buffer }[] | undefined;
   port = 0;
 
   constructor(private readonly targetPort: number) {}
@@ -17,8 +20,9 @@ export class TcpRelay {
       const upstream = connect(this.targetPort, '127.0.0.1');
       this.sockets.add(client).add(upstream);
       client.on('data', (chunk) => upstream.write(chunk));
-      upstream.on('data', (chunk) => {
-        if (!this.stalled) client.write(chunk);
+      upstream.on('data', (chunk: Buffer) => {
+        if (this.held) this.held.push({ client, chunk });
+        else if (!this.stalled) client.write(chunk);
       });
       const close = () => {
         client.destroy();
@@ -39,6 +43,17 @@ export class TcpRelay {
 
   resume(): void {
     this.stalled = false;
+  }
+
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Relays what was held, and from now on everything as it comes. */
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const { client, chunk } of held) if (!client.destroyed) client.write(chunk);
   }
 
   /** Cuts every open connection (the answers a stall swallowed are gone): clients see a reset and connect again. */
