@@ -100,11 +100,14 @@ describe('gateway: a graceful stop on SIGTERM', function () {
     });
     const admin = await ApiClient.load(`${dataDir}/admin.kubeconfig`);
     try {
-      await waitUntil('the gateway is ready', async () => (await anonymous(port, '/readyz')).status === 200);
-      expect(await anonymous(port, '/readyz?verbose')).to.deep.equal({
-        status: 200,
-        body: '[+]ping ok\n[+]search-cache-synced ok\n[+]shutdown ok\nreadyz check passed\n',
-      });
+      // Ready once the cache has listed (a store restarted as the cluster's status comes in lists again).
+      await waitUntil(
+        'the gateway is ready',
+        async () =>
+          (await anonymous(port, '/readyz?verbose')).body ===
+          '[+]ping ok\n[+]search-cache-synced ok\n[+]shutdown ok\nreadyz check passed\n',
+      );
+      expect(await anonymous(port, '/readyz')).to.deep.equal({ status: 200, body: 'ok' });
       expect(await anonymous(port, '/livez')).to.deep.equal({ status: 200, body: 'ok' });
       expect((await anonymous(port, '/api/v1/namespaces')).status, 'anything else needs a certificate').to.equal(401);
 
@@ -124,6 +127,9 @@ describe('gateway: a graceful stop on SIGTERM', function () {
       });
       expect(made.status).to.equal(201);
 
+      // Read once first: the gateway's connection to the cluster is open then, and the request held
+      // below waits for its answer, not for a TLS handshake (which undici gives up on after 10 s).
+      expect((await admin.request('GET', '/api/v1/namespaces/default/configmaps/before')).status).to.equal(200);
       relay.hold();
       const inFlight = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
         const req = admin.open('GET', '/api/v1/namespaces/default/configmaps/before', { accept: 'application/json' });
@@ -139,10 +145,12 @@ describe('gateway: a graceful stop on SIGTERM', function () {
       child.kill('SIGTERM');
 
       await waitUntil('/readyz fails', async () => (await anonymous(port, '/readyz')).status === 500);
-      expect(await anonymous(port, '/readyz')).to.deep.equal({
-        status: 500,
-        body: '[+]ping ok\n[+]search-cache-synced ok\n[-]shutdown failed: reason withheld\nreadyz check failed\n',
-      });
+      // The other checks as they are (the cache may be relisting what the held cluster has not answered yet).
+      const failing = await anonymous(port, '/readyz');
+      expect(failing.status).to.equal(500);
+      expect(failing.body).to.match(
+        /^\[\+\]ping ok\n.*\n\[-\]shutdown failed: reason withheld\nreadyz check failed\n$/s,
+      );
       expect((await anonymous(port, '/livez')).status, 'the process is still alive').to.equal(200);
 
       // After the delay the listener closes: a new connection is refused.

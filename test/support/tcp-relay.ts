@@ -9,8 +9,8 @@ export class TcpRelay {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private stalled = false;
-  /** While held, each connection's answers wait here, in order. */
-  private held: { client: Socket; chunk: Buffer }[] | undefined;
+  /** While held, each connection's answers wait here, in order; `end` is the server's hang-up, which waits too. */
+  private held: { client: Socket; chunk: Buffer | 'end' }[] | undefined;
   port = 0;
 
   constructor(private readonly targetPort: number) {}
@@ -31,7 +31,9 @@ export class TcpRelay {
         this.sockets.delete(upstream);
       };
       client.on('close', close).on('error', close);
-      upstream.on('close', close).on('error', close);
+      // A server that answered and then closed (its keep-alive timeout) while held: the client gets both on release.
+      const serverClosed = () => (this.held ? this.held.push({ client, chunk: 'end' }) : close());
+      upstream.on('close', serverClosed).on('error', serverClosed);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as { port: number }).port;
@@ -53,7 +55,10 @@ export class TcpRelay {
   release(): void {
     const held = this.held ?? [];
     this.held = undefined;
-    for (const { client, chunk } of held) if (!client.destroyed) client.write(chunk);
+    for (const { client, chunk } of held)
+      if (client.destroyed) continue;
+      else if (chunk === 'end') client.end();
+      else client.write(chunk);
   }
 
   /** Cuts every open connection (the answers a stall swallowed are gone): clients see a reset and connect again. */
