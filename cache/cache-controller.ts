@@ -114,6 +114,11 @@ export class CacheController {
     return [...this.feeds.values()].every((feed) => feed.reflector.hasSynced());
   }
 
+  /** Resolves once the store's first list is in (false: its feed stopped first); undefined for a store not fed. */
+  firstSync(store: ClusterResourceStore): Promise<boolean> | undefined {
+    return this.feeds.get(store)?.reflector.firstSync;
+  }
+
   stats(): StoreStats[] {
     return [...this.feeds.values()].map(({ store, reflector }) => ({
       cluster: store.cluster,

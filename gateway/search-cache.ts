@@ -299,6 +299,17 @@ export class SearchCache implements SearchRoutes {
       [...this.tenantReads, ...this.failover, ...failoverRegistries(custom)],
     );
     this.retain(changes, members);
+    // The tenants' custom resources are read from the CRD stores: once one that has not listed yet
+    // (a replica's start) has, the plan is made again with what it holds.
+    if (this.failoverCrds)
+      for (const member of members) {
+        const crds = this.cache.storeOf(member.name, this.failoverCrds);
+        if (crds && !crds.hasSynced)
+          detach(
+            Promise.resolve(this.controller.firstSync(crds)).then((listed) => listed && this.changed()),
+            'search cache update',
+          );
+      }
   }
 
   /**
