@@ -33,6 +33,12 @@ const REASONS: readonly [RegExp, UpstreamFailureReason][] = [
   ],
 ];
 
+/** Where failures to talk to a cluster are counted (GatewayMetrics: `paddock_upstream_errors_total`). */
+export interface UpstreamFailures {
+  /** Counts `err` under `cluster` when it is a failure to talk to the cluster; anything else is not the cluster's. */
+  upstreamFailed(cluster: string, err: unknown): void;
+}
+
 /** The request out of time while waiting for the cluster's answer: kube's 504 Timeout. */
 function isHeadersTimeout(err: unknown): boolean {
   const { name, code } = isObject(err) ? err : {};
