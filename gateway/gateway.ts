@@ -255,16 +255,20 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         const info = requestInfoOf(req);
         const verb = info.verb;
         const requester = requesterOf(identity);
-        res.once('finish', () =>
-          metrics.requestEnded(
-            requester,
-            verb,
-            res.statusCode,
-            Number(process.hrtime.bigint() - started) / 1e9,
-            isLongRunning(info),
-          ),
-        );
-        if (verb === 'watch') res.once('close', metrics.watchOpened(requester));
+        // Counted when it closes, whether its answer ended or the client hung up (as a watch ends):
+        // once its head was sent, its code is known; a client gone before any answer got none.
+        const watchClosed = verb === 'watch' ? metrics.watchOpened(requester) : undefined;
+        res.once('close', () => {
+          watchClosed?.();
+          if (res.headersSent)
+            metrics.requestEnded(
+              requester,
+              verb,
+              res.statusCode,
+              Number(process.hrtime.bigint() - started) / 1e9,
+              isLongRunning(info),
+            );
+        });
         if (options.onRequest)
           logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
         if ('refused' in identity) return sendStatus(req, res, unauthorized());

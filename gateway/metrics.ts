@@ -144,6 +144,7 @@ export class GatewayMetrics implements UpstreamFailures {
     for (const identity of this.perTenant ? (['admin', 'unauthenticated'] as const) : IDENTITY_KINDS)
       this.openWatches.set(this.labels({ identity }), 0);
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    for (const answer of ['cache', 'unavailable']) this.cacheReads.inc({ answer }, 0);
     for (const name of REDUNDANT_DEFAULT_METRICS) this.registry.removeSingleMetric(PREFIX + name);
     this.registry.registerMetric(processFaults);
   }
@@ -285,8 +286,9 @@ export class GatewayMetrics implements UpstreamFailures {
       collect() {
         for (const s of stats()) {
           const key = `${s.cluster}/${s.resource.group}/${s.resource.resource}`;
-          const delta = s.relists - (counted.get(key) ?? 0);
-          if (delta > 0) this.inc({ cluster: s.cluster, resource: resourceOf(s) }, delta);
+          // At 0 from the store's first scrape: a store that never relisted has a series too.
+          const delta = Math.max(0, s.relists - (counted.get(key) ?? 0));
+          this.inc({ cluster: s.cluster, resource: resourceOf(s) }, delta);
           counted.set(key, s.relists);
         }
       },
