@@ -2,14 +2,16 @@
  * The gateway's /metrics as an operator reads it: promtool's lint passes on the real exposition
  * (and is shown to fail on a bad one, so that it is known to be checking), labels are bounded by
  * default (no tenant id anywhere) and carry the tenant only with `metricsPerTenant`, the gaps of
- * issue 19 are filled (latency, open watches, upstream errors), and the cache and eviction metrics
- * are on the same registry.
+ * issue 19 are filled (latency, open watches, upstream errors), the cache and eviction metrics are
+ * on the same registry, and the Grafana dashboard in deploy/grafana reads only metrics that exist.
  *
  * promtool comes from Debian's `prometheus` package: scripts/test.sh installs it when missing.
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
@@ -21,6 +23,8 @@ import { TcpRelay } from '../support/tcp-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
 
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const DASHBOARD = path.join(REPO_ROOT, 'deploy/grafana/paddock-dashboard.json');
 const IDS = ['mtaaaa', 'mtbbbb'] as const;
 
 interface Sample {
@@ -55,8 +59,13 @@ function valueOf(all: Sample[], name: string, labels: Record<string, string>): n
 
 /** `promtool check metrics` on `exposition`: its exit code and everything it wrote. */
 function promtool(exposition: string): Promise<{ code: number | null; output: string }> {
+  return runPromtool(['check', 'metrics'], exposition);
+}
+
+/** promtool with `args` and `input` on its standard input: its exit code and everything it wrote. */
+function runPromtool(args: string[], input = ''): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('promtool', ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('promtool', args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -64,11 +73,66 @@ function promtool(exposition: string): Promise<{ code: number | null; output: st
       reject(new Error(`promtool could not run (scripts/test.sh installs Debian's prometheus): ${err.message}`)),
     );
     child.on('close', (code) => resolve({ code, output }));
-    child.stdin.end(exposition);
+    child.stdin.end(input);
   });
 }
 
-describe('gateway: /metrics, bounded and linted by promtool', function () {
+const PROMQL_KEYWORDS = new Set(['bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan']);
+
+/** The metric names a PromQL expression reads: what is left once strings, matchers, ranges, label lists, variables and functions are gone. */
+function metricNames(expr: string): string[] {
+  const stripped = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/\{[^}]*\}/g, ' ')
+    .replace(/\[[^\]]*\]/g, ' ')
+    .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ')
+    .replace(/\$\w+/g, ' ');
+  const names = new Set<string>();
+  for (const [, name, call] of stripped.matchAll(/(?<![\w.])([a-zA-Z_:][\w:]*)(\s*\()?/g))
+    if (!call && !PROMQL_KEYWORDS.has(name.toLowerCase())) names.add(name);
+  return [...names];
+}
+
+interface Panel {
+  title?: string;
+  type?: string;
+  targets?: { expr?: string }[];
+  panels?: Panel[];
+}
+
+/** Every query of a Grafana dashboard: each panel's targets' `expr` (rows' panels too) and the query variables' `label_values(<metric>, …)`. */
+function dashboardQueries(dashboard: {
+  panels: Panel[];
+  templating?: { list: { type: string; definition?: string }[] };
+}): { where: string; expr?: string; names: string[] }[] {
+  const queries: { where: string; expr?: string; names: string[] }[] = [];
+  const walk = (panels: Panel[]) => {
+    for (const panel of panels) {
+      if (panel.type !== 'row') {
+        expect(panel.targets, `panel "${panel.title}" has queries`).to.not.be.empty;
+        for (const target of panel.targets ?? []) {
+          expect(target.expr, `panel "${panel.title}"`).to.be.a('string').and.not.equal('');
+          queries.push({
+            where: `panel "${panel.title}": ${target.expr}`,
+            expr: target.expr,
+            names: metricNames(target.expr!),
+          });
+        }
+      }
+      walk(panel.panels ?? []);
+    }
+  };
+  walk(dashboard.panels);
+  for (const variable of dashboard.templating?.list ?? [])
+    if (variable.type === 'query') {
+      const metric = /label_values\(\s*([a-zA-Z_:][\w:]*)/.exec(variable.definition ?? '');
+      expect(metric, `variable ${JSON.stringify(variable)}`).to.not.equal(null);
+      queries.push({ where: `variable: ${variable.definition}`, names: [metric![1]] });
+    }
+  return queries;
+}
+
+describe('gateway: /metrics, bounded and linted by promtool, and the Grafana dashboard on it', function () {
   this.timeout(180_000);
   let work: { dir: string; remove(): Promise<void> };
   let upstream: DevCluster;
@@ -313,6 +377,58 @@ describe('gateway: /metrics, bounded and linted by promtool', function () {
     expect(valueOf(all, 'eviction_queue_depth', { name: 'tenant-eviction' })).to.equal(0);
     expect(valueOf(all, 'eviction_processing_total', { name: 'tenant-eviction', result: 'success' })).to.equal(0);
     expect(valueOf(all, 'cluster_ready_state', { member_cluster: 'member1' })).to.be.oneOf([0, 1]);
+  });
+
+  it('the Grafana dashboard (deploy/grafana) reads only metrics /metrics has', async () => {
+    const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8'));
+    const queries = dashboardQueries(dashboard);
+    const exposed = new Set(samples(await scrape()).map((s) => s.name));
+    const used = new Set(queries.flatMap((q) => q.names));
+    // The extraction finds what the panels are about (were it to find nothing, nothing would be checked).
+    expect([...used]).to.include.members([
+      'paddock_requests_total',
+      'paddock_request_duration_seconds_bucket',
+      'paddock_open_watches',
+      'paddock_upstream_errors_total',
+      'paddock_cache_objects',
+      'paddock_cache_watch_lag_seconds',
+      'eviction_queue_depth',
+      'eviction_processing_total',
+      'cluster_ready_state',
+    ]);
+    const missing = queries.flatMap((q) =>
+      q.names.filter((name) => !exposed.has(name)).map((name) => `${name} (${q.where})`),
+    );
+    expect(missing, 'metrics the dashboard reads that /metrics does not have').to.deep.equal([]);
+    // The same check catches a name that drifted.
+    expect(
+      metricNames('sum by (cluster) (rate(paddock_upstream_error_total{instance=~"$instance"}[$__rate_interval]))'),
+    ).to.deep.equal(['paddock_upstream_error_total']);
+    expect(exposed.has('paddock_upstream_error_total')).to.equal(false);
+    // And every expression is PromQL Prometheus parses: each one a recording rule for `promtool check rules`
+    // (Grafana's variables given values; JSON is YAML).
+    const exprs = queries.flatMap((q) => (q.expr === undefined ? [] : [q.expr]));
+    const rules = {
+      groups: [
+        {
+          name: 'paddock-dashboard',
+          rules: exprs.map((expr, i) => ({
+            record: `dashboard:query_${i}`,
+            expr: expr.replace(/\$__rate_interval/g, '5m').replace(/\$\w+/g, '.*'),
+          })),
+        },
+      ],
+    };
+    const file = path.join(work.dir, 'dashboard-rules.json');
+    await writeFile(file, JSON.stringify(rules));
+    const checked = await runPromtool(['check', 'rules', file]);
+    expect(checked.code, checked.output).to.equal(0);
+    expect(checked.output).to.contain(`SUCCESS: ${exprs.length} rules found`);
+    await writeFile(
+      file,
+      JSON.stringify({ groups: [{ name: 'bad', rules: [{ record: 'x:y', expr: 'sum by (le (x)' }] }] }),
+    );
+    expect((await runPromtool(['check', 'rules', file])).code, 'promtool refuses a broken expression').to.not.equal(0);
   });
 
   it('with metricsPerTenant, requests, open watches and the cached custom resources name their tenant; promtool still passes', async () => {
