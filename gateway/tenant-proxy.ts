@@ -75,7 +75,8 @@ export class TenantProxy {
         route = await this.routeFor(r, scope);
         await route.serve(r);
       } catch (err) {
-        this.options.metrics.upstreamFailed(upstream.name, err);
+        // A reset once the client is gone may be the client's own connection: only the cluster's are counted.
+        if (!req.socket.destroyed) this.options.metrics.upstreamFailed(upstream.name, err);
         const where = `tenant proxy, ${route?.name ?? 'routing'}: ${req.method} ${req.url}`;
         if (res.headersSent) res.destroy();
         else sendStatus(req, res, tenantFailureStatus(ctx, err, where));
