@@ -2,7 +2,9 @@
  * Karmada's eviction and cluster metrics (pkg/metrics/cluster.go), under Karmada's names so that
  * its dashboards and alerts read them as they are: the queue's depth, the evictions waiting per
  * cluster and kind (+1 when a tenant is queued, −1 when it is moved), how long each took and how
- * it ended, and each cluster's Ready state.
+ * it ended, and each cluster's Ready state. One name differs: Karmada's gauge of the evictions
+ * waiting is `eviction_kind_total`, which promtool refuses (a `_total` is a counter's, and this
+ * one goes down), so here it is `eviction_kind_pending`.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
@@ -40,7 +42,7 @@ export function evictionMetrics(
     registers: [registry],
   });
   const kinds = new Gauge({
-    name: 'eviction_kind_total',
+    name: 'eviction_kind_pending',
     help: 'Evictions queued and not yet done, by the cluster left and the kind evicted.',
     labelNames: ['member_cluster', 'resource_kind'] as const,
     registers: [registry],
@@ -58,6 +60,10 @@ export function evictionMetrics(
     labelNames: ['name', 'result'] as const,
     registers: [registry],
   });
+  // At 0 from the start, as the queue is: a dashboard shows an idle queue rather than no data.
+  depth.set({ name: EVICTION_QUEUE_NAME }, 0);
+  latency.zero({ name: EVICTION_QUEUE_NAME });
+  for (const result of ['success', 'error']) processed.inc({ name: EVICTION_QUEUE_NAME, result }, 0);
   // Where each queued tenant was when queued: it has moved by the time it is done.
   const queuedFrom = new Map<string, string>();
   const kind = (member: string) => ({ member_cluster: member, resource_kind: RESOURCE_KIND });

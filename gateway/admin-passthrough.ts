@@ -6,7 +6,7 @@ import type { ClusterMember } from '../clusters/cluster-roster.js';
 import type { AdminIdentity } from './authenticate.js';
 import { streamBody } from './stream-body.js';
 import { pipeUpgrade } from './upgrade-proxy.js';
-import { adminUpgradeRefusal, failureStatus } from './upstream-failure.js';
+import { adminUpgradeRefusal, failureStatus, type UpstreamFailures } from './upstream-failure.js';
 
 /** Headers of one hop, and credentials the gateway replaces with its own. */
 const HOP_HEADERS = new Set([
@@ -35,13 +35,15 @@ export function adminImpersonation(req: IncomingMessage, admin: AdminIdentity): 
 /**
  * The admin's request sent unchanged to a cluster (the default one, or the one the search proxy
  * chose), and its answer sent back as it comes (watches and logs stream). `target.path` replaces
- * the request's path and query (the search proxy's inner path); `target.body` its body.
+ * the request's path and query (the search proxy's inner path); `target.body` its body. A cluster
+ * that could not be reached is counted in `failures`.
  */
 export async function passThrough(
   req: IncomingMessage,
   res: ServerResponse,
   admin: AdminIdentity,
   cluster: ClusterMember,
+  failures: UpstreamFailures,
   target: { path?: string; body?: Buffer } = {},
 ): Promise<void> {
   const headers: Record<string, string | string[]> = {};
@@ -59,6 +61,7 @@ export async function passThrough(
       ? await cluster.connection.stream(path, headers, method, body)
       : await cluster.connection.request(method, path, headers, body);
   } catch (err) {
+    failures.upstreamFailed(cluster.name, err);
     return sendStatus(req, res, failureStatus(err, `admin: ${method} ${path} on ${cluster.name}`));
   }
   const answer: Record<string, string | string[]> = {};
@@ -77,9 +80,19 @@ export function passThroughUpgrade(
   head: Buffer,
   admin: AdminIdentity,
   cluster: ClusterMember,
+  failures: UpstreamFailures,
   path = req.url ?? '/',
 ): void {
-  pipeUpgrade(req, socket, head, path, adminImpersonation(req, admin), cluster.upgradeTarget, adminUpgradeRefusal);
+  pipeUpgrade(
+    req,
+    socket,
+    head,
+    path,
+    adminImpersonation(req, admin),
+    cluster.upgradeTarget,
+    adminUpgradeRefusal,
+    (err) => failures.upstreamFailed(cluster.name, err),
+  );
 }
 
 function isLongRunning(info: ReturnType<typeof parseRequestInfo>, query: URLSearchParams): boolean {

@@ -14,6 +14,7 @@ import { ADMIN_GROUPS } from '../translate/context.js';
 import type { AdminIdentity } from './authenticate.js';
 import { passThrough, passThroughUpgrade } from './admin-passthrough.js';
 import { refuseUpgrade } from './upgrade-proxy.js';
+import type { UpstreamFailures } from './upstream-failure.js';
 
 /**
  * The search API's `proxying` and `search` paths (the multi-cluster cache): each returns false
@@ -41,6 +42,8 @@ export class AdminRouter {
       catalog: ResourceCatalog;
       defaultCluster: () => ClusterMember | undefined;
       search?: SearchRoutes;
+      /** Where failures to reach the default cluster are counted. */
+      metrics: UpstreamFailures;
     },
   ) {}
 
@@ -58,7 +61,7 @@ export class AdminRouter {
     if (req.method === 'GET' && pathname === '/apis') return this.mergedGroups(req, res, cluster);
     if (req.method === 'GET' && pathname === '/openapi/v3') return this.mergedOpenApiIndex(req, res, cluster);
     if (!cluster) return sendStatus(req, res, noDefaultCluster());
-    await passThrough(req, res, admin, cluster);
+    await passThrough(req, res, admin, cluster, this.options.metrics);
   }
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, admin: AdminIdentity): void {
@@ -66,7 +69,7 @@ export class AdminRouter {
     if (this.options.search?.upgrade(req, socket, head, admin, pathname)) return;
     const cluster = this.options.defaultCluster();
     if (!cluster) return refuseUpgrade(socket, noDefaultCluster());
-    passThroughUpgrade(req, socket, head, admin, cluster);
+    passThroughUpgrade(req, socket, head, admin, cluster, this.options.metrics);
   }
 
   private servedByGateway(method: string, pathname: string, query: URLSearchParams): boolean {

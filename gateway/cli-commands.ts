@@ -258,6 +258,10 @@ export const SERVE = {
       value: REQUEST_LOG_MODES.join('|'),
       help: 'line: print one line per request when it ends (time, user, tenant, verb, path, code, duration).',
     },
+    'metrics-per-tenant': {
+      type: 'boolean',
+      help: "Label /metrics' requests and open watches with each tenant's id too, and name the cached stores of tenants' custom resources one by one: series per tenant, so off by default (labels bounded by identity kind, verb, code, cluster and resource).",
+    },
     background: {
       type: 'boolean',
       help: 'Start in the background and return once up; output goes to <data-dir>/serve.log; stop with `paddock stop`.',

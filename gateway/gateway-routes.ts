@@ -138,8 +138,12 @@ export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
                 tenantContext(tenant.tenant, tenantKindScope(scope, tenant.tenant)),
                 impersonation(tenant),
                 target,
+                (err) => metrics.upstreamFailed(member.name, err),
               ),
-            (err: unknown) => refuse(failureStatus(err, `upgrade: ${req.method} ${req.url}`)),
+            (err: unknown) => {
+              metrics.upstreamFailed(member.name, err);
+              refuse(failureStatus(err, `upgrade: ${req.method} ${req.url}`));
+            },
           ),
           `tenant ${tenant.tenant} upgrade ${req.method} ${req.url}`,
         );

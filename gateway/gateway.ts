@@ -6,7 +6,7 @@ import type { TLSSocket } from 'node:tls';
 import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listening.js';
 import { ApiServer } from '../apiserver/api-server.js';
 import { ResourceCatalog } from '../apiserver/catalog.js';
-import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
+import { parseRequestInfo, requestUrl, type RequestInfo } from '../apiserver/request-info.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
 import { unauthorized, type Status } from '../apiserver/status.js';
 import { customResourcePrinter } from '../apiserver/table/printers/custom-resource.js';
@@ -26,8 +26,8 @@ import { TenantRoster } from '../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
 import { authenticate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
-import { GatewayMetrics } from './metrics.js';
-import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
+import { GatewayMetrics, requesterOf } from './metrics.js';
+import { DEFAULT_TENANT_LIMITS, isLongRunning, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
 import { OpenStreams } from './open-streams.js';
 import { clusterReadyStateMetric } from '../eviction/eviction-metrics.js';
 import { DEFAULT_EVICTION_SETTINGS, startEviction, type EvictionSettings } from '../eviction/eviction.js';
@@ -113,6 +113,8 @@ export interface GatewayOptions {
   shutdownDelayMs?: number;
   /** A graceful stop: from its start to the end, whatever is still open (default 30 s). */
   shutdownTimeoutMs?: number;
+  /** `--metrics-per-tenant`: series per tenant in /metrics besides the bounded ones (docs/metrics.md); default false. */
+  metricsPerTenant?: boolean;
 }
 
 export interface Gateway {
@@ -164,7 +166,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   try {
     const ca = await bootstrapCertificateAuthority(store, { cert: options.caCert, key: options.caKey });
     const { host, port } = parseListen(options.listen);
-    const metrics = new GatewayMetrics();
+    const metrics = new GatewayMetrics({ perTenant: options.metricsPerTenant });
 
     const catalog = new ResourceCatalog([
       SELF_SUBJECT_REVIEW_RESOURCE,
@@ -220,6 +222,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       catalog,
       defaultCluster: () => clusters.get(defaultClusterName),
       search: searchCache,
+      metrics,
     });
     const tenants = new TenantRoster(store);
     await tenants.start();
@@ -259,16 +262,25 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
       (req, res) => {
+        const started = process.hrtime.bigint();
         const identity = authenticate(req.socket as TLSSocket, tenants);
-        const verb = verbOf(req);
-        res.once('finish', () =>
-          metrics.requests.inc({
-            identity: 'refused' in identity ? 'unknown' : identity.kind,
-            tenant: 'refused' in identity || identity.kind === 'admin' ? '' : identity.tenant,
-            verb,
-            code: String(res.statusCode),
-          }),
-        );
+        const info = requestInfoOf(req);
+        const verb = info.verb;
+        const requester = requesterOf(identity);
+        // Counted when it closes, whether its answer ended or the client hung up (as a watch ends):
+        // once its head was sent, its code is known; a client gone before any answer got none.
+        const watchClosed = verb === 'watch' ? metrics.watchOpened(requester) : undefined;
+        res.once('close', () => {
+          watchClosed?.();
+          if (res.headersSent)
+            metrics.requestEnded(
+              requester,
+              verb,
+              res.statusCode,
+              Number(process.hrtime.bigint() - started) / 1e9,
+              isLongRunning(info),
+            );
+        });
         if (options.onRequest)
           logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
         drain.track(req, res);
@@ -394,11 +406,15 @@ function exchangeOf(req: import('node:http').IncomingMessage, identity: Identity
   return { req, identity, url, pathname: url.pathname.replace(/\/+$/, '') || '/' };
 }
 
-/** The verb of a request for metrics: kube's verbs for resources, the method otherwise. */
-function verbOf(req: import('node:http').IncomingMessage): string {
+/** A request as kube's request info (its verb: kube's verbs for resources, the method otherwise), for metrics. */
+function requestInfoOf(req: import('node:http').IncomingMessage): RequestInfo {
   const url = requestUrl(req.url);
-  const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-  return info.verb;
+  return parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+}
+
+/** The verb of a request for metrics and the request log. */
+function verbOf(req: import('node:http').IncomingMessage): string {
+  return requestInfoOf(req).verb;
 }
 
 /** The key continue tokens are sealed with: derived from the CA key, so every replica has it. */

@@ -1,18 +1,80 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { StoreStats } from '../cache/cache-controller.js';
+import type { CacheResource } from '../cache/cluster-resource-store.js';
 import { processFaults } from '../apiserver/process-faults.js';
+import type { Identity } from './authenticate.js';
+import { upstreamFailureReason, type UpstreamFailures } from './upstream-failure.js';
+
+/** Who made a request, in the metrics: the kind of identity, bounded ("the tenant class"). */
+export const IDENTITY_KINDS = ['admin', 'tenant', 'unauthenticated'] as const;
+export type IdentityKind = (typeof IDENTITY_KINDS)[number];
+
+/** A request's identity as the metrics see it: its kind, and for a tenant's, the tenant (a label only with `perTenant`). */
+export interface Requester {
+  identity: IdentityKind;
+  tenant?: string;
+}
+
+export function requesterOf(identity: Identity | { refused: string }): Requester {
+  if ('refused' in identity) return { identity: 'unauthenticated' };
+  return identity.kind === 'tenant' ? { identity: 'tenant', tenant: identity.tenant } : { identity: 'admin' };
+}
+
+export interface GatewayMetricsOptions {
+  /**
+   * `--metrics-per-tenant`: requests and open watches carry a `tenant` label as well, and the cache's
+   * stores of tenants' custom resources are told apart. One series per tenant (and code and verb):
+   * off by default, since ten thousand tenants are ten thousand times the series.
+   */
+  perTenant?: boolean;
+}
+
+/**
+ * What the cache metrics call the stores of the tenants' own custom resources (groups `<tid>-…`,
+ * cached for failover) without `perTenant`: their resource names hold tenant ids, so they are
+ * added up under this one name per cluster.
+ */
+export const TENANT_CUSTOM_RESOURCES = '(tenant custom resources)';
+
+/**
+ * prom-client's default metrics that promtool refuses: gauges named `*_total` (promtool: "non-counter
+ * metrics should not have _total suffix"). Each is the sum of its gauge by type beside it
+ * (`nodejs_active_handles{type}` and so on), so `sum(paddock_nodejs_active_handles)` says the same:
+ * dropped rather than renamed, which would only be a second name for that sum.
+ */
+const REDUNDANT_DEFAULT_METRICS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
+const PREFIX = 'paddock_';
 
 /**
  * The gateway's Prometheus metrics, on a registry of its own (several gateways can run in one
- * process in tests): requests by identity, tenant, verb and code; upstream latency; the time
- * spent translating requests (up) and responses (down).
+ * process in tests): requests by identity kind, verb and code, and their latency; open watches;
+ * upstream latency and errors; the time spent translating requests (up) and responses (down); the
+ * caches. Every label is bounded by the gateway's configuration (clusters, resources, verbs, codes)
+ * unless `perTenant` asks for the tenants' ids (docs/metrics.md).
  */
-export class GatewayMetrics {
+export class GatewayMetrics implements UpstreamFailures {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'paddock_requests_total',
-    help: 'Requests served, by identity kind, tenant, verb and HTTP code.',
-    labelNames: ['identity', 'tenant', 'verb', 'code'] as const,
+  readonly perTenant: boolean;
+  private readonly requests: Counter<string>;
+  private readonly requestDuration = new Histogram({
+    name: 'paddock_request_duration_seconds',
+    help: "Time from a request to the end of its answer, by identity kind, verb and code class (2xx, 4xx, ...); long-running requests (watches, logs, proxies) are left out, as in kube-apiserver's SLO metrics.",
+    labelNames: ['identity', 'verb', 'code_class'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  private readonly openWatches: Gauge<string>;
+  /** The open watches by their labels (JSON): a tenant's series is removed, not left at 0, when its last one closes. */
+  private readonly watchCounts = new Map<string, number>();
+  readonly upstreamErrors = new Counter({
+    name: 'paddock_upstream_errors_total',
+    help: 'Requests to a cluster that got no answer, by cluster and reason (timeout, refused, reset, dns, unreachable, tls).',
+    labelNames: ['cluster', 'reason'] as const,
     registers: [this.registry],
   });
   readonly upstreamLatency = new Histogram({
@@ -62,6 +124,76 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  constructor(options: GatewayMetricsOptions = {}) {
+    this.perTenant = options.perTenant ?? false;
+    const tenant = this.perTenant ? ['tenant'] : [];
+    this.requests = new Counter({
+      name: 'paddock_requests_total',
+      help: `Requests answered, by identity kind (admin, tenant, unauthenticated)${this.perTenant ? ', tenant' : ''}, verb and HTTP code.`,
+      labelNames: ['identity', ...tenant, 'verb', 'code'],
+      registers: [this.registry],
+    });
+    this.openWatches = new Gauge({
+      name: 'paddock_open_watches',
+      help: `Watches open now, by identity kind${this.perTenant ? ' and tenant' : ''}.`,
+      labelNames: ['identity', ...tenant],
+      registers: [this.registry],
+    });
+    // Every kind at 0 from the start, so that a dashboard shows 0 rather than no data (per tenant, the
+    // tenants' series come and go with their watches).
+    for (const identity of this.perTenant ? (['admin', 'unauthenticated'] as const) : IDENTITY_KINDS)
+      this.openWatches.set(this.labels({ identity }), 0);
+    collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    for (const answer of ['cache', 'unavailable']) this.cacheReads.inc({ answer }, 0);
+    for (const name of REDUNDANT_DEFAULT_METRICS) this.registry.removeSingleMetric(PREFIX + name);
+    this.registry.registerMetric(processFaults);
+  }
+
+  /** A request's labels: the identity kind, and the tenant when per tenant (empty for the admin and the unauthenticated). */
+  private labels(who: Requester): Record<string, string> {
+    return this.perTenant ? { identity: who.identity, tenant: who.tenant ?? '' } : { identity: who.identity };
+  }
+
+  /**
+   * A request answered: counted under its identity, verb and code, and, unless it is long-running
+   * (a watch, a followed log, a proxied stream, whose time is the client's), its duration observed.
+   */
+  requestEnded(who: Requester, verb: string, code: number, seconds: number, longRunning: boolean): void {
+    this.requests.inc({ ...this.labels(who), verb, code: String(code) });
+    if (!longRunning)
+      this.requestDuration.observe(
+        { identity: who.identity, verb, code_class: `${Math.floor(code / 100)}xx` },
+        seconds,
+      );
+  }
+
+  /** A watch opened; the function returned closes it (once). A tenant's own series goes when its last watch does. */
+  watchOpened(who: Requester): () => void {
+    const labels = this.labels(who);
+    const key = JSON.stringify(labels);
+    this.watchCounts.set(key, (this.watchCounts.get(key) ?? 0) + 1);
+    this.openWatches.set(labels, this.watchCounts.get(key)!);
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      const left = this.watchCounts.get(key)! - 1;
+      if (left === 0 && this.perTenant && who.tenant !== undefined) {
+        this.watchCounts.delete(key);
+        this.openWatches.remove(labels);
+      } else {
+        this.watchCounts.set(key, left);
+        this.openWatches.set(labels, left);
+      }
+    };
+  }
+
+  /** Counts `err` under `cluster` when it is a failure to talk to the cluster (upstream-failure.ts); anything else is not the cluster's. */
+  upstreamFailed(cluster: string, err: unknown): void {
+    const reason = upstreamFailureReason(err);
+    if (reason) this.upstreamErrors.inc({ cluster, reason });
+  }
+
   /** The stores the tenant cache's budget has shed (tenant-cache-budget.ts): 1 each, by cluster and resource. */
   followTenantCacheBudget(maxBytes: number, shed: () => readonly { cluster: string; resource: string }[]): void {
     new Gauge({
@@ -81,22 +213,41 @@ export class GatewayMetrics {
     });
   }
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'paddock_' });
-    this.registry.registerMetric(processFaults);
-  }
-
   /**
    * Per cluster and resource, what the multi-cluster cache holds: objects, their JSON bytes,
    * seconds since its watch last heard from the cluster (an event or a BOOKMARK), and relists.
+   * The stores `isTenantCustom` says hold a tenant's own custom resources are added up under
+   * TENANT_CUSTOM_RESOURCES, unless per tenant: their names hold tenant ids (the most objects and
+   * bytes, the longest lag and every relist of them).
    */
-  followCache(stats: () => StoreStats[]): void {
+  followCache(stats: () => StoreStats[], isTenantCustom: (resource: CacheResource) => boolean): void {
     const labelNames = ['cluster', 'resource'] as const;
-    const labelsOf = (s: StoreStats) => ({
-      cluster: s.cluster,
-      resource: s.resource.group ? `${s.resource.resource}.${s.resource.group}` : s.resource.resource,
-    });
-    const gauge = (name: string, help: string, value: (s: StoreStats) => number | undefined) =>
+    const resourceOf = (s: StoreStats) =>
+      !this.perTenant && isTenantCustom(s.resource)
+        ? TENANT_CUSTOM_RESOURCES
+        : s.resource.group
+          ? `${s.resource.resource}.${s.resource.group}`
+          : s.resource.resource;
+    /** Each store's value, added up (or the largest taken) per cluster and resource label. */
+    const byLabels = (value: (s: StoreStats) => number | undefined, combine: (a: number, b: number) => number) => {
+      const values = new Map<string, { labels: { cluster: string; resource: string }; value: number }>();
+      for (const s of stats()) {
+        const v = value(s);
+        if (v === undefined) continue;
+        const labels = { cluster: s.cluster, resource: resourceOf(s) };
+        const key = `${labels.cluster}/${labels.resource}`;
+        const seen = values.get(key);
+        values.set(key, { labels, value: seen ? combine(seen.value, v) : v });
+      }
+      return values.values();
+    };
+    const sum = (a: number, b: number) => a + b;
+    const gauge = (
+      name: string,
+      help: string,
+      value: (s: StoreStats) => number | undefined,
+      combine: (a: number, b: number) => number,
+    ) =>
       new Gauge({
         name,
         help,
@@ -104,19 +255,28 @@ export class GatewayMetrics {
         registers: [this.registry],
         collect() {
           this.reset();
-          for (const s of stats()) {
-            const v = value(s);
-            if (v !== undefined) this.set(labelsOf(s), v);
-          }
+          for (const { labels, value: v } of byLabels(value, combine)) this.set(labels, v);
         },
       });
-    gauge('paddock_cache_objects', 'Objects in the multi-cluster cache, by cluster and resource.', (s) => s.objects);
-    gauge('paddock_cache_object_bytes', 'JSON bytes of the cached objects, by cluster and resource.', (s) => s.bytes);
+    gauge(
+      'paddock_cache_objects',
+      'Objects in the multi-cluster cache, by cluster and resource.',
+      (s) => s.objects,
+      sum,
+    );
+    gauge(
+      'paddock_cache_object_bytes',
+      'JSON bytes of the cached objects, by cluster and resource.',
+      (s) => s.bytes,
+      sum,
+    );
     gauge(
       'paddock_cache_watch_lag_seconds',
-      "Seconds since a cache store's watch last heard from its cluster (an event or a BOOKMARK).",
+      "Seconds since a cache store's watch last heard from its cluster (an event or a BOOKMARK), by cluster and resource.",
       (s) => (s.lastEventAt === undefined ? undefined : (Date.now() - s.lastEventAt) / 1000),
+      Math.max,
     );
+    // Relists are counted per store (each store's own count since its last scrape), then added up under its labels.
     const counted = new Map<string, number>();
     new Counter({
       name: 'paddock_cache_relists_total',
@@ -125,10 +285,10 @@ export class GatewayMetrics {
       registers: [this.registry],
       collect() {
         for (const s of stats()) {
-          const labels = labelsOf(s);
-          const key = `${labels.cluster}/${labels.resource}`;
-          const delta = s.relists - (counted.get(key) ?? 0);
-          if (delta > 0) this.inc(labels, delta);
+          const key = `${s.cluster}/${s.resource.group}/${s.resource.resource}`;
+          // At 0 from the store's first scrape: a store that never relisted has a series too.
+          const delta = Math.max(0, s.relists - (counted.get(key) ?? 0));
+          this.inc({ cluster: s.cluster, resource: resourceOf(s) }, delta);
           counted.set(key, s.relists);
         }
       },

@@ -78,7 +78,7 @@ export class SearchApi {
           : undefined;
       const cluster = owner === undefined ? this.options.defaultCluster() : this.options.clusterNamed(owner);
       if (!cluster) throw serviceUnavailable(`cluster ${owner ?? 'default'} is not reachable`);
-      passThroughUpgrade(req, socket, head, admin, cluster, path);
+      passThroughUpgrade(req, socket, head, admin, cluster, this.options.metrics, path);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       refuseUpgrade(socket, err.status);
@@ -100,7 +100,7 @@ export class SearchApi {
     if (!info.isResourceRequest || !resource) {
       const cluster = this.options.defaultCluster();
       if (!cluster) throw serviceUnavailable('no default cluster is registered and reachable');
-      return passThrough(req, res, admin, cluster, { path: upstreamPath });
+      return passThrough(req, res, admin, cluster, this.options.metrics, { path: upstreamPath });
     }
     if (info.subresource === '' && CACHED_VERBS.has(info.verb)) return this.fromCache(req, res, info, resource, query);
     if (info.verb === 'create' && info.name === '') throw methodNotAllowed('create', resource);
@@ -108,7 +108,7 @@ export class SearchApi {
     const cluster = this.options.clusterNamed(owner);
     if (!cluster) throw serviceUnavailable(`cluster ${owner} is not reachable`);
     const body = info.verb === 'update' ? recoverForCluster(await readBody(req), owner) : undefined;
-    return passThrough(req, res, admin, cluster, { path: upstreamPath, body });
+    return passThrough(req, res, admin, cluster, this.options.metrics, { path: upstreamPath, body });
   }
 
   private async fromCache(

@@ -108,6 +108,8 @@ export class SearchCache implements SearchRoutes {
   private readonly failoverCrds: CacheResource | undefined;
   /** What each cached CRD (by its cached object, which a change replaces) makes of a tenant custom resource: parsed once. */
   private readonly customResourceOf = new WeakMap<CachedObject, CacheResource | null>();
+  /** The tenant custom resources of the last update (`resourceKey`), for the metrics. */
+  private tenantCustomKeys: ReadonlySet<string> = new Set();
   private readonly tenantResourceKeys: ReadonlySet<string>;
   /**
    * The last stores of clusters that stopped being Ready, by cluster: no longer fed nor read,
@@ -146,7 +148,11 @@ export class SearchCache implements SearchRoutes {
       defaultCluster: () => options.clusters.get(options.defaultCluster),
       metrics: options.metrics,
     });
-    options.metrics.followCache(() => this.controller.stats());
+    options.metrics.followCache(
+      () => this.controller.stats(),
+      // A tenant's custom resource, unless the admin's own registries name it too.
+      (resource) => this.tenantCustomKeys.has(resourceKey(resource)) && !this.cache.hasResource(resource),
+    );
     options.metrics.followTenantCacheBudget(this.budget.maxBytes, () => this.budget.shedStores);
     this.loop = new WatchLoop(
       options.store,
@@ -283,6 +289,7 @@ export class SearchCache implements SearchRoutes {
     // Whether a resource is namespaced, as the clusters' discovery says (the first that knows).
     const scopes = await Promise.all(members.map((member) => member.connection.scope().catch(() => undefined)));
     const custom = this.tenantCustomResources(members);
+    this.tenantCustomKeys = new Set(custom.map(resourceKey));
     const scopeOf: ScopeLookup = (group, _version, resource) => {
       for (const scope of scopes) {
         const found = scope?.resource(group, resource);

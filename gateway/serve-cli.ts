@@ -136,6 +136,7 @@ export async function serve(args: string[]): Promise<number> {
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,
+      metricsPerTenant: values['metrics-per-tenant'] === true,
     });
     const banner = serveBanner({
       gatewayUrl: gateway.url,

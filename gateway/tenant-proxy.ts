@@ -65,6 +65,7 @@ export class TenantProxy {
         scope = await upstream.scope();
       } catch (err) {
         // The cluster's discovery could not be read: told as any request's failure to reach the cluster.
+        this.options.metrics.upstreamFailed(upstream.name, err);
         return sendStatus(req, res, failureStatus(err, `tenant proxy: ${req.method} ${req.url}`));
       }
       const ctx = tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant));
@@ -74,6 +75,8 @@ export class TenantProxy {
         route = await this.routeFor(r, scope);
         await route.serve(r);
       } catch (err) {
+        // A reset once the client is gone may be the client's own connection: only the cluster's are counted.
+        if (!req.socket.destroyed) this.options.metrics.upstreamFailed(upstream.name, err);
         const where = `tenant proxy, ${route?.name ?? 'routing'}: ${req.method} ${req.url}`;
         if (res.headersSent) res.destroy();
         else sendStatus(req, res, tenantFailureStatus(ctx, err, where));

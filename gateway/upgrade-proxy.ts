@@ -59,6 +59,7 @@ export function proxyUpgrade(
   ctx: TenantContext,
   impersonation: Record<string, string | string[]>,
   target: UpgradeTarget,
+  failed: (err: unknown) => void,
 ): void {
   const impersonating = clientImpersonationRefusal(req.headers);
   if (impersonating) return refuseUpgrade(client, impersonating);
@@ -87,6 +88,7 @@ export function proxyUpgrade(
     impersonation,
     target,
     (code, text) => upstreamErrorStatus(ctx, code, text, 'the cluster refused the upgrade'),
+    failed,
   );
 }
 
@@ -103,6 +105,7 @@ export function pipeUpgrade(
   impersonation: Record<string, string | string[]>,
   target: UpgradeTarget,
   refusal: (code: number, text: string) => Status,
+  failed: (err: unknown) => void,
 ): void {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headersDistinct)) {
@@ -141,7 +144,10 @@ export function pipeUpgrade(
     res.on('data', (chunk: string) => (text += chunk));
     res.on('end', () => refuseUpgrade(client, refusal(res.statusCode ?? 502, text)));
   });
-  upstream.on('error', (err) => refuseUpgrade(client, failureStatus(err, `upgrade proxy: ${req.method} ${req.url}`)));
+  upstream.on('error', (err) => {
+    failed(err);
+    refuseUpgrade(client, failureStatus(err, `upgrade proxy: ${req.method} ${req.url}`));
+  });
   // The client gone (hung up, or cut off when its certificate was revoked) before the cluster
   // answered: the upgrade request upstream is abandoned too.
   client.on('error', () => upstream.destroy());

@@ -11,22 +11,60 @@ import { ApiError, statusOf, type Status } from '../apiserver/status.js';
 import { TranslationError, type TenantContext } from '../translate/context.js';
 import { statusDown } from '../translate/status.js';
 
-/** Node's and undici's codes of a connection that could not be made or was lost, and TLS's failures. */
-const UNREACHABLE =
-  /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|EPROTO|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT|UND_ERR_CLOSED|ERR_TLS_\w+|ERR_SSL_\w+|CERT_\w+|UNABLE_TO_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)$/;
+/**
+ * Why a request to a cluster failed without an answer, in the few words the metrics use
+ * (`paddock_upstream_errors_total{reason}`): the cluster did not answer in time, refused the
+ * connection, cut it (reset, a broken pipe, undici's "other side closed"), could not be resolved,
+ * could not be routed to, or failed the TLS handshake (a certificate not trusted, a name that does
+ * not match, a protocol error).
+ */
+export type UpstreamFailureReason = 'timeout' | 'refused' | 'reset' | 'dns' | 'unreachable' | 'tls';
+
+/** Node's and undici's codes of a connection that could not be made or was lost, and TLS's failures, by reason. */
+const REASONS: readonly [RegExp, UpstreamFailureReason][] = [
+  [/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)$/, 'timeout'],
+  [/^ECONNREFUSED$/, 'refused'],
+  [/^(ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)$/, 'reset'],
+  [/^(ENOTFOUND|EAI_AGAIN)$/, 'dns'],
+  [/^(EHOSTUNREACH|ENETUNREACH)$/, 'unreachable'],
+  [
+    /^(EPROTO|ERR_TLS_\w+|ERR_SSL_\w+|CERT_\w+|UNABLE_TO_\w+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)$/,
+    'tls',
+  ],
+];
+
+/** Where failures to talk to a cluster are counted (GatewayMetrics: `paddock_upstream_errors_total`). */
+export interface UpstreamFailures {
+  /** Counts `err` under `cluster` when it is a failure to talk to the cluster; anything else is not the cluster's. */
+  upstreamFailed(cluster: string, err: unknown): void;
+}
+
+/** The request out of time while waiting for the cluster's answer: kube's 504 Timeout. */
+function isHeadersTimeout(err: unknown): boolean {
+  const { name, code } = isObject(err) ? err : {};
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || name === 'HeadersTimeoutError';
+}
+
+/** Why `err` is a failure to talk to the cluster; undefined when it is none (the gateway's own error). */
+export function upstreamFailureReason(err: unknown): UpstreamFailureReason | undefined {
+  if (isHeadersTimeout(err)) return 'timeout';
+  const code = isObject(err) ? err.code : undefined;
+  if (typeof code !== 'string') return undefined;
+  return REASONS.find(([pattern]) => pattern.test(code))?.[1];
+}
 
 /**
- * An error met while serving a tenant, as its Status. A failure to talk to the tenant's cluster, in
- * kube's reasons: 504 Timeout when it did not answer in time, 503 ServiceUnavailable when it could
- * not be reached (refused, reset, unresolvable, or a TLS handshake that failed), both with
- * Retry-After, as either may pass. Any other error is the gateway's own: 500, its detail only in
- * the gateway's log, under `where`.
+ * An error met while serving a tenant, as its Status. A failure to talk to the tenant's cluster
+ * (`upstreamFailureReason`), in kube's reasons: 504 Timeout when it did not answer in time, 503
+ * ServiceUnavailable when it could not be reached (refused, reset, unresolvable, a connection that
+ * could not be made in time, or a TLS handshake that failed), both with Retry-After, as either may
+ * pass. Any other error is the gateway's own: 500, its detail only in the gateway's log, under
+ * `where`.
  */
 export function failureStatus(err: unknown, where: string): Status {
-  const { name, code } = isObject(err) ? err : {};
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || name === 'HeadersTimeoutError')
+  if (isHeadersTimeout(err))
     return statusOf(504, 'Timeout', "the tenant's cluster did not answer in time", { retryAfterSeconds: 1 });
-  if (typeof code === 'string' && UNREACHABLE.test(code))
+  if (upstreamFailureReason(err) !== undefined)
     return statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 });
   process.stderr.write(`${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   return statusOf(500, 'InternalError', 'the gateway failed to handle the request');

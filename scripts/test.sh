@@ -18,6 +18,14 @@ if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy
 fi
 
+# test/gateway/metrics.test.ts lints /metrics with promtool, which Debian ships in prometheus
+# (only promtool is used; the Prometheus server the package brings is not).
+if ! command -v promtool >/dev/null 2>&1; then
+  echo "promtool not found: installing Debian's prometheus"
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus
+fi
+
 if ! /usr/bin/python3 -c 'import kubernetes' >/dev/null 2>&1; then
   echo "Python's kubernetes client not found: installing Debian's python3-kubernetes"
   apt-get update

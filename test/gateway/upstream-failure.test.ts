@@ -7,7 +7,7 @@ import { Pool } from 'undici';
 import { createCertificateAuthority } from '../../certs/index.js';
 import { tenantContext } from '../../translate/context.js';
 import { refuseUpgrade } from '../../gateway/upgrade-proxy.js';
-import { failureStatus, upstreamErrorStatus } from '../../gateway/upstream-failure.js';
+import { failureStatus, upstreamErrorStatus, upstreamFailureReason } from '../../gateway/upstream-failure.js';
 import { kindScope } from '../support/kind-scope.js';
 
 const ctx = tenantContext('aaaaaa', kindScope());
@@ -35,17 +35,36 @@ describe('gateway: what a tenant is told when its cluster fails (upstream-failur
     const server = createHttpServer();
     const port = await listening(server);
     await new Promise((resolve) => server.close(resolve));
-    const status = failureStatus(await requestError(`http://127.0.0.1:${port}`), 'test');
+    const err = await requestError(`http://127.0.0.1:${port}`);
+    const status = failureStatus(err, 'test');
     expect(status).to.deep.include({ code: 503, reason: 'ServiceUnavailable', details: { retryAfterSeconds: 1 } });
     expect(status.message).to.equal("the tenant's cluster is unreachable");
+    expect(upstreamFailureReason(err), 'the reason the metrics count').to.equal('refused');
+  });
+
+  it('a connection the cluster cuts before answering is 503, counted as a reset', async () => {
+    const server = createHttpServer((req) => req.socket.destroy());
+    const port = await listening(server);
+    try {
+      const err = await requestError(`http://127.0.0.1:${port}`);
+      expect(failureStatus(err, 'test')).to.deep.include({ code: 503, reason: 'ServiceUnavailable' });
+      expect(upstreamFailureReason(err)).to.equal('reset');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('a cluster that does not answer in time is 504 Timeout, as kube says of a request out of time', async () => {
     const server = createHttpServer(() => {});
     const port = await listening(server);
     try {
-      const status = failureStatus(await requestError(`http://127.0.0.1:${port}`, { headersTimeout: 100 }), 'test');
-      expect(status).to.deep.include({ code: 504, reason: 'Timeout', details: { retryAfterSeconds: 1 } });
+      const err = await requestError(`http://127.0.0.1:${port}`, { headersTimeout: 100 });
+      expect(failureStatus(err, 'test')).to.deep.include({
+        code: 504,
+        reason: 'Timeout',
+        details: { retryAfterSeconds: 1 },
+      });
+      expect(upstreamFailureReason(err)).to.equal('timeout');
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -63,6 +82,7 @@ describe('gateway: what a tenant is told when its cluster fails (upstream-failur
     try {
       const err = await requestError(`https://127.0.0.1:${port}`, { connect: { ca: other.certPem } });
       expect(failureStatus(err, 'test')).to.deep.include({ code: 503, reason: 'ServiceUnavailable' });
+      expect(upstreamFailureReason(err)).to.equal('tls');
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -74,8 +94,10 @@ describe('gateway: what a tenant is told when its cluster fails (upstream-failur
     const logged: string[] = [];
     process.stderr.write = (chunk: string | Uint8Array) => logged.push(String(chunk)) > 0;
     try {
-      const status = failureStatus(new TypeError('x is undefined at 10.0.0.1'), 'where');
+      const err = new TypeError('x is undefined at 10.0.0.1');
+      const status = failureStatus(err, 'where');
       expect(status).to.deep.include({ code: 500, reason: 'InternalError' });
+      expect(upstreamFailureReason(err), "not the cluster's failure: not counted").to.equal(undefined);
       expect(status.message).to.not.include('10.0.0.1');
     } finally {
       process.stderr.write = write;
