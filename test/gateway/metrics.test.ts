@@ -441,7 +441,13 @@ describe('gateway: /metrics, bounded and linted by promtool, and the Grafana das
     const watch = tenants[1].watch('/api/v1/namespaces/default/configmaps?watch=true');
     try {
       await watch.waitFor((events) => events.some((e) => e.object?.metadata?.name === 'settings-1'));
-      // The cache finds tenants' custom resources when its clusters change: here when the next probe lists gadgets.
+      // The Widgets made before the restart are cached again once the restarted replica's CRD store has listed.
+      await waitUntil('the Widget cached again', async () =>
+        samples(await scrape()).some(
+          (s) => s.name === 'paddock_cache_objects' && s.labels.resource === `widgets.${IDS[0]}-example.com`,
+        ),
+      );
+      // A new CRD's resource is cached once the cluster's next probe lists it.
       await createCustomObject(tenants[0], 'gadgets', 'Gadget');
       await waitUntil('the Gadget cached', async () =>
         samples(await scrape()).some(
