@@ -7,6 +7,10 @@ import { makeTempDir } from './temp-dir.js';
 export interface EtcdServer {
   endpoint: string;
   pid: number;
+  /** Ends the process (SIGKILL: a crash, or SIGTERM), keeping its data and ports: `start` brings it back. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts it again on the same data and ports, after `kill`. */
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -21,46 +25,61 @@ export async function startEtcd(): Promise<EtcdServer> {
   const peerPort = await freePort();
   const client = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
-  const child = spawn(
-    process.env.ETCD_BIN ?? 'etcd',
-    [
-      '--name',
-      'n',
-      '--data-dir',
-      dir,
-      '--listen-client-urls',
-      client,
-      '--advertise-client-urls',
-      client,
-      '--listen-peer-urls',
-      peer,
-      '--initial-advertise-peer-urls',
-      peer,
-      '--initial-cluster',
-      `n=${peer}`,
-      '--heartbeat-interval=10',
-      '--election-timeout=100',
-      '--log-level=error',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(
+      process.env.ETCD_BIN ?? 'etcd',
+      [
+        '--name',
+        'n',
+        '--data-dir',
+        dir,
+        '--listen-client-urls',
+        client,
+        '--advertise-client-urls',
+        client,
+        '--listen-peer-urls',
+        peer,
+        '--initial-advertise-peer-urls',
+        peer,
+        '--initial-cluster',
+        `n=${peer}`,
+        '--heartbeat-interval=10',
+        '--election-timeout=100',
+        '--log-level=error',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    try {
+      await waitForPort(clientPort, child, () => stderr);
+    } catch (err) {
+      child.kill('SIGKILL');
+      throw err;
+    }
+    return child;
+  };
+  let child: ChildProcess;
   try {
-    await waitForPort(clientPort, child, () => stderr);
+    child = await launch();
   } catch (err) {
-    child.kill('SIGKILL');
     await remove();
     throw err;
   }
-  return {
+  const server: EtcdServer = {
     endpoint: client,
     pid: child.pid!,
+    kill: (signal = 'SIGKILL') => killAndWait(child, signal),
+    start: async () => {
+      child = await launch();
+      server.pid = child.pid!;
+    },
     stop: async () => {
       await killAndWait(child);
       await remove();
     },
   };
+  return server;
 }
 
 async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
