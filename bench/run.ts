@@ -9,6 +9,7 @@ import { benchCreate } from './create.js';
 import { benchDevcluster } from './devcluster.js';
 import { benchEviction } from './eviction.js';
 import { benchGet } from './get.js';
+import { benchHa } from './ha.js';
 import type { BenchOptions } from './harness/environment.js';
 import { benchList } from './list.js';
 import { benchMemory } from './memory.js';
@@ -39,6 +40,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   memory: separate(benchMemory),
   cache: separate(benchCache),
   eviction: separate(benchEviction),
+  ha: separate(benchHa),
 };
 
 const USAGE = `usage: npm run bench -- [NAME...] [--quick] [--cpu-prof]
