@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiServer } from '../apiserver/api-server.js';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
-import { parseRequestInfo } from '../apiserver/request-info.js';
+import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
 import { statusOf, type ApiError, type Status } from '../apiserver/status.js';
 import { CLUSTER_SECRET_NAMESPACE, isClusterSecretRequest } from '../clusters/cluster-secrets.js';
 import type { ClusterRoster } from '../clusters/cluster-roster.js';
@@ -173,6 +173,25 @@ export function requestRoute(routes: readonly GatewayRoute[], exchange: GatewayE
 /** The first route that answers upgrades and matches this one. */
 export function upgradeRoute(routes: readonly GatewayRoute[], exchange: GatewayExchange): GatewayRoute | undefined {
   return routes.find((route) => route.upgrade && route.matches(exchange));
+}
+
+const HEALTH_PATHS = new Set(['/healthz', '/readyz', '/livez']);
+
+/**
+ * Health for a request that presented no client certificate: kube-apiserver lets anonymous
+ * requests read /healthz, /livez and /readyz (its system:public-info-viewer role), and kubelet
+ * probes and load balancers' health checks present none. Anything else, and any request whose
+ * certificate was refused, stays 401. False when the request is not such a health check.
+ */
+export function answerAnonymousHealth(req: IncomingMessage, res: ServerResponse, ready: () => boolean): boolean {
+  const pathname = requestUrl(req.url).pathname.replace(/\/+$/, '') || '/';
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !HEALTH_PATHS.has(pathname)) return false;
+  if (pathname === '/readyz' && !ready()) notReady(res);
+  else {
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end('ok');
+  }
+  return true;
 }
 
 /** `/readyz` while the search cache has not listed everything it caches: kube's failed check, reason withheld. */

@@ -24,7 +24,7 @@ import { openStore, privateDataDir, writePrivateFile, type Store } from '../stor
 import { TenantController } from '../tenants/tenant-controller.js';
 import { TenantRoster } from '../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
-import { authenticate, type Identity } from './authenticate.js';
+import { authenticate, presentedNoCertificate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics } from './metrics.js';
 import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
@@ -37,6 +37,7 @@ import { refuseUpgrade } from './upgrade-proxy.js';
 import { failureStatus } from './upstream-failure.js';
 import { AdminRouter } from './admin-router.js';
 import {
+  answerAnonymousHealth,
   gatewayRoutes,
   requestRoute,
   upgradeRoute,
@@ -259,7 +260,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         );
         if (options.onRequest)
           logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
-        if ('refused' in identity) return sendStatus(req, res, unauthorized());
+        if ('refused' in identity) {
+          const anonymous = presentedNoCertificate(req.socket as TLSSocket);
+          if (anonymous && answerAnonymousHealth(req, res, () => searchCache.ready())) return;
+          return sendStatus(req, res, unauthorized());
+        }
         if (identity.kind === 'tenant') openStreams.track(identity, res);
         const exchange = exchangeOf(req, identity);
         let route: GatewayRoute | undefined;
