@@ -19,7 +19,50 @@ function defaultContainer(container: Record<string, any>): void {
   setDefault(container, 'terminationMessagePolicy', 'File');
   setDefault(container, 'resources', {});
   for (const port of container.ports ?? []) setDefault(port, 'protocol', 'TCP');
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(container[probe]);
+  for (const hook of ['postStart', 'preStop']) defaultHttpGet(container.lifecycle?.[hook]?.httpGet);
 }
+
+function defaultProbe(probe: Record<string, any> | undefined): void {
+  if (!probe || typeof probe !== 'object') return;
+  setDefault(probe, 'timeoutSeconds', 1);
+  setDefault(probe, 'periodSeconds', 10);
+  setDefault(probe, 'successThreshold', 1);
+  setDefault(probe, 'failureThreshold', 3);
+  defaultHttpGet(probe.httpGet);
+}
+
+function defaultHttpGet(action: Record<string, any> | undefined): void {
+  if (!action || typeof action !== 'object') return;
+  setDefault(action, 'path', '/');
+  setDefault(action, 'scheme', 'HTTP');
+}
+
+/** An update strategy of `type` (defaulted to RollingUpdate) gets its rollingUpdate and that one's fields. */
+function defaultRollingUpdate(spec: Record<string, any>, field: string, rollingUpdate: Record<string, unknown>): void {
+  const strategy = (spec[field] ??= {});
+  if (typeof strategy !== 'object') return;
+  setDefault(strategy, 'type', 'RollingUpdate');
+  if (strategy.type !== 'RollingUpdate') return;
+  const fields = (strategy.rollingUpdate ??= {});
+  if (typeof fields !== 'object') return;
+  for (const [name, value] of Object.entries(rollingUpdate)) setDefault(fields, name, value);
+}
+
+/** rbac/v1's defaults: a binding's roleRef is in the RBAC group, and so are its User and Group subjects. */
+function defaultBinding(binding: ApiObject): void {
+  if (binding.roleRef && typeof binding.roleRef === 'object') setDefault(binding.roleRef, 'apiGroup', RBAC_GROUP);
+  for (const subject of Array.isArray(binding.subjects) ? binding.subjects : [])
+    if (
+      subject &&
+      typeof subject === 'object' &&
+      !subject.apiGroup &&
+      (subject.kind === 'User' || subject.kind === 'Group')
+    )
+      subject.apiGroup = RBAC_GROUP;
+}
+
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
 
 function defaultPodSpec(spec: Record<string, any> | undefined): void {
   if (!spec || typeof spec !== 'object') return;
@@ -52,7 +95,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apps/Deployment': (deployment) => {
     const spec = (deployment.spec ??= {});
     setDefault(spec, 'replicas', 1);
-    setDefault(spec, 'strategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+    defaultRollingUpdate(spec, 'strategy', { maxUnavailable: '25%', maxSurge: '25%' });
     setDefault(spec, 'revisionHistoryLimit', 10);
     setDefault(spec, 'progressDeadlineSeconds', 600);
     podTemplate(deployment);
@@ -65,16 +108,18 @@ const DEFAULTERS: Record<string, Defaulter> = {
     const spec = (sts.spec ??= {});
     setDefault(spec, 'replicas', 1);
     setDefault(spec, 'podManagementPolicy', 'OrderedReady');
-    setDefault(spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { partition: 0 } });
+    defaultRollingUpdate(spec, 'updateStrategy', { partition: 0 });
     setDefault(spec, 'revisionHistoryLimit', 10);
     podTemplate(sts);
   },
   'apps/DaemonSet': (ds) => {
     const spec = (ds.spec ??= {});
-    setDefault(spec, 'updateStrategy', { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+    defaultRollingUpdate(spec, 'updateStrategy', { maxUnavailable: 1, maxSurge: 0 });
     setDefault(spec, 'revisionHistoryLimit', 10);
     podTemplate(ds);
   },
+  'rbac.authorization.k8s.io/RoleBinding': defaultBinding,
+  'rbac.authorization.k8s.io/ClusterRoleBinding': defaultBinding,
   'batch/Job': (job) => {
     const spec = (job.spec ??= {});
     setDefault(spec, 'parallelism', 1);

@@ -2,6 +2,7 @@ import type { ResourceCatalog } from '../apiserver/catalog.js';
 import type { Strategy, StrategyFor } from '../apiserver/registry/strategy.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { resourceInfoFromCRD, validateCRD } from '../apiserver/resources/custom-resource.js';
+import { builtinValidator } from '../apiserver/validation/kinds/builtin-kinds.js';
 import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
 import { applyDefaults } from './defaults.js';
 import { prepareJobForCreate } from './job-selector.js';
@@ -27,7 +28,10 @@ export function devclusterStrategies(
 ): StrategyFor {
   return (info: ResourceInfo): Strategy => {
     const dropStatusOnCreate = info.subresources.some((s) => s.name === 'status');
+    // kube's per-kind validation (custom resources have none: their schemas are not enforced).
+    const validate = info.builtin ? builtinValidator(info.group, info.kind) : undefined;
     const base: Strategy = {
+      validate,
       prepareForCreate: (object) => {
         if (dropStatusOnCreate) delete object.status;
         applyDefaults(info.group, info.kind, object);
@@ -62,6 +66,7 @@ export function devclusterStrategies(
     }
     if (info.group === '' && info.resource === 'services') {
       return {
+        validate,
         prepareForCreate: async (object) => {
           applyDefaults(info.group, info.kind, object);
           object.status = { loadBalancer: {} };

@@ -28,6 +28,11 @@ function certificateIdentity(socket: TLSSocket): CertificateIdentity | { refused
   return identity;
 }
 
+/** Whether the client presented no certificate at all (kube-apiserver's anonymous request), rather than one that failed. */
+export function presentedNoCertificate(socket: TLSSocket): boolean {
+  return Object.keys(socket.getPeerCertificate()).length === 0;
+}
+
 /**
  * Who a request is (docs/design.md, "Identity"): a client certificate that chains to the CA, then
  * - OU[0] a tenant id and CN `<OU[0]>-…` → that tenant's user, if the tenant exists, is Active

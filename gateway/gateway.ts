@@ -24,7 +24,7 @@ import { openStore, privateDataDir, writePrivateFile, type Store } from '../stor
 import { TenantController } from '../tenants/tenant-controller.js';
 import { TenantRoster } from '../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
-import { authenticate, type Identity } from './authenticate.js';
+import { authenticate, presentedNoCertificate, type Identity } from './authenticate.js';
 import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
 import { GatewayMetrics, requesterOf } from './metrics.js';
 import { DEFAULT_TENANT_LIMITS, isLongRunning, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
@@ -284,7 +284,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         if (options.onRequest)
           logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
         drain.track(req, res);
-        if (serveHealth(req, res, health)) return;
+        // Health to anyone who presented no certificate, as kube's anonymous requests get it (probes and
+        // balancers present none); a certificate the gateway refuses is refused here too, as kube does.
+        const mayReadHealth = !('refused' in identity) || presentedNoCertificate(req.socket as TLSSocket);
+        if (mayReadHealth && serveHealth(req, res, health)) return;
         if ('refused' in identity) return sendStatus(req, res, unauthorized());
         if (identity.kind === 'tenant') openStreams.track(identity, res);
         const exchange = exchangeOf(req, identity);

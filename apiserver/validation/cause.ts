@@ -50,6 +50,14 @@ export function notSupported(field: string, value: unknown, supported: readonly 
   };
 }
 
+export function duplicate(field: string, value: unknown): Cause {
+  return { reason: 'FieldValueDuplicate', field, message: `Duplicate value: ${renderValue(value)}` };
+}
+
+export function notFound(field: string, value: unknown): Cause {
+  return { reason: 'FieldValueNotFound', field, message: `Not found: ${renderValue(value)}` };
+}
+
 /** `field.TooLong` never echoes the (long) value. */
 export function tooLong(field: string, maxBytes: number): Cause {
   return {

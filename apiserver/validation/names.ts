@@ -46,10 +46,10 @@ function byteLength(value: string): number {
   return Buffer.byteLength(value, 'utf8');
 }
 
-const maxLenError = (length: number) => `must be no more than ${length} characters`;
+export const maxLenError = (length: number) => `must be no more than ${length} characters`;
 
 /** apimachinery's RegexError, including its double space before " or". */
-function regexError(message: string, fmt: string, ...examples: string[]): string {
+export function regexError(message: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${message} (regex used for validation is '${fmt}')`;
   return `${message} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }

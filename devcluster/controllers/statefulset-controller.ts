@@ -168,7 +168,7 @@ export class StatefulSetController {
     if (sts.spec?.serviceName) pod.spec.subdomain = sts.spec.serviceName;
     for (const claimTemplate of sts.spec?.volumeClaimTemplates ?? []) {
       const claimName = `${claimTemplate.metadata.name}-${name}`;
-      await this.ensureClaim(sts, claimTemplate, claimName, name);
+      if (!(await this.ensureClaim(sts, claimTemplate, claimName, name))) return;
       pod.spec.volumes = [
         ...(pod.spec.volumes ?? []).filter((v: { name: string }) => v.name !== claimTemplate.metadata.name),
         { name: claimTemplate.metadata.name, persistentVolumeClaim: { claimName } },
@@ -188,16 +188,49 @@ export class StatefulSetController {
     );
   }
 
-  /** A claim of a volumeClaimTemplate, created when missing; labelled with the selector's labels. */
-  private async ensureClaim(sts: ApiObject, template: ApiObject, claimName: string, podName: string) {
+  /**
+   * A claim of a volumeClaimTemplate, created when missing; labelled with the selector's labels.
+   * False when the claim is refused (kube 1.32 does not validate the templates, so an invalid one
+   * is found here): the pod is not created, and both are reported as kube's controller does.
+   */
+  private async ensureClaim(sts: ApiObject, template: ApiObject, claimName: string, podName: string): Promise<boolean> {
     const claims = this.api.registryOf('', 'persistentvolumeclaims');
-    if (!claims) return;
+    if (!claims) return true;
     try {
       await claims.get(sts.metadata.namespace, claimName);
-      return;
+      return true;
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 404)) throw err;
     }
+    try {
+      await this.createClaim(claims, sts, template, claimName);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code === 409 || err.code >= 500) throw err;
+      const reason = err.status.message;
+      await this.events.record(
+        sts,
+        'Warning',
+        'FailedCreate',
+        `create Claim ${claimName} for Pod ${podName} in StatefulSet ${sts.metadata.name} failed error: ${reason}`,
+      );
+      await this.events.record(
+        sts,
+        'Warning',
+        'FailedCreate',
+        `create Pod ${podName} in StatefulSet ${sts.metadata.name} failed error: failed to create PVC ${claimName}: ${reason}`,
+      );
+      return false;
+    }
+    await this.events.record(
+      sts,
+      'Normal',
+      'SuccessfulCreate',
+      `create Claim ${claimName} Pod ${podName} in StatefulSet ${sts.metadata.name} success`,
+    );
+    return true;
+  }
+
+  private async createClaim(claims: GenericRegistry, sts: ApiObject, template: ApiObject, claimName: string) {
     await createAs(claims, sts.metadata.namespace, {
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
@@ -209,12 +242,6 @@ export class StatefulSetController {
       },
       spec: structuredClone(template.spec ?? {}),
     });
-    await this.events.record(
-      sts,
-      'Normal',
-      'SuccessfulCreate',
-      `create Claim ${claimName} Pod ${podName} in StatefulSet ${sts.metadata.name} success`,
-    );
   }
 
   private async deletePod(sts: ApiObject, pod: ApiObject): Promise<void> {

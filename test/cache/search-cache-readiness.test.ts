@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { anonymousRequest } from '../support/anonymous-request.js';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -86,6 +87,11 @@ describe('cache: /readyz waits for the search cache', function () {
     expect(await readyz(patient)).to.equal(
       '500 [+]ping ok\n[-]search-cache-synced failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n',
     );
+    // A probe without a client certificate (a kubelet's, a load balancer's) is told the same.
+    expect(await anonymousRequest(gateways[0].url, '/readyz')).to.deep.equal({
+      status: 500,
+      text: '[+]ping ok\n[-]search-cache-synced failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n',
+    });
     // The same hanging list in a replica whose --cache-sync-timeout (2 s) runs out: ready anyway, as Karmada's hook gives up.
     await waitUntil('the hasty replica stops waiting', async () => (await readyz(hasty)) === '200 ok');
     expect(await readyz(patient), 'the patient one still waits').to.match(/^500 /);
@@ -94,5 +100,6 @@ describe('cache: /readyz waits for the search cache', function () {
     await waitUntil('the list arrives and the replica is ready', async () => (await readyz(patient)) === '200 ok', {
       timeout: 30_000,
     });
+    expect(await anonymousRequest(gateways[0].url, '/readyz')).to.deep.equal({ status: 200, text: 'ok' });
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * Health without a client certificate: kubelet probes and load balancers' checks (deploy/,
+ * deploy/haproxy.cfg) present none, and kube-apiserver answers them as anonymous requests. A
+ * certificate presented and refused is still 401, and so is any other path.
+ */
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import { createCertificateAuthority } from '../../certs/index.js';
+import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { anonymousRequest } from '../support/anonymous-request.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+describe('gateway: health checks without a client certificate', function () {
+  this.timeout(60_000);
+  let remove: () => Promise<void>;
+  let member: DevCluster;
+  let gateway: Gateway;
+
+  before(async () => {
+    const temp = await makeTempDir('anonymous-health');
+    remove = temp.remove;
+    member = await startDevCluster({ name: 'member1', listen: '127.0.0.1:0', dataDir: `${temp.dir}/member1` });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: `${temp.dir}/gateway`,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(member.kubeconfigPath, 'utf8') }],
+      tenantCache: '',
+    });
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    await member?.stop();
+    await remove?.();
+  });
+
+  it('answers /livez, /readyz and /healthz with 200 ok, GET and HEAD', async () => {
+    for (const path of ['/livez', '/readyz', '/healthz', '/readyz/']) {
+      expect(await anonymousRequest(gateway.url, path), path).to.deep.equal({ status: 200, text: 'ok' });
+      expect(await anonymousRequest(gateway.url, path, 'HEAD'), `HEAD ${path}`).to.deep.equal({
+        status: 200,
+        text: '',
+      });
+    }
+  });
+
+  it('answers every other request without a certificate 401: the version, discovery, metrics, a health subpath, a POST', async () => {
+    for (const [method, path] of [
+      ['GET', '/version'],
+      ['GET', '/api'],
+      ['GET', '/metrics'],
+      ['GET', '/livez/ping'],
+      ['POST', '/healthz'],
+    ]) {
+      const res = await anonymousRequest(gateway.url, path, method);
+      expect(res.status, `${method} ${path}`).to.equal(401);
+      expect(JSON.parse(res.text)).to.include({ kind: 'Status', reason: 'Unauthorized' });
+    }
+  });
+
+  it('answers 401 to a health check that presents a certificate the gateway does not trust', async () => {
+    const stranger = await createCertificateAuthority({ commonName: 'stranger' });
+    const client = await stranger.issueClientCertificate({ commonName: 'prober', organizations: ['system:masters'] });
+    const res = await anonymousRequest(gateway.url, '/livez', 'GET', { cert: client.certPem, key: client.keyPem });
+    expect(res.status).to.equal(401);
+  });
+});
