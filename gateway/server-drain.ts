@@ -79,7 +79,11 @@ function isStream(req: IncomingMessage): boolean {
   const params = new URLSearchParams(query);
   const yes = (name: string) => params.get(name) === 'true' || params.get(name) === '1';
   const path = (req.url ?? '').split('?')[0];
-  return yes('watch') || /^\/(api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(path) || (yes('follow') && /\/log\/?$/.test(path));
+  return (
+    yes('watch') ||
+    /^\/(api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch\//.test(path) ||
+    (yes('follow') && /\/log\/?$/.test(path))
+  );
 }
 
 /** Ends a stream whose headers went out: the body's end, then the connection's, so the client comes back elsewhere. */
