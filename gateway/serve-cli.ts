@@ -18,6 +18,7 @@ import { validEvictionRate, type EvictionSettings } from '../eviction/eviction.j
 import { parseGoDuration } from './go-duration.js';
 import { serveBanner } from './serve-banner.js';
 import { catchStopSignals, stopOnSignal } from './until-signal.js';
+import { commandMessage, configureLog, isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../log/log.js';
 
 export async function serve(args: string[]): Promise<number> {
   const parsed = parseCommand(SERVE, args, (text) => process.stdout.write(text));
@@ -40,6 +41,12 @@ export async function serve(args: string[]): Promise<number> {
   const requestLog = values['request-log'];
   if (!isRequestLogMode(requestLog))
     throw new Error(`--request-log must be ${REQUEST_LOG_MODES.join(' or ')}, got ${JSON.stringify(requestLog)}`);
+  const logFormat = values['log-format'];
+  if (!isLogFormat(logFormat))
+    throw new Error(`--log-format must be ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(logFormat)}`);
+  const logLevel = values['log-level'];
+  if (!isLogLevel(logLevel))
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   const tenantCertValidityDays = durationDays(values['tenant-cert-validity']);
   const clusterStatusFrequencyMs = durationFlag(
     '--cluster-status-update-frequency',
@@ -76,6 +83,7 @@ export async function serve(args: string[]): Promise<number> {
       dataDir,
     );
 
+  configureLog({ format: logFormat, level: logLevel });
   const clustersDir = path.join(dataDir, 'clusters');
   const etcdEndpoints = listFlag(values['etcd-endpoints']);
   const devclusters: DevCluster[] = [];
@@ -84,9 +92,8 @@ export async function serve(args: string[]): Promise<number> {
   try {
     const upstreams = await Promise.all(upstreamSpecs.map(parseUpstream));
     clusters.push(...upstreams.map((u) => ({ name: u.name, kubeconfig: u.file })));
-    process.stderr.write(
-      `starting Paddock: ${upstreams.length ? `upstream ${upstreams.map((u) => u.name).join(', ')}` : `${devClusterCount} devcluster${devClusterCount > 1 ? 's' : ''}`}, then the gateway on ${values.listen} …\n`,
-    );
+    const starting = `starting Paddock: ${upstreams.length ? `upstream ${upstreams.map((u) => u.name).join(', ')}` : `${devClusterCount} devcluster${devClusterCount > 1 ? 's' : ''}`}, then the gateway on ${values.listen}`;
+    commandMessage('paddock', `${starting} …\n`, { msg: starting });
     if (upstreams.length === 0) {
       await privateDataDir(clustersDir);
       for (let i = 1; i <= devClusterCount; i++) {

@@ -35,6 +35,20 @@ async function untilPrinted(server: ReturnType<typeof start>, pattern: RegExp): 
   );
 }
 
+/** The lines of a server's stderr in json mode, each parsed: each must be an object with ts, level and msg. */
+function jsonLines(stderr: string): any[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const entry = JSON.parse(line);
+      expect(entry.ts, line).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(entry.level, line).to.be.oneOf(['error', 'warn', 'info', 'debug']);
+      expect(entry.msg, line).to.be.a('string');
+      return entry;
+    });
+}
+
 describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
   it('runs a member devcluster and the gateway, says where they are, administers tenants, logs requests, and stops on Ctrl-C', async () => {
     const { dir, remove } = await makeTempDir('serve');
@@ -159,6 +173,27 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
     }
   });
 
+  it('--log-format json: every line of stderr is a JSON entry, the info ones included by default', async () => {
+    const { dir, remove } = await makeTempDir('serve-json');
+    const server = start(['serve', '--data-dir', dir, '--listen', '127.0.0.1:0', '--log-format', 'json']);
+    try {
+      await untilPrinted(server, /^Stop: Ctrl-C$/m);
+      expect(server.stdout(), 'the banner stays text').to.match(/^Paddock is up: /);
+      await killAndWait(server.child, 'SIGTERM');
+      expect(server.child.exitCode).to.equal(0);
+      const entries = jsonLines(server.stderr());
+      expect(entries.map(({ level, component, msg }) => ({ level, component, msg }))).to.deep.equal([
+        { level: 'info', component: 'paddock', msg: 'starting Paddock: 1 devcluster, then the gateway on 127.0.0.1:0' },
+        { level: 'info', component: 'paddock', msg: 'stopping Paddock' },
+        { level: 'info', component: 'paddock', msg: 'stopped Paddock' },
+      ]);
+      expect(entries[1].signal).to.equal('SIGTERM');
+    } finally {
+      await killAndWait(server.child, 'SIGTERM');
+      await remove();
+    }
+  });
+
   it('--background returns once Paddock is up, and `paddock stop` stops it', async () => {
     const { dir, remove } = await makeTempDir('serve-background');
     let pid: number | undefined;
@@ -231,6 +266,14 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
       stdout: '',
       stderr: 'paddock: --tenant-burst must be at least 1 while --tenant-qps limits the rate\n',
     });
+  });
+
+  it('refuses a log format or log level it does not know, before it starts anything', async () => {
+    const refused = async (args: string[]) => (await run(['serve', ...args])).stderr;
+    expect(await refused(['--log-format', 'xml'])).to.equal('paddock: --log-format must be text or json, got "xml"\n');
+    expect(await refused(['--log-level', 'verbose'])).to.equal(
+      'paddock: --log-level must be one of error, warn, info, debug, got "verbose"\n',
+    );
   });
 
   it("refuses eviction flags Karmada's validation refuses, before it starts anything", async () => {
