@@ -271,6 +271,23 @@ export const SERVE = {
       value: LOG_LEVELS.join('|'),
       help: "The least level of the server's log written: error, warn, info (controllers' failures, tenants moved) or debug (and leadership changes).",
     },
+    'audit-log-path': {
+      type: 'string',
+      value: 'FILE',
+      help: "Write an audit event (Kubernetes' audit.k8s.io/v1 Event, Metadata level, never a body) to FILE for every write, exec, attach and port-forward, and every request on Tenants, Clusters, their Secrets and ResourceRegistries; off when absent.",
+    },
+    'audit-log-maxsize': {
+      type: 'string',
+      default: '100',
+      value: 'MB',
+      help: 'The size in megabytes (a fraction for less) at which the audit log is renamed to <name>-<time>.<ext> and a new one started.',
+    },
+    'audit-log-maxbackup': {
+      type: 'string',
+      default: '10',
+      value: 'N',
+      help: 'How many rotated audit log files are kept, the oldest removed first; 0 keeps all.',
+    },
     'metrics-per-tenant': {
       type: 'boolean',
       help: "Label /metrics' requests and open watches with each tenant's id too, and name the cached stores of tenants' custom resources one by one: series per tenant, so off by default (labels bounded by identity kind, verb, code, cluster and resource).",

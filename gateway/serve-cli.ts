@@ -19,6 +19,7 @@ import { parseGoDuration } from './go-duration.js';
 import { serveBanner } from './serve-banner.js';
 import { catchStopSignals, stopOnSignal } from './until-signal.js';
 import { commandMessage, configureLog, isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../log/log.js';
+import type { AuditLogOptions } from './audit-log.js';
 
 export async function serve(args: string[]): Promise<number> {
   const parsed = parseCommand(SERVE, args, (text) => process.stdout.write(text));
@@ -47,6 +48,7 @@ export async function serve(args: string[]): Promise<number> {
   const logLevel = values['log-level'];
   if (!isLogLevel(logLevel))
     throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  const auditLog = auditLogFlags(values);
   const tenantCertValidityDays = durationDays(values['tenant-cert-validity']);
   const clusterStatusFrequencyMs = durationFlag(
     '--cluster-status-update-frequency',
@@ -143,6 +145,7 @@ export async function serve(args: string[]): Promise<number> {
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,
+      auditLog,
       metricsPerTenant: values['metrics-per-tenant'] === true,
     });
     const banner = serveBanner({
@@ -151,6 +154,7 @@ export async function serve(args: string[]): Promise<number> {
       dataDir,
       clusters,
       requestLog,
+      auditLog: auditLog?.path,
       background: startedInBackground(),
     });
     const caught = catchStopSignals();
@@ -169,6 +173,24 @@ export async function serve(args: string[]): Promise<number> {
   } finally {
     await stopDevclusters();
   }
+}
+
+/** `--audit-log-path`, `--audit-log-maxsize` (megabytes, a fraction allowed) and `--audit-log-maxbackup`, as kube-apiserver's. */
+function auditLogFlags(values: Record<string, unknown>): AuditLogOptions | undefined {
+  const maxSize = Number(values['audit-log-maxsize']);
+  const maxBytes = Math.round(maxSize * 1024 * 1024);
+  if (String(values['audit-log-maxsize']).trim() === '' || !Number.isFinite(maxSize) || maxBytes < 1)
+    throw new Error(
+      `--audit-log-maxsize must be a positive number of megabytes, got ${JSON.stringify(values['audit-log-maxsize'])}`,
+    );
+  const maxBackups = Number(values['audit-log-maxbackup']);
+  if (String(values['audit-log-maxbackup']).trim() === '' || !Number.isSafeInteger(maxBackups) || maxBackups < 0)
+    throw new Error(
+      `--audit-log-maxbackup must be a whole number (0 keeps every file), got ${JSON.stringify(values['audit-log-maxbackup'])}`,
+    );
+  const file = values['audit-log-path'];
+  if (typeof file !== 'string' || file === '') return undefined;
+  return { path: path.resolve(file), maxBytes, maxBackups };
 }
 
 /** `--upstream NAME=KUBECONFIG` */
