@@ -11,6 +11,10 @@ import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo, requestUr
 import type { ResourceInfo } from './resources/resource-info.js';
 import { ApiError, pathNotFound, statusOf, toApiError } from './status.js';
 import type { Printer } from './table/printers-by-resource.js';
+import { BARE_TEXT, errorText, logger } from '../log/log.js';
+
+/** Internal errors (500) of the requests served, as `<method> <url>: <stack>` in text mode. */
+const log = logger('apiserver', { text: BARE_TEXT });
 
 /** The user a request runs as (from its client certificate, a token, or impersonation). */
 export interface UserInfo {
@@ -104,7 +108,7 @@ export class ApiServer {
     } catch (err) {
       const apiError = err instanceof ApiError ? err : toApiError(err);
       if (apiError.code >= 500 && apiError.status.reason === 'InternalError')
-        process.stderr.write(`${req.method} ${req.url}: ${(err as Error).stack ?? String(err)}\n`);
+        log.error(`${req.method} ${req.url}`, { method: req.method, url: req.url, error: errorText(err) });
       sendStatus(req, res, apiError);
     }
   }

@@ -8,6 +8,15 @@
  * synchronous steps that a throw in a later listener cannot leave half done.
  */
 import { Counter } from 'prom-client';
+import { errorText, logger } from '../log/log.js';
+
+/**
+ * Faults are JSON in either format: in text mode the line they always were,
+ * `{"level":"error","msg":"fault","kind":…,"context":…,"error":…}`; in json mode an entry like any other.
+ */
+const log = logger('process', {
+  text: ({ level, msg, fields }) => JSON.stringify({ level, msg, ...fields }),
+});
 
 export type FaultKind = 'unhandledRejection' | 'uncaughtException' | 'detached';
 
@@ -25,8 +34,7 @@ let stderrGone = false;
 export function reportFault(kind: FaultKind, context: string, err: unknown): void {
   processFaults.inc({ kind });
   if (stderrGone) return;
-  const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'fault', kind, context, error })}\n`);
+  log.error('fault', { kind, context, error: errorText(err) });
 }
 
 /**

@@ -7,6 +7,9 @@ import { UpstreamConnection } from '../gateway/upstream-connection.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { clusterKubeconfig } from './cluster-credentials.js';
 import { CLUSTER_SECRET_NAMESPACE, CLUSTER_SECRETS_PREFIX } from './cluster-secrets.js';
+import { errorText, logger } from '../log/log.js';
+
+const log = logger('cluster roster');
 
 export const CLUSTERS_PREFIX = '/registry/cluster.karmada.io/clusters/';
 
@@ -174,9 +177,7 @@ export class ClusterRoster {
       try {
         listener(name);
       } catch (err) {
-        process.stderr.write(
-          `cluster roster: a change listener failed for ${name}: ${(err as Error).stack ?? String(err)}\n`,
-        );
+        log.error(`a change listener failed for ${name}`, { cluster: name, error: errorText(err) });
       }
     }
   }

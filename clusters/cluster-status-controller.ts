@@ -15,6 +15,7 @@ import { probeCluster, type ClusterObservation } from './cluster-probe.js';
 import { CLUSTER_READY } from './cluster-resource.js';
 import type { ClusterRoster } from './cluster-roster.js';
 import { taintsForReadiness } from './cluster-taints.js';
+import { logger } from '../log/log.js';
 
 export interface ClusterStatusControllerOptions {
   store: Store;
@@ -34,6 +35,7 @@ export interface ClusterStatusControllerOptions {
 }
 
 const ELECTION = 'cluster-status-controller';
+const log = logger('cluster status controller');
 /** How long a probe waits for an answer at least, however often clusters are probed: a slow cluster is not an unreachable one. */
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -95,7 +97,7 @@ export class ClusterStatusController {
       clusters.map((cluster) =>
         this.sync(cluster, signal).catch((err: Error) => {
           if (!signal.aborted)
-            process.stderr.write(`cluster status controller: ${cluster.metadata.name}: ${err.message}\n`);
+            log.warn(String(cluster.metadata.name), { cluster: String(cluster.metadata.name), error: err.message });
         }),
       ),
     );

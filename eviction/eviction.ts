@@ -7,6 +7,7 @@
 import type { Registry } from 'prom-client';
 import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
 import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
+import { logger } from '../log/log.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { adaptiveEvictionRate, type AdaptiveRateSettings } from './adaptive-eviction-rate.js';
@@ -70,7 +71,7 @@ export function startEviction(deps: EvictionDeps): Eviction {
   let rate = deps.settings.resourceEvictionRate;
   const { adaptive } = deps.settings;
   const effectiveRate = () => (adaptive ? adaptiveEvictionRate(deps.clusters(), { ...adaptive, rate }) : rate);
-  const log = (line: string) => process.stderr.write(`eviction: ${line}\n`);
+  const log = logger('eviction');
   const failover = new TenantFailover({
     tenants: deps.tenantRegistry,
     clusters: deps.clusters,
@@ -103,8 +104,9 @@ export function startEviction(deps: EvictionDeps): Eviction {
     ? deps.onClustersChange(() => {
         const now = effectiveRate();
         if (now === lastRate) return;
-        log(
+        log.info(
           `rate ${now}/s (was ${lastRate}/s): ${now === 0 ? 'no healthy cluster left with room' : 'clusters changed'}`,
+          { rate: now, was: lastRate },
         );
         lastRate = now;
         manager.rateChanged();

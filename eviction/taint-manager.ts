@@ -12,6 +12,7 @@ import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { ElectedRunner } from '../store/elected-runner.js';
 import type { Store } from '../store/index.js';
 import type { Clock } from './clock.js';
+import type { Logger } from '../log/log.js';
 import { evictionDecision } from './eviction-decision.js';
 import { EvictionQueue, type EvictionQueueObserver } from './eviction-queue.js';
 import { gracefulEvictionRateLimiter } from './rate-limiters.js';
@@ -56,7 +57,7 @@ export interface TaintManagerOptions {
   /** How often every tenant on a NoExecute-tainted cluster is looked at again (Karmada: 10 s). */
   recheckMs?: number;
   observer?: EvictionQueueObserver<string>;
-  log: (line: string) => void;
+  log: Logger;
 }
 
 export class TaintManager {
@@ -187,7 +188,7 @@ export class TaintManager {
     if (evicting.length === 0) return;
     await this.options.failover
       .settle(evicting)
-      .catch((err: Error) => this.options.log(`settling eviction tasks: ${err.message}`));
+      .catch((err: Error) => this.options.log.warn('settling eviction tasks', { error: err.message }));
   }
 }
 

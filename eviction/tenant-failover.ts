@@ -26,6 +26,7 @@ import { placeTenant } from '../tenants/placement.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { ensureTenantSpace, removeTenantSpaces, tenantSpaceObjects } from '../tenants/upstream-space.js';
 import type { Clock } from './clock.js';
+import type { Logger } from '../log/log.js';
 import { tenantPrefix } from '../translate/context.js';
 import { replayPlan, type ReplaySource, type ReplayStep } from './tenant-replay.js';
 
@@ -63,8 +64,8 @@ export interface TenantFailoverOptions {
   defaultPurgeMode: PurgeMode;
   gracefulEvictionTimeoutMs: number;
   clock: Clock;
-  /** Progress, one line per step that changes something. */
-  log: (line: string) => void;
+  /** Progress, one entry per step that changes something. */
+  log: Logger;
 }
 
 export class TenantFailover {
@@ -118,8 +119,9 @@ export class TenantFailover {
       { subresource: 'status' },
     );
     // The purge follows in the taint manager's next pass (the switch is a change that starts one), beside the paced queue.
-    this.options.log(
+    this.options.log.info(
       `tenant ${tenantId}: moved from ${from} to ${target.name} (${steps.length - refused.length} of ${steps.length} objects replayed)`,
+      { tenant: tenantId, from, to: target.name, replayed: steps.length - refused.length, objects: steps.length },
     );
   }
 
@@ -173,7 +175,12 @@ export class TenantFailover {
       { subresource: 'status' },
     );
     // Another pass (or leader) may have dropped it first: said once, by whoever dropped it.
-    if (mode !== undefined) this.options.log(`tenant ${tenantId}: purged from ${from} (${mode})`);
+    if (mode !== undefined)
+      this.options.log.info(`tenant ${tenantId}: purged from ${from} (${mode})`, {
+        tenant: tenantId,
+        cluster: from,
+        purgeMode: mode,
+      });
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 import { commandListText, type CommandSpec, type FlagSpec } from './cli-usage.js';
 import { REQUEST_LOG_MODES } from './request-log.js';
+import { LOG_FORMATS, LOG_LEVELS } from '../log/log.js';
 import { DEFAULT_TENANT_CACHE_MAX_BYTES } from './tenant-cache-budget.js';
 import { DEFAULT_FAILOVER_RESOURCES, DEFAULT_TENANT_CACHE } from './tenant-cached-resources.js';
 import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
@@ -257,6 +258,35 @@ export const SERVE = {
       default: 'off',
       value: REQUEST_LOG_MODES.join('|'),
       help: 'line: print one line per request when it ends (time, user, tenant, verb, path, code, duration).',
+    },
+    'log-format': {
+      type: 'string',
+      default: 'text',
+      value: LOG_FORMATS.join('|'),
+      help: "The server's log on stderr: text, the lines as they always were, or json, one object a line (ts, level, component, msg and the entry's fields).",
+    },
+    'log-level': {
+      type: 'string',
+      default: 'info',
+      value: LOG_LEVELS.join('|'),
+      help: "The least level of the server's log written: error, warn, info (controllers' failures, tenants moved) or debug (and leadership changes).",
+    },
+    'audit-log-path': {
+      type: 'string',
+      value: 'FILE',
+      help: "Write an audit event (Kubernetes' audit.k8s.io/v1 Event, Metadata level, never a body) to FILE for every write, exec, attach and port-forward, and every request on Tenants, Clusters, their Secrets and ResourceRegistries; off when absent.",
+    },
+    'audit-log-maxsize': {
+      type: 'string',
+      default: '100',
+      value: 'MB',
+      help: 'The size in megabytes (a fraction for less) at which the audit log is renamed to <name>-<time>.<ext> and a new one started.',
+    },
+    'audit-log-maxbackup': {
+      type: 'string',
+      default: '10',
+      value: 'N',
+      help: 'How many rotated audit log files are kept, the oldest removed first; 0 keeps all.',
     },
     'metrics-per-tenant': {
       type: 'boolean',

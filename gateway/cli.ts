@@ -17,6 +17,7 @@ import {
   tenantVerbHelp,
 } from './cli-commands.js';
 import { helpText, parseCommand, UsageError, type CommandSpec } from './cli-usage.js';
+import { commandMessage } from '../log/log.js';
 
 /** `paddock help [command [verb]]`: the help of that command, or the list of commands. */
 function help(words: string[]): string {
@@ -86,7 +87,8 @@ main(process.argv.slice(2)).then(
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`paddock: ${err.message}\n`);
+    // A server's failure (a port taken, a store locked) in its log's format: `paddock serve --log-format json` writes JSON only.
+    commandMessage('paddock', `paddock: ${err.message}\n`, { msg: err.message, level: 'error' });
     process.exitCode = 1;
   },
 );

@@ -32,6 +32,7 @@ import { OpenStreams } from './open-streams.js';
 import { clusterReadyStateMetric } from '../eviction/eviction-metrics.js';
 import { DEFAULT_EVICTION_SETTINGS, startEviction, type EvictionSettings } from '../eviction/eviction.js';
 import { logWhenClosed, type RequestLogSink } from './request-log.js';
+import { AuditLog, type AuditLogOptions } from './audit-log.js';
 import { TenantProxy } from './tenant-proxy.js';
 import { refuseUpgrade } from './upgrade-proxy.js';
 import { failureStatus } from './upstream-failure.js';
@@ -109,6 +110,8 @@ export interface GatewayOptions {
   tenantLimits?: Partial<TenantLimitValues>;
   /** Gets one entry per request when it ends (`paddock serve --request-log line`); none when absent. */
   onRequest?: RequestLogSink;
+  /** The audit log (`--audit-log-path`, audit-log.ts): writes and admin actions, one event each; none when absent. */
+  auditLog?: AuditLogOptions;
   /** A graceful stop (`drain`): how long requests are still served after `/readyz` fails (default 0). */
   shutdownDelayMs?: number;
   /** A graceful stop: from its start to the end, whatever is still open (default 30 s). */
@@ -167,6 +170,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const ca = await bootstrapCertificateAuthority(store, { cert: options.caCert, key: options.caKey });
     const { host, port } = parseListen(options.listen);
     const metrics = new GatewayMetrics({ perTenant: options.metricsPerTenant });
+    // Closed late in the stop (stops run last first), after the server: the events of what the stop cuts are in it.
+    const audit = options.auditLog ? new AuditLog(options.auditLog) : undefined;
+    if (audit) stops.push(async () => audit.close());
 
     const catalog = new ResourceCatalog([
       SELF_SUBJECT_REVIEW_RESOURCE,
@@ -283,6 +289,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         });
         if (options.onRequest)
           logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
+        audit?.request(req, res, identity, info);
         drain.track(req, res);
         // Health to anyone who presented no certificate, as kube's anonymous requests get it (probes and
         // balancers present none); a certificate the gateway refuses is refused here too, as kube does.
@@ -309,6 +316,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       let code = 101;
       if (options.onRequest)
         logWhenClosed(options.onRequest, socket, { identity, verb: verbOf(req), url: req.url }, () => code);
+      audit?.upgrade(req, socket, identity, () => code);
       const refuse = (status: Status) => {
         code = status.code;
         refuseUpgrade(socket, status);

@@ -31,6 +31,10 @@ import type { GatewayMetrics } from './metrics.js';
 import { SearchApi } from './search-api.js';
 import { TenantCacheBudget } from './tenant-cache-budget.js';
 import { tenantCustomResource } from './tenant-cached-resources.js';
+import { BARE_TEXT, logger } from '../log/log.js';
+
+/** The tenant cache's budget says when it sheds a store and when it takes one back (its lines never named a component). */
+const budgetLog = logger('tenant cache', { text: BARE_TEXT });
 
 /**
  * How long a consistent read waits for a store's watch to reach its cluster's revision before the
@@ -249,12 +253,14 @@ export class SearchCache implements SearchRoutes {
     if (shed.length === 0 && readmitted.length === 0) return;
     const total = stores.reduce((sum, store) => sum + store.bytes, 0);
     for (const store of shed)
-      process.stderr.write(
-        `tenant cache over its budget (${total} of ${this.budget.maxBytes} bytes): ${store.resource} of cluster ${store.cluster} (${store.bytes} bytes) is no longer cached; tenants' reads of it are forwarded\n`,
+      budgetLog.warn(
+        `tenant cache over its budget (${total} of ${this.budget.maxBytes} bytes): ${store.resource} of cluster ${store.cluster} (${store.bytes} bytes) is no longer cached; tenants' reads of it are forwarded`,
+        { cluster: store.cluster, resource: store.resource, bytes: store.bytes, total, budget: this.budget.maxBytes },
       );
     for (const store of readmitted)
-      process.stderr.write(
-        `tenant cache within its budget again: ${store.resource} of cluster ${store.cluster} is cached again\n`,
+      budgetLog.info(
+        `tenant cache within its budget again: ${store.resource} of cluster ${store.cluster} is cached again`,
+        { cluster: store.cluster, resource: store.resource },
       );
     this.tenantReads = tenantReadsRegistries(this.options.tenantResources ?? [], this.budget);
     this.changed();

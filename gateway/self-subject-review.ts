@@ -23,15 +23,18 @@ export const SELF_SUBJECT_REVIEW_RESOURCE: ResourceInfo = {
 /** kube-apiserver adds it to every authenticated user's groups, and `auth whoami` shows it. */
 const AUTHENTICATED_GROUP = 'system:authenticated';
 
+/** A user's groups as kube reports them (`auth whoami`, the audit log): the certificate's, and `system:authenticated`. */
+export function authenticatedGroups(identity: Identity): string[] {
+  return identity.groups.includes(AUTHENTICATED_GROUP) ? identity.groups : [...identity.groups, AUTHENTICATED_GROUP];
+}
+
 /**
  * `kubectl auth whoami`: who the gateway thinks the caller is. The request body carries nothing
  * (and comes as protobuf from kubectl), so it is not read; the answer is JSON.
  */
 export function answerSelfSubjectReview(req: IncomingMessage, res: ServerResponse, identity: Identity): void {
   req.resume();
-  const groups = identity.groups.includes(AUTHENTICATED_GROUP)
-    ? identity.groups
-    : [...identity.groups, AUTHENTICATED_GROUP];
+  const groups = authenticatedGroups(identity);
   const extra = identity.kind === 'tenant' ? { 'paddock.dev/tenant': [identity.tenant] } : undefined;
   sendJson(req, res, 201, {
     kind: 'SelfSubjectReview',

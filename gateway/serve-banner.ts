@@ -13,6 +13,8 @@ export interface ServeBannerFacts {
   /** Each member cluster: its name, its kubeconfig file, and its URL when Paddock runs it. */
   clusters: { name: string; kubeconfig: string; url?: string }[];
   requestLog: RequestLogMode;
+  /** `--audit-log-path`, when given: shown only then. */
+  auditLog?: string;
   /** Started by `serve --background`: stopped with `paddock stop`, not Ctrl-C. */
   background: boolean;
 }
@@ -37,6 +39,7 @@ export function serveBanner(facts: ServeBannerFacts): string {
       'request log',
       facts.requestLog === 'off' ? 'off (--request-log line: one line per request)' : 'one line per request',
     ],
+    ...(facts.auditLog ? [['audit log', shownPath(facts.auditLog)] as [string, string]] : []),
   ];
   const width = Math.max(...rows.map(([label]) => label.length));
   return [

@@ -18,6 +18,8 @@ import { validEvictionRate, type EvictionSettings } from '../eviction/eviction.j
 import { parseGoDuration } from './go-duration.js';
 import { serveBanner } from './serve-banner.js';
 import { catchStopSignals, stopOnSignal } from './until-signal.js';
+import { commandMessage, configureLog, isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../log/log.js';
+import type { AuditLogOptions } from './audit-log.js';
 
 export async function serve(args: string[]): Promise<number> {
   const parsed = parseCommand(SERVE, args, (text) => process.stdout.write(text));
@@ -40,6 +42,13 @@ export async function serve(args: string[]): Promise<number> {
   const requestLog = values['request-log'];
   if (!isRequestLogMode(requestLog))
     throw new Error(`--request-log must be ${REQUEST_LOG_MODES.join(' or ')}, got ${JSON.stringify(requestLog)}`);
+  const logFormat = values['log-format'];
+  if (!isLogFormat(logFormat))
+    throw new Error(`--log-format must be ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(logFormat)}`);
+  const logLevel = values['log-level'];
+  if (!isLogLevel(logLevel))
+    throw new Error(`--log-level must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
+  const auditLog = auditLogFlags(values);
   const tenantCertValidityDays = durationDays(values['tenant-cert-validity']);
   const clusterStatusFrequencyMs = durationFlag(
     '--cluster-status-update-frequency',
@@ -76,6 +85,7 @@ export async function serve(args: string[]): Promise<number> {
       dataDir,
     );
 
+  configureLog({ format: logFormat, level: logLevel });
   const clustersDir = path.join(dataDir, 'clusters');
   const etcdEndpoints = listFlag(values['etcd-endpoints']);
   const devclusters: DevCluster[] = [];
@@ -84,9 +94,8 @@ export async function serve(args: string[]): Promise<number> {
   try {
     const upstreams = await Promise.all(upstreamSpecs.map(parseUpstream));
     clusters.push(...upstreams.map((u) => ({ name: u.name, kubeconfig: u.file })));
-    process.stderr.write(
-      `starting Paddock: ${upstreams.length ? `upstream ${upstreams.map((u) => u.name).join(', ')}` : `${devClusterCount} devcluster${devClusterCount > 1 ? 's' : ''}`}, then the gateway on ${values.listen} …\n`,
-    );
+    const starting = `starting Paddock: ${upstreams.length ? `upstream ${upstreams.map((u) => u.name).join(', ')}` : `${devClusterCount} devcluster${devClusterCount > 1 ? 's' : ''}`}, then the gateway on ${values.listen}`;
+    commandMessage('paddock', `${starting} …\n`, { msg: starting });
     if (upstreams.length === 0) {
       await privateDataDir(clustersDir);
       for (let i = 1; i <= devClusterCount; i++) {
@@ -136,6 +145,7 @@ export async function serve(args: string[]): Promise<number> {
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,
+      auditLog,
       metricsPerTenant: values['metrics-per-tenant'] === true,
     });
     const banner = serveBanner({
@@ -144,6 +154,7 @@ export async function serve(args: string[]): Promise<number> {
       dataDir,
       clusters,
       requestLog,
+      auditLog: auditLog?.path,
       background: startedInBackground(),
     });
     const caught = catchStopSignals();
@@ -162,6 +173,24 @@ export async function serve(args: string[]): Promise<number> {
   } finally {
     await stopDevclusters();
   }
+}
+
+/** `--audit-log-path`, `--audit-log-maxsize` (megabytes, a fraction allowed) and `--audit-log-maxbackup`, as kube-apiserver's. */
+function auditLogFlags(values: Record<string, unknown>): AuditLogOptions | undefined {
+  const maxSize = Number(values['audit-log-maxsize']);
+  const maxBytes = Math.round(maxSize * 1024 * 1024);
+  if (String(values['audit-log-maxsize']).trim() === '' || !Number.isFinite(maxSize) || maxBytes < 1)
+    throw new Error(
+      `--audit-log-maxsize must be a positive number of megabytes, got ${JSON.stringify(values['audit-log-maxsize'])}`,
+    );
+  const maxBackups = Number(values['audit-log-maxbackup']);
+  if (String(values['audit-log-maxbackup']).trim() === '' || !Number.isSafeInteger(maxBackups) || maxBackups < 0)
+    throw new Error(
+      `--audit-log-maxbackup must be a whole number (0 keeps every file), got ${JSON.stringify(values['audit-log-maxbackup'])}`,
+    );
+  const file = values['audit-log-path'];
+  if (typeof file !== 'string' || file === '') return undefined;
+  return { path: path.resolve(file), maxBytes, maxBackups };
 }
 
 /** `--upstream NAME=KUBECONFIG` */

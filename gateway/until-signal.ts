@@ -4,6 +4,10 @@
  * directory are free again. A signal that comes while stopping (a second Ctrl-C, or npm passing
  * the terminal's on) does not cut the stop short: it is what keeps the data directory whole.
  */
+import { commandMessage } from '../log/log.js';
+
+/** The component of the command's own entries in json mode. */
+const COMPONENT = 'paddock';
 
 /**
  * Catches SIGINT and SIGTERM from now on. Called before the server says it is up, so a Ctrl-C
@@ -19,10 +23,13 @@ export function catchStopSignals(): Promise<NodeJS.Signals> {
   });
 }
 
-/** Waits for the first signal caught, then stops, saying so on stderr. */
+/**
+ * Waits for the first signal caught, then stops, saying so on stderr: `SIGINT: stopping Paddock …
+ * stopped` in text mode, an entry when it starts and one when it is done in json mode (log/log.ts).
+ */
 export async function stopOnSignal(what: string, caught: Promise<NodeJS.Signals>, stop: () => Promise<void>) {
   const signal = await caught;
-  process.stderr.write(`${signal}: stopping ${what} … `);
+  commandMessage(COMPONENT, `${signal}: stopping ${what} … `, { msg: `stopping ${what}`, fields: { signal } });
   await stop();
-  process.stderr.write('stopped\n');
+  commandMessage(COMPONENT, 'stopped\n', { msg: `stopped ${what}` });
 }

@@ -10,6 +10,10 @@ import { isObject } from '../apiserver/json.js';
 import { ApiError, statusOf, type Status } from '../apiserver/status.js';
 import { TranslationError, type TenantContext } from '../translate/context.js';
 import { statusDown } from '../translate/status.js';
+import { BARE_TEXT, errorText, logger } from '../log/log.js';
+
+/** The gateway's own failures (500s), under where they happened; text mode writes `<where>: <stack>`. */
+const log = logger('gateway', { text: BARE_TEXT });
 
 /**
  * Why a request to a cluster failed without an answer, in the few words the metrics use
@@ -66,7 +70,7 @@ export function failureStatus(err: unknown, where: string): Status {
     return statusOf(504, 'Timeout', "the tenant's cluster did not answer in time", { retryAfterSeconds: 1 });
   if (upstreamFailureReason(err) !== undefined)
     return statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 });
-  process.stderr.write(`${where}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  log.error(where, { error: errorText(err) });
   return statusOf(500, 'InternalError', 'the gateway failed to handle the request');
 }
 

@@ -3,6 +3,7 @@
  * run the controller's work while leading, and campaign again when leadership is lost. `stop()`
  * resigns at once, so another replica takes over without waiting for the lease to run out.
  */
+import { errorMessage, logger } from '../log/log.js';
 import type { Leadership, Store } from './types.js';
 
 export interface ElectedRunnerOptions {
@@ -46,12 +47,13 @@ export class ElectedRunner {
 
   private async run(): Promise<void> {
     const { store, election, identity, ttlSeconds, name } = this.options;
+    const log = logger(name);
     while (!this.stopped) {
       try {
         this.leadership = await store.elect(election, ttlSeconds, { identity, signal: this.abort.signal });
       } catch (err) {
         if (this.stopped) return;
-        process.stderr.write(`${name}: campaign failed: ${(err as Error).message}\n`);
+        log.warn('campaign failed', { error: errorMessage(err) });
         await pause(CAMPAIGN_RETRY_MS, this.abort.signal);
         continue;
       }
@@ -61,7 +63,11 @@ export class ElectedRunner {
         return;
       }
       const leading = AbortSignal.any([this.leadership.signal, this.abort.signal]);
-      await this.options.lead(leading).catch((err: Error) => process.stderr.write(`${name}: ${err.message}\n`));
+      log.debug('leading', { election, identity });
+      await this.options
+        .lead(leading)
+        .catch((err: unknown) => log.error('leading failed', { error: errorMessage(err) }, errorMessage(err)));
+      if (!this.stopped) log.debug('no longer leading', { election, identity });
     }
   }
 }

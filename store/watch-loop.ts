@@ -1,3 +1,4 @@
+import { errorMessage, errorText, logger, type Logger } from '../log/log.js';
 import { isStoreError } from './errors.js';
 import type { KeyValue, Store, Watch, WatchEvent } from './types.js';
 
@@ -12,6 +13,7 @@ export class WatchLoop {
   private watch: Watch | undefined;
   private stopped = false;
   private done: Promise<void> = Promise.resolve();
+  private readonly log: Logger;
 
   constructor(
     private readonly store: Store,
@@ -20,8 +22,10 @@ export class WatchLoop {
       onList?: (items: KeyValue[]) => Promise<void> | void;
       onEvent: (event: WatchEvent) => Promise<void> | void;
     },
-    private readonly name: string,
-  ) {}
+    name: string,
+  ) {
+    this.log = logger(name);
+  }
 
   /** Resolves once the first list has been handled. */
   async start(): Promise<void> {
@@ -61,14 +65,13 @@ export class WatchLoop {
         }
       } catch (err) {
         if (this.stopped || (isStoreError(err, 'Unavailable') && /closed/.test(err.message))) return;
-        if (!isStoreError(err, 'Expired'))
-          process.stderr.write(`${this.name}: watch failed, relisting: ${(err as Error).message}\n`);
+        if (!isStoreError(err, 'Expired')) this.log.warn('watch failed, relisting', { error: errorMessage(err) });
         await new Promise((resolve) => setTimeout(resolve, 100));
         try {
           revision = await this.relist();
         } catch (relistErr) {
           if (this.stopped) return;
-          process.stderr.write(`${this.name}: relist failed: ${(relistErr as Error).message}\n`);
+          this.log.warn('relist failed', { error: errorMessage(relistErr) });
         }
       }
     }
@@ -78,7 +81,7 @@ export class WatchLoop {
     try {
       await fn();
     } catch (err) {
-      if (!this.stopped) process.stderr.write(`${this.name}: ${(err as Error).stack ?? String(err)}\n`);
+      if (!this.stopped) this.log.error('a handler failed', { error: errorText(err) }, errorText(err));
     }
   }
 }

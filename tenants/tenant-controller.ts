@@ -15,6 +15,7 @@ import type { UpstreamCluster } from './upstream-clusters.js';
 import { TenantSpaceInformers } from './tenant-space-informers.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace, tenantAdminUser } from './upstream-space.js';
 import { detach } from '../apiserver/process-faults.js';
+import { errorMessage, logger } from '../log/log.js';
 
 export interface TenantControllerOptions {
   store: Store;
@@ -41,6 +42,7 @@ export interface TenantControllerOptions {
 }
 
 const ELECTION = 'tenant-controller';
+const log = logger('tenant controller');
 
 /**
  * The tenant lifecycle, run by exactly one gateway replica (store election; the next leader
@@ -113,7 +115,9 @@ export class TenantController {
       },
       'tenant controller',
     );
-    await loop.start().catch((err: Error) => process.stderr.write(`tenant controller: ${err.message}\n`));
+    await loop
+      .start()
+      .catch((err: unknown) => log.warn('first list failed', { error: errorMessage(err) }, errorMessage(err)));
     // A cluster turning Ready, losing a taint or gaining a label may be where a waiting tenant fits.
     const unfollowClusters = this.options.onClustersChange?.(() => {
       for (const name of this.unplaced) this.enqueue(name);
@@ -202,7 +206,7 @@ export class TenantController {
             if (!tenants.length) return;
             await healTenantSpaces(cluster.client, spaces, tenants).catch((err: Error) => {
               for (const name of tenants) marked.add(name);
-              process.stderr.write(`tenant controller: healing on ${cluster.name}: ${err.message}\n`);
+              log.warn(`healing on ${cluster.name}`, { cluster: cluster.name, error: err.message });
             });
           }),
         );
@@ -234,7 +238,7 @@ export class TenantController {
         this.queue.delete(name);
         this.busy.add(name);
         const again = await this.reconcile(name).catch((err: Error) => {
-          if (this.isLeader()) process.stderr.write(`tenant controller: ${name}: ${err.message}\n`);
+          if (this.isLeader()) log.warn(name, { tenant: name, error: err.message });
           return true;
         });
         this.busy.delete(name);

@@ -2,7 +2,10 @@ import type { ApiObject } from '../apiserver/registry/object-store.js';
 import type { Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 import type { ClusterToleration } from '../eviction/tolerations.js';
+import { errorText, logger } from '../log/log.js';
 import { tenantLimitOverrides, type TenantLimitOverrides } from './tenant-resource.js';
+
+const log = logger('tenant roster');
 
 export const TENANTS_PREFIX = '/registry/tenant.kubezoo.io/tenants/';
 
@@ -109,9 +112,7 @@ export class TenantRoster {
       try {
         listener(tenantId);
       } catch (err) {
-        process.stderr.write(
-          `tenant roster: a change listener failed for ${tenantId}: ${(err as Error).stack ?? String(err)}\n`,
-        );
+        log.error(`a change listener failed for ${tenantId}`, { tenant: tenantId, error: errorText(err) });
       }
     }
   }

@@ -3,6 +3,9 @@ import { aggregatedRules, type PolicyRule } from '../../apiserver/authorization/
 import { mutate } from '../../apiserver/registry/object-mutation.js';
 import type { Store } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
+import { errorMessage, logger } from '../../log/log.js';
+
+const log = logger('clusterrole-aggregation controller');
 
 const CLUSTER_ROLES = '/registry/rbac.authorization.k8s.io/clusterroles/';
 
@@ -82,10 +85,7 @@ export class ClusterRoleAggregationController {
           return true;
         });
       } catch (err) {
-        if (!this.stopped)
-          process.stderr.write(
-            `clusterrole-aggregation controller: ${role.metadata.name}: ${(err as Error).message}\n`,
-          );
+        if (!this.stopped) log.warn(role.metadata.name, { clusterRole: role.metadata.name, error: errorMessage(err) });
       }
     }
   }

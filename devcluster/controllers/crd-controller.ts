@@ -7,6 +7,9 @@ import { CRD_CLEANUP_FINALIZER } from '../strategies.js';
 import { deleteQuietly, mutate, removeFinalizer } from '../../apiserver/registry/object-mutation.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 import { detach } from '../../apiserver/process-faults.js';
+import { errorMessage, logger } from '../../log/log.js';
+
+const log = logger('CRD controller');
 
 const CRD_PREFIX = '/registry/apiextensions.k8s.io/customresourcedefinitions/';
 
@@ -74,7 +77,7 @@ export class CrdController {
       const crds = this.api.registryOf('apiextensions.k8s.io', 'customresourcedefinitions')!;
       await mutate(crds, '', name, (object) => removeFinalizer(object, CRD_CLEANUP_FINALIZER));
     } catch (err) {
-      if (!this.stopped) process.stderr.write(`CRD controller: cleaning up ${name}: ${(err as Error).message}\n`);
+      if (!this.stopped) log.warn(`cleaning up ${name}`, { crd: name, error: errorMessage(err) });
     } finally {
       this.busy.delete(name);
     }

@@ -5,6 +5,9 @@ import type { KeyValue, Store, WatchEvent } from '../../store/index.js';
 import { deleteQuietly, mutate, removeFinalizer } from '../../apiserver/registry/object-mutation.js';
 import { parseRegistryKey } from '../../apiserver/registry/object-store.js';
 import { WatchLoop } from '../../store/watch-loop.js';
+import { logger } from '../../log/log.js';
+
+const log = logger('garbage collector');
 
 interface Node {
   group: string;
@@ -167,7 +170,7 @@ export class GarbageCollector {
   /** One action at a time, in order, so the graph and the store do not race each other. */
   private enqueue(action: () => Promise<void>): void {
     this.queue = this.queue.then(action).catch((err: Error) => {
-      if (!this.stopped) process.stderr.write(`garbage collector: ${err.message}\n`);
+      if (!this.stopped) log.warn('an action failed', { error: err.message }, err.message);
     });
   }
 }

@@ -6,6 +6,9 @@ import { NAMESPACE_FINALIZER } from '../strategies.js';
 import { deleteQuietly } from '../../apiserver/registry/object-mutation.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 import { detach } from '../../apiserver/process-faults.js';
+import { errorMessage, logger } from '../../log/log.js';
+
+const log = logger('namespace controller');
 
 /**
  * Namespace deletion, as kube-controller-manager's namespace controller: a Terminating namespace
@@ -89,7 +92,7 @@ export class NamespaceController {
       await namespaces.objects.delete('', name, current.revision);
       this.pending.delete(name);
     } catch (err) {
-      if (!this.stopped) process.stderr.write(`namespace controller: finalizing ${name}: ${(err as Error).message}\n`);
+      if (!this.stopped) log.warn(`finalizing ${name}`, { namespace: name, error: errorMessage(err) });
     } finally {
       this.busy.delete(name);
     }

@@ -7,6 +7,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { reportFault } from '../../apiserver/process-faults.js';
+import { configureLog } from '../../log/log.js';
 
 const moduleUrl = new URL('../../apiserver/process-faults.js', import.meta.url).href;
 
@@ -42,6 +44,30 @@ describe('process faults', () => {
     expect(byKind.detached.error).to.contain('a pump broke');
     expect(byKind.uncaughtException.error).to.contain('ReferenceError: namespaceWatch is not defined');
     expect(byKind.unhandledRejection.error).to.contain('nobody awaited this');
-    for (const report of reports) expect(report.level).to.equal('error');
+    for (const report of reports) {
+      expect(report.level).to.equal('error');
+      expect(Object.keys(report), 'the line it always was in text mode').to.deep.equal([
+        'level',
+        'msg',
+        'kind',
+        'context',
+        'error',
+      ]);
+    }
+  });
+
+  it('reports a fault as an entry like any other with --log-format json: ts, level, component, msg', () => {
+    const lines: string[] = [];
+    const restore = configureLog({ format: 'json', level: 'info', write: (line) => lines.push(line) });
+    try {
+      reportFault('detached', 'watch pump of tenant t1', new Error('a pump broke'));
+    } finally {
+      restore();
+    }
+    expect(lines).to.have.length(1);
+    const entry = JSON.parse(lines[0]);
+    expect(Object.keys(entry)).to.deep.equal(['ts', 'level', 'component', 'msg', 'kind', 'context', 'error']);
+    expect(entry).to.deep.include({ level: 'error', component: 'process', msg: 'fault', kind: 'detached' });
+    expect(entry.error).to.contain('Error: a pump broke');
   });
 });

@@ -22,6 +22,7 @@ const PROJECT_FOLDERS = new Set([
   'devcluster',
   'docs',
   'gateway',
+  'log',
   'scripts',
   'store',
   'tenants',

@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { killAndWait } from '../support/etcd-server.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
+import { ApiClient } from '../support/api-client.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { CLI as cli, runCli } from '../support/run-cli.js';
@@ -33,6 +34,20 @@ async function untilPrinted(server: ReturnType<typeof start>, pattern: RegExp): 
     },
     { timeout: 30_000, message: () => `paddock did not print ${pattern}:\n${server.stdout()}${server.stderr()}` },
   );
+}
+
+/** The lines of a server's stderr in json mode, each parsed: each must be an object with ts, level and msg. */
+function jsonLines(stderr: string): any[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      const entry = JSON.parse(line);
+      expect(entry.ts, line).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(entry.level, line).to.be.oneOf(['error', 'warn', 'info', 'debug']);
+      expect(entry.msg, line).to.be.a('string');
+      return entry;
+    });
 }
 
 describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
@@ -159,6 +174,103 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
     }
   });
 
+  it('--log-format json: every line of stderr is a JSON entry, the info ones included by default', async () => {
+    const { dir, remove } = await makeTempDir('serve-json');
+    const server = start(['serve', '--data-dir', dir, '--listen', '127.0.0.1:0', '--log-format', 'json']);
+    try {
+      await untilPrinted(server, /^Stop: Ctrl-C$/m);
+      expect(server.stdout(), 'the banner stays text').to.match(/^Paddock is up: /);
+      await killAndWait(server.child, 'SIGTERM');
+      expect(server.child.exitCode).to.equal(0);
+      const entries = jsonLines(server.stderr());
+      expect(entries.map(({ level, component, msg }) => ({ level, component, msg }))).to.deep.equal([
+        { level: 'info', component: 'paddock', msg: 'starting Paddock: 1 devcluster, then the gateway on 127.0.0.1:0' },
+        { level: 'info', component: 'paddock', msg: 'stopping Paddock' },
+        { level: 'info', component: 'paddock', msg: 'stopped Paddock' },
+      ]);
+      expect(entries[1].signal).to.equal('SIGTERM');
+    } finally {
+      await killAndWait(server.child, 'SIGTERM');
+      await remove();
+    }
+  });
+
+  it('--log-level warn keeps only warnings and errors; --audit-log-* rotate the audit log and keep --audit-log-maxbackup files', async () => {
+    const { dir, remove } = await makeTempDir('serve-audit');
+    const auditFile = `${dir}/audit/audit.log`;
+    const server = start([
+      'serve',
+      '--data-dir',
+      dir,
+      '--listen',
+      '127.0.0.1:0',
+      '--log-format',
+      'json',
+      '--log-level',
+      'warn',
+      // A budget of one byte: the tenant cache sheds its stores, and says so as warnings.
+      '--tenant-cache-max-bytes',
+      '1',
+      '--audit-log-path',
+      auditFile,
+      '--audit-log-maxsize',
+      '0.002',
+      '--audit-log-maxbackup',
+      '2',
+    ]);
+    try {
+      await untilPrinted(server, /^Stop: Ctrl-C$/m);
+      expect(server.stdout()).to.contain(`\n  audit log          ${auditFile}\n`);
+      expect((await run(['tenant', 'create', 'cli002', '--data-dir', dir])).code).to.equal(0);
+      const kubeconfig = await run(['tenant', 'kubeconfig', 'cli002', '--data-dir', dir]);
+      await writeFile(`${dir}/cli002.kubeconfig`, kubeconfig.stdout, { mode: 0o600 });
+      const tenant = await ApiClient.load(`${dir}/cli002.kubeconfig`);
+      const names = Array.from({ length: 8 }, (_, i) => `cm-${i}`);
+      // Each made and deleted: a create's objectRef has no name (its path has none), a delete's has.
+      const writes = names.flatMap((name) => ['create ', `delete ${name}`]);
+      for (const name of names) {
+        const path = '/api/v1/namespaces/default/configmaps';
+        expect((await tenant.request('POST', path, { metadata: { name } })).status).to.equal(201);
+        expect((await tenant.request('DELETE', `${path}/${name}`)).status).to.equal(200);
+      }
+      tenant.close();
+      await eventually(
+        () => jsonLines(server.stderr()),
+        (entries) => expect(entries.map((e) => e.component)).to.include('tenant cache'),
+        30_000,
+      );
+      await killAndWait(server.child, 'SIGTERM');
+      expect(server.child.exitCode).to.equal(0);
+
+      const entries = jsonLines(server.stderr());
+      expect(entries.map((e) => e.level).filter((level) => level !== 'warn' && level !== 'error')).to.deep.equal([]);
+      const shed = entries.find((e) => e.component === 'tenant cache')!;
+      expect(shed).to.deep.include({ level: 'warn', cluster: 'member1' });
+      expect(shed.msg).to.match(/^tenant cache over its budget \(\d+ of 1 bytes\): /);
+
+      const backups = readdirSync(`${dir}/audit`).filter((name) => name !== 'audit.log');
+      expect(backups).to.have.length(2);
+      for (const name of backups) expect(name).to.match(/^audit-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}\.log$/);
+      const events = [...backups.sort(), 'audit.log'].flatMap((name) =>
+        readFileSync(`${dir}/audit/${name}`, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+      );
+      for (const event of events)
+        expect(event).to.deep.include({ apiVersion: 'audit.k8s.io/v1', kind: 'Event', level: 'Metadata' });
+      // The oldest files went: what is left is the end of the tenant's writes, without a gap.
+      const kept = events
+        .filter((e) => e.annotations['paddock.io/tenant'] === 'cli002')
+        .map((e) => `${e.verb} ${e.objectRef.name ?? ''}`);
+      expect(kept.length).to.be.within(2, writes.length - 1);
+      expect(kept).to.deep.equal(writes.slice(writes.length - kept.length));
+    } finally {
+      await killAndWait(server.child, 'SIGTERM');
+      await remove();
+    }
+  });
+
   it('--background returns once Paddock is up, and `paddock stop` stops it', async () => {
     const { dir, remove } = await makeTempDir('serve-background');
     let pid: number | undefined;
@@ -231,6 +343,20 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
       stdout: '',
       stderr: 'paddock: --tenant-burst must be at least 1 while --tenant-qps limits the rate\n',
     });
+  });
+
+  it('refuses a log format, log level or audit log rotation it does not know, before it starts anything', async () => {
+    const refused = async (args: string[]) => (await run(['serve', ...args])).stderr;
+    expect(await refused(['--log-format', 'xml'])).to.equal('paddock: --log-format must be text or json, got "xml"\n');
+    expect(await refused(['--log-level', 'verbose'])).to.equal(
+      'paddock: --log-level must be one of error, warn, info, debug, got "verbose"\n',
+    );
+    expect(await refused(['--audit-log-maxsize', '0'])).to.equal(
+      'paddock: --audit-log-maxsize must be a positive number of megabytes, got "0"\n',
+    );
+    expect(await refused(['--audit-log-maxbackup=-1'])).to.equal(
+      'paddock: --audit-log-maxbackup must be a whole number (0 keeps every file), got "-1"\n',
+    );
   });
 
   it("refuses eviction flags Karmada's validation refuses, before it starts anything", async () => {
