@@ -9,10 +9,10 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { IncomingMessage } from 'node:http';
-import { request } from 'node:https';
 import { readFile, writeFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { ApiClient } from '../support/api-client.js';
+import { anonymousRequest } from '../support/anonymous-request.js';
 import { waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { CLI } from '../support/run-cli.js';
@@ -20,17 +20,9 @@ import { TcpRelay } from '../support/tcp-relay.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 /** A request with no client certificate, as HAProxy's health check and the kubelet's probes send it. */
-function anonymous(port: number, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+async function anonymous(port: number, path: string): Promise<{ status: number; body: string }> {
+  const { status, text } = await anonymousRequest(`https://127.0.0.1:${port}`, path);
+  return { status, body: text };
 }
 
 /** How a streamed answer ended: whole (its chunked body's end) or cut. */
