@@ -21,6 +21,7 @@
  * socket) closes: a watch or an exec session when it ends. `responseStatus` is left out when the
  * client hung up before any answer was sent (the request may still have reached the cluster).
  */
+import { requestObjectName } from '../apiserver/request-object-name.js';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { parseRequestInfo, requestUrl, type RequestInfo } from '../apiserver/request-info.js';
@@ -179,7 +180,7 @@ export function auditEvent(request: {
 }): AuditEvent {
   const { req, sourceIP, identity, info, code, receivedMicros, latencyMicros } = request;
   const userAgent = req.headers['user-agent'];
-  const objectRef = info.isResourceRequest ? objectRefOf(info) : undefined;
+  const objectRef = info.isResourceRequest ? objectRefOf(info, requestObjectName(req)) : undefined;
   return {
     kind: 'Event',
     apiVersion: 'audit.k8s.io/v1',
@@ -202,14 +203,18 @@ export function auditEvent(request: {
   };
 }
 
-/** kube's ObjectReference from the request's path; empty fields left out, as kube's `omitempty` does. */
-function objectRefOf(info: Extract<RequestInfo, { isResourceRequest: true }>): AuditEvent['objectRef'] {
+/** kube's ObjectReference from the request's path (a create's name from its body); empty fields left out, as kube's `omitempty` does. */
+function objectRefOf(
+  info: Extract<RequestInfo, { isResourceRequest: true }>,
+  /** A create's name, from its body (the path has none). */
+  createdName: string | undefined,
+): AuditEvent['objectRef'] {
   // kube's request info names a namespace's own namespace (`/api/v1/namespaces/foo` → namespace foo).
   const namespace = info.group === '' && info.resource === 'namespaces' && info.name ? info.name : info.namespace;
   const ref: Record<string, string> = {
     resource: info.resource,
     namespace,
-    name: info.name,
+    name: info.name || (info.verb === 'create' ? (createdName ?? '') : ''),
     apiGroup: info.group,
     apiVersion: info.version,
     subresource: info.subresource,

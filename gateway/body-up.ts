@@ -1,4 +1,5 @@
 /** Request bodies converted up: JSON objects, patches and protobuf; a DELETE's options as they came. */
+import { noteRequestObjectName } from '../apiserver/request-object-name.js';
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody } from '../apiserver/handlers/http-io.js';
 import { TranslationError } from '../translate/context.js';
 import { objectUp } from '../translate/objects.js';
@@ -83,6 +84,8 @@ function jsonBodyUp(r: TenantRequest, contentType: string, raw: Buffer): unknown
   }
   const parsed = parseJson(text);
   if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
+  // The tenant's own name (before the prefix goes on): what its audit event names.
+  if (r.method === 'POST') noteRequestObjectName(r.req, parsed);
   const type = writeBodyType(t);
   if (!type) return parsed;
   if (r.method === 'PATCH') {

@@ -1,3 +1,4 @@
+import { noteRequestObjectName } from '../request-object-name.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import type { Store } from '../../store/index.js';
@@ -105,6 +106,7 @@ export async function handleResource(
     case 'create': {
       if (info.name) throw methodNotAllowed('create', ctx.registry.gr);
       const body = decodeObjectBody(await readBody(req), req.headers['content-type']);
+      noteRequestObjectName(req, body);
       const options = writeOptions(query, req);
       const created = await registry.create(info.namespace, body, options);
       warn(res, options);

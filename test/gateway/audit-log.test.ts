@@ -202,14 +202,15 @@ describe('gateway: the audit log of a tenant using kubectl and of the admin', fu
       {
         user: 'admin',
         verb: 'create',
-        objectRef: { resource: 'tenants', apiGroup: 'tenant.kubezoo.io', apiVersion: 'v1alpha1' },
+        // A create's path names nothing: the name is the body's, as kube's audit takes it.
+        objectRef: { resource: 'tenants', name: 'audaaa', apiGroup: 'tenant.kubezoo.io', apiVersion: 'v1alpha1' },
         code: 201,
         tenant: undefined,
       },
       {
         ...tenantRef,
         verb: 'create',
-        objectRef: { resource: 'configmaps', namespace: 'default', apiVersion: 'v1' },
+        objectRef: { resource: 'configmaps', namespace: 'default', name: 'settings', apiVersion: 'v1' },
         code: 201,
       },
       {
@@ -233,7 +234,7 @@ describe('gateway: the audit log of a tenant using kubectl and of the admin', fu
       {
         ...tenantRef,
         verb: 'create',
-        objectRef: { resource: 'pods', namespace: 'default', apiVersion: 'v1' },
+        objectRef: { resource: 'pods', namespace: 'default', name: 'box', apiVersion: 'v1' },
         code: 201,
       },
       {
