@@ -226,8 +226,8 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
       await writeFile(`${dir}/cli002.kubeconfig`, kubeconfig.stdout, { mode: 0o600 });
       const tenant = await ApiClient.load(`${dir}/cli002.kubeconfig`);
       const names = Array.from({ length: 8 }, (_, i) => `cm-${i}`);
-      // Each made and deleted: a create's objectRef has no name (its path has none), a delete's has.
-      const writes = names.flatMap((name) => ['create ', `delete ${name}`]);
+      // Each made and deleted: a create's objectRef names the object from its body, a delete's from its path.
+      const writes = names.flatMap((name) => [`create ${name}`, `delete ${name}`]);
       for (const name of names) {
         const path = '/api/v1/namespaces/default/configmaps';
         expect((await tenant.request('POST', path, { metadata: { name } })).status).to.equal(201);
