@@ -20,11 +20,14 @@ export interface HealthChecks {
   livez: readonly HealthCheck[];
 }
 
+const HEALTH_PATH = /^\/(healthz|livez|readyz)\/*(\?|$)/;
+
 export const PING: HealthCheck = { name: 'ping', passes: () => true };
 
 /** Answers a health endpoint; false for any other request. */
 export function serveHealth(req: IncomingMessage, res: ServerResponse, checks: HealthChecks): boolean {
-  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  // Every request passes here: only a health path is parsed.
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !HEALTH_PATH.test(req.url ?? '')) return false;
   const url = requestUrl(req.url);
   const endpoint = url.pathname.replace(/\/+$/, '');
   const list =

@@ -75,6 +75,8 @@ export class ServerDrain {
 
 /** A watch, or a followed log: a response with no end of its own. */
 function isStream(req: IncomingMessage): boolean {
+  // Every request passes here: only one that can be a stream is parsed.
+  if (!/watch|follow/.test(req.url ?? '')) return false;
   const query = (req.url ?? '').split('?')[1] ?? '';
   const params = new URLSearchParams(query);
   const yes = (name: string) => params.get(name) === 'true' || params.get(name) === '1';

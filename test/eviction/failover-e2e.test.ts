@@ -21,6 +21,7 @@ import { Kubectl } from '../support/kubectl.js';
 import { startDevclusterProcess, stopProcess, type ServerProcess } from '../../bench/harness/processes.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
+import { exampleCrd } from '../support/crd-fixture.js';
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
@@ -36,24 +37,6 @@ const DIRECTLY = ids[TENANT_COUNT - 2];
 const NEVER = ids[TENANT_COUNT - 1];
 /** Tenants with custom resources of their own: a namespaced Widget and a cluster-scoped Gadget. */
 const WITH_CUSTOM = ids.slice(0, 4);
-const crd = (plural: string, kind: string, scope: string) => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${plural}.example.com` },
-  spec: {
-    group: 'example.com',
-    scope,
-    names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-});
 
 describe('eviction: tenants move off a failed cluster at the set rate, with their objects (three devclusters)', function () {
   this.timeout(240_000);
@@ -135,8 +118,11 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
           ['/api/v1/namespaces/app/secrets', { metadata: { name: 'token' }, stringData: { token: `t-${id}` } }],
           ...(WITH_CUSTOM.includes(id)
             ? ([
-                ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('widgets', 'Widget', 'Namespaced')],
-                ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd('gadgets', 'Gadget', 'Cluster')],
+                [
+                  '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+                  exampleCrd('widgets', 'Widget', 'Namespaced'),
+                ],
+                ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', exampleCrd('gadgets', 'Gadget', 'Cluster')],
                 [
                   '/apis/example.com/v1/namespaces/app/widgets',
                   { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, size: id },

@@ -7,6 +7,7 @@
  *
  * promtool comes from Debian's `prometheus` package: scripts/test.sh installs it when missing.
  */
+import { exampleCrd } from '../support/crd-fixture.js';
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -166,24 +167,12 @@ describe('gateway: /metrics, bounded and linted by promtool, and the Grafana das
    * cache keeps for failover once the cluster's next probe lists the resource.
    */
   const createCustomObject = async (tenant: ApiClient, plural: string, kind: string) => {
-    const crd = await tenant.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `${plural}.example.com` },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural, singular: kind.toLowerCase(), kind, listKind: `${kind}List` },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
-    });
+    const crd = await tenant.request(
+      'POST',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      exampleCrd(plural, kind, 'Namespaced'),
+    );
+
     expect(crd.status, crd.text).to.equal(201);
     // A custom resource is not served the moment its CRD is made.
     await waitUntil(`a ${kind} created`, async () => {
