@@ -30,6 +30,7 @@ import type { AdminIdentity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
 import { SearchApi } from './search-api.js';
 import { TenantCacheBudget } from './tenant-cache-budget.js';
+import type { UpstreamScope } from './upstream-connection.js';
 import { tenantCustomResource } from './tenant-cached-resources.js';
 import { BARE_TEXT, logger } from '../log/log.js';
 
@@ -122,6 +123,13 @@ export class SearchCache implements SearchRoutes {
    * Dropped when the cluster is Ready again (fresh stores list it anew) or removed.
    */
   private readonly retained = new Map<string, Map<string, ClusterResourceStore>>();
+  /**
+   * Each cluster's last discovery that could be read. A cluster that cannot be reached is still
+   * planned by what it last served: without it, every resource it alone knows would fail to
+   * resolve and its stores would be dropped while it is still Ready, before its failure threshold
+   * would retain them for the replay.
+   */
+  private scopes = new Map<string, UpstreamScope>();
   private readonly budget: TenantCacheBudget;
   private budgetTimer: NodeJS.Timeout | undefined;
   private readonly loop: WatchLoop;
@@ -293,7 +301,10 @@ export class SearchCache implements SearchRoutes {
   private async update(): Promise<void> {
     const members = this.options.clusters.list();
     // Whether a resource is namespaced, as the clusters' discovery says (the first that knows).
-    const scopes = await Promise.all(members.map((member) => member.connection.scope().catch(() => undefined)));
+    const scopes = await Promise.all(
+      members.map((member) => member.connection.scope().catch(() => this.scopes.get(member.name))),
+    );
+    this.scopes = new Map(members.flatMap((member, i) => (scopes[i] ? [[member.name, scopes[i]] as const] : [])));
     const custom = this.tenantCustomResources(members);
     this.tenantCustomKeys = new Set(custom.map(resourceKey));
     const scopeOf: ScopeLookup = (group, _version, resource) => {

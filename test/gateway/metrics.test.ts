@@ -286,23 +286,6 @@ describe('gateway: /metrics, bounded and linted by promtool, and the Grafana das
     ).to.equal(1);
   });
 
-  it('counts a request its cluster did not answer under the cluster and why (the cluster gone: refused or reset)', async () => {
-    const before = samples(await scrape()).filter((s) => s.name === 'paddock_upstream_errors_total');
-    expect(
-      before.reduce((sum, s) => sum + s.value, 0),
-      'no error yet',
-    ).to.equal(0);
-    await relay.stop();
-    const res = await tenants[1].request('GET', '/api/v1/namespaces/default/serviceaccounts/none');
-    expect(res.status, res.text).to.equal(503);
-    const errors = samples(await scrape()).filter((s) => s.name === 'paddock_upstream_errors_total');
-    expect(errors.reduce((sum, s) => sum + s.value, 0)).to.be.at.least(1);
-    for (const s of errors) {
-      expect(s.labels.cluster).to.equal('member1');
-      expect(['refused', 'reset']).to.include(s.labels.reason);
-    }
-  });
-
   it('passes `promtool check metrics`: exit 0, nothing said', async () => {
     const exposition = await scrape();
     expect(await promtool(exposition)).to.deep.equal({ code: 0, output: '' });
@@ -366,6 +349,25 @@ describe('gateway: /metrics, bounded and linted by promtool, and the Grafana das
     expect(valueOf(all, 'eviction_queue_depth', { name: 'tenant-eviction' })).to.equal(0);
     expect(valueOf(all, 'eviction_processing_total', { name: 'tenant-eviction', result: 'success' })).to.equal(0);
     expect(valueOf(all, 'cluster_ready_state', { member_cluster: 'member1' })).to.be.oneOf([0, 1]);
+  });
+
+  // It takes the cluster away for the rest (the restarted replica of the last test reaches it
+  // directly): late, as a cluster unreachable past its failure threshold leaves the cache plan.
+  it('counts a request its cluster did not answer under the cluster and why (the cluster gone: refused or reset)', async () => {
+    const before = samples(await scrape()).filter((s) => s.name === 'paddock_upstream_errors_total');
+    expect(
+      before.reduce((sum, s) => sum + s.value, 0),
+      'no error yet',
+    ).to.equal(0);
+    await relay.stop();
+    const res = await tenants[1].request('GET', '/api/v1/namespaces/default/serviceaccounts/none');
+    expect(res.status, res.text).to.equal(503);
+    const errors = samples(await scrape()).filter((s) => s.name === 'paddock_upstream_errors_total');
+    expect(errors.reduce((sum, s) => sum + s.value, 0)).to.be.at.least(1);
+    for (const s of errors) {
+      expect(s.labels.cluster).to.equal('member1');
+      expect(['refused', 'reset']).to.include(s.labels.reason);
+    }
   });
 
   it('the Grafana dashboard (deploy/grafana) reads only metrics /metrics has', async () => {
