@@ -173,6 +173,11 @@ export const clusterStrategy: Strategy = {
 
 /** The Ready condition's status, `Unknown` until the controller has written one (as Karmada prints it). */
 export function clusterReadyStatus(cluster: ApiObject): string {
+  return clusterProbedReadyStatus(cluster) ?? 'Unknown';
+}
+
+/** The Ready condition's status; undefined until the cluster status controller has written one. */
+export function clusterProbedReadyStatus(cluster: ApiObject): string | undefined {
   const ready = (cluster.status?.conditions ?? []).find((c: { type: string }) => c.type === CLUSTER_READY);
-  return typeof ready?.status === 'string' ? ready.status : 'Unknown';
+  return typeof ready?.status === 'string' ? ready.status : undefined;
 }

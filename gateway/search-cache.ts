@@ -21,7 +21,7 @@ import {
 } from '../cache/cluster-resource-store.js';
 import { MultiClusterCache, type CacheChanges } from '../cache/multi-cluster-cache.js';
 import type { ResourceRegistry } from '../cache/resource-registry.js';
-import { clusterReadyStatus } from '../clusters/cluster-resource.js';
+import { clusterProbedReadyStatus, clusterReadyStatus } from '../clusters/cluster-resource.js';
 import type { ClusterMember, ClusterRoster } from '../clusters/cluster-roster.js';
 import type { Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
@@ -139,6 +139,12 @@ export class SearchCache implements SearchRoutes {
   private updating = false;
   private again = false;
   private stopped = false;
+  /**
+   * A plan was made while every cluster had a Ready condition. Before a new cluster's first probe
+   * its status lists no APIs, nothing is planned for it, and "every store has listed" holds
+   * vacuously: a starting replica would say ready, then not, once its stores appear.
+   */
+  private plannedAll = false;
 
   constructor(private readonly options: SearchCacheOptions) {
     this.budget = new TenantCacheBudget(options.tenantCacheMaxBytes ?? 0);
@@ -245,9 +251,12 @@ export class SearchCache implements SearchRoutes {
     return live.length ? live : [...(this.retained.get(cluster)?.values() ?? [])];
   }
 
-  /** Ready once every store has listed, or once the sync timeout has passed since the start (as Karmada's post-start hook). */
+  /**
+   * Ready once a plan was made from every cluster's probed status and every store has listed, or
+   * once the sync timeout has passed since the start (as Karmada's post-start hook).
+   */
   ready(): boolean {
-    return this.controller.synced() || Date.now() - this.startedAt > this.options.syncTimeoutMs;
+    return (this.plannedAll && this.controller.synced()) || Date.now() - this.startedAt > this.options.syncTimeoutMs;
   }
 
   /** Sheds stores kept only for tenants while the cache holds more than its budget, and lets them back once there is room. */
@@ -323,6 +332,7 @@ export class SearchCache implements SearchRoutes {
       [...this.tenantReads, ...this.failover, ...failoverRegistries(custom)],
     );
     this.retain(changes, members);
+    this.plannedAll ||= members.every((member) => clusterProbedReadyStatus(member.cluster) !== undefined);
     // The tenants' custom resources are read from the CRD stores: once one that has not listed yet
     // (a replica's start) has, the plan is made again with what it holds.
     if (this.failoverCrds)

@@ -102,4 +102,50 @@ describe('cache: /readyz waits for the search cache', function () {
     });
     expect(await anonymousRequest(gateways[0].url, '/readyz')).to.deep.equal({ status: 200, text: 'ok' });
   });
+
+  it("a starting replica is not ready before every cluster's first probe, rather than ready, then not, once the stores of the last one appear", async () => {
+    // A second cluster whose answers come late: the replica starts (on the first) with its status unprobed.
+    const slow = new TcpRelay(Number(new URL(member.url).port));
+    await slow.start();
+    slow.hold();
+    const temp = await makeTempDir('search-readiness-start');
+    let starting: Gateway | undefined;
+    try {
+      const kubeconfig = await readFile(member.kubeconfigPath, 'utf8');
+      starting = await startGateway({
+        listen: '127.0.0.1:0',
+        dataDir: `${temp.dir}/starting`,
+        upstreams: [
+          { name: 'member1', kubeconfig },
+          { name: 'member2', kubeconfig: kubeconfig.replace(/server: .*/, `server: https://127.0.0.1:${slow.port}`) },
+        ],
+        cacheSyncTimeoutMs: 600_000,
+      });
+      const client = await ApiClient.load(starting.adminKubeconfigPath);
+      clients.push(client);
+      // The tenants' reads are cached (the default): a cluster's stores are planned once its probe lists its APIs.
+      const seen: number[] = [];
+      const readyz = async () => {
+        const { status } = await anonymousRequest(starting!.url, '/readyz');
+        if (seen.at(-1) !== status) seen.push(status);
+        return status;
+      };
+      await waitUntil('member1 is probed', async () => {
+        await readyz();
+        const res = await client.request('GET', '/apis/cluster.karmada.io/v1alpha1/clusters/member1');
+        return res.body?.status?.conditions?.some((c: any) => c.type === 'Ready');
+      });
+      // Past member1's lists (a moment for them), still short of member2's probe timeout (5 s).
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await readyz(), 'member2 was never probed: nothing of it is planned yet').to.equal(500);
+      slow.release();
+      await waitUntil('the replica is ready', async () => (await readyz()) === 200, { timeout: 30_000 });
+      expect(seen, 'not ready until it is, once').to.deep.equal([500, 200]);
+    } finally {
+      slow.release();
+      await starting?.stop();
+      await slow.stop();
+      await temp.remove();
+    }
+  });
 });
