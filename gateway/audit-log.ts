@@ -32,7 +32,7 @@ import { errorMessage, logger } from '../log/log.js';
 import { TENANT_RESOURCE } from '../tenants/tenant-resource.js';
 import type { Identity } from './authenticate.js';
 import { RotatingFile } from './rotating-file.js';
-import { authenticatedGroups } from './self-subject-review.js';
+import { authenticatedGroups, TENANT_KEY } from './self-subject-review.js';
 
 /** The file and its rotation (rotating-file.ts); `paddock serve`'s flags have the defaults (cli-commands.ts). */
 export interface AuditLogOptions {
@@ -45,7 +45,7 @@ export interface AuditLogOptions {
 }
 
 /** The annotations Paddock adds to each event. */
-export const TENANT_ANNOTATION = 'paddock.io/tenant';
+export const TENANT_ANNOTATION = TENANT_KEY;
 export const LATENCY_ANNOTATION = 'paddock.io/latency';
 
 /** kube's `audit.k8s.io/v1` Event, as much of it as the Metadata level fills. */

@@ -23,6 +23,9 @@ export const SELF_SUBJECT_REVIEW_RESOURCE: ResourceInfo = {
 /** kube-apiserver adds it to every authenticated user's groups, and `auth whoami` shows it. */
 const AUTHENTICATED_GROUP = 'system:authenticated';
 
+/** The key that names a tenant beside its user: whoami's `extra`, and the audit log's annotation. */
+export const TENANT_KEY = 'paddock.io/tenant';
+
 /** A user's groups as kube reports them (`auth whoami`, the audit log): the certificate's, and `system:authenticated`. */
 export function authenticatedGroups(identity: Identity): string[] {
   return identity.groups.includes(AUTHENTICATED_GROUP) ? identity.groups : [...identity.groups, AUTHENTICATED_GROUP];
@@ -35,7 +38,7 @@ export function authenticatedGroups(identity: Identity): string[] {
 export function answerSelfSubjectReview(req: IncomingMessage, res: ServerResponse, identity: Identity): void {
   req.resume();
   const groups = authenticatedGroups(identity);
-  const extra = identity.kind === 'tenant' ? { 'paddock.dev/tenant': [identity.tenant] } : undefined;
+  const extra = identity.kind === 'tenant' ? { [TENANT_KEY]: [identity.tenant] } : undefined;
   sendJson(req, res, 201, {
     kind: 'SelfSubjectReview',
     apiVersion: 'authentication.k8s.io/v1',

@@ -162,6 +162,8 @@ for (const backend of ['embedded', 'etcd'] as const) {
         const whoami = JSON.parse(await asTenant.ok(['auth', 'whoami', '-o', 'json']));
         expect(whoami.status.userInfo.username).to.equal(`${id}-admin`);
         expect(whoami.status.userInfo.groups).to.include('system:authenticated');
+        // The tenant under the same key as in the audit log.
+        expect(whoami.status.userInfo.extra).to.deep.equal({ 'paddock.io/tenant': [id] });
         await asTenant.dispose();
       }
     });
