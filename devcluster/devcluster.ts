@@ -32,7 +32,7 @@ import { handleProxy, handleProxyUpgrade } from './simulated-workload-proxy.js';
 import { handleReview } from './reviews.js';
 import { refuseUpgrade } from './streaming/upgrade.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
-import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
+import { openStore, privateDataDir, writePrivateFile, type EtcdTls, type Store } from '../store/index.js';
 import { ClusterRoleAggregationController } from './controllers/clusterrole-aggregation.js';
 import { CrdController } from './controllers/crd-controller.js';
 import { EndpointsController } from './controllers/endpoints-controller.js';
@@ -60,6 +60,8 @@ export interface DevClusterOptions {
   etcdEndpoints?: string[];
   /** Keys go under `<etcdPrefix>/<name>` (default `/devcluster`). */
   etcdPrefix?: string;
+  /** TLS to `https://` etcd endpoints. */
+  etcdTls?: EtcdTls;
   bookmarkIntervalMs?: number;
   /** kube-apiserver's --token-auth-file: lines `token,user,uid,"group1,group2"`. */
   tokenAuthFile?: string;
@@ -112,6 +114,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     dataDir: path.join(dataDir, 'store'),
     etcdEndpoints: options.etcdEndpoints,
     etcdPrefix: `${(options.etcdPrefix ?? '/devcluster').replace(/\/+$/, '')}/${name}`,
+    etcdTls: options.etcdTls,
   });
   try {
     const ca = await loadOrCreateCa(path.join(dataDir, 'pki'), name);

@@ -10,6 +10,21 @@ import { DEFAULT_TENANT_CACHE_MAX_BYTES } from './tenant-cache-budget.js';
 import { DEFAULT_FAILOVER_RESOURCES, DEFAULT_TENANT_CACHE } from './tenant-cached-resources.js';
 import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
 
+/** TLS to etcd, as kube-apiserver's flags of the same names. */
+const ETCD_TLS_FLAGS = {
+  'etcd-cafile': {
+    type: 'string',
+    value: 'FILE',
+    help: "The CA (PEM) that signed etcd's serving certificate, for https:// endpoints; the system's roots if absent.",
+  },
+  'etcd-certfile': {
+    type: 'string',
+    value: 'FILE',
+    help: 'The client certificate (PEM) to present to etcd, with --etcd-keyfile, when etcd asks for one (--client-cert-auth).',
+  },
+  'etcd-keyfile': { type: 'string', value: 'FILE', help: "The client certificate's private key (PEM)." },
+} as const satisfies Record<string, FlagSpec>;
+
 export const SERVE = {
   name: 'serve',
   summary: 'Run a gateway replica: tenants point kubectl at it and each sees a cluster of its own.',
@@ -199,6 +214,7 @@ export const SERVE = {
       help: 'Keep state in etcd at these endpoints (replicas share it) instead of the embedded store.',
     },
     'etcd-prefix': { type: 'string', default: '/paddock', value: 'PREFIX', help: 'The key prefix in etcd.' },
+    ...ETCD_TLS_FLAGS,
     'ca-cert': {
       type: 'string',
       value: 'FILE',
@@ -302,6 +318,7 @@ export const SERVE = {
     'paddock serve --background                      # the same, returning to the shell once it is up',
     'paddock serve --dev-clusters 3 --listen 127.0.0.1:7443 --data-dir /tmp/paddock-demo',
     'paddock serve --etcd-endpoints http://127.0.0.1:2379 --upstream member1=member1.kubeconfig',
+    'paddock serve --etcd-endpoints https://etcd:2379 --etcd-cafile ca.crt --etcd-certfile client.crt --etcd-keyfile client.key --upstream member1=member1.kubeconfig',
   ],
 } as const satisfies CommandSpec;
 
@@ -336,6 +353,7 @@ export const DEVCLUSTER = {
       value: 'PREFIX',
       help: 'The key prefix in etcd (the cluster name is added under it).',
     },
+    ...ETCD_TLS_FLAGS,
     name: {
       type: 'string',
       default: 'devcluster',

@@ -4,6 +4,7 @@ import { installFaultHandlers } from '../apiserver/process-faults.js';
 import { startDevCluster } from '../devcluster/devcluster.js';
 import { DEVCLUSTER } from './cli-commands.js';
 import { listFlag, parseCommand } from './cli-usage.js';
+import { etcdTlsFromFlags } from './etcd-tls-flags.js';
 import { shownPath } from './serve-banner.js';
 import { catchStopSignals, stopOnSignal } from './until-signal.js';
 
@@ -11,13 +12,16 @@ export async function devcluster(args: string[]): Promise<number> {
   const parsed = parseCommand(DEVCLUSTER, args, (text) => process.stdout.write(text));
   if (!parsed) return 0;
   const { values } = parsed;
+  const etcdEndpoints = listFlag(values['etcd-endpoints']);
+  const etcdTls = await etcdTlsFromFlags(values, etcdEndpoints);
   process.stderr.write(`starting devcluster ${values.name} on ${values.listen} …\n`);
   const cluster = await startDevCluster({
     name: values.name,
     listen: values.listen,
     dataDir: path.resolve(values['data-dir']),
-    etcdEndpoints: listFlag(values['etcd-endpoints']),
+    etcdEndpoints,
     etcdPrefix: values['etcd-prefix'],
+    etcdTls,
   });
   const kubeconfig = shownPath(cluster.kubeconfigPath);
   const caught = catchStopSignals();

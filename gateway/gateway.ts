@@ -20,7 +20,7 @@ import { ClusterRoster, type ClusterMember } from '../clusters/cluster-roster.js
 import { clusterSecretNamespace, clusterSecretStrategy, SECRET_RESOURCE } from '../clusters/cluster-secrets.js';
 import { ClusterStatusController } from '../clusters/cluster-status-controller.js';
 import { renderKubeconfig } from '../certs/index.js';
-import { openStore, privateDataDir, writePrivateFile, type Store } from '../store/index.js';
+import { openStore, privateDataDir, writePrivateFile, type EtcdTls, type Store } from '../store/index.js';
 import { TenantController } from '../tenants/tenant-controller.js';
 import { TenantRoster } from '../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
@@ -70,6 +70,8 @@ export interface GatewayOptions {
   dataDir: string;
   etcdEndpoints?: string[];
   etcdPrefix?: string;
+  /** TLS to `https://` etcd endpoints (`--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`). */
+  etcdTls?: EtcdTls;
   caCert?: string;
   caKey?: string;
   keyAlgorithm?: 'ecdsa' | 'rsa';
@@ -161,6 +163,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     dataDir: path.join(dataDir, 'store'),
     etcdEndpoints: options.etcdEndpoints,
     etcdPrefix: options.etcdPrefix,
+    etcdTls: options.etcdTls,
   });
   const stops: (() => Promise<void>)[] = [() => store.close()];
   const stop = async () => {

@@ -12,6 +12,7 @@ import { parseFailoverResources, parseTenantCache } from './tenant-cached-resour
 import { announceRunning, announceStopped, serveInBackground, startedInBackground } from './background.js';
 import { SERVE } from './cli-commands.js';
 import { listFlag, parseCommand } from './cli-usage.js';
+import { etcdTlsFromFlags } from './etcd-tls-flags.js';
 import { startGateway } from './gateway.js';
 import { isRequestLogMode, REQUEST_LOG_MODES, requestLogLine } from './request-log.js';
 import { validEvictionRate, type EvictionSettings } from '../eviction/eviction.js';
@@ -79,6 +80,8 @@ export async function serve(args: string[]): Promise<number> {
   if (upstreamSpecs.length === 0 && (!Number.isInteger(devClusterCount) || devClusterCount < 1 || devClusterCount > 16))
     throw new Error('--dev-clusters must be a whole number from 1 to 16 (or give --upstream)');
   const dataDir = path.resolve(values['data-dir']);
+  const etcdEndpoints = listFlag(values['etcd-endpoints']);
+  const etcdTls = await etcdTlsFromFlags(values, etcdEndpoints);
   if (values.background)
     return serveInBackground(
       args.filter((arg) => arg !== '--background'),
@@ -87,7 +90,6 @@ export async function serve(args: string[]): Promise<number> {
 
   configureLog({ format: logFormat, level: logLevel });
   const clustersDir = path.join(dataDir, 'clusters');
-  const etcdEndpoints = listFlag(values['etcd-endpoints']);
   const devclusters: DevCluster[] = [];
   const stopDevclusters = () => Promise.all(devclusters.splice(0).map((c) => c.stop()));
   const clusters: { name: string; kubeconfig: string; url?: string }[] = [];
@@ -106,6 +108,7 @@ export async function serve(args: string[]): Promise<number> {
           dataDir: path.join(clustersDir, name),
           etcdEndpoints,
           etcdPrefix: `${values['etcd-prefix']}/clusters`,
+          etcdTls,
         });
         devclusters.push(cluster);
         const kubeconfig = path.join(clustersDir, `${name}.kubeconfig`);
@@ -121,6 +124,7 @@ export async function serve(args: string[]): Promise<number> {
       dataDir,
       etcdEndpoints,
       etcdPrefix: values['etcd-prefix'],
+      etcdTls,
       caCert: values['ca-cert'],
       caKey: values['ca-key'],
       keyAlgorithm,

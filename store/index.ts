@@ -1,22 +1,24 @@
 import { EmbeddedStore, type EmbeddedStoreOptions } from './embedded/embedded-store.js';
-import { EtcdStore } from './etcd/etcd-store.js';
+import { EtcdStore, type EtcdTls } from './etcd/etcd-store.js';
 import type { Store } from './types.js';
 
 export * from './types.js';
 export * from './errors.js';
 export { EmbeddedStore } from './embedded/embedded-store.js';
-export { EtcdStore } from './etcd/etcd-store.js';
+export { EtcdStore, type EtcdTls } from './etcd/etcd-store.js';
 export { privateDataDir, writePrivateFile } from './private-files.js';
 
 export interface OpenStoreOptions extends EmbeddedStoreOptions {
   /** When given, the store is etcd at these endpoints; otherwise the embedded store. */
   etcdEndpoints?: string[];
   etcdPrefix?: string;
+  /** TLS to `https://` etcd endpoints. */
+  etcdTls?: EtcdTls;
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.etcdEndpoints?.length) {
-    const store = new EtcdStore({ endpoints: options.etcdEndpoints, prefix: options.etcdPrefix });
+    const store = new EtcdStore({ endpoints: options.etcdEndpoints, prefix: options.etcdPrefix, tls: options.etcdTls });
     try {
       await store.currentRevision();
     } catch (err) {

@@ -24,6 +24,16 @@ export interface EtcdStoreOptions {
   prefix?: string;
   /** New events a watch may leave untaken before it is closed (default DEFAULT_MAX_PENDING_WATCH_EVENTS). */
   maxPendingWatchEvents?: number;
+  /** TLS to `https://` endpoints: the CA that signed etcd's serving certificate, and a client certificate when etcd asks for one. */
+  tls?: EtcdTls;
+}
+
+/** PEM files' contents, as kube-apiserver's `--etcd-cafile`, `--etcd-certfile` and `--etcd-keyfile` name them. */
+export interface EtcdTls {
+  /** Without it, the system's roots. */
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
 }
 
 /**
@@ -46,10 +56,13 @@ export class EtcdStore implements Store {
     if (this.prefix !== '') validateKey(this.prefix, 'prefix');
     // gRPC refuses responses over 4 MiB by default; a list of a few thousand objects is more.
     // kube-apiserver lifts the limit for the same reason.
+    const tls = options.tls;
     this.client = new Etcd3({
       hosts: options.endpoints,
       dialTimeout: 3000,
       grpcOptions: { 'grpc.max_receive_message_length': -1 },
+      // etcd3 types the CA as required; gRPC's createSsl takes none as the system's roots.
+      ...(tls ? { credentials: { rootCertificate: tls.ca as Buffer, privateKey: tls.key, certChain: tls.cert } } : {}),
     });
   }
 

@@ -14,16 +14,36 @@ export interface EtcdServer {
   stop(): Promise<void>;
 }
 
+/** PEM files for etcd's client port: its serving certificate and key, and the CA its clients' certificates must be signed by. */
+export interface EtcdServerTls {
+  certFile: string;
+  keyFile: string;
+  clientCaFile: string;
+}
+
 /**
  * A real etcd (Debian's etcd-server, 3.4) on free loopback ports in a temp dir, with the short
  * heartbeat and election timeouts that let a one-member cluster start in tens of milliseconds.
- * Stopped by PID.
+ * With `tls`, its client port speaks only TLS and asks every client for a certificate
+ * (`--client-cert-auth`). Stopped by PID.
  */
-export async function startEtcd(): Promise<EtcdServer> {
+export async function startEtcd(options: { tls?: EtcdServerTls } = {}): Promise<EtcdServer> {
   const { dir, remove } = await makeTempDir('etcd');
   const clientPort = await freePort();
   const peerPort = await freePort();
-  const client = `http://127.0.0.1:${clientPort}`;
+  const { tls } = options;
+  const client = `${tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
+  const tlsFlags = tls
+    ? [
+        '--cert-file',
+        tls.certFile,
+        '--key-file',
+        tls.keyFile,
+        '--trusted-ca-file',
+        tls.clientCaFile,
+        '--client-cert-auth',
+      ]
+    : [];
   const peer = `http://127.0.0.1:${peerPort}`;
   const launch = async (): Promise<ChildProcess> => {
     const child = spawn(
@@ -46,6 +66,7 @@ export async function startEtcd(): Promise<EtcdServer> {
         '--heartbeat-interval=10',
         '--election-timeout=100',
         '--log-level=error',
+        ...tlsFlags,
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
