@@ -8,3 +8,4 @@ export { parseKubeconfig, parseServerCredentials, renderKubeconfig } from './kub
 export type { KubeconfigOptions, ParsedKubeconfig, ServerCredentials } from './kubeconfig.js';
 export { exportPrivateKeyPem, generateKeyPair, importPrivateKeyPem } from './keys.js';
 export type { KeyAlgorithm } from './keys.js';
+export { parseCaBundle } from './trusted-cas.js';

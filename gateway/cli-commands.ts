@@ -221,6 +221,11 @@ export const SERVE = {
       help: 'The CA certificate to sign with; created and kept in the store if absent.',
     },
     'ca-key': { type: 'string', value: 'FILE', help: "The CA's private key (with --ca-cert)." },
+    'trusted-ca-file': {
+      type: 'string',
+      value: 'FILE',
+      help: 'More CAs (a PEM bundle) to trust beside the signing one while the CA is rotated: client certificates they signed are accepted, and every kubeconfig written carries them (docs/operations.md, Rotating the CA).',
+    },
     'key-algorithm': {
       type: 'string',
       default: 'ecdsa',

@@ -1,5 +1,4 @@
 import { createServer } from 'node:https';
-import { hkdfSync } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -25,7 +24,7 @@ import { TenantController } from '../tenants/tenant-controller.js';
 import { TenantRoster } from '../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../tenants/tenant-resource.js';
 import { authenticate, presentedNoCertificate, type Identity } from './authenticate.js';
-import { bootstrapCertificateAuthority } from './ca-bootstrap.js';
+import { bootstrapCertificateAuthority, continueTokenKey, trustedCertificateAuthorities } from './ca-bootstrap.js';
 import { GatewayMetrics, requesterOf } from './metrics.js';
 import { DEFAULT_TENANT_LIMITS, isLongRunning, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
 import { OpenStreams } from './open-streams.js';
@@ -74,6 +73,8 @@ export interface GatewayOptions {
   etcdTls?: EtcdTls;
   caCert?: string;
   caKey?: string;
+  /** A PEM bundle of more CAs to trust beside the signing one, while the CA is rotated (`--trusted-ca-file`). */
+  trustedCaFile?: string;
   keyAlgorithm?: 'ecdsa' | 'rsa';
   tenantCertValidityDays?: number;
   /** Clusters registered (created, or updated when changed) as Cluster objects at start: a name and a kubeconfig's text each. */
@@ -171,6 +172,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   };
   try {
     const ca = await bootstrapCertificateAuthority(store, { cert: options.caCert, key: options.caKey });
+    const trustedCas = await trustedCertificateAuthorities(ca, options.trustedCaFile);
     const { host, port } = parseListen(options.listen);
     const metrics = new GatewayMetrics({ perTenant: options.metricsPerTenant });
     // Closed late in the stop (stops run last first), after the server: the events of what the stop cuts are in it.
@@ -243,7 +245,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     stops.push(async () => tenantCache.stop());
     const proxy = new TenantProxy({
       cache: tenantCache,
-      continueKey: continueTokenKey(ca.keyPem),
+      continueKey: await continueTokenKey(store),
       maxRequestBytes: options.maxRequestBytes,
       metrics,
       limits,
@@ -269,7 +271,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])],
     });
     const server = createServer(
-      { key: serving.keyPem, cert: serving.certPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
+      { key: serving.keyPem, cert: serving.certPem, ca: trustedCas, requestCert: true, rejectUnauthorized: false },
       (req, res) => {
         const started = process.hrtime.bigint();
         const identity = authenticate(req.socket as TLSSocket, tenants);
@@ -346,7 +348,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       renderKubeconfig({
         clusterName: 'paddock',
         server: url,
-        caPem: ca.certPem,
+        caPem: trustedCas.join(''),
         userName: 'admin',
         certPem: adminCertificate.certPem,
         keyPem: adminCertificate.keyPem,
@@ -361,6 +363,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       clusters: () => clusters.list(),
       onClustersChange: (listener) => clusters.onChange(listener),
       ca,
+      kubeconfigCaPem: trustedCas.join(''),
       server: url,
       keyAlgorithm: options.keyAlgorithm ?? 'ecdsa',
       certificateValidityDays: options.tenantCertValidityDays ?? 365,
@@ -429,11 +432,6 @@ function requestInfoOf(req: import('node:http').IncomingMessage): RequestInfo {
 /** The verb of a request for metrics and the request log. */
 function verbOf(req: import('node:http').IncomingMessage): string {
   return requestInfoOf(req).verb;
-}
-
-/** The key continue tokens are sealed with: derived from the CA key, so every replica has it. */
-function continueTokenKey(caKeyPem: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', caKeyPem, 'paddock', 'continue-token', 32));
 }
 
 async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Record<string, string>> {

@@ -127,6 +127,7 @@ export async function serve(args: string[]): Promise<number> {
       etcdTls,
       caCert: values['ca-cert'],
       caKey: values['ca-key'],
+      trustedCaFile: values['trusted-ca-file'],
       keyAlgorithm,
       tenantCertValidityDays,
       upstreams,

@@ -29,3 +29,4 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
   return EmbeddedStore.open(options);
 }
+export { getOrCreate } from './get-or-create.js';

@@ -26,6 +26,8 @@ export interface TenantControllerOptions {
   /** Calls the listener whenever a cluster changes (its Ready condition, taints, labels); returns how to stop. */
   onClustersChange?: (listener: () => void) => () => void;
   ca: CertificateAuthority;
+  /** The CAs tenant kubeconfigs trust the server by: the signing CA, and any the gateway also trusts while the CA is rotated. */
+  kubeconfigCaPem: string;
   /** The gateway URL written into tenant kubeconfigs. */
   server: string;
   keyAlgorithm: 'ecdsa' | 'rsa';
@@ -304,7 +306,7 @@ export class TenantController {
         renderKubeconfig({
           clusterName: 'paddock',
           server: this.options.server,
-          caPem: this.options.ca.certPem,
+          caPem: this.options.kubeconfigCaPem,
           userName: name,
           certPem: issued.certPem,
           keyPem: issued.keyPem,
