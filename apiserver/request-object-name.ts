@@ -2,7 +2,7 @@
  * The name in a create's body, kept with its request: an audit event names the object a create
  * made as kube-apiserver's does (it reads the name from the request object), though the path of
  * a create names none. Noted where a body is parsed anyway (the API server's create, the tenant
- * proxy's JSON writes); a body sent on unparsed (protobuf, the admin's pass-through) notes nothing.
+ * proxy's writes, JSON or protobuf); a body sent on unparsed (the admin's pass-through) notes nothing.
  */
 import type { IncomingMessage } from 'node:http';
 import { isObject } from './json.js';

@@ -4,7 +4,8 @@ import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody } from '.
 import { TranslationError } from '../translate/context.js';
 import { objectUp } from '../translate/objects.js';
 import { patchUp, type PatchBodyType } from '../translate/patch.js';
-import { protobufBodyUp } from '../translate/protobuf-body.js';
+import { protobufFieldsOf } from '../translate/kinds/kind-records.js';
+import { protobufBodyShadow, protobufBodyUp } from '../translate/protobuf-body.js';
 import { writeBodyType } from '../translate/write-body.js';
 import { parseJson } from './answer-down.js';
 import type { WriteRequest } from './checked-write.js';
@@ -65,11 +66,16 @@ function protobufUp(r: TenantRequest, raw: Buffer): Buffer {
   if (r.method === 'PATCH') throw unsupportedPatch();
   const type = writeBodyType(t);
   if (!type) return raw;
-  return protobufBodyUp(r.ctx, raw, {
+  const request = {
     apiVersion: type.apiVersion,
     kind: type.kind,
     namespace: t.namespaced ? t.info.namespace : undefined,
-  });
+  };
+  const up = protobufBodyUp(r.ctx, raw, request);
+  // The tenant's own name, read from the body it sent where its kind's table reads names: what its audit event names.
+  if (r.method === 'POST' && protobufFieldsOf(type.apiVersion, type.kind))
+    noteRequestObjectName(r.req, protobufBodyShadow(raw, request));
+  return up;
 }
 
 function jsonBodyUp(r: TenantRequest, contentType: string, raw: Buffer): unknown {

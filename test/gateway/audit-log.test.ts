@@ -185,6 +185,9 @@ describe('gateway: the audit log of a tenant using kubectl and of the admin', fu
     await tenant.ok(['patch', 'configmap', 'settings', '--type=merge', '-p', '{"data":{"color":"deep-red-0815"}}']);
     expect(await tenant.ok(['get', 'configmap', 'settings', '-o', 'jsonpath={.data.color}'])).to.equal('deep-red-0815');
     await tenant.ok(['delete', 'configmap', 'settings']);
+    // kubectl's create generators send protobuf: the names are read from it too, the cluster-scoped one without its prefix.
+    await tenant.ok(['create', 'configmap', 'generated', '--from-literal=a=1']);
+    await tenant.ok(['create', 'namespace', 'shop']);
     const forbidden = await tenant.run(['get', '--raw', '/apis/tenant.kubezoo.io/v1alpha1/tenants']);
     expect(forbidden.code).to.not.equal(0);
     await tenant.ok(['run', 'box', '--image=busybox']);
@@ -224,6 +227,18 @@ describe('gateway: the audit log of a tenant using kubectl and of the admin', fu
         verb: 'delete',
         objectRef: { resource: 'configmaps', namespace: 'default', name: 'settings', apiVersion: 'v1' },
         code: 200,
+      },
+      {
+        ...tenantRef,
+        verb: 'create',
+        objectRef: { resource: 'configmaps', namespace: 'default', name: 'generated', apiVersion: 'v1' },
+        code: 201,
+      },
+      {
+        ...tenantRef,
+        verb: 'create',
+        objectRef: { resource: 'namespaces', name: 'shop', apiVersion: 'v1' },
+        code: 201,
       },
       {
         ...tenantRef,
