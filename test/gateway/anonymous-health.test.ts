@@ -9,6 +9,7 @@ import { createCertificateAuthority } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { anonymousRequest } from '../support/anonymous-request.js';
+import { waitUntil } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 describe('gateway: health checks without a client certificate', function () {
@@ -27,6 +28,11 @@ describe('gateway: health checks without a client certificate', function () {
       upstreams: [{ name: 'member1', kubeconfig: await readFile(member.kubeconfigPath, 'utf8') }],
       tenantCache: '',
     });
+    // Ready once its cluster's first probe is in (search-cache-readiness.test.ts): what is answered before is not this test's.
+    await waitUntil(
+      'the replica is ready',
+      async () => (await anonymousRequest(gateway.url, '/readyz')).status === 200,
+    );
   });
 
   after(async () => {
