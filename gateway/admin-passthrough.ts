@@ -6,7 +6,7 @@ import type { ClusterMember } from '../clusters/cluster-roster.js';
 import type { AdminIdentity } from './authenticate.js';
 import { streamBody } from './stream-body.js';
 import { pipeUpgrade } from './upgrade-proxy.js';
-import { adminUpgradeRefusal, failureStatus, type UpstreamFailures } from './upstream-failure.js';
+import { adminClusterName, adminUpgradeRefusal, failureStatus, type UpstreamFailures } from './upstream-failure.js';
 
 /** Headers of one hop, and credentials the gateway replaces with its own. */
 const HOP_HEADERS = new Set([
@@ -62,7 +62,11 @@ export async function passThrough(
       : await cluster.connection.request(method, path, headers, body);
   } catch (err) {
     failures.upstreamFailed(cluster.name, err);
-    return sendStatus(req, res, failureStatus(err, `admin: ${method} ${path} on ${cluster.name}`));
+    return sendStatus(
+      req,
+      res,
+      failureStatus(err, `admin: ${method} ${path} on ${cluster.name}`, adminClusterName(cluster.name)),
+    );
   }
   const answer: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(response.headers))

@@ -2,19 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiServer } from '../apiserver/api-server.js';
 import type { ResourceCatalog } from '../apiserver/catalog.js';
-import { aggregatedDiscovery, type AggregatedDiscoveryVersion } from '../apiserver/discovery/aggregated.js';
-import { apiGroupList } from '../apiserver/discovery/legacy.js';
 import { sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
-import { openapiV3Index } from '../apiserver/openapi/v3.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
-import { statusOf } from '../apiserver/status.js';
 import { isClusterSecretRequest } from '../clusters/cluster-secrets.js';
 import type { ClusterMember } from '../clusters/cluster-roster.js';
 import { ADMIN_GROUPS } from '../translate/context.js';
 import type { AdminIdentity } from './authenticate.js';
 import { passThrough, passThroughUpgrade } from './admin-passthrough.js';
 import { refuseUpgrade } from './upgrade-proxy.js';
-import type { UpstreamFailures } from './upstream-failure.js';
+import { defaultClusterUnavailable, type UpstreamFailures } from './upstream-failure.js';
+import { AdminDiscovery } from './admin-discovery.js';
+import { emptyEventList, isOwnObjectEventList } from './own-object-events.js';
 
 /**
  * The search API's `proxying` and `search` paths (the multi-cluster cache): each returns false
@@ -32,10 +30,13 @@ const GATEWAY_PATHS = new Set(['/version', '/healthz', '/readyz', '/livez']);
  * Where an admin request goes (docs/design.md, "Routing"): the gateway's own groups
  * (`tenant.kubezoo.io`, `cluster.karmada.io`, `search.karmada.io`), the Secrets of
  * `karmada-cluster`, `/version` and health are served by the gateway's API from the store;
- * `/apis` and `/openapi/v3` are the default cluster's with the gateway's groups added; anything
- * else, upgrades included, passes through unchanged to the default cluster, as the admin.
+ * discovery and `/openapi/v3` are the default cluster's with the gateway's groups added, served
+ * while that cluster is down (AdminDiscovery); anything else, upgrades included, passes through
+ * unchanged to the default cluster, as the admin.
  */
 export class AdminRouter {
+  private readonly discovery: AdminDiscovery;
+
   constructor(
     private readonly options: {
       api: ApiServer;
@@ -45,7 +46,9 @@ export class AdminRouter {
       /** Where failures to reach the default cluster are counted. */
       metrics: UpstreamFailures;
     },
-  ) {}
+  ) {
+    this.discovery = new AdminDiscovery(options.catalog);
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse, admin: AdminIdentity): Promise<void> {
     const url = requestUrl(req.url);
@@ -58,9 +61,11 @@ export class AdminRouter {
     if (this.servedByGateway(req.method ?? 'GET', pathname, url.searchParams))
       return this.options.api.handle(req, res, user);
     const cluster = this.options.defaultCluster();
-    if (req.method === 'GET' && pathname === '/apis') return this.mergedGroups(req, res, cluster);
-    if (req.method === 'GET' && pathname === '/openapi/v3') return this.mergedOpenApiIndex(req, res, cluster);
-    if (!cluster) return sendStatus(req, res, noDefaultCluster());
+    if (this.discovery.serves(req.method ?? 'GET', pathname)) return this.discovery.handle(req, res, pathname, cluster);
+    const info = parseRequestInfo(req.method ?? 'GET', pathname, url.searchParams);
+    if (await isOwnObjectEventList(info, url.searchParams, this.options.catalog, this.options.api))
+      return sendJson(req, res, 200, emptyEventList());
+    if (!cluster) return sendStatus(req, res, defaultClusterUnavailable(undefined));
     await passThrough(req, res, admin, cluster, this.options.metrics);
   }
 
@@ -68,7 +73,7 @@ export class AdminRouter {
     const pathname = requestUrl(req.url).pathname;
     if (this.options.search?.upgrade(req, socket, head, admin, pathname)) return;
     const cluster = this.options.defaultCluster();
-    if (!cluster) return refuseUpgrade(socket, noDefaultCluster());
+    if (!cluster) return refuseUpgrade(socket, defaultClusterUnavailable(undefined));
     passThroughUpgrade(req, socket, head, admin, cluster, this.options.metrics);
   }
 
@@ -78,74 +83,10 @@ export class AdminRouter {
     if (openapi && ADMIN_GROUPS.has(openapi[1])) return true;
     return isClusterSecretRequest(parseRequestInfo(method, pathname, query));
   }
-
-  /** The gateway's own resources: those of its groups (what the admin's discovery adds to the cluster's). */
-  private ownResources() {
-    return this.options.catalog.resources().filter((r) => ADMIN_GROUPS.has(r.group));
-  }
-
-  /** `/apis`, legacy or aggregated as asked: the default cluster's groups, then the gateway's. */
-  private async mergedGroups(req: IncomingMessage, res: ServerResponse, cluster: ClusterMember | undefined) {
-    const accept = req.headers.accept ?? 'application/json';
-    const upstream = cluster ? await fetchJson(cluster, '/apis', accept) : undefined;
-    const contentType = upstream?.contentType ?? 'application/json';
-    const aggregated = /as=APIGroupDiscoveryList/.exec(contentType) ? aggregatedVersion(contentType) : null;
-    const own = this.ownResources();
-    if (aggregated) {
-      const mine = aggregatedDiscovery(own, 'apis', aggregated);
-      const theirs = (upstream?.body?.items ?? []) as { metadata?: { name?: string } }[];
-      const names = new Set(theirs.map((g) => g.metadata?.name));
-      const body = { ...mine, items: [...theirs, ...mine.items.filter((g) => !names.has(g.metadata.name))] };
-      return sendJson(req, res, 200, body, { 'Content-Type': contentType, Vary: 'Accept' });
-    }
-    const mine = apiGroupList(own);
-    const theirs = (upstream?.body?.groups ?? []) as { name: string }[];
-    const names = new Set(theirs.map((g) => g.name));
-    sendJson(
-      req,
-      res,
-      200,
-      { ...mine, groups: [...theirs, ...mine.groups.filter((g) => !names.has(g.name))] },
-      { Vary: 'Accept' },
-    );
-  }
-
-  /** `/openapi/v3`: the default cluster's documents, and the gateway's for its own groups. */
-  private async mergedOpenApiIndex(req: IncomingMessage, res: ServerResponse, cluster: ClusterMember | undefined) {
-    const upstream = cluster ? await fetchJson(cluster, '/openapi/v3', 'application/json') : undefined;
-    const mine = openapiV3Index(this.options.catalog.resources()).paths;
-    const paths: Record<string, unknown> = { ...(upstream?.body?.paths ?? {}) };
-    for (const [key, entry] of Object.entries(mine)) if (ADMIN_GROUPS.has(key.split('/')[1])) paths[key] = entry;
-    sendJson(req, res, 200, { paths }, { 'Cache-Control': 'no-cache, private' });
-  }
 }
 
 /** The gateway's own group a path is under (`/apis/<group>…`), or undefined. */
 function ownGroupOf(pathname: string): string | undefined {
   const group = /^\/apis\/([^/]+)/.exec(pathname)?.[1];
   return group !== undefined && ADMIN_GROUPS.has(group) ? group : undefined;
-}
-
-function aggregatedVersion(contentType: string): AggregatedDiscoveryVersion {
-  return /v=v2beta1/.test(contentType) ? 'v2beta1' : 'v2';
-}
-
-/** A discovery document of the default cluster; undefined when it cannot be had (the gateway's part is served anyway). */
-async function fetchJson(
-  cluster: ClusterMember,
-  path: string,
-  accept: string,
-): Promise<{ contentType: string; body: any } | undefined> {
-  try {
-    const res = await cluster.connection.request('GET', path, { accept });
-    const text = await res.body.text();
-    if (res.status !== 200) return undefined;
-    return { contentType: String(res.headers['content-type'] ?? 'application/json'), body: JSON.parse(text) };
-  } catch {
-    return undefined;
-  }
-}
-
-function noDefaultCluster() {
-  return statusOf(503, 'ServiceUnavailable', 'no default cluster is registered and reachable');
 }

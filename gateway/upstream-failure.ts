@@ -63,13 +63,14 @@ export function upstreamFailureReason(err: unknown): UpstreamFailureReason | und
  * ServiceUnavailable when it could not be reached (refused, reset, unresolvable, a connection that
  * could not be made in time, or a TLS handshake that failed), both with Retry-After, as either may
  * pass. Any other error is the gateway's own: 500, its detail only in the gateway's log, under
- * `where`.
+ * `where`. `cluster` names the cluster as its reader knows it: a tenant's is "the tenant's
+ * cluster" (the name is the provider's, shared by other tenants); the admin's is named.
  */
-export function failureStatus(err: unknown, where: string): Status {
+export function failureStatus(err: unknown, where: string, cluster = "the tenant's cluster"): Status {
   if (isHeadersTimeout(err))
-    return statusOf(504, 'Timeout', "the tenant's cluster did not answer in time", { retryAfterSeconds: 1 });
+    return statusOf(504, 'Timeout', `${cluster} did not answer in time`, { retryAfterSeconds: 1 });
   if (upstreamFailureReason(err) !== undefined)
-    return statusOf(503, 'ServiceUnavailable', "the tenant's cluster is unreachable", { retryAfterSeconds: 1 });
+    return statusOf(503, 'ServiceUnavailable', `${cluster} is unreachable`, { retryAfterSeconds: 1 });
   log.error(where, { error: errorText(err) });
   return statusOf(500, 'InternalError', 'the gateway failed to handle the request');
 }
@@ -120,6 +121,17 @@ export function sendUpstreamError(
   what: string,
 ): void {
   sendJson(req, res, code, upstreamErrorStatus(ctx, code, body, what));
+}
+
+/** The admin's default cluster, by name, as a failure of an admin request names it. */
+export function adminClusterName(name: string): string {
+  return `the default cluster ${name}`;
+}
+
+/** An admin request that needs the default cluster when it has no connection, or its discovery could not be read. */
+export function defaultClusterUnavailable(name: string | undefined): Status {
+  const message = name ? `${adminClusterName(name)} is unavailable` : 'no default cluster is registered and reachable';
+  return statusOf(503, 'ServiceUnavailable', message, { retryAfterSeconds: 1 });
 }
 
 /** The cluster's refusal of an admin's upgrade: its own Status, passed on as it is, else one saying what it answered. */
