@@ -168,7 +168,7 @@ async function startPodServer(): Promise<PodServer> {
     upgrades.push({ method: req.method ?? '', subresource, upgrade: String(req.headers.upgrade ?? ''), protocols });
     if (subresource === 'exec' || subresource === 'attach')
       serveRemoteCommand(req, socket, head, POD, url.searchParams, subresource);
-    else if (subresource === 'portforward') servePortForward(req, socket, head, POD, url.searchParams);
+    else if (subresource === 'portforward') servePortForward(req, socket, head, url.searchParams, greeterOn9000);
     else socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   });
   server.listen(0, '127.0.0.1');
@@ -187,6 +187,12 @@ async function startPodServer(): Promise<PodServer> {
     },
   };
 }
+
+/** What listens on port 9000 of the test's pod: each chunk is answered `9000 got <chunk>`; other ports echo. */
+const greeterOn9000 = (port: number) =>
+  port === 9000
+    ? (connection: Duplex) => connection.on('data', (chunk) => connection.write(`9000 got ${chunk}`))
+    : null;
 
 /** Sends `payload` through a TCP connection, half-closes, and returns everything read back. */
 async function tcpRoundTrip(port: number, payload: Buffer): Promise<Buffer> {
@@ -722,6 +728,25 @@ describe('devcluster streaming subresources', function () {
       await client.waitForMessages(6);
       expect(client.messages.slice(4)).to.deep.equal([
         { channel: 2, text: 'to 8080' },
+        { channel: 0, text: 'to 80' },
+      ]);
+      client.ws.close();
+      await client.closed;
+    });
+
+    it('hands a port its listener serves to that listener, on its data channel', async () => {
+      const client = openChannels(
+        server,
+        '/api/v1/namespaces/default/pods/p/portforward?ports=80,9000',
+        'v4.channel.k8s.io',
+      );
+      await client.opened;
+      await client.waitForMessages(4);
+      client.ws.send(Buffer.concat([Buffer.of(2), Buffer.from('hello')]));
+      client.ws.send(Buffer.concat([Buffer.of(0), Buffer.from('to 80')]));
+      await client.waitForMessages(6);
+      expect(client.messages.slice(4)).to.have.deep.members([
+        { channel: 2, text: '9000 got hello' },
         { channel: 0, text: 'to 80' },
       ]);
       client.ws.close();

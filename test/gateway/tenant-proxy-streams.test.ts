@@ -7,6 +7,7 @@ import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { freePort } from '../support/free-port.js';
+import { keepAliveRequests } from '../support/keep-alive-http.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -198,6 +199,29 @@ describe("gateway: a tenant's kubectl generators, can-i, exec, logs and port-for
     expect(refused.stderr).to.equal(
       'The PodLogOptions "talker" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0\n',
     );
+  });
+
+  it("port-forward to the tenant's web server answers HTTP through the gateway, as its pods proxy does", async () => {
+    await tenant.ok(['create', 'namespace', 'site']);
+    await tenant.ok(['run', 'web', '--image=nginx:1.27', '-n', 'site']);
+    const port = await freePort();
+    const forward = tenant.start(['port-forward', 'pod/web', '-n', 'site', `${port}:80`]);
+    try {
+      await forward.waitFor(/Forwarding from 127\.0\.0\.1/);
+      const [page, again, missing] = await keepAliveRequests(port, [
+        { method: 'GET', path: '/' },
+        { method: 'HEAD', path: '/' },
+        { method: 'GET', path: '/missing' },
+      ]);
+      expect(page).to.include({ status: 200, sameConnection: true });
+      expect(page.body).to.include('<h1>Welcome to nginx!</h1>');
+      expect(page.headers).to.include({ 'content-type': 'text/html', server: 'nginx', connection: 'keep-alive' });
+      expect(again).to.include({ status: 200, body: '', sameConnection: true });
+      expect(missing).to.include({ status: 404, sameConnection: true });
+      expect(await tenant.ok(['get', '--raw', '/api/v1/namespaces/site/pods/web/proxy/'])).to.equal(page.body);
+    } finally {
+      await forward.stop();
+    }
   });
 
   it('exec over SPDY (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false) through the gateway', async () => {
