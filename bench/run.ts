@@ -12,6 +12,7 @@ import { benchGet } from './get.js';
 import { benchHa } from './ha.js';
 import type { BenchOptions } from './harness/environment.js';
 import { benchList } from './list.js';
+import { ensurePrerequisites, type Prerequisite } from './harness/prerequisites.js';
 import { benchMemory } from './memory.js';
 import { benchStore } from './store.js';
 import { benchTenantListAll } from './tenant-list-all.js';
@@ -23,15 +24,25 @@ interface Benchmark {
   run(options: BenchOptions): Promise<number>;
   /** Runs as separate devcluster, gateway and load processes, so it has --quick and --cpu-prof. */
   processes: boolean;
+  /** The programs it runs besides Node. */
+  needs: Prerequisite[];
 }
 
-const inProcess = (run: () => Promise<void>): Benchmark => ({ run: async () => (await run(), 0), processes: false });
-const separate = (run: (options: BenchOptions) => Promise<number>): Benchmark => ({ run, processes: true });
+const inProcess = (run: () => Promise<void>, needs: Prerequisite[] = []): Benchmark => ({
+  run: async () => (await run(), 0),
+  processes: false,
+  needs,
+});
+const separate = (run: (options: BenchOptions) => Promise<number>, needs: Prerequisite[] = []): Benchmark => ({
+  run,
+  processes: true,
+  needs,
+});
 
 const BENCHMARKS: Record<string, Benchmark> = {
-  store: inProcess(benchStore),
-  devcluster: inProcess(benchDevcluster),
-  get: separate(benchGet),
+  store: inProcess(benchStore, ['etcd']),
+  devcluster: inProcess(benchDevcluster, ['etcd']),
+  get: separate(benchGet, ['haproxy']),
   create: separate(benchCreate),
   list: separate(benchList),
   'tenant-list-all': separate(benchTenantListAll),
@@ -40,7 +51,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   memory: separate(benchMemory),
   cache: separate(benchCache),
   eviction: separate(benchEviction),
-  ha: separate(benchHa),
+  ha: separate(benchHa, ['etcd', 'haproxy']),
 };
 
 const USAGE = `usage: npm run bench -- [NAME...] [--quick] [--cpu-prof]
@@ -76,6 +87,9 @@ async function main(argv: string[]): Promise<number> {
   const inProcessOnes = selected.filter((name) => !BENCHMARKS[name].processes);
   if (flagged && inProcessOnes.length)
     return usage(`no --quick or --cpu-prof for the in-process benchmarks: ${inProcessOnes.join(', ')}`);
+
+  const needed = [...new Set(selected.flatMap((name) => BENCHMARKS[name].needs))];
+  if (!(await ensurePrerequisites(needed))) return 1;
 
   let ran = 0;
   const failed: string[] = [];

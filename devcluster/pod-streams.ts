@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiServer, UserInfo } from '../apiserver/api-server.js';
 import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, notFound, pathNotFound, statusOf, toApiError } from '../apiserver/status.js';
+import { podPortListener } from './simulated-pod-http.js';
 import { servePodLog } from './streaming/pod-log.js';
 import { servePortForward } from './streaming/port-forward.js';
 import { serveRemoteCommand } from './streaming/remote-command.js';
@@ -56,7 +57,7 @@ export async function handlePodUpgrade(
       .catch((err: unknown) => {
         throw err instanceof ApiError && err.code === 404 ? notFound({ group: '', resource: 'pods' }, info.name) : err;
       });
-    if (info.subresource === 'portforward') servePortForward(req, socket, head, pod, url.searchParams);
+    if (info.subresource === 'portforward') servePortForward(req, socket, head, url.searchParams, podPortListener(pod));
     else serveRemoteCommand(req, socket, head, pod, url.searchParams, info.subresource as 'exec' | 'attach');
   } catch (err) {
     refuseUpgrade(socket, toApiError(err).status);

@@ -1,13 +1,15 @@
 /**
  * Where kube-apiserver would send a `pods|services|nodes/<id>/proxy` request (its ResourceLocation
  * for each), with kube's errors, and whether anything simulated answers there: a pod answers on
- * the TCP ports its containers declare while it is Running, a node's kubelet on its kubelet port.
+ * the TCP ports its containers declare, and on its web server's port, while it is Running; a
+ * node's kubelet on its kubelet port.
  */
 import type { ApiServer } from '../apiserver/api-server.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { splitSchemeNamePort, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, badRequest, notFound, statusOf } from '../apiserver/status.js';
 import { podIp, serviceEndpoints } from './service-endpoints.js';
+import { webServerOn } from './web-server-images.js';
 
 /** A pod's simulated HTTP server on one port; scheme is `http` or `https`. */
 export interface PodPort {
@@ -110,17 +112,26 @@ function podDestination(pod: ApiObject, port: string, scheme: string): ProxyDest
   const ip = podIp(pod);
   if (!isGlobalUnicast(ip)) throw badRequest('address not allowed');
   const https = scheme === 'https';
-  const running = pod.status?.phase === 'Running';
   const number = port === '' ? (https ? 443 : 80) : Number(port);
-  const declared = (pod.spec?.containers ?? []).some((c: Record<string, any>) =>
-    (c.ports ?? []).some(
-      (p: Record<string, any>) => Number(p.containerPort) === number && (p.protocol ?? 'TCP') === 'TCP',
-    ),
-  );
-  const answers = running && (port === '' || (/^\d+$/.test(port) && number <= 65535 && declared));
+  const answers =
+    pod.status?.phase === 'Running' &&
+    (port === '' || (/^\d+$/.test(port) && number <= 65535 && podListensOn(pod, number)));
   return answers
     ? { kind: 'pod', pod, port: number, scheme: https ? 'https' : 'http' }
     : refused(ip, port || String(number));
+}
+
+/**
+ * Whether a running pod has something listening on a TCP port: a port its containers declare, or
+ * the port a web server image binds (web-server-images.ts). Port-forward asks the same question.
+ */
+export function podListensOn(pod: ApiObject, port: number): boolean {
+  const declared = (pod.spec?.containers ?? []).some((c: Record<string, any>) =>
+    (c.ports ?? []).some(
+      (p: Record<string, any>) => Number(p.containerPort) === port && (p.protocol ?? 'TCP') === 'TCP',
+    ),
+  );
+  return declared || webServerOn(pod, port) !== null;
 }
 
 /** What Go's dialer says when nothing listens at host:port, or when the port is not one. */

@@ -19,7 +19,13 @@ import {
 import { ApiError, statusOf, toApiError } from '../apiserver/status.js';
 import { locateProxy, unavailable, type Kubelet, type PodPort } from './proxy-locations.js';
 import { kubeletAnswer } from './simulated-kubelet.js';
-import { podHttpAnswer, serveEchoWebSocket, type ProxiedRequest, type SimulatedAnswer } from './simulated-pod-http.js';
+import {
+  acceptsWebSocket,
+  podHttpAnswer,
+  serveEchoWebSocket,
+  type ProxiedRequest,
+  type SimulatedAnswer,
+} from './simulated-pod-http.js';
 import { refuseUpgrade, upgradeKind, writeResponse } from './streaming/upgrade.js';
 
 function isProxyRequest(info: RequestInfo): info is ResourceRequestInfo {
@@ -66,8 +72,8 @@ export async function handleProxy(
 }
 
 /**
- * An upgrade on a proxy path. Returns false for any other path. A pod accepts a WebSocket
- * (serveEchoWebSocket). kube dials the backend itself for an upgrade, so a refused connection is
+ * An upgrade on a proxy path. Returns false for any other path. A pod's echo accepts a WebSocket
+ * (serveEchoWebSocket); its web server answers as to a plain request. kube dials the backend itself for an upgrade, so a refused connection is
  * the bare dial error (500), and a backend that answers without switching protocols is an
  * `invalid upgrade response` (500) unless its answer is an error, which is passed on as it is.
  */
@@ -96,7 +102,7 @@ export async function handleProxyUpgrade(
       query: rawQuery(req),
       body: '',
     };
-    if (destination.kind === 'pod' && upgradeKind(req) === 'websocket') {
+    if (destination.kind === 'pod' && upgradeKind(req) === 'websocket' && acceptsWebSocket(destination)) {
       serveEchoWebSocket(req, socket, head, destination, request);
       return true;
     }

@@ -9,11 +9,11 @@
  * `<data-dir>/paddock.pid` whichever way it was started; `paddock stop` sends it SIGTERM and
  * waits until it is gone.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { spawnProgram, type ProgramError } from '../processes/spawn-program.js';
 import { privateDataDir, writePrivateFile } from '../store/index.js';
 import { PRIVATE_FILE_MODE } from '../store/private-files.js';
 import { shownPath } from './serve-banner.js';
@@ -43,14 +43,18 @@ export async function serveInBackground(args: string[], dataDir: string): Promis
   const log = await open(logFile, 'a', PRIVATE_FILE_MODE);
   const logStart = (await log.stat()).size;
   process.stderr.write(`starting Paddock in the background (log: ${shownPath(logFile)}) … `);
-  const child = spawn(process.execPath, [process.argv[1], 'serve', ...args], {
-    detached: true,
-    stdio: ['ignore', log.fd, log.fd, 'ipc'],
-  });
+  let notStarted: (err: ProgramError) => void = () => {};
+  const child = spawnProgram(
+    process.execPath,
+    [process.argv[1], 'serve', ...args],
+    { detached: true, stdio: ['ignore', log.fd, log.fd, 'ipc'] },
+    (err) => notStarted(err),
+  );
   await log.close();
   const outcome = await Promise.race([
     once(child, 'message').then(([message]) => ({ ready: (message as ReadyMessage).ready })),
     once(child, 'exit').then(([code]) => ({ exited: (code as number | null) ?? 1 })),
+    new Promise<never>((_, reject) => (notStarted = reject)),
   ]);
   if ('exited' in outcome) {
     process.stderr.write(`failed:\n${(await readFile(logFile)).subarray(logStart).toString('utf8')}`);

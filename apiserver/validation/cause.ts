@@ -74,6 +74,6 @@ function withDetail(head: string, detail: string): string {
 /** Strings as Go's %q, scalars bare, anything else as JSON (kube prints Go's %#v there, which has no JS equivalent). */
 function renderValue(value: unknown): string {
   if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value) ?? 'null';
 }

@@ -5,16 +5,17 @@
  * kubeconfig they issue points at it. One devcluster is the member cluster. The HA test
  * (test/ha/ha-balancer.test.ts) and the `ha` benchmark run their load and faults on it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { waitUntil } from '../../test/support/eventually.js';
+import { spawnProgram } from '../../processes/spawn-program.js';
 import { startEtcd, type EtcdServer } from '../../test/support/etcd-server.js';
 import { freePort } from '../../test/support/free-port.js';
 import { haproxyConfig } from '../../test/support/haproxy-config.js';
 import { makeTempDir } from '../../test/support/temp-dir.js';
-import { ensureHaproxy } from './haproxy.js';
+import { haproxyBinary } from './haproxy.js';
 import { startDevclusterProcess, startGatewayProcessOver, stopProcess, type ServerProcess } from './processes.js';
 
 export interface Replica {
@@ -120,13 +121,17 @@ export async function startHaStage(options: HaStageOptions = {}): Promise<HaStag
 /** HAProxy in the foreground (`-db`), its log lines on stderr prefixed, once it listens. */
 async function startHaproxy(configPath: string, config: string): Promise<ChildProcess> {
   await writeFile(configPath, config);
-  const binary = await ensureHaproxy();
-  const child = spawn(binary, ['-db', '-f', configPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-  createInterface({ input: child.stderr }).on('line', (line) => process.stderr.write(`[haproxy] ${line}\n`));
+  const binary = await haproxyBinary();
+  let startError: Error | undefined;
+  const child = spawnProgram(binary, ['-db', '-f', configPath], { stdio: ['ignore', 'pipe', 'pipe'] }, (err) => {
+    startError = err;
+  });
+  createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`[haproxy] ${line}\n`));
   // Its traffic log (deploy/haproxy.cfg logs to stdout) is read and dropped, so the pipe never fills.
-  child.stdout.resume();
+  child.stdout!.resume();
   const port = Number(/bind 127\.0\.0\.1:(\d+)/.exec(config)![1]);
   await waitUntil(`haproxy listens on ${port}`, () => {
+    if (startError) throw startError;
     if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}) at start`);
     return canConnect(port);
   });

@@ -3,36 +3,28 @@
  * the same devcluster. It terminates TLS, forwards each request in HTTP mode as it came (upstream
  * path, impersonation header) over keep-alive TLS connections that present the devcluster's admin
  * certificate, as the bare proxy does, and sends the answer back. Debian's package (`haproxy`,
- * 2.6 on bookworm) is installed when the binary is missing, as scripts/test.sh installs etcd.
+ * 2.6 on bookworm) is installed by scripts/prerequisites.sh, which `npm run bench` runs first.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { createCertificateAuthority, parseKubeconfig, renderKubeconfig } from '../../certs/index.js';
+import { spawnProgram } from '../../processes/spawn-program.js';
 import { freePort } from '../../test/support/free-port.js';
-import { progress } from './results.js';
 import { sleep } from './sleep.js';
 import { stopProcess, type ServerProcess } from './processes.js';
 
 const run = promisify(execFile);
 const STARTUP_TIMEOUT_MS = 30_000;
 
-/** The haproxy binary's path, after installing Debian's package when there is none. */
-export async function ensureHaproxy(): Promise<string> {
+/** The haproxy binary's path (`npm run bench` has installed it: harness/prerequisites.ts). */
+export async function haproxyBinary(): Promise<string> {
   const found = await which('haproxy');
-  if (found) return found;
-  progress("haproxy not found: installing Debian's haproxy");
-  // Another apt-get may hold the lock for a while on a shared machine; wait for it.
-  const apt = ['-o', 'DPkg::Lock::Timeout=300'];
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', [...apt, 'update'], { env });
-  await run('apt-get', [...apt, 'install', '-y', 'haproxy'], { env });
-  const installed = await which('haproxy');
-  if (!installed) throw new Error('apt-get installed haproxy, but it is not on the PATH');
-  return installed;
+  if (!found) throw new Error("haproxy not found: `bash scripts/prerequisites.sh haproxy` installs Debian's haproxy");
+  return found;
 }
 
 async function which(command: string): Promise<string | undefined> {
@@ -90,7 +82,7 @@ backend devcluster
  * its CA and the upstream admin's certificate, which it does not ask for.
  */
 export async function startHaproxyProcess(upstreamKubeconfigPath: string, dir: string): Promise<ServerProcess> {
-  const binary = await ensureHaproxy();
+  const binary = await haproxyBinary();
   const upstream = parseKubeconfig(await readFile(upstreamKubeconfigPath, 'utf8'));
   const ca = await createCertificateAuthority({ commonName: 'haproxy-ca' });
   const serving = await ca.issueServingCertificate({ hosts: ['127.0.0.1', 'localhost'] });
@@ -114,13 +106,20 @@ export async function startHaproxyProcess(upstreamKubeconfigPath: string, dir: s
     }),
   );
   // -db: in the foreground, so that its PID is the one to stop.
-  const child = spawn(binary, ['-db', '-f', file('haproxy.cfg')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  createInterface({ input: child.stderr }).on('line', (line) =>
+  let notStarted: (err: Error) => void = () => {};
+  const child = spawnProgram(
+    binary,
+    ['-db', '-f', file('haproxy.cfg')],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+    (err) => notStarted(err),
+  );
+  createInterface({ input: child.stderr! }).on('line', (line) =>
     process.stderr.write(`[haproxy ${child.pid}] ${line}\n`),
   );
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code, signal) => reject(new Error(`haproxy exited (${code ?? signal}) before it was ready`))),
-  );
+  const exited = new Promise<never>((_, reject) => {
+    notStarted = reject;
+    child.once('exit', (code, signal) => reject(new Error(`haproxy exited (${code ?? signal}) before it was ready`)));
+  });
   exited.catch(() => undefined);
   try {
     await Promise.race([untilListening(port), exited]);

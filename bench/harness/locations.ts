@@ -18,3 +18,5 @@ export const RESULTS_DIR = process.env.PADDOCK_BENCH_RESULTS
   ? path.resolve(process.env.PADDOCK_BENCH_RESULTS)
   : path.join(REPO_ROOT, 'bench/results');
 export const PROFILES_DIR = path.join(RESULTS_DIR, 'profiles');
+/** Checks what tests and benchmarks run besides Node (etcd, haproxy…), installing it as root. */
+export const PREREQUISITES_SCRIPT = path.join(REPO_ROOT, 'scripts/prerequisites.sh');

@@ -4,9 +4,10 @@
  * Each is ready when it says where it is (the block it prints once up; a PADDOCK_BENCH_CLI build
  * from before that block printed one listening line instead); each is stopped by its PID.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { spawnProgram } from '../../processes/spawn-program.js';
 import { createInterface } from 'node:readline';
 import { BARE_PROXY, CLI, LAUNCHER } from './locations.js';
 
@@ -119,11 +120,12 @@ function unthrottledTenantFlags(): Promise<string[]> {
 /** What the command prints, stdout and stderr, with `args`. */
 function cliOutput(args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnProgram(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }, () =>
+      resolve(''),
+    );
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', () => resolve(''));
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('close', () => resolve(output));
   });
 }
@@ -162,13 +164,19 @@ function startProcess(
   env: Record<string, string>,
   ready: RegExp[],
 ): Promise<ServerProcess> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let failed: (err: Error) => void = () => {};
+  const child = spawnProgram(
+    command,
+    args,
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+    (err) => failed(err),
+  );
   // Its complaints (a failed request in the gateway) belong in the benchmark's output.
-  createInterface({ input: child.stderr }).on('line', (line) =>
+  createInterface({ input: child.stderr! }).on('line', (line) =>
     process.stderr.write(`[${label} ${child.pid}] ${line}\n`),
   );
   return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
+    const lines = createInterface({ input: child.stdout! });
     const fail = (err: Error) => {
       clearTimeout(timer);
       stopProcess(child).then(
@@ -182,7 +190,7 @@ function startProcess(
       () => fail(new Error(`${label} did not say it was up within ${STARTUP_TIMEOUT_MS / 1000} s`)),
       STARTUP_TIMEOUT_MS,
     );
-    child.once('error', fail);
+    failed = fail;
     child.once('exit', onExit);
     // Later lines keep being read, so the pipe never fills and blocks the server.
     let printed = '';

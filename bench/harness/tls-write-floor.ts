@@ -3,7 +3,7 @@
  * process that does nothing else (tls-write-floor-server.ts) while this one holds the watches
  * and reads them.
  */
-import { spawn } from 'node:child_process';
+import { spawnProgram } from '../../processes/spawn-program.js';
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
 import { TLS_WRITE_FLOOR_SERVER } from './locations.js';
@@ -20,15 +20,17 @@ export async function measureTlsWriteFloor(
   seconds: number,
   eventBytes: number,
 ): Promise<TlsWriteFloor> {
-  const child = spawn(
+  let startError: Error | undefined;
+  const child = spawnProgram(
     process.execPath,
     [TLS_WRITE_FLOOR_SERVER, ...[watchers, eventsPerSec, seconds, Math.max(64, Math.round(eventBytes))].map(String)],
     { stdio: ['ignore', 'pipe', 'inherit'] },
+    (err) => (startError = err),
   );
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async (): Promise<string> => {
     const line = await lines.next();
-    if (line.done) throw new Error('the TLS write floor server exited early');
+    if (line.done) throw startError ?? new Error('the TLS write floor server exited early');
     return line.value;
   };
   const { url, ca } = JSON.parse(await next()) as { url: string; ca: string };

@@ -6,7 +6,8 @@
  * every watcher has every write or none has received anything for `idleMs` → stdin closes, the
  * watches with it.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnProgram } from '../../processes/spawn-program.js';
 import { createInterface } from 'node:readline';
 import { WATCH_WORKER } from './locations.js';
 import type { Target } from './target.js';
@@ -51,13 +52,14 @@ export interface OpenWatchers {
 /** Starts the worker and resolves once every watch is open (or refused: a refusal is in the run). */
 export async function openWatchers(spec: WatchSpec): Promise<OpenWatchers> {
   // A thousand watchers of many thousand writes keep every latency until the end.
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--max-old-space-size=4096', WATCH_WORKER], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  let failed: (err: Error) => void = () => {};
+  const child = spawnProgram(process.execPath, ['--max-old-space-size=4096', WATCH_WORKER], { stdio: 'pipe' }, (err) =>
+    failed(err),
+  ) as ChildProcessWithoutNullStreams;
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
+    failed = reject;
     child.once('close', resolve);
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnProgram } from '../../processes/spawn-program.js';
 
 /**
  * Runs a worker script in a node process of its own — the spec as JSON on its stdin, its result
@@ -12,17 +12,20 @@ export async function runWorker<T>(
   spec: unknown,
   options: { nodeArgs?: string[]; beforeSpec?: () => Promise<void> } = {},
 ): Promise<T> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let failed: (err: Error) => void = () => {};
+  const child = spawnProgram(process.execPath, [...(options.nodeArgs ?? []), script], { stdio: 'pipe' }, (err) =>
+    failed(err),
+  );
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
+    failed = reject;
     child.once('close', resolve);
   });
   await options.beforeSpec?.();
-  child.stdin.end(JSON.stringify(spec));
+  child.stdin!.end(JSON.stringify(spec));
   const code = await exited;
   if (code !== 0) throw new Error(`${label} exited with ${code}: ${stderr.trim()}`);
   return JSON.parse(stdout) as T;

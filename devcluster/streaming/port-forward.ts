@@ -1,5 +1,6 @@
 /**
- * pods/portforward, where every port of the pod is an echo server. Three framings:
+ * pods/portforward: each forwarded connection goes to what listens on its port (a PortListener the
+ * caller gives), and every other port is an echo server. Three framings:
  *
  * - SPDY/3.1, X-Stream-Protocol-Version portforward.k8s.io (kubectl's classic path): for each
  *   local connection the client opens an `error` and a `data` stream sharing a `requestID` and a
@@ -13,7 +14,7 @@
  */
 import { Buffer } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { Duplex } from 'node:stream';
 import { createWebSocketStream, type WebSocket } from 'ws';
 import { ApiError, badRequest } from '../../apiserver/status.js';
 import { SpdySession, type SpdyStream } from './spdy-session.js';
@@ -33,13 +34,21 @@ const TUNNEL_PROTOCOL = 'SPDY/3.1+portforward.k8s.io';
 const CHANNEL_PROTOCOL = 'v4.channel.k8s.io';
 const WEBSOCKET_PROTOCOLS = [TUNNEL_PROTOCOL, CHANNEL_PROTOCOL] as const;
 
-/** pods/portforward over WebSocket (tunnelled SPDY or channels) and SPDY; every forwarded port is an echo server. */
+/**
+ * What listens on a port of the pod, given each connection forwarded there (its readable side ends
+ * when the client ends, and ending it ends the forwarded connection), or null for an echo.
+ */
+export type PortListener = (port: number) => ((connection: Duplex) => void) | null;
+
+const echoEverywhere: PortListener = () => null;
+
+/** pods/portforward over WebSocket (tunnelled SPDY or channels) and SPDY. */
 export function servePortForward(
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-  _pod: Record<string, any>,
   query: URLSearchParams,
+  listen: PortListener = echoEverywhere,
 ): void {
   const kind = upgradeKind(req);
   if (!kind) {
@@ -55,11 +64,13 @@ export function servePortForward(
     return;
   }
   if (kind === 'spdy') {
-    echoSpdyStreams(acceptSpdy(socket, head, protocol!));
+    forwardSpdyStreams(acceptSpdy(socket, head, protocol!), listen);
     return;
   }
   if (protocol === TUNNEL_PROTOCOL) {
-    acceptWebSocket(req, socket, head, protocol, (ws) => echoSpdyStreams(new SpdySession(createWebSocketStream(ws))));
+    acceptWebSocket(req, socket, head, protocol, (ws) =>
+      forwardSpdyStreams(new SpdySession(createWebSocketStream(ws)), listen),
+    );
     return;
   }
   let ports: number[];
@@ -70,7 +81,7 @@ export function servePortForward(
     refuseUpgrade(socket, err.status);
     return;
   }
-  acceptWebSocket(req, socket, head, protocol ?? null, (ws) => echoChannels(ws, ports));
+  acceptWebSocket(req, socket, head, protocol ?? null, (ws) => forwardChannels(ws, ports, listen));
 }
 
 /** A TCP port, or null for anything else. */
@@ -90,7 +101,7 @@ function requestedPorts(query: URLSearchParams): number[] {
   });
 }
 
-function echoSpdyStreams(session: SpdySession): void {
+function forwardSpdyStreams(session: SpdySession, listen: PortListener): void {
   const unpaired = new Map<string, { error?: SpdyStream; data?: SpdyStream }>();
   session.on('stream', (stream) => {
     const type = stream.headers.streamtype;
@@ -106,34 +117,54 @@ function echoSpdyStreams(session: SpdySession): void {
     unpaired.set(requestId, pair);
     if (pair.error && pair.data) {
       unpaired.delete(requestId);
-      echo(pair.data, pair.error);
+      forward(pair.data, pair.error, listen);
     }
   });
 }
 
-function echo(data: SpdyStream, error: SpdyStream): void {
+function forward(data: SpdyStream, error: SpdyStream, listen: PortListener): void {
   // The client only half-closes the error stream; reading lets its FIN through.
   error.resume();
-  const port = data.headers.port;
-  if (parsePort(port) === null) {
-    error.end(`unable to parse "${port ?? ''}" as a port`);
+  const port = parsePort(data.headers.port);
+  if (port === null) {
+    error.end(`unable to parse "${data.headers.port ?? ''}" as a port`);
     data.end();
     return;
   }
   data.once('finish', () => error.end());
-  data.pipe(data);
+  (listen(port) ?? echo)(data);
 }
 
-function echoChannels(ws: WebSocket, ports: number[]): void {
-  ports.forEach((port, i) => {
+function echo(connection: Duplex): void {
+  connection.pipe(connection);
+}
+
+function forwardChannels(ws: WebSocket, ports: number[], listen: PortListener): void {
+  const connections = ports.map((port, i) => {
     const portBytes = Buffer.alloc(2);
     portBytes.writeUInt16LE(port);
     sendOnChannel(ws, 2 * i, portBytes);
     sendOnChannel(ws, 2 * i + 1, portBytes);
+    const listener = listen(port);
+    if (!listener) return null;
+    // The channel protocol has no half-close: a connection lasts as long as the WebSocket.
+    const connection = new Duplex({
+      read() {},
+      write(chunk: Buffer, _encoding, callback) {
+        sendOnChannel(ws, 2 * i, chunk);
+        callback();
+      },
+    });
+    ws.once('close', () => connection.destroy());
+    listener(connection);
+    return connection;
   });
   ws.on('message', (message: Buffer) => {
     const channel = message[0];
-    if (channel % 2 === 0 && channel / 2 < ports.length) sendOnChannel(ws, channel, message.subarray(1));
+    if (channel % 2 !== 0 || channel / 2 >= ports.length) return;
+    const connection = connections[channel / 2];
+    if (connection) connection.push(message.subarray(1));
+    else sendOnChannel(ws, channel, message.subarray(1));
   });
   ws.on('error', () => ws.terminate());
 }

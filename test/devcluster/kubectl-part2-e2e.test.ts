@@ -5,6 +5,7 @@ import { loadCertificateAuthority, parseKubeconfig, renderKubeconfig } from '../
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { sleep } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
+import { keepAliveRequests } from '../support/keep-alive-http.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -226,6 +227,62 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
     } finally {
       forward.child.kill();
       await sleep(100);
+    }
+  });
+
+  it('port-forward reaches the same HTTP servers as the pod proxy: a web server image, or the echo on a declared port', async () => {
+    const n = ['-n', 'web'];
+    await admin.ok(['create', 'namespace', 'web']);
+    await admin.ok(['run', 'web', '--image=nginx:1.27', ...n]);
+    await admin.ok(['run', 'api', '--image=example/api', '--port=8080', ...n]);
+    const [webPort, apiPort] = [await freePort(), await freePort()];
+    const forwards = [
+      admin.start(['port-forward', 'pod/web', ...n, `${webPort}:80`]),
+      admin.start(['port-forward', 'pod/api', ...n, `${apiPort}:8080`]),
+    ];
+    try {
+      await Promise.all(forwards.map((f) => f.waitFor(/Forwarding from 127\.0\.0\.1/)));
+      const [page, again, head, missing, post] = await keepAliveRequests(webPort, [
+        { method: 'GET', path: '/' },
+        { method: 'GET', path: '/index.html' },
+        { method: 'HEAD', path: '/' },
+        { method: 'GET', path: '/missing' },
+        { method: 'POST', path: '/', body: 'x=1' },
+      ]);
+      expect(page.body).to.include('<title>Welcome to nginx!</title>');
+      expect(page.headers).to.include({
+        'content-type': 'text/html',
+        'content-length': String(Buffer.byteLength(page.body)),
+        server: 'nginx',
+        connection: 'keep-alive',
+      });
+      expect([again, head, missing, post].map((a) => [a.status, a.body.length > 0, a.sameConnection])).to.deep.equal([
+        [200, true, true],
+        [200, false, true],
+        [404, true, true],
+        [405, true, true],
+      ]);
+      expect(again.body).to.equal(page.body);
+      expect(head.headers['content-length']).to.equal(page.headers['content-length']);
+      expect(missing.body).to.include('<title>404 Not Found</title>');
+      // The pods proxy reaches the same server.
+      expect(await admin.ok(['get', '--raw', '/api/v1/namespaces/web/pods/web:80/proxy/'])).to.equal(page.body);
+
+      const [echo] = await keepAliveRequests(apiPort, [{ method: 'PUT', path: '/orders?id=7', body: 'tea' }]);
+      const proxied = await admin.ok(
+        ['replace', '--raw', '/api/v1/namespaces/web/pods/api:8080/proxy/orders?id=7', '-f', '-'],
+        'tea',
+      );
+      expect(echo).to.deep.include({ status: 200, body: proxied });
+      expect(JSON.parse(echo.body)).to.include({
+        pod: 'api',
+        port: 8080,
+        method: 'PUT',
+        path: '/orders',
+        query: 'id=7',
+      });
+    } finally {
+      await Promise.all(forwards.map((f) => f.stop()));
     }
   });
 });

@@ -227,6 +227,28 @@ describe('devcluster proxy subresources (pods, services, nodes) with the real ku
     expect(await rawJson(`${POD}/bare/proxy/x`)).to.deep.include({ pod: 'bare', port: 80 });
   });
 
+  it('a web server image answers on its own port, declared or not: its welcome page, 404, 405, HEAD', async () => {
+    // `web` runs nginx and declares only 8080; nginx listens on 80 all the same.
+    const page = await kubectl.ok(['get', '--raw', `${POD}/web:80/proxy/`]);
+    expect(page).to.include('<title>Welcome to nginx!</title>');
+    const answers = await Promise.all([
+      client.request('HEAD', `${POD}/web:80/proxy/index.html`),
+      client.request('GET', `${POD}/web:80/proxy/missing`),
+      client.request('POST', `${POD}/web:80/proxy/`, 'x'),
+    ]);
+    expect(answers.map((a) => [a.status, a.headers.server, a.headers['content-type']])).to.deep.equal([
+      [200, 'nginx', 'text/html'],
+      [404, 'nginx', 'text/html'],
+      [405, 'nginx', 'text/html'],
+    ]);
+    expect(answers[0].headers['content-length']).to.equal(String(Buffer.byteLength(page)));
+    expect(answers[1].text).to.include('<title>404 Not Found</title>');
+    expect(answers[2].text).to.include('<title>405 Not Allowed</title>');
+    // Its other ports are the echo's (a declared one) or nobody's.
+    expect(await rawJson(`${POD}/web:8080/proxy/`)).to.deep.include({ pod: 'web', port: 8080 });
+    expect(await rawError(['get', '--raw', `${POD}/web:81/proxy/`])).to.include('connection refused');
+  });
+
   it('redirects …/proxy to …/proxy/ for GET (kubectl follows it)', async () => {
     const redirect = await client.request('GET', `${POD}/web/proxy?a=b`);
     expect([redirect.status, redirect.headers.location]).to.deep.equal([301, `${POD}/web/proxy/?a=b`]);
@@ -476,6 +498,11 @@ describe('devcluster proxy subresources (pods, services, nodes) with the real ku
       ]);
       // A kubelet path that does not switch protocols: kube refuses a success, passes an error on.
       expect(message(await refusal(`${server}/api/v1/nodes/node-1/proxy/healthz`, tls))).to.deep.equal([
+        500,
+        'invalid upgrade response: status code 200',
+      ]);
+      // A web server answers an upgrade as a plain request.
+      expect(message(await refusal(`${server}${POD}/web:80/proxy/`, tls))).to.deep.equal([
         500,
         'invalid upgrade response: status code 200',
       ]);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import { createServer, get as httpsGet, type Server } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -168,7 +168,7 @@ async function startPodServer(): Promise<PodServer> {
     upgrades.push({ method: req.method ?? '', subresource, upgrade: String(req.headers.upgrade ?? ''), protocols });
     if (subresource === 'exec' || subresource === 'attach')
       serveRemoteCommand(req, socket, head, POD, url.searchParams, subresource);
-    else if (subresource === 'portforward') servePortForward(req, socket, head, POD, url.searchParams);
+    else if (subresource === 'portforward') servePortForward(req, socket, head, url.searchParams, greeterOn9000);
     else socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   });
   server.listen(0, '127.0.0.1');
@@ -188,6 +188,12 @@ async function startPodServer(): Promise<PodServer> {
   };
 }
 
+/** What listens on port 9000 of the test's pod: each chunk is answered `9000 got <chunk>`; other ports echo. */
+const greeterOn9000 = (port: number) =>
+  port === 9000
+    ? (connection: Duplex) => connection.on('data', (chunk) => connection.write(`9000 got ${chunk}`))
+    : null;
+
 /** Sends `payload` through a TCP connection, half-closes, and returns everything read back. */
 async function tcpRoundTrip(port: number, payload: Buffer): Promise<Buffer> {
   const socket: Socket = connect(port, '127.0.0.1');
@@ -199,6 +205,21 @@ async function tcpRoundTrip(port: number, payload: Buffer): Promise<Buffer> {
   await ended;
   socket.destroy();
   return Buffer.concat(received);
+}
+
+/** A GET with the test's client certificate: the status code and the body, parsed when it is JSON. */
+async function getWithClient(server: PodServer, pathAndQuery: string): Promise<{ code: number; body: any }> {
+  const request = httpsGet(`https://127.0.0.1:${server.port}${pathAndQuery}`, {
+    ca: server.ca,
+    cert: server.client.certPem,
+    key: server.client.keyPem,
+  });
+  const [response] = (await once(request, 'response')) as [IncomingMessage];
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString();
+  const json = String(response.headers['content-type']).startsWith('application/json');
+  return { code: response.statusCode ?? 0, body: json ? JSON.parse(text) : text };
 }
 
 interface ChannelMessage {
@@ -504,6 +525,133 @@ describe('devcluster streaming subresources', function () {
       expect(writesBefore).to.equal(0);
     });
 
+    // The pod started at 2026-01-02T03:04:06Z, long before the test runs.
+    const LINES = 'p main started\np main image nginx:1.27\np main ready\n';
+
+    it('--since and --since-time skip the lines stamped before, with and without -f', async function () {
+      this.timeout(20_000);
+      const since = async (...args: string[]) => (await kubectl.ok(['logs', 'p', ...args])).toString();
+      expect(await since('--since-time=2026-01-02T03:04:06Z')).to.equal(LINES);
+      expect(await since('--since-time=2026-01-02T03:04:07Z')).to.equal('');
+      expect(await since('--since=1h')).to.equal('');
+      expect(await since('--since=87600h')).to.equal(LINES);
+
+      const recent = kubectl.start(['logs', '-f', 'p', '--since=3s']);
+      try {
+        await recent.waitFor(/tick 1\n/);
+      } finally {
+        await recent.stop();
+      }
+      expect(recent.output()).to.match(/^tick 1\n/);
+      const all = kubectl.start(['logs', '-f', 'p', '--since-time=2026-01-02T03:04:06Z']);
+      try {
+        await all.waitFor(/tick 1\n/);
+      } finally {
+        await all.stop();
+      }
+      expect(all.output()).to.match(/^p main started\np main image nginx:1\.27\np main ready\ntick 1\n/);
+    });
+
+    it('--tail with -f prints the last N lines, then follows', async function () {
+      this.timeout(20_000);
+      expect(await kubectl.ok(['logs', 'p', '--tail=0'])).to.equal('');
+      for (const [tail, first] of [
+        ['1', /^p main ready\ntick 1\n/],
+        ['0', /^tick 1\n/],
+      ] as const) {
+        const follow = kubectl.start(['logs', '-f', 'p', `--tail=${tail}`]);
+        try {
+          await follow.waitFor(/tick 1\n/);
+        } finally {
+          await follow.stop();
+        }
+        expect(follow.output(), `--tail=${tail}`).to.match(first);
+      }
+    });
+
+    it('--limit-bytes cuts the log after N bytes, mid-line, and ends a followed one', async function () {
+      this.timeout(20_000);
+      expect(await kubectl.ok(['logs', 'p', '--limit-bytes=10'])).to.equal('p main sta');
+      expect(await kubectl.ok(['logs', 'p', '--limit-bytes=1000'])).to.equal(LINES);
+      const stamped = await kubectl.ok(['logs', 'p', '--timestamps']);
+      expect(await kubectl.ok(['logs', 'p', '--timestamps', '--limit-bytes=40'])).to.equal(stamped.slice(0, 40));
+      const followed = await kubectl.run(['logs', '-f', 'p', `--limit-bytes=${LINES.length + 9}`]);
+      expect(followed).to.deep.equal({ code: 0, stdout: `${LINES}tick 1\nti`, stderr: '' });
+    });
+
+    it('refuses the options kube-apiserver refuses, with its Status', async () => {
+      // kubectl checks its flags before it asks (`--limit-bytes must be greater than 0`); other clients do not.
+      const log = '/api/v1/namespaces/default/pods/p/log';
+      const invalid = (message: string, causes: object[]) => ({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `PodLogOptions "p" is invalid: ${message}`,
+        reason: 'Invalid',
+        details: { name: 'p', group: '', kind: 'PodLogOptions', causes },
+        code: 422,
+      });
+      const cause = (field: string, message: string, reason = 'FieldValueInvalid') => ({ reason, message, field });
+      const negativeTail = 'Invalid value: -1: must be greater than or equal to 0';
+      const zeroLimit = 'Invalid value: 0: must be greater than 0';
+      const both = 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified';
+      const cases: [string, number, object][] = [
+        ['tailLines=-1', 422, invalid(`tailLines: ${negativeTail}`, [cause('tailLines', negativeTail)])],
+        [
+          'tailLines=-1&limitBytes=0&container=nope',
+          422,
+          invalid(`[tailLines: ${negativeTail}, limitBytes: ${zeroLimit}]`, [
+            cause('tailLines', negativeTail),
+            cause('limitBytes', zeroLimit),
+          ]),
+        ],
+        [
+          'sinceSeconds=0',
+          422,
+          invalid('sinceSeconds: Invalid value: 0: must be greater than 0', [
+            cause('sinceSeconds', 'Invalid value: 0: must be greater than 0'),
+          ]),
+        ],
+        [
+          'sinceSeconds=0&sinceTime=2026-01-02T03:04:06Z',
+          422,
+          invalid(`: ${both}`, [cause('', both, 'FieldValueForbidden')]),
+        ],
+      ];
+      const badRequest = (message: string) => ({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message,
+        reason: 'BadRequest',
+        code: 400,
+      });
+      cases.push(
+        ['tailLines=abc', 400, badRequest('strconv.ParseInt: parsing "abc": invalid syntax')],
+        ['limitBytes=', 400, badRequest('strconv.ParseInt: parsing "": invalid syntax')],
+        [
+          'sinceSeconds=9223372036854775808',
+          400,
+          badRequest('strconv.ParseInt: parsing "9223372036854775808": value out of range'),
+        ],
+        [
+          'sinceTime=yesterday',
+          400,
+          badRequest('parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'),
+        ],
+        ['sinceTime=2026-13-01T00:00:00Z', 400, badRequest('parsing time "2026-13-01T00:00:00Z": month out of range')],
+      );
+      for (const [query, code, body] of cases) {
+        expect(await getWithClient(server, `${log}?${query}`), query).to.deep.equal({ code, body });
+      }
+      // What decodes and validates is answered: a whole int64, Go's zero time, a one-digit hour.
+      for (const query of ['tailLines=9223372036854775807', 'sinceTime=', 'sinceTime=2026-01-02T3:04:06%2B00:00']) {
+        expect(await getWithClient(server, `${log}?${query}`), query).to.deep.equal({ code: 200, body: LINES });
+      }
+    });
+
     it('refuses a container the pod does not have, and previous logs that do not exist', async () => {
       const wrong = await kubectl.run(['logs', 'p', '-c', 'nope']);
       expect(wrong.code).to.equal(1);
@@ -580,6 +728,25 @@ describe('devcluster streaming subresources', function () {
       await client.waitForMessages(6);
       expect(client.messages.slice(4)).to.deep.equal([
         { channel: 2, text: 'to 8080' },
+        { channel: 0, text: 'to 80' },
+      ]);
+      client.ws.close();
+      await client.closed;
+    });
+
+    it('hands a port its listener serves to that listener, on its data channel', async () => {
+      const client = openChannels(
+        server,
+        '/api/v1/namespaces/default/pods/p/portforward?ports=80,9000',
+        'v4.channel.k8s.io',
+      );
+      await client.opened;
+      await client.waitForMessages(4);
+      client.ws.send(Buffer.concat([Buffer.of(2), Buffer.from('hello')]));
+      client.ws.send(Buffer.concat([Buffer.of(0), Buffer.from('to 80')]));
+      await client.waitForMessages(6);
+      expect(client.messages.slice(4)).to.have.deep.members([
+        { channel: 2, text: '9000 got hello' },
         { channel: 0, text: 'to 80' },
       ]);
       client.ws.close();

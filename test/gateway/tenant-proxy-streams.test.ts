@@ -4,8 +4,10 @@ import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { waitUntil } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { freePort } from '../support/free-port.js';
+import { keepAliveRequests } from '../support/keep-alive-http.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
@@ -139,6 +141,86 @@ describe("gateway: a tenant's kubectl generators, can-i, exec, logs and port-for
       expect(echoed).to.equal('hello tunnel');
     } finally {
       forward.child.kill();
+    }
+  });
+
+  it('logs --since, --since-time, --tail and --limit-bytes, with and without -f, as on the cluster itself', async function () {
+    this.timeout(60_000);
+    await tenant.ok(['create', 'namespace', 'logs']);
+    await tenant.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'talker', namespace: 'logs' },
+        spec: { containers: [{ name: 'main', image: 'busybox' }] },
+      }),
+    );
+    const lines = 'talker main started\ntalker main image busybox\ntalker main ready\n';
+    const started = await tenant.ok(['get', 'pod', 'talker', '-n', 'logs', '-o', 'jsonpath={.status.startTime}']);
+    const later = new Date(Date.parse(started) + 2000).toISOString().replace(/\.\d+Z$/, 'Z');
+    // The same answer through the gateway as from the cluster, whose namespace has the tenant's prefix.
+    const logs = async (...args: string[]) => {
+      const [through, direct] = await Promise.all([
+        tenant.ok(['logs', 'talker', '-n', 'logs', ...args]),
+        member.ok(['logs', 'talker', '-n', 'strm01-logs', ...args]),
+      ]);
+      expect(through, args.join(' ')).to.equal(direct);
+      return through;
+    };
+    expect(await logs(`--since-time=${started}`)).to.equal(lines);
+    expect(await logs(`--since-time=${later}`)).to.equal('');
+    expect(await logs('--since=1h')).to.equal(lines);
+    expect(await logs('--tail=1')).to.equal('talker main ready\n');
+    expect(await logs('--limit-bytes=15')).to.equal('talker main sta');
+    expect(await logs('--timestamps', '--limit-bytes=40')).to.equal(`${started.replace('Z', '.000000000Z')} talker ma`);
+    // Once the pod is older than a second, --since=1s leaves its lines out; -f must too.
+    await waitUntil('the pod is older than a second', async () => (await logs('--since=1s')) === '');
+
+    const followed = async (args: string[], first: RegExp) => {
+      const follow = tenant.start(['logs', '-f', 'talker', '-n', 'logs', ...args]);
+      try {
+        await follow.waitFor(/tick \d+\n/);
+      } finally {
+        await follow.stop();
+      }
+      expect(follow.output(), args.join(' ')).to.match(first);
+    };
+    await followed(['--since=1s'], /^tick \d+\n/);
+    await followed([`--since-time=${later}`], /^tick \d+\n/);
+    await followed([`--since-time=${started}`], /^talker main started\n.*\ntalker main ready\ntick 1\n/);
+    await followed(['--tail=1'], /^talker main ready\ntick 1\n/);
+    const limited = await tenant.run(['logs', '-f', 'talker', '-n', 'logs', `--limit-bytes=${lines.length + 4}`]);
+    expect(limited).to.deep.equal({ code: 0, stdout: `${lines}tick`, stderr: '' });
+
+    // kube-apiserver's refusal of an option comes back as it is, the pod named as the tenant knows it.
+    const refused = await tenant.run(['get', '--raw', '/api/v1/namespaces/logs/pods/talker/log?tailLines=-1']);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.equal(
+      'The PodLogOptions "talker" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0\n',
+    );
+  });
+
+  it("port-forward to the tenant's web server answers HTTP through the gateway, as its pods proxy does", async () => {
+    await tenant.ok(['create', 'namespace', 'site']);
+    await tenant.ok(['run', 'web', '--image=nginx:1.27', '-n', 'site']);
+    const port = await freePort();
+    const forward = tenant.start(['port-forward', 'pod/web', '-n', 'site', `${port}:80`]);
+    try {
+      await forward.waitFor(/Forwarding from 127\.0\.0\.1/);
+      const [page, again, missing] = await keepAliveRequests(port, [
+        { method: 'GET', path: '/' },
+        { method: 'HEAD', path: '/' },
+        { method: 'GET', path: '/missing' },
+      ]);
+      expect(page).to.include({ status: 200, sameConnection: true });
+      expect(page.body).to.include('<h1>Welcome to nginx!</h1>');
+      expect(page.headers).to.include({ 'content-type': 'text/html', server: 'nginx', connection: 'keep-alive' });
+      expect(again).to.include({ status: 200, body: '', sameConnection: true });
+      expect(missing).to.include({ status: 404, sameConnection: true });
+      expect(await tenant.ok(['get', '--raw', '/api/v1/namespaces/site/pods/web/proxy/'])).to.equal(page.body);
+    } finally {
+      await forward.stop();
     }
   });
 

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
+import { spawnProgram } from '../../processes/spawn-program.js';
 import { waitUntil } from './eventually.js';
 import { freePort } from './free-port.js';
 import { makeTempDir } from './temp-dir.js';
@@ -46,7 +47,8 @@ export async function startEtcd(options: { tls?: EtcdServerTls } = {}): Promise<
     : [];
   const peer = `http://127.0.0.1:${peerPort}`;
   const launch = async (): Promise<ChildProcess> => {
-    const child = spawn(
+    let startError: Error | undefined;
+    const child = spawnProgram(
       process.env.ETCD_BIN ?? 'etcd',
       [
         '--name',
@@ -69,11 +71,17 @@ export async function startEtcd(options: { tls?: EtcdServerTls } = {}): Promise<
         ...tlsFlags,
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
+      (err) => (startError = err),
     );
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     try {
-      await waitForPort(clientPort, child, () => stderr);
+      await waitForPort(
+        clientPort,
+        child,
+        () => startError,
+        () => stderr,
+      );
     } catch (err) {
       child.kill('SIGKILL');
       throw err;
@@ -103,10 +111,17 @@ export async function startEtcd(options: { tls?: EtcdServerTls } = {}): Promise<
   return server;
 }
 
-async function waitForPort(port: number, child: ChildProcess, stderr: () => string): Promise<void> {
+async function waitForPort(
+  port: number,
+  child: ChildProcess,
+  startError: () => Error | undefined,
+  stderr: () => string,
+): Promise<void> {
   await waitUntil(
     `etcd listens on ${port}`,
     async () => {
+      const notStarted = startError();
+      if (notStarted) throw notStarted;
       if (child.exitCode !== null) throw new Error(`etcd exited with ${child.exitCode}: ${stderr()}`);
       return canConnect(port);
     },

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { spawnProgram } from '../../processes/spawn-program.js';
 import { waitUntil } from './eventually.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -38,14 +39,15 @@ export class Kubectl {
   /** `env` adds to kubectl's environment (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false and the like). */
   run(args: string[], input?: string, env: Record<string, string> = {}): Promise<KubectlResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.binary, args, { env: { ...this.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawnProgram(this.binary, args, { env: { ...this.env, ...env }, stdio: 'pipe' }, reject);
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-      child.stdin.end(input ?? '');
+      // A kubectl that could not start takes no input.
+      child.stdin!.on('error', () => {});
+      child.stdin!.end(input ?? '');
     });
   }
 
@@ -67,15 +69,23 @@ export class Kubectl {
     waitFor: (pattern: RegExp, ms?: number) => Promise<void>;
     stop: () => Promise<void>;
   } {
-    const child = spawn(this.binary, args, { env: { ...this.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = once(child, 'exit');
+    let startError: Error | undefined;
+    const child = spawnProgram(
+      this.binary,
+      args,
+      { env: { ...this.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      (err) => (startError = err),
+    );
+    // A kubectl that could not start only closes.
+    const exited = once(child, 'close');
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const waitFor = async (pattern: RegExp, ms = 15000) => {
       await waitUntil(
         `kubectl ${args.join(' ')} prints ${pattern}`,
         () => {
+          if (startError) throw startError;
           if (pattern.test(output)) return true;
           if (child.exitCode !== null)
             throw new Error(
