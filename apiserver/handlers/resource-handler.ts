@@ -32,7 +32,7 @@ const PATCH_TYPES: PatchType[] = [
   'application/strategic-merge-patch+json',
 ];
 const APPLY_PATCH = 'application/apply-patch+yaml';
-const SERVED_SUBRESOURCES = new Set(['', 'status', 'scale']);
+const SERVED_SUBRESOURCES = new Set(['', 'status', 'scale', 'ephemeralcontainers']);
 
 /** Serves one resource request (the verb, group, resource and name are already parsed). */
 export async function handleResource(

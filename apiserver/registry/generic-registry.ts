@@ -155,7 +155,7 @@ export class GenericRegistry {
     return this.present(created.object);
   }
 
-  /** PUT of the object, or of its status when `subresource` is "status". */
+  /** PUT of the object, or of the part a subresource owns (`status`, `ephemeralcontainers`). */
   async update(
     namespace: string,
     name: string,
@@ -372,8 +372,15 @@ export class GenericRegistry {
   ): Promise<ApiObject> {
     const previous = current.object;
     let next: ApiObject;
-    if (subresource === 'status') {
-      next = { ...structuredClone(previous), status: object.status };
+    const owned = PART_SUBRESOURCES[subresource];
+    if (owned) {
+      // Only the part the subresource owns comes from the body; all else stays as stored.
+      next = structuredClone(previous);
+      const [field, inner] = owned;
+      const part = inner === undefined ? object[field] : object[field]?.[inner];
+      if (inner === undefined) next[field] = part;
+      else if (part === undefined) delete next[field]?.[inner];
+      else next[field] = { ...next[field], [inner]: part };
     } else {
       next = object;
       if (this.hasStatus) {
@@ -397,11 +404,11 @@ export class GenericRegistry {
     }
     delete meta.selfLink;
     meta.generation = previous.metadata.generation ?? 1;
-    if (subresource !== 'status' && specChanged(previous, next)) meta.generation += 1;
+    if (!owned && specChanged(previous, next)) meta.generation += 1;
     this.strategy.prepareForUpdate?.(next, previous);
     if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
     if (ownership === 'update') this.recordUpdate(previous, next, options.managerSubresource ?? subresource, options);
-    this.validate(next, previous);
+    this.validate(next, previous, subresource);
     if (options.dryRun) return this.present(next);
     if (meta.deletionTimestamp && !meta.finalizers?.length) {
       const deleted = await this.objects.delete(meta.namespace ?? '', meta.name, current.revision);
@@ -498,7 +505,7 @@ export class GenericRegistry {
     return apiVersion === this.apiVersion();
   }
 
-  private validate(object: ApiObject, previous?: ApiObject): void {
+  private validate(object: ApiObject, previous?: ApiObject, subresource = ''): void {
     const causes: Cause[] = [
       ...validateObjectMeta(object.metadata, {
         namespaced: this.info.namespaced,
@@ -507,7 +514,7 @@ export class GenericRegistry {
       }),
       ...validateOwnerReferences(object.metadata.ownerReferences),
       ...validateManagedFields(object.metadata.managedFields),
-      ...(this.strategy.validate?.(object, previous) ?? []),
+      ...(this.strategy.validate?.(object, previous, subresource) ?? []),
     ];
     if (causes.length)
       throw invalid(
@@ -558,6 +565,15 @@ async function lostRace<T>(write: Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/**
+ * The subresources whose writes change one part of the object, which the rest of the body cannot
+ * touch (kube's status and ephemeral-containers strategies): the part as [field] or [field, inner].
+ */
+const PART_SUBRESOURCES: Readonly<Record<string, readonly [string, string?]>> = {
+  status: ['status'],
+  ephemeralcontainers: ['spec', 'ephemeralContainers'],
+};
 
 function specChanged(previous: ApiObject, next: ApiObject): boolean {
   const strip = ({ metadata: _m, status: _s, ...rest }: ApiObject) => rest;
