@@ -168,6 +168,7 @@ export class GenericRegistry {
     if (object.metadata.name !== undefined && object.metadata.name !== name) {
       throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
     }
+    this.checkNamespace(object, namespace);
     const requested = object.metadata.resourceVersion as string | undefined;
     const retries = new ConflictRetries();
     for (;;) {
@@ -228,6 +229,7 @@ export class GenericRegistry {
         throw badRequest(
           `the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`,
         );
+      this.checkNamespace(patched, namespace);
       this.checkFields(patched, options);
       try {
         return await this.write(current, patched, subresource, options);
@@ -461,6 +463,13 @@ export class GenericRegistry {
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     return object;
+  }
+
+  /** kube's BeforeUpdate: a namespaced object that names a namespace names the URL's. */
+  private checkNamespace(object: ApiObject, namespace: string): void {
+    const named = object.metadata.namespace;
+    if (this.info.namespaced && named !== undefined && named !== '' && named !== namespace)
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
 
   private checkBody(body: unknown): ApiObject {
