@@ -14,8 +14,8 @@
  * script rather than writing a table that decodes a field wrongly.
  *
  * The table holds every message reachable from the kinds each package registers (its register.go's
- * addKnownTypes) in the packages of the served API versions (v1, v2: no alpha or beta), plus the
- * envelope (runtime.Unknown). Messages whose JSON is not their struct are marked: `custom` (the Go
+ * addKnownTypes, and DeleteOptions, which every group version registers) in the packages of the
+ * served API versions (v1, v2: no alpha or beta), plus the envelope (runtime.Unknown). Messages whose JSON is not their struct are marked: `custom` (the Go
  * type has its own MarshalJSON: Time, Quantity, IntOrString…; the decoder converts each by name) and
  * `lists` (a Go slice type such as `ExtraValue []string`, which protobuf wraps as `{items}`).
  */
@@ -183,16 +183,21 @@ const packages = [
 const allMessages = new Map();
 for (const pkg of packages) for (const [name, fields] of pkg.messages) allMessages.set(name, { pkg, fields });
 
+/** metav1.AddToGroupVersion registers DeleteOptions in every group version: the body of a typed client's DELETE. */
+const DELETE_OPTIONS = 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+
 /** @type {Record<string, string>} */
 const kinds = {};
-const reachable = new Set(['k8s.io.apimachinery.pkg.runtime.Unknown']);
+const reachable = new Set(['k8s.io.apimachinery.pkg.runtime.Unknown', DELETE_OPTIONS]);
 for (const pkg of packages) {
+  const apiVersion = pkg.group ? `${pkg.group}/${pkg.version}` : pkg.version;
   for (const kind of pkg.kinds) {
     const message = `${pkg.protoPackage}.${kind}`;
     if (!allMessages.has(message)) throw new Error(`${pkg.dir}: kind ${kind} has no protobuf message`);
-    kinds[`${pkg.group ? `${pkg.group}/` : ''}${pkg.version}/${kind}`] = message;
+    kinds[`${apiVersion}/${kind}`] = message;
     reachable.add(message);
   }
+  if (pkg.kinds.length) kinds[`${apiVersion}/DeleteOptions`] = DELETE_OPTIONS;
 }
 for (const name of reachable) {
   const found = allMessages.get(name);
