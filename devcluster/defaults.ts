@@ -74,6 +74,8 @@ function defaultPodSpec(spec: Record<string, any> | undefined): void {
   setDefault(spec, 'enableServiceLinks', true);
   for (const list of ['containers', 'initContainers', 'ephemeralContainers'])
     for (const c of spec[list] ?? []) defaultContainer(c);
+  // A hostPath volume's type is HostPathUnset, "", when none is given.
+  for (const volume of spec.volumes ?? []) if (volume?.hostPath) setDefault(volume.hostPath, 'type', '');
 }
 
 const podTemplate = (object: ApiObject) => defaultPodSpec(object.spec?.template?.spec);

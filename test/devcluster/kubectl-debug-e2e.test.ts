@@ -148,6 +148,50 @@ describe('devcluster with the real kubectl: kubectl debug, pods/ephemeralcontain
     expect(managedFields.map((m: Pod) => m.subresource ?? '')).to.include('ephemeralcontainers');
   });
 
+  it('needs its own permission: patch of pods/ephemeralcontainers, not of pods', async () => {
+    const namespace = await runningPod();
+    const n = ['-n', namespace];
+    await kubectl.ok(['create', 'role', 'pods', '--verb=get,list,watch,patch,update', '--resource=pods', ...n]);
+    await kubectl.ok(['create', 'rolebinding', 'bob-pods', '--role=pods', '--user=bob', ...n]);
+    const args = ['--as=bob', '--image=busybox', '-c', 'dbg'];
+    const refused = await debug(namespace, args);
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.include(
+      `pods "mypod" is forbidden: User "bob" cannot patch resource "pods/ephemeralcontainers" in API group "" in the namespace "${namespace}"`,
+    );
+    await kubectl.ok(['create', 'role', 'debug', '--verb=patch', '--resource=pods/ephemeralcontainers', ...n]);
+    await kubectl.ok(['create', 'rolebinding', 'bob-debug', '--role=debug', '--user=bob', ...n]);
+    const allowed = await debug(namespace, args);
+    expect(allowed.code, allowed.stderr).to.equal(0);
+  });
+
+  it('debugs the node with a pod of its own (kubectl debug node/…: a protobuf Pod with host namespaces and the root filesystem)', async () => {
+    const namespace = await runningPod();
+    const result = await kubectl.run([
+      'debug',
+      'node/devcluster-control-plane',
+      '-n',
+      namespace,
+      '--profile=general',
+      '--image=busybox',
+      '--',
+      'echo',
+      'hi',
+    ]);
+    expect(result.code, result.stderr).to.equal(0);
+    const name = /Creating debugging pod (\S+) with container/.exec(result.stdout)?.[1];
+    expect(name, result.stdout).to.be.a('string');
+    const pod = await getPod(namespace, name);
+    expect(pod.spec).to.deep.include({
+      nodeName: 'devcluster-control-plane',
+      hostPID: true,
+      hostNetwork: true,
+      hostIPC: true,
+    });
+    expect(pod.spec.volumes).to.deep.equal([{ name: 'host-root', hostPath: { path: '/', type: '' } }]);
+    expect(pod.spec.containers[0].volumeMounts).to.deep.equal([{ name: 'host-root', mountPath: '/host' }]);
+  });
+
   describe('validation, as kube-apiserver 1.32', () => {
     let namespace: string;
     before(async () => {
