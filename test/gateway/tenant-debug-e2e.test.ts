@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { writeFile } from 'node:fs/promises';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
+import type { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 
@@ -43,21 +44,16 @@ describe("gateway: a tenant's kubectl debug (pods/ephemeralcontainers, --copy-to
     return answer.body as Pod;
   };
 
+  /** `kubectl debug mypod` by a tenant, adding a busybox container named `container`. */
+  const debug = (tenant: Kubectl, namespace: string, container: string, args: string[], input?: string) =>
+    tenant.run(
+      ['debug', 'mypod', '-n', namespace, '--profile=general', '--image=busybox', '-c', container, ...args],
+      input,
+    );
+
   it('adds an ephemeral container to its pod, which runs, and reads its logs and attaches to it', async () => {
     const namespace = await runningPod();
-    const added = await owner().run([
-      'debug',
-      'mypod',
-      '-n',
-      namespace,
-      '--profile=general',
-      '--image=busybox',
-      '-c',
-      'dbg',
-      '--',
-      'echo',
-      'hi',
-    ]);
+    const added = await debug(owner(), namespace, 'dbg', ['--', 'echo', 'hi']);
     expect(added.code, added.stderr).to.equal(0);
     const seen = await waitUntil('the tenant sees its ephemeral container running', async () => {
       const pod = JSON.parse(await owner().ok(['get', 'pod', 'mypod', '-n', namespace, '-o', 'json'])) as Pod;
@@ -70,10 +66,7 @@ describe("gateway: a tenant's kubectl debug (pods/ephemeralcontainers, --copy-to
       'mypod dbg started\nmypod dbg image busybox\nmypod dbg ready\n',
     );
 
-    const attached = await owner().run(
-      ['debug', 'mypod', '-n', namespace, '--profile=general', '-i', '--image=busybox', '-c', 'shell', '--', 'sh'],
-      'through the gateway\n',
-    );
+    const attached = await debug(owner(), namespace, 'shell', ['-i', '--', 'sh'], 'through the gateway\n');
     expect(attached.code, attached.stderr).to.equal(0);
     expect(attached.stdout).to.equal('through the gateway\n');
     expect(await owner().ok(['exec', 'mypod', '-c', 'shell', '-n', namespace, '--', 'hostname'])).to.equal('mypod\n');
@@ -81,20 +74,7 @@ describe("gateway: a tenant's kubectl debug (pods/ephemeralcontainers, --copy-to
 
   it('copies its pod with a debug container: the protobuf Pod lands in its own namespace upstream', async () => {
     const namespace = await runningPod();
-    const copied = await owner().run([
-      'debug',
-      'mypod',
-      '-n',
-      namespace,
-      '--profile=general',
-      '--copy-to=mypod-copy',
-      '--image=busybox',
-      '-c',
-      'dbg',
-      '--',
-      'echo',
-      'hi',
-    ]);
+    const copied = await debug(owner(), namespace, 'dbg', ['--copy-to=mypod-copy', '--', 'echo', 'hi']);
     expect(copied.code, copied.stderr).to.equal(0);
     await owner().ok(['wait', '--for=condition=Ready', 'pod/mypod-copy', '-n', namespace, '--timeout=20s']);
     const copy = await upstreamPod(namespace, 'mypod-copy');
@@ -127,18 +107,7 @@ describe("gateway: a tenant's kubectl debug (pods/ephemeralcontainers, --copy-to
 
     it('kubectl debug naming the victim by its namespace upstream reaches only its own (absent) namespace', async () => {
       for (const ns of [namespace, `dbgaaa-${namespace}`]) {
-        const result = await other().run([
-          'debug',
-          'mypod',
-          '-n',
-          ns,
-          '--profile=general',
-          '--image=busybox',
-          '-c',
-          'evil',
-          '--',
-          'sh',
-        ]);
+        const result = await debug(other(), ns, 'evil', ['--', 'sh']);
         expect(result.code, ns).to.equal(1);
         expect(result.stderr, ns).to.match(/(namespaces "[^"]+"|pods "mypod") not found/);
       }
