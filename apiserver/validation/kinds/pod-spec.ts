@@ -156,6 +156,8 @@ export function validateContainer(container: Json, volumeNames: Set<string>, pat
   if (!name) causes.push(required(`${path}.name`));
   else causes.push(...isDNS1123Label(name).map((msg) => invalid(`${path}.name`, name, msg)));
   if (!container.image) causes.push(required(`${path}.image`));
+  else if (typeof container.image === 'string' && container.image !== container.image.trim())
+    causes.push(invalid(`${path}.image`, container.image, 'must not have leading or trailing whitespace'));
   if (container.terminationMessagePolicy === undefined || container.terminationMessagePolicy === '')
     causes.push(required(`${path}.terminationMessagePolicy`));
   else if (!TERMINATION_MESSAGE_POLICIES.includes(container.terminationMessagePolicy))

@@ -16,16 +16,19 @@ import { validateContainer, validateVolumes } from './pod-spec.js';
 type Json = Record<string, any>;
 
 const FIELD = 'spec.ephemeralContainers';
-/** kube's allow-list turned round: the container fields an ephemeral container may not set, in Go's field order. */
-const NOT_ALLOWED = [
-  'ports',
-  'resources',
-  'resizePolicy',
-  'restartPolicy',
-  'livenessProbe',
-  'readinessProbe',
-  'startupProbe',
-  'lifecycle',
+/**
+ * kube's allow-list turned round: the container fields an ephemeral container may not set, in Go's
+ * field order, each with how Go's zero test sees it: a pointer is set when present, even empty.
+ */
+const NOT_ALLOWED: readonly [field: string, set: (value: unknown) => boolean][] = [
+  ['ports', isSet],
+  ['resources', isSet],
+  ['resizePolicy', isSet],
+  ['restartPolicy', isPresent],
+  ['livenessProbe', isPresent],
+  ['readinessProbe', isPresent],
+  ['startupProbe', isPresent],
+  ['lifecycle', isPresent],
 ];
 /** Pods the kubelet runs from a file (static pods) carry this annotation; they take no ephemeral containers. */
 const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
@@ -74,9 +77,8 @@ function validateEphemeralContainers(spec: Json): Cause[] {
     const target = container.targetContainerName;
     if (typeof target === 'string' && target !== '' && !others.includes(target))
       causes.push(notFound(`${path}.targetContainerName`, target));
-    for (const field of NOT_ALLOWED)
-      if (isSet(container[field]))
-        causes.push(forbidden(`${path}.${field}`, 'cannot be set for an Ephemeral Container'));
+    for (const [field, set] of NOT_ALLOWED)
+      if (set(container[field])) causes.push(forbidden(`${path}.${field}`, 'cannot be set for an Ephemeral Container'));
     listOf(container.volumeMounts).forEach((mount, j) => {
       for (const field of ['subPath', 'subPathExpr'])
         if (isSet(mount[field]))
@@ -90,7 +92,11 @@ function listOf(value: unknown): Json[] {
   return Array.isArray(value) ? value.map((item) => (isObject(item) ? item : {})) : [];
 }
 
-/** Set as Go's allow-list sees it: not the zero value (an empty `resources` is unset). */
+function isPresent(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/** Set as Go's allow-list sees a value field: not the zero value (an empty `resources` is unset). */
 function isSet(value: unknown): boolean {
   if (value === undefined || value === null || value === '' || value === false || value === 0) return false;
   if (Array.isArray(value)) return value.length > 0;
