@@ -142,7 +142,12 @@ export const unsupportedMediaType = (accepted: string[]) =>
 export const notAcceptable = (accepted: string[]) =>
   fail(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
 
-export const pathNotFound = () => fail(404, 'NotFound', 'the server could not find the requested resource');
+/**
+ * kube's answer for a path it does not serve: empty `details`, which kubectl reads (`kubectl debug`
+ * tells a missing `ephemeralcontainers` subresource from a missing pod by `details.name`, and
+ * crashes on a Status without details).
+ */
+export const pathNotFound = () => fail(404, 'NotFound', 'the server could not find the requested resource', {});
 
 export const unauthorized = () => fail(401, 'Unauthorized', 'Unauthorized');
 

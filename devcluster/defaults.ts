@@ -72,7 +72,10 @@ function defaultPodSpec(spec: Record<string, any> | undefined): void {
   setDefault(spec, 'securityContext', {});
   setDefault(spec, 'schedulerName', 'default-scheduler');
   setDefault(spec, 'enableServiceLinks', true);
-  for (const list of ['containers', 'initContainers']) for (const c of spec[list] ?? []) defaultContainer(c);
+  for (const list of ['containers', 'initContainers', 'ephemeralContainers'])
+    for (const c of spec[list] ?? []) defaultContainer(c);
+  // A hostPath volume's type is HostPathUnset, "", when none is given.
+  for (const volume of spec.volumes ?? []) if (volume?.hostPath) setDefault(volume.hostPath, 'type', '');
 }
 
 const podTemplate = (object: ApiObject) => defaultPodSpec(object.spec?.template?.spec);

@@ -98,6 +98,15 @@ export function runningPodStatus(pod: ApiObject, now = new Date()): Record<strin
   };
 }
 
+/**
+ * The status of an ephemeral container the kubelet has just started: running, and never ready
+ * (ephemeral containers take no probes), as kubelet reports it in `ephemeralContainerStatuses`.
+ */
+export function runningEphemeralContainerStatus(container: Container, now = new Date()): Record<string, unknown> {
+  const { started: _started, ...status } = containerStatus(container, { running: { startedAt: seconds(now) } }, false);
+  return status;
+}
+
 /** The exit code of a SIGKILLed container: what the kubelet's kill leaves. */
 export const KILLED_EXIT_CODE = 137;
 

@@ -1,6 +1,6 @@
 import { acceptsAggregatedDiscovery } from '../apiserver/discovery/aggregated.js';
 import { sendJson } from '../apiserver/handlers/http-io.js';
-import { TranslationError } from '../translate/context.js';
+import { pathNotFoundError } from '../translate/context.js';
 import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown } from '../translate/discovery.js';
 import type { TenantRequest } from './tenant-request.js';
 import { sendUpstreamError } from './upstream-failure.js';
@@ -17,7 +17,7 @@ export async function serveDiscovery(r: TenantRequest): Promise<void> {
   const { req, res, ctx, upstream, path } = r;
   const parts = path.split('/').filter(Boolean);
   const upstreamPath = discoveryPathUp(ctx, path);
-  if (!upstreamPath) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+  if (!upstreamPath) throw pathNotFoundError();
   const aggregated = parts.length === 1 ? acceptsAggregatedDiscovery(req.headers.accept ?? '') : null;
   const doc = await upstream.document(upstreamPath, aggregated ? String(req.headers.accept) : 'application/json');
   if (doc.status !== 200)
@@ -29,6 +29,6 @@ export async function serveDiscovery(r: TenantRequest): Promise<void> {
       : parts[0] === 'apis' && parts.length === 2
         ? apiGroupDown(ctx, body)
         : apiResourceListDown(ctx, body);
-  if (!down) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+  if (!down) throw pathNotFoundError();
   sendJson(req, res, 200, down, { 'Content-Type': doc.contentType, Vary: 'Accept' });
 }

@@ -1,5 +1,5 @@
 import { sendJson } from '../apiserver/handlers/http-io.js';
-import { TranslationError } from '../translate/context.js';
+import { pathNotFoundError } from '../translate/context.js';
 import { openapiDocumentDown, openapiIndexDown, openapiPathUp } from '../translate/openapi.js';
 import type { TenantRequest } from './tenant-request.js';
 import { upstreamErrorStatus } from './upstream-failure.js';
@@ -27,7 +27,7 @@ export async function serveOpenApiV3(r: TenantRequest): Promise<void> {
       'no-cache, private',
     );
   const upstreamPath = openapiPathUp(ctx, path);
-  if (!upstreamPath) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+  if (!upstreamPath) throw pathNotFoundError();
   const query = r.url.search;
   const cache = new URLSearchParams(query).has('hash') ? 'public, immutable' : 'no-cache, private';
   sendDocument(r, await upstream.document(upstreamPath + query, 'application/json'), openapiDocumentDown, cache);

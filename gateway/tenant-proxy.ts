@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendStatus } from '../apiserver/handlers/http-io.js';
 import type { ApiError } from '../apiserver/status.js';
 import { requestUrl } from '../apiserver/request-info.js';
-import { tenantContext, TranslationError } from '../translate/context.js';
+import { pathNotFoundError, tenantContext, TranslationError } from '../translate/context.js';
 import { requestUp, type TranslatedRequest } from '../translate/request.js';
 import type { TenantCache } from './tenant-cache.js';
 import { credentialsFor } from './tenant-credentials.js';
@@ -96,7 +96,7 @@ export class TenantProxy {
       }
       if (route.matches(r)) return route;
     }
-    throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+    throw pathNotFoundError();
   }
 
   /** The request translated up, counted as one of the tenant's streams when it is long-running, and its credentials chosen. */
@@ -111,7 +111,7 @@ export class TenantProxy {
       await scope.refresh();
       t = up();
     }
-    if (!t) throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+    if (!t) throw pathNotFoundError();
     r.translatedAs(t);
     if (isLongRunning(t.info)) r.lease.openStream();
     r.headers = { ...(await credentialsFor(r)) };

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { connect } from 'node:tls';
 import { statusOf, type Status } from '../apiserver/status.js';
 import { parseServerCredentials } from '../certs/index.js';
-import { TranslationError, type TenantContext } from '../translate/context.js';
+import { pathNotFoundError, type TenantContext, TranslationError } from '../translate/context.js';
 import { proxyPathUp } from '../translate/proxy-path.js';
 import { requestUp } from '../translate/request.js';
 import { clientImpersonationRefusal } from './client-impersonation.js';
@@ -70,7 +70,7 @@ export function proxyUpgrade(
     if (translated?.info.subresource === 'proxy')
       translated = { ...translated, path: proxyPathUp(translated, url.pathname) };
     else if (!translated || translated.info.resource !== 'pods' || !UPGRADABLE.has(translated.info.subresource)) {
-      throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+      throw pathNotFoundError();
     }
   } catch (err) {
     const status =

@@ -159,3 +159,8 @@ export class TranslationError extends Error {
     super(message);
   }
 }
+
+/** A path the gateway does not serve, answered as kube answers one: with empty `details` (apiserver/status.ts, pathNotFound). */
+export function pathNotFoundError(): TranslationError {
+  return new TranslationError(404, 'NotFound', 'the server could not find the requested resource', {});
+}

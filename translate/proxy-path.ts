@@ -1,4 +1,4 @@
-import { TranslationError } from './context.js';
+import { pathNotFoundError, TranslationError } from './context.js';
 import type { TranslatedRequest } from './request.js';
 
 /** The kubelet paths a tenant may reach through `nodes/<name>/proxy`: none of them names a pod. */
@@ -25,7 +25,7 @@ export function proxyPathUp(t: TranslatedRequest, rawPath: string): string {
       );
     }
   } else if (t.info.group !== '' || (t.info.resource !== 'pods' && t.info.resource !== 'services')) {
-    throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+    throw pathNotFoundError();
   }
   return rawPath.endsWith('/') && !t.path.endsWith('/') ? `${t.path}/` : t.path;
 }

@@ -1,13 +1,14 @@
 import { parseRequestInfo, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { parseFieldSelector, type FieldRequirement } from '../apiserver/selectors/field-selector.js';
 import {
-  ADMIN_GROUPS,
   addPrefix,
+  ADMIN_GROUPS,
   groupUp,
   isSharedResource,
   isTenantGroup,
-  TranslationError,
+  pathNotFoundError,
   type TenantContext,
+  TranslationError,
 } from './context.js';
 import { GRANT_NAME_PREFIX } from './kinds/rbac.js';
 import { TENANT_LABEL } from './kinds/tenant-label.js';
@@ -51,7 +52,7 @@ export function requestUp(
   const namespaced = ctx.kinds.resourceIsNamespaced(info.group, info.resource);
   const kind = ctx.kinds.kindOf(info.group, info.resource);
   if (namespaced === undefined || kind === undefined) {
-    throw new TranslationError(404, 'NotFound', 'the server could not find the requested resource');
+    throw pathNotFoundError();
   }
   const shared = isSharedResource(info.group, info.resource);
   if (shared && !READ_VERBS.has(info.verb)) {

@@ -32,7 +32,7 @@ const PATCH_TYPES: PatchType[] = [
   'application/strategic-merge-patch+json',
 ];
 const APPLY_PATCH = 'application/apply-patch+yaml';
-const SERVED_SUBRESOURCES = new Set(['', 'status', 'scale']);
+const SERVED_SUBRESOURCES = new Set(['', 'status', 'scale', 'ephemeralcontainers']);
 
 /** Serves one resource request (the verb, group, resource and name are already parsed). */
 export async function handleResource(
@@ -299,13 +299,16 @@ function includeObjectOf(query: URLSearchParams): 'None' | 'Metadata' | 'Object'
   return value === 'None' || value === 'Object' ? value : 'Metadata';
 }
 
-/** DeleteOptions from the body (kubectl sends `{"propagationPolicy":"Background"}`) or the query. */
+/**
+ * DeleteOptions from the body (kubectl sends `{"propagationPolicy":"Background"}`; its typed
+ * clients, as `drain --disable-eviction`, send protobuf) or the query.
+ */
 async function deleteOptions(req: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
   const body = await readBody(req);
   const options: DeleteOptions = {};
   let parsed: Record<string, any> = {};
   if (body.length > 0) {
-    const decoded = parseJson(body);
+    const decoded = decodeObjectBody(body, req.headers['content-type']);
     if (!decoded || typeof decoded !== 'object') throw badRequest('DeleteOptions must be a JSON object');
     parsed = decoded as Record<string, any>;
   }

@@ -1,30 +1,30 @@
 /**
- * Decodes `application/vnd.kubernetes.protobuf` request bodies into the JSON objects a JSON request
- * would have carried. kubectl sends every `create <generator>`, `create token` and `auth` review this
- * way and never retries in JSON (docs/design.md, "What kubectl needs"), so the server must read them.
- * Pure: bytes in, object out.
+ * Decodes `application/vnd.kubernetes.protobuf` request bodies of any built-in kind (schema.ts) into
+ * the JSON objects a JSON request would have carried. kubectl's typed clients send this way (every
+ * `create <generator>`, `create token`, the `auth` reviews, `debug --copy-to`'s Pod, `autoscale`'s
+ * HorizontalPodAutoscaler) and never retry in JSON (docs/design.md, "What kubectl needs"), so the
+ * server must read them. Pure: bytes in, object out.
  *
  * Field presence follows Go's JSON encoding of the typed object, with three deliberate differences
  * that keep the stored object free of noise Go would print: empty non-pointer structs (`"status":{}`,
- * `"resources":{}`) are dropped, a zero Time is dropped instead of printed as null, and an empty list
- * without `omitempty` is dropped instead of printed as null.
+ * `"resources":{}`) are dropped, and what Go prints as null (a zero Time, an empty list without
+ * `omitempty`, a RawExtension without bytes) is left out.
  */
+import { CUSTOM_JSON_FORMS } from './custom-json.js';
+import { ProtobufDecodeError } from './decode-error.js';
 import {
   ENVELOPE,
   ENVELOPE_TYPE_META,
   fieldNumbers,
+  LIST_MESSAGES,
   MAGIC,
   MESSAGES,
   TOP_LEVEL_MESSAGES,
-  WELL_KNOWN,
   type FieldSpec,
 } from './schema.js';
 import { WireFormatError, WireReader, WireType } from './wire.js';
 
-/** Bad magic, malformed wire data, or a kind this decoder does not know. */
-export class ProtobufDecodeError extends Error {
-  override name = 'ProtobufDecodeError';
-}
+export { ProtobufDecodeError };
 
 export interface DecodedObject {
   apiVersion: string;
@@ -92,18 +92,26 @@ function readEnvelope(bytes: Uint8Array): Envelope {
   return envelope;
 }
 
-/** Message name → how it appears in JSON, given its fields that were on the wire. */
-const WELL_KNOWN_JSON: Readonly<Record<string, (present: Record<string, unknown>) => unknown>> = {
-  // The apiserver writes a zero Time as an empty message; Go prints it as null, so it is unset here.
-  [WELL_KNOWN.time]: ({ seconds }) => (seconds === undefined ? undefined : rfc3339(seconds as number)),
-  [WELL_KNOWN.quantity]: (present) => present.string ?? '',
-  // type 1 is intstr.String; 0 (or absent) is intstr.Int.
-  [WELL_KNOWN.intOrString]: ({ type, intVal, strVal }) => (type === 1 ? (strVal ?? '') : (intVal ?? 0)),
-  // authorization ExtraValue is `[]string` in Go, so JSON prints the list itself.
-  [WELL_KNOWN.extraValue]: (present) => present.items ?? [],
-};
+/**
+ * How deep messages may nest (a CRD's schemas nest in themselves): deeper is refused rather than
+ * left to exhaust the stack, which a 3 MiB body of nested tags would otherwise do.
+ */
+const MAX_DEPTH = 1000;
+/** Decoding is synchronous, so one counter serves every call. */
+let depth = 0;
 
 function decodeMessage(bytes: Uint8Array, messageName: string): unknown {
+  if (depth >= MAX_DEPTH)
+    throw new ProtobufDecodeError(`malformed protobuf body: messages nest deeper than ${MAX_DEPTH} levels`);
+  depth++;
+  try {
+    return decodeFields(bytes, messageName);
+  } finally {
+    depth--;
+  }
+}
+
+function decodeFields(bytes: Uint8Array, messageName: string): unknown {
   const spec = MESSAGES[messageName];
   if (spec === undefined) throw new Error(`protobuf schema has no message ${messageName}`);
   const present = new Map<FieldSpec, unknown>();
@@ -115,16 +123,18 @@ function decodeMessage(bytes: Uint8Array, messageName: string): unknown {
       reader.skip(wireType);
       continue;
     }
+    const where = `${messageName}.${fieldSpec.name}`;
     if (fieldSpec.map || fieldSpec.repeated) {
       const items = (present.get(fieldSpec) as unknown[] | undefined) ?? [];
-      items.push(
-        fieldSpec.map
-          ? readMapEntry(reader, fieldSpec, messageName, wireType)
-          : readValue(reader, fieldSpec.type, `${messageName}.${fieldSpec.name}`, wireType),
-      );
+      if (fieldSpec.map) items.push(readMapEntry(reader, fieldSpec, messageName, wireType));
+      else if (wireType === WireType.LengthDelimited && PACKABLE.has(fieldSpec.type)) {
+        // A packed repeated scalar: one length-delimited run of values (proto2 writers may pack or not).
+        const packed = new WireReader(reader.lengthDelimited());
+        while (!packed.done) items.push(readValue(packed, fieldSpec.type, where, scalarWireType(fieldSpec.type)));
+      } else items.push(readValue(reader, fieldSpec.type, where, wireType));
       present.set(fieldSpec, items);
     } else {
-      present.set(fieldSpec, readValue(reader, fieldSpec.type, `${messageName}.${fieldSpec.name}`, wireType));
+      present.set(fieldSpec, readValue(reader, fieldSpec.type, where, wireType));
     }
   }
   // Object.fromEntries defines keys such as "__proto__" as plain properties, as JSON.parse does.
@@ -132,9 +142,14 @@ function decodeMessage(bytes: Uint8Array, messageName: string): unknown {
     if (fieldSpec.map) present.set(fieldSpec, Object.fromEntries(entries as [string, unknown][]));
   }
 
-  const wellKnown = WELL_KNOWN_JSON[messageName];
-  if (wellKnown)
-    return wellKnown(Object.fromEntries([...present].map(([fieldSpec, value]) => [fieldSpec.name, value])));
+  const custom = CUSTOM_JSON_FORMS[messageName];
+  if (custom)
+    return custom(
+      Object.fromEntries([...present].map(([fieldSpec, value]) => [fieldSpec.name, value])),
+      (body) => decodeKubernetesProtobuf(body).object,
+    );
+  // A Go slice type (`ExtraValue []string`): protobuf wraps it as {items}, JSON prints the list.
+  if (LIST_MESSAGES.has(messageName)) return [...present.values()][0] ?? [];
   const json: Record<string, unknown> = {};
   for (const [fieldSpec, value] of present) {
     if (fieldSpec.inline) Object.assign(json, value);
@@ -161,10 +176,9 @@ function readMapEntry(
     else if (tag.field === 2) value = readValue(entry, fieldSpec.type, `${where} value`, tag.wireType);
     else entry.skip(tag.wireType);
   }
-  return [
-    String(key),
-    value ?? (isScalar(fieldSpec.type) ? zeroOf(fieldSpec.type) : decodeMessage(new Uint8Array(), fieldSpec.type)),
-  ];
+  value ??= isScalar(fieldSpec.type) ? zeroOf(fieldSpec.type) : decodeMessage(new Uint8Array(), fieldSpec.type);
+  // A map keeps its key where Go prints the value as null (a zero Time).
+  return [String(key), value ?? null];
 }
 
 function readValue(reader: WireReader, type: string, where: string, wireType: WireType): unknown {
@@ -182,6 +196,9 @@ function readValue(reader: WireReader, type: string, where: string, wireType: Wi
       expectWireType(wireType, WireType.Varint, where);
       // Negative int32 values are sign-extended to 64 bits on the wire.
       return Number(BigInt.asIntN(32, reader.varint()));
+    case 'double':
+      expectWireType(wireType, WireType.Fixed64, where);
+      return reader.double();
     case 'int64': {
       expectWireType(wireType, WireType.Varint, where);
       const value = BigInt.asIntN(64, reader.varint());
@@ -204,13 +221,20 @@ function expectWireType(actual: WireType, expected: WireType, where: string): vo
   }
 }
 
+/** The scalar types a repeated field may carry packed. */
+const PACKABLE = new Set(['bool', 'int32', 'int64', 'double']);
+
+function scalarWireType(type: string): WireType {
+  return type === 'double' ? WireType.Fixed64 : WireType.Varint;
+}
+
 function isScalar(type: string): boolean {
-  return type === 'string' || type === 'bytes' || type === 'bool' || type === 'int32' || type === 'int64';
+  return type === 'string' || type === 'bytes' || PACKABLE.has(type);
 }
 
 function zeroOf(type: string): unknown {
   if (type === 'bool') return false;
-  if (type === 'int32' || type === 'int64') return 0;
+  if (PACKABLE.has(type)) return 0;
   return '';
 }
 
@@ -219,18 +243,6 @@ function isZero(value: unknown): boolean {
   if (value === '' || value === 0 || value === false) return true;
   if (Array.isArray(value)) return value.length === 0;
   return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
-}
-
-/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z in Unix seconds. */
-const MIN_TIME_SECONDS = -62135596800;
-const MAX_TIME_SECONDS = 253402300799;
-
-/** metav1.Time's JSON form: RFC 3339 in UTC, whole seconds, years 0001 to 9999 as Go allows. */
-function rfc3339(seconds: number): string {
-  if (seconds < MIN_TIME_SECONDS || seconds > MAX_TIME_SECONDS) {
-    throw new ProtobufDecodeError(`malformed protobuf body: time ${seconds}s is outside years 0001 to 9999`);
-  }
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function text(bytes: Uint8Array): string {

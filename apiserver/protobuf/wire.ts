@@ -79,6 +79,12 @@ export class WireReader {
     return this.bytes.subarray(start, this.offset);
   }
 
+  /** A fixed64 value (`double`), little-endian. */
+  double(): number {
+    this.advance(8);
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.offset - 8, 8).readDoubleLE(0);
+  }
+
   skip(wireType: WireType): void {
     switch (wireType) {
       case WireType.Varint:

@@ -155,7 +155,7 @@ export class GenericRegistry {
     return this.present(created.object);
   }
 
-  /** PUT of the object, or of its status when `subresource` is "status". */
+  /** PUT of the object, or of the part a subresource owns (`status`, `ephemeralcontainers`). */
   async update(
     namespace: string,
     name: string,
@@ -168,6 +168,7 @@ export class GenericRegistry {
     if (object.metadata.name !== undefined && object.metadata.name !== name) {
       throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
     }
+    this.checkNamespace(object, namespace);
     const requested = object.metadata.resourceVersion as string | undefined;
     const retries = new ConflictRetries();
     for (;;) {
@@ -228,6 +229,7 @@ export class GenericRegistry {
         throw badRequest(
           `the name of the object (${patched.metadata.name}) does not match the name on the URL (${name})`,
         );
+      this.checkNamespace(patched, namespace);
       this.checkFields(patched, options);
       try {
         return await this.write(current, patched, subresource, options);
@@ -372,8 +374,15 @@ export class GenericRegistry {
   ): Promise<ApiObject> {
     const previous = current.object;
     let next: ApiObject;
-    if (subresource === 'status') {
-      next = { ...structuredClone(previous), status: object.status };
+    const owned = PART_SUBRESOURCES[subresource];
+    if (owned) {
+      // Only the part the subresource owns comes from the body; all else stays as stored.
+      next = structuredClone(previous);
+      const [field, inner] = owned;
+      const part = inner === undefined ? object[field] : object[field]?.[inner];
+      if (inner === undefined) next[field] = part;
+      else if (part === undefined) delete next[field]?.[inner];
+      else next[field] = { ...next[field], [inner]: part };
     } else {
       next = object;
       if (this.hasStatus) {
@@ -397,11 +406,11 @@ export class GenericRegistry {
     }
     delete meta.selfLink;
     meta.generation = previous.metadata.generation ?? 1;
-    if (subresource !== 'status' && specChanged(previous, next)) meta.generation += 1;
+    if (!owned && specChanged(previous, next)) meta.generation += 1;
     this.strategy.prepareForUpdate?.(next, previous);
     if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
     if (ownership === 'update') this.recordUpdate(previous, next, options.managerSubresource ?? subresource, options);
-    this.validate(next, previous);
+    this.validate(next, previous, subresource);
     if (options.dryRun) return this.present(next);
     if (meta.deletionTimestamp && !meta.finalizers?.length) {
       const deleted = await this.objects.delete(meta.namespace ?? '', meta.name, current.revision);
@@ -456,6 +465,13 @@ export class GenericRegistry {
     return object;
   }
 
+  /** kube's BeforeUpdate: a namespaced object that names a namespace names the URL's. */
+  private checkNamespace(object: ApiObject, namespace: string): void {
+    const named = object.metadata.namespace;
+    if (this.info.namespaced && named !== undefined && named !== '' && named !== namespace)
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+
   private checkBody(body: unknown): ApiObject {
     if (!body || typeof body !== 'object' || Array.isArray(body))
       throw badRequest('the body of the request must be a JSON object');
@@ -498,7 +514,7 @@ export class GenericRegistry {
     return apiVersion === this.apiVersion();
   }
 
-  private validate(object: ApiObject, previous?: ApiObject): void {
+  private validate(object: ApiObject, previous?: ApiObject, subresource = ''): void {
     const causes: Cause[] = [
       ...validateObjectMeta(object.metadata, {
         namespaced: this.info.namespaced,
@@ -507,7 +523,7 @@ export class GenericRegistry {
       }),
       ...validateOwnerReferences(object.metadata.ownerReferences),
       ...validateManagedFields(object.metadata.managedFields),
-      ...(this.strategy.validate?.(object, previous) ?? []),
+      ...(this.strategy.validate?.(object, previous, subresource) ?? []),
     ];
     if (causes.length)
       throw invalid(
@@ -558,6 +574,15 @@ async function lostRace<T>(write: Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/**
+ * The subresources whose writes change one part of the object, which the rest of the body cannot
+ * touch (kube's status and ephemeral-containers strategies): the part as [field] or [field, inner].
+ */
+const PART_SUBRESOURCES: Readonly<Record<string, readonly [string, string?]>> = {
+  status: ['status'],
+  ephemeralcontainers: ['spec', 'ephemeralContainers'],
+};
 
 function specChanged(previous: ApiObject, next: ApiObject): boolean {
   const strip = ({ metadata: _m, status: _s, ...rest }: ApiObject) => rest;

@@ -15,8 +15,11 @@ export interface Strategy {
   prepareForUpdate?(object: ApiObject, previous: ApiObject): void;
   /** How names of this kind are validated, when not by the resource's kube rule. */
   validateName?: NameValidator;
-  /** Kind-specific validation beyond ObjectMeta; causes use the object's field paths. */
-  validate?(object: ApiObject, previous?: ApiObject): Cause[];
+  /**
+   * Kind-specific validation beyond ObjectMeta; causes use the object's field paths. `previous`
+   * is the stored object of an update, `subresource` the one written (`status`…), '' for the object.
+   */
+  validate?(object: ApiObject, previous?: ApiObject, subresource?: string): Cause[];
   /** Whether deleting starts a graceful deletion even without finalizers (namespaces do). */
   deleteGracefully?(object: ApiObject): boolean;
   /** Changes made when graceful deletion begins (a namespace turns Terminating). */

@@ -6,7 +6,12 @@ import { detach } from '../../apiserver/process-faults.js';
 import type { Store, WatchEvent } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 import type { SimulatedScheduler } from '../simulated-scheduler.js';
-import { commandExitCode, KILLED_EXIT_CODE, terminatedPodStatus } from '../simulated-pod-status.js';
+import {
+  commandExitCode,
+  KILLED_EXIT_CODE,
+  runningEphemeralContainerStatus,
+  terminatedPodStatus,
+} from '../simulated-pod-status.js';
 import { EventRecorder } from './event-recorder.js';
 
 /** How long a container of a run-to-completion pod (restartPolicy Never or OnFailure) runs. */
@@ -21,13 +26,17 @@ type Container = { name: string; image?: string; imagePullPolicy?: string; comma
  * pod whose restartPolicy is Never or OnFailure run RUN_TO_COMPLETION_MS and exit (0 unless their
  * command is a simulated failure, `commandExitCode`): the pod Succeeds or Fails, and is not
  * restarted. A pod being deleted (held by finalizers) has its containers killed (`Killing`) and
- * turns Failed; a pod deleted outright gets the same `Killing` events.
+ * turns Failed; a pod deleted outright gets the same `Killing` events. An ephemeral container
+ * added to a running pod (`kubectl debug`) is pulled, created and started the same way, and runs
+ * until the pod ends (`status.ephemeralContainerStatuses`).
  */
 export class PodLifecycle {
   private readonly loop: WatchLoop;
   private readonly known = new Set<string>();
   private readonly killed = new Set<string>();
   private readonly running = new Map<string, NodeJS.Timeout>();
+  /** Ephemeral containers being started, `<uid>/<name>`: an update seen meanwhile starts none twice. */
+  private readonly starting = new Set<string>();
   /** Images on the node: IfNotPresent pulls each once. */
   private readonly images = new Set<string>();
   private readonly scheduledBy: EventRecorder;
@@ -49,6 +58,7 @@ export class PodLifecycle {
             const pod = JSON.parse(kv.value) as ApiObject;
             this.known.add(pod.metadata.uid);
             if (isRunning(pod)) this.runToCompletion(pod);
+            this.startEphemeralContainers(pod);
           }
         },
         onEvent: (event) => this.observe(event),
@@ -87,6 +97,47 @@ export class PodLifecycle {
       clearTimeout(this.running.get(uid));
       this.spawn(this.kill(pod), pod);
     }
+    this.startEphemeralContainers(pod);
+  }
+
+  /** Starts the ephemeral containers of a running pod that have no status yet. */
+  private startEphemeralContainers(pod: ApiObject): void {
+    if (!isRunning(pod) || pod.metadata.deletionTimestamp) return;
+    const started = new Set(((pod.status?.ephemeralContainerStatuses ?? []) as Container[]).map((c) => c.name));
+    const uid: string = pod.metadata.uid;
+    const fresh = ((pod.spec?.ephemeralContainers ?? []) as Container[]).filter(
+      (c) => !started.has(c.name) && !this.starting.has(`${uid}/${c.name}`),
+    );
+    if (fresh.length === 0) return;
+    for (const c of fresh) this.starting.add(`${uid}/${c.name}`);
+    const work = this.startEphemeral(pod, fresh).finally(() => {
+      for (const c of fresh) this.starting.delete(`${uid}/${c.name}`);
+    });
+    this.spawn(work, pod);
+  }
+
+  private async startEphemeral(pod: ApiObject, containers: Container[]): Promise<void> {
+    const kubelet = this.kubelet(pod);
+    for (const container of containers) {
+      const fieldPath = `spec.ephemeralContainers{${container.name}}`;
+      for (const [reason, message] of this.pull(container))
+        await kubelet.record(pod, 'Normal', reason, message, fieldPath);
+      await kubelet.record(pod, 'Normal', 'Created', `Created container: ${container.name}`, fieldPath);
+      await kubelet.record(pod, 'Normal', 'Started', `Started container ${container.name}`, fieldPath);
+    }
+    await mutate(
+      this.api.registryOf('', 'pods')!,
+      pod.metadata.namespace,
+      pod.metadata.name,
+      (current) => {
+        if (current.metadata.uid !== pod.metadata.uid || !isRunning(current)) return false;
+        const statuses: Record<string, unknown>[] = (current.status.ephemeralContainerStatuses ??= []);
+        const fresh = containers.filter((c) => !statuses.some((s) => s.name === c.name));
+        statuses.push(...fresh.map((c) => runningEphemeralContainerStatus(c)));
+        return fresh.length > 0;
+      },
+      { subresource: 'status' },
+    );
   }
 
   private spawn(work: Promise<void>, pod: ApiObject): void {

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import { decodeKubernetesProtobuf } from '../../apiserver/protobuf/decode.js';
-import { MESSAGES, TOP_LEVEL_MESSAGES, type FieldSpec } from '../../apiserver/protobuf/schema.js';
+import { CUSTOM_JSON, MESSAGES, TOP_LEVEL_MESSAGES, type FieldSpec } from '../../apiserver/protobuf/schema.js';
+import { BUILTIN_RESOURCES } from '../../apiserver/resources/builtin.js';
 import { WireReader } from '../../apiserver/protobuf/wire.js';
 import { groupOfApiVersion, tenantContext, TranslationError } from '../../translate/context.js';
 import { objectUp } from '../../translate/objects.js';
@@ -1107,7 +1108,9 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       '__proto__',
       'é',
     ];
-    const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64']);
+    const SCALARS = new Set(['string', 'bytes', 'bool', 'int32', 'int64', 'double']);
+    /** What the bytes of a message with a JSON form of its own hold (RawExtension, FieldsV1, a CRD schema's JSON). */
+    const JSON_TEXTS = ['{}', '{"a":1}', '[1,"x"]', '"é"', 'true'];
     const MAX_DEPTH = 7;
 
     const unknownField: fc.Arbitrary<Buffer> = fc
@@ -1124,12 +1127,19 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       )
       .map(([field, [wireType, value]]) => Buffer.concat([tag(field, wireType), value]));
 
-    function scalar(type: string): fc.Arbitrary<(field: number) => Buffer> {
+    function scalar(type: string, inCustom: boolean): fc.Arbitrary<(field: number) => Buffer> {
       switch (type) {
         case 'string':
           return fc.constantFrom(...STRINGS).map((value) => (field: number) => lenField(field, value));
         case 'bytes':
+          if (inCustom) return fc.constantFrom(...JSON_TEXTS).map((text) => (field: number) => lenField(field, text));
           return fc.uint8Array({ maxLength: 4 }).map((value) => (field: number) => lenField(field, Buffer.from(value)));
+        case 'double':
+          return fc.double({ noNaN: true, noDefaultInfinity: true }).map((value) => (field: number) => {
+            const bytes = Buffer.alloc(8);
+            bytes.writeDoubleLE(value);
+            return Buffer.concat([tag(field, 1), bytes]);
+          });
         case 'bool':
           return fc.boolean().map((value) => (field: number) => intField(field, value ? 1 : 0));
         default:
@@ -1146,7 +1156,7 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       const fields = Object.entries(MESSAGES[name]).flatMap(([number, spec]) => {
         // The decoder skips what the server owns, so it could not tell what the rewrite made of it.
         if (spec.serverOwned) return [];
-        const occurrence = field(Number(number), spec, depth);
+        const occurrence = field(Number(number), spec, depth, CUSTOM_JSON.has(name));
         if (occurrence === undefined) return [];
         // Most fields absent, so that objects stay small however deep the schema goes.
         const present =
@@ -1167,9 +1177,14 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       return arbitrary;
     }
 
-    function field(number: number, spec: FieldSpec, depth: number): fc.Arbitrary<Sample> | undefined {
+    function field(
+      number: number,
+      spec: FieldSpec,
+      depth: number,
+      inCustom: boolean,
+    ): fc.Arbitrary<Sample> | undefined {
       const value = SCALARS.has(spec.type)
-        ? scalar(spec.type).map((write) => ({ write, unknown: [] as Buffer[] }))
+        ? scalar(spec.type, inCustom).map((write) => ({ write, unknown: [] as Buffer[] }))
         : depth < MAX_DEPTH
           ? messageOf(spec.type, depth + 1).map((sample) => ({
               write: (at: number) => lenField(at, sample.bytes),
@@ -1184,10 +1199,23 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       }));
     }
 
-    const TOP_LEVEL = [...TOP_LEVEL_MESSAGES].map(([type, name]) => {
-      const kind = type.slice(type.lastIndexOf('/') + 1);
-      return { apiVersion: type.slice(0, type.lastIndexOf('/')), kind, name };
-    });
+    /** The kinds the devcluster serves, its resources' and their subresources'. */
+    const served = new Set(
+      BUILTIN_RESOURCES.flatMap((resource) =>
+        [resource, ...resource.subresources.map((sub) => ({ ...resource, ...sub }))].map(
+          ({ group, version, kind }) => `${group ? `${group}/` : ''}${version}/${kind}`,
+        ),
+      ),
+    );
+    // Objects only (not the options kinds of exec, attach…, read from the query), and not
+    // ControllerRevision, whose raw `data` the gateway takes only as JSON (tested above).
+    const TOP_LEVEL = [...TOP_LEVEL_MESSAGES]
+      .filter(([type, name]) => served.has(type) && MESSAGES[name][1]?.name === 'metadata')
+      .map(([type, name]) => {
+        const kind = type.slice(type.lastIndexOf('/') + 1);
+        return { apiVersion: type.slice(0, type.lastIndexOf('/')), kind, name };
+      })
+      .filter(({ apiVersion, kind }) => protobufFieldsOf(apiVersion, kind) !== undefined);
     const cases = fc.constantFrom(...TOP_LEVEL).chain((top) =>
       fc.record({
         top: fc.constant(top),

@@ -6,14 +6,16 @@
 import type { ApiObject } from '../../registry/object-store.js';
 import type { Cause } from '../cause.js';
 import { validatePersistentVolumeClaim } from './persistent-volume-claim.js';
+import { validatePod } from './pod.js';
 import { validatePodDisruptionBudget } from './pod-disruption-budget.js';
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from './rbac.js';
 import { validateService } from './service.js';
 import { validateDaemonSet, validateDeployment, validateReplicaSet, validateStatefulSet } from './workloads.js';
 
-export type KindValidator = (object: ApiObject, previous?: ApiObject) => Cause[];
+export type KindValidator = (object: ApiObject, previous?: ApiObject, subresource?: string) => Cause[];
 
 const VALIDATORS: ReadonlyMap<string, KindValidator> = new Map<string, KindValidator>([
+  ['/Pod', validatePod],
   ['/Service', validateService],
   ['/PersistentVolumeClaim', validatePersistentVolumeClaim],
   ['apps/Deployment', validateDeployment],

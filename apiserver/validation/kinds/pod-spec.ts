@@ -56,7 +56,7 @@ export function validatePodSpec(spec: unknown, field: string): Cause[] {
 }
 
 /** Volumes with a name and one source; only those without a fault can be mounted (kube's map of valid volumes). */
-function validateVolumes(volumes: unknown, field: string): { causes: Cause[]; volumeNames: Set<string> } {
+export function validateVolumes(volumes: unknown, field: string): { causes: Cause[]; volumeNames: Set<string> } {
   const causes: Cause[] = [];
   const volumeNames = new Set<string>();
   (Array.isArray(volumes) ? volumes : []).forEach((volume: unknown, i) => {
@@ -150,12 +150,14 @@ function validateInitContainers(
 }
 
 /** What every container is checked for: its name, image, policies, ports and volume mounts. */
-function validateContainer(container: Json, volumeNames: Set<string>, path: string): Cause[] {
+export function validateContainer(container: Json, volumeNames: Set<string>, path: string): Cause[] {
   const causes: Cause[] = [];
   const name = typeof container.name === 'string' ? container.name : '';
   if (!name) causes.push(required(`${path}.name`));
   else causes.push(...isDNS1123Label(name).map((msg) => invalid(`${path}.name`, name, msg)));
   if (!container.image) causes.push(required(`${path}.image`));
+  else if (typeof container.image === 'string' && container.image !== container.image.trim())
+    causes.push(invalid(`${path}.image`, container.image, 'must not have leading or trailing whitespace'));
   if (container.terminationMessagePolicy === undefined || container.terminationMessagePolicy === '')
     causes.push(required(`${path}.terminationMessagePolicy`));
   else if (!TERMINATION_MESSAGE_POLICIES.includes(container.terminationMessagePolicy))
