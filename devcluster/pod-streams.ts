@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiServer, UserInfo } from '../apiserver/api-server.js';
 import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, notFound, pathNotFound, statusOf, toApiError } from '../apiserver/status.js';
+import type { ContainerFilesystems } from './container-files/container-filesystems.js';
 import { servePodLog } from './streaming/pod-log.js';
 import { servePortForward } from './streaming/port-forward.js';
 import { serveRemoteCommand } from './streaming/remote-command.js';
@@ -35,6 +36,7 @@ export async function handlePodUpgrade(
   user: UserInfo,
   api: ApiServer,
   authorize: (user: UserInfo, info: ResourceRequestInfo) => string | null,
+  filesystems: ContainerFilesystems,
 ): Promise<void> {
   try {
     const url = requestUrl(req.url);
@@ -57,7 +59,8 @@ export async function handlePodUpgrade(
         throw err instanceof ApiError && err.code === 404 ? notFound({ group: '', resource: 'pods' }, info.name) : err;
       });
     if (info.subresource === 'portforward') servePortForward(req, socket, head, pod, url.searchParams);
-    else serveRemoteCommand(req, socket, head, pod, url.searchParams, info.subresource as 'exec' | 'attach');
+    else
+      serveRemoteCommand(req, socket, head, pod, url.searchParams, info.subresource as 'exec' | 'attach', filesystems);
   } catch (err) {
     refuseUpgrade(socket, toApiError(err).status);
   }

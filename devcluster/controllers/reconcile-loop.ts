@@ -16,6 +16,8 @@ export interface WatchedPrefix {
    * parsed: a pod in a namespace without a ReplicaSet costs a ReplicaSet controller nothing.
    */
   inNamespace?(namespace: string): boolean;
+  /** Only objects of this name concern the controller (also asked before parsing). */
+  named?: string;
   keysOf(object: ApiObject, deleted: boolean): string[];
   /** Whether an update also concerns the keys of the object as it was (an owner it has left); unless false. */
   withPrevious?: boolean;
@@ -127,7 +129,10 @@ export class ReconcileLoop {
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 function concerns(watched: WatchedPrefix, key: string): boolean {
-  return !watched.inNamespace || watched.inNamespace(parseRegistryKey(key)?.namespace ?? '');
+  if (!watched.inNamespace && watched.named === undefined) return true;
+  const parsed = parseRegistryKey(key);
+  if (watched.named !== undefined && parsed?.name !== watched.named) return false;
+  return !watched.inNamespace || watched.inNamespace(parsed?.namespace ?? '');
 }
 
 /** `<namespace>/<name>` of an object, the key a ReconcileLoop works on. */
