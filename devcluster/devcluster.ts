@@ -166,8 +166,12 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         {
           scheduler,
           admit: (pod) => admitPod(pod),
-          deleted: (pod) => filesystems.forget(pod.metadata.uid),
+          deleted: (pod) => {
+            filesystems.forget(pod.metadata.uid);
+            serviceAccounts.revoke(pod.metadata.uid);
+          },
         },
+        (account) => serviceAccounts.revoke(account.metadata.uid),
       ),
       printerFor: (info: ResourceInfo) =>
         info.builtin

@@ -22,16 +22,37 @@ const ISSUER = 'https://kubernetes.default.svc.cluster.local';
  * and the bound pod), so it reads as one in a kubeconfig or a pod's token file.
  */
 export class ServiceAccountTokens {
+  /** uid of an account or a pod → when the last token naming it expires (ms): what a deletion must revoke. */
+  private readonly issuedUntil = new Map<string, number>();
+  /** uid of a deleted account or pod → until when tokens naming it are refused (ms). */
+  private readonly revoked = new Map<string, number>();
+
   constructor(private readonly key: Buffer = randomBytes(32)) {}
 
+  /**
+   * The account or pod of this uid is gone: tokens naming it are refused from now on, as kube's
+   * authenticator refuses a token whose account (or bound pod) no longer exists with that uid.
+   */
+  revoke(uid: string): void {
+    const until = this.issuedUntil.get(uid);
+    if (until === undefined) return;
+    this.issuedUntil.delete(uid);
+    this.revoked.set(uid, until);
+  }
+
   issue(claims: ServiceAccountClaims): string {
+    const now = Date.now();
+    for (const uid of claims.pod ? [claims.uid, claims.pod.uid] : [claims.uid])
+      this.issuedUntil.set(uid, Math.max(this.issuedUntil.get(uid) ?? 0, claims.exp * 1000));
+    forgetPast(this.issuedUntil, now);
+    forgetPast(this.revoked, now);
     const header = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
-    const now = Math.floor(Date.now() / 1000);
+    const issuedAt = Math.floor(now / 1000);
     const payload = b64(
       JSON.stringify({
         aud: [ISSUER],
         exp: claims.exp,
-        iat: now,
+        iat: issuedAt,
         iss: ISSUER,
         jti: claims.jti ?? randomUUID(),
         'kubernetes.io': {
@@ -39,7 +60,7 @@ export class ServiceAccountTokens {
           ...(claims.pod ? { pod: claims.pod } : {}),
           serviceaccount: { name: claims.name, uid: claims.uid },
         },
-        nbf: now,
+        nbf: issuedAt,
         sub: `system:serviceaccount:${claims.namespace}:${claims.name}`,
       }),
     );
@@ -57,6 +78,7 @@ export class ServiceAccountTokens {
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
       const kube = claims['kubernetes.io'];
       if (!(claims.exp * 1000 > Date.now())) return null;
+      if (this.revoked.has(kube.serviceaccount.uid) || (kube.pod && this.revoked.has(kube.pod.uid))) return null;
       return {
         namespace: kube.namespace,
         name: kube.serviceaccount.name,
@@ -73,6 +95,11 @@ export class ServiceAccountTokens {
   private sign(data: string): string {
     return createHmac('sha256', this.key).update(data).digest('base64url');
   }
+}
+
+/** Drops the entries whose time has passed: nothing issued names them any longer. */
+function forgetPast(times: Map<string, number>, now: number): void {
+  for (const [uid, until] of times) if (until <= now) times.delete(uid);
 }
 
 function b64(text: string): string {

@@ -34,6 +34,8 @@ export function devclusterStrategies(
   onCrdChange: (crd: ApiObject, deleted: boolean) => void,
   allocateServiceIp: () => Promise<string>,
   pods: PodHooks,
+  /** A ServiceAccount was deleted: its tokens stop authenticating. */
+  serviceAccountDeleted: (account: ApiObject) => void,
 ): StrategyFor {
   return (info: ResourceInfo): Strategy => {
     const dropStatusOnCreate = info.subresources.some((s) => s.name === 'status');
@@ -59,6 +61,14 @@ export function devclusterStrategies(
         admit: (pod) => pods.admit(pod),
         afterWrite: (pod, deleted) => {
           if (deleted) pods.deleted(pod);
+        },
+      };
+    }
+    if (info.group === '' && info.resource === 'serviceaccounts') {
+      return {
+        ...base,
+        afterWrite: (account, deleted) => {
+          if (deleted) serviceAccountDeleted(account);
         },
       };
     }

@@ -49,7 +49,12 @@ describe("devcluster with the real kubectl: each namespace's default ServiceAcco
   };
   /** kubectl with a bearer token and nothing else: the server and its CA, no client certificate. */
   const whoamiWith = async (token: string) => {
-    const result = await kubectl.run([
+    const result = await whoamiRun(token);
+    expect(result.code, result.stderr).to.equal(0);
+    return JSON.parse(result.stdout).status.userInfo;
+  };
+  const whoamiRun = (token: string) =>
+    kubectl.run([
       'auth',
       'whoami',
       '--kubeconfig=/dev/null',
@@ -59,9 +64,6 @@ describe("devcluster with the real kubectl: each namespace's default ServiceAcco
       '-o',
       'json',
     ]);
-    expect(result.code, result.stderr).to.equal(0);
-    return JSON.parse(result.stdout).status.userInfo;
-  };
 
   describe('the serviceaccount controller and the root CA publisher', () => {
     it('gave every namespace there was at start its default ServiceAccount and kube-root-ca.crt', async () => {
@@ -288,6 +290,22 @@ describe("devcluster with the real kubectl: each namespace's default ServiceAcco
       expect(claims.exp - claims.iat).to.equal(3607);
       // The kubelet keeps its token until it has to renew it.
       expect((await exec(['cat', `${TOKEN_DIR}/token`])).stdout).to.equal(token);
+    });
+
+    it('refuses a token once the pod it is bound to, or its account, is gone', async () => {
+      const other = await freshNamespace();
+      await kubectl.ok(['run', 'short', '--image=nginx', '-n', other]);
+      await kubectl.ok(['run', 'long', '--image=nginx', '-n', other]);
+      const tokenOf = async (pod: string) =>
+        (await kubectl.run(['exec', pod, '-n', other, '--', 'cat', `${TOKEN_DIR}/token`])).stdout;
+      const [short, long] = [await tokenOf('short'), await tokenOf('long')];
+      const created = (await kubectl.ok(['create', 'token', 'default', '-n', other])).trim();
+      await kubectl.ok(['delete', 'pod', 'short', '-n', other]);
+      expect((await whoamiRun(short)).stderr).to.include('Unauthorized');
+      expect((await whoamiWith(long)).username).to.equal(`system:serviceaccount:${other}:default`);
+      await kubectl.ok(['delete', 'serviceaccount', 'default', '-n', other]);
+      expect((await whoamiRun(long)).stderr).to.include('Unauthorized');
+      expect((await whoamiRun(created)).stderr).to.include('Unauthorized');
     });
 
     it('copies a file and a directory into the container and back with kubectl cp', async () => {
