@@ -27,7 +27,9 @@ export function serviceAccountAdmission(api: ApiServer): (pod: ApiObject) => Pro
     const spec = pod.spec;
     if (!spec || typeof spec !== 'object') return;
     const namespace = pod.metadata.namespace ?? '';
-    const refuse = (reason: string) => forbidden({ group: '', resource: 'pods' }, pod.metadata.name ?? '', reason);
+    // kube admits before it generates a name: a generated one is refused by its prefix (`pods "web-7d9c8b6f5-"`).
+    const shownName = pod.metadata.generateName || pod.metadata.name || '';
+    const refuse = (reason: string) => forbidden({ group: '', resource: 'pods' }, shownName, reason);
     if (pod.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) {
       if (spec.serviceAccountName) throw refuse('a mirror pod may not reference service accounts');
       return;

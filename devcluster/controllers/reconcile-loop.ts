@@ -6,6 +6,19 @@ import type { Store } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 
 /**
+ * A reconcile that could not do its work for a reason it has reported itself (a Warning event):
+ * it is run again after `afterMs`, and it is no fault of the process.
+ */
+export class RetryLater extends Error {
+  constructor(
+    message: string,
+    readonly afterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * What one watched prefix tells the controller: the keys to reconcile, `<namespace>/<name>` of
  * an object (`keyOf`) or any other string the controller's reconcile understands.
  */
@@ -102,6 +115,7 @@ export class ReconcileLoop {
         return;
       // A conflict only means another writer was first: look again at once, quietly.
       if (err instanceof ApiError && err.code === 409) again = 20;
+      else if (err instanceof RetryLater) again = err.afterMs;
       else {
         reportFault('detached', `${this.name}: ${key}`, err);
         again = 500;

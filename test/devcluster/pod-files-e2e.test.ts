@@ -257,6 +257,29 @@ describe("devcluster with the real kubectl: each namespace's default ServiceAcco
         `Error from server (Forbidden): pods "lost" is forbidden: error looking up service account ${ns}/ghost: serviceaccount "ghost" not found\n`,
       );
     });
+
+    it("reports a workload's pods refused for a missing account as FailedCreate, and creates them once it exists", async () => {
+      const ns = await freshNamespace();
+      await kubectl.ok(['create', 'deployment', 'web', '--image=nginx', '-n', ns]);
+      await kubectl.ok(['set', 'serviceaccount', 'deployment/web', 'robot', '-n', ns]);
+      const failed = await waitUntil('a FailedCreate event', async () => {
+        const events = await json(['get', 'events', '-n', ns, '--field-selector', 'reason=FailedCreate']);
+        return events.items[0];
+      });
+      expect(failed.type).to.equal('Warning');
+      expect(failed.involvedObject.kind).to.equal('ReplicaSet');
+      expect(failed.message).to.match(
+        new RegExp(
+          `^Error creating: pods "web-[a-z0-9]+-" is forbidden: error looking up service account ${ns}/robot: serviceaccount "robot" not found$`,
+        ),
+      );
+      await kubectl.ok(['create', 'serviceaccount', 'robot', '-n', ns]);
+      await kubectl.ok(['rollout', 'status', 'deployment/web', '-n', ns, '--timeout=30s']);
+      const pods = await json(['get', 'pods', '-n', ns, '-l', 'app=web']);
+      expect(pods.items.map((p: { spec: { serviceAccountName: string } }) => p.spec.serviceAccountName)).to.include(
+        'robot',
+      );
+    });
   });
 
   describe("a pod's files", () => {
