@@ -4,7 +4,8 @@ import type { Decision, RbacAuthorizer } from '../apiserver/authorization/rbac-a
 import { decodeObjectBody, readBody, sendJson } from '../apiserver/handlers/http-io.js';
 import type { ApiServer } from '../apiserver/api-server.js';
 import type { ResourceRequestInfo } from '../apiserver/request-info.js';
-import { badRequest } from '../apiserver/status.js';
+import { ApiError, badRequest, statusOf } from '../apiserver/status.js';
+import { goQuote } from '../apiserver/go-quote.js';
 import { serviceAccountUser, type AuthenticatedUser } from './authentication.js';
 import type { ServiceAccountTokens } from './service-account-tokens.js';
 
@@ -57,7 +58,7 @@ export async function handleReview(
     const account = await ctx.api.registryOf('', 'serviceaccounts')!.get(info.namespace, info.name);
     const seconds = Number(spec.expirationSeconds ?? 3600);
     const exp = Math.floor(Date.now() / 1000) + seconds;
-    const pod = await boundPod(ctx.api, info.namespace, spec.boundObjectRef);
+    const pod = await boundPod(ctx.api, info.namespace, info.name, spec.boundObjectRef);
     const token = ctx.serviceAccounts.issue({
       namespace: info.namespace,
       name: info.name,
@@ -147,19 +148,30 @@ export async function handleReview(
 
 /**
  * The pod a TokenRequest binds its token to (`kubectl create token --bound-object-kind Pod`, the
- * kubelet's request for a pod's token volume): it must exist in the account's namespace, with the
- * uid given if one is. Other kinds (Secret, Node) are not bound here.
+ * kubelet's request for a pod's token volume), checked as kube checks it: the pod exists in the
+ * account's namespace, runs as that account, and has the uid given if one is. Other kinds
+ * (Secret, Node) are not bound here.
  */
 async function boundPod(
   api: ApiServer,
   namespace: string,
+  account: string,
   ref: Record<string, any> | undefined,
 ): Promise<{ name: string; uid: string } | null> {
   if (!ref || ref.kind !== 'Pod') return null;
   const pod = await api.registryOf('', 'pods')!.get(namespace, String(ref.name ?? ''));
-  if (ref.uid && ref.uid !== pod.metadata.uid)
+  if (pod.spec?.serviceAccountName !== account)
     throw badRequest(
-      `the UID in the bound object reference (${ref.uid}) does not match the UID in record (${pod.metadata.uid}). The object might have been deleted and then recreated`,
+      `cannot bind token for serviceaccount ${goQuote(account)} to pod running with different serviceaccount name.`,
+    );
+  if (ref.uid && ref.uid !== pod.metadata.uid)
+    throw new ApiError(
+      statusOf(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on Pod ${goQuote(pod.metadata.name)}: the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+        { name: pod.metadata.name, kind: 'Pod' },
+      ),
     );
   return { name: pod.metadata.name, uid: pod.metadata.uid };
 }

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import tar, { type Header, type Extract } from 'tar-stream';
-import type { ContainerFilesystem, FsNode } from '../container-files/container-filesystem.js';
+import { FsError, type ContainerFilesystem, type FsNode } from '../container-files/container-filesystem.js';
 import { fsMessage } from './file-commands.js';
 import type { ProcessIo } from './process-io.js';
 
@@ -45,10 +45,11 @@ export async function runTar(args: string[], fs: ContainerFilesystem, io: Proces
   const cwd = options.directory === null ? fs.workingDir : fs.resolve(options.directory);
   if (options.directory !== null) {
     try {
-      if (fs.lookup(cwd).kind !== 'dir') throw new Error('ENOTDIR');
+      if (fs.lookup(cwd).kind !== 'dir') throw new FsError('ENOTDIR');
     } catch (err) {
-      const message = err instanceof Error && err.message === 'ENOTDIR' ? 'Not a directory' : fsMessage(err);
-      io.stderr(`tar: ${options.directory}: Cannot open: ${message}\ntar: Error is not recoverable: exiting now\n`);
+      io.stderr(
+        `tar: ${options.directory}: Cannot open: ${fsMessage(err)}\ntar: Error is not recoverable: exiting now\n`,
+      );
       return 2;
     }
   }

@@ -1,14 +1,24 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { waitUntil } from '../support/eventually.js';
-import { Kubectl } from '../support/kubectl.js';
+import { KUBECTL, Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const TOKEN_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/** A shell pipeline's stdout; fails with its stderr unless it exits 0. */
+function shell(pipeline: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile('bash', ['-c', `set -o pipefail; ${pipeline}`], { env }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${pipeline}: ${stderr}`)) : resolve(stdout),
+    ),
+  );
+}
 const DESCRIPTION =
   'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the ' +
   'internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
@@ -315,6 +325,20 @@ describe("devcluster with the real kubectl: each namespace's default ServiceAcco
       expect((await exec(['cat', `${TOKEN_DIR}/token`])).stdout).to.equal(token);
     });
 
+    it('binds a token kubectl create token asks for to a pod of its account only', async () => {
+      const bind = (account: string) =>
+        kubectl.run(['create', 'token', account, '-n', ns, '--bound-object-kind=Pod', '--bound-object-name=web']);
+      const bound = await bind('default');
+      expect(bound.code, bound.stderr).to.equal(0);
+      expect((await whoamiWith(bound.stdout.trim())).extra['authentication.kubernetes.io/pod-name']).to.deep.equal([
+        'web',
+      ]);
+      await kubectl.ok(['create', 'serviceaccount', 'other', '-n', ns]);
+      expect((await bind('other')).stderr).to.equal(
+        'error: failed to create token: cannot bind token for serviceaccount "other" to pod running with different serviceaccount name.\n',
+      );
+    });
+
     it('refuses a token once the pod it is bound to, or its account, is gone', async () => {
       const other = await freshNamespace();
       await kubectl.ok(['run', 'short', '--image=nginx', '-n', other]);
@@ -350,6 +374,15 @@ describe("devcluster with the real kubectl: each namespace's default ServiceAcco
       await kubectl.ok(['cp', `${ns}/web:/tmp/tree`, path.join(local, 'tree.back')]);
       expect(await readFile(path.join(local, 'tree.back', 'top.txt'), 'utf8')).to.equal('top\n');
       expect(await readFile(path.join(local, 'tree.back', 'sub', 'deep.txt'), 'utf8')).to.equal('deep\n');
+    });
+
+    it('speaks tar with GNU tar, in the pipes kubectl cp --help suggests', async () => {
+      await writeFile(path.join(local, 'piped.txt'), 'piped\n');
+      const kubectlExec = `${KUBECTL} exec -i web -n ${ns} --`;
+      await shell(`tar cf - -C ${local} piped.txt | ${kubectlExec} tar xf - -C /tmp`, kubectl.env);
+      expect((await exec(['cat', '/tmp/piped.txt'])).stdout).to.equal('piped\n');
+      const listed = await shell(`${kubectlExec} tar cf - /tmp/piped.txt | tar tvf -`, kubectl.env);
+      expect(listed).to.match(/^-rw-r--r-- root\/root\s+6 \S+ \S+ tmp\/piped\.txt$/m);
     });
 
     it('copies into an existing directory under the file’s own name, also over SPDY', async () => {
