@@ -246,7 +246,7 @@ async function extract(options: TarOptions, fs: ContainerFilesystem, cwd: string
     }
   } catch (err) {
     if (!(err instanceof Error)) throw err;
-    io.stderr('tar: This does not look like a tar archive\ntar: Exiting with failure status due to previous errors\n');
+    io.stderr('tar: This does not look like a tar archive\n');
     return true;
   } finally {
     await feeding;

@@ -404,6 +404,12 @@ describe("devcluster with the real kubectl: each namespace's default ServiceAcco
       expect(readOnly.code).to.not.equal(0);
       expect(readOnly.stderr).to.include('tar: intruder: Cannot open: Read-only file system');
 
+      const garbage = await exec(['tar', 'xf', '-', '-C', '/tmp'], 'not a tar archive\n');
+      expect(garbage.code).to.equal(2);
+      expect(garbage.stderr).to.equal(
+        'tar: This does not look like a tar archive\ntar: Exiting with failure status due to previous errors\ncommand terminated with exit code 2\n',
+      );
+
       const cat = await exec(['cat', '/etc/motd']);
       expect(cat.code).to.equal(1);
       expect(cat.stderr).to.include('cat: /etc/motd: No such file or directory');
