@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { identityFromPeerCertificate } from '../certs/index.js';
-import type { ServiceAccountTokens } from './service-account-tokens.js';
+import type { ServiceAccountClaims, ServiceAccountTokens } from './service-account-tokens.js';
 
 export interface AuthenticatedUser {
   name: string;
@@ -51,15 +51,28 @@ export function authenticateRequest(
     user = tokens.get(bearer) ?? null;
     if (!user) {
       const claims = serviceAccounts.verify(bearer);
-      if (claims) {
-        user = {
-          name: `system:serviceaccount:${claims.namespace}:${claims.name}`,
-          uid: claims.uid,
-          groups: ['system:serviceaccounts', `system:serviceaccounts:${claims.namespace}`],
-        };
-      }
+      if (claims) user = serviceAccountUser(claims);
     }
   }
   if (!user) return null;
   return { ...user, groups: [...new Set([...user.groups, 'system:authenticated'])] };
+}
+
+/**
+ * The user a ServiceAccount token names, as kube's token authenticator makes it: the account's
+ * groups, and in `extra` the token's id and, for a token bound to a pod, the pod.
+ */
+export function serviceAccountUser(claims: ServiceAccountClaims): AuthenticatedUser {
+  const extra: Record<string, string[]> = {};
+  if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
+  if (claims.pod) {
+    extra['authentication.kubernetes.io/pod-name'] = [claims.pod.name];
+    extra['authentication.kubernetes.io/pod-uid'] = [claims.pod.uid];
+  }
+  return {
+    name: `system:serviceaccount:${claims.namespace}:${claims.name}`,
+    uid: claims.uid,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${claims.namespace}`],
+    ...(Object.keys(extra).length > 0 ? { extra } : {}),
+  };
 }

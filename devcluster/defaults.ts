@@ -72,6 +72,9 @@ function defaultPodSpec(spec: Record<string, any> | undefined): void {
   setDefault(spec, 'securityContext', {});
   setDefault(spec, 'schedulerName', 'default-scheduler');
   setDefault(spec, 'enableServiceLinks', true);
+  // v1's deprecated `serviceAccount` is an alias: read when the name is not given, and always written back as it.
+  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   for (const list of ['containers', 'initContainers', 'ephemeralContainers'])
     for (const c of spec[list] ?? []) defaultContainer(c);
   // A hostPath volume's type is HostPathUnset, "", when none is given.

@@ -39,6 +39,8 @@ import { EndpointsController } from './controllers/endpoints-controller.js';
 import { GarbageCollector } from './controllers/garbage-collector.js';
 import { NamespaceController } from './controllers/namespace-controller.js';
 import { KubernetesServiceReconciler } from './controllers/kubernetes-service.js';
+import { serviceAccountsController } from './controllers/serviceaccounts-controller.js';
+import { rootCaCertPublisher } from './controllers/root-ca-cert-publisher.js';
 import { PodLifecycle } from './controllers/pod-lifecycle.js';
 import { JobController } from './controllers/job-controller.js';
 import { CronJobController } from './controllers/cronjob-controller.js';
@@ -47,6 +49,9 @@ import { SimulatedScheduler } from './simulated-scheduler.js';
 import { WorkloadControllers } from './controllers/workload-controllers.js';
 import { allocateServiceIp } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
+import { serviceAccountAdmission } from './service-account-admission.js';
+import { ContainerFilesystems } from './container-files/container-filesystems.js';
+import { kubeletVolumeSources } from './container-files/kubelet-volume-sources.js';
 import { detach } from '../apiserver/process-faults.js';
 import { closer, httpsUrl, listenOn, parseListen } from '../apiserver/listening.js';
 
@@ -102,7 +107,7 @@ const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-
  * A Kubernetes-compatible API server for development and tests: HTTPS with client-certificate
  * authentication against its own CA, the REST API of `apiserver/` over its own store, and the
  * controllers that do kube-apiserver's and kube-controller-manager's bookkeeping (namespace
- * deletion, garbage collection, CRD cleanup, ClusterRole aggregation, workloads, Jobs and
+ * deletion, each namespace's `default` ServiceAccount and `kube-root-ca.crt`, garbage collection, CRD cleanup, ClusterRole aggregation, workloads, Jobs and
  * CronJobs, endpoints), and one simulated node whose scheduler and kubelet run the pods. Several
  * can run in one process.
  */
@@ -139,6 +144,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       : new Map<string, AuthenticatedUser>();
     const serviceAccounts = new ServiceAccountTokens();
     const scheduler = new SimulatedScheduler(simulatedNodeName(name));
+    const filesystems = new ContainerFilesystems(kubeletVolumeSources(() => api, serviceAccounts));
     const api: ApiServer = new ApiServer({
       authorize: (user, info) => {
         const attributes = attributesOf(user, info);
@@ -157,7 +163,15 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
         catalog,
         onCrd,
         (): Promise<string> => allocateServiceIp(() => serviceIpsInUse(api)),
-        scheduler,
+        {
+          scheduler,
+          admit: (pod) => admitPod(pod),
+          deleted: (pod) => {
+            filesystems.forget(pod.metadata.uid);
+            serviceAccounts.revoke(pod.metadata.uid);
+          },
+        },
+        (account) => serviceAccounts.revoke(account.metadata.uid),
       ),
       printerFor: (info: ResourceInfo) =>
         info.builtin
@@ -172,6 +186,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       bookmarkIntervalMs: options.bookmarkIntervalMs,
     });
 
+    const admitPod = serviceAccountAdmission(api);
     const crdController = new CrdController(api, catalog, store, onCrd);
     await crdController.start();
     await bootstrapNamespaces(api);
@@ -181,7 +196,11 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const garbageCollector = new GarbageCollector(api, store);
     const clusterRoleAggregation = new ClusterRoleAggregationController(api, store);
     const endpointsController = new EndpointsController(api, store);
+    const serviceAccountsInNamespaces = serviceAccountsController(api, store);
+    const rootCaConfigMaps = rootCaCertPublisher(api, store, ca.certPem);
     await namespaceController.start();
+    await serviceAccountsInNamespaces.start();
+    await rootCaConfigMaps.start();
     await garbageCollector.start();
     await clusterRoleAggregation.start();
     await endpointsController.start();
@@ -237,7 +256,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       };
       detach(
         handleProxyUpgrade(req, socket, head, user, api, authorizeUpgrade).then(async (handled) => {
-          if (!handled) await handlePodUpgrade(req, socket, head, user, api, authorizeUpgrade);
+          if (!handled) await handlePodUpgrade(req, socket, head, user, api, authorizeUpgrade, filesystems);
         }),
         `upgrade ${req.method} ${req.url}`,
       );
@@ -279,6 +298,8 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
           cronJobController.stop(),
           crdController.stop(),
           namespaceController.stop(),
+          serviceAccountsInNamespaces.stop(),
+          rootCaConfigMaps.stop(),
           garbageCollector.stop(),
           clusterRoleAggregation.stop(),
           endpointsController.stop(),

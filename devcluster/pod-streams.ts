@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiServer, UserInfo } from '../apiserver/api-server.js';
 import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, notFound, pathNotFound, statusOf, toApiError } from '../apiserver/status.js';
+import type { ContainerFilesystems } from './container-files/container-filesystems.js';
 import { podPortListener } from './simulated-pod-http.js';
 import { servePodLog } from './streaming/pod-log.js';
 import { servePortForward } from './streaming/port-forward.js';
@@ -36,6 +37,7 @@ export async function handlePodUpgrade(
   user: UserInfo,
   api: ApiServer,
   authorize: (user: UserInfo, info: ResourceRequestInfo) => string | null,
+  filesystems: ContainerFilesystems,
 ): Promise<void> {
   try {
     const url = requestUrl(req.url);
@@ -58,7 +60,8 @@ export async function handlePodUpgrade(
         throw err instanceof ApiError && err.code === 404 ? notFound({ group: '', resource: 'pods' }, info.name) : err;
       });
     if (info.subresource === 'portforward') servePortForward(req, socket, head, url.searchParams, podPortListener(pod));
-    else serveRemoteCommand(req, socket, head, pod, url.searchParams, info.subresource as 'exec' | 'attach');
+    else
+      serveRemoteCommand(req, socket, head, pod, url.searchParams, info.subresource as 'exec' | 'attach', filesystems);
   } catch (err) {
     refuseUpgrade(socket, toApiError(err).status);
   }

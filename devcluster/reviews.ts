@@ -4,8 +4,9 @@ import type { Decision, RbacAuthorizer } from '../apiserver/authorization/rbac-a
 import { decodeObjectBody, readBody, sendJson } from '../apiserver/handlers/http-io.js';
 import type { ApiServer } from '../apiserver/api-server.js';
 import type { ResourceRequestInfo } from '../apiserver/request-info.js';
-import { badRequest } from '../apiserver/status.js';
-import type { AuthenticatedUser } from './authentication.js';
+import { ApiError, badRequest, statusOf } from '../apiserver/status.js';
+import { goQuote } from '../apiserver/go-quote.js';
+import { serviceAccountUser, type AuthenticatedUser } from './authentication.js';
 import type { ServiceAccountTokens } from './service-account-tokens.js';
 
 export interface ReviewContext {
@@ -57,11 +58,13 @@ export async function handleReview(
     const account = await ctx.api.registryOf('', 'serviceaccounts')!.get(info.namespace, info.name);
     const seconds = Number(spec.expirationSeconds ?? 3600);
     const exp = Math.floor(Date.now() / 1000) + seconds;
+    const pod = await boundPod(ctx.api, info.namespace, info.name, spec.boundObjectRef);
     const token = ctx.serviceAccounts.issue({
       namespace: info.namespace,
       name: info.name,
       uid: account.metadata.uid,
       exp,
+      ...(pod ? { pod } : {}),
     });
     answer(
       { token, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
@@ -83,18 +86,18 @@ export async function handleReview(
     case 'tokenreviews': {
       const known = ctx.tokens.get(String(spec.token ?? ''));
       const claims = known ? null : ctx.serviceAccounts.verify(String(spec.token ?? ''));
-      const reviewed =
-        known ??
-        (claims
-          ? {
-              name: `system:serviceaccount:${claims.namespace}:${claims.name}`,
-              uid: claims.uid,
-              groups: ['system:serviceaccounts', `system:serviceaccounts:${claims.namespace}`, 'system:authenticated'],
-            }
-          : null);
+      const reviewed = known ?? (claims ? serviceAccountUser(claims) : null);
       answer(
         reviewed
-          ? { authenticated: true, user: { username: reviewed.name, uid: reviewed.uid, groups: reviewed.groups } }
+          ? {
+              authenticated: true,
+              user: {
+                username: reviewed.name,
+                uid: reviewed.uid,
+                groups: [...new Set([...reviewed.groups, 'system:authenticated'])],
+                ...(reviewed.extra ? { extra: reviewed.extra } : {}),
+              },
+            }
           : { authenticated: false, error: 'token not recognised' },
       );
       return true;
@@ -141,4 +144,34 @@ export async function handleReview(
       return true;
     }
   }
+}
+
+/**
+ * The pod a TokenRequest binds its token to (`kubectl create token --bound-object-kind Pod`, the
+ * kubelet's request for a pod's token volume), checked as kube checks it: the pod exists in the
+ * account's namespace, runs as that account, and has the uid given if one is. Other kinds
+ * (Secret, Node) are not bound here.
+ */
+async function boundPod(
+  api: ApiServer,
+  namespace: string,
+  account: string,
+  ref: Record<string, any> | undefined,
+): Promise<{ name: string; uid: string } | null> {
+  if (!ref || ref.kind !== 'Pod') return null;
+  const pod = await api.registryOf('', 'pods')!.get(namespace, String(ref.name ?? ''));
+  if (pod.spec?.serviceAccountName !== account)
+    throw badRequest(
+      `cannot bind token for serviceaccount ${goQuote(account)} to pod running with different serviceaccount name.`,
+    );
+  if (ref.uid && ref.uid !== pod.metadata.uid)
+    throw new ApiError(
+      statusOf(
+        409,
+        'Conflict',
+        `Operation cannot be fulfilled on Pod ${goQuote(pod.metadata.name)}: the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+        { name: pod.metadata.name, kind: 'Pod' },
+      ),
+    );
+  return { name: pod.metadata.name, uid: pod.metadata.uid };
 }

@@ -9,14 +9,23 @@ import { prepareJobForCreate } from './job-selector.js';
 import type { SimulatedScheduler } from './simulated-scheduler.js';
 import { runningPodStatus } from './simulated-pod-status.js';
 
+/** What the devcluster does around a pod's writes, beyond defaults: admission, scheduling, the kubelet's cleanup. */
+export interface PodHooks {
+  scheduler: SimulatedScheduler;
+  /** kube-apiserver's admission plugins for a pod's create (the ServiceAccount plugin). */
+  admit(pod: ApiObject): Promise<void>;
+  /** The pod is gone: the kubelet lets go of what it held for it. */
+  deleted(pod: ApiObject): void;
+}
+
 export const NAMESPACE_FINALIZER = 'kubernetes';
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
 /**
  * Per-kind behaviour of the devcluster, as kube-apiserver's registry strategies: a new object
  * of a kind with a status subresource starts without status; namespaces carry the `kubernetes`
- * finalizer and turn Terminating when deleted; a new pod is scheduled and started as it is
- * admitted (docs/devcluster.md, "Nodes, pods, Jobs and CronJobs"); a new Job gets its generated
+ * finalizer and turn Terminating when deleted; a new pod is admitted as kube's ServiceAccount plugin admits it, and scheduled and started
+ * as it is admitted (docs/devcluster.md, "Nodes, pods, Jobs and CronJobs"); a new Job gets its generated
  * selector; CRDs are validated, accepted and established at once, and register their resources
  * in the catalog on every write.
  */
@@ -24,7 +33,9 @@ export function devclusterStrategies(
   catalog: ResourceCatalog,
   onCrdChange: (crd: ApiObject, deleted: boolean) => void,
   allocateServiceIp: () => Promise<string>,
-  scheduler: SimulatedScheduler,
+  pods: PodHooks,
+  /** A ServiceAccount was deleted: its tokens stop authenticating. */
+  serviceAccountDeleted: (account: ApiObject) => void,
 ): StrategyFor {
   return (info: ResourceInfo): Strategy => {
     const dropStatusOnCreate = info.subresources.some((s) => s.name === 'status');
@@ -44,8 +55,20 @@ export function devclusterStrategies(
         ...base,
         prepareForCreate: (object) => {
           applyDefaults(info.group, info.kind, object);
-          scheduler.schedule(object);
+          pods.scheduler.schedule(object);
           object.status = runningPodStatus(object);
+        },
+        admit: (pod) => pods.admit(pod),
+        afterWrite: (pod, deleted) => {
+          if (deleted) pods.deleted(pod);
+        },
+      };
+    }
+    if (info.group === '' && info.resource === 'serviceaccounts') {
+      return {
+        ...base,
+        afterWrite: (account, deleted) => {
+          if (deleted) serviceAccountDeleted(account);
         },
       };
     }

@@ -28,7 +28,7 @@ import { ensureTenantSpace, removeTenantSpaces, tenantSpaceObjects } from '../te
 import type { Clock } from './clock.js';
 import type { Logger } from '../log/log.js';
 import { tenantPrefix } from '../translate/context.js';
-import { replayPlan, type ReplaySource, type ReplayStep } from './tenant-replay.js';
+import { REPLAY_PHASES, replayPhaseOf, replayPlan, type ReplaySource, type ReplayStep } from './tenant-replay.js';
 
 export type PurgeMode = 'Directly' | 'Gracefully' | 'Never';
 
@@ -255,8 +255,8 @@ function purgeModeOf(tenant: ApiObject, fallback: PurgeMode): PurgeMode {
 }
 
 /**
- * Creates the steps on the new cluster phase by phase (CRDs, then namespaces, then the rest: what
- * each phase needs is made by the one before), the steps of one phase together; an object already
+ * Creates the steps on the new cluster phase by phase (CRDs, namespaces, ServiceAccounts, the
+ * rest: what each phase needs is made by the one before), the steps of one phase together; an object already
  * there (a retried move) is fine. Returns what the cluster refused, as `resource namespace/name: code`.
  */
 async function replay(client: RestClient, steps: readonly ReplayStep[]): Promise<string[]> {
@@ -280,15 +280,9 @@ async function replay(client: RestClient, steps: readonly ReplayStep[]): Promise
   return refused;
 }
 
-/** The plan's steps cut where the kind of step changes: CRDs, namespaces, the rest (replayPlan's order). */
+/** The plan's steps cut where the phase changes (replayPlan's order). */
 function phases(steps: readonly ReplayStep[]): ReplayStep[][] {
-  const phaseOf = ({ resource }: ReplayStep) =>
-    resource.resource === 'customresourcedefinitions'
-      ? 0
-      : resource.group === '' && resource.resource === 'namespaces'
-        ? 1
-        : 2;
-  const cut: ReplayStep[][] = [[], [], []];
-  for (const step of steps) cut[phaseOf(step)].push(step);
+  const cut: ReplayStep[][] = Array.from({ length: REPLAY_PHASES }, () => []);
+  for (const step of steps) cut[replayPhaseOf(step.resource)].push(step);
   return cut.filter((phase) => phase.length > 0);
 }

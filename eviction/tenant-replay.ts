@@ -5,7 +5,9 @@
  * steps. The rules are those of a restore as Velero and Karmada make one:
  *
  * - Order: CRDs first (their custom objects need the resource), then Namespaces (everything
- *   namespaced needs its namespace), then the rest, by resource as given and then by key.
+ *   namespaced needs its namespace), then ServiceAccounts (a pod naming a missing one is refused
+ *   by the ServiceAccount admission plugin; Velero restores them before pods too), then the rest,
+ *   by resource as given and then by key.
  * - Skipped: objects a controller owns (the controller, replayed itself, makes them again), objects
  *   being deleted (the tenant asked them gone), and what the new cluster makes by itself and would
  *   refuse as a duplicate: each namespace's ServiceAccount `default` and ConfigMap
@@ -89,18 +91,23 @@ export function replayPlan(tenantId: string, sources: Iterable<ReplaySource>): R
       .sort((a, b) => compareKeys(keyOf(a), keyOf(b))),
   );
   // A stable sort: within a phase, the sources' order and each source's key order stay.
-  return steps.sort((a, b) => phaseOf(a.resource) - phaseOf(b.resource));
+  return steps.sort((a, b) => replayPhaseOf(a.resource) - replayPhaseOf(b.resource));
 }
 
 function isCrds(resource: CacheResource): boolean {
   return resource.group === CRD_GROUP && resource.resource === 'customresourcedefinitions';
 }
 
-function phaseOf(resource: CacheResource): number {
+/** Which phase of a replay a resource's objects are created in: each phase needs what the ones before made. */
+export function replayPhaseOf(resource: CacheResource): number {
   if (isCrds(resource)) return 0;
   if (resource.group === '' && resource.resource === 'namespaces') return 1;
-  return 2;
+  if (resource.group === '' && resource.resource === 'serviceaccounts') return 2;
+  return 3;
 }
+
+/** How many phases a replay has (replayPhaseOf). */
+export const REPLAY_PHASES = 4;
 
 function replayed(resource: CacheResource, object: Json): boolean {
   const meta = object.metadata;

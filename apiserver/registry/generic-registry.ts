@@ -149,6 +149,7 @@ export class GenericRegistry {
     if (ownership === 'update') this.recordUpdate(null, object, '', options);
     this.validate(object);
     if (this.info.namespaced) await this.admitNamespace(meta.namespace, meta.name);
+    await this.strategy.admit?.(object);
     if (options.dryRun) return this.present(object);
     const created = await this.objects.create(object);
     this.strategy.afterWrite?.(created.object, false);
@@ -589,7 +590,8 @@ function specChanged(previous: ApiObject, next: ApiObject): boolean {
   return !isDeepStrictEqual(strip(previous), strip(next));
 }
 
-function randomSuffix(): string {
+/** kube's SimpleNameGenerator: five characters of the alphabet generated names use. */
+export function randomSuffix(): string {
   let suffix = '';
   for (let i = 0; i < 5; i++) suffix += GENERATE_NAME_CHARS[Math.floor(Math.random() * GENERATE_NAME_CHARS.length)];
   return suffix;

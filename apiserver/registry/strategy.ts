@@ -11,6 +11,11 @@ import type { ApiObject } from './object-store.js';
 export interface Strategy {
   /** Set defaults and server-owned fields on a new object (status, phase, finalizers, allocated IPs). */
   prepareForCreate?(object: ApiObject): void | Promise<void>;
+  /**
+   * Admission of a create, after the namespace's (kube's NamespaceLifecycle plugin runs first):
+   * may change the object (mutating admission) or refuse it with an ApiError.
+   */
+  admit?(object: ApiObject): Promise<void>;
   /** Adjust an update (for example keep immutable fields); `previous` is the stored object. */
   prepareForUpdate?(object: ApiObject, previous: ApiObject): void;
   /** How names of this kind are validated, when not by the resource's kube rule. */

@@ -11,7 +11,7 @@ import { daemonPodNode, daemonPodTolerations, pinToNode, shouldRunOn } from './n
 import { isPodActive, isPodReady, nextAvailabilityCheck, podAvailability } from './pod-conditions.js';
 import { OwnerIndex } from './owner-index.js';
 import { ReconcileLoop, splitKey } from './reconcile-loop.js';
-import { byCreation, createAs, podFromTemplate, writeStatus } from './workload-writes.js';
+import { byCreation, createPodOf, podFromTemplate, writeStatus } from './workload-writes.js';
 
 const TEMPLATE_GENERATION = 'pod-template-generation';
 
@@ -159,7 +159,7 @@ export class DaemonSetController {
     pod.spec.tolerations = daemonPodTolerations(pod.spec);
     pinToNode(pod.spec, nodeName);
     pod.spec.nodeName = nodeName;
-    const created = await createAs(this.pods, ds.metadata.namespace, pod);
+    const created = await createPodOf(this.pods, this.events, ds, pod);
     await this.events.record(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
   }
 

@@ -7,6 +7,7 @@ import type { Store } from '../../store/index.js';
 import { controllerOf, controllerRef } from './controller-ref.js';
 import { EventRecorder, type EventType } from './event-recorder.js';
 import { ReconcileLoop, joinKey, keyOf, splitKey } from './reconcile-loop.js';
+import { createPodOf } from './workload-writes.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 export const COMPLETION_INDEX = 'batch.kubernetes.io/job-completion-index';
@@ -217,7 +218,7 @@ export class JobController {
     const pods = this.api.registryOf('', 'pods')!;
     const created: ApiObject[] = [];
     for (const index of indexes) {
-      const pod = await pods.create(job.metadata.namespace, podFor(job, index));
+      const pod = await createPodOf(pods, this.recorder, job, podFor(job, index));
       await this.recorder.record(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
       created.push(pod);
     }

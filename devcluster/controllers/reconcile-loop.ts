@@ -6,6 +6,19 @@ import type { Store } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 
 /**
+ * A reconcile that could not do its work for a reason it has reported itself (a Warning event):
+ * it is run again after `afterMs`, and it is no fault of the process.
+ */
+export class RetryLater extends Error {
+  constructor(
+    message: string,
+    readonly afterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * What one watched prefix tells the controller: the keys to reconcile, `<namespace>/<name>` of
  * an object (`keyOf`) or any other string the controller's reconcile understands.
  */
@@ -16,6 +29,8 @@ export interface WatchedPrefix {
    * parsed: a pod in a namespace without a ReplicaSet costs a ReplicaSet controller nothing.
    */
   inNamespace?(namespace: string): boolean;
+  /** Only objects of this name concern the controller (also asked before parsing). */
+  named?: string;
   keysOf(object: ApiObject, deleted: boolean): string[];
   /** Whether an update also concerns the keys of the object as it was (an owner it has left); unless false. */
   withPrevious?: boolean;
@@ -100,6 +115,7 @@ export class ReconcileLoop {
         return;
       // A conflict only means another writer was first: look again at once, quietly.
       if (err instanceof ApiError && err.code === 409) again = 20;
+      else if (err instanceof RetryLater) again = err.afterMs;
       else {
         reportFault('detached', `${this.name}: ${key}`, err);
         again = 500;
@@ -127,7 +143,10 @@ export class ReconcileLoop {
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 function concerns(watched: WatchedPrefix, key: string): boolean {
-  return !watched.inNamespace || watched.inNamespace(parseRegistryKey(key)?.namespace ?? '');
+  if (!watched.inNamespace && watched.named === undefined) return true;
+  const parsed = parseRegistryKey(key);
+  if (watched.named !== undefined && parsed?.name !== watched.named) return false;
+  return !watched.inNamespace || watched.inNamespace(parsed?.namespace ?? '');
 }
 
 /** `<namespace>/<name>` of an object, the key a ReconcileLoop works on. */

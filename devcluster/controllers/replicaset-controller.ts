@@ -7,7 +7,7 @@ import { EventRecorder } from './event-recorder.js';
 import { isPodActive, isPodReady, nextAvailabilityCheck, podAvailability } from './pod-conditions.js';
 import { OwnerIndex } from './owner-index.js';
 import { ReconcileLoop, splitKey } from './reconcile-loop.js';
-import { byCreation, createAs, podFromTemplate, writeStatus } from './workload-writes.js';
+import { byCreation, createPodOf, podFromTemplate, writeStatus } from './workload-writes.js';
 
 /** kube's replicaset controller creates and deletes at most this many pods in one pass (burstReplicas). */
 const BURST_REPLICAS = 500;
@@ -59,9 +59,10 @@ export class ReplicaSetController {
       const diff = owned.length - (rs.spec?.replicas ?? 1);
       if (diff < 0) {
         for (let i = 0; i < Math.min(-diff, BURST_REPLICAS); i++) {
-          const pod = await createAs(
+          const pod = await createPodOf(
             pods,
-            namespace,
+            this.events,
+            rs,
             podFromTemplate(rs, rs.spec.template, { generateName: `${rs.metadata.name}-` }),
           );
           await this.events.record(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);

@@ -10,7 +10,7 @@ import { EventRecorder } from './event-recorder.js';
 import { isPodReady, nextAvailabilityCheck, podAvailability } from './pod-conditions.js';
 import { OwnerIndex } from './owner-index.js';
 import { ReconcileLoop, splitKey } from './reconcile-loop.js';
-import { createAs, podFromTemplate, writeStatus } from './workload-writes.js';
+import { createAs, createPodOf, podFromTemplate, writeStatus } from './workload-writes.js';
 
 const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
@@ -175,7 +175,13 @@ export class StatefulSetController {
       ];
     }
     try {
-      await createAs(this.pods, sts.metadata.namespace, pod);
+      await createPodOf(
+        this.pods,
+        this.events,
+        sts,
+        pod,
+        (message) => `create Pod ${name} in StatefulSet ${sts.metadata.name} failed error: ${message}`,
+      );
     } catch (err) {
       if (err instanceof ApiError && err.code === 409) return;
       throw err;

@@ -4,6 +4,12 @@ import { ApiError } from '../../apiserver/status.js';
 import { jsonEqual } from './pod-template-hash.js';
 import { controllerRef } from './controller-ref.js';
 import { AS_CONTROLLER } from './controller-manager.js';
+import type { EventRecorder } from './event-recorder.js';
+import { RetryLater } from './reconcile-loop.js';
+import { NAMESPACE_TERMINATING_CAUSE } from '../../apiserver/registry/generic-registry.js';
+
+/** How long a controller waits before trying again a pod the API server refused (kube backs off too). */
+const REFUSED_POD_RETRY_MS = 5_000;
 
 /**
  * Writes `status` through the status subresource unless it is what is stored already; a conflict
@@ -32,6 +38,34 @@ export async function writeStatus(
 /** The creation kube's controllers make: `body` as is, recorded as kube-controller-manager's. */
 export function createAs(registry: GenericRegistry, namespace: string, body: ApiObject): Promise<ApiObject> {
   return registry.create(namespace, body, AS_CONTROLLER);
+}
+
+/**
+ * A pod of `owner`'s, created as kube's controllers create it. One the API server refuses (a
+ * missing ServiceAccount, a quota, an invalid template) is a Warning `FailedCreate` on the owner,
+ * worded by `failed` from the refusal's message (`Error creating: …` for kube's PodControl), and
+ * the owner is looked at again later; a namespace being deleted is left to the loop.
+ */
+export async function createPodOf(
+  pods: GenericRegistry,
+  events: EventRecorder,
+  owner: ApiObject,
+  pod: ApiObject,
+  failed: (message: string) => string = (message) => `Error creating: ${message}`,
+): Promise<ApiObject> {
+  try {
+    return await createAs(pods, owner.metadata.namespace, pod);
+  } catch (err) {
+    const refused =
+      err instanceof ApiError &&
+      err.code >= 400 &&
+      err.code < 500 &&
+      err.code !== 409 &&
+      !err.status.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE);
+    if (!refused) throw err;
+    await events.record(owner, 'Warning', 'FailedCreate', failed(err.status.message));
+    throw new RetryLater(err.status.message, REFUSED_POD_RETRY_MS);
+  }
 }
 
 /**

@@ -18,7 +18,10 @@ import { WebSocket } from 'ws';
 import { ApiError, badRequest } from '../../apiserver/status.js';
 import { resolveContainer, type Container } from './pod-containers.js';
 import { queryBool } from '../../apiserver/query-bool.js';
-import { attachProcess, runCommand, type ProcessIo } from './simulated-commands.js';
+import type { ApiObject } from '../../apiserver/registry/object-store.js';
+import type { ContainerFilesystems } from '../container-files/container-filesystems.js';
+import type { ProcessIo } from './process-io.js';
+import { attachProcess, runCommand } from './simulated-commands.js';
 import type { SpdySession, SpdyStream } from './spdy-session.js';
 import {
   acceptSpdy,
@@ -50,6 +53,9 @@ const CLIENT_CLOSE_GRACE_MS = 10_000;
 
 interface RemoteCommandRequest {
   mode: 'exec' | 'attach';
+  pod: ApiObject;
+  /** Where the container's files are kept. */
+  filesystems: ContainerFilesystems;
   podName: string;
   container: Container;
   command: string[];
@@ -67,13 +73,14 @@ export function serveRemoteCommand(
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-  pod: Record<string, any>,
+  pod: ApiObject,
   query: URLSearchParams,
   mode: 'exec' | 'attach',
+  filesystems: ContainerFilesystems,
 ): void {
   let request: RemoteCommandRequest;
   try {
-    request = parseRequest(pod, query, mode);
+    request = { ...parseRequest(pod, query, mode), pod, filesystems };
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     refuseUpgrade(socket, err.status);
@@ -95,7 +102,11 @@ export function serveRemoteCommand(
   else streamOverSpdy(acceptSpdy(socket, head, protocol), request);
 }
 
-function parseRequest(pod: Record<string, any>, query: URLSearchParams, mode: 'exec' | 'attach'): RemoteCommandRequest {
+function parseRequest(
+  pod: Record<string, any>,
+  query: URLSearchParams,
+  mode: 'exec' | 'attach',
+): Omit<RemoteCommandRequest, 'pod' | 'filesystems'> {
   const container = resolveContainer(pod, query.get('container'));
   const command = mode === 'exec' ? query.getAll('command') : [];
   if (mode === 'exec' && command.length === 0) throw badRequest('you must specify at least 1 command');
@@ -119,7 +130,8 @@ async function run(request: RemoteCommandRequest, io: ProcessIo): Promise<ExitSt
     await attachProcess(io);
     return { metadata: {}, status: 'Success' };
   }
-  const code = await runCommand(request.command, { podName: request.podName, container: request.container }, io);
+  const fs = await request.filesystems.of(request.pod, request.container);
+  const code = await runCommand(request.command, { podName: request.podName, container: request.container, fs }, io);
   if (code === 0) return { metadata: {}, status: 'Success' };
   return {
     metadata: {},

@@ -1,36 +1,34 @@
 /**
  * The devcluster runs no containers, so exec runs one of a few simulated commands instead (the
- * first word of the command, no shell, no filesystem):
+ * first word of the command, no shell) over the container's in-memory file system
+ * (devcluster/container-files/), where the pod's volumes are mounted and `kubectl cp` writes:
  *
  *   echo ARGS...   prints its arguments, space-separated, and a newline
  *   exit [N]       exits with code N (default 0, taken modulo 256); a non-number exits 2
- *   cat            copies stdin to stdout until stdin closes; file arguments do not exist (exit 1)
+ *   cat [FILE...]  prints the files; `-` or no file copies stdin to stdout until stdin closes
+ *   ls [PATH...]   lists directories (the working directory by default), one name a line
+ *   test, mkdir    as coreutils (file-commands.ts)
+ *   tar            creates, extracts and lists archives: what `kubectl cp` runs (simulated-tar.ts)
  *   env            prints PATH, HOSTNAME (the pod's name), the container's literal `env` values
  *                  (entries with `valueFrom` are left out: nothing resolves them) and HOME
- *   ls             prints a fixed listing of a root filesystem, whatever its arguments
  *   hostname       prints the pod's name
  *   anything else  prints `sh: CMD: not found` on stderr and exits 127
  *
  * Attach behaves like cat; without stdin it waits until the client goes away.
  */
+import type { ContainerFilesystem } from '../container-files/container-filesystem.js';
+import { cat, copyStdin, ls, mkdir, test } from './file-commands.js';
 import type { Container } from './pod-containers.js';
-
-export interface ProcessIo {
-  /** The client's stdin, or null when the request has none (stdin=false). */
-  stdin: AsyncIterable<Buffer> | null;
-  stdout(data: string | Buffer): void;
-  stderr(data: string | Buffer): void;
-  /** Aborts when the client goes away. */
-  signal: AbortSignal;
-}
+import type { ProcessIo } from './process-io.js';
+import { runTar } from './simulated-tar.js';
 
 export interface SimulatedContainer {
   podName: string;
   container: Container;
+  fs: ContainerFilesystem;
 }
 
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-const ROOT_LISTING = ['bin', 'dev', 'etc', 'home', 'lib', 'proc', 'root', 'sys', 'tmp', 'usr', 'var'];
 
 /** Runs a simulated command to completion and returns its exit code. */
 export async function runCommand(argv: readonly string[], target: SimulatedContainer, io: ProcessIo): Promise<number> {
@@ -42,18 +40,18 @@ export async function runCommand(argv: readonly string[], target: SimulatedConta
     case 'exit':
       return exitCode(args[0], io);
     case 'cat':
-      if (args.length > 0) {
-        for (const file of args) io.stderr(`cat: ${file}: No such file or directory\n`);
-        return 1;
-      }
-      await copyStdin(io);
-      return 0;
+      return cat(args, target.fs, io);
     case 'env':
       io.stdout(environment(target).join('\n') + '\n');
       return 0;
     case 'ls':
-      io.stdout(ROOT_LISTING.join('\n') + '\n');
-      return 0;
+      return ls(args, target.fs, io);
+    case 'test':
+      return test(args, target.fs, io);
+    case 'mkdir':
+      return mkdir(args, target.fs, io);
+    case 'tar':
+      return runTar(args, target.fs, io);
     case 'hostname':
       io.stdout(`${target.podName}\n`);
       return 0;
@@ -80,15 +78,6 @@ function exitCode(arg: string | undefined, io: ProcessIo): number {
     return 2;
   }
   return Number(BigInt(arg) % 256n);
-}
-
-async function copyStdin(io: ProcessIo): Promise<void> {
-  if (!io.stdin) return;
-  try {
-    for await (const chunk of io.stdin) io.stdout(chunk);
-  } catch {
-    // The client went away mid-stream: there is no one left to answer.
-  }
 }
 
 function environment({ podName, container }: SimulatedContainer): string[] {

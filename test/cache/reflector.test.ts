@@ -92,7 +92,13 @@ function recordHandlers(informer: SharedInformer): string[] {
   return seen;
 }
 
-const configMaps = (namespace: string) => ({ groupVersionPath: '/api/v1', resource: 'configmaps', namespace });
+/** A namespace's ConfigMaps but its kube-root-ca.crt, which kube-controller-manager writes there whenever its pass comes. */
+const configMaps = (namespace: string) => ({
+  groupVersionPath: '/api/v1',
+  resource: 'configmaps',
+  namespace,
+  fieldSelector: 'metadata.name!=kube-root-ca.crt',
+});
 const configMap = (name: string, v = '1') => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v } });
 
 async function createNamespace(client: RestClient, name: string): Promise<void> {

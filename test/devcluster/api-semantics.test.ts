@@ -39,6 +39,11 @@ describe('devcluster: API semantics over HTTPS', function () {
       metadata: { name },
     });
     expect(res.status).to.equal(201);
+    // kube-controller-manager puts kube-root-ca.crt in every namespace: the tests start after it.
+    await waitUntil(
+      `kube-root-ca.crt in ${name}`,
+      async () => (await api.request('GET', `/api/v1/namespaces/${name}/configmaps/kube-root-ca.crt`)).status === 200,
+    );
     return name;
   }
 
@@ -361,7 +366,7 @@ describe('devcluster: API semantics over HTTPS', function () {
     const first = (await api.request('POST', path, cm('one'))).body.metadata.resourceVersion;
     await api.request('POST', path, cm('two'));
     const exact = await api.request('GET', `${path}?resourceVersion=${first}&resourceVersionMatch=Exact`);
-    expect(exact.body.items.map((i: any) => i.metadata.name)).to.deep.equal(['one']);
+    expect(exact.body.items.map((i: any) => i.metadata.name)).to.deep.equal(['kube-root-ca.crt', 'one']);
     expect(exact.body.metadata.resourceVersion).to.equal(first);
     const tooNew = await api.request('GET', `${path}?resourceVersion=999999999&resourceVersionMatch=NotOlderThan`);
     expect(tooNew.status).to.equal(504);
@@ -417,9 +422,11 @@ describe('devcluster: API semantics over HTTPS', function () {
     const path = `/api/v1/namespaces/${ns}/configmaps`;
     await api.request('POST', path, cm('present'));
     const watch = api.watch(`${path}?watch=true&timeoutSeconds=1`);
-    await watch.waitFor((events) => events.length >= 1);
-    expect(watch.events[0].type).to.equal('ADDED');
-    expect(watch.events[0].object.metadata.name).to.equal('present');
+    await watch.waitFor((events) => events.length >= 2);
+    expect(watch.events.map((e: any) => [e.type, e.object.metadata.name])).to.deep.equal([
+      ['ADDED', 'kube-root-ca.crt'],
+      ['ADDED', 'present'],
+    ]);
     await waitUntil('the watch ended', () => watch.ended, { timeout: 5000 });
   });
 
@@ -497,14 +504,16 @@ describe('devcluster: API semantics over HTTPS', function () {
     const ns = await namespace();
     const path = `/api/v1/namespaces/${ns}/configmaps`;
     await api.request('POST', path, cm('t', { x: 'y' }));
-    const table = (await api.request('GET', path, undefined, { Accept: TABLE })).body;
+    // Only `t`, not the namespace's kube-root-ca.crt.
+    const only = `${path}?fieldSelector=metadata.name=t`;
+    const table = (await api.request('GET', only, undefined, { Accept: TABLE })).body;
     expect(table.kind).to.equal('Table');
     expect(table.columnDefinitions.map((c: { name: string }) => c.name)).to.deep.equal(['Name', 'Data', 'Age']);
     expect(table.rows[0].object).to.deep.include({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1' });
     expect(table.rows[0].object.metadata.labels).to.deep.equal({ x: 'y' });
-    const full = (await api.request('GET', `${path}?includeObject=Object`, undefined, { Accept: TABLE })).body;
+    const full = (await api.request('GET', `${only}&includeObject=Object`, undefined, { Accept: TABLE })).body;
     expect(full.rows[0].object.data).to.deep.equal({ a: '1' });
-    const none = (await api.request('GET', `${path}?includeObject=None`, undefined, { Accept: TABLE })).body;
+    const none = (await api.request('GET', `${only}&includeObject=None`, undefined, { Accept: TABLE })).body;
     expect(none.rows[0].object).to.equal(null);
   });
 

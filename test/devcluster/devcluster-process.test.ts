@@ -81,7 +81,8 @@ describe('devcluster: the command, restarts and several clusters in one process'
       }
       for (const [i, kubectl] of kubectls.entries()) {
         const names = (await kubectl.ok(['get', 'configmaps', '-o', 'name'])).trim().split('\n');
-        expect(names).to.deep.equal([`configmap/only-in-${i + 1}`]);
+        // Each has its own root CA ConfigMap too, written at its start.
+        expect(names).to.deep.equal(['configmap/kube-root-ca.crt', `configmap/only-in-${i + 1}`]);
       }
       expect(new Set(clusters.map((c) => c.url)).size).to.equal(3);
       await Promise.all(kubectls.map((k) => k.dispose()));

@@ -88,10 +88,17 @@ for (const backend of ['embedded', 'etcd'] as const) {
       await kubectl.dispose();
     });
 
-    /** A fresh namespace for one test, created the way a user would. */
+    /**
+     * A fresh namespace for one test, created the way a user would, once kube-controller-manager
+     * has put its `kube-root-ca.crt` in it (as kube's e2e framework waits for the namespace's own objects).
+     */
     async function freshNamespace(): Promise<string> {
       const name = `e2e-${backend}-${++namespaceCounter}`;
       await kubectl.ok(['apply', '-f', '-'], namespaceYaml(name));
+      await waitUntil(
+        `kube-root-ca.crt in ${name}`,
+        async () => (await kubectl.run(['get', 'configmap', 'kube-root-ca.crt', '-n', name])).code === 0,
+      );
       return name;
     }
 
@@ -148,7 +155,7 @@ for (const backend of ['embedded', 'etcd'] as const) {
       expect(yaml).to.match(/^ {2}uid: [0-9a-f-]{36}$/m);
 
       expect(await kubectl.ok(['get', 'configmaps', '-n', ns, '-o', 'jsonpath={.items[*].metadata.name}'])).to.equal(
-        'alpha bravo charlie',
+        'alpha bravo charlie kube-root-ca.crt',
       );
       expect(await kubectl.ok(['get', 'configmaps', '-n', ns, '-l', 'tier=web', '-o', 'name'])).to.equal(
         'configmap/alpha\nconfigmap/charlie\n',
@@ -173,6 +180,8 @@ for (const backend of ['embedded', 'etcd'] as const) {
         'configmaps',
         '-n',
         ns,
+        '-l',
+        'tier',
         '--sort-by',
         '.metadata.labels.tier',
         '-o',

@@ -12,6 +12,7 @@ import { createCertificateAuthority, renderKubeconfig, type IssuedCertificate } 
 import { servePodLog } from '../../devcluster/streaming/pod-log.js';
 import { servePortForward } from '../../devcluster/streaming/port-forward.js';
 import { serveRemoteCommand } from '../../devcluster/streaming/remote-command.js';
+import { ContainerFilesystems } from '../../devcluster/container-files/container-filesystems.js';
 import { sleep, waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { KUBECTL_1_32, Kubectl } from '../support/kubectl.js';
@@ -108,6 +109,12 @@ async function startPodServer(): Promise<PodServer> {
   const authority = await createCertificateAuthority({ commonName: 'streaming-test-ca' });
   const serving = await authority.issueServingCertificate({ hosts: ['127.0.0.1'] });
   const client = await authority.issueClientCertificate({ commonName: 'alice', organizations: ['system:masters'] });
+  // The test pod mounts no volume from the API: nothing is ever read from it.
+  const filesystems = new ContainerFilesystems({
+    configMap: () => Promise.resolve(null),
+    secret: () => Promise.resolve(null),
+    token: () => Promise.resolve(null),
+  });
   const upgrades: UpgradeSeen[] = [];
   const upgraded = new Set<Duplex>();
   let logWritesAfterClose = 0;
@@ -167,7 +174,7 @@ async function startPodServer(): Promise<PodServer> {
     const protocols = String(req.headers['sec-websocket-protocol'] ?? req.headers['x-stream-protocol-version'] ?? '');
     upgrades.push({ method: req.method ?? '', subresource, upgrade: String(req.headers.upgrade ?? ''), protocols });
     if (subresource === 'exec' || subresource === 'attach')
-      serveRemoteCommand(req, socket, head, POD, url.searchParams, subresource);
+      serveRemoteCommand(req, socket, head, POD, url.searchParams, subresource, filesystems);
     else if (subresource === 'portforward') servePortForward(req, socket, head, url.searchParams, greeterOn9000);
     else socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
   });

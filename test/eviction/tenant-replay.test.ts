@@ -513,9 +513,10 @@ describe('eviction: the replay plan of an evicted tenant', () => {
 
   describe('order', () => {
     const meta = (name: string, namespace?: string) => ({ metadata: { name, ...(namespace ? { namespace } : {}) } });
-    it('CRDs, then namespaces, then the rest by resource as given and each by key', () => {
+    it('CRDs, then namespaces, then ServiceAccounts, then the rest by resource as given and each by key', () => {
       const steps = plan(
         { resource: PODS, objects: [meta('b', 'abc123-b'), meta('a', 'abc123-b'), meta('z', 'abc123-a')] },
+        { resource: SERVICEACCOUNTS, objects: [meta('robot', 'abc123-b')] },
         { resource: CRONTABS, objects: [meta('nightly', 'abc123-a')] },
         { resource: NAMESPACES, objects: [meta('abc123-b'), meta('abc123-a')] },
         { resource: CLUSTERROLES, objects: [meta('abc123-writer'), meta('abc123-reader')] },
@@ -533,6 +534,7 @@ describe('eviction: the replay plan of an evicted tenant', () => {
         ['customresourcedefinitions', '', 'widgets.abc123-b.example.com'],
         ['namespaces', '', 'abc123-a'],
         ['namespaces', '', 'abc123-b'],
+        ['serviceaccounts', 'abc123-b', 'robot'],
         ['pods', 'abc123-a', 'z'],
         ['pods', 'abc123-b', 'a'],
         ['pods', 'abc123-b', 'b'],

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
+import { ApiError } from '../../apiserver/status.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { sleep } from '../support/eventually.js';
@@ -73,6 +74,14 @@ describe("gateway: a tenant's cross-namespace reads among 1,000 tenants × 20 na
     // the devcluster's registries in-process (20,000 HTTPS requests would only make this slower).
     const namespaces = upstream.api.registryOf('', 'namespaces')!;
     const pods = upstream.api.registryOf('', 'pods')!;
+    const serviceAccounts = upstream.api.registryOf('', 'serviceaccounts')!;
+    const configMaps = upstream.api.registryOf('', 'configmaps')!;
+    const { apiVersion, kind, metadata, data } = await configMaps.get('default', 'kube-root-ca.crt');
+    const ensure = (created: Promise<unknown>) =>
+      created.catch((err: unknown) => {
+        if (!(err instanceof ApiError && err.code === 409)) throw err;
+      });
+    const rootCa = { apiVersion, kind, metadata: { name: metadata.name, annotations: metadata.annotations }, data };
     const others = Array.from({ length: OTHER_TENANTS * NAMESPACES_EACH }, (_, i) => ({
       tenant: `o${String(Math.floor(i / NAMESPACES_EACH)).padStart(5, '0')}`,
       n: i % NAMESPACES_EACH,
@@ -84,6 +93,13 @@ describe("gateway: a tenant's cross-namespace reads among 1,000 tenants × 20 na
         kind: 'Namespace',
         metadata: { name: ns, labels: { 'kubezoo.io/tenant': id } },
       });
+      // What kube-controller-manager puts in a namespace, made here at once rather than after its
+      // pass over 20,000 namespaces (a pod is refused until its ServiceAccount exists).
+      // (Unless the controllers were first.)
+      await ensure(
+        serviceAccounts.create(ns, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }),
+      );
+      await ensure(configMaps.create(ns, rootCa));
       await pods.create(ns, pod('web'));
     });
     expect((await pods.objects.list('', {})).objects, "the other tenants' Pods upstream").to.have.length(

@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { waitUntil } from '../support/eventually.js';
+import type { Kubectl } from '../support/kubectl.js';
+import { makeTempDir } from '../support/temp-dir.js';
+import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
+
+const TOKEN_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+describe("gateway: a tenant's namespace defaults and pod files, as on a cluster of its own", function () {
+  let stage: TwoTenants;
+  let tenant: Kubectl;
+  let other: Kubectl;
+  let local: string;
+  let removeLocal: () => Promise<void>;
+  let upstreamCa: string;
+
+  before(async () => {
+    stage = await startTwoTenants('pod-files', ['podfls', 'podoth']);
+    [tenant, other] = stage.tenants.map((t) => t.kubectl);
+    ({ dir: local, remove: removeLocal } = await makeTempDir('pod-files-local'));
+    const kubeconfig = parse(stage.upstreamKubeconfig);
+    upstreamCa = Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8');
+  });
+  after(async () => {
+    await stage?.stop();
+    await removeLocal?.();
+  });
+
+  it("gives a new namespace its default ServiceAccount and kube-root-ca.crt, in the tenant's names", async () => {
+    await tenant.ok(['create', 'namespace', 'fresh']);
+    await waitUntil('both in fresh', async () => {
+      const names = await tenant.ok(['get', 'serviceaccounts,configmaps', '-n', 'fresh', '-o', 'name']);
+      return names === 'serviceaccount/default\nconfigmap/kube-root-ca.crt\n';
+    });
+    const configMap = JSON.parse(
+      await tenant.ok(['get', 'configmap', 'kube-root-ca.crt', '-n', 'fresh', '-o', 'json']),
+    );
+    expect(configMap.metadata.namespace).to.equal('fresh');
+    expect(configMap.data).to.deep.equal({ 'ca.crt': upstreamCa });
+    // Upstream they live in the tenant's prefixed namespace: another tenant sees no `fresh`.
+    expect(
+      (await stage.member.request('GET', '/api/v1/namespaces/podfls-fresh/serviceaccounts/default')).status,
+    ).to.equal(200);
+    expect((await other.run(['get', 'serviceaccounts', '-n', 'fresh'])).stderr).to.equal(
+      'No resources found in fresh namespace.\n',
+    );
+
+    const token = (await tenant.ok(['create', 'token', 'default', '-n', 'fresh'])).trim();
+    const review = await stage.member.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      spec: { token },
+    });
+    expect(review.body.status.user.username).to.equal('system:serviceaccount:podfls-fresh:default');
+  });
+
+  it("mounts the pod's token files (the upstream's CA among them), and kubectl cp works both ways", async () => {
+    await waitUntil(
+      'the default ServiceAccount',
+      async () => (await tenant.run(['get', 'serviceaccount', 'default', '-n', 'default'])).code === 0,
+    );
+    await tenant.ok(['run', 'web', '--image=nginx', '-n', 'default']);
+    const pod = JSON.parse(await tenant.ok(['get', 'pod', 'web', '-o', 'json']));
+    expect(pod.spec.serviceAccountName).to.equal('default');
+    expect(pod.spec.containers[0].volumeMounts[0]).to.include({ mountPath: TOKEN_DIR, readOnly: true });
+    const exec = (args: string[]) => tenant.run(['exec', 'web', '--', ...args]);
+    expect((await exec(['ls', TOKEN_DIR])).stdout).to.equal('ca.crt\nnamespace\ntoken\n');
+    expect((await exec(['cat', `${TOKEN_DIR}/ca.crt`])).stdout).to.equal(upstreamCa);
+
+    const blob = randomBytes(100_000);
+    await writeFile(path.join(local, 'blob.bin'), blob);
+    await mkdir(path.join(local, 'tree'), { recursive: true });
+    await writeFile(path.join(local, 'tree', 'a.txt'), 'a\n');
+    await tenant.ok(['cp', path.join(local, 'blob.bin'), 'default/web:/tmp/blob.bin']);
+    await tenant.ok(['cp', path.join(local, 'tree'), 'default/web:/tmp/tree']);
+    expect((await exec(['cat', '/tmp/tree/a.txt'])).stdout).to.equal('a\n');
+    await tenant.ok(['cp', 'default/web:/tmp/blob.bin', path.join(local, 'blob.back')]);
+    expect((await readFile(path.join(local, 'blob.back'))).equals(blob)).to.equal(true);
+    await tenant.ok(['cp', 'default/web:/tmp/tree', path.join(local, 'tree.back')]);
+    expect(await readFile(path.join(local, 'tree.back', 'a.txt'), 'utf8')).to.equal('a\n');
+
+    // Another tenant's pod of the same name is another pod: none of these files.
+    await waitUntil(
+      'the other default ServiceAccount',
+      async () => (await other.run(['get', 'serviceaccount', 'default', '-n', 'default'])).code === 0,
+    );
+    await other.ok(['run', 'web', '--image=nginx', '-n', 'default']);
+    expect((await other.run(['exec', 'web', '--', 'ls', '/tmp'])).stdout).to.equal('');
+  });
+});
