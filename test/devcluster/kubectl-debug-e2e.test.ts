@@ -188,8 +188,11 @@ describe('devcluster with the real kubectl: kubectl debug, pods/ephemeralcontain
       hostNetwork: true,
       hostIPC: true,
     });
-    expect(pod.spec.volumes).to.deep.equal([{ name: 'host-root', hostPath: { path: '/', type: '' } }]);
-    expect(pod.spec.containers[0].volumeMounts).to.deep.equal([{ name: 'host-root', mountPath: '/host' }]);
+    // kubectl's host root, beside the ServiceAccount token volume kube's admission adds to every pod.
+    expect(pod.spec.volumes[0]).to.deep.equal({ name: 'host-root', hostPath: { path: '/', type: '' } });
+    expect(pod.spec.volumes).to.have.lengthOf(2);
+    expect(pod.spec.volumes[1].name).to.match(/^kube-api-access-[a-z0-9]{5}$/);
+    expect(pod.spec.containers[0].volumeMounts[0]).to.deep.equal({ name: 'host-root', mountPath: '/host' });
   });
 
   describe('validation, as kube-apiserver 1.32', () => {
