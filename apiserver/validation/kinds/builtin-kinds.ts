@@ -5,6 +5,7 @@
  */
 import type { ApiObject } from '../../registry/object-store.js';
 import type { Cause } from '../cause.js';
+import { validateHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
 import { validatePersistentVolumeClaim } from './persistent-volume-claim.js';
 import { validatePodDisruptionBudget } from './pod-disruption-budget.js';
 import { validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from './rbac.js';
@@ -20,6 +21,7 @@ const VALIDATORS: ReadonlyMap<string, KindValidator> = new Map<string, KindValid
   ['apps/ReplicaSet', validateReplicaSet],
   ['apps/DaemonSet', validateDaemonSet],
   ['apps/StatefulSet', validateStatefulSet],
+  ['autoscaling/HorizontalPodAutoscaler', validateHorizontalPodAutoscaler],
   ['policy/PodDisruptionBudget', validatePodDisruptionBudget],
   ['rbac.authorization.k8s.io/Role', validateRole],
   ['rbac.authorization.k8s.io/ClusterRole', validateClusterRole],
