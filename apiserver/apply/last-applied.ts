@@ -5,7 +5,7 @@
  * annotation still holds with the live value are not conflicts, and the annotation, when the
  * object has one, is kept equal to the configuration kubectl last applied.
  */
-import { goJsonMarshal } from '../go-json.js';
+import { goJsonMarshal } from '../go-json/marshal.js';
 import { isObject, type Json } from '../json.js';
 import { TOTAL_ANNOTATION_SIZE_LIMIT, annotationsSize } from '../validation/names.js';
 import type { FieldPatchMeta } from '../patch/patch-meta.js';

@@ -6,7 +6,7 @@
  * its v1 type (the behavior as kube's internal type, so with Go's field names). Reading them
  * back, kube takes what parses and drops the annotations; v2 never shows them.
  */
-import { goJsonMarshal } from '../go-json.js';
+import { goJsonMarshal } from '../go-json/marshal.js';
 import { isObject, type Json } from '../json.js';
 import type { ApiObject } from '../registry/object-store.js';
 import type { KindConversion } from './kind-conversion.js';

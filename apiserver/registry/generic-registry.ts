@@ -10,6 +10,7 @@ import {
 } from '../apply/server-side-apply.js';
 import { conversionFor } from '../conversion/builtin-conversions.js';
 import type { KindConversion } from '../conversion/kind-conversion.js';
+import { fillGoZeroFields } from '../go-json/go-zero-fields.js';
 import { isObject } from '../json.js';
 import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
@@ -113,9 +114,26 @@ export class GenericRegistry {
 
   /** The object as served at this resource's version. */
   present(object: ApiObject): ApiObject {
-    const served = this.conversion ? this.conversion.fromStorage(object, this.info.version) : object;
+    let served = object;
+    if (this.conversion) {
+      served = this.conversion.fromStorage(object, this.info.version);
+      this.fillZeroFields(served, this.info.version);
+    }
     const { apiVersion: _apiVersion, kind: _kind, ...rest } = served;
     return { apiVersion: this.apiVersion(), kind: this.info.kind, ...rest } as ApiObject;
+  }
+
+  /** The version this resource's objects are stored at. */
+  private storageVersion(): string {
+    return this.conversion?.storageVersion ?? this.info.version;
+  }
+
+  /**
+   * What Go's encoding of a built-in kind prints though no client sent it (`status: {}`, a template's
+   * `creationTimestamp: null`), filled in as kube-apiserver's decoding into the Go type leaves it.
+   */
+  private fillZeroFields(object: ApiObject, version: string): void {
+    if (this.info.builtin) fillGoZeroFields(this.info.group, version, this.info.kind, object);
   }
 
   /**
@@ -165,6 +183,7 @@ export class GenericRegistry {
     meta.creationTimestamp = timestamp();
     meta.generation = 1;
     await this.strategy.prepareForCreate?.(object);
+    this.fillZeroFields(object, this.storageVersion());
     // Ownership first, as kube's field manager runs before validation: what is validated is what is stored.
     if (ownership === 'update') this.recordUpdate(null, object, '', options);
     this.validate(object);
@@ -417,9 +436,12 @@ export class GenericRegistry {
       else meta[field] = previous.metadata[field];
     }
     delete meta.selfLink;
+    this.strategy.prepareForUpdate?.(next, previous);
+    this.fillZeroFields(next, this.storageVersion());
+    // Compared once defaulted and filled, as kube compares decoded objects: what a client left
+    // out and the server fills in is no change.
     meta.generation = previous.metadata.generation ?? 1;
     if (subresource !== 'status' && specChanged(previous, next)) meta.generation += 1;
-    this.strategy.prepareForUpdate?.(next, previous);
     if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
     if (ownership === 'update') this.recordUpdate(previous, next, options.managerSubresource ?? subresource, options);
     this.validate(next, previous);
