@@ -1,3 +1,4 @@
+import { DEFAULT_CPU_UTILIZATION } from '../apiserver/conversion/horizontal-pod-autoscaler.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 
 /**
@@ -83,6 +84,27 @@ function defaultPodSpec(spec: Record<string, any> | undefined): void {
 
 const podTemplate = (object: ApiObject) => defaultPodSpec(object.spec?.template?.spec);
 
+/** autoscaling/v2's behavior defaults (GenerateHPAScaleUpRules, GenerateHPAScaleDownRules): what HPAs did before behavior existed. */
+const SCALE_UP_RULES = {
+  stabilizationWindowSeconds: 0,
+  selectPolicy: 'Max',
+  policies: [
+    { type: 'Pods', value: 4, periodSeconds: 15 },
+    { type: 'Percent', value: 100, periodSeconds: 15 },
+  ],
+};
+/** No stabilization window: the controller's --horizontal-pod-autoscaler-downscale-stabilization applies. */
+const SCALE_DOWN_RULES = { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] };
+
+/** The rules' own fields over a copy of the defaults (copyHPAScalingRules). */
+function scalingRules(rules: unknown, defaults: Record<string, unknown>): Record<string, unknown> {
+  const given = rules && typeof rules === 'object' ? (rules as Record<string, unknown>) : {};
+  const merged: Record<string, unknown> = structuredClone(defaults);
+  for (const field of ['selectPolicy', 'stabilizationWindowSeconds', 'policies'])
+    if (given[field] != null) merged[field] = given[field];
+  return merged;
+}
+
 const DEFAULTERS: Record<string, Defaulter> = {
   '/Pod': (pod) => defaultPodSpec(pod.spec),
   '/Secret': (secret) => setDefault(secret, 'type', 'Opaque'),
@@ -123,6 +145,23 @@ const DEFAULTERS: Record<string, Defaulter> = {
     defaultRollingUpdate(spec, 'updateStrategy', { maxUnavailable: 1, maxSurge: 0 });
     setDefault(spec, 'revisionHistoryLimit', 10);
     podTemplate(ds);
+  },
+  // On the stored autoscaling/v2 form (v1 objects are converted first, their CPU target made explicit).
+  'autoscaling/HorizontalPodAutoscaler': (hpa) => {
+    const spec = (hpa.spec ??= {});
+    setDefault(spec, 'minReplicas', 1);
+    if (!Array.isArray(spec.metrics) || spec.metrics.length === 0)
+      spec.metrics = [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } },
+        },
+      ];
+    const behavior = spec.behavior;
+    if (behavior && typeof behavior === 'object') {
+      behavior.scaleUp = scalingRules(behavior.scaleUp, SCALE_UP_RULES);
+      behavior.scaleDown = scalingRules(behavior.scaleDown, SCALE_DOWN_RULES);
+    }
   },
   'rbac.authorization.k8s.io/RoleBinding': defaultBinding,
   'rbac.authorization.k8s.io/ClusterRoleBinding': defaultBinding,

@@ -5,6 +5,7 @@
  * annotation still holds with the live value are not conflicts, and the annotation, when the
  * object has one, is kept equal to the configuration kubectl last applied.
  */
+import { goJsonMarshal } from '../go-json/marshal.js';
 import { isObject, type Json } from '../json.js';
 import { TOTAL_ANNOTATION_SIZE_LIMIT, annotationsSize } from '../validation/names.js';
 import type { FieldPatchMeta } from '../patch/patch-meta.js';
@@ -62,11 +63,7 @@ export function withLastAppliedSynced(result: Json, applied: Json): Json {
  * object keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped, a newline at the end.
  */
 function goJsonEncoding(value: unknown): string {
-  const escaped = JSON.stringify(sortedKeys(value)).replace(
-    /[<>&\u2028\u2029]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return `${escaped}\n`;
+  return `${goJsonMarshal(sortedKeys(value))}\n`;
 }
 
 function sortedKeys(value: unknown): unknown {

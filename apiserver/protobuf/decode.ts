@@ -5,10 +5,11 @@
  * HorizontalPodAutoscaler) and never retry in JSON (docs/design.md, "What kubectl needs"), so the
  * server must read them. Pure: bytes in, object out.
  *
- * Field presence follows Go's JSON encoding of the typed object, with three deliberate differences
- * that keep the stored object free of noise Go would print: empty non-pointer structs (`"status":{}`,
- * `"resources":{}`) are dropped, and what Go prints as null (a zero Time, an empty list without
- * `omitempty`, a RawExtension without bytes) is left out.
+ * Field presence follows Go's JSON encoding of the typed object, except that empty non-pointer
+ * structs (`"status":{}`, `"resources":{}`) and what Go prints as null (a zero Time, an empty list
+ * without `omitempty`, a RawExtension without bytes) are left out: the object then reads as the same
+ * body sent as JSON would, and the registry fills in Go's zero fields for both alike
+ * (apiserver/go-json/go-zero-fields.ts).
  */
 import { CUSTOM_JSON_FORMS } from './custom-json.js';
 import { ProtobufDecodeError } from './decode-error.js';

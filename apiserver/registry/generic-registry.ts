@@ -8,6 +8,9 @@ import {
   serverSideApply,
   type ApplyResult,
 } from '../apply/server-side-apply.js';
+import { conversionFor } from '../conversion/builtin-conversions.js';
+import type { KindConversion } from '../conversion/kind-conversion.js';
+import { fillGoZeroFields } from '../go-json/go-zero-fields.js';
 import { isObject } from '../json.js';
 import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
@@ -86,6 +89,8 @@ export class GenericRegistry {
   readonly objects: ObjectStore;
   private readonly validateName: (name: string, prefix: boolean) => string[];
   private readonly hasStatus: boolean;
+  /** How objects of a kind whose versions differ in shape are stored (at its storage version) and served. */
+  private readonly conversion: KindConversion | undefined;
 
   constructor(
     store: import('../../store/index.js').Store,
@@ -96,6 +101,7 @@ export class GenericRegistry {
     this.objects = new ObjectStore(store, { group: info.group, resource: info.resource }, info.namespaced);
     this.validateName = strategy.validateName ?? nameValidatorFor(info.group, info.resource);
     this.hasStatus = info.subresources.some((s) => s.name === 'status');
+    this.conversion = info.builtin ? conversionFor(info.group, info.kind) : undefined;
   }
 
   get gr() {
@@ -108,8 +114,39 @@ export class GenericRegistry {
 
   /** The object as served at this resource's version. */
   present(object: ApiObject): ApiObject {
-    const { apiVersion: _apiVersion, kind: _kind, ...rest } = object;
+    let served = object;
+    if (this.conversion) {
+      served = this.conversion.fromStorage(object, this.info.version);
+      this.fillZeroFields(served, this.info.version);
+    }
+    const { apiVersion: _apiVersion, kind: _kind, ...rest } = served;
     return { apiVersion: this.apiVersion(), kind: this.info.kind, ...rest } as ApiObject;
+  }
+
+  /** The version this resource's objects are stored at. */
+  private storageVersion(): string {
+    return this.conversion?.storageVersion ?? this.info.version;
+  }
+
+  /**
+   * What Go's encoding of a built-in kind prints though no client sent it (`status: {}`, a template's
+   * `creationTimestamp: null`), filled in as kube-apiserver's decoding into the Go type leaves it.
+   */
+  private fillZeroFields(object: ApiObject, version: string): void {
+    if (this.info.builtin) fillGoZeroFields(this.info.group, version, this.info.kind, object);
+  }
+
+  /**
+   * An object sent at this resource's version as it is stored: converted to the storage version
+   * for kinds whose versions differ in shape (kube's conversion to its internal version, before
+   * defaults and validation), as it came for every other kind.
+   */
+  private toStorage(object: ApiObject): ApiObject {
+    if (!this.conversion) return object;
+    const converted = this.conversion.toStorage(object, this.info.version);
+    const { storageVersion } = this.conversion;
+    const apiVersion = this.info.group ? `${this.info.group}/${storageVersion}` : storageVersion;
+    return { ...converted, apiVersion, kind: this.info.kind };
   }
 
   async get(namespace: string, name: string): Promise<ApiObject> {
@@ -122,11 +159,12 @@ export class GenericRegistry {
 
   private async insert(
     namespace: string,
-    object: ApiObject,
+    sent: ApiObject,
     options: WriteOptions,
     ownership: Ownership,
   ): Promise<ApiObject> {
-    this.checkFields(object, options);
+    this.checkFields(sent, options);
+    const object = this.toStorage(sent);
     const meta = object.metadata;
     if (this.info.namespaced) {
       if (meta.namespace && namespace && meta.namespace !== namespace) {
@@ -145,6 +183,7 @@ export class GenericRegistry {
     meta.creationTimestamp = timestamp();
     meta.generation = 1;
     await this.strategy.prepareForCreate?.(object);
+    this.fillZeroFields(object, this.storageVersion());
     // Ownership first, as kube's field manager runs before validation: what is validated is what is stored.
     if (ownership === 'update') this.recordUpdate(null, object, '', options);
     this.validate(object);
@@ -218,7 +257,7 @@ export class GenericRegistry {
       ) {
         throw badRequest("the patch removed the object's metadata");
       }
-      const typeError = decodeTypeError(this.info.group, this.info.kind, patched);
+      const typeError = decodeTypeError(this.info.group, this.info.kind, patched, this.info.version);
       if (typeError)
         throw badRequest(
           `${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${typeError}`,
@@ -368,11 +407,12 @@ export class GenericRegistry {
   /** Checked write of `object` over `current`, shared by update and patch. */
   private async write(
     current: StoredObject,
-    object: ApiObject,
+    sent: ApiObject,
     subresource: string,
     options: WriteOptions,
     ownership: Ownership = 'update',
   ): Promise<ApiObject> {
+    const object = this.toStorage(sent);
     const previous = current.object;
     let next: ApiObject;
     const owned = PART_SUBRESOURCES[subresource];
@@ -406,9 +446,12 @@ export class GenericRegistry {
       else meta[field] = previous.metadata[field];
     }
     delete meta.selfLink;
+    this.strategy.prepareForUpdate?.(next, previous);
+    this.fillZeroFields(next, this.storageVersion());
+    // Compared once defaulted and filled, as kube compares decoded objects: what a client left
+    // out and the server fills in is no change.
     meta.generation = previous.metadata.generation ?? 1;
     if (!owned && specChanged(previous, next)) meta.generation += 1;
-    this.strategy.prepareForUpdate?.(next, previous);
     if (Array.isArray(meta.finalizers) && meta.finalizers.length === 0) delete meta.finalizers;
     if (ownership === 'update') this.recordUpdate(previous, next, options.managerSubresource ?? subresource, options);
     this.validate(next, previous, subresource);
@@ -431,7 +474,15 @@ export class GenericRegistry {
 
   /** Sets `next`'s managedFields for an Update by the write's manager, from the client's own when kube would take them. */
   private recordUpdate(previous: ApiObject | null, next: ApiObject, subresource: string, options: WriteOptions): void {
-    const { managedFields } = recordUpdate(previous, next, {
+    // Fields are owned at the version the manager wrote: compared as served there. Status is
+    // kube's reset field of a write to the object itself: it cannot change it, so never owns it.
+    const served = (object: ApiObject) => {
+      const at = this.conversion ? this.present(object) : object;
+      if (!this.hasStatus || subresource === 'status') return at;
+      const { status: _status, ...rest } = at;
+      return rest as ApiObject;
+    };
+    const { managedFields } = recordUpdate(previous && served(previous), served(next), {
       manager: options.manager ?? UNKNOWN_MANAGER,
       apiVersion: this.apiVersion(),
       group: this.info.group,
@@ -487,7 +538,7 @@ export class GenericRegistry {
         `the API version in the data (${String(object.apiVersion)}) does not match the expected API version (${this.apiVersion()})`,
       );
     }
-    const typeError = decodeTypeError(this.info.group, this.info.kind, object);
+    const typeError = decodeTypeError(this.info.group, this.info.kind, object, this.info.version);
     if (typeError)
       throw badRequest(
         `${this.info.kind} in version "${this.info.version}" cannot be handled as a ${this.info.kind}: ${typeError}`,
@@ -501,7 +552,7 @@ export class GenericRegistry {
   private checkFields(object: ApiObject, options: WriteOptions): void {
     const mode = options.fieldValidation ?? 'Warn';
     if (mode === 'Ignore') return;
-    const unknown = findUnknownFields(this.info.group, this.info.kind, object);
+    const unknown = findUnknownFields(this.info.group, this.info.kind, object, this.info.version);
     if (unknown.length === 0) return;
     if (mode === 'Strict') {
       throw badRequest(

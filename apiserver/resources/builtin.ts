@@ -214,6 +214,20 @@ const authorization = groupVersion('authorization.k8s.io', 'v1', [
   { resource: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false, verbs: CREATE_ONLY },
 ]);
 
+/** One kind at two versions of different shapes (apiserver/conversion/), v2 first: kube's preferred version. */
+const autoscaling = ['v2', 'v1'].flatMap((version) =>
+  groupVersion('autoscaling', version, [
+    {
+      resource: 'horizontalpodautoscalers',
+      kind: 'HorizontalPodAutoscaler',
+      namespaced: true,
+      shortNames: ['hpa'],
+      categories: ['all'],
+      subresources: [status('HorizontalPodAutoscaler')],
+    },
+  ]),
+);
+
 const batch = groupVersion('batch', 'v1', [
   {
     resource: 'cronjobs',
@@ -297,6 +311,7 @@ export const BUILTIN_RESOURCES: readonly ResourceInfo[] = [
   ...events,
   ...authentication,
   ...authorization,
+  ...autoscaling,
   ...batch,
   ...networking,
   ...policy,

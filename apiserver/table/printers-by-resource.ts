@@ -3,6 +3,7 @@
  * custom resources (see printers/custom-resource.ts, which needs the CRD's columns), get others.
  */
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, statefulSetPrinter } from './printers/apps.js';
+import { horizontalPodAutoscalerPrinter } from './printers/autoscaling.js';
 import { cronJobPrinter, jobPrinter } from './printers/batch.js';
 import { configMapPrinter, secretPrinter } from './printers/config.js';
 import { endpointSlicePrinter } from './printers/endpoint-slices.js';
@@ -40,6 +41,7 @@ const printers = new Map<string, Printer>([
   ['apps/replicasets', replicaSetPrinter],
   ['apps/statefulsets', statefulSetPrinter],
   ['apps/daemonsets', daemonSetPrinter],
+  ['autoscaling/horizontalpodautoscalers', horizontalPodAutoscalerPrinter],
   ['batch/jobs', jobPrinter],
   ['batch/cronjobs', cronJobPrinter],
   ['events.k8s.io/events', eventPrinter],

@@ -1,4 +1,4 @@
-import { builtinKindSchemas, type FieldShape } from './field-schema.js';
+import { builtinKindSchema, type FieldShape } from './field-schema.js';
 
 /**
  * JSON type checks that kube-apiserver gets for free from decoding into Go structs: a label
@@ -49,7 +49,12 @@ const GO_TYPES: Record<Expect, string> = {
 };
 
 /** The decode error for `object`, or null when its types are right. */
-export function decodeTypeError(group: string, kind: string, object: Record<string, unknown>): string | null {
+export function decodeTypeError(
+  group: string,
+  kind: string,
+  object: Record<string, unknown>,
+  version = '',
+): string | null {
   const meta = object.metadata;
   if (meta !== undefined && meta !== null && (typeof meta !== 'object' || Array.isArray(meta))) {
     return mismatch(meta, kind, 'metadata', 'v1.ObjectMeta');
@@ -69,7 +74,7 @@ export function decodeTypeError(group: string, kind: string, object: Record<stri
       if (error) return error;
     }
   }
-  const schema = builtinKindSchemas.get(`${group}/${kind}`);
+  const schema = builtinKindSchema(group, version, kind);
   return schema ? structureError(schema, object, kind, '') : null;
 }
 

@@ -592,6 +592,44 @@ const podDisruptionBudget = apiObject('', {
   }),
 });
 
+// autoscaling/v1 and autoscaling/v2: the HorizontalPodAutoscaler's versions differ in shape
+
+const crossVersionObjectReference = object('apiVersion kind name');
+const horizontalPodAutoscalerV1 = apiObject('', {
+  spec: object('maxReplicas minReplicas targetCPUUtilizationPercentage', {
+    scaleTargetRef: crossVersionObjectReference,
+  }),
+  status: object('currentCPUUtilizationPercentage currentReplicas desiredReplicas lastScaleTime observedGeneration'),
+});
+const metricIdentifier = object('name', { selector: labelSelector });
+const metricTarget = object('averageUtilization averageValue type value');
+const metricValueStatus = object('averageUtilization averageValue value');
+const hpaScalingRules = object('selectPolicy stabilizationWindowSeconds', {
+  policies: listOf(object('periodSeconds type value')),
+});
+/** A MetricSpec's or a MetricStatus's sources: `value` is what each holds besides its identity (target or current). */
+function metricSources(value: 'target' | 'current'): Record<string, FieldShape> {
+  const holds = { [value]: value === 'target' ? metricTarget : metricValueStatus };
+  return {
+    containerResource: object('container name', holds),
+    external: object('', { metric: metricIdentifier, ...holds }),
+    object: object('', { describedObject: crossVersionObjectReference, metric: metricIdentifier, ...holds }),
+    pods: object('', { metric: metricIdentifier, ...holds }),
+    resource: object('name', holds),
+  };
+}
+const horizontalPodAutoscalerV2 = apiObject('', {
+  spec: object('maxReplicas minReplicas', {
+    behavior: object('', { scaleDown: hpaScalingRules, scaleUp: hpaScalingRules }),
+    metrics: listOf(object('type', metricSources('target'))),
+    scaleTargetRef: crossVersionObjectReference,
+  }),
+  status: object('currentReplicas desiredReplicas lastScaleTime observedGeneration', {
+    conditions: listOf(condition('lastTransitionTime')),
+    currentMetrics: listOf(object('type', metricSources('current'))),
+  }),
+});
+
 /** Top-level schemas by `group/Kind`, the core group empty (`/ConfigMap`). */
 export const builtinKindSchemas: ReadonlyMap<string, ObjectShape> = new Map([
   ['/ConfigMap', configMap],
@@ -625,3 +663,20 @@ export const builtinKindSchemas: ReadonlyMap<string, ObjectShape> = new Map([
   ['scheduling.k8s.io/PriorityClass', priorityClass],
   ['storage.k8s.io/StorageClass', storageClass],
 ]);
+
+/** Kinds whose versions differ in shape, by `group/version/Kind`. */
+const versionedKindSchemas: ReadonlyMap<string, ObjectShape> = new Map([
+  ['autoscaling/v1/HorizontalPodAutoscaler', horizontalPodAutoscalerV1],
+  ['autoscaling/v2/HorizontalPodAutoscaler', horizontalPodAutoscalerV2],
+]);
+
+/** The schema of a built-in kind at `version`, if it has one. */
+export function builtinKindSchema(group: string, version: string, kind: string): ObjectShape | undefined {
+  return versionedKindSchemas.get(`${group}/${version}/${kind}`) ?? builtinKindSchemas.get(`${group}/${kind}`);
+}
+
+/** Every kind with a schema, at any version, as `group/Kind`. */
+export function kindsWithSchema(): string[] {
+  const versioned = [...versionedKindSchemas.keys()].map((key) => key.replace(/\/[^/]+\//, '/'));
+  return [...new Set([...builtinKindSchemas.keys(), ...versioned])];
+}

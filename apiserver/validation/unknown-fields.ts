@@ -4,7 +4,7 @@
  */
 import { goQuote } from '../go-quote.js';
 import { isObject } from '../json.js';
-import { builtinKindSchemas, type FieldShape } from './field-schema.js';
+import { builtinKindSchema, kindsWithSchema, type FieldShape } from './field-schema.js';
 
 /** The decoder keeps at most this many strict errors and drops the rest. */
 const MAX_STRICT_ERRORS = 100;
@@ -13,10 +13,11 @@ const MAX_STRICT_ERRORS = 100;
  * Paths of fields in `object` the kind does not have, in document order, formatted as
  * kube-apiserver formats them (`spec.template.spec.containers[0].imagee`; a map's keys are path
  * segments too); [] for kinds without a schema (custom resources and unmodelled kinds accept
- * anything).
+ * anything). `version` picks the schema of a kind whose versions differ (autoscaling's
+ * HorizontalPodAutoscaler).
  */
-export function findUnknownFields(group: string, kind: string, object: unknown): string[] {
-  const schema = builtinKindSchemas.get(`${group}/${kind}`);
+export function findUnknownFields(group: string, kind: string, object: unknown, version = ''): string[] {
+  const schema = builtinKindSchema(group, version, kind);
   const unknown: string[] = [];
   if (schema) collect(schema, object, '', unknown);
   return unknown;
@@ -24,7 +25,7 @@ export function findUnknownFields(group: string, kind: string, object: unknown):
 
 /** The kinds that have a schema, for the docs ("group/Kind"). */
 export function kindsWithFieldSchema(): string[] {
-  return [...builtinKindSchemas.keys()].sort();
+  return kindsWithSchema().sort();
 }
 
 /** kube's message for Strict: `strict decoding error: unknown field "a", unknown field "b"` */

@@ -124,3 +124,17 @@ export function isEmptySelector(selector: Record<string, any>): boolean {
   const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions.length : 0;
   return labels + expressions === 0;
 }
+
+/** A resource.Quantity as kube parses it: a signed decimal, then a suffix (binary, decimal or an exponent). */
+const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
+
+/**
+ * The sign of a quantity (a number, or a string kube parses), as Quantity.Sign(); undefined for
+ * one kube could not parse, which is its decoder's business (400), not validation's.
+ */
+export function quantitySign(quantity: unknown): number | undefined {
+  if (typeof quantity === 'number') return Math.sign(quantity);
+  if (typeof quantity !== 'string') return undefined;
+  const match = QUANTITY.exec(quantity);
+  return match === null ? undefined : Math.sign(Number(match[1]));
+}

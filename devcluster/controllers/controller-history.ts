@@ -27,9 +27,10 @@ export interface History {
 /**
  * kube's controller history (pkg/controller/history) for one owner: its ControllerRevisions
  * (adopting orphans its selector matches), the one for its current template found or created
- * (named `<owner>-<hash>`, labelled with the template's labels and the hash, revision one past
- * the highest), or, when an older revision holds that template (a rollback), that one given the
- * next number.
+ * (named `<owner>-<hash>`, labelled with the template's labels and the hash, annotated with the
+ * owner's annotations as both controllers copy them — `kubernetes.io/change-cause` is what
+ * `kubectl rollout history` prints — revision one past the highest), or, when an older revision
+ * holds that template (a rollback), that one given the next number (its annotations unchanged).
  */
 export async function syncHistory(api: ApiServer, owner: ApiObject): Promise<History> {
   const registry = api.registryOf('apps', 'controllerrevisions')!;
@@ -62,6 +63,7 @@ export async function syncHistory(api: ApiServer, owner: ApiObject): Promise<His
       name: `${owner.metadata.name}-${hash}`,
       namespace,
       labels: { ...(owner.spec.template?.metadata?.labels ?? {}), [CONTROLLER_REVISION_HASH]: hash },
+      ...(owner.metadata.annotations ? { annotations: { ...owner.metadata.annotations } } : {}),
       ownerReferences: [controllerRef(owner)],
     },
     data,

@@ -22,8 +22,9 @@ interface Node {
 /**
  * ownerReference garbage collection, as kube-controller-manager's garbage collector: it keeps
  * a graph of every object's owners (by uid) from one watch over all of `/registry/`, and
- * - when an owner is gone, deletes dependents that have no other owner left and drops the
- *   dangling reference from those that do (Background);
+ * - when an owner is gone (deleted, or already gone when the dependent was written), deletes
+ *   dependents that have no other owner left and drops the dangling reference from those that
+ *   do (Background);
  * - for an owner deleting with `foregroundDeletion`, deletes its dependents first and then
  *   drops the finalizer so the owner goes last (Foreground);
  * - for an owner deleting with `orphan`, removes the references to it from its dependents and
@@ -81,6 +82,10 @@ export class GarbageCollector {
       return;
     }
     this.upsert(event.key, object);
+    // Written with an owner that is gone already (a controller that acted as its owner was being
+    // deleted): collected as kube's collector collects dependents of absent owners. The one watch
+    // runs in revision order, so an owner that exists has been seen.
+    if (this.nodes.get(uid)?.owners.some((owner) => !this.nodes.has(owner))) this.enqueue(() => this.collect(uid));
     this.reconcileOwner(uid);
   }
 

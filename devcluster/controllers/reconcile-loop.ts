@@ -41,7 +41,9 @@ export interface WatchedPrefix {
  * over store prefixes turn changes into keys, a key waiting is queued once however many changes
  * name it, and one worker reconciles keys in order (so a controller never races itself). A
  * reconcile may ask to be run again after a delay it computes (minReadySeconds, a Job's deadline,
- * a CronJob's next schedule); one that fails is reported as a fault and run again. Reads go to
+ * a CronJob's next schedule). What a failure means is decided here, once for every controller: an
+ * object gone (NotFound) is done, a conflict is run again at once, a terminating namespace's work
+ * is dropped, and anything else is reported as a fault and run again. Reads go to
  * the store itself, which is always current, so kube's "expectations" are not needed.
  */
 export class ReconcileLoop {
@@ -113,6 +115,9 @@ export class ReconcileLoop {
       // Nothing can be created in a terminating namespace, and its owners go with it: drop it, as kube does.
       if (err instanceof ApiError && err.status.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE))
         return;
+      // NotFound: what the reconcile read or wrote was deleted meanwhile. Gone is done, as for
+      // kube's controllers; if its owner is still there, the deletion's watch event queues it again.
+      if (err instanceof ApiError && err.code === 404) return;
       // A conflict only means another writer was first: look again at once, quietly.
       if (err instanceof ApiError && err.code === 409) again = 20;
       else if (err instanceof RetryLater) again = err.afterMs;

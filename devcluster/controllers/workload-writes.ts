@@ -12,8 +12,9 @@ import { NAMESPACE_TERMINATING_CAUSE } from '../../apiserver/registry/generic-re
 const REFUSED_POD_RETRY_MS = 5_000;
 
 /**
- * Writes `status` through the status subresource unless it is what is stored already; a conflict
- * is retried against the current object (status is computed afresh on the next pass anyway).
+ * Writes `status` through the status subresource unless it is what is stored already. A conflict
+ * or an object deleted meanwhile is the ReconcileLoop's to handle (status is computed afresh on
+ * the next pass anyway).
  */
 export async function writeStatus(
   registry: GenericRegistry,
@@ -21,18 +22,13 @@ export async function writeStatus(
   status: Record<string, unknown>,
 ): Promise<ApiObject> {
   if (jsonEqual(object.status ?? {}, status)) return object;
-  try {
-    return await registry.update(
-      object.metadata.namespace ?? '',
-      object.metadata.name,
-      { ...object, status },
-      'status',
-      AS_CONTROLLER,
-    );
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 404) return object;
-    throw err;
-  }
+  return registry.update(
+    object.metadata.namespace ?? '',
+    object.metadata.name,
+    { ...object, status },
+    'status',
+    AS_CONTROLLER,
+  );
 }
 
 /** The creation kube's controllers make: `body` as is, recorded as kube-controller-manager's. */

@@ -240,11 +240,17 @@ describe('adversarial: every write path keeps the isolation invariants', functio
   });
 
   it('strategic merge by key: an owner reference merged by uid without its kind cannot name an unprefixed ClusterRole', async () => {
+    // A real owner: the garbage collector deletes an object whose owner does not exist.
+    const role = await alice.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      metadata: { name: 'mine' },
+      rules: [],
+    });
+    expect(role.status, role.text).to.equal(201);
     const owner = {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       name: 'mine',
-      uid: '7d2b3c1e-0000-4000-8000-000000000001',
+      uid: role.body.metadata.uid as string,
     };
     await created('/api/v1/namespaces/default/configmaps', {
       apiVersion: 'v1',

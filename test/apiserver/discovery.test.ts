@@ -59,6 +59,13 @@ describe('discovery: legacy documents', () => {
       const gv = { groupVersion: `${name}/v1`, version: 'v1' };
       expect(groups.groups.find((g) => g.name === name)).to.deep.equal({ name, versions: [gv], preferredVersion: gv });
     }
+    // Two versions of one group: v2 is kube's preferred (and first) one.
+    const [v2, v1] = ['v2', 'v1'].map((version) => ({ groupVersion: `autoscaling/${version}`, version }));
+    expect(groups.groups.find((g) => g.name === 'autoscaling')).to.deep.equal({
+      name: 'autoscaling',
+      versions: [v2, v1],
+      preferredVersion: v2,
+    });
   });
 
   it('/apis orders groups as kube-apiserver 1.32 does and never lists the core group', () => {
@@ -67,6 +74,7 @@ describe('discovery: legacy documents', () => {
       'events.k8s.io',
       'authentication.k8s.io',
       'authorization.k8s.io',
+      'autoscaling',
       'batch',
       'networking.k8s.io',
       'policy',

@@ -819,6 +819,82 @@ describe('server-side Table printers', () => {
     });
   });
 
+  describe('autoscaling', () => {
+    const hpas = printerFor('autoscaling', 'horizontalpodautoscalers');
+    const ref = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
+    const resource = (name: string, target: Record<string, unknown>) => ({
+      type: 'Resource',
+      resource: { name, target },
+    });
+    const hpa = (spec: Record<string, unknown>, status: Record<string, unknown> = {}) => ({
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: metadata('web'),
+      spec: { scaleTargetRef: ref, maxReplicas: 5, ...spec },
+      status,
+    });
+
+    it('has NAME REFERENCE TARGETS MINPODS MAXPODS REPLICAS AGE', () => {
+      expect(header(hpas)).to.deep.equal(['Name', 'Reference', 'Targets', 'MinPods', 'MaxPods', 'Replicas', 'Age']);
+    });
+
+    it('prints each metric as current/target, <unknown> until reported, and at most two of them', () => {
+      const cpu = resource('cpu', { type: 'Utilization', averageUtilization: 80 });
+      expect(cells(hpas, hpa({ minReplicas: 2, metrics: [cpu] }, { currentReplicas: 3 }))).to.deep.equal([
+        'web',
+        'Deployment/web',
+        'cpu: <unknown>/80%',
+        '2',
+        5,
+        3,
+        '5m',
+      ]);
+      const metrics = [
+        cpu,
+        resource('memory', { type: 'AverageValue', averageValue: '1Gi' }),
+        { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '10' } } },
+        {
+          type: 'External',
+          external: { metric: { name: 'queue' }, target: { type: 'AverageValue', averageValue: '30' } },
+        },
+      ];
+      const current = [
+        { type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 55, averageValue: '100m' } } },
+        { type: 'Resource', resource: { name: 'memory', current: { averageValue: '700Mi' } } },
+      ];
+      expect(cells(hpas, hpa({ metrics }, { currentMetrics: current }))[2]).to.equal(
+        'cpu: 55%/80%, memory: 700Mi/1Gi + 2 more...',
+      );
+      expect(cells(hpas, hpa({ metrics: metrics.slice(2) }))[2]).to.equal('<unknown>/10, <unknown>/30 (avg)');
+      expect(cells(hpas, hpa({}))[2]).to.equal('<none>');
+      expect(cells(hpas, hpa({ minReplicas: undefined }))[3]).to.equal('<unset>');
+    });
+
+    it('prints an autoscaling/v1 object as its v2 form, metrics from the annotations included', () => {
+      const v1 = {
+        apiVersion: 'autoscaling/v1',
+        kind: 'HorizontalPodAutoscaler',
+        metadata: metadata('web', {
+          annotations: {
+            'autoscaling.alpha.kubernetes.io/metrics':
+              '[{"type":"Pods","pods":{"metricName":"rps","targetAverageValue":"10"}}]',
+          },
+        }),
+        spec: { scaleTargetRef: ref, minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 70 },
+        status: { currentReplicas: 2, desiredReplicas: 2, currentCPUUtilizationPercentage: 35 },
+      };
+      expect(cells(hpas, v1)).to.deep.equal([
+        'web',
+        'Deployment/web',
+        '<unknown>/10, cpu: <unknown>/70%',
+        '1',
+        4,
+        2,
+        '5m',
+      ]);
+    });
+  });
+
   describe('batch', () => {
     const jobs = printerFor('batch', 'jobs');
     const jobTemplate = { spec: { containers: [{ name: 'pi', image: 'perl:5.34' }] } };

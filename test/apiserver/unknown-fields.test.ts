@@ -587,12 +587,90 @@ describe('findUnknownFields', () => {
   });
 });
 
+describe('findUnknownFields of a kind whose versions differ', () => {
+  const v1 = {
+    apiVersion: 'autoscaling/v1',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 2,
+      maxReplicas: 5,
+      targetCPUUtilizationPercentage: 80,
+    },
+    status: { currentReplicas: 1, desiredReplicas: 2, currentCPUUtilizationPercentage: 40, lastScaleTime: null },
+  };
+  const v2 = {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'web' },
+    spec: {
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      maxReplicas: 5,
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
+        { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '10' } } },
+        {
+          type: 'Object',
+          object: {
+            describedObject: { kind: 'Ingress', name: 'main' },
+            metric: { name: 'hits', selector: { matchLabels: { a: 'b' } } },
+            target: { type: 'Value', value: '1k' },
+          },
+        },
+        {
+          type: 'ContainerResource',
+          containerResource: {
+            name: 'memory',
+            container: 'app',
+            target: { type: 'AverageValue', averageValue: '1Gi' },
+          },
+        },
+        { type: 'External', external: { metric: { name: 'queue' }, target: { type: 'Value', value: '30' } } },
+      ],
+      behavior: {
+        scaleUp: {
+          stabilizationWindowSeconds: 0,
+          selectPolicy: 'Max',
+          policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }],
+        },
+      },
+    },
+    status: {
+      currentReplicas: 1,
+      desiredReplicas: 1,
+      currentMetrics: [
+        { type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 10, averageValue: '5m' } } },
+      ],
+      conditions: [
+        { type: 'AbleToScale', status: 'True', lastTransitionTime: null, reason: 'ReadyForNewScale', message: 'ok' },
+      ],
+    },
+  };
+
+  it('checks each HorizontalPodAutoscaler version against its own fields', () => {
+    expect(findUnknownFields('autoscaling', 'HorizontalPodAutoscaler', v1, 'v1')).to.deep.equal([]);
+    expect(findUnknownFields('autoscaling', 'HorizontalPodAutoscaler', v2, 'v2')).to.deep.equal([]);
+    expect(findUnknownFields('autoscaling', 'HorizontalPodAutoscaler', v1, 'v2')).to.deep.equal([
+      'spec.targetCPUUtilizationPercentage',
+      'status.currentCPUUtilizationPercentage',
+    ]);
+    expect(findUnknownFields('autoscaling', 'HorizontalPodAutoscaler', v2, 'v1')).to.deep.equal([
+      'spec.metrics',
+      'spec.behavior',
+      'status.currentMetrics',
+      'status.conditions',
+    ]);
+  });
+});
+
 describe('kindsWithFieldSchema', () => {
   it('lists every modelled kind as group/Kind, sorted', () => {
     const kinds = kindsWithFieldSchema();
-    expect(kinds).to.have.length(30);
+    expect(kinds).to.have.length(31);
     expect(kinds).to.include.members([
       '/ConfigMap',
+      'autoscaling/HorizontalPodAutoscaler',
       '/Event',
       '/Node',
       'apps/Deployment',

@@ -642,4 +642,57 @@ describe('devcluster workload controllers with the real kubectl: Deployment, Rep
         ).to.deep.equal(Array(nodeNames.length).fill(['busybox:1.36', hash])),
     );
   });
+
+  for (const [resource, kind] of [
+    ['statefulset', 'StatefulSet'],
+    ['daemonset', 'DaemonSet'],
+  ] as const) {
+    it(`a ${kind}'s ControllerRevisions carry its annotations, so rollout history shows each CHANGE-CAUSE`, async () => {
+      const namespace = `cause-${resource}`;
+      await admin.ok(['create', 'namespace', namespace]);
+      const manifest = {
+        apiVersion: 'apps/v1',
+        kind,
+        metadata: { name: 'app', annotations: { 'kubernetes.io/change-cause': 'first', team: 'a' } },
+        spec: {
+          ...(kind === 'StatefulSet' ? { serviceName: 'app', replicas: 1 } : {}),
+          selector: { matchLabels: { app: 'cause' } },
+          template: {
+            metadata: { labels: { app: 'cause' } },
+            spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] },
+          },
+        },
+      };
+      await admin.ok(['create', '-f', '-', ...ns(namespace)], JSON.stringify(manifest));
+      await admin.ok(['rollout', 'status', `${resource}/app`, '--timeout=60s', ...ns(namespace)]);
+      // kubectl's --record writes the command line into the change-cause with the new template.
+      await admin.ok(['set', 'image', `${resource}/app`, 'app=nginx:1.27', '--record', ...ns(namespace)]);
+      await admin.ok(['rollout', 'status', `${resource}/app`, '--timeout=60s', ...ns(namespace)]);
+      await admin.ok([
+        'annotate',
+        '--overwrite',
+        `${resource}/app`,
+        'kubernetes.io/change-cause=to 1.28',
+        ...ns(namespace),
+      ]);
+      await admin.ok(['set', 'image', `${resource}/app`, 'app=nginx:1.28', ...ns(namespace)]);
+      await admin.ok(['rollout', 'status', `${resource}/app`, '--timeout=60s', ...ns(namespace)]);
+      const history = await admin.ok(['rollout', 'history', `${resource}/app`, ...ns(namespace)]);
+      expect(history).to.equal(
+        `${resource}.apps/app \nREVISION  CHANGE-CAUSE\n1         first\n` +
+          `2         kubectl set image ${resource}/app app=nginx:1.27 --record=true --namespace=${namespace}\n` +
+          '3         to 1.28\n\n',
+      );
+      const revisions = (await getJson(admin, ['controllerrevisions', ...ns(namespace)])).items;
+      const first = revisions.find((r: any) => r.revision === 1);
+      expect(first.metadata.annotations).to.deep.equal({ 'kubernetes.io/change-cause': 'first', team: 'a' });
+
+      // A rollback gives the old revision the next number and leaves its annotations as they were.
+      await admin.ok(['rollout', 'undo', `${resource}/app`, '--to-revision=1', ...ns(namespace)]);
+      await admin.ok(['rollout', 'status', `${resource}/app`, '--timeout=60s', ...ns(namespace)]);
+      expect(await admin.ok(['rollout', 'history', `${resource}/app`, ...ns(namespace)])).to.match(
+        /\n3 +to 1\.28\n4 +first\n\n$/,
+      );
+    });
+  }
 });

@@ -5,6 +5,7 @@
  */
 import type { ApiObject } from '../../registry/object-store.js';
 import type { Cause } from '../cause.js';
+import { validateHorizontalPodAutoscaler } from './horizontal-pod-autoscaler.js';
 import { validatePersistentVolumeClaim } from './persistent-volume-claim.js';
 import { validatePod } from './pod.js';
 import { validatePodDisruptionBudget } from './pod-disruption-budget.js';
@@ -22,6 +23,7 @@ const VALIDATORS: ReadonlyMap<string, KindValidator> = new Map<string, KindValid
   ['apps/ReplicaSet', validateReplicaSet],
   ['apps/DaemonSet', validateDaemonSet],
   ['apps/StatefulSet', validateStatefulSet],
+  ['autoscaling/HorizontalPodAutoscaler', validateHorizontalPodAutoscaler],
   ['policy/PodDisruptionBudget', validatePodDisruptionBudget],
   ['rbac.authorization.k8s.io/Role', validateRole],
   ['rbac.authorization.k8s.io/ClusterRole', validateClusterRole],

@@ -7,12 +7,10 @@
 import { isObject } from '../../json.js';
 import { invalid, notSupported, required, type Cause } from '../cause.js';
 import { isDNS1123Subdomain } from '../names.js';
-import { validateLabelSelector } from '../values.js';
+import { quantitySign, validateLabelSelector } from '../values.js';
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const VOLUME_MODES = ['Block', 'Filesystem'];
-/** A resource.Quantity as kube parses it: a signed decimal, then a suffix (binary, decimal or an exponent). */
-const QUANTITY = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 
 export function validatePersistentVolumeClaim(claim: Record<string, any>): Cause[] {
   const spec: Record<string, any> = isObject(claim.spec) ? claim.spec : {};
@@ -45,6 +43,5 @@ export function validatePersistentVolumeClaim(claim: Record<string, any>): Cause
 
 /** Whether a quantity is above zero; one kube could not parse is its decoder's business (400), not this. */
 function isPositiveQuantity(quantity: string): boolean {
-  const match = QUANTITY.exec(quantity);
-  return match === null || Number(match[1]) > 0;
+  return (quantitySign(quantity) ?? 1) > 0;
 }
