@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the tests and benchmarks run besides Node and npm's packages. Each one named (all without
-# arguments: etcd haproxy promtool python3-kubernetes libjemalloc2) is checked; a missing one is
+# arguments: etcd haproxy promtool python3-kubernetes libjemalloc2 curl) is checked; a missing one is
 # installed from Debian when this runs as root, or else one line on stderr says what is missing and
 # how to get it, and the script exits 1. Used by scripts/test.sh and `npm run bench`.
 set -euo pipefail
@@ -41,12 +41,14 @@ check() {
       [ -r /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 ] || [ -r /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 ] ||
         install libjemalloc2 libjemalloc2
       ;;
+    # test/devcluster/kubectl-part2-e2e.test.ts: curl through kubectl port-forward, as a user tries it.
+    curl) command -v curl >/dev/null 2>&1 || install curl curl ;;
     *)
-      echo "prerequisites.sh: unknown prerequisite $1 (known: etcd haproxy promtool python3-kubernetes libjemalloc2)" >&2
+      echo "prerequisites.sh: unknown prerequisite $1 (known: etcd haproxy promtool python3-kubernetes libjemalloc2 curl)" >&2
       exit 2
       ;;
   esac
 }
 
-if [ $# -eq 0 ]; then set -- etcd haproxy promtool python3-kubernetes libjemalloc2; fi
+if [ $# -eq 0 ]; then set -- etcd haproxy promtool python3-kubernetes libjemalloc2 curl; fi
 for prerequisite in "$@"; do check "$prerequisite"; done

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { createConnection } from 'node:net';
+import { promisify } from 'node:util';
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadCertificateAuthority, parseKubeconfig, renderKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
@@ -8,6 +10,8 @@ import { freePort } from '../support/free-port.js';
 import { keepAliveRequests } from '../support/keep-alive-http.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
+
+const run = promisify(execFile);
 
 describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and impersonation, exec, logs, port-forward', function () {
   let cluster: DevCluster;
@@ -267,6 +271,20 @@ describe('devcluster part 2 with the real kubectl: protobuf generators, RBAC and
       expect(missing.body).to.include('<title>404 Not Found</title>');
       // The pods proxy reaches the same server.
       expect(await admin.ok(['get', '--raw', '/api/v1/namespaces/web/pods/web:80/proxy/'])).to.equal(page.body);
+      // And curl, as a user tries it: two pages on one connection (the second made no new connection).
+      const url = `http://127.0.0.1:${webPort}/`;
+      const curl = await run('curl', [
+        '-sS',
+        '-w',
+        '%{http_code} %{num_connects}\\n',
+        '-o',
+        '/dev/null',
+        url,
+        '-o',
+        '/dev/null',
+        url,
+      ]);
+      expect(curl.stdout).to.equal('200 1\n200 0\n');
 
       const [echo] = await keepAliveRequests(apiPort, [{ method: 'PUT', path: '/orders?id=7', body: 'tea' }]);
       const proxied = await admin.ok(
