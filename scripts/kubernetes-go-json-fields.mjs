@@ -15,18 +15,13 @@
  * fields with the value Go prints for them when zero (`zero`), and the fields that hold structs to
  * look into (`of`, with `map` for a map of them).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import process from 'node:process';
+import { checkoutsFromArgs, readKubernetesPackages } from './kubernetes-go-types.mjs';
 
-const [release, apiDir, apimachineryDir, apiextensionsDir] = process.argv.slice(2);
-if (!release || !apiDir || !apimachineryDir || !apiextensionsDir) {
-  process.stderr.write('usage: kubernetes-go-json-fields.mjs RELEASE API_DIR APIMACHINERY_DIR APIEXTENSIONS_DIR\n');
-  process.exit(2);
-}
+/** @typedef {import('./kubernetes-go-types.mjs').GoPackage} Package */
+/** @typedef {import('./kubernetes-go-types.mjs').GoField} GoField */
 
-/** A served API version: v1, v2 (kube-apiserver 1.32 serves no beta API by default). */
-const GA_VERSION = /^v\d+$/;
+const checkouts = checkoutsFromArgs('kubernetes-go-json-fields.mjs');
 
 /**
  * Types that write their own JSON, by package-qualified name, and what each prints when zero.
@@ -54,118 +49,7 @@ const GO_SCALARS = new Map([
   ),
 ]);
 
-/**
- * @typedef {{ name: string | undefined, type: string, omitempty: boolean, embedded: boolean, skip: boolean }} GoField
- * @typedef {{ kind: 'struct', fields: GoField[] } | { kind: 'alias', type: string }} GoType
- * @typedef {{ id: string, group: string | undefined, version: string, types: Map<string, GoType>, imports: Map<string, Map<string, string>>, fileOf: Map<string, string>, custom: Set<string>, kinds: string[] }} Package
- */
-
-/** Package ids by Go import path; the packages' own dirs are read below. */
-const PACKAGE_IDS = new Map([
-  ['k8s.io/apimachinery/pkg/apis/meta/v1', 'meta/v1'],
-  ['k8s.io/apimachinery/pkg/runtime', 'runtime'],
-  ['k8s.io/apimachinery/pkg/util/intstr', 'intstr'],
-  ['k8s.io/apimachinery/pkg/api/resource', 'resource'],
-  ['k8s.io/apimachinery/pkg/types', 'types'],
-  ['k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1', 'apiextensions/v1'],
-]);
-
-/** @param {string} dir @param {string} id @param {boolean} registered */
-function readPackage(dir, id, registered) {
-  const names = readdirSync(dir).filter(
-    (name) => name.endsWith('.go') && !name.endsWith('_test.go') && !name.startsWith('zz_generated'),
-  );
-  /** @type {Package} */
-  const pkg = {
-    id,
-    group: undefined,
-    version: path.basename(dir),
-    types: new Map(),
-    imports: new Map(),
-    fileOf: new Map(),
-    custom: new Set(),
-    kinds: [],
-  };
-  for (const name of names) {
-    const text = readFileSync(path.join(dir, name), 'utf8');
-    pkg.imports.set(name, importsOf(text));
-    for (const m of text.matchAll(/^func \(\w+ \*?(\w+)\) MarshalJSON\(\)/gm)) pkg.custom.add(m[1]);
-    for (const [typeName, type] of typesOf(text)) {
-      pkg.types.set(typeName, type);
-      pkg.fileOf.set(typeName, name);
-    }
-  }
-  if (registered) {
-    const register = readFileSync(path.join(dir, 'register.go'), 'utf8');
-    pkg.group = /const GroupName = "([^"]*)"/.exec(register)?.[1];
-    const body = /func addKnownTypes\([^)]*\) error \{([\s\S]*?)\n\}/.exec(register)?.[1] ?? '';
-    pkg.kinds = [...body.matchAll(/&(\w+)\{\}/g)].map((m) => m[1]).filter((kind) => !kind.endsWith('List'));
-  }
-  return pkg;
-}
-
-/** A file's imports: local name → package id (only the Kubernetes packages read here count). */
-function importsOf(text) {
-  /** @type {Map<string, string>} */
-  const imports = new Map();
-  const block = /^import \(([\s\S]*?)\n\)/m.exec(text)?.[1] ?? /^import (.*)$/m.exec(text)?.[1] ?? '';
-  for (const m of block.matchAll(/(?:^|\n)\s*(\w+)?\s*"([^"]+)"/g)) {
-    const importPath = m[2];
-    const id = PACKAGE_IDS.get(importPath) ?? /^k8s\.io\/api\/(\w+\/v\w+)$/.exec(importPath)?.[1];
-    if (id) imports.set(m[1] ?? importPath.split('/').pop(), id);
-  }
-  return imports;
-}
-
-/** @param {string} text @returns {[string, GoType][]} */
-function typesOf(text) {
-  /** @type {[string, GoType][]} */
-  const types = [];
-  for (const m of text.matchAll(/^type (\w+) (struct ?\{(?:\}|([\s\S]*?)\n\})|[^\n]+)/gm)) {
-    if (!m[2].startsWith('struct')) {
-      types.push([m[1], { kind: 'alias', type: m[2].replace(/\s*\/\/.*$/, '').trim() }]);
-      continue;
-    }
-    /** @type {GoField[]} */
-    const fields = [];
-    for (const line of (m[3] ?? '').split('\n')) {
-      const field = /^\t(?:(\w+) +)?([\w.*[\]]+) *(?:`([^`]*)`)?\s*(?:\/\/.*)?$/.exec(line);
-      if (!field || line.trim().startsWith('//')) continue;
-      const tags = Object.fromEntries([...(field[3] ?? '').matchAll(/(\w+):"([^"]*)"/g)].map((t) => [t[1], t[2]]));
-      const [jsonName, ...options] = (tags.json ?? '').split(',');
-      const embedded = field[1] === undefined;
-      fields.push({
-        name: jsonName || (embedded ? undefined : field[1]),
-        type: field[2],
-        omitempty: options.includes('omitempty'),
-        embedded: embedded && !jsonName,
-        skip: jsonName === '-' || (field[1] !== undefined && /^[a-z]/.test(field[1])),
-      });
-    }
-    types.push([m[1], { kind: 'struct', fields }]);
-  }
-  return types;
-}
-
-const api = readdirSync(apiDir, { withFileTypes: true })
-  .filter((group) => group.isDirectory() && !group.name.startsWith('.'))
-  .flatMap((group) =>
-    readdirSync(path.join(apiDir, group.name))
-      .filter(
-        (version) => GA_VERSION.test(version) && existsSync(path.join(apiDir, group.name, version, 'register.go')),
-      )
-      .map((version) => readPackage(path.join(apiDir, group.name, version), `${group.name}/${version}`, true)),
-  );
-/** @type {Package[]} */
-const packages = [
-  readPackage(path.join(apimachineryDir, 'pkg/apis/meta/v1'), 'meta/v1', false),
-  readPackage(path.join(apimachineryDir, 'pkg/runtime'), 'runtime', false),
-  readPackage(path.join(apimachineryDir, 'pkg/util/intstr'), 'intstr', false),
-  readPackage(path.join(apimachineryDir, 'pkg/api/resource'), 'resource', false),
-  readPackage(path.join(apimachineryDir, 'pkg/types'), 'types', false),
-  ...api,
-  readPackage(path.join(apiextensionsDir, 'pkg/apis/apiextensions/v1'), 'apiextensions/v1', true),
-];
+const packages = readKubernetesPackages(checkouts);
 const byId = new Map(packages.map((pkg) => [pkg.id, pkg]));
 
 /**
@@ -206,14 +90,16 @@ function jsonFields(pkg, local) {
   if (!type || type.kind !== 'struct') throw new Error(`${pkg.id}.${local} is no struct`);
   const file = pkg.fileOf.get(local) ?? '';
   return type.fields.flatMap((field) => {
-    if (field.skip) return [];
+    // encoding/json leaves out unexported fields and `json:"-"`, and promotes an embedded struct's
+    // fields unless its tag names it.
+    if (field.json === '-' || (!field.embedded && /^[a-z]/.test(field.goName))) return [];
     const resolved = resolve(field.type, pkg, file);
-    if (field.embedded) {
+    if (field.embedded && !field.json) {
       if (resolved.of?.kind !== 'struct') throw new Error(`${pkg.id}.${local}: embeds ${field.type}`);
       const [id, embeddedLocal] = splitName(resolved.of.name);
       return jsonFields(/** @type {Package} */ (byId.get(id)), embeddedLocal);
     }
-    return [{ name: /** @type {string} */ (field.name), field, type: resolved }];
+    return [{ name: field.json || field.goName, field, type: resolved }];
   });
 }
 
@@ -266,4 +152,6 @@ while (pending.length) {
 }
 
 const sorted = (record) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
-process.stdout.write(`${JSON.stringify({ release, kinds: sorted(kinds), types: sorted(types) }, null, 1)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ release: checkouts.release, kinds: sorted(kinds), types: sorted(types) }, null, 1)}\n`,
+);

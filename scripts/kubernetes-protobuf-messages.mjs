@@ -2,7 +2,7 @@
 /**
  * Writes the table of Kubernetes' protobuf messages that apiserver/protobuf/schema.ts reads
  * (apiserver/protobuf/kubernetes/messages.json), from checkouts of k8s.io/api, k8s.io/apimachinery
- * and k8s.io/apiextensions-apiserver at one release. scripts/refresh-kubernetes-protobuf.sh runs it.
+ * and k8s.io/apiextensions-apiserver at one release. scripts/refresh-kubernetes-types.sh runs it.
  *
  *   node scripts/kubernetes-protobuf-messages.mjs RELEASE API_DIR APIMACHINERY_DIR APIEXTENSIONS_DIR > messages.json
  *
@@ -19,58 +19,36 @@
  * type has its own MarshalJSON: Time, Quantity, IntOrString…; the decoder converts each by name) and
  * `lists` (a Go slice type such as `ExtraValue []string`, which protobuf wraps as `{items}`).
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { checkoutsFromArgs, readKubernetesPackages } from './kubernetes-go-types.mjs';
 
-const [release, apiDir, apimachineryDir, apiextensionsDir] = process.argv.slice(2);
-if (!release || !apiDir || !apimachineryDir || !apiextensionsDir) {
-  process.stderr.write('usage: kubernetes-protobuf-messages.mjs RELEASE API_DIR APIMACHINERY_DIR APIEXTENSIONS_DIR\n');
-  process.exit(2);
-}
-
-/** A served API version: v1, v2 (kube-apiserver 1.32 serves no beta API by default). */
-const GA_VERSION = /^v\d+$/;
-
+/** @typedef {import('./kubernetes-go-types.mjs').GoPackage} GoPackage */
+/** @typedef {import('./kubernetes-go-types.mjs').GoField} GoField */
 /** @typedef {{ label: 'optional' | 'repeated' | 'map', type: string, keyType?: string, name: string, number: number }} ProtoField */
-/** @typedef {{ goName: string, goType: string, json: string | undefined, omitempty: boolean, inline: boolean }} GoField */
-/** @typedef {{ kind: 'struct', fields: Map<number, GoField> } | { kind: 'slice' } | { kind: 'other' }} GoType */
 /**
- * @typedef {{
- *   dir: string, protoPackage: string, group: string | undefined, version: string,
- *   messages: Map<string, ProtoField[]>, goTypes: Map<string, GoType>, customJson: Set<string>, kinds: string[]
- * }} Package
+ * A package with a generated.proto: its messages, and its structs' fields by protobuf number.
+ * @typedef {GoPackage & { protoPackage: string, messages: Map<string, ProtoField[]>, protoFields: Map<string, Map<number, GoField>> }} Package
  */
 
-/** @param {string} dir @param {boolean} registered whether its kinds are served (register.go) */
-function readPackage(dir, registered) {
-  const proto = readFileSync(path.join(dir, 'generated.proto'), 'utf8');
-  const protoPackage = /^package ([\w.-]+);/m.exec(proto)?.[1];
-  if (!protoPackage) throw new Error(`${dir}/generated.proto names no package`);
-  const goFiles = readdirSync(dir)
-    .filter((name) => name.endsWith('.go') && !name.endsWith('_test.go') && !name.startsWith('zz_generated'))
-    .filter((name) => !['generated.pb.go', 'types_swagger_doc_generated.go'].includes(name))
-    .map((name) => readFileSync(path.join(dir, name), 'utf8'));
-  const register = path.join(dir, 'register.go');
-  const registerText = existsSync(register) ? readFileSync(register, 'utf8') : '';
-  return /** @type {Package} */ ({
-    dir,
-    protoPackage,
-    group: registered ? /const GroupName = "([^"]*)"/.exec(registerText)?.[1] : undefined,
-    version: path.basename(dir),
-    messages: parseProto(proto, protoPackage),
-    goTypes: parseGoTypes(goFiles),
-    customJson: new Set(
-      goFiles.flatMap((text) => [...text.matchAll(/^func \(\w+ \*?(\w+)\) MarshalJSON\(\)/gm)].map((m) => m[1])),
-    ),
-    kinds: registered ? knownTypes(registerText) : [],
-  });
-}
+const checkouts = checkoutsFromArgs('kubernetes-protobuf-messages.mjs');
 
-/** The types register.go's addKnownTypes registers: the package's kinds, less lists (never a request's body). */
-function knownTypes(registerText) {
-  const body = /func addKnownTypes\([^)]*\) error \{([\s\S]*?)\n\}/.exec(registerText)?.[1] ?? '';
-  return [...body.matchAll(/&(\w+)\{\}/g)].map((m) => m[1]).filter((kind) => !kind.endsWith('List'));
+/** @param {GoPackage} goPackage @returns {Package} */
+function withProto(goPackage) {
+  const proto = readFileSync(path.join(goPackage.dir, 'generated.proto'), 'utf8');
+  const protoPackage = /^package ([\w.-]+);/m.exec(proto)?.[1];
+  if (!protoPackage) throw new Error(`${goPackage.dir}/generated.proto names no package`);
+  /** @type {Map<string, Map<number, GoField>>} */
+  const protoFields = new Map();
+  for (const [name, type] of goPackage.types) {
+    if (type.kind !== 'struct') continue;
+    const numbered = type.fields
+      .filter((field) => field.tags.protobuf !== undefined && field.tags.protobuf !== '-')
+      .map((field) => /** @type {[number, GoField]} */ ([Number(field.tags.protobuf.split(',')[1]), field]));
+    protoFields.set(name, new Map(numbered));
+  }
+  return { ...goPackage, protoPackage, messages: parseProto(proto, protoPackage), protoFields };
 }
 
 /**
@@ -124,60 +102,9 @@ function qualify(type, protoPackage) {
   return `${protoPackage}.${type}`;
 }
 
-/**
- * The Go types of a package: structs with the fields that carry a protobuf number, and which
- * types are slices. Go field lines are `Name Type \`tags\`` or, embedded, `Type \`tags\``.
- * @param {string[]} files
- */
-function parseGoTypes(files) {
-  /** @type {Map<string, GoType>} */
-  const types = new Map();
-  for (const text of files) {
-    for (const match of text.matchAll(/^type (\w+) (struct ?\{(?:\}|([\s\S]*?)\n\})|\[\]\S+|\S+)/gm)) {
-      if (!match[2].startsWith('struct')) {
-        types.set(match[1], { kind: match[2].startsWith('[]') ? 'slice' : 'other' });
-        continue;
-      }
-      /** @type {Map<number, GoField>} */
-      const fields = new Map();
-      for (const line of (match[3] ?? '').split('\n')) {
-        const field = /^\t(?:(\w+) +)?([\w.*[\]]+) +`([^`]*)`/.exec(line);
-        if (!field) continue;
-        const tags = Object.fromEntries([...field[3].matchAll(/(\w+):"([^"]*)"/g)].map((m) => [m[1], m[2]]));
-        if (tags.protobuf === undefined || tags.protobuf === '-') continue;
-        const number = Number(tags.protobuf.split(',')[1]);
-        const [jsonName, ...options] = (tags.json ?? '').split(',');
-        const goType = field[2];
-        fields.set(number, {
-          goName: field[1] ?? goType.replace(/^\*?(\w+\.)?/, ''),
-          goType,
-          json: tags.json === undefined ? undefined : jsonName,
-          omitempty: options.includes('omitempty'),
-          inline: options.includes('inline'),
-        });
-      }
-      types.set(match[1], { kind: 'struct', fields });
-    }
-  }
-  return types;
-}
-
-const api = readdirSync(apiDir, { withFileTypes: true })
-  .filter((group) => group.isDirectory() && !group.name.startsWith('.'))
-  .flatMap((group) =>
-    readdirSync(path.join(apiDir, group.name))
-      .filter(
-        (version) => GA_VERSION.test(version) && existsSync(path.join(apiDir, group.name, version, 'generated.proto')),
-      )
-      .map((version) => readPackage(path.join(apiDir, group.name, version), true)),
-  );
-const packages = [
-  ...['pkg/apis/meta/v1', 'pkg/runtime', 'pkg/util/intstr', 'pkg/api/resource'].map((dir) =>
-    readPackage(path.join(apimachineryDir, dir), false),
-  ),
-  ...api,
-  readPackage(path.join(apiextensionsDir, 'pkg/apis/apiextensions/v1'), true),
-];
+const packages = readKubernetesPackages(checkouts)
+  .filter((pkg) => existsSync(path.join(pkg.dir, 'generated.proto')))
+  .map(withProto);
 
 /** @type {Map<string, { pkg: Package, fields: ProtoField[] }>} */
 const allMessages = new Map();
@@ -212,24 +139,25 @@ const lists = [];
 for (const name of [...reachable].sort()) {
   const { pkg, fields } = /** @type {{ pkg: Package, fields: ProtoField[] }} */ (allMessages.get(name));
   const goName = name.slice(pkg.protoPackage.length + 1);
-  const goType = pkg.goTypes.get(goName);
+  const goType = pkg.types.get(goName);
+  const slice = goType?.kind === 'named' && goType.type.startsWith('[]');
   /** @type {Record<string, Record<string, unknown>>} */
   const spec = {};
-  if (pkg.customJson.has(goName) || goType?.kind === 'slice') {
+  if (pkg.custom.has(goName) || slice) {
     // The decoder gives these their JSON form from the protobuf fields, named as protobuf names them.
-    (goType?.kind === 'slice' ? lists : custom).push(name);
+    (slice ? lists : custom).push(name);
     for (const field of fields) spec[field.number] = fieldSpec(field, field.name, {});
   } else {
-    if (goType?.kind !== 'struct') throw new Error(`${name}: no Go struct ${goName} in ${pkg.dir}`);
+    const goFields = pkg.protoFields.get(goName);
+    if (!goFields) throw new Error(`${name}: no Go struct ${goName} in ${pkg.dir}`);
     for (const field of fields) {
-      const go = goType.fields.get(field.number);
+      const go = goFields.get(field.number);
       if (!go) throw new Error(`${name}.${field.name} (${field.number}): no Go field carries that number`);
       if (go.json === '-') continue;
-      const pointer = go.goType.startsWith('*');
       spec[field.number] = fieldSpec(field, go.inline ? field.name : go.json || go.goName, {
         ...(go.inline ? { inline: true } : {}),
         // Go's JSON keeps a pointer that is set, and any field without omitempty, when it is zero.
-        ...(!go.inline && (pointer || !go.omitempty) ? { emitZero: true } : {}),
+        ...(!go.inline && (go.pointer || !go.omitempty) ? { emitZero: true } : {}),
       });
     }
   }
@@ -252,7 +180,7 @@ const lines = Object.entries(messages).map(([name, spec]) => `    ${JSON.stringi
 process.stdout.write(
   [
     '{',
-    `  "release": ${JSON.stringify(release)},`,
+    `  "release": ${JSON.stringify(checkouts.release)},`,
     `  "kinds": ${JSON.stringify(kinds, null, 4).replace(/\n}$/, '\n  }')},`,
     `  "custom": ${JSON.stringify(custom.sort())},`,
     `  "lists": ${JSON.stringify(lists.sort())},`,

@@ -5,7 +5,7 @@
  * created Deployment has `status: {}` and its template `metadata: {creationTimestamp: null}`, a
  * ClusterRole without rules `rules: null`, a DaemonSet `status.numberReady: 0`; a ConfigMap, whose
  * type has no such field, has none. Which fields those are, and what Go prints for each, comes from
- * Kubernetes' Go types (kubernetes/fields.json, written by scripts/refresh-kubernetes-go-json.sh
+ * Kubernetes' Go types (kubernetes/fields.json, written by scripts/refresh-kubernetes-types.sh
  * from k8s.io/api 1.32).
  */
 import { readFileSync } from 'node:fs';

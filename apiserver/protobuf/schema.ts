@@ -1,6 +1,6 @@
 /**
  * The protobuf messages of Kubernetes that Paddock reads: the one place their field numbers come
- * from. They are generated (scripts/refresh-kubernetes-protobuf.sh) from the published
+ * from. They are generated (scripts/refresh-kubernetes-types.sh) from the published
  * generated.proto files of k8s.io/api, k8s.io/apimachinery and k8s.io/apiextensions-apiserver and
  * the Go structs those were generated from, at one release (`kubernetes/messages.json`, Apache-2.0):
  * every message reachable from a kind of a served API version, its fields by number, each named by
