@@ -8,7 +8,7 @@ import {
 } from '../apiserver/discovery/aggregated.js';
 import { apiGroupList } from '../apiserver/discovery/legacy.js';
 import { sendJson, sendStatus } from '../apiserver/handlers/http-io.js';
-import { statusOf } from '../apiserver/status.js';
+import { pathNotFound } from '../apiserver/status.js';
 import { openapiV3Index } from '../apiserver/openapi/v3.js';
 import type { ClusterMember } from '../clusters/cluster-roster.js';
 import { ADMIN_GROUPS } from '../translate/context.js';
@@ -64,8 +64,7 @@ export class AdminDiscovery {
     const contentType = form === 'legacy' ? 'application/json' : ACCEPT_OF[form];
     const headers = { 'Content-Type': contentType, Vary: 'Accept' };
     if (!root) {
-      if (theirs === GONE)
-        return sendStatus(req, res, statusOf(404, 'NotFound', 'the server could not find the requested resource'));
+      if (theirs === GONE) return sendStatus(req, res, pathNotFound());
       if (theirs === undefined) return sendStatus(req, res, defaultClusterUnavailable(cluster?.name));
       return sendJson(req, res, 200, theirs, headers);
     }

@@ -408,6 +408,25 @@ function kindsFor(t: Pick<Tenant, 'other' | 'token' | 'nsPool' | 'names'>): Kind
       namespaced: false,
       body: (_name, v) => ({ value: 1000 + v, description: `priority of ${t.token}` }),
     },
+    {
+      // Its target is a name in its own namespace the tenant never makes, so the HPA controller
+      // scales nothing the model tracks; one name looks like the other tenant's (a masked look-alike).
+      key: 'horizontalpodautoscalers',
+      group: 'autoscaling',
+      version: 'v2',
+      resource: 'horizontalpodautoscalers',
+      kind: 'HorizontalPodAutoscaler',
+      namespaced: true,
+      body: (_name, v) => ({
+        spec: {
+          scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: [`${t.other}-x`, 'absent'][v % 2] },
+          minReplicas: 1,
+          maxReplicas: 2 + (v % 3),
+        },
+      }),
+      patch: (v) => ({ spec: { maxReplicas: 5 + (v % 3) } }),
+      ops: (v) => [{ op: 'replace', path: '/spec/maxReplicas', value: 8 + (v % 3) }],
+    },
     gadget('tools.example.com', 'gadgets'),
     gadget(`${t.other}-tools.example.com`, 'lookalike-gadgets'),
   ];
@@ -474,7 +493,7 @@ type Op =
   | { t: 'discovery'; d: number }
   | { t: 'error'; e: number; k: number; v: number };
 
-const KIND_COUNT = 13;
+const KIND_COUNT = 14;
 const DISCOVERY_COUNT = 16;
 const ERROR_COUNT = 11;
 /** Paths only the admin reaches: a tenant gets 403 and none of what they hold. */
