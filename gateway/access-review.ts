@@ -18,7 +18,7 @@ import {
   TranslationError,
   type TenantContext,
 } from '../translate/context.js';
-import { SERVICE_ACCOUNT_USER } from '../translate/kinds/identity-names.js';
+import { groupName, SERVICE_ACCOUNT_USER, userName } from '../translate/kinds/identity-names.js';
 import type { TenantUser } from './tenant-authorizer.js';
 import type { UpstreamConnection } from './upstream-connection.js';
 
@@ -58,6 +58,10 @@ export async function answerAccessReview(
     const groups = Array.isArray(review.spec.groups)
       ? review.spec.groups.filter((group: unknown): group is string => typeof group === 'string')
       : [];
+    // The names a binding may hold, and no others: the cluster's own identities (system:masters,
+    // which RBAC grants everything) are 403 here as in a binding's subjects (docs/isolation.md).
+    for (const group of groups) groupName.up(ctx, group);
+    userName.up(ctx, user);
     // A ServiceAccount's user name is the same in both views; every other user carries the prefix.
     who = {
       tenant: ctx.tenantId,

@@ -197,6 +197,24 @@ describe('adversarial: RBAC objects stay inside the tenant', function () {
     }
   });
 
+  it('a SubjectAccessReview naming the cluster\u2019s own identities is 403, as a binding to them is', async () => {
+    for (const [user, groups, named] of [
+      ['carol', ['system:masters'], 'the group "system:masters"'],
+      ['system:kube-scheduler', [], 'the user "system:kube-scheduler"'],
+    ] as const) {
+      const result = await alice.run(
+        ['create', '-o', 'json', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          spec: { user, groups, resourceAttributes: { namespace: 'default', resource: 'secrets', verb: 'list' } },
+        }),
+      );
+      expect(result.code, result.stdout).to.equal(1);
+      expect(result.stderr).to.contain(`${named} is one of the cluster's own identities, which tenants cannot name`);
+    }
+  });
+
   it('resourceNames of cluster-scoped objects are prefixed: naming another tenant\u2019s namespace grants nothing on it', async () => {
     await alice.ok([
       'create',
