@@ -2,20 +2,26 @@
  * Runs every test file under dist/test with mocha and ends with the one line CI reads:
  * `N passed, N failed`. Exits non-zero when anything failed or no test ran.
  *
+ * Files run in parallel, each in a process of its own (PADDOCK_TEST_JOBS at a time, 3 by default:
+ * most of a test's time is spent waiting on the servers it started, so 2 cores keep 3 files busy).
+ * A file's output is printed whole when the file ends, so files do not interleave.
+ *
  * A run that did not run everything must not read as a success:
  * - a `.only` anywhere fails the run before any test runs (mocha's forbidOnly): `0 passed, 1 failed`;
  * - a pending test (an `it` without a body, `.skip`, `this.skip()`) is listed on a line of its own
  *   before the summary and counted in "failed" there, so the exit is non-zero;
  * - a failing `before`/`after` hook is a failure (mocha reports hooks through its 'fail' event);
- * - a test file that cannot be loaded fails the run as `.only` does.
+ * - a test file that cannot be loaded fails the run as `.only` does;
+ * - a file whose process ends without a report (a crash, a kill) is a failure.
  *
  * PADDOCK_TEST_ROOT (a directory) replaces dist/test as the place test files are looked for: the
  * runner's own test (test/runner/run.test.ts) points it at a directory of fixture files.
  */
-import Mocha from 'mocha';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runFilesInParallel } from './runner/file-pool.js';
+import { loadFailure, runMocha, type Outcome } from './runner/mocha-run.js';
 
 const root = process.env.PADDOCK_TEST_ROOT
   ? path.resolve(process.env.PADDOCK_TEST_ROOT)
@@ -38,8 +44,12 @@ function testFiles(dir: string): string[] {
  * a client library's reconnect timer left behind (etcd3 retries a watch for up to 30 s) must not
  * hold CI past the summary.
  */
-function finish(passed: number, failed: number, pending: string[]): void {
+function finish({ passed, failed, pending }: Outcome, failedFiles: string[] = []): void {
   let text = '\n';
+  if (failedFiles.length > 0) {
+    text += `failures in ${failedFiles.length} file(s) (their output above):\n`;
+    for (const file of failedFiles) text += `  ${path.relative(process.cwd(), file)}\n`;
+  }
   if (pending.length > 0) {
     text += `${pending.length} pending (counted as failed below: a test that did not run is not a pass)\n`;
     for (const title of pending) text += `  pending: ${title}\n`;
@@ -49,30 +59,30 @@ function finish(passed: number, failed: number, pending: string[]): void {
   process.stdout.write(text, () => process.exit(failures > 0 || passed === 0 ? 1 : 0));
 }
 
-const mocha = new Mocha({ timeout: 60_000, reporter: 'spec', forbidOnly: true, ...(grep ? { grep } : {}) });
-for (const file of testFiles(root)) if (!filter || file.includes(filter)) mocha.addFile(file);
-
-let loading: string | undefined;
-mocha.suite.on('pre-require', (_context: unknown, file: string) => (loading = file));
-const loadFailure = await mocha.loadFilesAsync().then(
-  () => undefined,
-  (err: unknown) => {
-    const where = loading ? path.relative(process.cwd(), loading) : 'a test file';
-    return (err as { code?: unknown }).code === 'ERR_MOCHA_FORBIDDEN_EXCLUSIVITY'
-      ? `${where}: \`.only\` is forbidden: it runs part of the suite and reports that part as all of it. Remove it.`
-      : `${where} could not be loaded:\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
-  },
-);
-
-if (loadFailure !== undefined) {
-  process.stderr.write(`\n${loadFailure}\n`);
-  finish(0, 1, []);
+const files = testFiles(root).filter((file) => !filter || file.includes(filter));
+if (files.length <= 1) {
+  finish(await runMocha(files, grep));
 } else {
-  let passed = 0;
-  let failed = 0;
-  const pending: string[] = [];
-  const runner = mocha.run(() => finish(passed, failed, pending));
-  runner.on('pass', () => passed++);
-  runner.on('fail', () => failed++);
-  runner.on('pending', (test) => pending.push(test.fullTitle()));
+  await runAll(files);
+}
+
+/** Checks that every file loads and none holds a `.only`, then runs them side by side. */
+async function runAll(files: string[]): Promise<void> {
+  const refused = await loadFailure(files);
+  if (refused !== undefined) {
+    process.stderr.write(`\n${refused}\n`);
+    return finish({ passed: 0, failed: 1, pending: [] });
+  }
+  const jobs = Number(process.env.PADDOCK_TEST_JOBS ?? 3);
+  const results = await runFilesInParallel(files, { jobs, grep, execArgv: process.execArgv });
+  const total: Outcome = { passed: 0, failed: 0, pending: [] };
+  for (const { outcome } of results) {
+    total.passed += outcome.passed;
+    total.failed += outcome.failed;
+    total.pending.push(...outcome.pending);
+  }
+  finish(
+    total,
+    results.filter((r) => r.outcome.failed > 0).map((r) => r.file),
+  );
 }

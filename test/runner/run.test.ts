@@ -67,6 +67,14 @@ const CASES: Record<string, Record<string, string>> = {
         it('fails', () => { assert.equal(1, 2); });
       });`,
   },
+  'process-exits': {
+    'a.test.js': `describe('fine', () => { it('passes', () => {}); });`,
+    'b.test.js': `describe('exits', () => { it('ends its process mid-run', () => { process.exit(3); }); });`,
+  },
+  'pending-across-files': {
+    'a.test.js': `describe('first', () => { it('passes', () => {}); it.skip('is skipped', () => {}); });`,
+    'b.test.js': `describe('second', () => { it('passes', () => {}); it('has no body'); });`,
+  },
   'no-tests': {
     'a.test.js': `describe('empty', () => {});`,
   },
@@ -192,6 +200,25 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
       expect(r.last, shown(r)).to.equal('0 passed, 0 failed');
       expect(r.code, shown(r)).to.equal(1);
     }
+  });
+
+  it('files run in processes of their own: one that exits mid-run is a failure, the others still count', async () => {
+    const r = await run('process-exits');
+    expect(r.last, shown(r)).to.equal('1 passed, 1 failed');
+    expect(r.stderr, shown(r)).to.contain('b.test.js: the test process ended without a report (exit 3');
+    expect(r.stdout, shown(r)).to.match(/failures in 1 file\(s\)[^\n]*\n {2}\S*b\.test\.js\n/);
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('pending tests of every file are gathered into the one summary', async () => {
+    const r = await run('pending-across-files');
+    expect(r.stdout, shown(r)).to.contain(
+      '\n2 pending (counted as failed below: a test that did not run is not a pass)\n' +
+        '  pending: first is skipped\n' +
+        '  pending: second has no body\n' +
+        '2 passed, 2 failed\n',
+    );
+    expect(r.code, shown(r)).to.equal(1);
   });
 
   it('a test file that cannot be loaded fails the run, and names the file', async () => {
