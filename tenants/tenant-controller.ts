@@ -358,10 +358,10 @@ export class TenantController {
    */
   private async finalize(tenant: ApiObject, revision: number): Promise<boolean> {
     if (!tenant.metadata.finalizers?.includes(TENANT_FINALIZER)) return false;
-    const waiting = await Promise.all(
+    const purges = await Promise.all(
       spaceClustersOf(tenant).map((name) => this.purgeSpace(name, tenant.metadata.name)),
     );
-    const pending = waiting.filter((why): why is { cluster: string; why: string } => why !== null);
+    const pending = purges.filter((why): why is { cluster: string; why: string } => why !== null);
     const again = await this.writeStatus(
       tenant,
       revision,
