@@ -25,6 +25,7 @@ import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import { placeTenant } from '../tenants/placement.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { ensureTenantSpace, removeTenantSpaces, tenantSpaceObjects } from '../tenants/upstream-space.js';
+import { forgetSpaceCluster, recordSpaceCluster } from '../tenants/tenant-space-clusters.js';
 import type { Clock } from './clock.js';
 import type { Logger } from '../log/log.js';
 import { tenantPrefix } from '../translate/context.js';
@@ -86,6 +87,8 @@ export class TenantFailover {
     const avoid = new Set(tasked);
     const target = placeTenant(this.options.clusters(), tenant.spec, this.options.load(), avoid);
     if (!target) throw new Error(`no Ready cluster the tenant tolerates and its affinity allows, besides ${from}`);
+    // Recorded first: deleting the tenant purges every cluster recorded (tenants/tenant-space-clusters.ts).
+    await recordSpaceCluster(this.options.tenants, tenantId, target.name);
     await ensureTenantSpace(target.client, tenantId);
     // What making the space just made answers 409 to a replay: not sent (a third of a move's requests).
     const made = tenantSpaceObjects(tenantId);
@@ -153,12 +156,13 @@ export class TenantFailover {
       const leftovers = cluster ? await removeTenantSpaces(cluster.client, tenants) : new Map<string, string[]>();
       for (const tenantId of tenants) {
         if ((leftovers.get(tenantId) ?? []).length > 0) continue;
-        await this.dropTask(tenantId, from);
+        await this.dropTask(tenantId, from, cluster !== undefined);
       }
     }
   }
 
-  private async dropTask(tenantId: string, from: string): Promise<void> {
+  /** Drops the task of `from`; `purged` (nothing of the tenant is left there) also forgets it as a space cluster. */
+  private async dropTask(tenantId: string, from: string, purged: boolean): Promise<void> {
     let mode: string | undefined;
     await mutate(
       this.options.tenants,
@@ -170,6 +174,7 @@ export class TenantFailover {
         const kept = tasks.filter((task) => task.fromCluster !== from);
         if (kept.length === tasks.length) return false;
         stored.status = { ...stored.status, evictionTasks: kept };
+        if (purged && stored.status.cluster !== from) forgetSpaceCluster(stored, from);
         return true;
       },
       { subresource: 'status' },

@@ -13,6 +13,7 @@ import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './te
 import { TENANTS_PREFIX } from './tenant-roster.js';
 import type { UpstreamCluster } from './upstream-clusters.js';
 import { TenantSpaceInformers } from './tenant-space-informers.js';
+import { spaceClustersOf, withSpaceCluster } from './tenant-space-clusters.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace, tenantAdminUser } from './upstream-space.js';
 import { detach } from '../apiserver/process-faults.js';
 import { errorMessage, logger } from '../log/log.js';
@@ -49,12 +50,14 @@ const log = logger('tenant controller');
 /**
  * The tenant lifecycle, run by exactly one gateway replica (store election; the next leader
  * resumes whatever the last one left unfinished, since every step is idempotent):
- * - a new tenant is placed on a cluster, gets its namespaces and RBAC there, a certificate
- *   (serial recorded in status) and a kubeconfig (annotation), and turns Active;
+ * - a new tenant is placed on a cluster (recorded in `status.spaceClusters` first), gets its
+ *   namespaces and RBAC there, a certificate (serial recorded in status) and a kubeconfig
+ *   (annotation), and turns Active;
  * - a rotation request (annotation) issues a new certificate and drops the old serials;
  * - a deleted tenant is Terminating at once (so its certificates stop working), its objects
- *   are removed from its cluster, progress is reported in a condition, and when nothing is
- *   left the finalizer goes and so does the Tenant.
+ *   are removed from every cluster it holds or held part of its space on (a cluster that is
+ *   down is waited for), progress is reported in a condition, and when nothing is left anywhere
+ *   the finalizer goes and so does the Tenant.
  */
 export class TenantController {
   private stopped = false;
@@ -266,8 +269,8 @@ export class TenantController {
       if (err instanceof ApiError && err.code === 404) return false;
       throw err;
     }
-    const tenant = stored.object;
-    if (tenant.metadata.deletionTimestamp) return this.finalize(tenant, stored.revision);
+    let { object: tenant, revision } = stored;
+    if (tenant.metadata.deletionTimestamp) return this.finalize(tenant, revision);
 
     const status = { ...(tenant.status ?? {}) };
     const annotations = { ...(tenant.metadata.annotations ?? {}) };
@@ -281,7 +284,7 @@ export class TenantController {
     if (!cluster) {
       return this.writeStatus(
         tenant,
-        stored.revision,
+        revision,
         { ...status, phase: 'Pending' },
         annotations,
         condition(
@@ -291,6 +294,17 @@ export class TenantController {
           "no Ready cluster matches the tenant's clusterAffinity and has only taints its clusterTolerations tolerate",
         ),
       );
+    }
+    const recorded = withSpaceCluster(tenant, cluster.name);
+    if (recorded) {
+      // Recorded before anything is made there, so that a deletion from now on purges it too.
+      status.spaceClusters = recorded;
+      try {
+        ({ object: tenant, revision } = await this.options.tenants.objects.update({ ...tenant, status }, revision));
+      } catch (err) {
+        if (isConflict(err)) return true;
+        throw err;
+      }
     }
     await ensureTenantSpace(cluster.client, name);
     if (needsCertificate) {
@@ -316,7 +330,7 @@ export class TenantController {
     }
     return this.writeStatus(
       tenant,
-      stored.revision,
+      revision,
       { ...status, phase: 'Active', cluster: cluster.name },
       annotations,
       condition('Ready', 'True', 'Active', `the tenant's space is ready on ${cluster.name}`),
@@ -335,25 +349,51 @@ export class TenantController {
     return placeTenant(clusters, tenant.spec, load);
   }
 
-  /** Terminating: remove the tenant's objects upstream; when none are left, let the Tenant go. */
+  /**
+   * Terminating: remove the tenant's objects from every cluster that holds or held part of its
+   * space (`status.spaceClusters`), forgetting each once nothing is left there; a cluster that is
+   * not Ready (or not registered) is waited for, and the Ready condition says which. When none is
+   * left, the finalizer goes and so does the Tenant — not before: the id could be taken again, and
+   * its new owner placed where the old one's objects, grants and ServiceAccounts still are.
+   */
   private async finalize(tenant: ApiObject, revision: number): Promise<boolean> {
     if (!tenant.metadata.finalizers?.includes(TENANT_FINALIZER)) return false;
-    const cluster = this.options.clusters().find((c) => c.name === tenant.status?.cluster);
-    const leftovers = cluster ? await removeTenantSpace(cluster.client, tenant.metadata.name) : [];
-    if (leftovers.length) {
-      const shown = leftovers.slice(0, 5).join(', ') + (leftovers.length > 5 ? ', …' : '');
-      const message = `waiting for ${leftovers.length} object${leftovers.length === 1 ? '' : 's'} to be removed from ${cluster!.name}: ${shown}`;
-      await this.writeStatus(
-        tenant,
-        revision,
-        { ...(tenant.status ?? {}), phase: 'Terminating' },
-        tenant.metadata.annotations ?? {},
-        condition('Ready', 'False', 'Terminating', message),
-      );
-      return true;
-    }
+    const purges = await Promise.all(
+      spaceClustersOf(tenant).map((name) => this.purgeSpace(name, tenant.metadata.name)),
+    );
+    const pending = purges.filter((why): why is { cluster: string; why: string } => why !== null);
+    const again = await this.writeStatus(
+      tenant,
+      revision,
+      { ...(tenant.status ?? {}), phase: 'Terminating', spaceClusters: pending.map((p) => p.cluster) },
+      tenant.metadata.annotations ?? {},
+      pending.length
+        ? condition('Ready', 'False', 'Terminating', `waiting for ${pending.map((p) => p.why).join('; ')}`)
+        : condition('Ready', 'False', 'Terminating', "the tenant's space is removed from every cluster"),
+    );
+    if (again || pending.length) return true;
     await mutate(this.options.tenants, '', tenant.metadata.name, (object) => removeFinalizer(object, TENANT_FINALIZER));
     return false;
+  }
+
+  /** Removes the tenant's space from one cluster; null once nothing is left, else what it waits for. */
+  private async purgeSpace(name: string, tenantId: string): Promise<{ cluster: string; why: string } | null> {
+    const cluster = this.options.clusters().find((c) => c.name === name);
+    const waitFor = (why: string) => ({ cluster: name, why });
+    if (!cluster) return waitFor(`${name} to be registered again, to remove the tenant's objects there`);
+    if (clusterReadyStatus(cluster.cluster) !== 'True')
+      return waitFor(`${name} to be Ready, to remove the tenant's objects there`);
+    let leftovers: string[];
+    try {
+      leftovers = await removeTenantSpace(cluster.client, tenantId);
+    } catch (err) {
+      return waitFor(`${name} to answer, to remove the tenant's objects there: ${errorMessage(err)}`);
+    }
+    if (!leftovers.length) return null;
+    const shown = leftovers.slice(0, 5).join(', ') + (leftovers.length > 5 ? ', …' : '');
+    return waitFor(
+      `${leftovers.length} object${leftovers.length === 1 ? '' : 's'} to be removed from ${name}: ${shown}`,
+    );
   }
 
   /** One write of status and annotations, skipped when nothing changes; a conflict retries later. */
@@ -380,10 +420,14 @@ export class TenantController {
       await this.options.tenants.objects.update(next, revision);
       return false;
     } catch (err) {
-      if ((err instanceof ApiError && err.code === 409) || isStoreError(err, 'Conflict')) return true;
+      if (isConflict(err)) return true;
       throw err;
     }
   }
+}
+
+function isConflict(err: unknown): boolean {
+  return (err instanceof ApiError && err.code === 409) || isStoreError(err, 'Conflict');
 }
 
 function condition(type: string, status: string, reason: string, message: string): Record<string, string> {

@@ -1,9 +1,10 @@
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import type { Strategy } from '../apiserver/registry/strategy.js';
 import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
-import type { Cause } from '../apiserver/validation/cause.js';
+import { forbidden, type Cause } from '../apiserver/validation/cause.js';
 import type { PrinterColumn } from '../apiserver/table/printers/custom-resource.js';
 import { addPrefix, tenantPrefix } from '../translate/context.js';
+import { spaceClustersOf } from './tenant-space-clusters.js';
 
 /**
  * The Tenant kind (`tenant.kubezoo.io/v1alpha1`, cluster-scoped, name = tenant id), as KubeZoo
@@ -11,7 +12,8 @@ import { addPrefix, tenantPrefix } from '../translate/context.js';
  *
  *   spec:   id, clusterAffinity {clusterNames, labelSelector}, clusterTolerations, failover {purgeMode},
  *           limits {qps, burst, maxWatches, maxUpstreamConnections}
- *   status: phase Pending|Active|Terminating, cluster, certificateSerials, evictionTasks, conditions
+ *   status: phase Pending|Active|Terminating, cluster, spaceClusters, certificateSerials, evictionTasks,
+ *           conditions
  */
 export const TENANT_GROUP = 'tenant.kubezoo.io';
 export const TENANT_VERSION = 'v1alpha1';
@@ -261,9 +263,27 @@ export const tenantStrategy: Strategy = {
           ]
         : []),
       ...validateTenant(tenant),
+      ...(previous ? finalizerRemovalCauses(tenant, previous) : []),
     ];
   },
   beginDeletion: (tenant) => {
     tenant.status = { ...(tenant.status ?? {}), phase: 'Terminating' };
   },
 };
+
+/**
+ * The finalizer goes only when the tenant's space is gone from every cluster it was on: taken off
+ * by hand sooner, the Tenant would go and its id could be taken again while the old owner's
+ * objects, grants and ServiceAccount tokens are still there.
+ */
+function finalizerRemovalCauses(tenant: ApiObject, previous: ApiObject): Cause[] {
+  const had = (object: ApiObject) => (object.metadata.finalizers ?? []).includes(TENANT_FINALIZER);
+  const pending = spaceClustersOf(tenant);
+  if (!had(previous) || had(tenant) || !pending.length) return [];
+  return [
+    forbidden(
+      'metadata.finalizers',
+      `${TENANT_FINALIZER} is removed by the tenant controller once the tenant's objects are gone from every cluster it was on; still to be purged: ${pending.join(', ')} (status.spaceClusters)`,
+    ),
+  ];
+}

@@ -190,9 +190,21 @@ export class GenericRegistry {
     if (this.info.namespaced) await this.admitNamespace(meta.namespace, meta.name);
     await this.strategy.admit?.(object);
     if (options.dryRun) return this.present(object);
-    const created = await this.objects.create(object);
+    const created = await this.objects.create(object).catch((err: unknown) => this.beingDeleted(err, meta));
     this.strategy.afterWrite?.(created.object, false);
     return this.present(created.object);
+  }
+
+  /**
+   * kube's Store.Create: a name still held by an object being deleted (finalizers pending) is
+   * AlreadyExists saying so, `object is being deleted: <resource> "<name>" already exists`, so
+   * that the client knows to wait rather than to pick another name.
+   */
+  private async beingDeleted(err: unknown, meta: ApiObject['metadata']): Promise<never> {
+    if (!(err instanceof ApiError && err.status.reason === 'AlreadyExists')) throw err;
+    const held = await this.objects.get(meta.namespace ?? '', meta.name).catch(() => null);
+    if (!held?.object.metadata.deletionTimestamp) throw err;
+    throw new ApiError({ ...err.status, message: `object is being deleted: ${err.status.message}` });
   }
 
   /** PUT of the object, or of the part a subresource owns (`status`, `ephemeralcontainers`). */
