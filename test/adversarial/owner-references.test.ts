@@ -9,17 +9,19 @@
 import { expect } from 'chai';
 import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
+import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
 import type { ApiClient } from '../support/api-client.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import type { Kubectl } from '../support/kubectl.js';
+import { encodeKubernetesProtobuf } from '../support/protobuf-encode.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 
 const A = 'oraaaa';
 const B = 'orbbbb';
 const HOLD = 'example.com/hold';
 
-function answerOf(req: ClientRequest, body?: string): Promise<{ status: number; body: string }> {
+function answerOf(req: ClientRequest, body?: string | Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
@@ -103,6 +105,23 @@ describe('adversarial: owner references stay inside the tenant', function () {
 
     // A's deletion is A's: foreground, it completes.
     await alice.ok(['delete', 'configmap', owner.name, '--cascade=foreground', '--timeout=60s']);
+  });
+
+  it('through the gateway, a protobuf create (as client-go sends one) with such a reference is 403 too', async () => {
+    const owner = await victim();
+    const client = RestClient.fromKubeconfig(stage.tenants[1].kubeconfig);
+    try {
+      const req = client.open('POST', '/api/v1/namespaces/default/configmaps', {
+        'content-type': 'application/vnd.kubernetes.protobuf',
+        accept: 'application/json',
+      });
+      const answer = await answerOf(req, encodeKubernetesProtobuf(dependent('hostage-pb', owner)));
+      expect(answer.status, answer.body).to.equal(403);
+      expect(JSON.parse(answer.body).message).to.include('cannot set blockOwnerDeletion');
+    } finally {
+      client.close();
+    }
+    expect((await upstreamConfigMap(`${B}-default`, 'hostage-pb')).status, 'nothing stored upstream').to.equal(404);
   });
 
   it('through the gateway, blocking owner references to the tenant\u2019s own objects still work, and updates keep them', async () => {
