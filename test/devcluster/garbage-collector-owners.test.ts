@@ -195,6 +195,27 @@ describe('devcluster: garbage collector owner identity', function () {
     expect(child.metadata.deletionTimestamp).to.equal(undefined);
   });
 
+  it('a dependent created with an owner that never existed is deleted (kube: TestCreateWithNonExistentOwner)', async () => {
+    const ns = await namespace();
+    await configMap(ns, 'stray', {
+      ownerReferences: [refTo({ metadata: { name: 'nobody', uid: '00000000-0000-4000-8000-000000000000' } })],
+    });
+    await gone('stray', `${configMaps(ns)}/stray`);
+  });
+
+  it('a solid owner does not block a waiting one: the dependent drops the waiting reference and stays (kube: TestSolidOwnerDoesNotBlockWaitingOwner)', async () => {
+    const ns = await namespace();
+    const [solid, waiting] = [await configMap(ns, 'solid'), await configMap(ns, 'waiting')];
+    await configMap(ns, 'child', {
+      ownerReferences: [refTo(solid, { blockOwnerDeletion: true }), refTo(waiting, { blockOwnerDeletion: true })],
+    });
+    await api.request('DELETE', `${configMaps(ns)}/waiting`, { propagationPolicy: 'Foreground' });
+    await gone('the waiting owner', `${configMaps(ns)}/waiting`);
+    const child = (await api.request('GET', `${configMaps(ns)}/child`)).body;
+    expect(child.metadata.deletionTimestamp).to.equal(undefined);
+    expect(child.metadata.ownerReferences.map((ref: any) => ref.uid)).to.deep.equal([solid.metadata.uid]);
+  });
+
   it('a cluster-scoped dependent of a namespaced owner is reported and left alone, as kube cannot resolve it', async () => {
     const ns = await namespace();
     const owner = await configMap(ns, 'owner');
