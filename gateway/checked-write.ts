@@ -16,6 +16,9 @@
  *   normalized dry-run result is written with a PUT carrying the same resourceVersion; anything
  *   else is 403 naming the fields.
  *
+ * Both also check the object's new blocking owner references (owner-lookup.ts): a reference with
+ * `blockOwnerDeletion` to no object of the tenant's is 403.
+ *
  * Why the patch itself with a precondition, and not the dry-run result as a PUT: the patch keeps
  * its own semantics upstream — an apply stays an apply (its field ownership, its manager), a
  * patch's managedFields entry stays the client's — while the precondition pins the base it is
@@ -29,6 +32,7 @@ import { protobufBodyShadow } from '../translate/protobuf-body.js';
 import type { TranslatedRequest } from '../translate/request.js';
 import { checkStored, normalizedStored, patchNeedsDryRun, type StoredType } from '../translate/stored-object.js';
 import { writeBodyType } from '../translate/write-body.js';
+import type { OwnerCheck } from './owner-lookup.js';
 import type { UpstreamResponse } from './upstream-connection.js';
 
 /** Sends one request upstream as the tenant, with the request's headers (and another content type where given). */
@@ -57,7 +61,11 @@ export interface WriteRequest {
 const ATTEMPTS = 4;
 const APPLY = 'application/apply-patch+yaml';
 
-export async function checkedWrite(request: WriteRequest, send: Send): Promise<UpstreamResponse> {
+export async function checkedWrite(
+  request: WriteRequest,
+  send: Send,
+  checkOwners: OwnerCheck,
+): Promise<UpstreamResponse> {
   const { ctx, t, method, query, body } = request;
   const bodyType = writeBodyType(t);
   if (!bodyType) return send(t.info.verb, method, query, body);
@@ -66,11 +74,15 @@ export async function checkedWrite(request: WriteRequest, send: Send): Promise<U
     const object = Buffer.isBuffer(body)
       ? protobufBodyShadow(body, { apiVersion: bodyType.apiVersion, kind: bodyType.kind })
       : request.converted;
-    if (isObject(object)) checkStored(ctx, type, object);
+    if (isObject(object)) {
+      checkStored(ctx, type, object);
+      await checkOwners(object, body);
+    }
     return send(t.info.verb, method, query, body);
   }
-  if (!patchNeedsDryRun(type) && !(typeof body === 'string' && body.includes('ownerReferences')))
-    return send(t.info.verb, method, query, body);
+  // The body went up re-serialized: a patch that changes owner references names them in plain text.
+  const namesOwners = typeof body === 'string' && body.includes('ownerReferences');
+  if (!patchNeedsDryRun(type) && !namesOwners) return send(t.info.verb, method, query, body);
   for (let attempt = 1; ; attempt++) {
     const dryQuery = new URLSearchParams(query);
     dryQuery.set('dryRun', 'All');
@@ -85,6 +97,8 @@ export async function checkedWrite(request: WriteRequest, send: Send): Promise<U
         : undefined;
     const normalized =
       request.contentType === APPLY ? (checkStored(ctx, type, result), undefined) : normalizedStored(ctx, type, result);
+    // A patch that does not name them leaves the stored owner references as they are.
+    if (namesOwners) await checkOwners(normalized ?? result, dryText);
     let written: UpstreamResponse;
     if (normalized) {
       if (!resourceVersion)

@@ -3,6 +3,7 @@ import { objectTextDown } from '../translate/list-text.js';
 import { afterWrite } from './after-write.js';
 import { notFound, parseJson, rawDown, responseDown, warningsDown } from './answer-down.js';
 import { checkedWrite, type WriteRequest } from './checked-write.js';
+import { ownerCheck } from './owner-lookup.js';
 import { sendAsTenant } from './tenant-credentials.js';
 import { pathWithQuery, type TenantRequest } from './tenant-request.js';
 
@@ -14,16 +15,19 @@ import { pathWithQuery, type TenantRequest } from './tenant-request.js';
 export async function forwardRequest(r: TenantRequest, write?: WriteRequest): Promise<void> {
   const { req, res, ctx, t, upstream, metrics } = r;
   const response = write
-    ? await checkedWrite(write, (verb, method, query, sent, contentType) =>
-        sendAsTenant(r, (as) =>
-          r.upstreamRequest(
-            verb,
-            method,
-            pathWithQuery(t.path, query),
-            contentType ? { ...as, 'content-type': contentType } : as,
-            sent,
+    ? await checkedWrite(
+        write,
+        (verb, method, query, sent, contentType) =>
+          sendAsTenant(r, (as) =>
+            r.upstreamRequest(
+              verb,
+              method,
+              pathWithQuery(t.path, query),
+              contentType ? { ...as, 'content-type': contentType } : as,
+              sent,
+            ),
           ),
-        ),
+        ownerCheck(r),
       ).then(async (answer) => ({ ...answer, text: await answer.body.text() }))
     : await sendAsTenant(r, (as) => r.upstreamWhole(t.info.verb, r.method, pathWithQuery(t.path, t.query), as, r.body));
   const { text } = response;

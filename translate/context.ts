@@ -1,5 +1,7 @@
 import { BUILTIN_API_GROUPS } from '../apiserver/resources/builtin-groups.js';
 
+export { groupOfApiVersion } from '../apiserver/api-version.js';
+
 /**
  * What protocol conversion knows about one tenant and the upstream cluster's kinds. Pure data
  * and functions: the gateway builds a TenantContext per request from its discovery cache.
@@ -133,11 +135,6 @@ export function apiVersionDown(ctx: TenantContext, apiVersion: string): string |
   if (slash < 0) return apiVersion;
   const group = groupDown(ctx, apiVersion.slice(0, slash));
   return group === null ? null : `${group}${apiVersion.slice(slash)}`;
-}
-
-export function groupOfApiVersion(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
 /**

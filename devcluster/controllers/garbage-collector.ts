@@ -1,39 +1,72 @@
 import type { ApiServer } from '../../apiserver/api-server.js';
+import { groupOfApiVersion, versionOfApiVersion } from '../../apiserver/api-version.js';
+import { goQuote } from '../../apiserver/go-quote.js';
 import { FINALIZER_FOREGROUND, FINALIZER_ORPHAN } from '../../apiserver/registry/generic-registry.js';
 import type { ApiObject } from '../../apiserver/registry/object-store.js';
+import { ApiError } from '../../apiserver/status.js';
 import type { KeyValue, Store, WatchEvent } from '../../store/index.js';
-import { deleteQuietly, mutate, removeFinalizer } from '../../apiserver/registry/object-mutation.js';
+import { mutate, removeFinalizer } from '../../apiserver/registry/object-mutation.js';
 import { parseRegistryKey } from '../../apiserver/registry/object-store.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 import { logger } from '../../log/log.js';
+import { EventRecorder } from './event-recorder.js';
 
 const log = logger('garbage collector');
 
+interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  blockOwnerDeletion?: boolean;
+}
+
 interface Node {
+  uid: string;
   group: string;
   resource: string;
   namespace: string;
   name: string;
-  owners: string[];
+  owners: OwnerReference[];
   deleting: boolean;
   finalizers: string[];
 }
 
 /**
- * ownerReference garbage collection, as kube-controller-manager's garbage collector: it keeps
- * a graph of every object's owners (by uid) from one watch over all of `/registry/`, and
- * - when an owner is gone (deleted, or already gone when the dependent was written), deletes
- *   dependents that have no other owner left and drops the dangling reference from those that
- *   do (Background);
- * - for an owner deleting with `foregroundDeletion`, deletes its dependents first and then
- *   drops the finalizer so the owner goes last (Foreground);
- * - for an owner deleting with `orphan`, removes the references to it from its dependents and
- *   then drops the finalizer (Orphan).
+ * What an owner reference of a dependent names, as kube's collector finds out (its `isDangling`
+ * and `classifyReferences`): `solid` and `waiting` (its owner deletes its dependents first) when
+ * the object of that kind, name and uid is in the dependent's namespace (or cluster-scoped);
+ * `dangling` when no such object is — another object's uid under the wrong name or namespace
+ * included; `unresolvable` for a kind not served, or a namespaced owner of a cluster-scoped
+ * dependent, which kube leaves alone rather than collects.
+ */
+type Resolution = 'solid' | 'waiting' | 'dangling' | 'unresolvable';
+
+/**
+ * ownerReference garbage collection, as kube-controller-manager's garbage collector: one watch
+ * over all of `/registry/` keeps a graph of every object's owners by uid, and an owner
+ * reference counts only when the object of its kind, name and uid is where the dependent can
+ * have it (its own namespace, or cluster-scoped). Then:
+ * - a dependent with no owner left (deleted, or never there under those coordinates) is deleted;
+ *   one with another owner left has the dangling references dropped (Background);
+ * - an owner deleting with `foregroundDeletion` has its dependents deleted, and loses the
+ *   finalizer once no dependent with `blockOwnerDeletion` names its uid (Foreground);
+ * - an owner deleting with `orphan` has the references to it removed from its dependents, then
+ *   loses the finalizer (Orphan).
+ * A reference to an object by its uid in another namespace is reported on the dependent as kube
+ * reports it: a Warning `OwnerRefInvalidNamespace`.
+ *
+ * Like kube's, the wait of a foreground deletion counts dependents by uid (its
+ * `blockingDependents`): a dependent naming the owner's uid with the wrong coordinates and held
+ * by a finalizer of its own is deleted at once, but the owner waits until it is gone.
  */
 export class GarbageCollector {
   private readonly loop: WatchLoop;
   private readonly nodes = new Map<string, Node>();
   private readonly dependents = new Map<string, Set<string>>();
+  /** `<dependent>/<owner>` uids already reported, so a relist does not report them again. */
+  private readonly reported = new Set<string>();
+  private readonly events: EventRecorder;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -41,6 +74,7 @@ export class GarbageCollector {
     private readonly api: ApiServer,
     store: Store,
   ) {
+    this.events = new EventRecorder(api, { component: 'garbage-collector-controller' });
     this.loop = new WatchLoop(
       store,
       '/registry/',
@@ -63,10 +97,10 @@ export class GarbageCollector {
     this.nodes.clear();
     this.dependents.clear();
     for (const kv of items) this.upsert(kv.key, JSON.parse(kv.value) as ApiObject);
-    for (const [uid, node] of this.nodes) {
-      if (node.owners.length && node.owners.every((owner) => !this.nodes.has(owner)))
-        this.enqueue(() => this.collect(uid));
-      this.reconcileOwner(uid);
+    // Every node is in the graph before any is judged: a dependent may come before its owner in key order.
+    for (const node of this.nodes.values()) {
+      this.judgeReferences(node, node.owners);
+      this.reconcileDeleting(node);
     }
   }
 
@@ -74,90 +108,200 @@ export class GarbageCollector {
     const object = JSON.parse(event.value) as ApiObject;
     const uid: string | undefined = object.metadata?.uid;
     if (!uid) return;
+    const previous = this.nodes.get(uid);
     if (event.type === 'delete') {
-      const node = this.nodes.get(uid);
       this.remove(uid);
-      for (const dependent of this.dependents.get(uid) ?? []) this.enqueue(() => this.collect(dependent));
-      for (const owner of node?.owners ?? []) this.reconcileOwner(owner);
+      for (const key of this.reported) if (key.startsWith(`${uid}/`)) this.reported.delete(key);
+      for (const dependent of this.dependents.get(uid) ?? []) this.enqueue(() => this.attemptToDelete(dependent));
+      for (const owner of previous?.owners ?? []) this.recheckOwner(owner.uid);
       return;
     }
-    this.upsert(event.key, object);
-    // Written with an owner that is gone already (a controller that acted as its owner was being
-    // deleted): collected as kube's collector collects dependents of absent owners. The one watch
-    // runs in revision order, so an owner that exists has been seen.
-    if (this.nodes.get(uid)?.owners.some((owner) => !this.nodes.has(owner))) this.enqueue(() => this.collect(uid));
-    this.reconcileOwner(uid);
+    const node = this.upsert(event.key, object);
+    if (!node) return;
+    const before = new Map((previous?.owners ?? []).map((ref) => [ref.uid, ref]));
+    this.judgeReferences(
+      node,
+      node.owners.filter((ref) => !before.has(ref.uid)),
+    );
+    // A reference removed, or no longer blocking, may be what an owner in foreground deletion waits for.
+    const now = new Map(node.owners.map((ref) => [ref.uid, ref]));
+    for (const [owner, ref] of before)
+      if (ref.blockOwnerDeletion === true && now.get(owner)?.blockOwnerDeletion !== true) this.recheckOwner(owner);
+    this.reconcileDeleting(node);
   }
 
-  private upsert(key: string, object: ApiObject): void {
+  /** An owner in foreground deletion one of whose dependents went, or stopped blocking it, is looked at again. */
+  private recheckOwner(uid: string): void {
+    const owner = this.nodes.get(uid);
+    if (owner && isDeletingDependents(owner)) this.enqueue(() => this.attemptToDelete(uid));
+  }
+
+  /**
+   * New references of a dependent (kube's addDependentToOwners): one to an object in another
+   * namespace is reported, and a dependent with any reference not to a live owner is looked at.
+   */
+  private judgeReferences(node: Node, added: OwnerReference[]): void {
+    for (const ref of added) {
+      const owner = this.nodes.get(ref.uid);
+      if (owner && owner.namespace !== '' && owner.namespace !== node.namespace) this.reportInvalidNamespace(node, ref);
+    }
+    if (added.some((ref) => this.resolve(node, ref) !== 'solid')) this.enqueue(() => this.attemptToDelete(node.uid));
+  }
+
+  /** An owner being deleted: its orphaning, or its dependents' deletion and its own wait. */
+  private reconcileDeleting(node: Node): void {
+    if (!node.deleting) return;
+    if (node.finalizers.includes(FINALIZER_ORPHAN)) this.enqueue(() => this.orphanDependents(node.uid));
+    else if (node.finalizers.includes(FINALIZER_FOREGROUND)) {
+      for (const dependent of this.dependents.get(node.uid) ?? []) this.enqueue(() => this.attemptToDelete(dependent));
+      this.enqueue(() => this.attemptToDelete(node.uid));
+    }
+  }
+
+  private upsert(key: string, object: ApiObject): Node | undefined {
     const where = parseRegistryKey(key);
     const uid: string | undefined = object.metadata?.uid;
-    if (!where || !uid) return;
+    if (!where || !uid) return undefined;
     this.remove(uid);
-    const owners: string[] = (object.metadata.ownerReferences ?? [])
-      .map((ref: { uid: string }) => ref.uid)
-      .filter(Boolean);
-    this.nodes.set(uid, {
+    const owners = ((object.metadata.ownerReferences ?? []) as OwnerReference[]).filter((ref) => ref.uid);
+    const node: Node = {
+      uid,
       ...where,
       owners,
       deleting: Boolean(object.metadata.deletionTimestamp),
       finalizers: object.metadata.finalizers ?? [],
-    });
+    };
+    this.nodes.set(uid, node);
     for (const owner of owners) {
-      let set = this.dependents.get(owner);
-      if (!set) this.dependents.set(owner, (set = new Set()));
+      let set = this.dependents.get(owner.uid);
+      if (!set) this.dependents.set(owner.uid, (set = new Set()));
       set.add(uid);
     }
+    return node;
   }
 
   private remove(uid: string): void {
     const node = this.nodes.get(uid);
     if (!node) return;
-    for (const owner of node.owners) this.dependents.get(owner)?.delete(uid);
+    for (const owner of node.owners) this.dependents.get(owner.uid)?.delete(uid);
     this.nodes.delete(uid);
   }
 
-  /** An owner in foreground or orphan deletion: act on its dependents, then let it go. */
-  private reconcileOwner(uid: string): void {
+  /**
+   * kube's isDangling, from the graph: the graph holds every object the store does (one watch,
+   * in revision order), so looking the owner up by uid and comparing where it is answers what a
+   * GET of its kind by name in the dependent's namespace would.
+   */
+  private resolve(dependent: Node, ref: OwnerReference): Resolution {
+    const info = this.resourceOf(ref.apiVersion, ref.kind);
+    if (!info || (info.namespaced && dependent.namespace === '')) return 'unresolvable';
+    const owner = this.nodes.get(ref.uid);
+    const namespace = info.namespaced ? dependent.namespace : '';
+    if (
+      !owner ||
+      owner.group !== info.group ||
+      owner.resource !== info.resource ||
+      owner.namespace !== namespace ||
+      owner.name !== ref.name
+    )
+      return 'dangling';
+    return isDeletingDependents(owner) ? 'waiting' : 'solid';
+  }
+
+  private resourceOf(apiVersion: string, kind: string) {
+    const group = groupOfApiVersion(apiVersion);
+    const version = versionOfApiVersion(apiVersion);
+    return this.api.options.catalog
+      .resources()
+      .find((r) => r.group === group && r.version === version && r.kind === kind);
+  }
+
+  /**
+   * kube's attemptToDeleteItem: an owner waiting for its dependents is let go once none blocks
+   * it; a dependent with no solid owner is deleted; one with a solid owner loses its references
+   * to the absent ones and to those deleting their dependents.
+   */
+  private async attemptToDelete(uid: string): Promise<void> {
     const node = this.nodes.get(uid);
-    if (!node?.deleting) return;
-    const dependents = [...(this.dependents.get(uid) ?? [])];
-    if (node.finalizers.includes(FINALIZER_ORPHAN)) {
-      this.enqueue(async () => {
-        for (const dependent of dependents) await this.dropOwner(dependent, uid);
-        await this.dropFinalizer(node, FINALIZER_ORPHAN);
-      });
-    } else if (node.finalizers.includes(FINALIZER_FOREGROUND)) {
-      this.enqueue(async () => {
-        if (dependents.length === 0) return this.dropFinalizer(node, FINALIZER_FOREGROUND);
-        for (const dependent of dependents) {
-          const child = this.nodes.get(dependent);
-          if (child && !child.deleting)
-            await deleteQuietly(this.registry(child)!, child.namespace, child.name, 'Foreground');
-        }
-      });
+    if (!node) return;
+    if (node.deleting && !isDeletingDependents(node)) return;
+    if (node.deleting) return this.processDeletingDependents(node);
+    if (node.owners.length === 0) return;
+    const resolutions = node.owners.map((ref) => ({ ref, resolution: this.resolve(node, ref) }));
+    if (resolutions.some(({ resolution }) => resolution === 'unresolvable')) return;
+    const of = (resolution: Resolution) => resolutions.filter((r) => r.resolution === resolution).map((r) => r.ref);
+    const waiting = of('waiting');
+    if (of('solid').length > 0) {
+      const drop = [...of('dangling'), ...waiting].map((ref) => ref.uid);
+      if (drop.length > 0) await this.dropOwners(node, drop);
+      return;
+    }
+    if (waiting.length > 0 && (this.dependents.get(uid)?.size ?? 0) > 0) return this.delete(node, 'Foreground');
+    const policy = node.finalizers.includes(FINALIZER_ORPHAN)
+      ? 'Orphan'
+      : node.finalizers.includes(FINALIZER_FOREGROUND)
+        ? 'Foreground'
+        : 'Background';
+    return this.delete(node, policy);
+  }
+
+  /** Dependents naming this owner's uid with `blockOwnerDeletion` hold it; when none is left, it goes. */
+  private async processDeletingDependents(owner: Node): Promise<void> {
+    const blocking = [...(this.dependents.get(owner.uid) ?? [])]
+      .map((uid) => this.nodes.get(uid))
+      .filter((dependent): dependent is Node =>
+        Boolean(dependent?.owners.some((ref) => ref.uid === owner.uid && ref.blockOwnerDeletion === true)),
+      );
+    if (blocking.length === 0) return this.dropFinalizer(owner, FINALIZER_FOREGROUND);
+    for (const dependent of blocking)
+      if (!isDeletingDependents(dependent)) this.enqueue(() => this.attemptToDelete(dependent.uid));
+  }
+
+  private async orphanDependents(uid: string): Promise<void> {
+    const owner = this.nodes.get(uid);
+    if (!owner?.deleting || !owner.finalizers.includes(FINALIZER_ORPHAN)) return;
+    for (const dependent of this.dependents.get(uid) ?? []) {
+      const node = this.nodes.get(dependent);
+      if (node) await this.dropOwners(node, [uid]);
+    }
+    await this.dropFinalizer(owner, FINALIZER_ORPHAN);
+  }
+
+  private reportInvalidNamespace(dependent: Node, ref: OwnerReference): void {
+    const key = `${dependent.uid}/${ref.uid}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    const info = this.api.registryOf(dependent.group, dependent.resource)?.info;
+    if (!info) return;
+    const involved: ApiObject = {
+      apiVersion: info.group ? `${info.group}/${info.version}` : info.version,
+      kind: info.kind,
+      metadata: { namespace: dependent.namespace, name: dependent.name, uid: dependent.uid },
+    };
+    // kube prints the reference as its objectReference's String(), with the dependent's namespace.
+    const owner = `[${ref.apiVersion}/${ref.kind}, namespace: ${dependent.namespace}, name: ${ref.name}, uid: ${ref.uid}]`;
+    const message = `ownerRef ${owner} does not exist in namespace ${goQuote(dependent.namespace)}`;
+    this.enqueue(() => this.events.record(involved, 'Warning', 'OwnerRefInvalidNamespace', message));
+  }
+
+  /** Deleted with the uid as precondition, as kube's collector deletes: another object of the name is not this one. */
+  private async delete(node: Node, propagationPolicy: 'Background' | 'Foreground' | 'Orphan'): Promise<void> {
+    const registry = this.registry(node);
+    if (!registry) return;
+    try {
+      await registry.delete(node.namespace, node.name, { propagationPolicy, preconditions: { uid: node.uid } });
+    } catch (err) {
+      if (!(err instanceof ApiError && (err.code === 404 || err.code === 409))) throw err;
     }
   }
 
-  /** A dependent whose owner went away: delete it if no owner is left, else drop the reference. */
-  private async collect(uid: string): Promise<void> {
-    const node = this.nodes.get(uid);
-    if (!node) return;
+  private async dropOwners(node: Node, owners: string[]): Promise<void> {
     const registry = this.registry(node);
     if (!registry) return;
-    const living = node.owners.filter((owner) => this.nodes.has(owner));
-    if (living.length === 0) return deleteQuietly(registry, node.namespace, node.name, 'Background');
-    for (const owner of node.owners.filter((o) => !this.nodes.has(o))) await this.dropOwner(uid, owner);
-  }
-
-  private async dropOwner(uid: string, owner: string): Promise<void> {
-    const node = this.nodes.get(uid);
-    const registry = node && this.registry(node);
-    if (!node || !registry) return;
     await mutate(registry, node.namespace, node.name, (object) => {
       const refs: { uid: string }[] = object.metadata.ownerReferences ?? [];
-      if (!refs.some((ref) => ref.uid === owner)) return false;
-      object.metadata.ownerReferences = refs.filter((ref) => ref.uid !== owner);
+      if (object.metadata.uid !== node.uid || !refs.some((ref) => owners.includes(ref.uid))) return false;
+      object.metadata.ownerReferences = refs.filter((ref) => !owners.includes(ref.uid));
       if (object.metadata.ownerReferences.length === 0) delete object.metadata.ownerReferences;
       return true;
     });
@@ -165,7 +309,13 @@ export class GarbageCollector {
 
   private async dropFinalizer(node: Node, finalizer: string): Promise<void> {
     const registry = this.registry(node);
-    if (registry) await mutate(registry, node.namespace, node.name, (object) => removeFinalizer(object, finalizer));
+    if (registry)
+      await mutate(
+        registry,
+        node.namespace,
+        node.name,
+        (object) => object.metadata.uid === node.uid && removeFinalizer(object, finalizer),
+      );
   }
 
   private registry(node: Pick<Node, 'group' | 'resource'>) {
@@ -178,4 +328,9 @@ export class GarbageCollector {
       if (!this.stopped) log.warn('an action failed', { error: err.message }, err.message);
     });
   }
+}
+
+/** Deleting with `foregroundDeletion`: waiting for its dependents (kube's isDeletingDependents). */
+function isDeletingDependents(node: Node): boolean {
+  return node.deleting && node.finalizers.includes(FINALIZER_FOREGROUND);
 }

@@ -495,7 +495,7 @@ type Op =
 
 const KIND_COUNT = 14;
 const DISCOVERY_COUNT = 16;
-const ERROR_COUNT = 11;
+const ERROR_COUNT = 12;
 /** Paths only the admin reaches: a tenant gets 403 and none of what they hold. */
 const ADMIN_PATHS = [
   '/apis/tenant.kubezoo.io/v1alpha1/tenants',
@@ -1301,6 +1301,24 @@ describe('gateway: tenant isolation under random operations (property)', functio
         );
         if (res.status === 404 && res.body?.message !== 'namespaces "nowhere" not found')
           t.failures.push(`${tag}: NotFound message ${JSON.stringify(res.body?.message)}`);
+        return;
+      }
+      case 10: {
+        // A blocking owner reference to one of the other tenant's objects by its uid, with a finalizer
+        // of its own, would hold that object's foreground deletion: refused, whatever it names.
+        const other = tenants.find((x) => x.id === t.other)!;
+        const uid =
+          other.created[op.v % Math.max(1, other.created.length)]?.uid ??
+          `00000000-0000-4000-8000-${String(op.v).padStart(12, '0')}`;
+        const configMaps = t.kinds[0];
+        const body = objectBody(t, configMaps, 'default', `held-${op.v}`, op.v);
+        body.metadata.finalizers = ['paddock.test/hold'];
+        body.metadata.ownerReferences = [
+          { apiVersion: 'v1', kind: 'ConfigMap', name: t.names[op.v % t.names.length], uid, blockOwnerDeletion: true },
+        ];
+        const res = await check('POST', collection(configMaps, 'default'), body, [403]);
+        if (res.status === 403 && !String(res.body?.message).includes('cannot set blockOwnerDeletion'))
+          t.failures.push(`${tag}: owner reference refusal ${JSON.stringify(res.body?.message)}`);
         return;
       }
       default:
