@@ -4,6 +4,7 @@ import type { CacheResource } from '../cache/cluster-resource-store.js';
 import { processFaults } from '../apiserver/process-faults.js';
 import type { Identity } from './authenticate.js';
 import { upstreamFailureReason, type UpstreamFailures } from './upstream-failure.js';
+import type { PriorityLevel, RejectReason } from './upstream-seats.js';
 
 /** Who made a request, in the metrics: the kind of identity, bounded ("the tenant class"). */
 export const IDENTITY_KINDS = ['admin', 'tenant', 'unauthenticated'] as const;
@@ -94,6 +95,12 @@ export class GatewayMetrics implements UpstreamFailures {
     name: 'paddock_upstream_watch_events_total',
     help: 'Events read from upstream watches, by cluster, before the foreign ones are dropped: what a watch costs upstream.',
     labelNames: ['cluster'] as const,
+    registers: [this.registry],
+  });
+  private readonly flowRejections = new Counter({
+    name: 'paddock_flowcontrol_rejected_requests_total',
+    help: "Requests to a cluster refused 429 for want of a seat, by cluster, priority level (tenants, gateway) and reason: the flow's queue was full (queue-full), its wait ran out (time-out), or its client went away while it waited (cancelled).",
+    labelNames: ['cluster', 'priority_level', 'reason'] as const,
     registers: [this.registry],
   });
   readonly translation = new Histogram({
@@ -293,6 +300,43 @@ export class GatewayMetrics implements UpstreamFailures {
         }
       },
     });
+  }
+
+  /** A request to `cluster` refused a seat (upstream-seats.ts). */
+  seatRefused(cluster: string, level: PriorityLevel, reason: RejectReason): void {
+    this.flowRejections.inc({ cluster, priority_level: level, reason });
+  }
+
+  /** Per cluster and priority level, its seats, the seats held and the requests waiting, read at each scrape. */
+  followFlowControl(
+    levels: () => { cluster: string; level: PriorityLevel; seats: number; executing: number; waiting: number }[],
+  ): void {
+    const gauge = (name: string, help: string, value: (l: ReturnType<typeof levels>[number]) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['cluster', 'priority_level'] as const,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const l of levels()) this.set({ cluster: l.cluster, priority_level: l.level }, value(l));
+        },
+      });
+    gauge(
+      'paddock_flowcontrol_nominal_limit_seats',
+      "The seats of a cluster's priority level: its requests at once (--upstream-tenant-seats, --upstream-gateway-seats).",
+      (l) => l.seats,
+    );
+    gauge(
+      'paddock_flowcontrol_current_executing_seats',
+      "Seats of a cluster's priority level held now: requests sent and their answers not yet read off the connection.",
+      (l) => l.executing,
+    );
+    gauge(
+      'paddock_flowcontrol_current_inqueue_requests',
+      "Requests waiting for a seat of a cluster's priority level now.",
+      (l) => l.waiting,
+    );
   }
 
   /** Awaits an upstream request, recording the time until its headers came under `verb`. */
