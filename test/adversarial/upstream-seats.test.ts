@@ -8,8 +8,6 @@
  * once the answer is read off the upstream connection (gateway/upstream-seats.ts, read-ahead.ts).
  */
 import { expect } from 'chai';
-import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, request } from 'node:https';
 import { readFile } from 'node:fs/promises';
 import { parseServerCredentials } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
@@ -17,6 +15,7 @@ import { startGateway, type Gateway } from '../../gateway/gateway.js';
 import { DEFAULT_UPSTREAM_SEATS } from '../../gateway/upstream-seats.js';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
+import { NeverReadingClient, type HeldAnswer } from '../support/never-reading-client.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
 
@@ -29,69 +28,6 @@ const REVISIONS_PATH = '/apis/apps/v1/namespaces/default/controllerrevisions';
 /** The behaviour asked for: another tenant's requests answer within a second while the hog holds its share. */
 const BOUND_MS = 1000;
 const { seatsPerTenant, tenantQueueLength } = DEFAULT_UPSTREAM_SEATS;
-
-interface HeldAnswer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The whole body of a refusal (a 200's body is never read). */
-  body: Promise<string>;
-}
-
-/**
- * A client that never reads what it asked for: each request on a connection of its own, each 200
- * answer left unread (its socket stops being read once Node's buffer is full), so the gateway
- * cannot send it on. A refusal's small body is read.
- */
-class NeverReadingClient {
-  private readonly agent: Agent;
-  private readonly server: URL;
-  private readonly open = new Set<import('node:http').ClientRequest>();
-
-  constructor(kubeconfig: string) {
-    const credentials = parseServerCredentials(kubeconfig);
-    this.server = new URL(credentials.server);
-    this.agent = new Agent({
-      maxSockets: Infinity,
-      ca: credentials.caPem,
-      cert: credentials.certPem,
-      key: credentials.keyPem,
-    });
-  }
-
-  get(path: string): Promise<HeldAnswer> {
-    return new Promise((resolve, reject) => {
-      const req = request({
-        host: this.server.hostname,
-        port: this.server.port,
-        path,
-        headers: { Accept: 'application/json' },
-        agent: this.agent,
-      });
-      this.open.add(req);
-      req.on('response', (res) => {
-        res.on('error', () => undefined);
-        const body =
-          res.statusCode === 200
-            ? Promise.resolve('')
-            : new Promise<string>((done) => {
-                let text = '';
-                res.setEncoding('utf8');
-                res.on('data', (chunk: string) => (text += chunk));
-                res.on('end', () => done(text));
-              });
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  }
-
-  /** Hangs up every request: the gateway sees its client gone. */
-  close(): void {
-    for (const req of this.open) req.destroy();
-    this.agent.destroy();
-  }
-}
 
 /** The request's answer, which must come within BOUND_MS (a request given up after 10 s fails with that). */
 async function withinBound<T>(what: string, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -162,7 +98,12 @@ describe("adversarial: one tenant cannot hold a cluster's capacity (upstream sea
   });
 
   it("a tenant holding 140 large lists it never reads gets 429 with Retry-After past its share and queue, while another tenant's create, forwarded list and cached get each answer within 1 s", async () => {
-    const client = new NeverReadingClient(hog.kubeconfig);
+    const credentials = parseServerCredentials(hog.kubeconfig);
+    const client = new NeverReadingClient(new URL(credentials.server), {
+      ca: credentials.caPem,
+      cert: credentials.certPem,
+      key: credentials.keyPem,
+    });
     try {
       const answers: HeldAnswer[] = [];
       const held = Array.from({ length: HOG_LISTS }, () =>
