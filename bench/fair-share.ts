@@ -1,7 +1,7 @@
 /**
  * `fair-share`: what one tenant holding its whole share of a cluster costs another. A tenant's
  * forwarded GET (its `default` ServiceAccount, not among the cached resources) by 4 clients,
- * first on an idle gateway, then while a second tenant keeps its share of the cluster's seats
+ * in turns on an idle gateway and while a second tenant keeps its share of the cluster's seats
  * and its queue full with large lists it never reads (8 objects of 1 MB each, so every one holds
  * its seat), sending again a second after each 429 as client-go waits out Retry-After. The
  * ratio of the two p99s is what the second tenant costs the first (docs/isolation.md, "Fair
@@ -10,7 +10,7 @@
  */
 import { withEnvironment, type BenchOptions } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
-import { runLoad, summarize } from './harness/load.js';
+import { runLoad, summarize, type LoadRun } from './harness/load.js';
 import { caseOf, formatMs, formatRatio, progress, report, type CaseResult } from './harness/results.js';
 import { sleep } from './harness/sleep.js';
 import type { Target } from './harness/target.js';
@@ -21,18 +21,20 @@ import { NeverReadingClient } from '../test/support/never-reading-client.js';
 const TENANT = 'benfai';
 const HOG = 'benhog';
 const CLIENTS = 4;
+/** Saturated turns, each between two idle ones. */
+const ROUNDS = 2;
 const REVISIONS = 8;
 const REVISION_BYTES = 1_000_000;
 /** The gateway's defaults, given as flags so that the benchmark says what it measured. */
 const SEATS_PER_TENANT = 32;
 const QUEUE_LENGTH = 50;
 /** The hog's lists kept open: its seats, its queue, and some beyond them that are refused. */
-const HOG_LISTS = SEATS_PER_TENANT + QUEUE_LENGTH + 16;
+const HOG_LISTS = SEATS_PER_TENANT + QUEUE_LENGTH + 8;
 const HOG_PATH = '/apis/apps/v1/namespaces/default/controllerrevisions';
 const CASE = "forwarded GET of one tenant's own ServiceAccount";
 
 export async function benchFairShare(options: BenchOptions): Promise<number> {
-  const shape = { concurrency: CLIENTS, warmup: options.quick ? 50 : 200, durationMs: options.quick ? 1500 : 6000 };
+  const shape = { concurrency: CLIENTS, warmup: options.quick ? 50 : 200, durationMs: options.quick ? 1500 : 8000 };
   const { result, run } = await withEnvironment(
     options,
     async (env) => {
@@ -50,25 +52,27 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
         });
       await writer.close();
       const get = [{ method: 'GET', path: '/api/v1/namespaces/default/serviceaccounts/default' }];
-      // Idle before and after (half the time each, so that neither a cold start nor a warm end is
-      // only one side's), saturated between: filling the hog's share costs the cluster seconds of
-      // serialising, which alternating rounds would pay again and again.
-      const half = { ...shape, durationMs: shape.durationMs / 2 };
-      progress('idle gateway (1/2)');
-      const idle = [await runLoad(tenant.gateway, get, half)];
-      const load = new HogLoad(hog.gateway);
-      let saturated;
-      try {
-        await load.untilHolding();
-        progress(`another tenant holding its share: ${load.answering} lists unread, ${load.refused} refused 429`);
-        saturated = await runLoad(tenant.gateway, get, shape);
-        progress(`another tenant held ${load.answering} lists unread; ${load.refused} refused 429 in all`);
-      } finally {
-        await load.stop();
+      // Idle and saturated in turns, idle first and last, so that neither a cold start nor a warm
+      // end is only one side's; the hog fills its share afresh for each saturated turn.
+      const idlePart = { ...shape, durationMs: shape.durationMs / (ROUNDS + 1) };
+      const saturatedPart = { ...shape, durationMs: shape.durationMs / ROUNDS };
+      const idle: LoadRun[] = [];
+      const saturated: LoadRun[] = [];
+      for (let round = 0; round <= ROUNDS; round++) {
+        progress(`idle gateway (${round + 1}/${ROUNDS + 1})`);
+        idle.push(await runLoad(tenant.gateway, get, idlePart));
+        if (round === ROUNDS) break;
+        const load = new HogLoad(hog.gateway);
+        try {
+          await load.untilHolding();
+          progress(`another tenant holding its share (${round + 1}/${ROUNDS}): ${load.answering} lists unread`);
+          saturated.push(await runLoad(tenant.gateway, get, saturatedPart));
+          progress(`another tenant held ${load.answering} lists unread; ${load.refused} refused 429 meanwhile`);
+        } finally {
+          await load.stop();
+        }
       }
-      progress('idle gateway (2/2)');
-      idle.push(await runLoad(tenant.gateway, get, half));
-      return [caseOf(CASE, CLIENTS, summarize(idle), summarize([saturated]))];
+      return [caseOf(CASE, CLIENTS, summarize(idle), summarize(saturated))];
     },
     ['--tenant-upstream-seats', String(SEATS_PER_TENANT), '--tenant-queue-length', String(QUEUE_LENGTH)],
   );

@@ -1,7 +1,7 @@
 /**
  * A client that never reads what it asked for — the slow reader of the upstream-seats attack
- * (test/adversarial/upstream-seats.test.ts, `bench fair-share`): each request on a connection of
- * its own, each 200 answer left unread (Node stops reading its socket once its buffer is full), so
+ * (test/adversarial/upstream-seats.test.ts, `bench fair-share`): requests at once on as many
+ * connections, each 200 answer left unread (Node stops reading its socket once its buffer is full), so
  * the server cannot send it on. A refusal's small body is read.
  */
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
@@ -22,7 +22,8 @@ export class NeverReadingClient {
     private readonly server: URL,
     tls: { ca?: string; cert?: string; key?: string },
   ) {
-    this.agent = new Agent({ maxSockets: Infinity, ca: tls.ca, cert: tls.cert, key: tls.key });
+    // Kept alive: a refusal read whole leaves its connection for the next request, as client-go's would.
+    this.agent = new Agent({ keepAlive: true, maxSockets: Infinity, ca: tls.ca, cert: tls.cert, key: tls.key });
   }
 
   /** Resolves with the answer's head; rejects when the request failed before one (or was hung up). */
