@@ -23,6 +23,8 @@ const HOG = 'benhog';
 const CLIENTS = 4;
 /** Saturated turns, each between two idle ones. */
 const ROUNDS = 2;
+/** The pause after a saturated turn, while both servers let go of the hog's lists. */
+const SETTLE_MS = 2000;
 const REVISIONS = 8;
 const REVISION_BYTES = 1_000_000;
 /** The gateway's defaults, given as flags so that the benchmark says what it measured. */
@@ -71,6 +73,8 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
         } finally {
           await load.stop();
         }
+        // The next idle turn measures an idle gateway, not one tearing down the hog's connections.
+        await sleep(SETTLE_MS);
       }
       return [caseOf(CASE, CLIENTS, summarize(idle), summarize(saturated))];
     },
