@@ -218,7 +218,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       store,
       options.upstreamTimeoutMs,
       (name) =>
-        new UpstreamSeats(name, seatSettings, realClock, (level, reason) => metrics.seatRefused(name, level, reason)),
+        new UpstreamSeats(
+          name,
+          seatSettings,
+          realClock,
+          (level, reason) => metrics.seatRefused(name, level, reason),
+          (level, ms, executed) => metrics.seatWaited(name, level, ms, executed),
+        ),
     );
     metrics.followFlowControl(() =>
       clusters.list().flatMap((m) => m.connection.seats.state().map((level) => ({ cluster: m.name, ...level }))),

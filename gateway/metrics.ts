@@ -80,7 +80,7 @@ export class GatewayMetrics implements UpstreamFailures {
   });
   readonly upstreamLatency = new Histogram({
     name: 'paddock_upstream_request_duration_seconds',
-    help: 'Time until the upstream cluster answered a forwarded request (headers), by cluster and verb.',
+    help: 'Time until the upstream cluster answered a forwarded request (headers), from when the request had its seat, by cluster and verb.',
     labelNames: ['cluster', 'verb'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
@@ -101,6 +101,13 @@ export class GatewayMetrics implements UpstreamFailures {
     name: 'paddock_flowcontrol_rejected_requests_total',
     help: "Requests to a cluster refused 429 for want of a seat, by cluster, priority level (tenants, gateway) and reason: the flow's queue was full (queue-full), its wait ran out (time-out), or its client went away while it waited (cancelled).",
     labelNames: ['cluster', 'priority_level', 'reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly seatWaits = new Histogram({
+    name: 'paddock_flowcontrol_request_wait_duration_seconds',
+    help: 'Time a request to a cluster waited for a seat, by cluster, priority level and whether it then executed (true) or was refused (false).',
+    labelNames: ['cluster', 'priority_level', 'execute'] as const,
+    buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30],
     registers: [this.registry],
   });
   readonly translation = new Histogram({
@@ -302,6 +309,11 @@ export class GatewayMetrics implements UpstreamFailures {
     });
   }
 
+  /** A request to `cluster` waited `ms` for a seat, then got one or was refused (upstream-seats.ts). */
+  seatWaited(cluster: string, level: PriorityLevel, ms: number, executed: boolean): void {
+    this.seatWaits.observe({ cluster, priority_level: level, execute: String(executed) }, ms / 1000);
+  }
+
   /** A request to `cluster` refused a seat (upstream-seats.ts). */
   seatRefused(cluster: string, level: PriorityLevel, reason: RejectReason): void {
     this.flowRejections.inc({ cluster, priority_level: level, reason });
@@ -339,13 +351,17 @@ export class GatewayMetrics implements UpstreamFailures {
     );
   }
 
-  /** Awaits an upstream request, recording the time until its headers came under `verb`. */
-  async upstream<T>(cluster: string, verb: string, request: () => Promise<T>): Promise<T> {
-    const end = this.upstreamLatency.startTimer({ cluster, verb });
+  /**
+   * Awaits an upstream request, recording the time until its headers came under `verb`: from when
+   * `request` calls `seated` (its seat on the cluster, upstream-seats.ts, is got: the wait for it
+   * is not the cluster's), or from the start if it never does.
+   */
+  async upstream<T>(cluster: string, verb: string, request: (seated: () => void) => Promise<T>): Promise<T> {
+    let start = performance.now();
     try {
-      return await request();
+      return await request(() => (start = performance.now()));
     } finally {
-      end();
+      this.upstreamLatency.observe({ cluster, verb }, (performance.now() - start) / 1000);
     }
   }
 

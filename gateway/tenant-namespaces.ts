@@ -29,14 +29,14 @@ async function tenantNamespaces(
   upstream: UpstreamConnection,
   metrics: GatewayMetrics,
 ): Promise<string[]> {
-  const response = await metrics.upstream(upstream.name, 'list', () =>
+  const response = await metrics.upstream(upstream.name, 'list', (seated) =>
     upstream.request(
       'GET',
       `/api/v1/namespaces?labelSelector=${encodeURIComponent(tenantNamespaceSelector(ctx))}`,
       { accept: 'application/json' },
       undefined,
       undefined,
-      tenantClaim(ctx.tenantId),
+      { ...tenantClaim(ctx.tenantId), seated },
     ),
   );
   const text = await response.body.text();

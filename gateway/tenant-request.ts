@@ -93,8 +93,8 @@ export class TenantRequest {
     headers: UpstreamHeaders,
     body?: string | Buffer,
   ): Promise<UpstreamResponse> {
-    return this.metrics.upstream(this.upstream.name, verb, () =>
-      this.upstream.request(method, path, headers, body, undefined, this.seatClaim),
+    return this.metrics.upstream(this.upstream.name, verb, (seated) =>
+      this.upstream.request(method, path, headers, body, undefined, { ...this.seatClaim, seated }),
     );
   }
 
@@ -106,8 +106,8 @@ export class TenantRequest {
     headers: UpstreamHeaders,
     body?: string | Buffer,
   ): Promise<WholeUpstreamResponse> {
-    return this.metrics.upstream(this.upstream.name, verb, () =>
-      this.upstream.requestWhole(method, path, headers, body, this.seatClaim),
+    return this.metrics.upstream(this.upstream.name, verb, (seated) =>
+      this.upstream.requestWhole(method, path, headers, body, { ...this.seatClaim, seated }),
     );
   }
 }

@@ -52,6 +52,8 @@ export interface SeatClaim {
    * away). Returns how to stop listening, called once it got a seat or was refused.
    */
   whenQueued?: (cancel: () => void) => () => void;
+  /** Called when the request gets its seat (at once, or after its wait): its time upstream starts there. */
+  seated?: () => void;
 }
 
 /** The gateway's own requests: discovery, probes, namespace lookups. */
@@ -94,6 +96,8 @@ export class UpstreamSeats {
     private readonly clock: Clock = realClock,
     /** Hears of every request refused, for the metrics. */
     private readonly onRejected: (level: PriorityLevel, reason: RejectReason) => void = () => {},
+    /** Hears how long each request waited for its seat, and whether it got one, for the metrics. */
+    private readonly onWaited: (level: PriorityLevel, ms: number, executed: boolean) => void = () => {},
   ) {
     const level = (name: PriorityLevel, queues: FairQueueSettings): Level => ({
       name,
@@ -126,18 +130,19 @@ export class UpstreamSeats {
     let admit = (): void => {};
     let refuse = (_reason: RejectReason): void => {};
     const waiter: Waiter = { admit: () => admit(), refuse: (reason) => refuse(reason) };
-    const arrival = level.queues.arrive(claim.flow, waiter, this.clock.now());
-    if (arrival === 'executing') return Promise.resolve(this.seat(level, claim.flow));
-    if (arrival === 'queue-full') return Promise.reject(this.refusal(level, claim, 'queue-full'));
+    const arrived = this.clock.now();
+    const arrival = level.queues.arrive(claim.flow, waiter, arrived);
+    if (arrival === 'executing') return Promise.resolve(this.seat(level, claim, arrived));
+    if (arrival === 'queue-full') return Promise.reject(this.refusal(level, claim, 'queue-full', arrived));
     return new Promise<Seat>((resolve, reject) => {
       let unfollow = () => {};
       admit = () => {
         unfollow();
-        resolve(this.seat(level, claim.flow));
+        resolve(this.seat(level, claim, arrived));
       };
       refuse = (reason) => {
         unfollow();
-        reject(this.refusal(level, claim, reason));
+        reject(this.refusal(level, claim, reason, arrived));
       };
       this.arm(level);
       unfollow =
@@ -169,13 +174,15 @@ export class UpstreamSeats {
     }
   }
 
-  private seat(level: Level, flow: string): Seat {
+  private seat(level: Level, claim: SeatClaim, arrived: number): Seat {
+    this.onWaited(level.name, this.clock.now() - arrived, true);
+    claim.seated?.();
     let held = true;
     return {
       release: () => {
         if (!held) return;
         held = false;
-        for (const waiter of level.queues.finish(flow)) waiter.admit();
+        for (const waiter of level.queues.finish(claim.flow)) waiter.admit();
       },
     };
   }
@@ -193,7 +200,8 @@ export class UpstreamSeats {
     }, next - this.clock.now());
   }
 
-  private refusal(level: Level, claim: SeatClaim, reason: RejectReason): ApiError {
+  private refusal(level: Level, claim: SeatClaim, reason: RejectReason, arrived: number): ApiError {
+    this.onWaited(level.name, this.clock.now() - arrived, false);
     this.onRejected(level.name, reason);
     const { seatsPerFlow, queueLength, maxWaitMs } = level.queues.settings;
     const who =

@@ -300,6 +300,34 @@ describe('gateway: upstream seats (priority levels, 429 when refused)', () => {
     expect(clock.pending(), 'no timer left').to.equal(0);
   });
 
+  it('tells how long each request waited for its seat and whether it got one, and calls `seated` when it has it', async () => {
+    const waits: string[] = [];
+    const timed = new UpstreamSeats('member1', { ...SMALL, tenantSeats: 1 }, clock, undefined, (level, ms, executed) =>
+      waits.push(`${level} ${ms} ${executed}`),
+    );
+    const seatedAt: number[] = [];
+    const claim = () => tenantClaim('aaaaaa');
+    const first = await timed.acquire({ ...claim(), seated: () => seatedAt.push(clock.now()) });
+    const second = timed.acquire({ ...claim(), seated: () => seatedAt.push(clock.now()) });
+    await clock.advance(250);
+    first.release();
+    (await second).release();
+    await timed.acquire(GATEWAY_CLAIM);
+    const third = await timed.acquire(claim());
+    const refused = timed.acquire(claim());
+    await clock.advance(SMALL.tenantQueueWaitMs);
+    expect((await refusal(refused)).code).to.equal(429);
+    third.release();
+    expect(seatedAt).to.deep.equal([0, 250]);
+    expect(waits).to.deep.equal([
+      'tenants 0 true',
+      'tenants 250 true',
+      'gateway 0 true',
+      'tenants 0 true',
+      `tenants ${SMALL.tenantQueueWaitMs} false`,
+    ]);
+  });
+
   it('a seat given back twice is given back once', async () => {
     const seat = await seats.acquire(tenantClaim('aaaaaa'));
     seat.release();
