@@ -51,12 +51,6 @@ export class FairQueues<T> {
     return this.waitingRequests;
   }
 
-  /** Seats and waiting requests of one flow. */
-  flowState(flow: string): { executing: number; waiting: number } {
-    const state = this.flows.get(flow);
-    return { executing: state?.executing ?? 0, waiting: state?.queue.length ?? 0 };
-  }
-
   /** A request of `flow` arrives at `now`: it takes a seat at once when one is free for it and none of its flow waits before it. */
   arrive(flow: string, item: T, now: number): Arrival {
     const state = this.flowOf(flow);

@@ -160,11 +160,6 @@ export class UpstreamSeats {
     });
   }
 
-  /** One tenant's (or flow's) seats held and requests waiting. */
-  flowState(claim: Pick<SeatClaim, 'level' | 'flow'>): { executing: number; waiting: number } {
-    return this.levels[claim.level].queues.flowState(claim.flow);
-  }
-
   /** The cluster's connections are closed: every request still waiting is refused, and the timers stop. */
   close(): void {
     for (const level of Object.values(this.levels)) {
