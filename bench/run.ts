@@ -8,6 +8,7 @@ import { benchCache } from './cache.js';
 import { benchCreate } from './create.js';
 import { benchDevcluster } from './devcluster.js';
 import { benchEviction } from './eviction.js';
+import { benchFairShare } from './fair-share.js';
 import { benchGet } from './get.js';
 import { benchHa } from './ha.js';
 import type { BenchOptions } from './harness/environment.js';
@@ -51,6 +52,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   memory: separate(benchMemory),
   cache: separate(benchCache),
   eviction: separate(benchEviction),
+  'fair-share': separate(benchFairShare),
   ha: separate(benchHa, ['etcd', 'haproxy']),
 };
 

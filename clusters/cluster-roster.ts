@@ -4,6 +4,7 @@ import type { KeyValue, Store, WatchEvent } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 import { upgradeTarget, type UpgradeTarget } from '../gateway/upgrade-proxy.js';
 import { UpstreamConnection } from '../gateway/upstream-connection.js';
+import { UpstreamSeats } from '../gateway/upstream-seats.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
 import { clusterKubeconfig } from './cluster-credentials.js';
 import { CLUSTER_SECRET_NAMESPACE, CLUSTER_SECRETS_PREFIX } from './cluster-secrets.js';
@@ -45,6 +46,8 @@ export class ClusterRoster {
   constructor(
     store: Store,
     private readonly upstreamTimeoutMs?: number,
+    /** The seats each new connection to a cluster shares its pool by (gateway/upstream-seats.ts). */
+    private readonly seatsFor: (cluster: string) => UpstreamSeats = (cluster) => new UpstreamSeats(cluster),
   ) {
     this.secretLoop = new WatchLoop(
       store,
@@ -152,7 +155,7 @@ export class ClusterRoster {
       let target = previous?.upgradeTarget;
       if (!previous || previous.kubeconfig !== access.kubeconfig) {
         try {
-          connection = new UpstreamConnection(name, access.kubeconfig, this.upstreamTimeoutMs);
+          connection = new UpstreamConnection(name, access.kubeconfig, this.upstreamTimeoutMs, this.seatsFor(name));
           target = upgradeTarget(access.kubeconfig);
         } catch (err) {
           this.problems.set(name, `its credentials cannot be used: ${(err as Error).message}`);

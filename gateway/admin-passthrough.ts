@@ -2,10 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readBody, sendStatus } from '../apiserver/handlers/http-io.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
+import { ApiError } from '../apiserver/status.js';
 import type { ClusterMember } from '../clusters/cluster-roster.js';
 import type { AdminIdentity } from './authenticate.js';
 import { streamBody } from './stream-body.js';
 import { pipeUpgrade } from './upgrade-proxy.js';
+import { ADMIN_CLAIM } from './upstream-seats.js';
 import { adminClusterName, adminUpgradeRefusal, failureStatus, type UpstreamFailures } from './upstream-failure.js';
 
 /** Headers of one hop, and credentials the gateway replaces with its own. */
@@ -59,8 +61,10 @@ export async function passThrough(
   try {
     response = isLongRunning(info, url.searchParams)
       ? await cluster.connection.stream(path, headers, method, body)
-      : await cluster.connection.request(method, path, headers, body);
+      : await cluster.connection.request(method, path, headers, body, undefined, ADMIN_CLAIM);
   } catch (err) {
+    // No seat for it (upstream-seats.ts): the 429 as it was made.
+    if (err instanceof ApiError) return sendStatus(req, res, err);
     failures.upstreamFailed(cluster.name, err);
     return sendStatus(
       req,

@@ -9,6 +9,7 @@ import { LOG_FORMATS, LOG_LEVELS } from '../log/log.js';
 import { DEFAULT_TENANT_CACHE_MAX_BYTES } from './tenant-cache-budget.js';
 import { DEFAULT_FAILOVER_RESOURCES, DEFAULT_TENANT_CACHE } from './tenant-cached-resources.js';
 import { DEFAULT_TENANT_LIMITS } from './tenant-limits.js';
+import { DEFAULT_UPSTREAM_SEATS } from './upstream-seats.js';
 
 /** TLS to etcd, as kube-apiserver's flags of the same names. */
 const ETCD_TLS_FLAGS = {
@@ -273,6 +274,36 @@ export const SERVE = {
       default: String(DEFAULT_TENANT_LIMITS.maxUpstreamConnections),
       value: 'N',
       help: 'Upstream connections one tenant may hold at once on this replica (0: no limit).',
+    },
+    'upstream-tenant-seats': {
+      type: 'string',
+      default: String(DEFAULT_UPSTREAM_SEATS.tenantSeats),
+      value: 'N',
+      help: "Tenants' requests to one cluster at once on this replica, shared fairly: the rest wait in per-tenant queues served in turn. Watches, logs, proxies and upgrades take none.",
+    },
+    'tenant-upstream-seats': {
+      type: 'string',
+      default: String(DEFAULT_UPSTREAM_SEATS.seatsPerTenant),
+      value: 'N',
+      help: "Of --upstream-tenant-seats, one tenant's at most, however many are free.",
+    },
+    'tenant-queue-length': {
+      type: 'string',
+      default: String(DEFAULT_UPSTREAM_SEATS.tenantQueueLength),
+      value: 'N',
+      help: "One tenant's requests to one cluster that may wait for a seat; one more is answered 429 TooManyRequests (0: none waits).",
+    },
+    'tenant-queue-wait': {
+      type: 'string',
+      default: `${DEFAULT_UPSTREAM_SEATS.tenantQueueWaitMs / 1000}s`,
+      value: 'DURATION',
+      help: 'How long a request waits for a seat before it is answered 429 TooManyRequests.',
+    },
+    'upstream-gateway-seats': {
+      type: 'string',
+      default: String(DEFAULT_UPSTREAM_SEATS.gatewaySeats),
+      value: 'N',
+      help: "The gateway's own requests to one cluster at once (the admin's pass-through, health probes, discovery), apart from the tenants' seats.",
     },
     'request-log': {
       type: 'string',

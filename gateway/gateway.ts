@@ -60,6 +60,8 @@ import {
   resourceRegistryStrategy,
 } from '../cache/resource-registry.js';
 import { SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
+import { DEFAULT_UPSTREAM_SEATS, UpstreamSeats, type UpstreamSeatSettings } from './upstream-seats.js';
+import { realClock } from '../eviction/clock.js';
 
 export interface GatewayOptions {
   /** host:port to listen on; port 0 picks a free one. */
@@ -111,6 +113,8 @@ export interface GatewayOptions {
   upstreamTimeoutMs?: number;
   /** Each tenant's share of this replica where its Tenant's `spec.limits` does not set it (default DEFAULT_TENANT_LIMITS; 0: no bound). */
   tenantLimits?: Partial<TenantLimitValues>;
+  /** Each cluster's seats, shared fairly among tenants (upstream-seats.ts); DEFAULT_UPSTREAM_SEATS where unset. */
+  upstreamSeats?: Partial<UpstreamSeatSettings>;
   /** Gets one entry per request when it ends (`paddock serve --request-log line`); none when absent. */
   onRequest?: RequestLogSink;
   /** The audit log (`--audit-log-path`, audit-log.ts): writes and admin actions, one event each; none when absent. */
@@ -209,7 +213,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       namespaces: async (name) => clusterSecretNamespace(name),
     });
     await registerClusters(api.registryFor(CLUSTER_RESOURCE), api.registryFor(SECRET_RESOURCE), options.upstreams);
-    const clusters = new ClusterRoster(store, options.upstreamTimeoutMs);
+    const seatSettings = { ...DEFAULT_UPSTREAM_SEATS, ...options.upstreamSeats };
+    const clusters = new ClusterRoster(
+      store,
+      options.upstreamTimeoutMs,
+      (name) =>
+        new UpstreamSeats(
+          name,
+          seatSettings,
+          realClock,
+          (level, reason) => metrics.seatRefused(name, level, reason),
+          (level, ms, executed) => metrics.seatWaited(name, level, ms, executed),
+        ),
+    );
+    metrics.followFlowControl(() =>
+      clusters.list().flatMap((m) => m.connection.seats.state().map((level) => ({ cluster: m.name, ...level }))),
+    );
     await clusters.start();
     stops.push(() => clusters.stop());
     const defaultClusterName = options.defaultCluster ?? options.upstreams[0]?.name ?? 'member1';

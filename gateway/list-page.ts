@@ -40,7 +40,9 @@ export async function streamPage(
     metrics.translation.observe({ direction: 'down' }, converting / 1000);
     return null;
   } catch (err) {
-    if (!res.headersSent) throw err;
+    // A client gone before any of the list went out (it hung up while the request waited for a
+    // seat) has nobody to be told.
+    if (!res.headersSent && !res.closed) throw err;
     // Part of the list is out: cutting the connection is the only way left to say it failed.
     res.destroy();
     return null;

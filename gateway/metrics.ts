@@ -4,6 +4,7 @@ import type { CacheResource } from '../cache/cluster-resource-store.js';
 import { processFaults } from '../apiserver/process-faults.js';
 import type { Identity } from './authenticate.js';
 import { upstreamFailureReason, type UpstreamFailures } from './upstream-failure.js';
+import type { PriorityLevel, RejectReason } from './upstream-seats.js';
 
 /** Who made a request, in the metrics: the kind of identity, bounded ("the tenant class"). */
 export const IDENTITY_KINDS = ['admin', 'tenant', 'unauthenticated'] as const;
@@ -79,7 +80,7 @@ export class GatewayMetrics implements UpstreamFailures {
   });
   readonly upstreamLatency = new Histogram({
     name: 'paddock_upstream_request_duration_seconds',
-    help: 'Time until the upstream cluster answered a forwarded request (headers), by cluster and verb.',
+    help: 'Time until the upstream cluster answered a forwarded request (headers), from when the request had its seat, by cluster and verb.',
     labelNames: ['cluster', 'verb'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
@@ -94,6 +95,19 @@ export class GatewayMetrics implements UpstreamFailures {
     name: 'paddock_upstream_watch_events_total',
     help: 'Events read from upstream watches, by cluster, before the foreign ones are dropped: what a watch costs upstream.',
     labelNames: ['cluster'] as const,
+    registers: [this.registry],
+  });
+  private readonly flowRejections = new Counter({
+    name: 'paddock_flowcontrol_rejected_requests_total',
+    help: "Requests to a cluster refused 429 for want of a seat, by cluster, priority level (tenants, gateway) and reason: the flow's queue was full (queue-full), its wait ran out (time-out), or its client went away while it waited (cancelled).",
+    labelNames: ['cluster', 'priority_level', 'reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly seatWaits = new Histogram({
+    name: 'paddock_flowcontrol_request_wait_duration_seconds',
+    help: 'Time a request to a cluster waited for a seat, by cluster, priority level and whether it then executed (true) or was refused (false).',
+    labelNames: ['cluster', 'priority_level', 'execute'] as const,
+    buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30],
     registers: [this.registry],
   });
   readonly translation = new Histogram({
@@ -295,13 +309,59 @@ export class GatewayMetrics implements UpstreamFailures {
     });
   }
 
-  /** Awaits an upstream request, recording the time until its headers came under `verb`. */
-  async upstream<T>(cluster: string, verb: string, request: () => Promise<T>): Promise<T> {
-    const end = this.upstreamLatency.startTimer({ cluster, verb });
+  /** A request to `cluster` waited `ms` for a seat, then got one or was refused (upstream-seats.ts). */
+  seatWaited(cluster: string, level: PriorityLevel, ms: number, executed: boolean): void {
+    this.seatWaits.observe({ cluster, priority_level: level, execute: String(executed) }, ms / 1000);
+  }
+
+  /** A request to `cluster` refused a seat (upstream-seats.ts). */
+  seatRefused(cluster: string, level: PriorityLevel, reason: RejectReason): void {
+    this.flowRejections.inc({ cluster, priority_level: level, reason });
+  }
+
+  /** Per cluster and priority level, its seats, the seats held and the requests waiting, read at each scrape. */
+  followFlowControl(
+    levels: () => { cluster: string; level: PriorityLevel; seats: number; executing: number; waiting: number }[],
+  ): void {
+    const gauge = (name: string, help: string, value: (l: ReturnType<typeof levels>[number]) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['cluster', 'priority_level'] as const,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const l of levels()) this.set({ cluster: l.cluster, priority_level: l.level }, value(l));
+        },
+      });
+    gauge(
+      'paddock_flowcontrol_nominal_limit_seats',
+      "The seats of a cluster's priority level: its requests at once (--upstream-tenant-seats, --upstream-gateway-seats).",
+      (l) => l.seats,
+    );
+    gauge(
+      'paddock_flowcontrol_current_executing_seats',
+      "Seats of a cluster's priority level held now: requests sent and their answers not yet read off the connection.",
+      (l) => l.executing,
+    );
+    gauge(
+      'paddock_flowcontrol_current_inqueue_requests',
+      "Requests waiting for a seat of a cluster's priority level now.",
+      (l) => l.waiting,
+    );
+  }
+
+  /**
+   * Awaits an upstream request, recording the time until its headers came under `verb`: from when
+   * `request` calls `seated` (its seat on the cluster, upstream-seats.ts, is got: the wait for it
+   * is not the cluster's), or from the start if it never does.
+   */
+  async upstream<T>(cluster: string, verb: string, request: (seated: () => void) => Promise<T>): Promise<T> {
+    let start = performance.now();
     try {
-      return await request();
+      return await request(() => (start = performance.now()));
     } finally {
-      end();
+      this.upstreamLatency.observe({ cluster, verb }, (performance.now() - start) / 1000);
     }
   }
 

@@ -38,6 +38,13 @@ export async function serve(args: string[]): Promise<number> {
   };
   if (tenantLimits.qps > 0 && tenantLimits.burst === 0)
     throw new Error('--tenant-burst must be at least 1 while --tenant-qps limits the rate');
+  const upstreamSeats = {
+    tenantSeats: countFlag('--upstream-tenant-seats', values['upstream-tenant-seats'], 1),
+    seatsPerTenant: countFlag('--tenant-upstream-seats', values['tenant-upstream-seats'], 1),
+    tenantQueueLength: countFlag('--tenant-queue-length', values['tenant-queue-length'], 0),
+    tenantQueueWaitMs: durationFlag('--tenant-queue-wait', values['tenant-queue-wait'], 0),
+    gatewaySeats: countFlag('--upstream-gateway-seats', values['upstream-gateway-seats'], 1),
+  };
   const keyAlgorithm = values['key-algorithm'];
   if (keyAlgorithm !== 'ecdsa' && keyAlgorithm !== 'rsa') throw new Error('--key-algorithm must be ecdsa or rsa');
   const requestLog = values['request-log'];
@@ -149,6 +156,7 @@ export async function serve(args: string[]): Promise<number> {
       watchFlushIntervalMs,
       maxRequestBytes: Number(values['max-request-bytes']),
       tenantLimits,
+      upstreamSeats,
       onRequest: requestLog === 'line' ? (entry) => process.stdout.write(`${requestLogLine(entry)}\n`) : undefined,
       auditLog,
       metricsPerTenant: values['metrics-per-tenant'] === true,
@@ -214,6 +222,14 @@ function limitFlag(flag: string, text: string, whole: boolean): number {
       `${flag} must be a non-negative ${whole ? 'whole number' : 'number'} (0: no limit), got ${JSON.stringify(text)}`,
     );
   }
+  return value;
+}
+
+/** A whole number of at least `min` (seats, places in a queue). */
+function countFlag(flag: string, text: string, min: number): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isSafeInteger(value) || value < min)
+    throw new Error(`${flag} must be a whole number of at least ${min}, got ${JSON.stringify(text)}`);
   return value;
 }
 

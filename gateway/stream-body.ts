@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { drained, onClose } from '../apiserver/handlers/http-io.js';
+import { StalledReader } from './read-ahead.js';
 import type { UpstreamResponse } from './upstream-connection.js';
 
 /**
@@ -17,8 +18,10 @@ export async function streamBody(response: UpstreamResponse, res: ServerResponse
   try {
     // A response destroyed while full (the tenant hung up, or its certificate was revoked) never drains.
     for await (const chunk of response.body) if (!res.write(chunk) && !res.destroyed) await drained(res, res);
-  } catch {
-    // The tenant hung up or the upstream answer broke off.
+  } catch (err) {
+    // The tenant hung up or the upstream answer broke off; one cut because it was not read is not
+    // ended as if it were whole.
+    if (err instanceof StalledReader) res.destroy();
   } finally {
     unfollow();
     if (!res.destroyed) res.end();

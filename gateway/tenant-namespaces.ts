@@ -2,6 +2,7 @@ import { hasPrefix, TranslationError, type TenantContext } from '../translate/co
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { UpstreamConnection } from './upstream-connection.js';
+import { tenantClaim } from './upstream-seats.js';
 
 /** The label selector that finds a tenant's namespaces upstream. */
 const tenantNamespaceSelector = (ctx: TenantContext) => `${TENANT_LABEL}=${ctx.tenantId}`;
@@ -28,10 +29,15 @@ async function tenantNamespaces(
   upstream: UpstreamConnection,
   metrics: GatewayMetrics,
 ): Promise<string[]> {
-  const response = await metrics.upstream(upstream.name, 'list', () =>
-    upstream.request('GET', `/api/v1/namespaces?labelSelector=${encodeURIComponent(tenantNamespaceSelector(ctx))}`, {
-      accept: 'application/json',
-    }),
+  const response = await metrics.upstream(upstream.name, 'list', (seated) =>
+    upstream.request(
+      'GET',
+      `/api/v1/namespaces?labelSelector=${encodeURIComponent(tenantNamespaceSelector(ctx))}`,
+      { accept: 'application/json' },
+      undefined,
+      undefined,
+      { ...tenantClaim(ctx.tenantId), seated },
+    ),
   );
   const text = await response.body.text();
   let list: { items?: { metadata: { name: string } }[] } | undefined;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { onClose } from '../apiserver/handlers/http-io.js';
 import type { TenantContext } from '../translate/context.js';
 import type { TranslatedRequest } from '../translate/request.js';
 import type { RowKind } from '../translate/table.js';
@@ -7,6 +8,7 @@ import type { GatewayMetrics } from './metrics.js';
 import type { TenantCache } from './tenant-cache.js';
 import type { TenantRequestLease } from './tenant-limits.js';
 import type { UpstreamConnection, UpstreamResponse, WholeUpstreamResponse } from './upstream-connection.js';
+import { tenantClaim, type SeatClaim } from './upstream-seats.js';
 import type { WatchLineMemo } from './watch-lines.js';
 
 export type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
@@ -40,6 +42,7 @@ export class TenantRequest {
   body: string | Buffer | undefined;
   /** `includeObject=None` asked: upstream is asked for Metadata, so foreign rows can be told apart, and the objects dropped here. */
   wantsNoObject = false;
+  private claim: SeatClaim | undefined;
 
   constructor(
     readonly req: IncomingMessage,
@@ -77,7 +80,12 @@ export class TenantRequest {
     return { group: this.t.info.group, kind: this.t.kind, namespaced: this.t.namespaced };
   }
 
-  /** One upstream request on the short-request pool, its latency recorded under `verb`. */
+  /** The request's claim on its cluster's seats: its tenant's flow, out of the queue when the client goes away. */
+  get seatClaim(): SeatClaim {
+    return (this.claim ??= tenantClaim(this.identity.tenant, (cancel) => onClose(this.res, cancel)));
+  }
+
+  /** One upstream request on the short-request pool, in one of its tenant's seats, its latency recorded under `verb`. */
   upstreamRequest(
     verb: string,
     method: string,
@@ -85,7 +93,9 @@ export class TenantRequest {
     headers: UpstreamHeaders,
     body?: string | Buffer,
   ): Promise<UpstreamResponse> {
-    return this.metrics.upstream(this.upstream.name, verb, () => this.upstream.request(method, path, headers, body));
+    return this.metrics.upstream(this.upstream.name, verb, (seated) =>
+      this.upstream.request(method, path, headers, body, undefined, { ...this.seatClaim, seated }),
+    );
   }
 
   /** The same, its answer read whole (UpstreamConnection.requestWhole); timed to the answer's end, which for one object is its headers' moment. */
@@ -96,8 +106,8 @@ export class TenantRequest {
     headers: UpstreamHeaders,
     body?: string | Buffer,
   ): Promise<WholeUpstreamResponse> {
-    return this.metrics.upstream(this.upstream.name, verb, () =>
-      this.upstream.requestWhole(method, path, headers, body),
+    return this.metrics.upstream(this.upstream.name, verb, (seated) =>
+      this.upstream.requestWhole(method, path, headers, body, { ...this.seatClaim, seated }),
     );
   }
 }

@@ -5,6 +5,8 @@ import { groupUp, tenantPrefix, type KindScope } from '../translate/context.js';
 import { NamespaceIndex } from './namespace-index.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { TenantAuthorizer } from './tenant-authorizer.js';
+import { readAhead } from './read-ahead.js';
+import { GATEWAY_CLAIM, UpstreamSeats, type SeatClaim } from './upstream-seats.js';
 
 export interface UpstreamResponse {
   status: number;
@@ -53,6 +55,8 @@ export class UpstreamConnection {
     readonly name: string,
     kubeconfig: string,
     private readonly timeoutMs = 60_000,
+    /** What bounds and shares the pool (upstream-seats.ts): a short request takes a seat first. */
+    readonly seats = new UpstreamSeats(name),
   ) {
     const parsed = parseServerCredentials(kubeconfig);
     this.authorization = parsed.token ? { authorization: `Bearer ${parsed.token}` } : {};
@@ -66,7 +70,12 @@ export class UpstreamConnection {
       secureContext: createSecureContext({ ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem }),
       rejectUnauthorized: !parsed.insecureSkipTlsVerify,
     };
-    this.pool = new Pool(origin, { connections: 128, connect, headersTimeout: timeoutMs, bodyTimeout: 0 });
+    this.pool = new Pool(origin, {
+      connections: seats.connections,
+      connect,
+      headersTimeout: timeoutMs,
+      bodyTimeout: 0,
+    });
     this.streams = new Pool(origin, { connect, headersTimeout: timeoutMs, bodyTimeout: 0 });
   }
 
@@ -76,21 +85,46 @@ export class UpstreamConnection {
     headers: Record<string, string | string[]>,
     body?: string | Buffer,
     timeoutMs?: number,
+    claim: SeatClaim = GATEWAY_CLAIM,
   ): Promise<UpstreamResponse> {
-    return this.send(this.pool, method, path, headers, body, timeoutMs ?? this.timeoutMs);
+    const seat = await this.seats.acquire(claim);
+    try {
+      return readAhead(
+        await this.send(this.pool, method, path, headers, body, timeoutMs ?? this.timeoutMs),
+        seat.release,
+      );
+    } catch (err) {
+      seat.release();
+      throw err;
+    }
   }
 
   /**
    * A request whose answer is read whole (a get): through undici's `dispatch` with a handler that
    * collects the chunks, without the body stream and its promise `request` makes for each answer:
    * 10-16% less CPU per forwarded GET (BENCHMARKS.md, "GET through HAProxy, a bare Node proxy and
-   * the gateway").
+   * the gateway"). It holds its seat until the answer is read.
    */
-  requestWhole(
+  async requestWhole(
     method: string,
     path: string,
     headers: Record<string, string | string[]>,
     body?: string | Buffer,
+    claim: SeatClaim = GATEWAY_CLAIM,
+  ): Promise<WholeUpstreamResponse> {
+    const seat = await this.seats.acquire(claim);
+    try {
+      return await this.dispatchWhole(method, path, headers, body);
+    } finally {
+      seat.release();
+    }
+  }
+
+  private dispatchWhole(
+    method: string,
+    path: string,
+    headers: Record<string, string | string[]>,
+    body: string | Buffer | undefined,
   ): Promise<WholeUpstreamResponse> {
     return new Promise((resolve, reject) => {
       let status = 0;
@@ -186,6 +220,7 @@ export class UpstreamConnection {
   }
 
   async close(): Promise<void> {
+    this.seats.close();
     this.namespaceIndex.stop();
     this.admin.close();
     await Promise.all([this.pool.close(), this.streams.close()]);
@@ -193,6 +228,7 @@ export class UpstreamConnection {
 
   /** Close at once, cutting whatever is open (a watch, a log stream): the cluster was removed or its credentials changed. */
   async destroy(): Promise<void> {
+    this.seats.close();
     this.namespaceIndex.stop();
     this.admin.close();
     await Promise.all([this.pool.destroy(), this.streams.destroy()]);

@@ -94,9 +94,10 @@ export async function startGatewayProcessOver(
 /**
  * One tenant makes all of a benchmark's load, so the per-tenant limits are set far above it: the
  * benchmarks measure the gateway, never its limiter, whose accounting still runs on every request
- * (0 would turn it off). A build from before the limiter (PADDOCK_BENCH_CLI) has no such flags
- * in its help (`serve --help`; before that command had one, the usage printed without arguments),
- * and gets none.
+ * (0 would turn it off). Likewise the tenant may take every tenant seat of the cluster, as its
+ * requests could take the whole pool before the seats, and never meets a full queue. A build
+ * from before the limiter or the seats (PADDOCK_BENCH_CLI) has no such flags in its help (`serve
+ * --help`; before that command had one, the usage printed without arguments), and gets none.
  */
 const UNTHROTTLED = [
   '--tenant-qps',
@@ -108,11 +109,14 @@ const UNTHROTTLED = [
   '--tenant-max-upstream-connections',
   '1000000',
 ];
+const UNQUEUED = ['--tenant-upstream-seats', '1000000', '--tenant-queue-length', '1000000'];
 let tenantFlags: Promise<string[]> | undefined;
 
 function unthrottledTenantFlags(): Promise<string[]> {
   tenantFlags ??= Promise.all([cliOutput(['serve', '--help']), cliOutput([])]).then((helps) =>
-    helps.some((help) => help.includes('--tenant-qps')) ? UNTHROTTLED : [],
+    helps.some((help) => help.includes('--tenant-qps'))
+      ? [...UNTHROTTLED, ...(helps.some((help) => help.includes('--tenant-upstream-seats')) ? UNQUEUED : [])]
+      : [],
   );
   return tenantFlags;
 }

@@ -57,6 +57,7 @@ describe('bench: every benchmark runs at its quick size', function () {
         'tenants.json',
         'memory.json',
         'cache.json',
+        'fair-share.json',
       ]);
       for (const file of files) {
         const result = JSON.parse(await readFile(path.join(results.dir, file), 'utf8'));

@@ -345,6 +345,25 @@ describe('gateway: `paddock serve` (npm start) and `paddock tenant`', () => {
     });
   });
 
+  it("refuses a cluster's seats or queue it cannot use, before it starts anything", async () => {
+    const refused = async (args: string[]) => (await run(['serve', ...args])).stderr;
+    expect(await refused(['--upstream-tenant-seats', '0'])).to.equal(
+      'paddock: --upstream-tenant-seats must be a whole number of at least 1, got "0"\n',
+    );
+    expect(await refused(['--tenant-upstream-seats', '2.5'])).to.equal(
+      'paddock: --tenant-upstream-seats must be a whole number of at least 1, got "2.5"\n',
+    );
+    expect(await refused(['--tenant-queue-length=-1'])).to.equal(
+      'paddock: --tenant-queue-length must be a whole number of at least 0, got "-1"\n',
+    );
+    expect(await refused(['--tenant-queue-wait', 'soon'])).to.equal(
+      'paddock: --tenant-queue-wait must be a duration from 0 such as 100ms, 30s or 5m, got "soon"\n',
+    );
+    expect(await refused(['--upstream-gateway-seats', ''])).to.equal(
+      'paddock: --upstream-gateway-seats must be a whole number of at least 1, got ""\n',
+    );
+  });
+
   it('refuses a log format, log level or audit log rotation it does not know, before it starts anything', async () => {
     const refused = async (args: string[]) => (await run(['serve', ...args])).stderr;
     expect(await refused(['--log-format', 'xml'])).to.equal('paddock: --log-format must be text or json, got "xml"\n');
