@@ -4,7 +4,8 @@
  * and a finalizer of its own — so that A's foreground deletion would wait on B. Through the gateway
  * the reference is refused; directly upstream (B's ServiceAccount token, as a workload of B's sends
  * it), the cluster's garbage collector takes it for what it is, a reference to an owner B's
- * namespace does not hold.
+ * namespace does not hold, and the gateway drops the reference the collector reports, so that it
+ * no longer holds A's foreground deletion.
  */
 import { expect } from 'chai';
 import type { ClientRequest } from 'node:http';
@@ -205,6 +206,18 @@ describe('adversarial: owner references stay inside the tenant', function () {
       expect((await alice.ok(['get', 'configmap', owner.name, '-o', 'jsonpath={.metadata.uid}'])).trim()).to.equal(
         owner.uid,
       );
+    });
+
+    it("held by a finalizer of its own, the dependent does not hold A's foreground deletion: the gateway drops the reference", async () => {
+      const owner = await victim();
+      await createUpstream(dependent('hostage-direct', owner));
+      // kube's collector would keep A waiting as long as B's finalizer stays; the gateway heals B's dependent.
+      await alice.ok(['delete', 'configmap', owner.name, '--cascade=foreground', '--timeout=60s']);
+      expect((await upstreamConfigMap(`${A}-default`, owner.name)).status, "A's object is gone").to.equal(404);
+      const hostage = (await upstreamConfigMap(`${B}-default`, 'hostage-direct')).body;
+      const uids = ((hostage.metadata.ownerReferences ?? []) as { uid: string }[]).map((ref) => ref.uid);
+      expect(uids, "B's dependent no longer names A's uid").to.not.include(owner.uid);
+      expect(hostage.metadata.finalizers, "B's finalizer is B's business").to.deep.equal([HOLD]);
     });
 
     it("without a finalizer of its own, the dependent is gone before A acts, and A's foreground deletion completes", async () => {
