@@ -35,12 +35,19 @@ interface ServedResource extends OwnerResource {
 /** How often a dependent that keeps changing under the patch is read again before the heal gives up (and is retried later). */
 const ATTEMPTS = 5;
 
-/** Drops the dependent's references that name no object where the collector looks; returns those dropped (none: nothing written). */
-export async function healOwnerReferences(client: RestClient, involved: InvolvedObject): Promise<Json[]> {
+/**
+ * Drops the dependent's references that name no object where the collector looks; returns those
+ * dropped (none: nothing written). `signal` aborts every request of the heal.
+ */
+export async function healOwnerReferences(
+  client: RestClient,
+  involved: InvolvedObject,
+  signal: AbortSignal,
+): Promise<Json[]> {
   const resources = new Map<string, Promise<ServedResource[] | undefined>>();
   const resourceOf = async (apiVersion: string, kind: string): Promise<OwnerResource | undefined> => {
     let served = resources.get(apiVersion);
-    if (!served) resources.set(apiVersion, (served = servedResources(client, apiVersion)));
+    if (!served) resources.set(apiVersion, (served = servedResources(client, apiVersion, signal)));
     return (await served)?.find((resource) => resource.kind === kind);
   };
   const dependentResource = await resourceOf(involved.apiVersion, involved.kind);
@@ -53,7 +60,7 @@ export async function healOwnerReferences(client: RestClient, involved: Involved
     name: involved.name,
   });
   for (let attempt = 1; ; attempt++) {
-    const dependent = await get(client, path);
+    const dependent = await get(client, path, signal);
     if (!dependent) return [];
     const refs = ownerReferencesOf(dependent);
     const lookups = await Promise.all(
@@ -61,14 +68,18 @@ export async function healOwnerReferences(client: RestClient, involved: Involved
         if (!isOwnerReference(ref)) return undefined;
         const resource = await resourceOf(ref.apiVersion, ref.kind);
         const place = collectorOwnerPlace(ref, involved.namespace, resource);
-        return { resource, found: place ? await get(client, objectPath(place)) : undefined };
+        return { resource, found: place ? await get(client, objectPath(place), signal) : undefined };
       }),
     );
     const drop = unresolvedOwnerReferences(refs, involved.namespace, lookups);
     if (drop.length === 0) return [];
-    const res = await client.request('PATCH', path, dropOwnerReferencesPatch(dependent, drop), {
-      'Content-Type': 'application/json-patch+json',
-    });
+    const res = await client.request(
+      'PATCH',
+      path,
+      dropOwnerReferencesPatch(dependent, drop),
+      { 'Content-Type': 'application/json-patch+json' },
+      signal,
+    );
     if (res.status === 200) return drop.map((index) => refs[index] as Json);
     if (res.status === 404) return [];
     // Changed since it was read: kube answers a failed `test` 422, a stale write 409.
@@ -78,8 +89,13 @@ export async function healOwnerReferences(client: RestClient, involved: Involved
 }
 
 /** The resources a group version serves (kind and scope); undefined when the cluster does not serve it. */
-async function servedResources(client: RestClient, apiVersion: string): Promise<ServedResource[] | undefined> {
-  const res = await client.request('GET', apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`);
+async function servedResources(
+  client: RestClient,
+  apiVersion: string,
+  signal: AbortSignal,
+): Promise<ServedResource[] | undefined> {
+  const path = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
+  const res = await client.request('GET', path, undefined, {}, signal);
   if (res.status === 404) return undefined;
   if (res.status !== 200 || !isObject(res.body)) throw statusError(res.status, res.text);
   const listed: unknown = res.body.resources;
@@ -103,8 +119,8 @@ function objectPath(place: OwnerPlace): string {
  * than not found. Any other answer is an error and the heal is retried: an owner the gateway may
  * not read (403) is not an absent one.
  */
-async function get(client: RestClient, path: string): Promise<Json | undefined> {
-  const res = await client.request('GET', path);
+async function get(client: RestClient, path: string, signal: AbortSignal): Promise<Json | undefined> {
+  const res = await client.request('GET', path, undefined, {}, signal);
   if (res.status === 200 && isObject(res.body)) return res.body;
   if (res.status === 404 || res.status === 400) return undefined;
   throw statusError(res.status, res.text);

@@ -45,6 +45,8 @@ const log = logger('owner reference healer');
 /** A failed heal is tried again after this, doubled each time up to the cap. */
 const RETRY_FIRST_MS = 1_000;
 const RETRY_CAP_MS = 30_000;
+/** A heal the cluster has not finished by then fails (and is retried): one hung cluster must not hold the others' heals. */
+const HEAL_TIMEOUT_MS = 30_000;
 
 interface Heal {
   cluster: string;
@@ -75,9 +77,10 @@ export class OwnerReferenceHealer {
   }
 
   private async lead(leading: AbortSignal): Promise<void> {
-    const queue = new HealQueue(leading);
     // One informer per cluster, started as clusters are registered and stopped when they go (or their client changes).
     const informers = new Map<string, { client: RestClient; events: SharedInformer<Json> }>();
+    // A heal for a cluster gone, or reached by another client now, is dropped: the new informer tells its events anew.
+    const queue = new HealQueue(leading, (heal) => informers.get(heal.cluster)?.client === heal.client);
     const followClusters = () => {
       const current = new Map(this.options.clusters().map((cluster) => [cluster.name, cluster.client]));
       for (const [name, followed] of informers)
@@ -152,7 +155,11 @@ class HealQueue {
   private readonly timers = new Set<NodeJS.Timeout>();
   private running: Promise<void> | undefined;
 
-  constructor(private readonly leading: AbortSignal) {
+  constructor(
+    private readonly leading: AbortSignal,
+    /** Whether the heal's cluster is still followed with the heal's client. */
+    private readonly followed: (heal: Heal) => boolean,
+  ) {
     leading.addEventListener(
       'abort',
       () => {
@@ -179,10 +186,15 @@ class HealQueue {
   private async drain(): Promise<void> {
     for (let next = this.take(); next && !this.leading.aborted; next = this.take()) {
       const [key, heal] = next;
+      if (!this.followed(heal)) {
+        this.failures.delete(key);
+        continue;
+      }
       const { cluster, involved } = heal;
       const what = `${involved.kind} ${involved.namespace}/${involved.name} on ${cluster}`;
       try {
-        const dropped = await healOwnerReferences(heal.client, involved);
+        const signal = AbortSignal.any([this.leading, AbortSignal.timeout(HEAL_TIMEOUT_MS)]);
+        const dropped = await healOwnerReferences(heal.client, involved, signal);
         this.failures.delete(key);
         if (dropped.length === 0) continue;
         const refs = dropped.map((ref) => `${String(ref.kind)}/${String(ref.name)} (uid ${String(ref.uid)})`);

@@ -220,6 +220,23 @@ describe('adversarial: owner references stay inside the tenant', function () {
       expect(hostage.metadata.finalizers, "B's finalizer is B's business").to.deep.equal([HOLD]);
     });
 
+    it("the same under another kind's coordinates (a ClusterRole named as A's ConfigMap, with its uid)", async () => {
+      const owner = await victim();
+      const disguised = dependent('disguised', owner);
+      disguised.metadata.ownerReferences[0] = {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        name: owner.name,
+        uid: owner.uid,
+        blockOwnerDeletion: true,
+      };
+      await createUpstream(disguised);
+      await alice.ok(['delete', 'configmap', owner.name, '--cascade=foreground', '--timeout=60s']);
+      const held = (await upstreamConfigMap(`${B}-default`, 'disguised')).body;
+      expect(held.metadata.ownerReferences, 'the reference is dropped').to.equal(undefined);
+      expect(held.metadata.finalizers).to.deep.equal([HOLD]);
+    });
+
     it("without a finalizer of its own, the dependent is gone before A acts, and A's foreground deletion completes", async () => {
       const owner = await victim();
       await createUpstream(dependent('lodger', owner, []));
