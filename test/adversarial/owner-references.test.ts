@@ -237,6 +237,36 @@ describe('adversarial: owner references stay inside the tenant', function () {
       expect(held.metadata.finalizers).to.deep.equal([HOLD]);
     });
 
+    it("a dependent in a namespace of no tenant's is the admin's business: left as it is", async () => {
+      const owner = await victim();
+      const admins = dependent('admins', owner);
+      expect((await member.request('POST', '/api/v1/namespaces/default/configmaps', admins)).status).to.equal(201);
+      const uid = (await upstreamConfigMap('default', 'admins')).body.metadata.uid;
+      await waitUntil(
+        "the admin's dependent reported",
+        async () => {
+          const events = (await member.request('GET', '/api/v1/namespaces/default/events')).body.items as any[];
+          return events.some((e) => e.reason === 'OwnerRefInvalidNamespace' && e.involvedObject.uid === uid);
+        },
+        { timeout: 30_000 },
+      );
+      // Reported after it, and healed one at a time in order: once B's is healed, the admin's was looked at.
+      await createUpstream(dependent('marker', owner));
+      await waitUntil(
+        "B's dependent healed",
+        async () => (await upstreamConfigMap(`${B}-default`, 'marker')).body.metadata.ownerReferences === undefined,
+        { timeout: 30_000 },
+      );
+      const kept = (await upstreamConfigMap('default', 'admins')).body;
+      expect(kept.metadata.ownerReferences[0].uid, "the admin's reference stays").to.equal(owner.uid);
+      await member.request(
+        'PATCH',
+        '/api/v1/namespaces/default/configmaps/admins',
+        [{ op: 'remove', path: '/metadata/finalizers' }],
+        { 'Content-Type': 'application/json-patch+json' },
+      );
+    });
+
     it("without a finalizer of its own, the dependent is gone before A acts, and A's foreground deletion completes", async () => {
       const owner = await victim();
       await createUpstream(dependent('lodger', owner, []));
