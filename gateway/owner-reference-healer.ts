@@ -38,7 +38,7 @@ export interface OwnerReferenceHealerOptions {
 }
 
 /** The events kube's garbage collector (and the devcluster's) records on a dependent naming an object of another namespace. */
-export const INVALID_NAMESPACE_REASON = 'OwnerRefInvalidNamespace';
+const INVALID_NAMESPACE_REASON = 'OwnerRefInvalidNamespace';
 
 const ELECTION = 'owner-reference-healer';
 const log = logger('owner reference healer');
