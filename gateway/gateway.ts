@@ -28,6 +28,7 @@ import { bootstrapCertificateAuthority, continueTokenKey, trustedCertificateAuth
 import { GatewayMetrics, requesterOf } from './metrics.js';
 import { DEFAULT_TENANT_LIMITS, isLongRunning, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
 import { OpenStreams } from './open-streams.js';
+import { OwnerReferenceHealer } from './owner-reference-healer.js';
 import { clusterReadyStateMetric } from '../eviction/eviction-metrics.js';
 import { DEFAULT_EVICTION_SETTINGS, startEviction, type EvictionSettings } from '../eviction/eviction.js';
 import { logWhenClosed, type RequestLogSink } from './request-log.js';
@@ -404,6 +405,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
     statusController.start();
     stops.splice(1, 0, () => statusController.stop());
+    const ownerReferenceHealer = new OwnerReferenceHealer({
+      store,
+      clusters: () => clusters.list(),
+      onClustersChange: (listener) => clusters.onChange(listener),
+      isTenant: (tenantId) => tenants.has(tenantId),
+      identity: electionIdentity,
+      electionTtlSeconds: options.electionTtlSeconds ?? 5,
+    });
+    ownerReferenceHealer.start();
+    stops.splice(1, 0, () => ownerReferenceHealer.stop());
     clusterReadyStateMetric(metrics.registry, () => clusters.list());
     const eviction = options.enableNoExecuteTaintEviction
       ? startEviction({

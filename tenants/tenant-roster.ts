@@ -71,6 +71,11 @@ export class TenantRoster {
     return null;
   }
 
+  /** Whether the tenant exists (in any phase). */
+  has(tenantId: string): boolean {
+    return this.tenants.has(tenantId);
+  }
+
   clusterOf(tenantId: string): string | undefined {
     return this.tenants.get(tenantId)?.cluster;
   }

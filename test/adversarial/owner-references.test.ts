@@ -4,7 +4,8 @@
  * and a finalizer of its own — so that A's foreground deletion would wait on B. Through the gateway
  * the reference is refused; directly upstream (B's ServiceAccount token, as a workload of B's sends
  * it), the cluster's garbage collector takes it for what it is, a reference to an owner B's
- * namespace does not hold.
+ * namespace does not hold, and the gateway drops the reference the collector reports, so that it
+ * no longer holds A's foreground deletion.
  */
 import { expect } from 'chai';
 import type { ClientRequest } from 'node:http';
@@ -204,6 +205,65 @@ describe('adversarial: owner references stay inside the tenant', function () {
       // A's object is untouched by it.
       expect((await alice.ok(['get', 'configmap', owner.name, '-o', 'jsonpath={.metadata.uid}'])).trim()).to.equal(
         owner.uid,
+      );
+    });
+
+    it("held by a finalizer of its own, the dependent does not hold A's foreground deletion: the gateway drops the reference", async () => {
+      const owner = await victim();
+      await createUpstream(dependent('hostage-direct', owner));
+      // kube's collector would keep A waiting as long as B's finalizer stays; the gateway heals B's dependent.
+      await alice.ok(['delete', 'configmap', owner.name, '--cascade=foreground', '--timeout=60s']);
+      expect((await upstreamConfigMap(`${A}-default`, owner.name)).status, "A's object is gone").to.equal(404);
+      const hostage = (await upstreamConfigMap(`${B}-default`, 'hostage-direct')).body;
+      const uids = ((hostage.metadata.ownerReferences ?? []) as { uid: string }[]).map((ref) => ref.uid);
+      expect(uids, "B's dependent no longer names A's uid").to.not.include(owner.uid);
+      expect(hostage.metadata.finalizers, "B's finalizer is B's business").to.deep.equal([HOLD]);
+    });
+
+    it("the same under another kind's coordinates (a ClusterRole named as A's ConfigMap, with its uid)", async () => {
+      const owner = await victim();
+      const disguised = dependent('disguised', owner);
+      disguised.metadata.ownerReferences[0] = {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        name: owner.name,
+        uid: owner.uid,
+        blockOwnerDeletion: true,
+      };
+      await createUpstream(disguised);
+      await alice.ok(['delete', 'configmap', owner.name, '--cascade=foreground', '--timeout=60s']);
+      const held = (await upstreamConfigMap(`${B}-default`, 'disguised')).body;
+      expect(held.metadata.ownerReferences, 'the reference is dropped').to.equal(undefined);
+      expect(held.metadata.finalizers).to.deep.equal([HOLD]);
+    });
+
+    it("a dependent in a namespace of no tenant's is the admin's business: left as it is", async () => {
+      const owner = await victim();
+      const admins = dependent('admins', owner);
+      expect((await member.request('POST', '/api/v1/namespaces/default/configmaps', admins)).status).to.equal(201);
+      const uid = (await upstreamConfigMap('default', 'admins')).body.metadata.uid;
+      await waitUntil(
+        "the admin's dependent reported",
+        async () => {
+          const events = (await member.request('GET', '/api/v1/namespaces/default/events')).body.items as any[];
+          return events.some((e) => e.reason === 'OwnerRefInvalidNamespace' && e.involvedObject.uid === uid);
+        },
+        { timeout: 30_000 },
+      );
+      // Reported after it, and healed one at a time in order: once B's is healed, the admin's was looked at.
+      await createUpstream(dependent('marker', owner));
+      await waitUntil(
+        "B's dependent healed",
+        async () => (await upstreamConfigMap(`${B}-default`, 'marker')).body.metadata.ownerReferences === undefined,
+        { timeout: 30_000 },
+      );
+      const kept = (await upstreamConfigMap('default', 'admins')).body;
+      expect(kept.metadata.ownerReferences[0].uid, "the admin's reference stays").to.equal(owner.uid);
+      await member.request(
+        'PATCH',
+        '/api/v1/namespaces/default/configmaps/admins',
+        [{ op: 'remove', path: '/metadata/finalizers' }],
+        { 'Content-Type': 'application/json-patch+json' },
       );
     });
 
