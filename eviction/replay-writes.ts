@@ -16,7 +16,7 @@
  * fine; a 4xx is the cluster refusing that object, the others may not be; a 5xx throws, and the
  * whole move is tried again.
  */
-import type { RestClient, RequestHeaders } from '../apiserver/client/rest-client.js';
+import type { RequestHeaders, RestResponse } from '../apiserver/client/rest-client.js';
 import type { Logger } from '../log/log.js';
 import type { TenantContext } from '../translate/context.js';
 import { syncTenantGrants } from '../tenants/tenant-grants.js';
@@ -35,6 +35,11 @@ const NAMED_IN_MESSAGE = 3;
 const MESSAGE_CHARS = 400;
 /** How many skipped objects the warning names, each with why. */
 const NAMED_IN_LOG = 10;
+
+/** What the replay needs of the new cluster's API: a JSON request with the gateway's credentials, and headers. */
+export interface ReplayApi {
+  request(method: string, path: string, body?: unknown, headers?: RequestHeaders): Promise<RestResponse>;
+}
 
 export interface ReplayOutcome {
   /** The objects to replay (the gateway's grants, made again rather than copied, not among them). */
@@ -56,7 +61,7 @@ interface Write {
 
 /** Replays the steps on the cluster of `client`; what is skipped is logged as a warning on `log`. */
 export async function replayOnCluster(
-  client: RestClient,
+  client: ReplayApi,
   ctx: TenantContext,
   steps: readonly ReplayStep[],
   clock: Clock,
