@@ -5,8 +5,9 @@
  *
  * 1. cluster-scoped objects, with the gateway's credentials: CRDs, namespaces, then the rest (the
  *    tenant's ClusterRoles and ClusterRoleBindings among them);
- * 2. the grants the tenant's bindings call for in its namespaces, made by the gateway
- *    (tenants/tenant-grants.ts), as after a tenant's write of a binding or a namespace;
+ * 2. the grants the tenant's bindings call for in its namespaces, made by the gateway from the
+ *    namespaces and ClusterRoleBindings it wrote (tenants/upstream-space.ts, grantReplayedSpace),
+ *    as after a tenant's write of a binding or a namespace;
  * 3. namespaced objects, ServiceAccounts first (pods are admitted against them), as the tenant's
  *    administrator `<tid>-admin`, impersonated as the tenant proxy does: the new cluster's RBAC
  *    decides them as it decides the tenant's writes. Its authorizer learns of the grants just made
@@ -17,9 +18,10 @@
  * whole move is tried again.
  */
 import type { RequestHeaders, RestResponse } from '../apiserver/client/rest-client.js';
+import type { Json } from '../apiserver/json.js';
 import type { Logger } from '../log/log.js';
 import type { TenantContext } from '../translate/context.js';
-import { syncTenantGrants } from '../tenants/tenant-grants.js';
+import { grantReplayedSpace } from '../tenants/upstream-space.js';
 import { impersonationHeaders, tenantAdminIdentity } from '../tenants/upstream-identity.js';
 import type { Clock } from './clock.js';
 import { admitReplay } from './replay-admission.js';
@@ -55,7 +57,7 @@ export interface ReplayOutcome {
 interface Write {
   readonly step: ReplayStep;
   readonly path: string;
-  readonly body: unknown;
+  readonly body: Json;
   readonly as: 'gateway' | 'tenant-admin';
 }
 
@@ -83,10 +85,15 @@ export async function replayOnCluster(
       { tenant: ctx.tenantId, skipped: skipped.length },
     );
   const refused: string[] = [];
+  /** What the cluster has now, written or there already. */
+  const made: Write[] = [];
   const send = async (write: Write, headers: RequestHeaders, retry403Until: number) => {
     for (;;) {
       const res = await client.request('POST', write.path, write.body, headers);
-      if (res.status === 201 || res.status === 409) return;
+      if (res.status === 201 || res.status === 409) {
+        made.push(write);
+        return;
+      }
       if (res.status === 403 && clock.now() < retry403Until) {
         await new Promise((resolve) => clock.setTimer(() => resolve(undefined), RETRY_403_MS));
         continue;
@@ -109,7 +116,14 @@ export async function replayOnCluster(
     {},
     0,
   );
-  await syncTenantGrants(client, ctx.tenantId);
+  const madeOf = (group: string, resource: string) =>
+    made.filter((write) => write.step.resource.group === group && write.step.resource.resource === resource);
+  await grantReplayedSpace(
+    client,
+    ctx.tenantId,
+    madeOf('rbac.authorization.k8s.io', 'clusterrolebindings').map((write) => write.body),
+    madeOf('', 'namespaces').map((write) => write.step.name),
+  );
   await inPhases(
     writes.filter((write) => write.as === 'tenant-admin'),
     impersonationHeaders(tenantAdminIdentity(ctx.tenantId)),

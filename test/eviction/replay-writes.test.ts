@@ -6,7 +6,7 @@
  * named, within bounds, in the task's message.
  */
 import { expect } from 'chai';
-import type { RequestHeaders, RestResponse } from '../../apiserver/client/rest-client.js';
+import type { RequestHeaders } from '../../apiserver/client/rest-client.js';
 import type { Json } from '../../apiserver/json.js';
 import type { CacheResource } from '../../cache/cluster-resource-store.js';
 import { replayKindScope } from '../../eviction/replay-admission.js';
@@ -81,37 +81,20 @@ const STEPS: ReplayStep[] = [
 interface Call {
   method: string;
   path: string;
+  body: any;
   headers: RequestHeaders;
 }
 
-/** The new cluster: the tenant's admin binding and namespace, no grant yet; `answer` decides the POSTs of objects. */
+/** The new cluster, with the tenant's space made: `answer` decides each request's status. */
 function recordingApi(answer: (call: Call, calls: Call[]) => number): ReplayApi & { calls: Call[] } {
   const calls: Call[] = [];
-  const respond = (status: number, body?: Json): RestResponse => ({
-    status,
-    headers: {},
-    body,
-    text: JSON.stringify(body ?? {}),
-  });
   return {
     calls,
-    request: async (method, path, _body, headers = {}) => {
-      const call = { method, path, headers };
+    request: async (method, path, body, headers = {}) => {
+      const call = { method, path, body, headers };
       calls.push(call);
-      if (path === `/apis/${RBAC}/v1/clusterrolebindings`)
-        return respond(200, {
-          items: [
-            {
-              metadata: { name: `${T}-cluster-admin` },
-              roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: `${T}:cluster-admin` },
-              subjects: [{ apiGroup: RBAC, kind: 'User', name: `${T}-admin` }],
-            },
-          ],
-        });
-      if (method === 'GET' && path.startsWith('/api/v1/namespaces?'))
-        return respond(200, { items: [{ metadata: { name: NS } }] });
-      if (method === 'GET') return respond(200, { items: [] });
-      return respond(answer(call, calls));
+      const status = answer(call, calls);
+      return { status, headers: {}, body: {}, text: '{}' };
     },
   };
 }
@@ -135,14 +118,21 @@ describe('eviction: the replay writes on the new cluster (replay-writes.ts)', ()
     await clock.advance(1000);
     const outcome = await replaying;
 
-    const posts = api.calls.filter((call) => call.method === 'POST');
-    expect(posts.map((call) => [call.path, call.headers])).to.deep.equal([
-      ['/api/v1/namespaces', {}],
-      [`/apis/${RBAC}/v1/namespaces/${NS}/rolebindings`, {}],
+    // The grant of the replayed namespace is made from what was written, with no list of the cluster.
+    expect(api.calls.map((call) => [call.method, call.path, call.headers])).to.deep.equal([
+      ['POST', '/api/v1/namespaces', {}],
+      ['POST', `/apis/${RBAC}/v1/namespaces/${NS}/rolebindings`, {}],
       ...Array.from({ length: 2 }, () => [
+        'POST',
         `/api/v1/namespaces/${NS}/configmaps`,
         { 'impersonate-user': `${T}-admin`, 'impersonate-group': [`${T}-system:authenticated`] },
       ]),
+    ]);
+    const grant = api.calls[1].body;
+    expect([grant.metadata, grant.roleRef.name, grant.subjects]).to.deep.equal([
+      { name: 'paddock:cluster-admin', namespace: NS, labels: { 'kubezoo.io/tenant': T } },
+      `${T}-cluster-admin`,
+      [{ apiGroup: RBAC, kind: 'User', name: `${T}-admin` }],
     ]);
     expect(outcome).to.deep.include({ planned: 3, replayed: 2, refused: [] });
     expect(outcome.skipped.map((s) => s.object)).to.deep.equal([`rolebindings ${NS}/open-door`]);
