@@ -2,7 +2,8 @@
  * Moving one tenant off a cluster, as Karmada's graceful eviction moves a binding: an eviction
  * task in the Tenant's status (Karmada's GracefulEvictionTask shape), a new cluster chosen by
  * placement with the old one avoided, the tenant's space made there, its objects replayed from
- * the gateway's cache of the old cluster (tenant-replay.ts), `status.cluster` switched (every
+ * the gateway's cache of the old cluster (tenant-replay.ts) through the checks of the tenant's
+ * own writes (replay-admission.ts, replay-writes.ts), `status.cluster` switched (every
  * replica then routes the tenant there, and its open watches end with 410 so that clients list
  * again), and the old cluster purged by the purge mode:
  *
@@ -15,7 +16,6 @@
  * taint manager) tries again, until it is done; then the task goes. Every step is idempotent, so
  * a step that failed, or a leader that changed, starts again from the stored task.
  */
-import type { RestClient } from '../apiserver/client/rest-client.js';
 import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
 import { mutate } from '../apiserver/registry/object-mutation.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
@@ -28,8 +28,10 @@ import { ensureTenantSpace, removeTenantSpaces, tenantSpaceObjects } from '../te
 import { forgetSpaceCluster, recordSpaceCluster } from '../tenants/tenant-space-clusters.js';
 import type { Clock } from './clock.js';
 import type { Logger } from '../log/log.js';
-import { tenantPrefix } from '../translate/context.js';
-import { REPLAY_PHASES, replayPhaseOf, replayPlan, type ReplaySource, type ReplayStep } from './tenant-replay.js';
+import { tenantContext, tenantPrefix } from '../translate/context.js';
+import { replayKindScope } from './replay-admission.js';
+import { replayMessage, replayOnCluster } from './replay-writes.js';
+import { replayPlan, type ReplaySource } from './tenant-replay.js';
 
 export type PurgeMode = 'Directly' | 'Gracefully' | 'Never';
 
@@ -49,8 +51,6 @@ export interface EvictionTask {
 
 export const EVICTION_REASON_TAINT_UNTOLERATED = 'TaintUntolerated';
 export const EVICTION_PRODUCER_TAINT_MANAGER = 'TaintManager';
-/** Replay requests of one phase in flight at once: a tenant with thousands of objects does not open thousands of them. */
-const REPLAY_AT_ONCE = 16;
 
 export interface TenantFailoverOptions {
   /** The Tenant registry: tasks and the switch are written through its status subresource. */
@@ -95,8 +95,18 @@ export class TenantFailover {
     const steps = replayPlan(tenantId, this.sources(from, tenantId)).filter(
       (step) => !made.has(`${step.resource.resource}/${step.namespace}/${step.name}`),
     );
-    const refused = await replay(target.client, steps);
-    const replayComplete = refused.length === 0;
+    const kinds = replayKindScope(
+      tenantId,
+      this.options.cachedStores(from).map((store) => store.resource),
+    );
+    const outcome = await replayOnCluster(
+      target.client,
+      tenantContext(tenantId, kinds),
+      steps,
+      this.options.clock,
+      this.options.log,
+    );
+    const replayComplete = outcome.refused.length === 0 && outcome.skipped.length === 0;
     await mutate(
       this.options.tenants,
       '',
@@ -112,7 +122,7 @@ export class TenantFailover {
                   ...task,
                   toCluster: target.name,
                   replayComplete,
-                  message: `replayed ${steps.length - refused.length} of ${steps.length} objects on ${target.name}${refused.length ? `; refused: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ', …' : ''}` : ''}`,
+                  message: replayMessage(outcome, target.name),
                 }
               : task,
           ),
@@ -123,8 +133,8 @@ export class TenantFailover {
     );
     // The purge follows in the taint manager's next pass (the switch is a change that starts one), beside the paced queue.
     this.options.log.info(
-      `tenant ${tenantId}: moved from ${from} to ${target.name} (${steps.length - refused.length} of ${steps.length} objects replayed)`,
-      { tenant: tenantId, from, to: target.name, replayed: steps.length - refused.length, objects: steps.length },
+      `tenant ${tenantId}: moved from ${from} to ${target.name} (${outcome.replayed} of ${outcome.planned} objects replayed)`,
+      { tenant: tenantId, from, to: target.name, replayed: outcome.replayed, objects: outcome.planned },
     );
   }
 
@@ -257,37 +267,4 @@ export function tasksOf(tenant: ApiObject): EvictionTask[] {
 function purgeModeOf(tenant: ApiObject, fallback: PurgeMode): PurgeMode {
   const mode = tenant.spec?.failover?.purgeMode;
   return mode === 'Directly' || mode === 'Gracefully' || mode === 'Never' ? mode : fallback;
-}
-
-/**
- * Creates the steps on the new cluster phase by phase (CRDs, namespaces, ServiceAccounts, the
- * rest: what each phase needs is made by the one before), the steps of one phase together; an object already
- * there (a retried move) is fine. Returns what the cluster refused, as `resource namespace/name: code`.
- */
-async function replay(client: RestClient, steps: readonly ReplayStep[]): Promise<string[]> {
-  const refused: string[] = [];
-  const send = async (step: ReplayStep) => {
-    const { resource } = step;
-    const base = resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
-    const path = `${base}${step.namespace ? `/namespaces/${step.namespace}` : ''}/${resource.resource}`;
-    const res = await client.request('POST', path, step.body);
-    if (res.status === 201 || res.status === 409) return;
-    // The cluster answered: this object is refused there, the others may not be.
-    if (res.status < 500) {
-      refused.push(`${resource.resource} ${step.namespace ? `${step.namespace}/` : ''}${step.name}: ${res.status}`);
-      return;
-    }
-    throw new Error(`replaying ${resource.resource} ${step.name}: ${res.status} ${res.text.slice(0, 200)}`);
-  };
-  for (const phase of phases(steps))
-    for (let i = 0; i < phase.length; i += REPLAY_AT_ONCE)
-      await Promise.all(phase.slice(i, i + REPLAY_AT_ONCE).map(send));
-  return refused;
-}
-
-/** The plan's steps cut where the phase changes (replayPlan's order). */
-function phases(steps: readonly ReplayStep[]): ReplayStep[][] {
-  const cut: ReplayStep[][] = Array.from({ length: REPLAY_PHASES }, () => []);
-  for (const step of steps) cut[replayPhaseOf(step.resource)].push(step);
-  return cut.filter((phase) => phase.length > 0);
 }

@@ -2,10 +2,10 @@
 import { noteRequestObjectName } from '../apiserver/request-object-name.js';
 import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody } from '../apiserver/handlers/http-io.js';
 import { TranslationError } from '../translate/context.js';
-import { objectUp } from '../translate/objects.js';
 import { patchUp, type PatchBodyType } from '../translate/patch.js';
 import { protobufFieldsOf } from '../translate/kinds/kind-records.js';
 import { protobufBodyShadow, protobufBodyUp } from '../translate/protobuf-body.js';
+import { storedObjectUp } from '../translate/stored-object.js';
 import { writeBodyType } from '../translate/write-body.js';
 import { parseJson } from './answer-down.js';
 import type { WriteRequest } from './checked-write.js';
@@ -110,11 +110,12 @@ function jsonBodyUp(r: TenantRequest, contentType: string, raw: Buffer): unknown
   ) {
     object.metadata = { ...object.metadata, namespace: t.info.namespace };
   }
-  return objectUp(r.ctx, {
-    ...object,
-    apiVersion: object.apiVersion ?? type.apiVersion,
-    kind: object.kind ?? type.kind,
-  });
+  // Converted and checked as whatever the URL writes, whatever kind the body says it is.
+  return storedObjectUp(
+    r.ctx,
+    { group: type.group, kind: type.kind, name: t.info.name },
+    { ...object, apiVersion: object.apiVersion ?? type.apiVersion, kind: object.kind ?? type.kind },
+  );
 }
 
 function unsupportedPatch(): TranslationError {

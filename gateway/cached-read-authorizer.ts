@@ -4,8 +4,8 @@
  * same read (docs/isolation.md, "Reads from the cache are authorized as the upstream would").
  *
  * - In one of the tenant's namespaces, the cluster decides: a SubjectAccessReview about the
- *   tenant user as the tenant proxy impersonates it (upstream-identity.ts), with the upstream
- *   namespace and group.
+ *   tenant user as the tenant proxy impersonates it (tenants/upstream-identity.ts), with the
+ *   upstream namespace and group.
  * - Across all namespaces, or of a cluster-scoped kind, the gateway decides as it does for such
  *   requests sent upstream (tenant-authorizer.ts): by the tenant's own ClusterRoles and
  *   ClusterRoleBindings, so `-A` needs a cluster-wide grant, as in kube.
@@ -23,7 +23,7 @@ import { DecisionCache } from './decision-cache.js';
 import { RbacChangeFeed } from './rbac-change-feed.js';
 import { reviewAccess, type ResourceAttributes } from './subject-access-review.js';
 import { tenantUserInfo, type TenantAuthorizer } from './tenant-authorizer.js';
-import { upstreamUser, type TenantUserIdentity } from './upstream-identity.js';
+import { upstreamUser, type TenantUserIdentity } from '../tenants/upstream-identity.js';
 
 /**
  * kube-apiserver's webhook authorizer keeps allowed answers 5 min and denied ones 30 s because

@@ -3,8 +3,9 @@
  * (translate/stored-object.ts, from the kind records of translate/kinds/kind-records.ts).
  *
  * - Create and update (and their protobuf bodies, and subresources whose body is the object):
- *   the body is converted already; the converted body is checked once more before it goes, so a
- *   gap in a convertor is a 403, not an object outside the tenant.
+ *   the body is converted already, and checked once more before it goes, so a gap in a convertor
+ *   is a 403, not an object outside the tenant: a JSON body as it was converted (body-up.ts, by
+ *   storedObjectUp, which a failover's replay shares), a protobuf body here, by its JSON shadow.
  * - Patches (JSON, merge, strategic merge, apply) of a kind with invariants of its own, or that
  *   mention ownerReferences (the one metadata invariant a patch can reach): only the upstream
  *   knows what the patch makes of the stored object. The same patch, with the same impersonation,
@@ -75,7 +76,8 @@ export async function checkedWrite(
       ? protobufBodyShadow(body, { apiVersion: bodyType.apiVersion, kind: bodyType.kind })
       : request.converted;
     if (isObject(object)) {
-      checkStored(ctx, type, object);
+      // A JSON body was checked as it was converted (body-up.ts); a protobuf one only here.
+      if (Buffer.isBuffer(body)) checkStored(ctx, type, object);
       await checkOwners(object, body);
     }
     return send(t.info.verb, method, query, body);

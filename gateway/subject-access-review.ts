@@ -4,7 +4,7 @@
  */
 import { expectStatus } from '../apiserver/client/rest-client.js';
 import type { UpstreamApi } from '../tenants/tenant-grants.js';
-import type { UpstreamUser } from './upstream-identity.js';
+import type { UpstreamUser } from '../tenants/upstream-identity.js';
 
 export const SUBJECT_ACCESS_REVIEWS = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
 

@@ -2,7 +2,7 @@
  * Who a tenant request runs as upstream (docs/isolation.md, "Least privilege upstream"), and the
  * gateway's own decision where it runs as the gateway.
  */
-import { upstreamUser } from './upstream-identity.js';
+import { impersonationHeaders, upstreamUser } from '../tenants/upstream-identity.js';
 import { TranslationError } from '../translate/context.js';
 import { assertUnderPrefix } from '../translate/prefix-check.js';
 import type { UpstreamResponse, WholeUpstreamResponse } from './upstream-connection.js';
@@ -83,8 +83,7 @@ export async function sendAsTenant<Answer extends UpstreamResponse | WholeUpstre
   return call(asGateway);
 }
 
-/** The tenant user's upstream identity (upstream-identity.ts) as headers: each group its own Impersonate-Group line. */
+/** The tenant user's upstream identity (tenants/upstream-identity.ts) as headers: each group its own Impersonate-Group line. */
 export function impersonation(identity: TenantIdentity): UpstreamHeaders {
-  const { user, groups } = upstreamUser(identity);
-  return { 'impersonate-user': user, 'impersonate-group': groups };
+  return impersonationHeaders(upstreamUser(identity));
 }

@@ -1,4 +1,5 @@
 import { expectStatus } from '../apiserver/client/rest-client.js';
+import type { Json } from '../apiserver/json.js';
 import { addPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
@@ -61,6 +62,29 @@ export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): 
       ),
     ),
   );
+}
+
+/**
+ * The grants a failover's replay calls for, once it wrote the tenant's namespaces and
+ * ClusterRoleBindings (`bindings`) into the space ensureTenantSpace made: those of the admin
+ * binding and of `bindings` in every namespace of the tenant there. Made from what the replay
+ * wrote, not from lists of the cluster, for the reason ensureTenantSpace gives; the heal pass
+ * makes right anything else.
+ */
+export async function grantReplayedSpace(
+  client: UpstreamApi,
+  tenantId: string,
+  bindings: readonly Json[],
+  namespaces: readonly string[],
+): Promise<number> {
+  const spaceNamespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
+  const madeWithTheSpace = desiredGrants(tenantId, [adminBinding(tenantId)], spaceNamespaces);
+  const desired = desiredGrants(
+    tenantId,
+    [adminBinding(tenantId), ...bindings],
+    [...new Set([...spaceNamespaces, ...namespaces])],
+  );
+  return applyGrants(client, desired, madeWithTheSpace);
 }
 
 function adminRole(tenantId: string) {

@@ -8,6 +8,7 @@ import type { Json } from '../apiserver/json.js';
 import { TranslationError, type TenantContext } from './context.js';
 import { normalize, violations, type Violation } from './kinds/invariants.js';
 import { invariantsOf, kindRecord } from './kinds/kind-records.js';
+import { objectUp } from './objects.js';
 
 /** The stored object's type and its name as the tenant calls it (for messages). */
 export interface StoredType {
@@ -24,6 +25,19 @@ export interface StoredType {
  */
 export function patchNeedsDryRun(type: StoredType): boolean {
   return (kindRecord(type.group, type.kind)?.invariants.length ?? 0) > 0;
+}
+
+/**
+ * A tenant's object, in its own terms, as the upstream is to store it when `type` is written:
+ * converted up (which refuses what no tenant may write), then checked against every invariant of
+ * the type. What a tenant's create or update sends (gateway/body-up.ts) and what a failover
+ * replays of the tenant (eviction/replay-admission.ts) both come from here, so neither lets
+ * through what the other refuses. Throws the TranslationError the write is answered with.
+ */
+export function storedObjectUp(ctx: TenantContext, type: StoredType, object: Json): Json {
+  const up = objectUp(ctx, object);
+  checkStored(ctx, type, up);
+  return up;
 }
 
 /** Throws 403 naming every field that would leave the tenant. */

@@ -10,6 +10,9 @@ export interface RestResponse {
   text: string;
 }
 
+/** Request headers; a list goes as one line per value (`Impersonate-Group`, one per group). */
+export type RequestHeaders = Record<string, string | string[]>;
+
 /**
  * A small HTTPS client for a Kubernetes API, authenticated with a kubeconfig's client certificate or token:
  * what the tenant controller uses upstream and the `paddock tenant` command uses against the
@@ -50,7 +53,7 @@ export class RestClient {
     method: string,
     path: string,
     body?: unknown,
-    headers: Record<string, string> = {},
+    headers: RequestHeaders = {},
     signal?: AbortSignal,
   ): Promise<RestResponse> {
     return new Promise((resolve, reject) => {
@@ -89,7 +92,7 @@ export class RestClient {
   }
 
   /** A request whose response the caller reads as a stream (watches); `signal` aborts it. */
-  open(method: string, path: string, headers: Record<string, string>, signal?: AbortSignal): ClientRequest {
+  open(method: string, path: string, headers: RequestHeaders, signal?: AbortSignal): ClientRequest {
     const { hostname: host, port } = this.server;
     return request({
       method,

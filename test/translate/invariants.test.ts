@@ -5,7 +5,7 @@ import { invariantsOf, KINDS, protobufFieldsOf } from '../../translate/kinds/kin
 import { objectDown, objectUp } from '../../translate/objects.js';
 import { patchUp } from '../../translate/patch.js';
 import type { FieldRule, MessageFields } from '../../translate/protobuf-fields.js';
-import { checkStored, normalizedStored } from '../../translate/stored-object.js';
+import { checkStored, normalizedStored, storedObjectUp } from '../../translate/stored-object.js';
 import { kindScope } from '../support/kind-scope.js';
 
 type Json = Record<string, any>;
@@ -465,8 +465,25 @@ describe('translate: isolation invariants (kinds/invariants.ts, kinds/kind-recor
         const upstream = objectUp(A, object);
         expect(fieldsOf(upstream)).to.deep.equal([]);
         expect(() => checkStored(A, { group: groupOf(object.apiVersion), kind: object.kind }, upstream)).not.to.throw();
+        expect(storedObjectUp(A, { group: groupOf(object.apiVersion), kind: object.kind }, object)).to.deep.equal(
+          upstream,
+        );
       });
     }
+
+    it('storedObjectUp checks the type the URL writes, whatever kind the body claims', () => {
+      const disguised = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'b', namespace: 'dev' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'Group', name: 'system:authenticated' }],
+      };
+      expect(() => storedObjectUp(A, { group: '', kind: 'ConfigMap' }, disguised)).not.to.throw();
+      expect(() => storedObjectUp(A, { group: 'rbac.authorization.k8s.io', kind: 'RoleBinding' }, disguised))
+        .to.throw(TranslationError, 'subjects[0]')
+        .with.property('code', 403);
+    });
   });
 
   describe('objects that would leave the tenant break them', () => {
