@@ -67,9 +67,11 @@ export async function serveInBackground(args: string[], dataDir: string): Promis
   return 0;
 }
 
-/** Run by the server once it is up: its pid for `paddock stop`, its banner for the parent. */
+/** Run by the server once it is up: its pid for `paddock stop`, its banner printed and sent to the parent. */
 export async function announceRunning(dataDir: string, banner: string): Promise<void> {
   await writePrivateFile(path.join(dataDir, PID_FILE), `${process.pid}\n`);
+  // Printed before the parent hears of it: whoever the parent tells may read the log at once.
+  await new Promise<void>((resolve) => process.stdout.write(banner, () => resolve()));
   const send = process.send?.bind(process);
   if (!send) return;
   const message: ReadyMessage = { ready: banner };

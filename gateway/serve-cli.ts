@@ -171,9 +171,8 @@ export async function serve(args: string[]): Promise<number> {
       background: startedInBackground(),
     });
     const caught = catchStopSignals();
-    // The pid file first: whoever reads the banner may look for it at once (paddock stop, tests).
+    // The pid file, then the banner: whoever reads the banner may look for the pid at once (paddock stop, tests).
     await announceRunning(dataDir, banner);
-    process.stdout.write(banner);
     // From here on a fault is one request's, not the gateway's (startup failures still end it).
     installFaultHandlers();
     await stopOnSignal('Paddock', caught, async () => {
