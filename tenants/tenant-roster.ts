@@ -4,6 +4,7 @@ import { WatchLoop } from '../store/watch-loop.js';
 import type { ClusterToleration } from '../eviction/tolerations.js';
 import { errorText, logger } from '../log/log.js';
 import { tenantLimitOverrides, type TenantLimitOverrides } from './tenant-resource.js';
+import { movingTo } from './tenant-space-clusters.js';
 
 const log = logger('tenant roster');
 
@@ -13,6 +14,8 @@ interface TenantEntry {
   active: boolean;
   serials: Set<string>;
   cluster: string | undefined;
+  /** Clusters a failover is moving the tenant to (tenant-space-clusters.ts, movingTo). */
+  movingTo: string[];
   limits: TenantLimitOverrides | undefined;
   tolerations: ClusterToleration[];
   /** Whether the tenant has eviction tasks in its status (eviction/tenant-failover.ts settles them). */
@@ -85,10 +88,11 @@ export class TenantRoster {
     return [...this.tenants].filter(([, t]) => t.active && t.cluster === cluster).map(([id]) => id);
   }
 
-  /** How many tenants live on each cluster: the load placement spreads. */
+  /** How many tenants live on each cluster, or are being moved there: the load placement spreads. */
   tenantsPerCluster(): Map<string, number> {
     const load = new Map<string, number>();
-    for (const { cluster } of this.tenants.values()) if (cluster) load.set(cluster, (load.get(cluster) ?? 0) + 1);
+    for (const { cluster, movingTo } of this.tenants.values())
+      for (const name of cluster ? [cluster, ...movingTo] : movingTo) load.set(name, (load.get(name) ?? 0) + 1);
     return load;
   }
 
@@ -127,6 +131,7 @@ export class TenantRoster {
       active: tenant.status?.phase === 'Active' && !tenant.metadata.deletionTimestamp,
       serials: new Set((tenant.status?.certificateSerials ?? []) as string[]),
       cluster: tenant.status?.cluster,
+      movingTo: movingTo(tenant),
       limits: tenantLimitOverrides(tenant),
       tolerations: Array.isArray(tenant.spec?.clusterTolerations) ? tenant.spec.clusterTolerations : [],
       evicting: Array.isArray(tenant.status?.evictionTasks) && tenant.status.evictionTasks.length > 0,

@@ -18,6 +18,18 @@ export function spaceClustersOf(tenant: ApiObject): string[] {
   return [...new Set(held.filter((c): c is string => typeof c === 'string'))];
 }
 
+/**
+ * The clusters a move is making the tenant's space on and has not switched it to yet: recorded,
+ * but neither its cluster nor one an eviction task moves it from. Placement counts the tenant
+ * there already, or the next moves would all pick the same least-loaded cluster.
+ */
+export function movingTo(tenant: ApiObject): string[] {
+  const status = tenant.status ?? {};
+  const tasks: { fromCluster?: unknown }[] = Array.isArray(status.evictionTasks) ? status.evictionTasks : [];
+  const left = new Set([status.cluster, ...tasks.map((task) => task.fromCluster)]);
+  return spaceClustersOf(tenant).filter((cluster) => !left.has(cluster));
+}
+
 /** The tenant's record with `cluster` added, or null when it is there already. */
 export function withSpaceCluster(tenant: ApiObject, cluster: string): string[] | null {
   const recorded = spaceClustersOf(tenant);
