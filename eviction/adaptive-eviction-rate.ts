@@ -10,7 +10,7 @@
  */
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
-import { PLACEMENT_EFFECTS, type ClusterTaint } from './tolerations.js';
+import { PLACEMENT_EFFECTS, type ClusterTaint } from '../clusters/tolerations.js';
 
 export interface AdaptiveRateSettings {
   /** `--resource-eviction-rate`. */

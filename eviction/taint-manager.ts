@@ -17,7 +17,7 @@ import { evictionDecision } from './eviction-decision.js';
 import { EvictionQueue, type EvictionQueueObserver } from './eviction-queue.js';
 import { gracefulEvictionRateLimiter } from './rate-limiters.js';
 import type { TenantFailover } from './tenant-failover.js';
-import { hasNoExecuteTaints, type ClusterTaint, type ClusterToleration } from './tolerations.js';
+import { hasNoExecuteTaints, type ClusterTaint, type ClusterToleration } from '../clusters/tolerations.js';
 
 const ELECTION = 'taint-manager';
 /** How often the tenants' open eviction tasks are settled (their purges tried). */
