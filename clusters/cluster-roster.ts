@@ -5,7 +5,7 @@ import { WatchLoop } from '../store/watch-loop.js';
 import { upgradeTarget, type UpgradeTarget } from '../gateway/upgrade-proxy.js';
 import { UpstreamConnection } from '../gateway/upstream-connection.js';
 import { UpstreamSeats } from '../gateway/upstream-seats.js';
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import type { UpstreamCluster } from './upstream-clusters.js';
 import { clusterKubeconfig } from './cluster-credentials.js';
 import { CLUSTER_SECRET_NAMESPACE, CLUSTER_SECRETS_PREFIX } from './cluster-secrets.js';
 import { errorText, logger } from '../log/log.js';
