@@ -8,11 +8,12 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    // scripts/*.mjs run before anything is compiled (scripts/build.mjs builds dist/), so they are
-    // plain JavaScript outside tsconfig.json, checked with its default options.
+    // scripts/*.mjs run before anything is compiled (scripts/build.mjs builds dist/), and so does
+    // the layer rule's configuration: plain JavaScript outside tsconfig.json, checked with its
+    // default options.
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['scripts/*.mjs'] },
+        projectService: { allowDefaultProject: ['scripts/*.mjs', '.dependency-cruiser.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -8,6 +8,7 @@ import {
   validityPeriod,
   type ClientCertificateOptions,
   type IssuedCertificate,
+  type Issuer,
   type ServingCertificateOptions,
 } from './issue.js';
 import {
@@ -20,13 +21,9 @@ import {
   type KeyAlgorithm,
 } from './keys.js';
 
-export interface CertificateAuthority {
+export interface CertificateAuthority extends Issuer {
   certPem: string;
   keyPem: string;
-  certificate: x509.X509Certificate;
-  signingKey: CryptoKey;
-  /** Hex subject key identifier; what this CA issues names it as authority key identifier. */
-  keyIdentifier: string;
   issueServingCertificate(options: ServingCertificateOptions): Promise<IssuedCertificate>;
   issueClientCertificate(options: ClientCertificateOptions): Promise<IssuedCertificate>;
 }

@@ -1,8 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { CertificateAuthority } from './ca.js';
 import { canonicalSerial } from './identity.js';
-import { exportPrivateKeyPem, generateKeyPair, signingAlgorithmFor, x509, type KeyAlgorithm } from './keys.js';
+import {
+  exportPrivateKeyPem,
+  generateKeyPair,
+  signingAlgorithmFor,
+  x509,
+  type CryptoKey,
+  type KeyAlgorithm,
+} from './keys.js';
+
+/** What issuing a certificate takes of its CA (ca.ts): the issuer's name, key and key identifier. */
+export interface Issuer {
+  certificate: x509.X509Certificate;
+  signingKey: CryptoKey;
+  /** Hex subject key identifier; what this CA issues names it as authority key identifier. */
+  keyIdentifier: string;
+}
 
 export interface IssuedCertificate {
   certPem: string;
@@ -38,7 +52,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 export async function issueServingCertificate(
-  ca: CertificateAuthority,
+  ca: Issuer,
   options: ServingCertificateOptions,
 ): Promise<IssuedCertificate> {
   if (options.hosts.length === 0) throw new Error('a serving certificate needs at least one host');
@@ -49,7 +63,7 @@ export async function issueServingCertificate(
 }
 
 export async function issueClientCertificate(
-  ca: CertificateAuthority,
+  ca: Issuer,
   options: ClientCertificateOptions,
 ): Promise<IssuedCertificate> {
   const subject = certificateName([
@@ -61,7 +75,7 @@ export async function issueClientCertificate(
 }
 
 async function issue(
-  ca: CertificateAuthority,
+  ca: Issuer,
   options: LeafOptions,
   subject: x509.Name,
   extendedKeyUsage: x509.ExtendedKeyUsage,

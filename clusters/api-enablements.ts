@@ -1,4 +1,4 @@
-import type { UpstreamConnection } from '../gateway/upstream-connection.js';
+import type { ClusterConnection } from './cluster-connection.js';
 
 /** One group version a cluster serves and its resources (Karmada's APIEnablement). */
 export interface ApiEnablement {
@@ -13,7 +13,7 @@ export interface ApiEnablement {
  * result marked partial.
  */
 export async function readApiEnablements(
-  connection: UpstreamConnection,
+  connection: ClusterConnection,
   timeoutMs: number,
 ): Promise<{ enablements: ApiEnablement[]; partial: boolean }> {
   const getJson = async (path: string): Promise<any> => {

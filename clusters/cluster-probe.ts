@@ -1,4 +1,4 @@
-import type { UpstreamConnection } from '../gateway/upstream-connection.js';
+import type { ClusterConnection } from './cluster-connection.js';
 import { readApiEnablements, type ApiEnablement } from './api-enablements.js';
 
 /** What one look at a cluster found: whether it answered, whether it is healthy, and what it runs. */
@@ -15,7 +15,7 @@ export interface ClusterObservation {
  * cluster has no `/readyz`) decides online and healthy; a healthy cluster's version and API
  * enablements are read too. No threshold or taint is decided here: this is only the observation.
  */
-export async function probeCluster(connection: UpstreamConnection, timeoutMs: number): Promise<ClusterObservation> {
+export async function probeCluster(connection: ClusterConnection, timeoutMs: number): Promise<ClusterObservation> {
   let status = await healthStatus(connection, '/readyz', timeoutMs);
   if (status === 404) status = await healthStatus(connection, '/healthz', timeoutMs);
   if (status === undefined) return { online: false, healthy: false };
@@ -28,7 +28,7 @@ export async function probeCluster(connection: UpstreamConnection, timeoutMs: nu
 }
 
 /** The HTTP status of a health endpoint, or undefined when the cluster did not answer. */
-async function healthStatus(connection: UpstreamConnection, path: string, timeoutMs: number) {
+async function healthStatus(connection: ClusterConnection, path: string, timeoutMs: number) {
   try {
     const res = await connection.request('GET', path, { accept: 'text/plain' }, undefined, timeoutMs);
     await res.body.text();
@@ -38,7 +38,7 @@ async function healthStatus(connection: UpstreamConnection, path: string, timeou
   }
 }
 
-async function version(connection: UpstreamConnection, timeoutMs: number): Promise<string | undefined> {
+async function version(connection: ClusterConnection, timeoutMs: number): Promise<string | undefined> {
   try {
     const res = await connection.request('GET', '/version', { accept: 'application/json' }, undefined, timeoutMs);
     const text = await res.body.text();

@@ -2,10 +2,9 @@ import { detach } from '../apiserver/process-faults.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import type { KeyValue, Store, WatchEvent } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
-import { upgradeTarget, type UpgradeTarget } from '../gateway/upgrade-proxy.js';
-import { UpstreamConnection } from '../gateway/upstream-connection.js';
-import { UpstreamSeats } from '../gateway/upstream-seats.js';
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import { upgradeTarget, type UpgradeTarget } from './upgrade-target.js';
+import type { ClusterConnection, ConnectCluster } from './cluster-connection.js';
+import type { UpstreamCluster } from './upstream-clusters.js';
 import { clusterKubeconfig } from './cluster-credentials.js';
 import { CLUSTER_SECRET_NAMESPACE, CLUSTER_SECRETS_PREFIX } from './cluster-secrets.js';
 import { errorText, logger } from '../log/log.js';
@@ -15,8 +14,8 @@ const log = logger('cluster roster');
 export const CLUSTERS_PREFIX = '/registry/cluster.karmada.io/clusters/';
 
 /** A registered cluster the gateway can reach: what placement, the tenant proxy, upgrades and the status controller use. */
-export interface ClusterMember extends UpstreamCluster {
-  connection: UpstreamConnection;
+export interface ClusterMember<C extends ClusterConnection = ClusterConnection> extends UpstreamCluster {
+  connection: C;
   upgradeTarget: UpgradeTarget;
   provider?: string;
   region?: string;
@@ -29,14 +28,16 @@ export interface ClusterMember extends UpstreamCluster {
 /**
  * Every replica's view of the clusters tenants live on: it follows the Cluster objects and the
  * Secrets of `karmada-cluster` in the store by watch (as the tenant roster follows Tenants) and
- * keeps, per reachable cluster, its upstream connection, REST client and upgrade target. A
- * cluster removed, or whose credentials changed, has its connections closed (open watches and
- * streams to it end); listeners hear of every cluster that changed.
+ * keeps, per reachable cluster, its connection, REST client and upgrade target. The connection is
+ * made by the `connect` it is given (the gateway's upstream connection, cluster-connection.ts), so
+ * clusters/ imports nothing above it. A cluster removed, or whose credentials changed, has its
+ * connections closed (open watches and streams to it end); listeners hear of every cluster that
+ * changed.
  */
-export class ClusterRoster {
+export class ClusterRoster<C extends ClusterConnection = ClusterConnection> {
   private readonly clusters = new Map<string, ApiObject>();
   private readonly secrets = new Map<string, ApiObject>();
-  private readonly members = new Map<string, ClusterMember>();
+  private readonly members = new Map<string, ClusterMember<C>>();
   /** Why a Cluster has no connection (no endpoint, a missing Secret, unusable credentials). */
   private readonly problems = new Map<string, string>();
   private readonly listeners = new Set<(name: string) => void>();
@@ -45,9 +46,7 @@ export class ClusterRoster {
 
   constructor(
     store: Store,
-    private readonly upstreamTimeoutMs?: number,
-    /** The seats each new connection to a cluster shares its pool by (gateway/upstream-seats.ts). */
-    private readonly seatsFor: (cluster: string) => UpstreamSeats = (cluster) => new UpstreamSeats(cluster),
+    private readonly connect: ConnectCluster<C>,
   ) {
     this.secretLoop = new WatchLoop(
       store,
@@ -83,11 +82,11 @@ export class ClusterRoster {
   }
 
   /** The reachable clusters, by name. */
-  list(): ClusterMember[] {
+  list(): ClusterMember<C>[] {
     return [...this.members.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  get(name: string): ClusterMember | undefined {
+  get(name: string): ClusterMember<C> | undefined {
     return this.members.get(name);
   }
 
@@ -155,7 +154,7 @@ export class ClusterRoster {
       let target = previous?.upgradeTarget;
       if (!previous || previous.kubeconfig !== access.kubeconfig) {
         try {
-          connection = new UpstreamConnection(name, access.kubeconfig, this.upstreamTimeoutMs, this.seatsFor(name));
+          connection = this.connect(name, access.kubeconfig);
           target = upgradeTarget(access.kubeconfig);
         } catch (err) {
           this.problems.set(name, `its credentials cannot be used: ${(err as Error).message}`);
@@ -171,7 +170,7 @@ export class ClusterRoster {
     this.changed(name);
   }
 
-  private close(member: ClusterMember): void {
+  private close(member: ClusterMember<C>): void {
     detach(member.connection.destroy(), `cluster roster: closing the connections to ${member.name}`);
   }
 
@@ -186,12 +185,12 @@ export class ClusterRoster {
   }
 }
 
-function memberOf(
+function memberOf<C extends ClusterConnection>(
   cluster: ApiObject,
-  connection: UpstreamConnection,
+  connection: C,
   target: UpgradeTarget,
   kubeconfig: string,
-): ClusterMember {
+): ClusterMember<C> {
   const spec = cluster.spec ?? {};
   const zones: string[] = Array.isArray(spec.zones) ? spec.zones : spec.zone ? [spec.zone] : [];
   return {

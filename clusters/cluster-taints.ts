@@ -6,7 +6,7 @@
  * removed `--failover-eviction-timeout` did: a cluster not Ready for that long gets the NoExecute
  * taint of the same key, which the taint manager acts on.
  */
-import { taintExists, type ClusterTaint } from '../eviction/tolerations.js';
+import { taintExists, type ClusterTaint } from './tolerations.js';
 import type { ClusterCondition } from './cluster-conditions.js';
 
 export const NOT_READY_TAINT_KEY = 'cluster.karmada.io/not-ready';

@@ -9,8 +9,8 @@
  * to new tenants by a NoSchedule or NoExecute taint). Pure.
  */
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
-import { PLACEMENT_EFFECTS, type ClusterTaint } from './tolerations.js';
+import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
+import { PLACEMENT_EFFECTS, type ClusterTaint } from '../clusters/tolerations.js';
 
 export interface AdaptiveRateSettings {
   /** `--resource-eviction-rate`. */

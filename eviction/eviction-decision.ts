@@ -9,7 +9,7 @@ import {
   noExecuteTaints,
   type ClusterTaint,
   type ClusterToleration,
-} from './tolerations.js';
+} from '../clusters/tolerations.js';
 
 export type EvictionDecision = { action: 'now' } | { action: 'after'; ms: number } | { action: 'never' };
 

@@ -8,7 +8,7 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import type { EvictionQueueObserver } from './eviction-queue.js';
 
 /** The queue's name in the metrics: Karmada has `binding-eviction` and `cluster-binding-eviction`; tenants are one kind. */

@@ -9,7 +9,7 @@ import type { GenericRegistry } from '../apiserver/registry/generic-registry.js'
 import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
 import { logger } from '../log/log.js';
 import type { Store } from '../store/index.js';
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { adaptiveEvictionRate, type AdaptiveRateSettings } from './adaptive-eviction-rate.js';
 import { realClock, type Clock } from './clock.js';
 import { evictionMetrics } from './eviction-metrics.js';

@@ -8,7 +8,7 @@
  * (tenant-failover.ts), deciding again first since the taint may have gone meanwhile. Every 2 s,
  * apart from that, the tenants' open eviction tasks are settled (purges of the clusters left).
  */
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { ElectedRunner } from '../store/elected-runner.js';
 import type { Store } from '../store/index.js';
 import type { Clock } from './clock.js';
@@ -17,7 +17,7 @@ import { evictionDecision } from './eviction-decision.js';
 import { EvictionQueue, type EvictionQueueObserver } from './eviction-queue.js';
 import { gracefulEvictionRateLimiter } from './rate-limiters.js';
 import type { TenantFailover } from './tenant-failover.js';
-import { hasNoExecuteTaints, type ClusterTaint, type ClusterToleration } from './tolerations.js';
+import { hasNoExecuteTaints, type ClusterTaint, type ClusterToleration } from '../clusters/tolerations.js';
 
 const ELECTION = 'taint-manager';
 /** How often the tenants' open eviction tasks are settled (their purges tried). */

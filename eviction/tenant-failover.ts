@@ -23,7 +23,7 @@ import { ApiError } from '../apiserver/status.js';
 import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import { placeTenant } from '../tenants/placement.js';
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { ensureTenantSpace, removeTenantSpaces, tenantSpaceObjects } from '../tenants/upstream-space.js';
 import { forgetSpaceCluster, recordSpaceCluster } from '../tenants/tenant-space-clusters.js';
 import type { Clock } from './clock.js';

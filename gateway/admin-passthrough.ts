@@ -4,6 +4,7 @@ import { readBody, sendStatus } from '../apiserver/handlers/http-io.js';
 import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
 import { ApiError } from '../apiserver/status.js';
 import type { ClusterMember } from '../clusters/cluster-roster.js';
+import type { UpstreamConnection } from './upstream-connection.js';
 import type { AdminIdentity } from './authenticate.js';
 import { streamBody } from './stream-body.js';
 import { pipeUpgrade } from './upgrade-proxy.js';
@@ -44,7 +45,7 @@ export async function passThrough(
   req: IncomingMessage,
   res: ServerResponse,
   admin: AdminIdentity,
-  cluster: ClusterMember,
+  cluster: ClusterMember<UpstreamConnection>,
   failures: UpstreamFailures,
   target: { path?: string; body?: Buffer } = {},
 ): Promise<void> {
@@ -87,7 +88,7 @@ export function passThroughUpgrade(
   socket: Duplex,
   head: Buffer,
   admin: AdminIdentity,
-  cluster: ClusterMember,
+  cluster: ClusterMember<UpstreamConnection>,
   failures: UpstreamFailures,
   path = req.url ?? '/',
 ): void {

@@ -5,7 +5,7 @@ import { statusDown } from '../translate/status.js';
 import { tableDown, type RowKind } from '../translate/table.js';
 import type { TranslatedRequest } from '../translate/request.js';
 import type { TenantRequest } from './tenant-request.js';
-import type { UpstreamResponse } from './upstream-connection.js';
+import type { UpstreamResponse } from '../clusters/cluster-connection.js';
 import { sendUpstreamError } from './upstream-failure.js';
 
 /** Any JSON response down: Status, Table, list or object (null when the object is foreign; a list is never foreign, its foreign items are dropped). */

@@ -1,18 +1,34 @@
 /** One cached object as a tenant's answer carries it: converted down, and as a Table row. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { partialObjectMetadataText, tableRowText, type IncludeObject } from '../apiserver/table/build-table.js';
 import type { Printer } from '../apiserver/table/printers-by-resource.js';
 import type { CachedObject } from '../cache/cached-object.js';
 import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
 import { JsonScanner } from '../translate/json-shadow.js';
+import type { TenantContext } from '../translate/context.js';
 import { elementConverter } from '../translate/list-text.js';
-import type { TenantRequest } from './tenant-request.js';
+import type { TranslatedRequest } from '../translate/request.js';
+import type { RowKind } from '../translate/table.js';
+
+/**
+ * What an answer from the cache reads of a tenant request (a TenantRequest, tenant-request.ts):
+ * named here rather than imported, since the tenant request's services hold the cache's watch sets.
+ */
+export interface CachedAnswerRequest {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly ctx: TenantContext;
+  readonly url: URL;
+  readonly t: TranslatedRequest;
+  readonly rowKind: RowKind;
+}
 
 /**
  * A cached object's text as the tenant sees it (still without kind and apiVersion), or null
  * when it is not the tenant's: the conversion a forwarded list's items get (translate/list-text.ts).
  */
 export function tenantItemConverter(
-  r: TenantRequest,
+  r: CachedAnswerRequest,
   store: ClusterResourceStore,
 ): (object: CachedObject) => string | null {
   const head = { kind: `${store.type.kind}List`, apiVersion: store.type.apiVersion };
@@ -21,7 +37,7 @@ export function tenantItemConverter(
 }
 
 /** `?includeObject=` of a Table request: Metadata unless None or Object is asked. */
-export function includeObjectOf(r: TenantRequest): IncludeObject {
+export function includeObjectOf(r: CachedAnswerRequest): IncludeObject {
   const value = r.url.searchParams.get('includeObject');
   return value === 'None' || value === 'Object' ? value : 'Metadata';
 }

@@ -30,9 +30,8 @@ import type {
 } from '../cache/cluster-resource-store.js';
 import { versionNumber } from '../cache/resource-version-order.js';
 import { addPrefix } from '../translate/context.js';
-import { cachedTableRow, includeObjectOf, tenantItemConverter } from './cached-item.js';
+import { cachedTableRow, includeObjectOf, tenantItemConverter, type CachedAnswerRequest } from './cached-item.js';
 import type { GatewayMetrics } from './metrics.js';
-import type { TenantRequest } from './tenant-request.js';
 
 /** Unsent answer a watcher may hold before it is ended as unresponsive. */
 export const MAX_UNSENT_BYTES = 8 * 1024 * 1024;
@@ -113,7 +112,7 @@ export class TenantWatchSets {
    * Serves the request's watch from `store` until the tenant hangs up, the timeout passes, the
    * store stops or the watcher falls too far behind.
    */
-  async join(r: TenantRequest, store: ClusterResourceStore): Promise<void> {
+  async join(r: CachedAnswerRequest, store: ClusterResourceStore): Promise<void> {
     const { t, req, res } = r;
     const options = parseCacheReadOptions(t.query, store.resource);
     const table = wantsTable(req.headers.accept)

@@ -34,7 +34,7 @@ import type { TranslatedRequest } from '../translate/request.js';
 import { checkStored, normalizedStored, patchNeedsDryRun, type StoredType } from '../translate/stored-object.js';
 import { writeBodyType } from '../translate/write-body.js';
 import type { OwnerCheck } from './owner-lookup.js';
-import type { UpstreamResponse } from './upstream-connection.js';
+import type { UpstreamResponse } from '../clusters/cluster-connection.js';
 
 /** Sends one request upstream as the tenant, with the request's headers (and another content type where given). */
 export type Send = (

@@ -10,7 +10,7 @@ import {
   type TaintToAdd,
   type TaintToRemove,
 } from '../clusters/taint-argument.js';
-import type { ClusterTaint } from '../eviction/tolerations.js';
+import type { ClusterTaint } from '../clusters/tolerations.js';
 import { TENANT_GROUP, TENANT_VERSION } from '../tenants/tenant-resource.js';
 import { CLUSTER_HELP, CLUSTER_VERBS, clusterVerbHelp } from './cli-commands.js';
 import { parseVerb, printColumns, UsageError } from './cli-usage.js';

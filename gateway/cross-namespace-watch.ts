@@ -8,7 +8,8 @@ import type { WatchEvent } from '../translate/watch-event.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { TenantRequestLease } from './tenant-limits.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
-import type { UpstreamConnection, UpstreamResponse } from './upstream-connection.js';
+import type { UpstreamResponse } from '../clusters/cluster-connection.js';
+import type { UpstreamConnection } from './upstream-connection.js';
 import { sendUpstreamError } from './upstream-failure.js';
 import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-lines.js';
 

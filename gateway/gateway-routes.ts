@@ -24,7 +24,7 @@ import type { TenantLimits } from './tenant-limits.js';
 import type { TenantProxy } from './tenant-proxy.js';
 import { proxyUpgrade } from './upgrade-proxy.js';
 import { clusterUnavailableStatus, failureStatus } from './upstream-failure.js';
-import { tenantKindScope } from './upstream-connection.js';
+import { tenantKindScope, type UpstreamConnection } from './upstream-connection.js';
 import { detach } from '../apiserver/process-faults.js';
 
 /** An authenticated request or upgrade, as the routes match it. */
@@ -48,7 +48,7 @@ export interface GatewayRoutesOptions {
   api: ApiServer;
   admin: AdminRouter;
   tenants: TenantRoster;
-  clusters: ClusterRoster;
+  clusters: ClusterRoster<UpstreamConnection>;
   proxy: TenantProxy;
   limits: TenantLimits;
   metrics: GatewayMetrics;

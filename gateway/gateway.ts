@@ -62,6 +62,7 @@ import {
 } from '../cache/resource-registry.js';
 import { SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
 import { DEFAULT_UPSTREAM_SEATS, UpstreamSeats, type UpstreamSeatSettings } from './upstream-seats.js';
+import { UpstreamConnection } from './upstream-connection.js';
 import { realClock } from '../eviction/clock.js';
 
 export interface GatewayOptions {
@@ -133,7 +134,7 @@ export interface Gateway {
   adminKubeconfigPath: string;
   store: Store;
   /** The registered clusters this replica follows; `onChange` hears of each one added, changed or removed. */
-  clusters: ClusterRoster;
+  clusters: ClusterRoster<UpstreamConnection>;
   /** Sets the eviction rate while running (a replica restarted with `--resource-eviction-rate` does the same); throws when eviction is off. */
   setEvictionRate(rate: number): void;
   /**
@@ -217,14 +218,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const seatSettings = { ...DEFAULT_UPSTREAM_SEATS, ...options.upstreamSeats };
     const clusters = new ClusterRoster(
       store,
-      options.upstreamTimeoutMs,
-      (name) =>
-        new UpstreamSeats(
+      (name, kubeconfig) =>
+        new UpstreamConnection(
           name,
-          seatSettings,
-          realClock,
-          (level, reason) => metrics.seatRefused(name, level, reason),
-          (level, ms, executed) => metrics.seatWaited(name, level, ms, executed),
+          kubeconfig,
+          options.upstreamTimeoutMs,
+          new UpstreamSeats(
+            name,
+            seatSettings,
+            realClock,
+            (level, reason) => metrics.seatRefused(name, level, reason),
+            (level, ms, executed) => metrics.seatWaited(name, level, ms, executed),
+          ),
         ),
     );
     metrics.followFlowControl(() =>
@@ -464,7 +469,9 @@ function verbOf(req: import('node:http').IncomingMessage): string {
   return requestInfoOf(req).verb;
 }
 
-async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Record<string, string>> {
+async function upstreamVersion(
+  cluster: ClusterMember<UpstreamConnection> | undefined,
+): Promise<Record<string, string>> {
   if (!cluster) return FALLBACK_VERSION;
   const res = await cluster.client.request('GET', '/version').catch(() => undefined);
   return res?.status === 200 && res.body?.minor ? res.body : FALLBACK_VERSION;

@@ -5,7 +5,7 @@ import { CollectionStreamDown } from '../translate/list-stream.js';
 import { collectionDown, type CollectionPage } from '../translate/list-text.js';
 import { parseJson, responseDown, warningsDown } from './answer-down.js';
 import type { TenantRequest } from './tenant-request.js';
-import type { UpstreamResponse } from './upstream-connection.js';
+import type { UpstreamResponse } from '../clusters/cluster-connection.js';
 
 /**
  * One upstream page sent on as it is converted (translate/list-stream.ts), so the first items

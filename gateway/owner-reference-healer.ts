@@ -20,7 +20,7 @@ import { RestListWatcher } from '../cache/rest-list-watcher.js';
 import { SharedInformer } from '../cache/shared-informer.js';
 import { ElectedRunner } from '../store/elected-runner.js';
 import type { Store } from '../store/index.js';
-import type { UpstreamCluster } from '../tenants/upstream-clusters.js';
+import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { namespaceTenantId } from '../translate/owner-reference-heal.js';
 import { errorMessage, logger } from '../log/log.js';
 import { healOwnerReferences, type InvolvedObject } from './owner-reference-heal.js';

@@ -27,6 +27,7 @@ import { recoverClusterResourceVersion } from '../cache/multi-cluster-resource-v
 import { parseSearchPath } from '../cache/search-paths.js';
 import { parseLabelSelector, SelectorParseError } from '../apiserver/selectors/label-selector.js';
 import type { ClusterMember } from '../clusters/cluster-roster.js';
+import type { UpstreamConnection } from './upstream-connection.js';
 import type { AdminIdentity } from './authenticate.js';
 import { passThrough, passThroughUpgrade } from './admin-passthrough.js';
 import { refuseUpgrade } from './upgrade-proxy.js';
@@ -36,8 +37,8 @@ const CACHED_VERBS = new Set(['get', 'list', 'watch']);
 
 export interface SearchApiOptions {
   cache: MultiClusterCache;
-  clusterNamed: (name: string) => ClusterMember | undefined;
-  defaultCluster: () => ClusterMember | undefined;
+  clusterNamed: (name: string) => ClusterMember<UpstreamConnection> | undefined;
+  defaultCluster: () => ClusterMember<UpstreamConnection> | undefined;
   metrics: GatewayMetrics;
 }
 

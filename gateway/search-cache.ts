@@ -30,7 +30,7 @@ import type { AdminIdentity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
 import { SearchApi } from './search-api.js';
 import { TenantCacheBudget } from './tenant-cache-budget.js';
-import type { UpstreamScope } from './upstream-connection.js';
+import type { UpstreamScope, UpstreamConnection } from './upstream-connection.js';
 import { tenantCustomResource } from './tenant-cached-resources.js';
 import { BARE_TEXT, logger } from '../log/log.js';
 
@@ -57,7 +57,7 @@ const RESOURCE_REGISTRIES_PREFIX = '/registry/search.karmada.io/resourceregistri
 
 export interface SearchCacheOptions {
   store: Store;
-  clusters: ClusterRoster;
+  clusters: ClusterRoster<UpstreamConnection>;
   defaultCluster: string;
   metrics: GatewayMetrics;
   /** How long `/readyz` waits for the cache's first lists before it says ready anyway (Karmada: 1 minute). */
@@ -352,7 +352,7 @@ export class SearchCache implements SearchRoutes {
    * CRDs. A new one is cached once its cluster's apiEnablements list it (the cluster status
    * controller's next probe), as any registry's resource is.
    */
-  private tenantCustomResources(members: readonly ClusterMember[]): CacheResource[] {
+  private tenantCustomResources(members: readonly ClusterMember<UpstreamConnection>[]): CacheResource[] {
     const crds = this.failoverCrds;
     if (!crds) return [];
     const found = new Map<string, CacheResource>();
@@ -369,7 +369,7 @@ export class SearchCache implements SearchRoutes {
   }
 
   /** Keeps the stores a cluster had when it stopped being Ready; lets them go once it is Ready again or gone. */
-  private retain(changes: CacheChanges, members: readonly ClusterMember[]): void {
+  private retain(changes: CacheChanges, members: readonly ClusterMember<UpstreamConnection>[]): void {
     const notReady = new Set(
       members.filter((member) => clusterReadyStatus(member.cluster) !== 'True').map((member) => member.name),
     );

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { drained, onClose } from '../apiserver/handlers/http-io.js';
 import { StalledReader } from './read-ahead.js';
-import type { UpstreamResponse } from './upstream-connection.js';
+import type { UpstreamResponse } from '../clusters/cluster-connection.js';
 
 /**
  * An upstream body streamed to the tenant as it arrives (a followed log, a workload's answer

@@ -5,7 +5,8 @@
 import { impersonationHeaders, upstreamUser } from '../tenants/upstream-identity.js';
 import { TranslationError } from '../translate/context.js';
 import { assertUnderPrefix } from '../translate/prefix-check.js';
-import type { UpstreamResponse, WholeUpstreamResponse } from './upstream-connection.js';
+import type { UpstreamResponse } from '../clusters/cluster-connection.js';
+import type { WholeUpstreamResponse } from './upstream-connection.js';
 import type { TenantIdentity, TenantRequest, UpstreamHeaders } from './tenant-request.js';
 
 /** Self reviews are about the caller: they run as the tenant user whatever their scope. */

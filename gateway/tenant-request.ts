@@ -7,7 +7,8 @@ import type { Identity } from './authenticate.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { TenantCache } from './tenant-cache.js';
 import type { TenantRequestLease } from './tenant-limits.js';
-import type { UpstreamConnection, UpstreamResponse, WholeUpstreamResponse } from './upstream-connection.js';
+import type { UpstreamResponse } from '../clusters/cluster-connection.js';
+import type { UpstreamConnection, WholeUpstreamResponse } from './upstream-connection.js';
 import { tenantClaim, type SeatClaim } from './upstream-seats.js';
 import type { WatchLineMemo } from './watch-lines.js';
 

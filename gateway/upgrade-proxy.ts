@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect } from 'node:tls';
 import { statusOf, type Status } from '../apiserver/status.js';
-import { parseServerCredentials } from '../certs/index.js';
+import type { UpgradeTarget } from '../clusters/upgrade-target.js';
 import { pathNotFoundError, type TenantContext, TranslationError } from '../translate/context.js';
 import { proxyPathUp } from '../translate/proxy-path.js';
 import { requestUp } from '../translate/request.js';
@@ -23,27 +23,6 @@ const DROPPED = new Set([
   'trailer',
 ]);
 const UPGRADABLE = new Set(['exec', 'attach', 'portforward']);
-
-export interface UpgradeTarget {
-  server: URL;
-  tls: { ca?: string; cert?: string; key?: string; rejectUnauthorized: boolean };
-  /** The cluster's bearer token, when it is reached with one. */
-  token?: string;
-}
-
-export function upgradeTarget(kubeconfig: string): UpgradeTarget {
-  const parsed = parseServerCredentials(kubeconfig);
-  return {
-    server: new URL(parsed.server),
-    tls: {
-      ca: parsed.caPem,
-      cert: parsed.certPem,
-      key: parsed.keyPem,
-      rejectUnauthorized: !parsed.insecureSkipTlsVerify,
-    },
-    ...(parsed.token ? { token: parsed.token } : {}),
-  };
-}
 
 /**
  * `exec`, `attach`, `portforward` and upgrades on `proxy` (a WebSocket to a pod) through the gateway: the path is translated like any

@@ -7,12 +7,7 @@ import { RestClient } from '../apiserver/client/rest-client.js';
 import { TenantAuthorizer } from './tenant-authorizer.js';
 import { readAhead } from './read-ahead.js';
 import { GATEWAY_CLAIM, UpstreamSeats, type SeatClaim } from './upstream-seats.js';
-
-export interface UpstreamResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: import('node:stream').Readable & { text(): Promise<string> };
-}
+import type { ClusterConnection, UpstreamResponse } from '../clusters/cluster-connection.js';
 
 /** An answer read whole: its text, collected as it came (`UpstreamConnection.requestWhole`). */
 export interface WholeUpstreamResponse {
@@ -33,7 +28,7 @@ interface ResourceEntry {
  * and the discovery documents themselves — refreshed when stale or when a lookup misses (a CRD
  * was just created) and dropped whenever a CRD changes through the gateway.
  */
-export class UpstreamConnection {
+export class UpstreamConnection implements ClusterConnection {
   private readonly pool: Pool;
   /** Watches and followed logs hold a connection for minutes: they get their own, unbounded, pool so they can never starve short requests. */
   private readonly streams: Pool;

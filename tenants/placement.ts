@@ -1,7 +1,7 @@
 import { clusterMatches, type AffinityCluster, type ClusterAffinity } from '../clusters/cluster-affinity.js';
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
-import { tolerates, type ClusterTaint, type ClusterToleration } from '../eviction/tolerations.js';
-import type { UpstreamCluster } from './upstream-clusters.js';
+import { tolerates, type ClusterTaint, type ClusterToleration } from '../clusters/tolerations.js';
+import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 
 /** What of a Tenant's spec placement reads. */
 export interface TenantPlacement {

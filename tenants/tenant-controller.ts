@@ -11,7 +11,7 @@ import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import { placeTenant } from './placement.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
 import { TENANTS_PREFIX } from './tenant-roster.js';
-import type { UpstreamCluster } from './upstream-clusters.js';
+import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { TenantSpaceInformers } from './tenant-space-informers.js';
 import { spaceClustersOf, withSpaceCluster } from './tenant-space-clusters.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace, tenantAdminUser } from './upstream-space.js';

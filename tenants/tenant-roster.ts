@@ -1,7 +1,7 @@
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import type { Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
-import type { ClusterToleration } from '../eviction/tolerations.js';
+import type { ClusterToleration } from '../clusters/tolerations.js';
 import { errorText, logger } from '../log/log.js';
 import { tenantLimitOverrides, type TenantLimitOverrides } from './tenant-resource.js';
 import { movingTo } from './tenant-space-clusters.js';

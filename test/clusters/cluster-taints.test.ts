@@ -6,7 +6,7 @@ import {
   UNREACHABLE_TAINT_KEY,
   updateControllerTaints,
 } from '../../clusters/cluster-taints.js';
-import type { ClusterTaint } from '../../eviction/tolerations.js';
+import type { ClusterTaint } from '../../clusters/tolerations.js';
 
 const NOW = new Date('2026-12-02T10:00:00Z');
 const STAMP = '2026-12-02T10:00:00Z';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { adaptiveEvictionRate } from '../../eviction/adaptive-eviction-rate.js';
-import type { ClusterTaint } from '../../eviction/tolerations.js';
-import type { UpstreamCluster } from '../../tenants/upstream-clusters.js';
+import type { ClusterTaint } from '../../clusters/tolerations.js';
+import type { UpstreamCluster } from '../../clusters/upstream-clusters.js';
 
 const client = new RestClient(new URL('https://127.0.0.1:1'), { ca: '', cert: '', key: '' });
 const cluster = (name: string, ready: 'True' | 'False' | 'Unknown', taints: ClusterTaint[] = []): UpstreamCluster => ({

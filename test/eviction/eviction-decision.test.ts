@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { evictionDecision, type EvictionDecision } from '../../eviction/eviction-decision.js';
-import type { ClusterTaint, ClusterToleration } from '../../eviction/tolerations.js';
+import type { ClusterTaint, ClusterToleration } from '../../clusters/tolerations.js';
 
 /** Karmada's fixed "now" in these tables. */
 const now = new Date('2025-09-23T12:00:00Z');

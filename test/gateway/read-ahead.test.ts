@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Readable } from 'node:stream';
 import { readAhead, StalledReader } from '../../gateway/read-ahead.js';
-import type { UpstreamResponse } from '../../gateway/upstream-connection.js';
+import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
 import { waitUntil } from '../support/eventually.js';
 
 const KiB = 1024;

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { placeTenant } from '../../tenants/placement.js';
 import { validateTenant, validateTenantName } from '../../tenants/tenant-resource.js';
-import type { UpstreamCluster } from '../../tenants/upstream-clusters.js';
-import type { ClusterTaint, ClusterToleration } from '../../eviction/tolerations.js';
+import type { UpstreamCluster } from '../../clusters/upstream-clusters.js';
+import type { ClusterTaint, ClusterToleration } from '../../clusters/tolerations.js';
 
 const client = new RestClient(new URL('https://127.0.0.1:1'), { ca: '', cert: '', key: '' });
 interface ClusterShape {

@@ -20,6 +20,12 @@ export interface StringRule {
   down: (ctx: TenantContext, value: string) => string | null;
 }
 
+/** The rule for the name of a cluster-scoped kind (names.ts, crd.ts). */
+export interface NameRule extends StringRule {
+  /** The longest name upstream accepts for the kind, prefix included. */
+  upstreamLimit: number;
+}
+
 /** A name of a cluster-scoped tenant object; `""` (meaning "none", as in storageClassName) stays. */
 export const prefixed: StringRule = {
   up: (ctx, value) => (value === '' ? value : addPrefix(ctx, value)),

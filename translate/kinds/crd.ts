@@ -7,8 +7,7 @@ import { isObject } from '../../apiserver/json.js';
 import { addPrefix, isTenantGroup, stripPrefix, TranslationError } from '../context.js';
 import { ruled, type Invariant } from './invariants.js';
 import { checkLength } from './name-limit.js';
-import type { NameRule } from './names.js';
-import { all, at, requiredStringAt, type StringRule, type Convertor } from './convertor.js';
+import { all, at, requiredStringAt, type NameRule, type StringRule, type Convertor } from './convertor.js';
 import { webhookClientConfig, webhookClientConfigInvariants } from './webhook-client-config.js';
 
 const CRD = { kind: 'CustomResourceDefinition', group: 'apiextensions.k8s.io' };

@@ -5,12 +5,7 @@
  */
 import { isSharedKind, type TenantContext } from '../context.js';
 import { crdName } from './crd.js';
-import { prefixed, type StringRule } from './convertor.js';
-
-export interface NameRule extends StringRule {
-  /** The longest name upstream accepts for the kind, prefix included. */
-  upstreamLimit: number;
-}
+import { prefixed, type NameRule } from './convertor.js';
 
 const clusterScopedName: NameRule = { ...prefixed, upstreamLimit: 253 };
 

@@ -6,7 +6,7 @@
 import { isObject, type Json } from '../../apiserver/json.js';
 import type { TenantContext } from '../context.js';
 import { groupName, identityGroupName, userName } from './identity-names.js';
-import { referencedNameRule, type NameRule } from './names.js';
+import { referencedNameRule } from './names.js';
 import { apiGroup, policyRule } from './rbac.js';
 import { textAt } from './text.js';
 import { audiences } from './token-request.js';
@@ -20,6 +20,7 @@ import {
   stringAt,
   stringsAt,
   type Convertor,
+  type NameRule,
 } from './convertor.js';
 
 /** A UserInfo's groups; `<p>system:authenticated` and upstream's own `system:authenticated` are one group down. */

@@ -17,7 +17,7 @@ import {
   tolerationExists,
   type ClusterTaint,
   type ClusterToleration,
-} from '../../eviction/tolerations.js';
+} from '../../clusters/tolerations.js';
 
 const UNREACHABLE = 'cluster.karmada.io/unreachable';
 const NOT_READY = 'cluster.karmada.io/not-ready';
