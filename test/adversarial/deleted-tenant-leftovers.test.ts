@@ -11,8 +11,9 @@ import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import type { Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { startFailoverGateway } from '../support/failover-gateway.js';
 import { waitUntil } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
@@ -54,31 +55,7 @@ describe('adversarial: a tenant id taken again finds nothing of its old owner on
     work = await makeTempDir('deleted-tenant-leftovers');
     member1 = await startDevCluster({ name: 'member1', listen: '127.0.0.1:0', dataDir: `${work.dir}/member1` });
     member2 = await startDevCluster({ name: 'member2', listen: '127.0.0.1:0', dataDir: `${work.dir}/member2` });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${work.dir}/gateway`,
-      upstreams: [
-        { name: 'member1', kubeconfig: await readFile(member1.kubeconfigPath, 'utf8') },
-        { name: 'member2', kubeconfig: await readFile(member2.kubeconfigPath, 'utf8') },
-      ],
-      clusterStatusUpdateFrequencyMs: 300,
-      clusterFailureThresholdMs: 1000,
-      clusterSuccessThresholdMs: 1000,
-      enableNoExecuteTaintEviction: true,
-      eviction: { resourceEvictionRate: 10 },
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    await waitUntil('both clusters Ready', async () => {
-      const ready = await Promise.all(
-        ['member1', 'member2'].map(
-          async (name) =>
-            ((await admin.request('GET', `${CLUSTERS}/${name}`)).body?.status?.conditions ?? []).find(
-              (c: { type: string }) => c.type === 'Ready',
-            )?.status,
-        ),
-      );
-      return ready.every((status) => status === 'True');
-    });
+    ({ gateway, admin } = await startFailoverGateway(`${work.dir}/gateway`, { member1, member2 }));
   });
 
   after(async () => {

@@ -11,8 +11,9 @@ import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseServerCredentials } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import type { Gateway } from '../../gateway/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { startFailoverGateway } from '../support/failover-gateway.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
@@ -77,25 +78,7 @@ describe('adversarial: a failover replays what a tenant planted upstream only if
       members.set(name, member);
       direct.set(name, RestClient.fromKubeconfig(await readFile(member.kubeconfigPath, 'utf8')));
     }
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${work.dir}/gateway`,
-      upstreams: await Promise.all(
-        [...members].map(async ([name, m]) => ({ name, kubeconfig: await readFile(m.kubeconfigPath, 'utf8') })),
-      ),
-      clusterStatusUpdateFrequencyMs: 300,
-      clusterFailureThresholdMs: 1000,
-      clusterSuccessThresholdMs: 1000,
-      enableNoExecuteTaintEviction: true,
-      eviction: { resourceEvictionRate: 10 },
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    await waitUntil('two Ready clusters', async () => {
-      const clusters = await Promise.all(
-        ['member1', 'member2'].map(async (name) => (await admin.request('GET', `${CLUSTERS}/${name}`)).body),
-      );
-      return clusters.every((c) => c?.status?.conditions?.some((k: any) => k.type === 'Ready' && k.status === 'True'));
-    });
+    ({ gateway, admin } = await startFailoverGateway(`${work.dir}/gateway`, Object.fromEntries(members)));
     // Both tenants on member1: member2 keeps new tenants off for now.
     await setTaints('member2', (taints) => [...taints, { key: 'setup', effect: 'NoSchedule' }]);
     alice = await ApiClient.load((await createActiveTenant(admin, A, work.dir)).kubeconfigPath);

@@ -7,11 +7,11 @@
  * Retry-After. Once member1 is back, the admin's discovery is read from it again.
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import type { Gateway } from '../../gateway/gateway.js';
 import { startDevclusterProcess, stopProcess, type ServerProcess } from '../../bench/harness/processes.js';
 import { ApiClient } from '../support/api-client.js';
+import { clusterReady, startFailoverGateway } from '../support/failover-gateway.js';
 import { exampleCrd } from '../support/crd-fixture.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
@@ -42,33 +42,14 @@ describe('the admin keeps control through a failover of the default cluster (two
     return kubectl;
   };
   const clusterOf = async (id: string) => (await admin.request('GET', `${TENANTS}/${id}`)).body?.status?.cluster;
-  const readyOf = async (cluster: string) =>
-    ((await admin.request('GET', `${CLUSTERS}/${cluster}`)).body?.status?.conditions ?? []).find(
-      (c: { type: string }) => c.type === 'Ready',
-    )?.status;
+  const readyOf = (cluster: string) => clusterReady(admin, cluster);
 
   before(async function () {
     work = await makeTempDir('admin-failover');
     member1 = await startDevclusterProcess(`${work.dir}/member1`);
     member1Port = new URL(member1.url).port;
     member2 = await startDevCluster({ name: 'member2', listen: '127.0.0.1:0', dataDir: `${work.dir}/member2` });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${work.dir}/gateway`,
-      upstreams: [
-        { name: 'member1', kubeconfig: await readFile(member1.kubeconfigPath, 'utf8') },
-        { name: 'member2', kubeconfig: await readFile(member2.kubeconfigPath, 'utf8') },
-      ],
-      clusterStatusUpdateFrequencyMs: 300,
-      clusterFailureThresholdMs: 1000,
-      clusterSuccessThresholdMs: 1000,
-      enableNoExecuteTaintEviction: true,
-      eviction: { resourceEvictionRate: 10 },
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    await waitUntil('both clusters Ready', async () =>
-      (await Promise.all(['member1', 'member2'].map(readyOf))).every((s) => s === 'True'),
-    );
+    ({ gateway, admin } = await startFailoverGateway(`${work.dir}/gateway`, { member1, member2 }));
     const place = async (id: string, cluster: string) => {
       const { kubeconfigPath } = await createActiveTenant(admin, id, work.dir, {
         clusterAffinity: { clusterNames: cluster === 'member2' ? ['member2'] : ['member1', 'member2'] },

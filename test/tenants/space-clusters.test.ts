@@ -8,10 +8,10 @@
  * by hand (422). member1 back, its space there is purged and the Tenant goes.
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
-import { ApiClient } from '../support/api-client.js';
+import type { Gateway } from '../../gateway/gateway.js';
+import type { ApiClient } from '../support/api-client.js';
+import { clusterReady, startFailoverGateway } from '../support/failover-gateway.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -35,10 +35,7 @@ describe('tenants: status.spaceClusters, and a deletion that waits for every clu
   const startMember1 = (port: string) =>
     startDevCluster({ name: 'member1', listen: `127.0.0.1:${port}`, dataDir: `${work.dir}/member1` });
   const tenant = async (id: string) => (await admin.request('GET', `${TENANTS}/${id}`)).body;
-  const readyOf = async (cluster: string) =>
-    ((await admin.request('GET', `${CLUSTERS}/${cluster}`)).body?.status?.conditions ?? []).find(
-      (c: { type: string }) => c.type === 'Ready',
-    )?.status;
+  const readyOf = (cluster: string) => clusterReady(admin, cluster);
   const patchTaints = async (cluster: string, taints: object[]) => {
     const res = await admin.request(
       'PATCH',
@@ -59,24 +56,8 @@ describe('tenants: status.spaceClusters, and a deletion that waits for every clu
     member1 = await startMember1('0');
     member1Port = new URL(member1.url).port;
     member2 = await startDevCluster({ name: 'member2', listen: '127.0.0.1:0', dataDir: `${work.dir}/member2` });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${work.dir}/gateway`,
-      upstreams: [
-        { name: 'member1', kubeconfig: await readFile(member1.kubeconfigPath, 'utf8') },
-        { name: 'member2', kubeconfig: await readFile(member2.kubeconfigPath, 'utf8') },
-      ],
-      clusterStatusUpdateFrequencyMs: 300,
-      clusterFailureThresholdMs: 1000,
-      clusterSuccessThresholdMs: 1000,
-      enableNoExecuteTaintEviction: true,
-      eviction: { resourceEvictionRate: 10 },
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    ({ gateway, admin } = await startFailoverGateway(`${work.dir}/gateway`, { member1, member2 }));
     kubectl = await Kubectl.create(gateway.adminKubeconfigPath);
-    await waitUntil('both clusters Ready', async () =>
-      (await Promise.all(['member1', 'member2'].map(readyOf))).every((s) => s === 'True'),
-    );
   });
 
   after(async () => {
