@@ -195,6 +195,8 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
     for (const r of [
       await run('no-tests'),
       await run('clean', 'no-such-file'),
+      // The directory the files are in is named "clean": a filter is matched below it only.
+      await run('clean', 'clean'),
       await run('clean', '', 'no such title'),
     ]) {
       expect(r.last, shown(r)).to.equal('0 passed, 0 failed');
