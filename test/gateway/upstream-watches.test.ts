@@ -77,9 +77,14 @@ describe('gateway: its upstream watches, counted on both sides', function () {
     const { kubeconfigPath } = await createActiveTenant(admin, 'uwaaaa', work.dir);
     const tenant = await ApiClient.load(kubeconfigPath);
     try {
+      // A cached read (the RBAC change feed follows) and one across namespaces (the namespace index).
+      for (const path of ['/api/v1/namespaces/default/configmaps', '/api/v1/endpoints']) {
+        const read = await tenant.request('GET', path);
+        expect(read.status, read.text).to.equal(200);
+      }
       await eventually(bothSides, (both) => expect([...both.gateway]).to.deep.equal([...both.cluster]));
       const atRest = (await bothSides()).gateway;
-      printWatches('one tenant', atRest);
+      printWatches('one tenant, after a cached read and one across namespaces', atRest);
       const before = atRest.get('endpoints') ?? 0;
       // Endpoints are not in the tenant cache: the watch is forwarded to the cluster.
       const stream = tenant.watch('/api/v1/namespaces/default/endpoints?watch=1');
