@@ -7,6 +7,7 @@ import { OpenApiHandler } from './handlers/openapi-handler.js';
 import { handleResource } from './handlers/resource-handler.js';
 import { GenericRegistry, type NamespaceLookup } from './registry/generic-registry.js';
 import type { StrategyFor } from './registry/strategy.js';
+import type { LongRunningRequests } from './longrunning-requests.js';
 import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo, requestUrl } from './request-info.js';
 import type { ResourceInfo } from './resources/resource-info.js';
 import { ApiError, pathNotFound, statusOf, toApiError } from './status.js';
@@ -50,6 +51,8 @@ export interface ApiServerOptions {
   virtualResources?: VirtualResourceHandler;
   /** Where a namespaced write finds its namespace when the catalog serves no namespaces (the gateway's fixed ones). */
   namespaces?: NamespaceLookup;
+  /** Counts the long-running requests and serves them on `GET /metrics` (the devcluster's, as kube-apiserver's). */
+  longRunningRequests?: LongRunningRequests;
 }
 
 /**
@@ -94,7 +97,9 @@ export class ApiServer {
         throw new ApiError(statusOf(403, 'Forbidden', denied.message, details));
       }
       if (this.handleNonResource(req, res, path, url.searchParams)) return;
+      if (await this.serveMetrics(req, res, path)) return;
       if (!info.isResourceRequest || !info.resource) throw pathNotFound();
+      this.options.longRunningRequests?.track(info, url.searchParams, res);
       if (await this.options.virtualResources?.(req, res, info, user)) return;
       const resource = this.options.catalog.lookup(info.group, info.version, info.resource);
       if (!resource) throw pathNotFound();
@@ -126,6 +131,16 @@ export class ApiServer {
     }
     if (this.openapi.handle(req, res, path, query)) return true;
     return handleDiscovery(req, res, path, this.options.catalog, this.options.serverAddress);
+  }
+
+  /** `GET /metrics`, when the server counts its long-running requests; RBAC has already allowed it (a nonResourceURL). */
+  private async serveMetrics(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    const metrics = this.options.longRunningRequests;
+    if (!metrics || path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    const { contentType, body } = await metrics.text();
+    res.writeHead(200, { 'Content-Type': contentType });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
   }
 
   private async lookupNamespace(name: string) {

@@ -17,7 +17,8 @@ import {
   BOOTSTRAP_CLUSTER_ROLES,
 } from '../apiserver/authorization/bootstrap-policy.js';
 import { forbiddenMessage, RbacAuthorizer } from '../apiserver/authorization/rbac-authorizer.js';
-import type { RequestInfo } from '../apiserver/request-info.js';
+import { parseRequestInfo, requestUrl, type RequestInfo } from '../apiserver/request-info.js';
+import { LongRunningRequests } from '../apiserver/longrunning-requests.js';
 import {
   createCertificateAuthority,
   loadCertificateAuthority,
@@ -145,7 +146,9 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const serviceAccounts = new ServiceAccountTokens();
     const scheduler = new SimulatedScheduler(simulatedNodeName(name));
     const filesystems = new ContainerFilesystems(kubeletVolumeSources(() => api, serviceAccounts));
+    const longRunningRequests = new LongRunningRequests();
     const api: ApiServer = new ApiServer({
+      longRunningRequests,
       authorize: (user, info) => {
         const attributes = attributesOf(user, info);
         const decision = authorizer.authorize(attributes);
@@ -249,6 +252,9 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       } catch (err) {
         return refuseUpgrade(socket, (err instanceof ApiError ? err : unauthorized()).status);
       }
+      const url = requestUrl(req.url);
+      const upgrade = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+      if (upgrade.isResourceRequest) longRunningRequests.track(upgrade, url.searchParams, socket);
       const authorizeUpgrade = (who: UserInfo, info: RequestInfo) => {
         const attributes = attributesOf(who, info);
         const decision = authorizer.authorize(attributes);

@@ -230,6 +230,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
             (level, reason) => metrics.seatRefused(name, level, reason),
             (level, ms, executed) => metrics.seatWaited(name, level, ms, executed),
           ),
+          (resource) => metrics.upstreamWatchOpened(name, resource),
         ),
     );
     metrics.followFlowControl(() =>

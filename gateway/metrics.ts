@@ -91,6 +91,12 @@ export class GatewayMetrics implements UpstreamFailures {
     labelNames: ['cluster'] as const,
     registers: [this.registry],
   });
+  private readonly upstreamWatches = new Gauge({
+    name: 'paddock_upstream_watches',
+    help: "Watches the gateway holds open on a cluster now, by cluster and resource: its caches' and informers' and the tenants' forwarded ones (upstream-watches.ts).",
+    labelNames: ['cluster', 'resource'] as const,
+    registers: [this.registry],
+  });
   readonly watchEventsRead = new Counter({
     name: 'paddock_upstream_watch_events_total',
     help: 'Events read from upstream watches, by cluster, before the foreign ones are dropped: what a watch costs upstream.',
@@ -199,6 +205,17 @@ export class GatewayMetrics implements UpstreamFailures {
         this.watchCounts.set(key, left);
         this.openWatches.set(labels, left);
       }
+    };
+  }
+
+  /** A watch opened on `cluster`; the function returned closes it (once). */
+  upstreamWatchOpened(cluster: string, resource: string): () => void {
+    this.upstreamWatches.inc({ cluster, resource });
+    let open = true;
+    return () => {
+      if (!open) return;
+      open = false;
+      this.upstreamWatches.dec({ cluster, resource });
     };
   }
 

@@ -6,6 +6,7 @@ import { NamespaceIndex } from './namespace-index.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { TenantAuthorizer } from './tenant-authorizer.js';
 import { readAhead } from './read-ahead.js';
+import { countRestWatch, countStreamedWatch, type UpstreamWatchOpened } from './upstream-watches.js';
 import { GATEWAY_CLAIM, UpstreamSeats, type SeatClaim } from './upstream-seats.js';
 import type { ClusterConnection, UpstreamResponse } from '../clusters/cluster-connection.js';
 
@@ -52,10 +53,15 @@ export class UpstreamConnection implements ClusterConnection {
     private readonly timeoutMs = 60_000,
     /** What bounds and shares the pool (upstream-seats.ts): a short request takes a seat first. */
     readonly seats = new UpstreamSeats(name),
+    /** Told of every watch opened on the cluster, through the REST client or the stream pool (upstream-watches.ts). */
+    private readonly watchOpened?: UpstreamWatchOpened,
   ) {
     const parsed = parseServerCredentials(kubeconfig);
     this.authorization = parsed.token ? { authorization: `Bearer ${parsed.token}` } : {};
-    this.admin = RestClient.fromKubeconfig(kubeconfig);
+    this.admin = RestClient.fromKubeconfig(
+      kubeconfig,
+      watchOpened && ((method, path, req) => countRestWatch(watchOpened, method, path, req)),
+    );
     this.authorizer = new TenantAuthorizer(this.admin);
     this.namespaceIndex = new NamespaceIndex(this.admin);
     const origin = new URL(parsed.server).origin;
@@ -174,6 +180,7 @@ export class UpstreamConnection implements ClusterConnection {
       body,
       headersTimeout,
     });
+    if (this.watchOpened) countStreamedWatch(this.watchOpened, method, path, res.statusCode, res.body);
     return { status: res.statusCode, headers: res.headers, body: res.body as unknown as UpstreamResponse['body'] };
   }
 

@@ -10,6 +10,9 @@ export interface RestResponse {
   text: string;
 }
 
+/** Told of every request the client opens (to count the watches among them, say). */
+export type RequestObserver = (method: string, path: string, req: ClientRequest) => void;
+
 /** Request headers; a list goes as one line per value (`Impersonate-Group`, one per group). */
 export type RequestHeaders = Record<string, string | string[]>;
 
@@ -25,6 +28,7 @@ export class RestClient {
   constructor(
     readonly server: URL,
     tls: { ca?: string; cert?: string; key?: string; token?: string; insecureSkipTlsVerify?: boolean },
+    private readonly observe?: RequestObserver,
   ) {
     this.agent = new Agent({
       keepAlive: true,
@@ -37,15 +41,19 @@ export class RestClient {
     this.authorization = tls.token ? { Authorization: `Bearer ${tls.token}` } : {};
   }
 
-  static fromKubeconfig(text: string): RestClient {
+  static fromKubeconfig(text: string, observe?: RequestObserver): RestClient {
     const parsed = parseServerCredentials(text);
-    return new RestClient(new URL(parsed.server), {
-      ca: parsed.caPem,
-      cert: parsed.certPem,
-      key: parsed.keyPem,
-      token: parsed.token,
-      insecureSkipTlsVerify: parsed.insecureSkipTlsVerify,
-    });
+    return new RestClient(
+      new URL(parsed.server),
+      {
+        ca: parsed.caPem,
+        cert: parsed.certPem,
+        key: parsed.keyPem,
+        token: parsed.token,
+        insecureSkipTlsVerify: parsed.insecureSkipTlsVerify,
+      },
+      observe,
+    );
   }
 
   /** `signal` aborts the request (the promise rejects with the abort's reason). */
@@ -94,7 +102,7 @@ export class RestClient {
   /** A request whose response the caller reads as a stream (watches); `signal` aborts it. */
   open(method: string, path: string, headers: RequestHeaders, signal?: AbortSignal): ClientRequest {
     const { hostname: host, port } = this.server;
-    return request({
+    const req = request({
       method,
       host,
       port,
@@ -103,6 +111,8 @@ export class RestClient {
       agent: this.agent,
       signal,
     });
+    this.observe?.(method, path, req);
+    return req;
   }
 
   close(): void {

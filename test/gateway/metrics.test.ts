@@ -9,7 +9,6 @@
  */
 import { exampleCrd } from '../support/crd-fixture.js';
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,33 +20,14 @@ import { ApiClient } from '../support/api-client.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { TcpRelay } from '../support/tcp-relay.js';
+import { samples, type Sample } from '../support/metric-samples.js';
+import { runPromtool } from '../support/promtool.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const DASHBOARD = path.join(REPO_ROOT, 'deploy/grafana/paddock-dashboard.json');
 const IDS = ['mtaaaa', 'mtbbbb'] as const;
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The samples of a text exposition (comments left out). */
-function samples(text: string): Sample[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-      if (!m) throw new Error(`not a sample: ${line}`);
-      const labels: Record<string, string> = {};
-      for (const [, name, value] of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
-        labels[name] = value.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
-      return { name: m[1], labels, value: Number(m[3]) };
-    });
-}
 
 /**
  * The sample names a text exposition declares (`# TYPE` lines), whether or not a series has a
@@ -76,21 +56,6 @@ function valueOf(all: Sample[], name: string, labels: Record<string, string>): n
 /** `promtool check metrics` on `exposition`: its exit code and everything it wrote. */
 function promtool(exposition: string): Promise<{ code: number | null; output: string }> {
   return runPromtool(['check', 'metrics'], exposition);
-}
-
-/** promtool with `args` and `input` on its standard input: its exit code and everything it wrote. */
-function runPromtool(args: string[], input = ''): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('promtool', args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (err) =>
-      reject(new Error(`promtool could not run (scripts/test.sh installs Debian's prometheus): ${err.message}`)),
-    );
-    child.on('close', (code) => resolve({ code, output }));
-    child.stdin.end(input);
-  });
 }
 
 const PROMQL_KEYWORDS = new Set(['bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan']);
