@@ -138,7 +138,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     };
     let address = `${host}:${port}`;
     const rbacObjects = new RbacObjectCache(store);
-    const authorizer = new RbacAuthorizer(() => rbacObjects.objects());
+    const authorizer = new RbacAuthorizer(() => rbacObjects.index);
     const authorize = (attributes: Attributes) => authorizer.authorize(attributes);
     const tokens = options.tokenAuthFile
       ? await readTokenFile(options.tokenAuthFile)

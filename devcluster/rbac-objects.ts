@@ -1,9 +1,9 @@
-import type { RbacObjects } from '../apiserver/authorization/rbac-authorizer.js';
+import { RbacIndex, type RbacKind } from '../apiserver/authorization/rbac-index.js';
 import { parseRegistryKey } from '../apiserver/registry/object-store.js';
 import type { Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 
-const KINDS: Record<string, keyof RbacObjects> = {
+const KINDS: Record<string, RbacKind> = {
   roles: 'roles',
   rolebindings: 'roleBindings',
   clusterroles: 'clusterRoles',
@@ -12,11 +12,11 @@ const KINDS: Record<string, keyof RbacObjects> = {
 
 /**
  * The RBAC objects the authorizer decides with, kept current from one watch over the RBAC group,
- * so a new RoleBinding applies to the very next request without a store read per decision.
+ * so a new RoleBinding applies to the very next request without a store read per decision. Each
+ * event updates the index in place: no decision copies or scans every namespace's bindings.
  */
 export class RbacObjectCache {
-  private readonly byKey = new Map<string, { kind: keyof RbacObjects; object: any }>();
-  private snapshot: RbacObjects | undefined;
+  readonly index = new RbacIndex();
   private readonly loop: WatchLoop;
 
   constructor(store: Store) {
@@ -25,13 +25,12 @@ export class RbacObjectCache {
       '/registry/rbac.authorization.k8s.io/',
       {
         onList: (items) => {
-          this.byKey.clear();
+          this.index.clear();
           for (const kv of items) this.put(kv.key, kv.value);
         },
         onEvent: (event) => {
-          if (event.type === 'delete') this.byKey.delete(event.key);
+          if (event.type === 'delete') this.index.delete(event.key);
           else this.put(event.key, event.value);
-          this.snapshot = undefined;
         },
       },
       'RBAC cache',
@@ -46,18 +45,8 @@ export class RbacObjectCache {
     return this.loop.stop();
   }
 
-  objects(): RbacObjects {
-    if (!this.snapshot) {
-      const snapshot: RbacObjects = { roles: [], roleBindings: [], clusterRoles: [], clusterRoleBindings: [] };
-      for (const { kind, object } of this.byKey.values()) snapshot[kind].push(object);
-      this.snapshot = snapshot;
-    }
-    return this.snapshot;
-  }
-
   private put(key: string, value: string): void {
     const kind = KINDS[parseRegistryKey(key)?.resource ?? ''];
-    if (kind) this.byKey.set(key, { kind, object: JSON.parse(value) });
-    this.snapshot = undefined;
+    if (kind) this.index.set(key, kind, JSON.parse(value));
   }
 }

@@ -8,6 +8,7 @@
  * counts the Roles and RoleBindings in that namespace, as kube does.
  */
 import { RbacAuthorizer, type Decision, type RbacObjects } from '../apiserver/authorization/rbac-authorizer.js';
+import { RbacIndex } from '../apiserver/authorization/rbac-index.js';
 import type { Attributes } from '../apiserver/authorization/attributes.js';
 import { expectStatus } from '../apiserver/client/rest-client.js';
 import type { Json } from '../apiserver/json.js';
@@ -57,7 +58,7 @@ export class TenantAuthorizer {
   }
 
   async authorize(ctx: TenantContext, who: TenantUser, attributes: TenantAttributes): Promise<Decision> {
-    const objects = await this.objectsOf(ctx, attributes.namespace);
+    const objects = RbacIndex.of(await this.objectsOf(ctx, attributes.namespace));
     return new RbacAuthorizer(() => objects).authorize({ ...attributes, user: tenantUserInfo(ctx, who) });
   }
 

@@ -10,12 +10,25 @@ import { goQuote } from '../go-quote.js';
 import { labelSelectorFromObject } from '../selectors/label-selector.js';
 import type { Attributes, UserInfo } from './attributes.js';
 
-/** The RBAC objects an authorizer decides with (plain JSON objects as stored). */
+/** RBAC objects as plain lists (plain JSON objects as stored); rbac-index.ts indexes them. */
 export interface RbacObjects {
   roles: any[];
   roleBindings: any[];
   clusterRoles: any[];
   clusterRoleBindings: any[];
+}
+
+/**
+ * Where the authorizer reads RBAC objects, as kube's rule resolver reads its listers: the
+ * ClusterRoleBindings, one namespace's RoleBindings, and roles by name. Implemented by RbacIndex.
+ */
+export interface RbacObjectSource {
+  clusterRoleBindings(): Iterable<any>;
+  roleBindings(namespace: string): Iterable<any>;
+  /** The Role of that name in the namespace, or undefined. */
+  role(namespace: string, name: string): any;
+  /** The rules the ClusterRole of that name grants, aggregated as `aggregatedRules` settles them; undefined when there is none. */
+  clusterRoleRules(name: string): PolicyRule[] | undefined;
 }
 
 export interface Decision {
@@ -69,7 +82,7 @@ const SUPERUSER_GROUP = 'system:masters';
 type RuleVisitor = (rule: PolicyRule, source: string) => boolean;
 
 export class RbacAuthorizer {
-  constructor(private readonly objects: () => RbacObjects) {}
+  constructor(private readonly objects: () => RbacObjectSource) {}
 
   authorize(attributes: Attributes): Decision {
     if (attributes.user.groups.includes(SUPERUSER_GROUP)) return { allowed: true, reason: '' };
@@ -208,51 +221,45 @@ function subjectIsUser(subject: Subject, user: UserInfo, bindingNamespace: strin
 
 /**
  * Visits the rules that apply to the user in the namespace as kube's rule resolver does:
- * ClusterRoleBindings first, then (for a namespace) its RoleBindings. Returns the messages of
- * the role references it could not resolve on the way.
+ * ClusterRoleBindings first, then (for a namespace) that namespace's RoleBindings, never another
+ * namespace's. Returns the messages of the role references it could not resolve on the way.
  */
-function visitRulesFor(objects: RbacObjects, user: UserInfo, namespace: string, visit: RuleVisitor): string[] {
+function visitRulesFor(objects: RbacObjectSource, user: UserInfo, namespace: string, visit: RuleVisitor): string[] {
   const errors: string[] = [];
-  const bindings = objects.clusterRoleBindings.map((binding) => ({ binding, namespace: '' }));
-  if (namespace) {
-    for (const binding of objects.roleBindings)
-      if (binding.metadata?.namespace === namespace) bindings.push({ binding, namespace });
-  }
-  for (const { binding, namespace: bindingNamespace } of bindings) {
-    const subjects: Subject[] = binding.subjects ?? [];
-    const subjectIndex = matchingSubjectIndex(user, subjects, bindingNamespace);
-    if (subjectIndex < 0) continue;
-    const rules = roleReferenceRules(objects, binding.roleRef ?? {}, bindingNamespace);
-    if (typeof rules === 'string') {
-      errors.push(rules);
-      continue;
+  const visitBindings = (bindings: Iterable<any>, bindingNamespace: string): boolean => {
+    for (const binding of bindings) {
+      const subjects: Subject[] = binding.subjects ?? [];
+      const subjectIndex = matchingSubjectIndex(user, subjects, bindingNamespace);
+      if (subjectIndex < 0) continue;
+      const rules = roleReferenceRules(objects, binding.roleRef ?? {}, bindingNamespace);
+      if (typeof rules === 'string') {
+        errors.push(rules);
+        continue;
+      }
+      const source = describeBinding(binding, bindingNamespace, subjects[subjectIndex]);
+      for (const rule of rules) if (!visit(rule, source)) return false;
     }
-    const source = describeBinding(binding, bindingNamespace, subjects[subjectIndex]);
-    for (const rule of rules) if (!visit(rule, source)) return errors;
-  }
+    return true;
+  };
+  if (visitBindings(objects.clusterRoleBindings(), '') && namespace)
+    visitBindings(objects.roleBindings(namespace), namespace);
   return errors;
 }
 
 /** The referenced role's rules, or the lister's error when it cannot be found. */
 function roleReferenceRules(
-  objects: RbacObjects,
+  objects: RbacObjectSource,
   roleRef: { kind?: string; name?: string },
   bindingNamespace: string,
 ): PolicyRule[] | string {
   const name = roleRef.name ?? '';
   switch (roleRef.kind) {
     case 'Role': {
-      const role = objects.roles.find(
-        (candidate) => candidate.metadata?.namespace === bindingNamespace && candidate.metadata?.name === name,
-      );
+      const role = objects.role(bindingNamespace, name);
       return role ? (role.rules ?? []) : `role.rbac.authorization.k8s.io ${goQuote(name)} not found`;
     }
-    case 'ClusterRole': {
-      const clusterRole = objects.clusterRoles.find((candidate) => candidate.metadata?.name === name);
-      return clusterRole
-        ? clusterRoleRules(clusterRole, objects.clusterRoles, new Set())
-        : `clusterrole.rbac.authorization.k8s.io ${goQuote(name)} not found`;
-    }
+    case 'ClusterRole':
+      return objects.clusterRoleRules(name) ?? `clusterrole.rbac.authorization.k8s.io ${goQuote(name)} not found`;
     default:
       return `unsupported role reference kind: ${goQuote(roleRef.kind ?? '')}`;
   }

@@ -12,8 +12,10 @@ import {
   ruleAllows,
   type PolicyRule,
   type RbacObjects,
+  type RbacObjectSource,
   type Subject,
 } from '../../apiserver/authorization/rbac-authorizer.js';
+import { RbacIndex } from '../../apiserver/authorization/rbac-index.js';
 
 // Tables ported from kubernetes plugin/pkg/auth/authorizer/rbac/rbac_test.go,
 // pkg/registry/rbac/validation/rule_test.go, the clusterrole-aggregation controller's test and
@@ -24,7 +26,7 @@ function objects(partial: Partial<RbacObjects>): RbacObjects {
 }
 
 function authorizerFor(partial: Partial<RbacObjects>): RbacAuthorizer {
-  const fixed = objects(partial);
+  const fixed = RbacIndex.of(objects(partial));
   return new RbacAuthorizer(() => fixed);
 }
 
@@ -761,7 +763,7 @@ describe('RBAC authorizer', () => {
 
     it('decides with the objects as they are at each decision', () => {
       const current = objects({ clusterRoles: [clusterRole('pod-reader', podReader)] });
-      const authorizer = new RbacAuthorizer(() => current);
+      const authorizer = new RbacAuthorizer(() => RbacIndex.of(current));
       expect(authorizer.authorize(getPods(alice, 'default')).allowed).to.equal(false);
       current.clusterRoleBindings.push(clusterRoleBinding('pod-reader', 'User:alice'));
       expect(authorizer.authorize(getPods(alice, 'default')).allowed).to.equal(true);
@@ -791,6 +793,77 @@ describe('RBAC authorizer', () => {
         clusterRoleBindings: [clusterRoleBinding('gone', 'User:alice'), clusterRoleBinding('pod-reader', 'User:alice')],
       });
       expect(authorizer.authorize(getPods(alice, 'default'))).to.include({ allowed: true });
+    });
+  });
+
+  describe("namespace isolation: a request reads its own namespace's RoleBindings only", () => {
+    const everything = splitRule('*', '*', '*', '*');
+    /** An index that records which namespaces' RoleBindings each decision read. */
+    const recording = (partial: Partial<RbacObjects>) => {
+      const index = RbacIndex.of(objects(partial));
+      const read: string[] = [];
+      const source: RbacObjectSource = {
+        clusterRoleBindings: () => index.clusterRoleBindings(),
+        roleBindings: (namespace) => (read.push(namespace), index.roleBindings(namespace)),
+        role: (namespace, name) => index.role(namespace, name),
+        clusterRoleRules: (name) => index.clusterRoleRules(name),
+      };
+      return { authorizer: new RbacAuthorizer(() => source), read };
+    };
+    const bindings = {
+      roles: [role('a', 'all', everything), role('b', 'all', everything)],
+      clusterRoles: [clusterRole('all', everything)],
+      roleBindings: [
+        roleBinding('a', 'Role', 'all', 'User:alice'),
+        roleBinding('a', 'ClusterRole', 'all', 'Group:system:authenticated'),
+      ],
+    };
+    const requests = (namespace: string): Attributes[] =>
+      ['get', 'list', 'create', 'delete', 'watch'].map((verb) =>
+        resourceRequest(alice, verb, { namespace, resource: 'pods', name: verb === 'get' ? 'web' : '' }),
+      );
+
+    it('a RoleBinding in namespace a grants in a, never in b or a namespace named like it', () => {
+      const { authorizer } = recording(bindings);
+      for (const request of requests('a')) expect(authorizer.authorize(request).allowed).to.equal(true);
+      for (const namespace of ['b', 'a2', 'A', ' a', ''])
+        for (const request of requests(namespace))
+          expect(authorizer.authorize(request), describeRequest(request)).to.include({ allowed: false, reason: '' });
+    });
+
+    it('a rules review in b lists none of the rules a RoleBinding in a grants', () => {
+      const { authorizer } = recording(bindings);
+      expect(authorizer.rulesFor(alice, 'a').resourceRules).to.have.length(2);
+      expect(authorizer.rulesFor(alice, 'b')).to.deep.equal({
+        resourceRules: [],
+        nonResourceRules: [],
+        incomplete: false,
+      });
+    });
+
+    it('a decision in namespace b reads the RoleBindings of b only', () => {
+      const { authorizer, read } = recording(bindings);
+      authorizer.authorize(requests('b')[0]);
+      authorizer.rulesFor(alice, 'b');
+      expect(read).to.deep.equal(['b', 'b']);
+    });
+
+    it('a cluster-scoped request, resource or not, reads no RoleBinding', () => {
+      const { authorizer, read } = recording(bindings);
+      expect(authorizer.authorize(resourceRequest(alice, 'list', { resource: 'nodes' })).allowed).to.equal(false);
+      expect(authorizer.authorize(resourceRequest(alice, 'list', { resource: 'pods' })).allowed).to.equal(false);
+      expect(authorizer.authorize(nonResourceRequest(alice, 'get', '/metrics')).allowed).to.equal(false);
+      authorizer.rulesFor(alice, '');
+      expect(read).to.deep.equal([]);
+    });
+
+    it('a ClusterRoleBinding that allows stops the decision before any RoleBinding is read', () => {
+      const { authorizer, read } = recording({
+        ...bindings,
+        clusterRoleBindings: [clusterRoleBinding('all', 'User:alice')],
+      });
+      expect(authorizer.authorize(requests('b')[0]).allowed).to.equal(true);
+      expect(read).to.deep.equal([]);
     });
   });
 
@@ -952,7 +1025,7 @@ describe('RBAC authorizer', () => {
         clusterRoles: [combined([{ foo: 'bar' }], [{ verbs: ['saw'], apiGroups: [''], resources: ['boards'] }])],
         roleBindings: [roleBinding('shop', 'ClusterRole', 'combined', 'User:alice')],
       });
-      const authorizer = new RbacAuthorizer(() => current);
+      const authorizer = new RbacAuthorizer(() => RbacIndex.of(current));
       const hammerNails = resourceRequest(alice, 'hammer', { namespace: 'shop', resource: 'nails' });
       const sawBoards = resourceRequest(alice, 'saw', { namespace: 'shop', resource: 'boards' });
       // The stored rules of an aggregated role count for nothing: the controller would replace them.
