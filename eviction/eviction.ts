@@ -6,7 +6,7 @@
  */
 import type { Registry } from 'prom-client';
 import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
-import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
+import type { ClusterResourceStore } from '../search/cluster-resource-store.js';
 import { logger } from '../log/log.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';

@@ -20,7 +20,7 @@
  *   administrator, so the new cluster's RBAC decides them as it decides the tenant's writes.
  */
 import type { Json } from '../apiserver/json.js';
-import type { CacheResource } from '../cache/cluster-resource-store.js';
+import type { CacheResource } from '../search/cluster-resource-store.js';
 import { groupDown, stripPrefix, tenantPrefix, type KindScope, type TenantContext } from '../translate/context.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
 import { objectDown } from '../translate/objects.js';

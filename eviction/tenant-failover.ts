@@ -20,7 +20,7 @@ import type { GenericRegistry } from '../apiserver/registry/generic-registry.js'
 import { mutate } from '../apiserver/registry/object-mutation.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { ApiError } from '../apiserver/status.js';
-import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
+import type { ClusterResourceStore } from '../search/cluster-resource-store.js';
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import { placeTenant } from '../tenants/placement.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';

@@ -20,7 +20,7 @@
  *   volume and the annotations that record its binding.
  */
 import { isObject, type Json } from '../apiserver/json.js';
-import { typeMetaOf, type CacheResource } from '../cache/cluster-resource-store.js';
+import { typeMetaOf, type CacheResource } from '../search/cluster-resource-store.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
 
 /** The objects of one resource on the failed cluster, as the cache holds them, parsed. */

@@ -27,7 +27,7 @@ import type { IncomingMessage } from 'node:http';
 import { parseRequestInfo, requestUrl, type RequestInfo } from '../apiserver/request-info.js';
 import { CLUSTER_RESOURCE } from '../clusters/cluster-resource.js';
 import { isClusterSecretRequest } from '../clusters/cluster-secrets.js';
-import { RESOURCE_REGISTRY_RESOURCE } from '../cache/resource-registry.js';
+import { RESOURCE_REGISTRY_RESOURCE } from '../search/resource-registry.js';
 import { errorMessage, logger } from '../log/log.js';
 import { TENANT_RESOURCE } from '../tenants/tenant-resource.js';
 import type { Identity } from './authenticate.js';

@@ -2,8 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { partialObjectMetadataText, tableRowText, type IncludeObject } from '../apiserver/table/build-table.js';
 import type { Printer } from '../apiserver/table/printers-by-resource.js';
-import type { CachedObject } from '../cache/cached-object.js';
-import type { ClusterResourceStore } from '../cache/cluster-resource-store.js';
+import type { CachedObject } from '../search/cached-object.js';
+import type { ClusterResourceStore } from '../search/cluster-resource-store.js';
 import { JsonScanner } from '../translate/json-shadow.js';
 import type { TenantContext } from '../translate/context.js';
 import { elementConverter } from '../translate/list-text.js';

@@ -18,17 +18,17 @@ import { onClose } from '../apiserver/handlers/http-io.js';
 import { wantsTable } from '../apiserver/handlers/negotiation.js';
 import { tableText, type IncludeObject } from '../apiserver/table/build-table.js';
 import { printerFor, type Printer } from '../apiserver/table/printers-by-resource.js';
-import { tooOldResourceVersion } from '../cache/cache-errors.js';
-import { parseCacheReadOptions, selects, type CacheReadOptions } from '../cache/cache-read-options.js';
-import type { CachedObject } from '../cache/cached-object.js';
-import { withTypeMeta } from '../cache/cached-object-text.js';
+import { tooOldResourceVersion } from '../search/cache-errors.js';
+import { parseCacheReadOptions, selects, type CacheReadOptions } from '../search/cache-read-options.js';
+import type { CachedObject } from '../search/cached-object.js';
+import { withTypeMeta } from '../search/cached-object-text.js';
 import type {
   ClusterResourceStore,
   StoreEvent,
   StoreSubscription,
   StoreWatcher,
-} from '../cache/cluster-resource-store.js';
-import { versionNumber } from '../cache/resource-version-order.js';
+} from '../search/cluster-resource-store.js';
+import { versionNumber } from '../informer/resource-version-order.js';
 import { addPrefix } from '../translate/context.js';
 import { cachedTableRow, includeObjectOf, tenantItemConverter, type CachedAnswerRequest } from './cached-item.js';
 import type { GatewayMetrics } from './metrics.js';

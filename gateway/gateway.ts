@@ -59,7 +59,7 @@ import {
   RESOURCE_REGISTRY_PRINTER,
   RESOURCE_REGISTRY_RESOURCE,
   resourceRegistryStrategy,
-} from '../cache/resource-registry.js';
+} from '../search/resource-registry.js';
 import { SELF_SUBJECT_REVIEW_RESOURCE } from './self-subject-review.js';
 import { DEFAULT_UPSTREAM_SEATS, UpstreamSeats, type UpstreamSeatSettings } from './upstream-seats.js';
 import { UpstreamConnection } from './upstream-connection.js';

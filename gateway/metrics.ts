@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { StoreStats } from '../cache/cache-controller.js';
-import type { CacheResource } from '../cache/cluster-resource-store.js';
+import type { StoreStats } from '../search/cache-controller.js';
+import type { CacheResource } from '../search/cluster-resource-store.js';
 import { processFaults } from '../apiserver/process-faults.js';
 import type { Identity } from './authenticate.js';
 import { upstreamFailureReason, type UpstreamFailures } from './upstream-failure.js';

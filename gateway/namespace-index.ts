@@ -1,7 +1,7 @@
 import type { RestClient } from '../apiserver/client/rest-client.js';
-import { RestListWatcher } from '../cache/rest-list-watcher.js';
-import { SharedInformer, type HandlerRegistration } from '../cache/shared-informer.js';
-import { TENANT_INDEX, tenantIndexFunc } from '../cache/tenant-index.js';
+import { RestListWatcher } from '../informer/rest-list-watcher.js';
+import { SharedInformer, type HandlerRegistration } from '../informer/shared-informer.js';
+import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 
@@ -19,7 +19,7 @@ interface NamespaceEntry {
 }
 
 /**
- * Every tenant's namespaces on one cluster: a SharedInformer (cache/) of the namespaces that
+ * Every tenant's namespaces on one cluster: a SharedInformer (informer/) of the namespaces that
  * carry the tenant label, indexed by tenant, one per cluster and gateway replica. A tenant's
  * `get pods -A` needs its namespaces first; asking the cluster each time costs a label-selected
  * list over every tenant's namespaces (21 ms on the devcluster at 4,000 namespaces, most of a

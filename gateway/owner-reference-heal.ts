@@ -8,7 +8,7 @@
 import type { RestClient } from '../apiserver/client/rest-client.js';
 import { isObject, type Json } from '../apiserver/json.js';
 import { groupOfApiVersion, versionOfApiVersion } from '../apiserver/api-version.js';
-import { statusError } from '../cache/rest-list-watcher.js';
+import { statusError } from '../informer/rest-list-watcher.js';
 import type { OwnerPlace, OwnerResource } from '../translate/owner-check.js';
 import {
   collectorOwnerPlace,

@@ -10,14 +10,14 @@
  * (gateway/owner-reference-heal.ts). The owner's deletion, waiting on the dependent, then goes on.
  *
  * Run by one elected replica. Per cluster one informer lists and watches the events of that
- * reason (cache/shared-informer.ts: relists when its watch cannot resume); an event added or
+ * reason (informer/shared-informer.ts: relists when its watch cannot resume); an event added or
  * updated (the collector reports again when it sees the reference again) has its dependent
  * healed, one at a time. A heal that fails is tried again, later each time, while leading.
  */
 import type { RestClient } from '../apiserver/client/rest-client.js';
 import { isObject, type Json } from '../apiserver/json.js';
-import { RestListWatcher } from '../cache/rest-list-watcher.js';
-import { SharedInformer } from '../cache/shared-informer.js';
+import { RestListWatcher } from '../informer/rest-list-watcher.js';
+import { SharedInformer } from '../informer/shared-informer.js';
 import { ElectedRunner } from '../store/elected-runner.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';

@@ -10,8 +10,8 @@
  */
 import type { RestClient } from '../apiserver/client/rest-client.js';
 import { isObject, type Json } from '../apiserver/json.js';
-import { RestListWatcher } from '../cache/rest-list-watcher.js';
-import { SharedInformer } from '../cache/shared-informer.js';
+import { RestListWatcher } from '../informer/rest-list-watcher.js';
+import { SharedInformer } from '../informer/shared-informer.js';
 import { isTenantId } from '../tenants/tenant-resource.js';
 
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';

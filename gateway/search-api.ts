@@ -10,7 +10,7 @@
  *   of a resource, by label selector, in Karmada's answer shape.
  *
  * A consistent read (resourceVersion "") waits for the cache to be as fresh as the clusters, or
- * for the stores behind to list again (cache/cache-freshness.ts); a read the cache still cannot
+ * for the stores behind to list again (search/cache-freshness.ts); a read the cache still cannot
  * answer (a cluster that does not answer its list) is 503.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,12 +19,12 @@ import { readBody, sendJson, sendStatus } from '../apiserver/handlers/http-io.js
 import { isObject } from '../apiserver/json.js';
 import { parseRequestInfo, requestUrl, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, methodNotAllowed, serviceUnavailable } from '../apiserver/status.js';
-import { serveCacheRead } from '../cache/cache-response.js';
-import { answerText, CACHE_SOURCE_ANNOTATION } from '../cache/cached-object-text.js';
-import { apiVersionOf, type CacheResource } from '../cache/cluster-resource-store.js';
-import type { MultiClusterCache } from '../cache/multi-cluster-cache.js';
-import { recoverClusterResourceVersion } from '../cache/multi-cluster-resource-version.js';
-import { parseSearchPath } from '../cache/search-paths.js';
+import { serveCacheRead } from '../search/cache-response.js';
+import { answerText, CACHE_SOURCE_ANNOTATION } from '../search/cached-object-text.js';
+import { apiVersionOf, type CacheResource } from '../search/cluster-resource-store.js';
+import type { MultiClusterCache } from '../search/multi-cluster-cache.js';
+import { recoverClusterResourceVersion } from '../search/multi-cluster-resource-version.js';
+import { parseSearchPath } from '../search/search-paths.js';
 import { parseLabelSelector, SelectorParseError } from '../apiserver/selectors/label-selector.js';
 import type { ClusterMember } from '../clusters/cluster-roster.js';
 import type { UpstreamConnection } from './upstream-connection.js';

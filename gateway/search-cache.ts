@@ -9,18 +9,18 @@ import type { Duplex } from 'node:stream';
 import { detach } from '../apiserver/process-faults.js';
 import { qualifiedResource } from '../apiserver/status.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
-import { CacheController } from '../cache/cache-controller.js';
-import type { PlanCluster, ScopeLookup } from '../cache/cache-plan.js';
-import type { Freshness, Stale } from '../cache/cache-freshness.js';
-import type { CachedObject } from '../cache/cached-object.js';
+import { CacheController } from '../search/cache-controller.js';
+import type { PlanCluster, ScopeLookup } from '../search/cache-plan.js';
+import type { Freshness, Stale } from '../search/cache-freshness.js';
+import type { CachedObject } from '../search/cached-object.js';
 import {
   apiVersionOf,
   resourceKey,
   type CacheResource,
   type ClusterResourceStore,
-} from '../cache/cluster-resource-store.js';
-import { MultiClusterCache, type CacheChanges } from '../cache/multi-cluster-cache.js';
-import type { ResourceRegistry } from '../cache/resource-registry.js';
+} from '../search/cluster-resource-store.js';
+import { MultiClusterCache, type CacheChanges } from '../search/multi-cluster-cache.js';
+import type { ResourceRegistry } from '../search/resource-registry.js';
 import { clusterProbedReadyStatus, clusterReadyStatus } from '../clusters/cluster-resource.js';
 import type { ClusterMember, ClusterRoster } from '../clusters/cluster-roster.js';
 import type { Store } from '../store/index.js';

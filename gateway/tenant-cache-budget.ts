@@ -1,7 +1,7 @@
 /**
  * The memory budget of the cache kept for tenants' reads (`serve --tenant-cache-max-bytes`). The
  * cache is measured in the JSON bytes it holds (`paddock_cache_object_bytes`; the heap it takes is
- * about 1.5 times that, cache/README.md "Memory"). When all stores together hold more than the
+ * about 1.5 times that, search/README.md "Memory"). When all stores together hold more than the
  * budget, the largest stores that exist only for tenants' reads are shed — dropped from the cache,
  * so that those tenants' reads of that resource on that cluster are forwarded, as they were before
  * there was a cache. A store the admin's ResourceRegistries ask for is never shed: the search API

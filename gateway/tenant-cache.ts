@@ -3,8 +3,8 @@
  * the stores kept for tenants (search-cache.ts), their freshness, one cached-read authorizer per
  * cluster, and the replica's shared watch sets.
  */
-import type { Freshness, Stale } from '../cache/cache-freshness.js';
-import type { CacheResource, ClusterResourceStore } from '../cache/cluster-resource-store.js';
+import type { Freshness, Stale } from '../search/cache-freshness.js';
+import type { CacheResource, ClusterResourceStore } from '../search/cluster-resource-store.js';
 import { CachedReadAuthorizer } from './cached-read-authorizer.js';
 import { TenantWatchSets } from './cached-watch.js';
 import type { GatewayMetrics } from './metrics.js';

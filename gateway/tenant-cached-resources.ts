@@ -6,7 +6,7 @@
  */
 import { BUILTIN_RESOURCES } from '../apiserver/resources/builtin.js';
 import { isObject } from '../apiserver/json.js';
-import type { CacheResource } from '../cache/cluster-resource-store.js';
+import type { CacheResource } from '../search/cluster-resource-store.js';
 import { isTenantId } from '../tenants/tenant-resource.js';
 
 /** The reads most tools make: kubectl's, controllers' informers. */

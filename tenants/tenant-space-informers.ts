@@ -1,5 +1,5 @@
 /**
- * What tenants' spaces are made of on one cluster, followed by informers (cache/shared-informer.ts):
+ * What tenants' spaces are made of on one cluster, followed by informers (informer/shared-informer.ts):
  * the ClusterRoles (their names), the ClusterRoleBindings, the tenant-labelled Namespaces and the
  * grant RoleBindings, each kept as much as the heal pass reads (upstream-space.ts). Every change
  * is told by the tenant it belongs to, a deletion as such, so the tenant controller heals just
@@ -12,9 +12,9 @@
  */
 import type { RestClient } from '../apiserver/client/rest-client.js';
 import type { Json } from '../apiserver/json.js';
-import { RestListWatcher } from '../cache/rest-list-watcher.js';
-import { SharedInformer } from '../cache/shared-informer.js';
-import { TENANT_INDEX, tenantIndexFunc } from '../cache/tenant-index.js';
+import { RestListWatcher } from '../informer/rest-list-watcher.js';
+import { SharedInformer } from '../informer/shared-informer.js';
+import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';

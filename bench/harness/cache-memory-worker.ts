@@ -7,12 +7,12 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseCacheReadOptions } from '../../cache/cache-read-options.js';
-import { serveCacheRead } from '../../cache/cache-response.js';
-import type { CacheResource } from '../../cache/cluster-resource-store.js';
-import { MultiClusterCache } from '../../cache/multi-cluster-cache.js';
-import { selectableFieldsOf, toCachedObject } from '../../cache/to-cached-object.js';
-import type { CachedObject } from '../../cache/cached-object.js';
+import { parseCacheReadOptions } from '../../search/cache-read-options.js';
+import { serveCacheRead } from '../../search/cache-response.js';
+import type { CacheResource } from '../../search/cluster-resource-store.js';
+import { MultiClusterCache } from '../../search/multi-cluster-cache.js';
+import { selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
+import type { CachedObject } from '../../search/cached-object.js';
 import { smallPodJson } from './small-pod.js';
 
 export interface CacheMemorySpec {

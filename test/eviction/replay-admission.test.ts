@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Json } from '../../apiserver/json.js';
-import type { CacheResource } from '../../cache/cluster-resource-store.js';
+import type { CacheResource } from '../../search/cluster-resource-store.js';
 import { admitReplay, replayKindScope, type ReplayAdmission } from '../../eviction/replay-admission.js';
 import type { ReplayStep } from '../../eviction/tenant-replay.js';
 import { tenantContext } from '../../translate/context.js';

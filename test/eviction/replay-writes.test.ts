@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import type { RequestHeaders } from '../../apiserver/client/rest-client.js';
 import type { Json } from '../../apiserver/json.js';
-import type { CacheResource } from '../../cache/cluster-resource-store.js';
+import type { CacheResource } from '../../search/cluster-resource-store.js';
 import { replayKindScope } from '../../eviction/replay-admission.js';
 import {
   GRANT_PROPAGATION_MS,

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Json } from '../../apiserver/json.js';
-import type { CacheResource } from '../../cache/cluster-resource-store.js';
+import type { CacheResource } from '../../search/cluster-resource-store.js';
 import { replayPlan, tenantObjects, type ReplaySource, type ReplayStep } from '../../eviction/tenant-replay.js';
 
 const TENANT = 'abc123';

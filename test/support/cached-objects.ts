@@ -1,8 +1,8 @@
 /** Objects for the multi-cluster cache's tests: raw pods and nodes as a cluster sends them, and their cached form. */
 import type { Json } from '../../apiserver/json.js';
-import type { CachedObject } from '../../cache/cached-object.js';
-import type { CacheResource } from '../../cache/cluster-resource-store.js';
-import { selectableFieldsOf, toCachedObject } from '../../cache/to-cached-object.js';
+import type { CachedObject } from '../../search/cached-object.js';
+import type { CacheResource } from '../../search/cluster-resource-store.js';
+import { selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
 
 export const PODS: CacheResource = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
 export const NODES: CacheResource = { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false };

@@ -6,12 +6,12 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { IndexedStore } from '../../cache/indexed-store.js';
-import { Indexer } from '../../cache/indexer.js';
-import { KeyError, metaNamespaceKeyFunc } from '../../cache/key-func.js';
-import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from '../../cache/namespace-index.js';
-import { type IndexFunc, type Indexers } from '../../cache/store-index.js';
-import { TENANT_INDEX, tenantIndexFunc } from '../../cache/tenant-index.js';
+import { IndexedStore } from '../../informer/indexed-store.js';
+import { Indexer } from '../../informer/indexer.js';
+import { KeyError, metaNamespaceKeyFunc } from '../../informer/key-func.js';
+import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from '../../informer/namespace-index.js';
+import { type IndexFunc, type Indexers } from '../../informer/store-index.js';
+import { TENANT_INDEX, tenantIndexFunc } from '../../informer/tenant-index.js';
 import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import { testSeed } from '../support/seed.js';
 

@@ -13,8 +13,8 @@ import {
   type CachePlan,
   type PlanCluster,
   type ScopeLookup,
-} from '../../cache/cache-plan.js';
-import type { ResourceRegistry, ResourceSelector } from '../../cache/resource-registry.js';
+} from '../../search/cache-plan.js';
+import type { ResourceRegistry, ResourceSelector } from '../../search/resource-registry.js';
 import type { ClusterAffinity } from '../../clusters/cluster-affinity.js';
 
 const builtins = new ResourceCatalog(BUILTIN_RESOURCES);

@@ -1,11 +1,11 @@
 /**
- * How a consistent read's store is made fresh (cache/cache-freshness.ts): waited for by its watch,
+ * How a consistent read's store is made fresh (search/cache-freshness.ts): waited for by its watch,
  * relisted when small enough, else left to the caller; a store whose last wait ran out and that
  * has heard nothing since is not waited for again.
  */
 import { expect } from 'chai';
-import { FreshnessGate, type StoreRefresh } from '../../cache/cache-freshness.js';
-import { ClusterResourceStore } from '../../cache/cluster-resource-store.js';
+import { FreshnessGate, type StoreRefresh } from '../../search/cache-freshness.js';
+import { ClusterResourceStore } from '../../search/cluster-resource-store.js';
 import { PODS, pod } from '../support/cached-objects.js';
 
 /** A store of `count` Pods listed at revision 5, while the cluster is at 10. */

@@ -4,9 +4,9 @@
  * it waits to be fresh, and the cached text an answer is made from.
  */
 import { expect } from 'chai';
-import { answerText, CACHE_SOURCE_ANNOTATION, objectText } from '../../cache/cached-object-text.js';
-import { ClusterResourceStore, type StoreEvent, type StoreWatcher } from '../../cache/cluster-resource-store.js';
-import { selectableFieldsOf, toCachedObject } from '../../cache/to-cached-object.js';
+import { answerText, CACHE_SOURCE_ANNOTATION, objectText } from '../../search/cached-object-text.js';
+import { ClusterResourceStore, type StoreEvent, type StoreWatcher } from '../../search/cluster-resource-store.js';
+import { selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
 import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import { NODES, PODS, node, pod, rawPod } from '../support/cached-objects.js';
 

@@ -31,7 +31,7 @@
  */
 import { tooLargeResourceVersion } from './cache-errors.js';
 import { resourceKey, type CacheResource, type ClusterResourceStore } from './cluster-resource-store.js';
-import { atLeast } from './resource-version-order.js';
+import { atLeast } from '../informer/resource-version-order.js';
 import { SharedProbe } from './shared-probe.js';
 
 /** How often a read bounded by `refreshUpTo` may relist one store. */

@@ -15,9 +15,9 @@ import { computeCachePlan, type PlanCluster, type ScopeLookup } from './cache-pl
 import type { CachedObject } from './cached-object.js';
 import { apiVersionOf, type ClusterResourceStore, type CacheResource } from './cluster-resource-store.js';
 import type { CacheChanges, MultiClusterCache } from './multi-cluster-cache.js';
-import { Reflector, type ReflectorOptions } from './reflector.js';
+import { Reflector, type ReflectorOptions } from '../informer/reflector.js';
 import type { ResourceRegistry } from './resource-registry.js';
-import { RestListWatcher } from './rest-list-watcher.js';
+import { RestListWatcher } from '../informer/rest-list-watcher.js';
 import { selectableFieldsOf, toCachedObject } from './to-cached-object.js';
 
 /** A cluster as the controller needs it: its object (for matching and readiness) and a client with the gateway's own credentials. */

@@ -4,7 +4,7 @@
  * throws at once fails its readers like one that fails later.
  */
 import { expect } from 'chai';
-import { SharedProbe } from '../../cache/shared-probe.js';
+import { SharedProbe } from '../../search/shared-probe.js';
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,7 +1,7 @@
 /**
  * karmada-search's MultiClusterCache, in memory: per member cluster and resource a
  * ClusterResourceStore, and get, list and watch answered across them in Karmada's formats
- * (cache/README.md, "The multi-cluster cache"). What exists is decided by the caller (the cache
+ * (search/README.md, "The multi-cluster cache"). What exists is decided by the caller (the cache
  * controller), which feeds the stores it is handed from reflectors; this class only reads them.
  *
  * Unlike karmada-search, which sends a list with a limit, a continue or a resourceVersion other

@@ -12,12 +12,12 @@
 import type { CachedObject } from './cached-object.js';
 import type { TypeMeta } from './cached-object-text.js';
 import { EventWindow, type TooOld } from './event-window.js';
-import { Indexer } from './indexer.js';
-import { metaNamespaceKeyFunc } from './key-func.js';
-import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './namespace-index.js';
-import type { ReflectorSink } from './reflector-sink.js';
-import { atLeast } from './resource-version-order.js';
-import { TENANT_INDEX, tenantIndexFunc } from './tenant-index.js';
+import { Indexer } from '../informer/indexer.js';
+import { metaNamespaceKeyFunc } from '../informer/key-func.js';
+import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from '../informer/namespace-index.js';
+import type { ReflectorSink } from '../informer/reflector-sink.js';
+import { atLeast } from '../informer/resource-version-order.js';
+import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
 
 /**
  * Events a watch can resume after, per store. kube's watch cache starts at 100 and grows to

@@ -7,14 +7,14 @@
  */
 import { expect } from 'chai';
 import type { ApiError } from '../../apiserver/status.js';
-import { CACHE_SOURCE_ANNOTATION } from '../../cache/cached-object-text.js';
-import type { CachedObject } from '../../cache/cached-object.js';
-import { parseCacheReadOptions } from '../../cache/cache-read-options.js';
-import type { CacheResource, CachedNamespaces } from '../../cache/cluster-resource-store.js';
-import { formatMultiClusterContinue } from '../../cache/multi-cluster-continue.js';
-import { MultiClusterCache, type CacheAnswer, type CachedResourceSpec } from '../../cache/multi-cluster-cache.js';
-import { MultiClusterResourceVersion } from '../../cache/multi-cluster-resource-version.js';
-import type { WatchEventType } from '../../cache/multi-cluster-watch.js';
+import { CACHE_SOURCE_ANNOTATION } from '../../search/cached-object-text.js';
+import type { CachedObject } from '../../search/cached-object.js';
+import { parseCacheReadOptions } from '../../search/cache-read-options.js';
+import type { CacheResource, CachedNamespaces } from '../../search/cluster-resource-store.js';
+import { formatMultiClusterContinue } from '../../search/multi-cluster-continue.js';
+import { MultiClusterCache, type CacheAnswer, type CachedResourceSpec } from '../../search/multi-cluster-cache.js';
+import { MultiClusterResourceVersion } from '../../search/multi-cluster-resource-version.js';
+import type { WatchEventType } from '../../search/multi-cluster-watch.js';
 import { NODES, PODS, SECRETS, node, pod, rawPod } from '../support/cached-objects.js';
 
 type Layout = Record<string, [CacheResource, CachedNamespaces?][]>;

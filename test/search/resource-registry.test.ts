@@ -15,7 +15,7 @@ import {
   RESOURCE_REGISTRY_PRINTER,
   RESOURCE_REGISTRY_RESOURCE,
   resourceRegistryStrategy,
-} from '../../cache/resource-registry.js';
+} from '../../search/resource-registry.js';
 import { createCertificateAuthority, renderKubeconfig } from '../../certs/index.js';
 import { DEVCLUSTER_VERSION } from '../../devcluster/devcluster.js';
 import { EmbeddedStore } from '../../store/index.js';

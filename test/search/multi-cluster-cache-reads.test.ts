@@ -14,9 +14,9 @@ import { BUILTIN_RESOURCES } from '../../apiserver/resources/builtin.js';
 import { parseFieldSelector } from '../../apiserver/selectors/field-selector.js';
 import { parseLabelSelector } from '../../apiserver/selectors/label-selector.js';
 import { ApiError } from '../../apiserver/status.js';
-import { parseCacheReadOptions } from '../../cache/cache-read-options.js';
-import { MultiClusterCache, type CachedList } from '../../cache/multi-cluster-cache.js';
-import { selectableFieldsOf, toCachedObject } from '../../cache/to-cached-object.js';
+import { parseCacheReadOptions } from '../../search/cache-read-options.js';
+import { MultiClusterCache, type CachedList } from '../../search/multi-cluster-cache.js';
+import { selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
 import { PODS, pod, rawPod } from '../support/cached-objects.js';
 import { testSeed } from '../support/seed.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseSearchPath } from '../../cache/search-paths.js';
+import { parseSearchPath } from '../../search/search-paths.js';
 
 describe('cache/search-paths: karmada-search URLs', () => {
   const cases: [string, ReturnType<typeof parseSearchPath>][] = [

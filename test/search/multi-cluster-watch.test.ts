@@ -5,12 +5,12 @@
  * rewritten like events.
  */
 import { expect } from 'chai';
-import { CACHE_SOURCE_ANNOTATION } from '../../cache/cached-object-text.js';
-import { parseCacheReadOptions } from '../../cache/cache-read-options.js';
-import type { CacheResource } from '../../cache/cluster-resource-store.js';
-import { MultiClusterCache, type CachedResourceSpec } from '../../cache/multi-cluster-cache.js';
-import { MultiClusterResourceVersion } from '../../cache/multi-cluster-resource-version.js';
-import type { WatchEventType } from '../../cache/multi-cluster-watch.js';
+import { CACHE_SOURCE_ANNOTATION } from '../../search/cached-object-text.js';
+import { parseCacheReadOptions } from '../../search/cache-read-options.js';
+import type { CacheResource } from '../../search/cluster-resource-store.js';
+import { MultiClusterCache, type CachedResourceSpec } from '../../search/multi-cluster-cache.js';
+import { MultiClusterResourceVersion } from '../../search/multi-cluster-resource-version.js';
+import type { WatchEventType } from '../../search/multi-cluster-watch.js';
 import { NODES, PODS, node, pod } from '../support/cached-objects.js';
 
 const specs = (...resources: CacheResource[]): CachedResourceSpec[] =>

@@ -4,11 +4,11 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { formatMultiClusterContinue, parseMultiClusterContinue } from '../../cache/multi-cluster-continue.js';
+import { formatMultiClusterContinue, parseMultiClusterContinue } from '../../search/multi-cluster-continue.js';
 import {
   MultiClusterResourceVersion,
   recoverClusterResourceVersion,
-} from '../../cache/multi-cluster-resource-version.js';
+} from '../../search/multi-cluster-resource-version.js';
 import { testSeed } from '../support/seed.js';
 
 const encode = (text: string) => Buffer.from(text).toString('base64url');

@@ -4,8 +4,8 @@
  * jittered delays are exact rather than within a range; then the reflector's defaults.
  */
 import { expect } from 'chai';
-import { Backoff, REFLECTOR_BACKOFF, REFLECTOR_BACKOFF_RESET_MS, ResettingBackoff } from '../../cache/backoff.js';
-import type { BackoffParameters } from '../../cache/backoff.js';
+import { Backoff, REFLECTOR_BACKOFF, REFLECTOR_BACKOFF_RESET_MS, ResettingBackoff } from '../../informer/backoff.js';
+import type { BackoffParameters } from '../../informer/backoff.js';
 
 const SECOND = 1000;
 const NONE: BackoffParameters = { durationMs: 0, factor: 0, jitter: 0, steps: 0, capMs: 0 };

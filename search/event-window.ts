@@ -3,7 +3,7 @@
  * seen: a fixed-size cyclic buffer, as kube's watch cache keeps one. When it is full the oldest
  * event goes, and with it the ability to resume from before it.
  */
-import { versionNumber } from './resource-version-order.js';
+import { versionNumber } from '../informer/resource-version-order.js';
 
 export interface WindowEvent {
   /** The version the store reached with this event. */

@@ -8,10 +8,10 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { queryBool } from '../../apiserver/query-bool.js';
-import { CACHE_SOURCE_ANNOTATION } from '../../cache/cached-object-text.js';
-import { serveCacheRead } from '../../cache/cache-response.js';
-import { MultiClusterCache } from '../../cache/multi-cluster-cache.js';
-import { MultiClusterResourceVersion } from '../../cache/multi-cluster-resource-version.js';
+import { CACHE_SOURCE_ANNOTATION } from '../../search/cached-object-text.js';
+import { serveCacheRead } from '../../search/cache-response.js';
+import { MultiClusterCache } from '../../search/multi-cluster-cache.js';
+import { MultiClusterResourceVersion } from '../../search/multi-cluster-resource-version.js';
 import { PODS, pod } from '../support/cached-objects.js';
 import { waitUntil } from '../support/eventually.js';
 

@@ -10,11 +10,17 @@ import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import type { Json } from '../../apiserver/json.js';
 import { ApiError } from '../../apiserver/status.js';
-import type { ListerWatcher, ListPage, ListPageOptions, WatchOptions, WatchStream } from '../../cache/list-watcher.js';
-import { Reflector, type WatchEnd } from '../../cache/reflector.js';
-import type { ReflectorSink } from '../../cache/reflector-sink.js';
-import { RestListWatcher } from '../../cache/rest-list-watcher.js';
-import { SharedInformer, type SharedInformerOptions } from '../../cache/shared-informer.js';
+import type {
+  ListerWatcher,
+  ListPage,
+  ListPageOptions,
+  WatchOptions,
+  WatchStream,
+} from '../../informer/list-watcher.js';
+import { Reflector, type WatchEnd } from '../../informer/reflector.js';
+import type { ReflectorSink } from '../../informer/reflector-sink.js';
+import { RestListWatcher } from '../../informer/rest-list-watcher.js';
+import { SharedInformer, type SharedInformerOptions } from '../../informer/shared-informer.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
