@@ -20,6 +20,7 @@ export const LAYERS = [
   'tenants',
   'eviction',
   'gateway',
+  'cmd',
 ];
 /** Above every layer: they may import everything, and nothing imports them. */
 export const ON_TOP = ['bench', 'test'];

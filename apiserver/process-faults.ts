@@ -20,7 +20,7 @@ const log = logger('process', {
 
 export type FaultKind = 'unhandledRejection' | 'uncaughtException' | 'detached';
 
-/** Registered by each server's metrics registry (gateway/metrics.ts); counts for the whole process. */
+/** Registered by each server's metrics registry (gateway/observability/metrics.ts); counts for the whole process. */
 export const processFaults = new Counter({
   name: 'paddock_process_faults_total',
   help: 'Errors no handler caught (a rejected promise nobody awaited, a throw in an event listener), by kind.',

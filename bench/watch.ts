@@ -2,7 +2,7 @@
  * `watch`: 1, 100 and 1,000 watchers of one tenant's ConfigMaps in `default` while a writer
  * creates and patches ConfigMaps there upstream at a steady rate, on the direct path and through
  * the gateway, which answers them from its cache: one upstream watch of ConfigMaps shared by every
- * tenant watch, each event converted once per watch set (gateway/cached-watch.ts).
+ * tenant watch, each event converted once per watch set (gateway/cached/cached-watch.ts).
  * Measured: events delivered per second (all watchers together), the latency from a write sent
  * to its event received, the events the gateway delivered per second of its own CPU time, how its
  * watches were shared, and its RSS before and after. Every watcher must receive every write once.

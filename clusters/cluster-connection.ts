@@ -13,7 +13,7 @@ export interface UpstreamResponse {
  * gateway itself, and a way to cut it. The cluster roster decides when a connection is made and
  * when it is cut, and makes it through the factory it is given: the connection itself (pools,
  * seats, discovery, the tenants' authorizer and namespace index) is the gateway's
- * (gateway/upstream-connection.ts), which sits above clusters/ and may use tenants/.
+ * (gateway/upstream/upstream-connection.ts), which sits above clusters/ and may use tenants/.
  */
 export interface ClusterConnection {
   /** The cluster as the gateway itself, no impersonation. */

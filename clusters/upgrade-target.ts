@@ -3,7 +3,7 @@ import { parseServerCredentials } from '../certs/index.js';
 /**
  * Where and how an upgraded request (exec, attach, port-forward, a WebSocket on `proxy`) reaches a
  * cluster: its own TLS connection rather than a pooled one, since the socket is handed over once
- * the cluster switches protocols (gateway/upgrade-proxy.ts).
+ * the cluster switches protocols (gateway/proxy/upgrade-proxy.ts).
  */
 export interface UpgradeTarget {
   server: URL;

@@ -12,7 +12,7 @@
  * - The object must be the tenant's in its own view (not foreign down), keep every invariant of
  *   its kind as stored (or one the gateway would make hold, as of a patch's result), and the
  *   tenant's create of what it sees of it must go through: the request (translate/request.ts: no
- *   shared or admin kinds) and the body (storedObjectUp, the check gateway/body-up.ts applies).
+ *   shared or admin kinds) and the body (storedObjectUp, the check gateway/proxy/body-up.ts applies).
  *   The stored object is checked besides what the tenant sees of it, since the down conversion
  *   drops what is not the tenant's (a subject of another tenant) rather than show it.
  * - What is written is that create's body; cluster-scoped objects go with the gateway's

@@ -9,7 +9,7 @@
  * namespace of the tenant, one RoleBinding `paddock:<binding>` of the real ClusterRole
  * `<tid>-<role>` to the same subjects. A RoleBinding confines a ClusterRole's rules to its
  * namespace, so kube itself keeps the tenant inside. Cluster-scoped requests of tenants are
- * authorized by the gateway and sent with the gateway's credentials (gateway/tenant-authorizer.ts).
+ * authorized by the gateway and sent with the gateway's credentials (gateway/auth/tenant-authorizer.ts).
  *
  * The gateway syncs a tenant's grants when it writes a binding or a namespace; the tenant
  * controller heals deleted or edited grants as its informers see them (upstream-space.ts).

@@ -87,7 +87,7 @@ export function reservedTenantId(id: string): string | null {
   return null;
 }
 
-/** `spec.limits`: the tenant's own bounds on a gateway replica, over the gateway's flags (gateway/tenant-limits.ts). */
+/** `spec.limits`: the tenant's own bounds on a gateway replica, over the gateway's flags (gateway/server/tenant-limits.ts). */
 export interface TenantLimitOverrides {
   qps?: number;
   burst?: number;

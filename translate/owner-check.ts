@@ -8,7 +8,7 @@
  * the same ones) must name an object the gateway finds, with that uid, where the tenant's owner
  * would be: in the dependent's own namespace, or cluster-scoped under the tenant's prefix.
  *
- * Pure: what to look up and what the answers mean; the gateway looks (gateway/owner-lookup.ts).
+ * Pure: what to look up and what the answers mean; the gateway looks (gateway/proxy/owner-lookup.ts).
  * Everything here is in upstream terms: the references of the converted object.
  */
 import { isObject, type Json } from '../apiserver/json.js';

@@ -13,7 +13,7 @@
  * serve names no object.
  *
  * Pure: where to look and what the answers mean, in upstream terms; the gateway looks
- * (gateway/owner-reference-heal.ts).
+ * (tenants/owner-reference-heal.ts).
  */
 import { isObject, type Json } from '../apiserver/json.js';
 import { groupOfApiVersion, versionOfApiVersion } from '../apiserver/api-version.js';

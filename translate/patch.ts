@@ -17,7 +17,7 @@ export type PatchBodyType =
  *
  * What a patch cannot say by itself — what stays after a `remove`, what a `$patch: delete` or
  * `$retainKeys` leaves, what a merge with the stored object gives — the gateway checks on the
- * result (gateway/checked-write.ts). Only `copy` and `move` are refused here: they carry a stored
+ * result (gateway/proxy/checked-write.ts). Only `copy` and `move` are refused here: they carry a stored
  * value from one place to another, unconverted, so one that reads or writes an
  * isolation-critical field is refused before anything is sent.
  */

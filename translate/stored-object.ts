@@ -30,7 +30,7 @@ export function patchNeedsDryRun(type: StoredType): boolean {
 /**
  * A tenant's object, in its own terms, as the upstream is to store it when `type` is written:
  * converted up (which refuses what no tenant may write), then checked against every invariant of
- * the type. What a tenant's create or update sends (gateway/body-up.ts) and what a failover
+ * the type. What a tenant's create or update sends (gateway/proxy/body-up.ts) and what a failover
  * replays of the tenant (eviction/replay-admission.ts) both come from here, so neither lets
  * through what the other refuses. Throws the TranslationError the write is answered with.
  */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root: this file runs as dist/bench/harness/locations.js. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** The `paddock` command, as built; PADDOCK_BENCH_CLI runs another build's (an older commit's, to measure what a change gained). */
-export const CLI = process.env.PADDOCK_BENCH_CLI ?? path.join(REPO_ROOT, 'dist/gateway/cli.js');
+export const CLI = process.env.PADDOCK_BENCH_CLI ?? path.join(REPO_ROOT, 'dist/cmd/cli.js');
 /** The `paddock` launcher (bin/paddock): node with the allocator a user's `paddock` gets. */
 export const LAUNCHER = path.join(REPO_ROOT, 'bin/paddock');
 export const LOAD_WORKER = path.join(REPO_ROOT, 'dist/bench/harness/load-worker.js');

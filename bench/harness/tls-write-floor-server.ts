@@ -1,7 +1,7 @@
 /**
  * The floor under the gateway's watch fan-out (tls-write-floor.ts drives it): a node:https server
  * that holds N watch responses and writes one pre-framed event of the given size to each of them,
- * at the given rate, the way the gateway's watch sets write (gateway/cached-watch.ts) — but with
+ * at the given rate, the way the gateway's watch sets write (gateway/cached/cached-watch.ts) — but with
  * no cache, conversion, routing or metrics. Its CPU per event is what one TLS write per event per
  * watcher costs Node on this machine.
  *

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { startFailoverGateway } from '../support/failover-gateway.js';
 import { waitUntil } from '../support/eventually.js';

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { IncomingHttpHeaders } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil, type WaitOptions } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';

@@ -10,14 +10,14 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startDevCluster } from '../../devcluster/devcluster.js';
-import { startGateway } from '../../gateway/gateway.js';
+import { startGateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { killAndWait } from '../support/etcd-server.js';
 import { freePort } from '../support/free-port.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-const cli = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../cmd/cli.js', import.meta.url));
 
 /** Every file and directory under `root` (itself included) whose mode is not 0600 / 0700, and how many were checked. */
 async function looseEntries(root: string): Promise<{ loose: string[]; files: string[] }> {

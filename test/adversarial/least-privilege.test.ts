@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { parseKubeconfig } from '../../certs/index.js';
-import { impersonation } from '../../gateway/tenant-credentials.js';
+import { impersonation } from '../../gateway/auth/tenant-credentials.js';
 import { dormantRoleName } from '../../translate/kinds/rbac.js';
 import type { ApiClient } from '../support/api-client.js';
 import type { Kubectl } from '../support/kubectl.js';

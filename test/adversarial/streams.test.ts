@@ -13,7 +13,7 @@ import { createConnection, type Socket } from 'node:net';
 import WebSocket from 'ws';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitUntil, type WaitOptions } from '../support/eventually.js';

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { processFaults } from '../../apiserver/process-faults.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { Kubectl } from '../support/kubectl.js';
 import { createActiveTenant } from '../support/tenants.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitUntil } from '../support/eventually.js';

@@ -13,7 +13,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';
 import { HAPROXY, HAPROXY_CONFIG, haproxyConfig, substituteHaproxyConfig } from '../support/haproxy-config.js';

@@ -6,7 +6,7 @@
  * (only flags it declares).
  */
 import { expect } from 'chai';
-import { SERVE } from '../../gateway/cli-commands.js';
+import { SERVE } from '../../cmd/cli-commands.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { labelSelectorFromObject } from '../../apiserver/selectors/label-selector.js';
 import { ApiClient } from '../support/api-client.js';

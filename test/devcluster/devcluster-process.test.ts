@@ -8,7 +8,7 @@ import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-const cli = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../cmd/cli.js', import.meta.url));
 
 describe('devcluster: the command, restarts and several clusters in one process', () => {
   it('`paddock devcluster` writes an admin kubeconfig that kubectl uses, keeps data across a restart, and stops on SIGTERM', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The docs name files of the repository (`gateway/tenant-proxy.ts`, `kinds/rbac.ts`,
+ * The docs name files of the repository (`gateway/server/tenant-proxy.ts`, `kinds/rbac.ts`,
  * `dist/test/run.js`, docs/isolation.md); when a file is renamed or removed, each of those names
  * must change with it. And the project was designed from notes that are not part of the
  * repository: no file may point at them, since a reader could not follow the pointer.
@@ -17,13 +17,19 @@ const PROJECT_FOLDERS = new Set([
   '.ci',
   'apiserver',
   'bench',
-  'cache',
+  'bin',
   'certs',
+  'clusters',
+  'cmd',
   'devcluster',
   'docs',
+  'eviction',
   'gateway',
+  'informer',
   'log',
+  'processes',
   'scripts',
+  'search',
   'store',
   'tenants',
   'test',
@@ -132,7 +138,7 @@ export function resolves(
   return isFile(relative) || isFile(toSource(relative)) || isDirectory(relative);
 }
 
-/** `gateway/cli.js` → `gateway/cli.ts`. */
+/** `cmd/cli.js` → `cmd/cli.ts`. */
 function toSource(file: string): string {
   return file.replace(/\.js$/, '.ts');
 }
@@ -190,7 +196,7 @@ describe('docs: every file a document names exists', () => {
 
   it('resolves paths under project folders, relative paths, compiled files and links, and reports the rest', () => {
     const sample = [
-      'The proxy is `gateway/tenant-proxy.ts`; rules in kinds/rbac.ts and `mvcc.ts`.',
+      'The proxy is `gateway/server/tenant-proxy.ts`; rules in kinds/rbac.ts and `mvcc.ts`.',
       'Run `node dist/test/run.js`; see docs/isolation.md. and [the design](design.md#layout).',
       'Gone: `gateway/no-such-file.ts`, translate/kinds/nothing-here.ts, `no-such-name.ts`.',
       'A folder `apiserver/table/printers/`; a missing one `apiserver/no-such-folder/`.',

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { startDevclusterProcess, stopProcess, type ServerProcess } from '../../bench/harness/processes.js';
 import { ApiClient } from '../support/api-client.js';
 import { clusterReady, startFailoverGateway } from '../support/failover-gateway.js';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually, sleep, waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
@@ -24,7 +24,7 @@ import { createActiveTenant } from '../support/tenants.js';
 import { exampleCrd } from '../support/crd-fixture.js';
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cmd/cli.js', import.meta.url));
 const CLUSTERS = '/apis/cluster.karmada.io/v1alpha1/clusters';
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 type Json = Record<string, any>;

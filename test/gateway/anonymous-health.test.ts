@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { createCertificateAuthority } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { anonymousRequest } from '../support/anonymous-request.js';
 import { waitUntil } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';

@@ -1,5 +1,5 @@
 /**
- * The audit log (gateway/audit-log.ts, `--audit-log-path`): a gateway with one, a tenant using the
+ * The audit log (gateway/observability/audit-log.ts, `--audit-log-path`): a gateway with one, a tenant using the
  * real kubectl and the admin creating a Tenant; the exact events (who, what verb, which object as
  * the tenant sees it, how it ended, for which tenant), every line an audit.k8s.io/v1 Event, reads
  * left out, no body and no upstream name anywhere; and, with a tiny size, rotation that loses no
@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { goDuration, isAudited, microTime, type AuditEvent } from '../../gateway/audit-log.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { goDuration, isAudited, microTime, type AuditEvent } from '../../gateway/observability/audit-log.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { parseRequestInfo } from '../../apiserver/request-info.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';

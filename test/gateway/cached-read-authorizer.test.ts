@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { RestClient } from '../../apiserver/client/rest-client.js';
-import { CachedReadAuthorizer, type CachedReadQuestion } from '../../gateway/cached-read-authorizer.js';
-import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/subject-access-review.js';
-import { TenantAuthorizer } from '../../gateway/tenant-authorizer.js';
+import { CachedReadAuthorizer, type CachedReadQuestion } from '../../gateway/auth/cached-read-authorizer.js';
+import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/auth/subject-access-review.js';
+import { TenantAuthorizer } from '../../gateway/auth/tenant-authorizer.js';
 import type { TenantUserIdentity } from '../../tenants/upstream-identity.js';
 import { tenantContext, type TenantContext } from '../../translate/context.js';
 import { eventually, sleep } from '../support/eventually.js';

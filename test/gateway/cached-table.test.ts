@@ -1,12 +1,12 @@
 /**
- * A Table from the cache's text (gateway/cached-item.ts `cachedTableRow`, apiserver/table
+ * A Table from the cache's text (gateway/cached/cached-item.ts `cachedTableRow`, apiserver/table
  * `tableText`) is the Table `buildTable` makes from the parsed objects, whatever includeObject asks
  * and wherever the object's managedFields sit.
  */
 import { expect } from 'chai';
 import { buildTable, tableText, type IncludeObject } from '../../apiserver/table/build-table.js';
 import { printerFor } from '../../apiserver/table/printers-by-resource.js';
-import { cachedTableRow } from '../../gateway/cached-item.js';
+import { cachedTableRow } from '../../gateway/cached/cached-item.js';
 import { rawPod } from '../support/cached-objects.js';
 
 const MANAGED = [{ manager: 'kubectl', operation: 'Update', fieldsV1: { 'f:data': { 'f:a': {} } } }];

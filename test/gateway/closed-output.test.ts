@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { waitUntil } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-const CLI = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../cmd/cli.js', import.meta.url));
 
 describe('a server whose output pipes were closed', function () {
   this.timeout(60_000);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { ApiError } from '../../apiserver/status.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { sleep } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { ApiClient, type WatchStream } from '../support/api-client.js';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { DELETED_NAMESPACE_GRACE_MS } from '../../gateway/cross-namespace-watch.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { DELETED_NAMESPACE_GRACE_MS } from '../../gateway/proxy/cross-namespace-watch.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { sleep, waitUntil } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import type { TLSSocket } from 'node:tls';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';
 import { rawTlsRequest } from '../support/raw-tls-request.js';

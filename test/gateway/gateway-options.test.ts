@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createCertificateAuthority, parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster } from '../../devcluster/devcluster.js';
-import { startGateway } from '../../gateway/gateway.js';
+import { startGateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';

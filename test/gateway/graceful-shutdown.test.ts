@@ -1,5 +1,5 @@
 /**
- * A replica's graceful stop on SIGTERM (gateway/server-drain.ts), with `paddock serve` as a
+ * A replica's graceful stop on SIGTERM (gateway/server/server-drain.ts), with `paddock serve` as a
  * process of its own in front of a devcluster whose answers a relay can hold: `/readyz` (asked
  * without a certificate, as a load balancer asks) fails at once while requests are still served
  * for `--shutdown-delay`; then new connections are refused, open watches — one forwarded to the

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { testSeed } from '../support/seed.js';
 import { createActiveTenant } from '../support/tenants.js';

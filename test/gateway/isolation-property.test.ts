@@ -27,7 +27,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { ClientRequest } from 'node:http';
 import { dirname } from 'node:path';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { BUILTIN_GROUPS } from '../../translate/context.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { waitUntil, type WaitOptions } from '../support/eventually.js';

@@ -42,7 +42,7 @@ describe('bin/paddock: the launcher', function () {
     const { maps, cmdline } = await launched({ PADDOCK_NODE_ARGS: '--max-old-space-size=3072 --no-warnings' });
     expect(maps).to.match(/libjemalloc\.so\.2/);
     expect(cmdline.slice(1, 3)).to.deep.equal(['--max-old-space-size=3072', '--no-warnings']);
-    expect(cmdline[3]).to.match(/dist\/gateway\/cli\.js$/);
+    expect(cmdline[3]).to.match(/dist\/cmd\/cli\.js$/);
     expect(cmdline[4]).to.equal('devcluster');
   });
 

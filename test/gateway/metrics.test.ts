@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/gateway.js';
+import { startGateway, type Gateway, type GatewayOptions } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { freePort } from '../support/free-port.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { ApiClient } from '../support/api-client.js';
 import { TcpRelay } from '../support/tcp-relay.js';

@@ -1,11 +1,11 @@
 /**
- * The audit log's file (gateway/rotating-file.ts): rotated by size under lumberjack's names, the
+ * The audit log's file (gateway/observability/rotating-file.ts): rotated by size under lumberjack's names, the
  * backups capped, and no line lost or split, however fast the rotations come.
  */
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RotatingFile } from '../../gateway/rotating-file.js';
+import { RotatingFile } from '../../gateway/observability/rotating-file.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 /** Every line of the backups (oldest first) and then of the file itself. */

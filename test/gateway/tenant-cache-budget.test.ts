@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
@@ -12,7 +12,7 @@ import {
   RETRY_MS,
   TenantCacheBudget,
   type BudgetedStore,
-} from '../../gateway/tenant-cache-budget.js';
+} from '../../gateway/cached/tenant-cache-budget.js';
 
 const store = (cluster: string, resource: string, bytes: number, sheddable = true): BudgetedStore => ({
   cluster,

@@ -1,5 +1,5 @@
 /**
- * What the cache keeps for tenants (gateway/tenant-cached-resources.ts): the `--tenant-cache` and
+ * What the cache keeps for tenants (gateway/cached/tenant-cached-resources.ts): the `--tenant-cache` and
  * `--failover-resources` values, and the custom resources of the tenants' CRDs, cached for
  * failover so that a tenant's custom objects are replayed after its CRDs.
  */
@@ -8,7 +8,7 @@ import {
   parseFailoverResources,
   parseTenantCache,
   tenantCustomResource,
-} from '../../gateway/tenant-cached-resources.js';
+} from '../../gateway/cached/tenant-cached-resources.js';
 
 const crd = (group: unknown, spec: Record<string, unknown> = {}) => ({
   metadata: { name: `widgets.${String(group)}` },

@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { EtcdStore } from '../../store/index.js';
 import { ApiClient } from '../support/api-client.js';
 import { killAndWait, startEtcd, type EtcdServer } from '../support/etcd-server.js';
@@ -15,7 +15,7 @@ import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
-const cli = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../cmd/cli.js', import.meta.url));
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 
 const tenantYaml = (id: string) =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiError } from '../../apiserver/status.js';
-import { TenantLimits, type TenantLimitValues } from '../../gateway/tenant-limits.js';
+import { TenantLimits, type TenantLimitValues } from '../../gateway/server/tenant-limits.js';
 
 /** The Status a refused call throws. */
 function refusal(fn: () => unknown): ApiError['status'] {

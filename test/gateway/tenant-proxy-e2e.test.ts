@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { sleep, waitUntil } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';

@@ -6,8 +6,8 @@ import { PassThrough } from 'node:stream';
 import { Pool } from 'undici';
 import { createCertificateAuthority } from '../../certs/index.js';
 import { tenantContext } from '../../translate/context.js';
-import { refuseUpgrade } from '../../gateway/upgrade-proxy.js';
-import { failureStatus, upstreamErrorStatus, upstreamFailureReason } from '../../gateway/upstream-failure.js';
+import { refuseUpgrade } from '../../gateway/proxy/upgrade-proxy.js';
+import { failureStatus, upstreamErrorStatus, upstreamFailureReason } from '../../gateway/upstream/upstream-failure.js';
 import { kindScope } from '../support/kind-scope.js';
 
 const ctx = tenantContext('aaaaaa', kindScope());

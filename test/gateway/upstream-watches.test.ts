@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import type { DevCluster } from '../../devcluster/devcluster.js';
 import { startDevCluster } from '../../devcluster/devcluster.js';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually, waitUntil } from '../support/eventually.js';
 import { startFailoverGateway } from '../support/failover-gateway.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
 import { tenantContext } from '../../translate/context.js';
-import { WatchEventsDown, WatchLineMemo, watchLineBatches } from '../../gateway/watch-lines.js';
+import { WatchEventsDown, WatchLineMemo, watchLineBatches } from '../../gateway/proxy/watch-lines.js';
 import { kindScope } from '../support/kind-scope.js';
 import { testSeed } from '../support/seed.js';
 

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { createActiveTenant } from '../support/tenants.js';

@@ -56,7 +56,8 @@ describe('layers', function () {
       const files: Record<string, string> = {
         'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }),
         'gateway/connection.ts': 'export const connection = 1;\n',
-        'gateway/gateway.ts': "import { roster } from '../clusters/roster.js';\nexport const gateway = roster;\n",
+        'gateway/server/gateway.ts':
+          "import { roster } from '../clusters/roster.js';\nexport const gateway = roster;\n",
         'clusters/roster.ts':
           "import { connection } from '../gateway/connection.js';\nexport const roster = connection;\n",
         'certs/ca.ts':

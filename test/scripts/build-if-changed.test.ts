@@ -51,28 +51,33 @@ describe('scripts/build.mjs: builds only what changed, and never leaves a stale 
   });
 
   it('rebuilds a changed or added source, with progress and tsc on stderr only', async () => {
-    await appendFile(inProject('gateway/request-log.ts'), '\nexport const CHANGED_FOR_THE_BUILD_TEST = 1;\n');
+    await appendFile(
+      inProject('gateway/observability/request-log.ts'),
+      '\nexport const CHANGED_FOR_THE_BUILD_TEST = 1;\n',
+    );
     await writeFile(inProject('test/zz-stale.test.ts'), "it('would still run from dist/', () => undefined);\n");
     const rebuilt = await build();
     expect(rebuilt.code).to.equal(0);
     expect(rebuilt.stdout).to.equal('');
     expect(rebuilt.stderr).to.match(REBUILT);
-    expect(await readFile(inProject('dist/gateway/request-log.js'), 'utf8')).to.contain('CHANGED_FOR_THE_BUILD_TEST');
+    expect(await readFile(inProject('dist/gateway/observability/request-log.js'), 'utf8')).to.contain(
+      'CHANGED_FOR_THE_BUILD_TEST',
+    );
     expect(existsSync(inProject('dist/test/zz-stale.test.js'))).to.equal(true);
     expect(await build()).to.deep.equal({ code: 0, stdout: '', stderr: '' });
   });
 
   it("deletes a deleted source's output and source map, and restores an output deleted by hand", async () => {
     await rm(inProject('test/zz-stale.test.ts'));
-    await rm(inProject('dist/gateway/cli.js'));
+    await rm(inProject('dist/cmd/cli.js'));
     expect((await build()).stderr).to.match(REBUILT);
     expect(existsSync(inProject('dist/test/zz-stale.test.js')), 'the stale test').to.equal(false);
     expect(existsSync(inProject('dist/test/zz-stale.test.js.map')), 'its source map').to.equal(false);
-    expect(existsSync(inProject('dist/gateway/cli.js')), 'the output deleted by hand').to.equal(true);
+    expect(existsSync(inProject('dist/cmd/cli.js')), 'the output deleted by hand').to.equal(true);
   });
 
   it('fails on a type error and does not take the broken output for built once the error is undone', async () => {
-    const file = inProject('gateway/serve-banner.ts');
+    const file = inProject('cmd/serve-banner.ts');
     const good = await readFile(file, 'utf8');
     await appendFile(file, "\nexport const BROKEN_FOR_THE_BUILD_TEST: number = 'text';\n");
     const failed = await build();
@@ -82,8 +87,6 @@ describe('scripts/build.mjs: builds only what changed, and never leaves a stale 
     expect(failed.stderr).to.match(/the build failed \(tsc above\); nothing was run\n$/);
     await writeFile(file, good);
     expect((await build()).stderr).to.match(REBUILT);
-    expect(await readFile(inProject('dist/gateway/serve-banner.js'), 'utf8')).not.to.contain(
-      'BROKEN_FOR_THE_BUILD_TEST',
-    );
+    expect(await readFile(inProject('dist/cmd/serve-banner.js'), 'utf8')).not.to.contain('BROKEN_FOR_THE_BUILD_TEST');
   });
 });

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { anonymousRequest } from '../support/anonymous-request.js';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';

@@ -3,7 +3,7 @@
  * back after 1 s, NoExecute taint eviction on; resolved once every member is Ready.
  */
 import { readFile } from 'node:fs/promises';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from './api-client.js';
 import { waitUntil } from './eventually.js';
 

@@ -1,8 +1,8 @@
-/** The `paddock` command run as a process of its own from the build (`dist/gateway/cli.js`), with what it printed and its exit code. */
+/** The `paddock` command run as a process of its own from the build (`dist/cmd/cli.js`), with what it printed and its exit code. */
 import { spawnProgram } from '../../processes/spawn-program.js';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../gateway/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../cmd/cli.js', import.meta.url));
 
 export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster, type DevClusterOptions } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/gateway.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from './api-client.js';
 import { Kubectl } from './kubectl.js';
 import { createActiveTenant } from './tenants.js';

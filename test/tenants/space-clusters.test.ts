@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import type { Gateway } from '../../gateway/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import type { ApiClient } from '../support/api-client.js';
 import { clusterReady, startFailoverGateway } from '../support/failover-gateway.js';
 import { eventually, waitUntil } from '../support/eventually.js';

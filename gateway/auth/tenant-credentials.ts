@@ -1,0 +1,90 @@
+/**
+ * Who a tenant request runs as upstream (docs/isolation.md, "Least privilege upstream"), and the
+ * gateway's own decision where it runs as the gateway.
+ */
+import { impersonationHeaders, upstreamUser } from '../../tenants/upstream-identity.js';
+import { TranslationError } from '../../translate/context.js';
+import { assertUnderPrefix } from '../../translate/prefix-check.js';
+import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
+import type { WholeUpstreamResponse } from '../upstream/upstream-connection.js';
+import type { TenantIdentity, TenantRequest, UpstreamHeaders } from '../server/tenant-request.js';
+
+/** Self reviews are about the caller: they run as the tenant user whatever their scope. */
+const SELF_REVIEWS = new Set([
+  'authorization.k8s.io/selfsubjectaccessreviews',
+  'authorization.k8s.io/selfsubjectrulesreviews',
+  'authentication.k8s.io/selfsubjectreviews',
+]);
+
+/**
+ * Inside one of the tenant's namespaces: the tenant user, whom upstream RBAC confines to the
+ * tenant's namespaces. At the cluster scope (a cluster-scoped kind, a namespaced kind across all
+ * namespaces) and in a namespace that does not exist, the tenant holds no rights upstream: the
+ * gateway decides by the tenant's own RBAC, as kube-apiserver would, and sends the request with
+ * its own credentials — only ever under the tenant's prefix (`assertUnderPrefix`), and fanned out
+ * only over the tenant's namespaces.
+ */
+export async function credentialsFor(r: TenantRequest): Promise<UpstreamHeaders> {
+  const { t } = r;
+  if (SELF_REVIEWS.has(`${t.info.group}/${t.info.resource}`)) return impersonation(r.identity);
+  if (t.namespaced && t.info.namespace) return impersonation(r.identity);
+  await authorizeHere(r);
+  return {};
+}
+
+/** The gateway's decision by the tenant's RBAC (tenant-authorizer.ts); a denial is kube's 403, an allowed request must name only the tenant's. */
+async function authorizeHere(r: TenantRequest): Promise<void> {
+  const { t } = r;
+  const namespace = t.namespaced
+    ? t.info.namespace
+    : t.info.group === '' && t.info.resource === 'namespaces'
+      ? t.info.name
+      : '';
+  const decision = await r.upstream.authorizer.authorize(r.ctx, r.identity, {
+    verb: t.info.verb,
+    isResourceRequest: true,
+    namespace,
+    apiGroup: t.info.group,
+    resource: t.info.resource,
+    subresource: t.info.subresource,
+    name: t.info.name,
+    path: '',
+  });
+  if (!decision.allowed)
+    throw new TranslationError(403, 'Forbidden', decision.message ?? 'forbidden', {
+      name: t.info.name,
+      group: t.info.group,
+      kind: t.info.resource,
+    });
+  assertUnderPrefix(r.ctx, t);
+}
+
+/**
+ * Sends one upstream request (built by `call` with the headers to use), first with the request's
+ * headers. A request in a namespace runs as the tenant user. Upstream refuses it where the tenant
+ * has no grants: a namespace that does not exist (yet), one made a moment ago whose grants the
+ * cluster's authorizer has not seen, one whose grants were deleted and not yet healed. Where the
+ * tenant's own RBAC allows the request all the same, kube-apiserver would have let it through (to
+ * a 404, an empty list, …): the gateway sends it again as itself, under the tenant's prefix only.
+ */
+export async function sendAsTenant<Answer extends UpstreamResponse | WholeUpstreamResponse>(
+  r: TenantRequest,
+  call: (headers: UpstreamHeaders) => Promise<Answer>,
+): Promise<Answer> {
+  const { t, headers } = r;
+  const first = await call(headers);
+  if (first.status !== 403 || !('impersonate-user' in headers) || !t.namespaced || !t.info.namespace) return first;
+  try {
+    await authorizeHere(r);
+  } catch {
+    return first;
+  }
+  if ('body' in first) first.body.resume();
+  const { 'impersonate-user': _user, 'impersonate-group': _groups, ...asGateway } = headers;
+  return call(asGateway);
+}
+
+/** The tenant user's upstream identity (tenants/upstream-identity.ts) as headers: each group its own Impersonate-Group line. */
+export function impersonation(identity: TenantIdentity): UpstreamHeaders {
+  return impersonationHeaders(upstreamUser(identity));
+}

@@ -1,0 +1,26 @@
+import type { TenantContext } from '../../translate/context.js';
+import type { TranslatedRequest } from '../../translate/request.js';
+import { grantNamespace, syncTenantGrants } from '../../tenants/tenant-grants.js';
+import { parseJson } from './answer-down.js';
+import type { UpstreamConnection } from '../upstream/upstream-connection.js';
+
+/** What a successful write changes beyond itself: a binding or namespace changes the tenant's grants, a role the gateway's decisions. */
+export async function afterWrite(
+  ctx: TenantContext,
+  t: TranslatedRequest,
+  upstream: UpstreamConnection,
+  answer: string,
+): Promise<void> {
+  const rbac = t.info.group === 'rbac.authorization.k8s.io';
+  if (rbac && (t.info.resource === 'clusterroles' || t.info.resource === 'clusterrolebindings'))
+    upstream.authorizer.invalidate();
+  if (rbac && t.info.resource === 'clusterrolebindings')
+    await syncTenantGrants(upstream.admin, ctx.tenantId, await upstream.authorizer.clusterRoleBindings());
+  const namespace =
+    t.info.group === '' && t.info.resource === 'namespaces' && t.info.verb === 'create'
+      ? parseJson(answer)?.metadata?.name
+      : undefined;
+  if (typeof namespace === 'string') {
+    await grantNamespace(upstream.admin, ctx.tenantId, namespace, await upstream.authorizer.clusterRoleBindings());
+  }
+}

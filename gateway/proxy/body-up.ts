@@ -1,0 +1,127 @@
+/** Request bodies converted up: JSON objects, patches and protobuf; a DELETE's options as they came. */
+import { noteRequestObjectName } from '../../apiserver/request-object-name.js';
+import { MAX_JSON_DEPTH, MAX_REQUEST_BYTES, nestedDeeperThan, readBody } from '../../apiserver/handlers/http-io.js';
+import { TranslationError } from '../../translate/context.js';
+import { patchUp, type PatchBodyType } from '../../translate/patch.js';
+import { protobufFieldsOf } from '../../translate/kinds/kind-records.js';
+import { protobufBodyShadow, protobufBodyUp } from '../../translate/protobuf-body.js';
+import { storedObjectUp } from '../../translate/stored-object.js';
+import { writeBodyType } from '../../translate/write-body.js';
+import { parseJson } from './answer-down.js';
+import type { WriteRequest } from './checked-write.js';
+import type { TenantRequest } from '../server/tenant-request.js';
+
+const PATCH_TYPES = new Set([
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+]);
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+export function isWrite(r: TenantRequest): boolean {
+  return ['POST', 'PUT', 'PATCH'].includes(r.method);
+}
+
+/** The media type of the request's body, without parameters (JSON when unsaid). */
+export function contentTypeOf(r: TenantRequest): string {
+  return (r.req.headers['content-type'] ?? 'application/json').split(';')[0].trim();
+}
+
+/** The request's body as it came, within `--max-request-bytes` (413 beyond). */
+export function readRequestBody(r: TenantRequest): Promise<Buffer> {
+  return readBody(r.req, r.services.maxRequestBytes ?? MAX_REQUEST_BYTES);
+}
+
+/**
+ * A write's body converted up and set as the request's upstream body; returns the write as
+ * checked-write.ts checks it.
+ */
+export function writeUp(r: TenantRequest, raw: Buffer): WriteRequest {
+  const contentType = contentTypeOf(r);
+  const converted = r.metrics.time('up', () =>
+    contentType === PROTOBUF ? protobufUp(r, raw) : jsonBodyUp(r, contentType, raw),
+  );
+  const body = Buffer.isBuffer(converted) ? converted : JSON.stringify(converted);
+  r.body = body;
+  r.headers['content-type'] = contentType;
+  return { ctx: r.ctx, t: r.t, method: r.method, query: r.t.query, contentType, body, converted };
+}
+
+/** A DELETE's body (DeleteOptions) goes up as it came: it names nothing of the tenant's. */
+export async function deleteOptionsUp(r: TenantRequest): Promise<void> {
+  const raw = await readRequestBody(r);
+  if (!raw.length) return;
+  r.body = raw.toString('utf8');
+  r.headers['content-type'] = 'application/json';
+}
+
+/**
+ * A protobuf body (kubectl's `create` generators and `auth can-i`) rewritten in place and sent
+ * on as protobuf (translate/protobuf-body.ts). A subresource other than status carries a kind
+ * of its own (TokenRequest, Scale, Eviction) with nothing to rewrite, and goes as it came.
+ */
+function protobufUp(r: TenantRequest, raw: Buffer): Buffer {
+  const { t } = r;
+  if (r.method === 'PATCH') throw unsupportedPatch();
+  const type = writeBodyType(t);
+  if (!type) return raw;
+  const request = {
+    apiVersion: type.apiVersion,
+    kind: type.kind,
+    namespace: t.namespaced ? t.info.namespace : undefined,
+  };
+  const up = protobufBodyUp(r.ctx, raw, request);
+  // The tenant's own name, read from the body it sent where its kind's table reads names: what its audit event names.
+  if (r.method === 'POST' && protobufFieldsOf(type.apiVersion, type.kind))
+    noteRequestObjectName(r.req, protobufBodyShadow(raw, request));
+  return up;
+}
+
+function jsonBodyUp(r: TenantRequest, contentType: string, raw: Buffer): unknown {
+  const { t } = r;
+  const text = raw.toString('utf8');
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw new TranslationError(
+      400,
+      'BadRequest',
+      `the body of the request is nested deeper than ${MAX_JSON_DEPTH} levels`,
+    );
+  }
+  const parsed = parseJson(text);
+  if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
+  // The tenant's own name (before the prefix goes on): what its audit event names.
+  if (r.method === 'POST') noteRequestObjectName(r.req, parsed);
+  const type = writeBodyType(t);
+  if (!type) return parsed;
+  if (r.method === 'PATCH') {
+    if (!PATCH_TYPES.has(contentType)) throw unsupportedPatch();
+    return patchUp(r.ctx, contentType as PatchBodyType, parsed, type.apiVersion, type.kind);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new TranslationError(400, 'BadRequest', 'the body of the request must be a JSON object');
+  const object = parsed as Record<string, any>;
+  if (
+    t.namespaced &&
+    t.info.namespace &&
+    object.metadata &&
+    typeof object.metadata === 'object' &&
+    object.metadata.namespace === undefined
+  ) {
+    object.metadata = { ...object.metadata, namespace: t.info.namespace };
+  }
+  // Converted and checked as whatever the URL writes, whatever kind the body says it is.
+  return storedObjectUp(
+    r.ctx,
+    { group: type.group, kind: type.kind, name: t.info.name },
+    { ...object, apiVersion: object.apiVersion ?? type.apiVersion, kind: object.kind ?? type.kind },
+  );
+}
+
+function unsupportedPatch(): TranslationError {
+  return new TranslationError(
+    415,
+    'UnsupportedMediaType',
+    `the body of the request was in an unknown format - accepted media types include: ${[...PATCH_TYPES].join(', ')}`,
+  );
+}

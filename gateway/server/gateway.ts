@@ -1,0 +1,479 @@
+import { createServer } from 'node:https';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { closer, httpsUrl, listenOn, parseListen } from '../../apiserver/listening.js';
+import { ApiServer } from '../../apiserver/api-server.js';
+import { ResourceCatalog } from '../../apiserver/catalog.js';
+import { parseRequestInfo, requestUrl, type RequestInfo } from '../../apiserver/request-info.js';
+import { sendStatus } from '../../apiserver/handlers/http-io.js';
+import { unauthorized, type Status } from '../../apiserver/status.js';
+import { customResourcePrinter } from '../../apiserver/table/printers/custom-resource.js';
+import { printerFor, type Printer } from '../../apiserver/table/printers-by-resource.js';
+import type { Strategy } from '../../apiserver/registry/strategy.js';
+import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
+import { clusterPrinter } from '../../clusters/cluster-printer.js';
+import { registerClusters, type UpstreamRegistration } from '../../clusters/cluster-registration.js';
+import { CLUSTER_RESOURCE, clusterStrategy } from '../../clusters/cluster-resource.js';
+import { ClusterRoster, type ClusterMember } from '../../clusters/cluster-roster.js';
+import { clusterSecretNamespace, clusterSecretStrategy, SECRET_RESOURCE } from '../../clusters/cluster-secrets.js';
+import { ClusterStatusController } from '../../clusters/cluster-status-controller.js';
+import { renderKubeconfig } from '../../certs/index.js';
+import { openStore, privateDataDir, writePrivateFile, type EtcdTls, type Store } from '../../store/index.js';
+import { TenantController } from '../../tenants/tenant-controller.js';
+import { TenantRoster } from '../../tenants/tenant-roster.js';
+import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../../tenants/tenant-resource.js';
+import { authenticate, presentedNoCertificate, type Identity } from '../auth/authenticate.js';
+import { bootstrapCertificateAuthority, continueTokenKey, trustedCertificateAuthorities } from './ca-bootstrap.js';
+import { GatewayMetrics, requesterOf } from '../observability/metrics.js';
+import { DEFAULT_TENANT_LIMITS, isLongRunning, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
+import { OpenStreams } from './open-streams.js';
+import { OwnerReferenceHealer } from '../../tenants/owner-reference-healer.js';
+import { clusterReadyStateMetric } from '../../eviction/eviction-metrics.js';
+import { DEFAULT_EVICTION_SETTINGS, startEviction, type EvictionSettings } from '../../eviction/eviction.js';
+import { logWhenClosed, type RequestLogSink } from '../observability/request-log.js';
+import { AuditLog, type AuditLogOptions } from '../observability/audit-log.js';
+import { TenantProxy } from './tenant-proxy.js';
+import { refuseUpgrade } from '../proxy/upgrade-proxy.js';
+import { failureStatus } from '../upstream/upstream-failure.js';
+import { PING, serveHealth, type HealthChecks } from './health-endpoints.js';
+import { ServerDrain } from './server-drain.js';
+import { AdminRouter } from '../admin/admin-router.js';
+import {
+  gatewayRoutes,
+  requestRoute,
+  upgradeRoute,
+  type GatewayExchange,
+  type GatewayRoute,
+} from './gateway-routes.js';
+import { SearchCache } from '../search/search-cache.js';
+import { TenantCache } from '../cached/tenant-cache.js';
+import { DEFAULT_TENANT_CACHE_MAX_BYTES } from '../cached/tenant-cache-budget.js';
+import {
+  DEFAULT_FAILOVER_RESOURCES,
+  DEFAULT_TENANT_CACHE,
+  parseFailoverResources,
+  parseTenantCache,
+} from '../cached/tenant-cached-resources.js';
+import {
+  RESOURCE_REGISTRY_PRINTER,
+  RESOURCE_REGISTRY_RESOURCE,
+  resourceRegistryStrategy,
+} from '../../search/resource-registry.js';
+import { SELF_SUBJECT_REVIEW_RESOURCE } from '../auth/self-subject-review.js';
+import { DEFAULT_UPSTREAM_SEATS, UpstreamSeats, type UpstreamSeatSettings } from '../upstream/upstream-seats.js';
+import { UpstreamConnection } from '../upstream/upstream-connection.js';
+import { realClock } from '../../eviction/clock.js';
+
+export interface GatewayOptions {
+  /** host:port to listen on; port 0 picks a free one. */
+  listen: string;
+  /** host:port clients reach this replica (or the load balancer) at; default: the listen address. */
+  advertiseAddress?: string;
+  dataDir: string;
+  etcdEndpoints?: string[];
+  etcdPrefix?: string;
+  /** TLS to `https://` etcd endpoints (`--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`). */
+  etcdTls?: EtcdTls;
+  caCert?: string;
+  caKey?: string;
+  /** A PEM bundle of more CAs to trust beside the signing one, while the CA is rotated (`--trusted-ca-file`). */
+  trustedCaFile?: string;
+  keyAlgorithm?: 'ecdsa' | 'rsa';
+  tenantCertValidityDays?: number;
+  /** Clusters registered (created, or updated when changed) as Cluster objects at start: a name and a kubeconfig's text each. */
+  upstreams: UpstreamRegistration[];
+  /** The cluster admin requests outside the gateway's own API pass through to (default: the first upstream, else `member1`). */
+  defaultCluster?: string;
+  /** How long `/readyz` waits for the search cache's first lists before it answers ok anyway (default 1 minute, as Karmada's `--storage-initialization-timeout`). */
+  cacheSyncTimeoutMs?: number;
+  /** The resources tenants read from the cache (`--tenant-cache`, tenant-cached-resources.ts); '' for none. */
+  tenantCache?: string;
+  /** The tenant cache's budget (`--tenant-cache-max-bytes`, tenant-cache-budget.ts); 0 for none. */
+  tenantCacheMaxBytes?: number;
+  /** The least time between two writes of a shared tenant watch to a watcher (`--watch-flush-interval`, cached-watch.ts); default 0. */
+  watchFlushIntervalMs?: number;
+  /** How often the elected replica probes every cluster's health (default 10 s, as Karmada's `--cluster-status-update-frequency`). */
+  clusterStatusUpdateFrequencyMs?: number;
+  /** `--cluster-success-threshold` and `--cluster-failure-threshold` (default 30 s each, as Karmada). */
+  clusterSuccessThresholdMs?: number;
+  clusterFailureThresholdMs?: number;
+  /** `--no-execute-taint-after`: a cluster not Ready this long gets a NoExecute taint; undefined: never. */
+  noExecuteTaintAfterMs?: number;
+  /** `--enable-no-execute-taint-eviction`: the taint manager moves tenants off NoExecute-tainted clusters (default false, as Karmada). */
+  enableNoExecuteTaintEviction?: boolean;
+  /** The eviction's flags (eviction/eviction.ts); DEFAULT_EVICTION_SETTINGS where unset. */
+  eviction?: Partial<EvictionSettings>;
+  /** What the cache keeps of every cluster for replaying evicted tenants (`--failover-resources`), besides the tenant cache. */
+  failoverResources?: string;
+  electionTtlSeconds?: number;
+  /** This replica's name in the election (default host_pid). */
+  identity?: string;
+  /** Largest request body accepted (default 3 MiB, as kube-apiserver). */
+  maxRequestBytes?: number;
+  /** How long an upstream may take to answer before the tenant gets 504 (default 60 s). */
+  upstreamTimeoutMs?: number;
+  /** Each tenant's share of this replica where its Tenant's `spec.limits` does not set it (default DEFAULT_TENANT_LIMITS; 0: no bound). */
+  tenantLimits?: Partial<TenantLimitValues>;
+  /** Each cluster's seats, shared fairly among tenants (upstream-seats.ts); DEFAULT_UPSTREAM_SEATS where unset. */
+  upstreamSeats?: Partial<UpstreamSeatSettings>;
+  /** Gets one entry per request when it ends (`paddock serve --request-log line`); none when absent. */
+  onRequest?: RequestLogSink;
+  /** The audit log (`--audit-log-path`, audit-log.ts): writes and admin actions, one event each; none when absent. */
+  auditLog?: AuditLogOptions;
+  /** A graceful stop (`drain`): how long requests are still served after `/readyz` fails (default 0). */
+  shutdownDelayMs?: number;
+  /** A graceful stop: from its start to the end, whatever is still open (default 30 s). */
+  shutdownTimeoutMs?: number;
+  /** `--metrics-per-tenant`: series per tenant in /metrics besides the bounded ones (docs/metrics.md); default false. */
+  metricsPerTenant?: boolean;
+}
+
+export interface Gateway {
+  url: string;
+  adminKubeconfigPath: string;
+  store: Store;
+  /** The registered clusters this replica follows; `onChange` hears of each one added, changed or removed. */
+  clusters: ClusterRoster<UpstreamConnection>;
+  /** Sets the eviction rate while running (a replica restarted with `--resource-eviction-rate` does the same); throws when eviction is off. */
+  setEvictionRate(rate: number): void;
+  /**
+   * The graceful stop's serving half (server-drain.ts): `/readyz` fails, the listener closes,
+   * streams end cleanly, requests in flight finish, within the shutdown timeout. `stop` then
+   * stops the rest; `stop` alone cuts whatever is open.
+   */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const FALLBACK_VERSION = {
+  major: '1',
+  minor: '32',
+  gitVersion: 'v1.32.0-paddock',
+  gitCommit: '',
+  gitTreeState: 'clean',
+  buildDate: '',
+  goVersion: 'go1.23.4',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+/**
+ * A gateway replica: HTTPS with client certificates, identities as docs/design.md describes, the admin API
+ * (Tenants) served by `apiserver/` from the store, the tenant roster every replica follows,
+ * and the tenant controller that one elected replica runs. Replicas share nothing but the store.
+ */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const dataDir = path.resolve(options.dataDir);
+  await privateDataDir(dataDir);
+  const store = await openStore({
+    dataDir: path.join(dataDir, 'store'),
+    etcdEndpoints: options.etcdEndpoints,
+    etcdPrefix: options.etcdPrefix,
+    etcdTls: options.etcdTls,
+  });
+  const stops: (() => Promise<void>)[] = [() => store.close()];
+  const stop = async () => {
+    for (const fn of stops.reverse()) await fn().catch(() => undefined);
+  };
+  try {
+    const ca = await bootstrapCertificateAuthority(store, { cert: options.caCert, key: options.caKey });
+    const trustedCas = await trustedCertificateAuthorities(ca, options.trustedCaFile);
+    const { host, port } = parseListen(options.listen);
+    const metrics = new GatewayMetrics({ perTenant: options.metricsPerTenant });
+    // Closed late in the stop (stops run last first), after the server: the events of what the stop cuts are in it.
+    const audit = options.auditLog ? new AuditLog(options.auditLog) : undefined;
+    if (audit) stops.push(async () => audit.close());
+
+    const catalog = new ResourceCatalog([
+      SELF_SUBJECT_REVIEW_RESOURCE,
+      TENANT_RESOURCE,
+      CLUSTER_RESOURCE,
+      SECRET_RESOURCE,
+      RESOURCE_REGISTRY_RESOURCE,
+    ]);
+    // The kinds the gateway serves from its store, with their strategies and Table printers.
+    const ownKinds = new Map<ResourceInfo, { strategy: Strategy; printer: Printer }>([
+      [TENANT_RESOURCE, { strategy: tenantStrategy, printer: customResourcePrinter(TENANT_PRINTER_COLUMNS) }],
+      [CLUSTER_RESOURCE, { strategy: clusterStrategy, printer: clusterPrinter }],
+      [SECRET_RESOURCE, { strategy: clusterSecretStrategy, printer: printerFor('', 'secrets') }],
+      [RESOURCE_REGISTRY_RESOURCE, { strategy: resourceRegistryStrategy, printer: RESOURCE_REGISTRY_PRINTER }],
+    ]);
+    let address = options.advertiseAddress ?? options.listen;
+    let version = FALLBACK_VERSION as Record<string, string>;
+    const api = new ApiServer({
+      store,
+      catalog,
+      strategyFor: (info) => ownKinds.get(info)?.strategy ?? {},
+      printerFor: (info) => ownKinds.get(info)?.printer ?? printerFor(info.group, info.resource),
+      get version() {
+        return version;
+      },
+      get serverAddress() {
+        return address;
+      },
+      namespaces: async (name) => clusterSecretNamespace(name),
+    });
+    await registerClusters(api.registryFor(CLUSTER_RESOURCE), api.registryFor(SECRET_RESOURCE), options.upstreams);
+    const seatSettings = { ...DEFAULT_UPSTREAM_SEATS, ...options.upstreamSeats };
+    const clusters = new ClusterRoster(
+      store,
+      (name, kubeconfig) =>
+        new UpstreamConnection(
+          name,
+          kubeconfig,
+          options.upstreamTimeoutMs,
+          new UpstreamSeats(
+            name,
+            seatSettings,
+            realClock,
+            (level, reason) => metrics.seatRefused(name, level, reason),
+            (level, ms, executed) => metrics.seatWaited(name, level, ms, executed),
+          ),
+          (resource) => metrics.upstreamWatchOpened(name, resource),
+        ),
+    );
+    metrics.followFlowControl(() =>
+      clusters.list().flatMap((m) => m.connection.seats.state().map((level) => ({ cluster: m.name, ...level }))),
+    );
+    await clusters.start();
+    stops.push(() => clusters.stop());
+    const defaultClusterName = options.defaultCluster ?? options.upstreams[0]?.name ?? 'member1';
+    version = await upstreamVersion(clusters.get(defaultClusterName));
+    const searchCache = new SearchCache({
+      store,
+      clusters,
+      defaultCluster: defaultClusterName,
+      metrics,
+      syncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
+      tenantResources: parseTenantCache(options.tenantCache ?? DEFAULT_TENANT_CACHE),
+      tenantCacheMaxBytes: options.tenantCacheMaxBytes ?? DEFAULT_TENANT_CACHE_MAX_BYTES,
+      failoverResources: options.enableNoExecuteTaintEviction
+        ? parseFailoverResources(options.failoverResources ?? DEFAULT_FAILOVER_RESOURCES)
+        : [],
+    });
+    await searchCache.start();
+    stops.push(() => searchCache.stop());
+    const admin = new AdminRouter({
+      api,
+      catalog,
+      defaultCluster: () => clusters.get(defaultClusterName),
+      search: searchCache,
+      metrics,
+    });
+    const tenants = new TenantRoster(store);
+    await tenants.start();
+    stops.push(() => tenants.stop());
+    const limits = new TenantLimits({ ...DEFAULT_TENANT_LIMITS, ...options.tenantLimits }, (tenantId) =>
+      tenants.limitsOf(tenantId),
+    );
+    const tenantCache = new TenantCache(searchCache, metrics, options.watchFlushIntervalMs ?? 0);
+    stops.push(async () => tenantCache.stop());
+    const proxy = new TenantProxy({
+      cache: tenantCache,
+      continueKey: await continueTokenKey(store),
+      maxRequestBytes: options.maxRequestBytes,
+      metrics,
+      limits,
+    });
+    // What a certificate opened ends when the certificate stops being accepted (docs/gateway.md, Identities).
+    const openStreams = new OpenStreams(tenants);
+    const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
+    stops.push(async () => void unfollow());
+
+    const routes = gatewayRoutes({ api, admin, tenants, clusters, proxy, limits, metrics });
+    const drain = new ServerDrain();
+    const health: HealthChecks = {
+      readyz: [
+        PING,
+        { name: 'search-cache-synced', passes: () => searchCache.ready() },
+        { name: 'shutdown', passes: () => !drain.isDraining },
+      ],
+      livez: [PING],
+    };
+
+    const advertised = parseListen(address);
+    const serving = await ca.issueServingCertificate({
+      hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])],
+    });
+    const server = createServer(
+      { key: serving.keyPem, cert: serving.certPem, ca: trustedCas, requestCert: true, rejectUnauthorized: false },
+      (req, res) => {
+        const started = process.hrtime.bigint();
+        const identity = authenticate(req.socket as TLSSocket, tenants);
+        const info = requestInfoOf(req);
+        const verb = info.verb;
+        const requester = requesterOf(identity);
+        // Counted when it closes, whether its answer ended or the client hung up (as a watch ends):
+        // once its head was sent, its code is known; a client gone before any answer got none.
+        const watchClosed = verb === 'watch' ? metrics.watchOpened(requester) : undefined;
+        res.once('close', () => {
+          watchClosed?.();
+          if (res.headersSent)
+            metrics.requestEnded(
+              requester,
+              verb,
+              res.statusCode,
+              Number(process.hrtime.bigint() - started) / 1e9,
+              isLongRunning(info),
+            );
+        });
+        if (options.onRequest)
+          logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
+        audit?.request(req, res, identity, info);
+        drain.track(req, res);
+        // Health to anyone who presented no certificate, as kube's anonymous requests get it (probes and
+        // balancers present none); a certificate the gateway refuses is refused here too, as kube does.
+        const mayReadHealth = !('refused' in identity) || presentedNoCertificate(req.socket as TLSSocket);
+        if (mayReadHealth && serveHealth(req, res, health)) return;
+        if ('refused' in identity) return sendStatus(req, res, unauthorized());
+        if (identity.kind === 'tenant') openStreams.track(identity, res);
+        const exchange = exchangeOf(req, identity);
+        let route: GatewayRoute | undefined;
+        const serve = async () => {
+          route = requestRoute(routes, exchange);
+          await route?.serve(exchange, res);
+        };
+        serve().catch((err: unknown) => {
+          const status = failureStatus(err, `gateway, ${route?.name ?? 'routing'}: ${req.method} ${req.url}`);
+          if (!res.headersSent) sendStatus(req, res, status);
+        });
+      },
+    );
+
+    const closeServer = closer(server);
+    server.on('upgrade', (req, socket, head) => {
+      const identity = authenticate(req.socket as TLSSocket, tenants);
+      let code = 101;
+      if (options.onRequest)
+        logWhenClosed(options.onRequest, socket, { identity, verb: verbOf(req), url: req.url }, () => code);
+      audit?.upgrade(req, socket, identity, () => code);
+      const refuse = (status: Status) => {
+        code = status.code;
+        refuseUpgrade(socket, status);
+      };
+      if ('refused' in identity) return refuse(unauthorized().status);
+      drain.trackUpgrade(socket);
+      if (identity.kind === 'tenant') openStreams.track(identity, socket);
+      const exchange = exchangeOf(req, identity);
+      upgradeRoute(routes, exchange)?.upgrade?.(exchange, socket, head, refuse);
+    });
+    await listenOn(server, host, port);
+    stops.push(closeServer);
+    const actualPort = (server.address() as { port: number }).port;
+    if (!options.advertiseAddress) address = `${host}:${actualPort}`;
+    const url = httpsUrl(parseListen(address).host, parseListen(address).port);
+
+    const adminCertificate = await ca.issueClientCertificate({
+      commonName: 'admin',
+      organizations: ['system:masters'],
+    });
+    const adminKubeconfigPath = path.join(dataDir, 'admin.kubeconfig');
+    await writePrivateFile(
+      adminKubeconfigPath,
+      renderKubeconfig({
+        clusterName: 'paddock',
+        server: url,
+        caPem: trustedCas.join(''),
+        userName: 'admin',
+        certPem: adminCertificate.certPem,
+        keyPem: adminCertificate.keyPem,
+        contextName: 'admin@paddock',
+      }),
+    );
+
+    const electionIdentity = options.identity ?? `${hostname()}_${process.pid}_${actualPort}`;
+    const controller = new TenantController({
+      store,
+      tenants: api.registryFor(TENANT_RESOURCE),
+      clusters: () => clusters.list(),
+      onClustersChange: (listener) => clusters.onChange(listener),
+      ca,
+      kubeconfigCaPem: trustedCas.join(''),
+      server: url,
+      keyAlgorithm: options.keyAlgorithm ?? 'ecdsa',
+      certificateValidityDays: options.tenantCertValidityDays ?? 365,
+      identity: electionIdentity,
+      electionTtlSeconds: options.electionTtlSeconds ?? 5,
+    });
+    controller.start();
+    stops.splice(1, 0, () => controller.stop());
+    const statusController = new ClusterStatusController({
+      store,
+      clusters: api.registryFor(CLUSTER_RESOURCE),
+      roster: clusters,
+      frequencyMs: options.clusterStatusUpdateFrequencyMs ?? 10_000,
+      successThresholdMs: options.clusterSuccessThresholdMs,
+      failureThresholdMs: options.clusterFailureThresholdMs,
+      noExecuteTaintAfterMs: options.noExecuteTaintAfterMs,
+      identity: electionIdentity,
+      electionTtlSeconds: options.electionTtlSeconds ?? 5,
+    });
+    statusController.start();
+    stops.splice(1, 0, () => statusController.stop());
+    const ownerReferenceHealer = new OwnerReferenceHealer({
+      store,
+      clusters: () => clusters.list(),
+      onClustersChange: (listener) => clusters.onChange(listener),
+      isTenant: (tenantId) => tenants.has(tenantId),
+      identity: electionIdentity,
+      electionTtlSeconds: options.electionTtlSeconds ?? 5,
+    });
+    ownerReferenceHealer.start();
+    stops.splice(1, 0, () => ownerReferenceHealer.stop());
+    clusterReadyStateMetric(metrics.registry, () => clusters.list());
+    const eviction = options.enableNoExecuteTaintEviction
+      ? startEviction({
+          settings: { ...DEFAULT_EVICTION_SETTINGS, ...options.eviction },
+          store,
+          identity: electionIdentity,
+          electionTtlSeconds: options.electionTtlSeconds ?? 5,
+          clusters: () => clusters.list(),
+          onClustersChange: (listener) => clusters.onChange(listener),
+          tenants,
+          tenantRegistry: api.registryFor(TENANT_RESOURCE),
+          cachedStores: (cluster) => searchCache.clusterStores(cluster),
+          metrics: metrics.registry,
+        })
+      : undefined;
+    if (eviction) stops.splice(1, 0, () => eviction.stop());
+    const setEvictionRate = (rate: number) => {
+      if (!eviction) throw new Error('eviction is off: start the gateway with --enable-no-execute-taint-eviction');
+      eviction.setRate(rate);
+    };
+    const drainServer = () =>
+      drain.drain(server, {
+        delayMs: options.shutdownDelayMs ?? 0,
+        timeoutMs: options.shutdownTimeoutMs ?? 30_000,
+      });
+    return { url, adminKubeconfigPath, store, clusters, setEvictionRate, drain: drainServer, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** An authenticated request or upgrade as the routing table matches it. */
+function exchangeOf(req: import('node:http').IncomingMessage, identity: Identity): GatewayExchange {
+  const url = requestUrl(req.url);
+  return { req, identity, url, pathname: url.pathname.replace(/\/+$/, '') || '/' };
+}
+
+/** A request as kube's request info (its verb: kube's verbs for resources, the method otherwise), for metrics. */
+function requestInfoOf(req: import('node:http').IncomingMessage): RequestInfo {
+  const url = requestUrl(req.url);
+  return parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+}
+
+/** The verb of a request for metrics and the request log. */
+function verbOf(req: import('node:http').IncomingMessage): string {
+  return requestInfoOf(req).verb;
+}
+
+async function upstreamVersion(
+  cluster: ClusterMember<UpstreamConnection> | undefined,
+): Promise<Record<string, string>> {
+  if (!cluster) return FALLBACK_VERSION;
+  const res = await cluster.client.request('GET', '/version').catch(() => undefined);
+  return res?.status === 200 && res.body?.minor ? res.body : FALLBACK_VERSION;
+}

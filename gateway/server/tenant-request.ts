@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { onClose } from '../../apiserver/handlers/http-io.js';
+import type { TenantContext } from '../../translate/context.js';
+import type { TranslatedRequest } from '../../translate/request.js';
+import type { RowKind } from '../../translate/table.js';
+import type { Identity } from '../auth/authenticate.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import type { TenantCache } from '../cached/tenant-cache.js';
+import type { TenantRequestLease } from './tenant-limits.js';
+import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
+import type { UpstreamConnection, WholeUpstreamResponse } from '../upstream/upstream-connection.js';
+import { tenantClaim, type SeatClaim } from '../upstream/upstream-seats.js';
+import type { WatchLineMemo } from '../proxy/watch-lines.js';
+
+export type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
+export type UpstreamHeaders = Record<string, string | string[]>;
+
+/** What every tenant request shares: the replica's settings and per-cluster memos. */
+export interface TenantPathServices {
+  /** Key for sealing continue tokens, the same on every replica. */
+  continueKey: Buffer;
+  maxRequestBytes?: number;
+  metrics: GatewayMetrics;
+  /** Converted watch lines shared by the tenants' object watches on one cluster (watch-lines.ts). */
+  watchLineMemo(upstream: UpstreamConnection): WatchLineMemo;
+  /** Reads answered from the cache (tenant-cache.ts); absent when no resource is cached for tenants. */
+  cache?: TenantCache;
+}
+
+/**
+ * One tenant request on its way through the gateway: the HTTP exchange, who asks, the tenant's
+ * context, its cluster, the share of its tenant's limits it holds, and — once translated up —
+ * the upstream request and its headers. Every stage of the tenant path (tenant-routes.ts) takes
+ * this one object, so a new way of answering (from a cache) needs nothing the others lack.
+ */
+export class TenantRequest {
+  /** The request's path without its trailing slashes. */
+  readonly path: string;
+  private translation: TranslatedRequest | undefined;
+  /** The headers upstream requests carry first: the credentials (credentialsFor), accept, content type. */
+  headers: UpstreamHeaders = {};
+  /** The body as it goes upstream (writes and deletes). */
+  body: string | Buffer | undefined;
+  /** `includeObject=None` asked: upstream is asked for Metadata, so foreign rows can be told apart, and the objects dropped here. */
+  wantsNoObject = false;
+  private claim: SeatClaim | undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly identity: TenantIdentity,
+    readonly ctx: TenantContext,
+    readonly upstream: UpstreamConnection,
+    readonly lease: TenantRequestLease,
+    readonly url: URL,
+    readonly services: TenantPathServices,
+  ) {
+    this.path = url.pathname.replace(/\/+$/, '') || '/';
+  }
+
+  get method(): string {
+    return this.req.method ?? 'GET';
+  }
+
+  get metrics(): GatewayMetrics {
+    return this.services.metrics;
+  }
+
+  /** The request as it goes upstream; set once by `translatedAs()`. */
+  get t(): TranslatedRequest {
+    if (!this.translation) throw new Error('the tenant request is not translated yet');
+    return this.translation;
+  }
+
+  translatedAs(t: TranslatedRequest): void {
+    this.translation = t;
+  }
+
+  /** The kind of the rows of a Table answer. */
+  get rowKind(): RowKind {
+    return { group: this.t.info.group, kind: this.t.kind, namespaced: this.t.namespaced };
+  }
+
+  /** The request's claim on its cluster's seats: its tenant's flow, out of the queue when the client goes away. */
+  get seatClaim(): SeatClaim {
+    return (this.claim ??= tenantClaim(this.identity.tenant, (cancel) => onClose(this.res, cancel)));
+  }
+
+  /** One upstream request on the short-request pool, in one of its tenant's seats, its latency recorded under `verb`. */
+  upstreamRequest(
+    verb: string,
+    method: string,
+    path: string,
+    headers: UpstreamHeaders,
+    body?: string | Buffer,
+  ): Promise<UpstreamResponse> {
+    return this.metrics.upstream(this.upstream.name, verb, (seated) =>
+      this.upstream.request(method, path, headers, body, undefined, { ...this.seatClaim, seated }),
+    );
+  }
+
+  /** The same, its answer read whole (UpstreamConnection.requestWhole); timed to the answer's end, which for one object is its headers' moment. */
+  upstreamWhole(
+    verb: string,
+    method: string,
+    path: string,
+    headers: UpstreamHeaders,
+    body?: string | Buffer,
+  ): Promise<WholeUpstreamResponse> {
+    return this.metrics.upstream(this.upstream.name, verb, (seated) =>
+      this.upstream.requestWhole(method, path, headers, body, { ...this.seatClaim, seated }),
+    );
+  }
+}
+
+export function pathWithQuery(path: string, query: URLSearchParams): string {
+  const q = query.toString();
+  return q ? `${path}?${q}` : path;
+}
