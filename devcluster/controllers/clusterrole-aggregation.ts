@@ -1,6 +1,7 @@
 import type { ApiServer } from '../../apiserver/api-server.js';
 import { aggregatedRules, type PolicyRule } from '../../apiserver/authorization/rbac-authorizer.js';
 import { mutate } from '../../apiserver/registry/object-mutation.js';
+import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/selectors/label-selector.js';
 import type { Store } from '../../store/index.js';
 import { WatchLoop } from '../../store/watch-loop.js';
 import { errorMessage, logger } from '../../log/log.js';
@@ -14,10 +15,20 @@ const CLUSTER_ROLES = '/registry/rbac.authorization.k8s.io/clusterroles/';
  * with an aggregationRule are kept equal to the rules of the ClusterRoles its selectors select,
  * so reading the role shows what it grants. The rules come from `aggregatedRules`, the settled
  * result the authorizer decides with, so the stored rules and the decisions never disagree.
+ *
+ * kube's controller queues every aggregated ClusterRole on any ClusterRole change; here a change
+ * queues only the aggregated roles whose selectors match the changed role's labels, before or
+ * after (and the role itself when it aggregates), with the same result: a tenant's new
+ * ClusterRole, which no aggregated role selects, costs no pass over every ClusterRole, so
+ * creating tenants does not slow down as their ClusterRoles accumulate.
  */
 export class ClusterRoleAggregationController {
   private readonly loop: WatchLoop;
   private readonly clusterRoles = new Map<string, any>();
+  /** The aggregated roles (with an aggregationRule) by key, with their parsed selectors. */
+  private readonly aggregators = new Map<string, LabelSelector[]>();
+  /** Keys of aggregated roles whose rules may have to change. */
+  private readonly queued = new Set<string>();
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -32,12 +43,21 @@ export class ClusterRoleAggregationController {
       {
         onList: (items) => {
           this.clusterRoles.clear();
-          for (const kv of items) this.clusterRoles.set(kv.key, JSON.parse(kv.value));
+          this.aggregators.clear();
+          for (const kv of items) this.set(kv.key, JSON.parse(kv.value));
+          for (const key of this.aggregators.keys()) this.queued.add(key);
           this.schedule();
         },
         onEvent: (event) => {
-          if (event.type === 'delete') this.clusterRoles.delete(event.key);
-          else this.clusterRoles.set(event.key, JSON.parse(event.value));
+          const before = this.clusterRoles.get(event.key);
+          const after = event.type === 'delete' ? undefined : JSON.parse(event.value);
+          if (after === undefined) {
+            this.clusterRoles.delete(event.key);
+            this.aggregators.delete(event.key);
+          } else this.set(event.key, after);
+          this.queueSelecting(before?.metadata?.labels);
+          this.queueSelecting(after?.metadata?.labels);
+          if (after?.aggregationRule) this.queued.add(event.key);
           this.schedule();
         },
       },
@@ -55,8 +75,32 @@ export class ClusterRoleAggregationController {
     await this.running;
   }
 
+  private set(key: string, role: any): void {
+    this.clusterRoles.set(key, role);
+    if (!role.aggregationRule) {
+      this.aggregators.delete(key);
+      return;
+    }
+    let selectors: LabelSelector[];
+    try {
+      selectors = (role.aggregationRule.clusterRoleSelectors ?? []).map(labelSelectorFromObject);
+    } catch {
+      // A selector that cannot be parsed leaves the role's rules as they are (aggregatedRules).
+      selectors = [];
+    }
+    this.aggregators.set(key, selectors);
+  }
+
+  /** Queues the aggregated roles that select a role with these labels. */
+  private queueSelecting(labels: Record<string, string> | undefined): void {
+    if (labels === undefined) return;
+    for (const [key, selectors] of this.aggregators)
+      if (selectors.some((selector) => selector.matches(labels))) this.queued.add(key);
+  }
+
   /** One pass at a time; changes during a pass ask for one more. */
   private schedule(): void {
+    if (this.queued.size === 0) return;
     if (this.running) {
       this.again = true;
       return;
@@ -71,11 +115,14 @@ export class ClusterRoleAggregationController {
   }
 
   private async aggregateAll(): Promise<void> {
+    const keys = [...this.queued];
+    this.queued.clear();
     const roles = [...this.clusterRoles.values()];
     const registry = this.api.registryOf('rbac.authorization.k8s.io', 'clusterroles')!;
-    for (const role of roles) {
+    for (const key of keys) {
       if (this.stopped) return;
-      if (!role.aggregationRule) continue;
+      const role = this.clusterRoles.get(key);
+      if (!role?.aggregationRule) continue;
       const rules = aggregatedRules(role, roles);
       if (sameRules(rules, role.rules ?? [])) continue;
       try {

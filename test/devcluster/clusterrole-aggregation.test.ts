@@ -100,4 +100,53 @@ describe('devcluster: the clusterrole-aggregation controller fills the rules of 
       (rules) => expect(rules).to.deep.equal([secrets]),
     );
   });
+
+  it('follows a role relabelled out of a selector, a selector changed, and an aggregated role aggregated in turn', async () => {
+    const role = (name: string, extra: object) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name },
+      ...extra,
+    });
+    const create = async (body: object) =>
+      expect((await api.request('POST', CLUSTER_ROLES, body)).status).to.equal(201);
+    const patch = async (name: string, body: object) =>
+      expect(
+        (
+          await api.request('PATCH', `${CLUSTER_ROLES}/${name}`, body, {
+            'Content-Type': 'application/merge-patch+json',
+          })
+        ).status,
+      ).to.equal(200);
+    const pods = { verbs: ['get'], apiGroups: [''], resources: ['pods'] };
+    const nodes = { verbs: ['list'], apiGroups: [''], resources: ['nodes'] };
+    await create(role('outer', { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { layer: 'inner' } }] } }));
+    await create(
+      role('inner', {
+        metadata: { name: 'inner', labels: { layer: 'inner' } },
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { part: 'a' } }] },
+      }),
+    );
+    await create(role('part-a', { metadata: { name: 'part-a', labels: { part: 'a' } }, rules: [pods] }));
+    await create(role('part-b', { metadata: { name: 'part-b', labels: { part: 'b' } }, rules: [nodes] }));
+    // inner aggregates part-a, and outer aggregates inner's aggregated rules.
+    await eventually(
+      () => rulesOf('outer'),
+      (rules) => expect(rules).to.deep.equal([pods]),
+    );
+
+    // The aggregated role's selector changes: part-b's rules replace part-a's, in inner and outer.
+    await patch('inner', { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { part: 'b' } }] } });
+    await eventually(
+      () => Promise.all([rulesOf('inner'), rulesOf('outer')]),
+      ([inner, outer]) => expect({ inner, outer }).to.deep.equal({ inner: [nodes], outer: [nodes] }),
+    );
+
+    // part-b relabelled out of the selector: its rules leave both.
+    await patch('part-b', { metadata: { labels: { part: 'c' } } });
+    await eventually(
+      () => Promise.all([rulesOf('inner'), rulesOf('outer')]),
+      ([inner, outer]) => expect({ inner, outer }).to.deep.equal({ inner: [], outer: [] }),
+    );
+  });
 });
