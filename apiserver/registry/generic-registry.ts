@@ -153,6 +153,12 @@ export class GenericRegistry {
     return this.present((await this.objects.get(namespace, name)).object);
   }
 
+  /** `get`, undefined for an object that is not there (ObjectStore.find). */
+  async find(namespace: string, name: string): Promise<ApiObject | undefined> {
+    const found = await this.objects.find(namespace, name);
+    return found && this.present(found.object);
+  }
+
   async create(namespace: string, body: unknown, options: WriteOptions = {}): Promise<ApiObject> {
     return this.insert(namespace, this.checkBody(body), options, 'update');
   }

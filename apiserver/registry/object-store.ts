@@ -46,10 +46,19 @@ export class ObjectStore {
   }
 
   async get(namespace: string, name: string): Promise<StoredObject> {
+    const found = await this.find(namespace, name);
+    if (!found) throw notFound(this.gr, name);
+    return found;
+  }
+
+  /**
+   * `get` without the NotFound error, for controllers that ask after objects that are mostly not
+   * there yet: an Error captures its stack, which cost the devcluster more than the read itself.
+   */
+  async find(namespace: string, name: string): Promise<StoredObject | undefined> {
     const key = this.key(namespace, name);
     const kv = key ? await this.call(() => this.store.get(key), name) : null;
-    if (!kv) throw notFound(this.gr, name);
-    return { object: decode(kv), revision: kv.modRevision };
+    return kv ? { object: decode(kv), revision: kv.modRevision } : undefined;
   }
 
   /** Objects in key order; `namePrefix` narrows to names starting with it (within a namespace). */

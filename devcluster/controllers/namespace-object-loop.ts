@@ -58,11 +58,11 @@ export class NamespaceObjectLoop {
   }
 
   private async reconcile(namespace: string): Promise<void> {
-    const ns = await orNull(this.api.registryOf('', 'namespaces')!.get('', namespace));
+    const ns = await this.api.registryOf('', 'namespaces')!.find('', namespace);
     // Nothing is created in a namespace that is going away, as kube's controllers skip it.
     if (!ns || ns.metadata.deletionTimestamp || (ns.status?.phase ?? 'Active') !== 'Active') return;
     const registry = this.api.registryOf('', this.kept.resource)!;
-    const current = await orNull(registry.get(namespace, this.kept.name));
+    const current = await registry.find(namespace, this.kept.name);
     try {
       if (!current) {
         await registry.create(namespace, this.kept.fresh(), AS_CONTROLLER);
@@ -75,15 +75,6 @@ export class NamespaceObjectLoop {
       // Someone else wrote first (AlreadyExists, Conflict): the watch brings it and it is looked at again.
       if (!(err instanceof ApiError && err.code === 409)) throw err;
     }
-  }
-}
-
-async function orNull(read: Promise<ApiObject>): Promise<ApiObject | null> {
-  try {
-    return await read;
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 404) return null;
-    throw err;
   }
 }
 
