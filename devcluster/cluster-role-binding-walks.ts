@@ -1,5 +1,5 @@
 import { Histogram, type Registry } from 'prom-client';
-import type { RbacObjectSource } from '../apiserver/authorization/rbac-authorizer.js';
+import type { ClusterRoleBindingsWalked } from '../apiserver/authorization/rbac-authorizer.js';
 
 /**
  * How many ClusterRoleBindings RBAC reads to decide one request, on the devcluster's `/metrics`
@@ -10,10 +10,10 @@ import type { RbacObjectSource } from '../apiserver/authorization/rbac-authorize
  * "A tenant's footprint upstream").
  */
 export class ClusterRoleBindingWalks {
-  private readonly walked: Histogram;
+  private readonly histogram: Histogram;
 
   constructor(registry: Registry) {
-    this.walked = new Histogram({
+    this.histogram = new Histogram({
       name: 'paddock_devcluster_rbac_clusterrolebindings_walked',
       help: 'ClusterRoleBindings the RBAC authorizer read to decide one request or access review (every one, unless one granted first).',
       buckets: [0, 1, 10, 100, 1000, 10_000, 100_000],
@@ -21,25 +21,6 @@ export class ClusterRoleBindingWalks {
     });
   }
 
-  /** The RBAC objects as the authorizer reads them, each walk through the ClusterRoleBindings observed once it ends. */
-  counted(source: RbacObjectSource): RbacObjectSource {
-    const walked = this.walked;
-    return {
-      *clusterRoleBindings() {
-        let read = 0;
-        try {
-          for (const binding of source.clusterRoleBindings()) {
-            read++;
-            yield binding;
-          }
-        } finally {
-          // Also when the authorizer stops early, at the binding that granted.
-          walked.observe(read);
-        }
-      },
-      roleBindings: (namespace) => source.roleBindings(namespace),
-      role: (namespace, name) => source.role(namespace, name),
-      clusterRoleRules: (name) => source.clusterRoleRules(name),
-    };
-  }
+  /** The authorizer's report of each decision's walk. */
+  readonly observe: ClusterRoleBindingsWalked = (count) => this.histogram.observe(count);
 }

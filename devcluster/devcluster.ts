@@ -141,7 +141,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const rbacObjects = new RbacObjectCache(store);
     const longRunningRequests = new LongRunningRequests();
     const walks = new ClusterRoleBindingWalks(longRunningRequests.registry);
-    const authorizer = new RbacAuthorizer(() => walks.counted(rbacObjects.index));
+    const authorizer = new RbacAuthorizer(() => rbacObjects.index, walks.observe);
     const authorize = (attributes: Attributes) => authorizer.authorize(attributes);
     const tokens = options.tokenAuthFile
       ? await readTokenFile(options.tokenAuthFile)
