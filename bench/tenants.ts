@@ -93,7 +93,7 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
   const last = bulk.steps[bulk.steps.length - 1];
   const seconds = bulk.steps.reduce((sum, step) => sum + step.seconds, 0);
   process.stdout.write(
-    `\n${sizes.bulk.toLocaleString('en-US')} tenants in a row on a fresh gateway, ${CONCURRENCY} at a time, ${KEYS.ecdsa}; memory after each step of ${sizes.step.toLocaleString('en-US')}\n`,
+    `\n${sizes.bulk.toLocaleString('en-US')} tenants in a row on a fresh gateway, ${CONCURRENCY} at a time, ${KEYS.ecdsa}; memory after each step of ${sizes.step.toLocaleString('en-US')}, and the ClusterRoleBindings upstream RBAC reads per request of a tenant's admin in its own namespace\n`,
   );
   printTable(
     [
@@ -105,9 +105,11 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
       'gateway CPU ms/tenant',
       'gateway RSS',
       'devcluster RSS',
+      'CRBs upstream',
+      'CRBs walked/request',
     ],
     [
-      ['0', '-', '-', '-', '-', '-', mib(bulk.before.gatewayRssBytes), mib(bulk.before.devclusterRssBytes)],
+      ['0', '-', '-', '-', '-', '-', mib(bulk.before.gatewayRssBytes), mib(bulk.before.devclusterRssBytes), '-', '-'],
       ...bulk.steps.map((s: BulkStep) => [
         s.total.toLocaleString('en-US'),
         s.seconds.toFixed(1),
@@ -117,6 +119,8 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
         formatMs(s.gatewayCpuMsPerTenant),
         mib(s.gatewayRssBytes),
         mib(s.devclusterRssBytes),
+        s.rbac.clusterRoleBindings.toLocaleString('en-US'),
+        s.rbac.walkedPerRequest.toLocaleString('en-US', { maximumFractionDigits: 1 }),
       ]),
     ],
   );

@@ -19,6 +19,7 @@ import {
 import { forbiddenMessage, RbacAuthorizer } from '../apiserver/authorization/rbac-authorizer.js';
 import { parseRequestInfo, requestUrl, type RequestInfo } from '../apiserver/request-info.js';
 import { LongRunningRequests } from '../apiserver/longrunning-requests.js';
+import { ClusterRoleBindingWalks } from './cluster-role-binding-walks.js';
 import {
   createCertificateAuthority,
   loadCertificateAuthority,
@@ -138,7 +139,9 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     };
     let address = `${host}:${port}`;
     const rbacObjects = new RbacObjectCache(store);
-    const authorizer = new RbacAuthorizer(() => rbacObjects.index);
+    const longRunningRequests = new LongRunningRequests();
+    const walks = new ClusterRoleBindingWalks(longRunningRequests.registry);
+    const authorizer = new RbacAuthorizer(() => rbacObjects.index, walks.observe);
     const authorize = (attributes: Attributes) => authorizer.authorize(attributes);
     const tokens = options.tokenAuthFile
       ? await readTokenFile(options.tokenAuthFile)
@@ -146,7 +149,6 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const serviceAccounts = new ServiceAccountTokens();
     const scheduler = new SimulatedScheduler(simulatedNodeName(name));
     const filesystems = new ContainerFilesystems(kubeletVolumeSources(() => api, serviceAccounts));
-    const longRunningRequests = new LongRunningRequests();
     const api: ApiServer = new ApiServer({
       longRunningRequests,
       authorize: (user, info) => {

@@ -81,13 +81,19 @@ const SUPERUSER_GROUP = 'system:masters';
 /** Called with each rule that applies and what grants it; returning false stops the visit. */
 type RuleVisitor = (rule: PolicyRule, source: string) => boolean;
 
+/** Told how many ClusterRoleBindings each decision read: what every one of them costs every request (devcluster/cluster-role-binding-walks.ts). */
+export type ClusterRoleBindingsWalked = (count: number) => void;
+
 export class RbacAuthorizer {
-  constructor(private readonly objects: () => RbacObjectSource) {}
+  constructor(
+    private readonly objects: () => RbacObjectSource,
+    private readonly walked?: ClusterRoleBindingsWalked,
+  ) {}
 
   authorize(attributes: Attributes): Decision {
     if (attributes.user.groups.includes(SUPERUSER_GROUP)) return { allowed: true, reason: '' };
     let grantedBy: string | undefined;
-    const errors = visitRulesFor(this.objects(), attributes.user, attributes.namespace, (rule, source) => {
+    const errors = this.visit(attributes.user, attributes.namespace, (rule, source) => {
       if (!ruleAllows(attributes, rule)) return true;
       grantedBy = source;
       return false;
@@ -100,7 +106,7 @@ export class RbacAuthorizer {
   /** What a SelfSubjectRulesReview answers: the rules that apply to the user in a namespace. */
   rulesFor(user: UserInfo, namespace: string): RulesReview {
     const review: RulesReview = { resourceRules: [], nonResourceRules: [], incomplete: false };
-    const errors = visitRulesFor(this.objects(), user, namespace, (rule) => {
+    const errors = this.visit(user, namespace, (rule) => {
       const verbs = [...(rule.verbs ?? [])];
       if (rule.resources?.length) {
         const resourceRule: ResourceRule = { verbs };
@@ -115,6 +121,12 @@ export class RbacAuthorizer {
     });
     if (errors.length) review.evaluationError = aggregateMessage(errors);
     return review;
+  }
+
+  private visit(user: UserInfo, namespace: string, visit: RuleVisitor): string[] {
+    const { errors, clusterRoleBindingsWalked } = visitRulesFor(this.objects(), user, namespace, visit);
+    this.walked?.(clusterRoleBindingsWalked);
+    return errors;
   }
 }
 
@@ -222,12 +234,20 @@ function subjectIsUser(subject: Subject, user: UserInfo, bindingNamespace: strin
 /**
  * Visits the rules that apply to the user in the namespace as kube's rule resolver does:
  * ClusterRoleBindings first, then (for a namespace) that namespace's RoleBindings, never another
- * namespace's. Returns the messages of the role references it could not resolve on the way.
+ * namespace's. Returns the messages of the role references it could not resolve on the way, and
+ * how many ClusterRoleBindings it read (all of them, unless one granted first).
  */
-function visitRulesFor(objects: RbacObjectSource, user: UserInfo, namespace: string, visit: RuleVisitor): string[] {
+function visitRulesFor(
+  objects: RbacObjectSource,
+  user: UserInfo,
+  namespace: string,
+  visit: RuleVisitor,
+): { errors: string[]; clusterRoleBindingsWalked: number } {
   const errors: string[] = [];
+  let clusterRoleBindingsWalked = 0;
   const visitBindings = (bindings: Iterable<any>, bindingNamespace: string): boolean => {
     for (const binding of bindings) {
+      if (!bindingNamespace) clusterRoleBindingsWalked++;
       const subjects: Subject[] = binding.subjects ?? [];
       const subjectIndex = matchingSubjectIndex(user, subjects, bindingNamespace);
       if (subjectIndex < 0) continue;
@@ -243,7 +263,7 @@ function visitRulesFor(objects: RbacObjectSource, user: UserInfo, namespace: str
   };
   if (visitBindings(objects.clusterRoleBindings(), '') && namespace)
     visitBindings(objects.roleBindings(namespace), namespace);
-  return errors;
+  return { errors, clusterRoleBindingsWalked };
 }
 
 /** The referenced role's rules, or the lister's error when it cannot be found. */

@@ -7,6 +7,7 @@ import { percentile } from './load.js';
 import { TENANT_WORKER } from './locations.js';
 import { cpuSeconds } from './process-stats.js';
 import { rssBytes } from './processes.js';
+import { readRbacWalk, type RbacWalk } from './rbac-walks.js';
 import { progress } from './results.js';
 import { targetOf, type Target } from './target.js';
 import { runWorker } from './worker.js';
@@ -80,9 +81,11 @@ export interface BulkStep extends CreationSummary {
   total: number;
   gatewayRssBytes: number;
   devclusterRssBytes: number;
+  /** The ClusterRoleBindings upstream now, and how many RBAC reads per request of a tenant. */
+  rbac: RbacWalk;
 }
 
-/** `count` tenants, `concurrency` at a time, in steps of `step`, reading both processes' RSS after each. */
+/** `count` tenants, `concurrency` at a time, in steps of `step`, reading both processes' RSS and the RBAC walk upstream after each. */
 export async function createTenantsInSteps(
   env: BenchEnvironment,
   letter: string,
@@ -100,6 +103,7 @@ export async function createTenantsInSteps(
       total,
       gatewayRssBytes: await rssBytes(env.gateway.pid),
       devclusterRssBytes: await rssBytes(env.devcluster.pid),
+      rbac: await readRbacWalk(env, ids[total - 1]),
     });
     progress(
       `${total.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} tenants: ${created.perSecond.toFixed(1)}/s`,
