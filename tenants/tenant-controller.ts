@@ -180,9 +180,7 @@ export class TenantController {
     // Each cluster's tenant spaces, followed as clusters are registered and let go when they go (or their connection changes).
     const informers = new Map<string, { shared: CachedObjectInformers; spaces: TenantSpaceInformers }>();
     const followClusters = () => {
-      const current = new Map(
-        this.options.clusters().map((cluster) => [cluster.name, cluster.connection.informers]),
-      );
+      const current = new Map(this.options.clusters().map((cluster) => [cluster.name, cluster.connection.informers]));
       for (const [name, followed] of informers)
         if (current.get(name) !== followed.shared) {
           followed.spaces.stop();

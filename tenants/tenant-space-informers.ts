@@ -141,7 +141,8 @@ export class TenantSpaceInformers implements TenantSpaceView {
 
   namespacesOf(tenantId: string): string[] {
     const tenant = tenantPrefix(tenantId);
-    return this.namespaces.of(tenantId)
+    return this.namespaces
+      .of(tenantId)
       .filter((namespace) => hasPrefix(tenant, namespace.metadata.name))
       .filter((namespace) => !parsedObject(namespace).metadata?.deletionTimestamp)
       .map((namespace) => namespace.metadata.name);

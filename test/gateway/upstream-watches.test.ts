@@ -70,7 +70,10 @@ describe('gateway: its upstream watches, counted on both sides', function () {
 
   /** Every resource watched once: the cluster's counts, and the gateway's the same. */
   const oneWatchEach = (both: Awaited<ReturnType<typeof bothSides>>) => {
-    expect([...both.cluster].filter(([, n]) => n !== 1), 'resources watched more than once').to.deep.equal([]);
+    expect(
+      [...both.cluster].filter(([, n]) => n !== 1),
+      'resources watched more than once',
+    ).to.deep.equal([]);
     expect([...both.gateway]).to.deep.equal([...both.cluster]);
   };
 
@@ -100,9 +103,12 @@ describe('gateway: its upstream watches, counted on both sides', function () {
           const read = await tenant.request('GET', path);
           expect(read.status, read.text).to.equal(200);
         }
-        // Watches of cached resources, in a namespace and across them: served from the cache.
-        for (const path of ['/api/v1/namespaces/default/configmaps?watch=1', '/api/v1/pods?watch=1']) {
-          const watch = tenant.watch(path);
+        // Watches of cached resources, in a namespace and across them, from their list's version as
+        // kubectl's `get -w`: served from the cache.
+        for (const path of ['/api/v1/namespaces/default/configmaps', '/api/v1/pods']) {
+          const list = await tenant.request('GET', path);
+          expect(list.status, list.text).to.equal(200);
+          const watch = tenant.watch(`${path}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`);
           watches.push(watch);
           await waitUntil(`the watch ${path} answered`, () => watch.status !== 0);
           expect(watch.status, path).to.equal(200);
