@@ -55,7 +55,7 @@ export class SharedInformerFactory<T extends NonNullable<unknown>> {
     return this.options.cluster;
   }
 
-  /** The informer of `resource`, made and run on the first request. After `stop`, one that is never run. */
+  /** The informer of `resource`, made and run on the first request. After `stop`, a stopped one (it never lists). */
   informerFor(resource: InformerResource): SharedInformer<T> {
     const key = informerKey(resource);
     const known = this.informers.get(key);
@@ -70,7 +70,10 @@ export class SharedInformerFactory<T extends NonNullable<unknown>> {
         informer.stop();
       },
     });
-    if (this.stopped) return informer;
+    if (this.stopped) {
+      informer.stop();
+      return informer;
+    }
     this.informers.set(key, informer);
     informer.run();
     return informer;
