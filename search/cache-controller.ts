@@ -83,13 +83,15 @@ export class CacheController {
       ]),
     );
     const changes = this.cache.updateCache(specs, [...registered.values()]);
-    for (const store of changes.removed) this.stopFeed(store);
+    // New stores subscribe before the ones they replace go: an informer whose last store goes is stopped.
+    for (const store of changes.added) this.startFeed(store);
+    const removed = new Set(changes.removed);
     for (const [store, feed] of this.feeds) {
-      if (this.clusters.get(store.cluster)?.informers === feed.informers) continue;
+      if (removed.has(store) || this.clusters.get(store.cluster)?.informers === feed.informers) continue;
       this.stopFeed(store);
       this.startFeed(store);
     }
-    for (const store of changes.added) this.startFeed(store);
+    for (const store of removed) this.stopFeed(store);
     return changes;
   }
 
