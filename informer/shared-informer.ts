@@ -5,6 +5,11 @@
  * state is unknown (client-go's `DeletedFinalStateUnknown`: they went while the watch was down).
  * A handler added after the first list is told of the objects already there as adds.
  *
+ * Besides handlers, a consumer that keeps a store of its own (the multi-cluster cache's
+ * ClusterResourceStore) subscribes as a ReflectorSink: it is passed the reflector's calls as they
+ * come (lists, events, BOOKMARKs, each with its resourceVersion), the same objects the indexer
+ * holds; one subscribed after the first list gets a `replace` of what the indexer holds at once.
+ *
  * client-go queues the changes (DeltaFIFO) and each handler reads them on its own goroutine;
  * here the reflector's sink applies each change to the indexer and then calls the handlers, in
  * order, on Node's one thread. A handler that throws is reported and the others still run.
@@ -48,12 +53,15 @@ export type ReadonlyIndexer<T extends NonNullable<unknown>> = Pick<
 export interface SharedInformerOptions<T> extends ReflectorOptions<T> {
   indexers?: Indexers<T>;
   keyFunc?: KeyFunc<T>;
+  /** Called when the last handler or sink is removed (shared-informer-factory.ts stops the informer then). */
+  onIdle?: () => void;
 }
 
 export class SharedInformer<T extends NonNullable<unknown> = Json> {
   private readonly store: Indexer<T>;
   private readonly reflector: Reflector<T>;
   private readonly handlers = new Set<InformerEventHandler<T>>();
+  private readonly sinks = new Set<ReflectorSink<T>>();
   private readonly keyFunc: KeyFunc<T>;
   private listed = false;
 
@@ -65,10 +73,10 @@ export class SharedInformer<T extends NonNullable<unknown> = Json> {
     this.store = new Indexer(options.indexers ?? {}, this.keyFunc);
     const sink: ReflectorSink<T> = {
       replace: (items, resourceVersion) => this.replace(items, resourceVersion),
-      add: (obj) => this.upsert(obj),
-      update: (obj) => this.upsert(obj),
-      delete: (obj) => this.remove(obj),
-      bookmark: () => {},
+      add: (obj, resourceVersion) => this.upsert(obj, resourceVersion),
+      update: (obj, resourceVersion) => this.upsert(obj, resourceVersion),
+      delete: (obj, resourceVersion) => this.remove(obj, resourceVersion),
+      bookmark: (resourceVersion) => this.toSinks((s) => s.bookmark(resourceVersion)),
     };
     this.reflector = new Reflector(listerWatcher, sink, options);
   }
@@ -107,10 +115,46 @@ export class SharedInformer<T extends NonNullable<unknown> = Json> {
     return this.reflector.lastSyncResourceVersion();
   }
 
+  /** Lists again at the cluster's newest state (Reflector.resync); false when it could not be. */
+  resync(): Promise<boolean> {
+    return this.reflector.resync();
+  }
+
+  /**
+   * Adds indexes, filled from the objects already held. Consumers share an informer, so an index
+   * already there under the same name with the same function is taken as it is; the same name
+   * with another function is refused (the Indexer's conflict).
+   */
+  addIndexers(indexers: Indexers<T>): void {
+    const present = this.store.getIndexers();
+    const missing = Object.entries(indexers).filter(([name, indexFunc]) => present[name] !== indexFunc);
+    if (missing.length) this.store.addIndexers(Object.fromEntries(missing));
+  }
+
   addEventHandler(handler: InformerEventHandler<T>): HandlerRegistration {
     this.handlers.add(handler);
     if (this.listed) for (const obj of this.store.list()) this.call(handler, (h) => h.onAdd?.(obj, true));
-    return { remove: () => this.handlers.delete(handler) };
+    return { remove: () => this.removed(this.handlers.delete(handler)) };
+  }
+
+  /**
+   * Passes every list, event and BOOKMARK on to `sink` in order, after the indexer has it; a sink
+   * added after the first list is first given a `replace` of what the indexer holds.
+   */
+  addSink(sink: ReflectorSink<T>): HandlerRegistration {
+    this.sinks.add(sink);
+    if (this.listed)
+      this.call(sink, (s) => s.replace(this.store.list(), this.reflector.lastSyncResourceVersion()), 'a sink');
+    return { remove: () => this.removed(this.sinks.delete(sink)) };
+  }
+
+  /** Handlers and sinks registered now. */
+  get registrations(): number {
+    return this.handlers.size + this.sinks.size;
+  }
+
+  private removed(wasThere: boolean): void {
+    if (wasThere && this.registrations === 0) this.options.onIdle?.();
   }
 
   private replace(items: readonly T[], resourceVersion: string): void {
@@ -130,19 +174,22 @@ export class SharedInformer<T extends NonNullable<unknown> = Json> {
     }
     this.store.replace(items, resourceVersion);
     this.listed = true;
+    this.toSinks((s) => s.replace(items, resourceVersion));
     for (const change of changes) change();
     for (const gone of previous.values()) this.notify((h) => h.onDelete?.(gone, true));
   }
 
-  private upsert(obj: T): void {
+  private upsert(obj: T, resourceVersion: string): void {
     const old = this.store.get(obj);
     this.store.update(obj);
+    this.toSinks((s) => (old === undefined ? s.add(obj, resourceVersion) : s.update(obj, resourceVersion)));
     if (old === undefined) this.notify((h) => h.onAdd?.(obj, false));
     else this.notify((h) => h.onUpdate?.(old, obj));
   }
 
-  private remove(obj: T): void {
+  private remove(obj: T, resourceVersion: string): void {
     this.store.delete(obj);
+    this.toSinks((s) => s.delete(obj, resourceVersion));
     this.notify((h) => h.onDelete?.(obj, false));
   }
 
@@ -150,11 +197,15 @@ export class SharedInformer<T extends NonNullable<unknown> = Json> {
     for (const handler of this.handlers) this.call(handler, event);
   }
 
-  private call(handler: InformerEventHandler<T>, event: (handler: InformerEventHandler<T>) => void): void {
+  private toSinks(call: (sink: ReflectorSink<T>) => void): void {
+    for (const sink of this.sinks) this.call(sink, call, 'a sink');
+  }
+
+  private call<H>(to: H, event: (to: H) => void, what = 'an event handler'): void {
     try {
-      event(handler);
+      event(to);
     } catch (error) {
-      reportFault('uncaughtException', `informer ${this.options.name}: an event handler`, error);
+      reportFault('uncaughtException', `informer ${this.options.name}: ${what}`, error);
     }
   }
 }

@@ -1,29 +1,33 @@
 /**
  * What keeps the multi-cluster cache filled (Karmada's proxy controller): given the Clusters and
  * the ResourceRegistries, it computes the plan (cache-plan.ts), lets the cache make its stores
- * (MultiClusterCache.updateCache) and runs one reflector per store, which lists and watches that
- * resource on that cluster into it. A store whose cluster got other credentials gets a new
- * reflector; a store that goes has its reflector stopped, and its data goes with it.
+ * (MultiClusterCache.updateCache) and feeds each store from its cluster's shared informer of that
+ * resource (cached-object-informers.ts), as a sink of it: the store indexes the informer's own
+ * objects, and one list and watch per cluster and resource serves every store and every other
+ * consumer of it. A store whose cluster got a new connection (other credentials) is fed from the
+ * new one's informer; a store that goes unsubscribes, and its data goes with it.
  *
- * A store caching one namespace lists and watches that namespace only; several, or all, are
- * listed and watched across the cluster, and the store keeps only the namespaces it caches (as
- * Karmada's MultiNamespace cacher does).
+ * The informer lists and watches across the cluster; each store keeps only the namespaces it
+ * caches (as Karmada's MultiNamespace cacher does).
  */
 import type { RestClient } from '../apiserver/client/rest-client.js';
 import { isObject } from '../apiserver/json.js';
 import { computeCachePlan, type PlanCluster, type ScopeLookup } from './cache-plan.js';
 import type { CachedObject } from './cached-object.js';
+import type { CachedObjectInformers } from './cached-object-informers.js';
 import { apiVersionOf, type ClusterResourceStore, type CacheResource } from './cluster-resource-store.js';
 import type { CacheChanges, MultiClusterCache } from './multi-cluster-cache.js';
-import { Reflector, type ReflectorOptions } from '../informer/reflector.js';
+import type { HandlerRegistration, SharedInformer } from '../informer/shared-informer.js';
 import type { ResourceRegistry } from './resource-registry.js';
-import { RestListWatcher } from '../informer/rest-list-watcher.js';
-import { selectableFieldsOf, toCachedObject } from './to-cached-object.js';
 
-/** A cluster as the controller needs it: its object (for matching and readiness) and a client with the gateway's own credentials. */
+/**
+ * A cluster as the controller needs it: its object (for matching and readiness), a client with
+ * the gateway's own credentials (revision probes) and its shared informers.
+ */
 export interface CacheCluster {
   object: PlanCluster;
   client: RestClient;
+  informers: CachedObjectInformers;
 }
 
 /** What a store's reflector has done, for metrics. */
@@ -40,19 +44,16 @@ export interface StoreStats {
 
 interface Feed {
   store: ClusterResourceStore;
-  client: RestClient;
-  reflector: Reflector<CachedObject>;
+  informers: CachedObjectInformers;
+  informer: SharedInformer<CachedObject>;
+  subscription: HandlerRegistration;
 }
 
 export class CacheController {
   private readonly feeds = new Map<ClusterResourceStore, Feed>();
-  private readonly clients = new Map<string, RestClient>();
+  private readonly clusters = new Map<string, CacheCluster>();
 
-  constructor(
-    private readonly cache: MultiClusterCache,
-    /** Reflector settings beside the ones each store decides (page size, timeouts, backoff). */
-    private readonly reflectorOptions: Partial<ReflectorOptions<CachedObject>> = {},
-  ) {}
+  constructor(private readonly cache: MultiClusterCache) {}
 
   /**
    * Makes the cache hold what the registries select of the clusters now. `alsoCached` are
@@ -65,8 +66,8 @@ export class CacheController {
     scopeOf: ScopeLookup,
     alsoCached: readonly ResourceRegistry[] = [],
   ): CacheChanges {
-    this.clients.clear();
-    for (const cluster of clusters) this.clients.set(cluster.object.metadata.name, cluster.client);
+    this.clusters.clear();
+    for (const cluster of clusters) this.clusters.set(cluster.object.metadata.name, cluster);
     const objects = clusters.map((cluster) => cluster.object);
     const plan = computeCachePlan(objects, [...registries, ...alsoCached], scopeOf);
     const registered = alsoCached.length
@@ -82,19 +83,21 @@ export class CacheController {
       ]),
     );
     const changes = this.cache.updateCache(specs, [...registered.values()]);
-    for (const store of changes.removed) this.stopFeed(store);
+    // New stores subscribe before the ones they replace go: an informer whose last store goes is stopped.
+    for (const store of changes.added) this.startFeed(store);
+    const removed = new Set(changes.removed);
     for (const [store, feed] of this.feeds) {
-      if (this.clients.get(store.cluster) === feed.client) continue;
+      if (removed.has(store) || this.clusters.get(store.cluster)?.informers === feed.informers) continue;
       this.stopFeed(store);
       this.startFeed(store);
     }
-    for (const store of changes.added) this.startFeed(store);
+    for (const store of removed) this.stopFeed(store);
     return changes;
   }
 
   /** The cluster's current revision of a resource, as its cheapest list (`limit=1`) reports it: what consistent reads wait for. */
   async currentRevision(cluster: string, resource: CacheResource): Promise<string> {
-    const client = this.clients.get(cluster);
+    const client = this.clusters.get(cluster)?.client;
     if (!client) throw new Error(`cluster ${cluster} is not known`);
     const res = await client.request('GET', `${collectionPath(resource)}?limit=1`);
     const revision: unknown =
@@ -104,30 +107,33 @@ export class CacheController {
     return revision;
   }
 
-  /** Lists a store again at its cluster's newest state (Reflector.resync); false when it could not be. */
+  /**
+   * Lists a store's informer again at its cluster's newest state (SharedInformer.resync), which
+   * every store and consumer of that informer sees as a relist; false when it could not be.
+   */
   refresh(store: ClusterResourceStore): Promise<boolean> {
-    return this.feeds.get(store)?.reflector.resync() ?? Promise.resolve(false);
+    return this.feeds.get(store)?.informer.resync() ?? Promise.resolve(false);
   }
 
   /** Whether every store has had its first list. */
   synced(): boolean {
-    return [...this.feeds.values()].every((feed) => feed.reflector.hasSynced());
+    return [...this.feeds.values()].every((feed) => feed.store.hasSynced);
   }
 
-  /** Resolves once the store's first list is in (false: its feed stopped first); undefined for a store not fed. */
+  /** Resolves once the store's first list is in (false: its informer stopped first); undefined for a store not fed. */
   firstSync(store: ClusterResourceStore): Promise<boolean> | undefined {
-    return this.feeds.get(store)?.reflector.firstSync;
+    return this.feeds.get(store)?.informer.firstSync;
   }
 
   stats(): StoreStats[] {
-    return [...this.feeds.values()].map(({ store, reflector }) => ({
+    return [...this.feeds.values()].map(({ store, informer }) => ({
       cluster: store.cluster,
       resource: store.resource,
       objects: store.size,
       bytes: store.textBytes,
-      relists: reflector.stats.relists,
-      lastEventAt: reflector.stats.lastEventAt,
-      synced: reflector.hasSynced(),
+      relists: informer.stats.relists,
+      lastEventAt: informer.stats.lastEventAt,
+      synced: store.hasSynced,
     }));
   }
 
@@ -136,27 +142,14 @@ export class CacheController {
   }
 
   private startFeed(store: ClusterResourceStore): void {
-    const client = this.clients.get(store.cluster);
-    if (!client) return;
-    const { resource, namespaces } = store;
-    const only = namespaces !== 'all' && namespaces.size === 1 ? [...namespaces][0] : undefined;
-    const listerWatcher = new RestListWatcher(client, {
-      groupVersionPath: groupVersionPath(resource),
-      resource: resource.resource,
-      namespace: only,
-    });
-    const fieldsOf = selectableFieldsOf(resource.group, resource.resource, resource.namespaced);
-    const reflector = new Reflector(listerWatcher, store, {
-      ...this.reflectorOptions,
-      name: `${store.cluster} ${resource.resource}.${resource.group || 'core'}`,
-      transform: (raw) => toCachedObject(raw, fieldsOf),
-    });
-    this.feeds.set(store, { store, client, reflector });
-    reflector.run();
+    const informers = this.clusters.get(store.cluster)?.informers;
+    if (!informers) return;
+    const informer = informers.informerFor(store.resource);
+    this.feeds.set(store, { store, informers, informer, subscription: informer.addSink(store) });
   }
 
   private stopFeed(store: ClusterResourceStore): void {
-    this.feeds.get(store)?.reflector.stop();
+    this.feeds.get(store)?.subscription.remove();
     this.feeds.delete(store);
   }
 }

@@ -1,6 +1,7 @@
 /**
- * One member cluster × one resource in the multi-cluster cache: the objects a reflector lists and
- * watches into it (it is the reflector's ReflectorSink), indexed by namespace and tenant, the
+ * One member cluster × one resource in the multi-cluster cache: the objects its cluster's shared
+ * informer of the resource lists and watches (it is a ReflectorSink the informer passes every
+ * list, event and BOOKMARK to; the objects are the informer's own, not copies), indexed by namespace and tenant, the
  * version they are at, and a window of recent events for watches (karmada-search keeps a kube
  * watch cache, a `Cacher`, per cluster and resource; this is its in-memory part).
  *

@@ -1,4 +1,3 @@
-import type { RestClient } from '../apiserver/client/rest-client.js';
 import { mutate, removeFinalizer } from '../apiserver/registry/object-mutation.js';
 import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
@@ -13,17 +12,26 @@ import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './te
 import { TENANTS_PREFIX } from './tenant-roster.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { TenantSpaceInformers } from './tenant-space-informers.js';
+import type { CachedObjectInformers } from '../search/cached-object-informers.js';
 import { spaceClustersOf, withSpaceCluster } from './tenant-space-clusters.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace, tenantAdminUser } from './upstream-space.js';
 import { detach } from '../apiserver/process-faults.js';
 import { errorMessage, logger } from '../log/log.js';
 
+/** A cluster tenants are placed on, and its connection's shared informers. */
+export interface SpaceCluster extends UpstreamCluster {
+  connection: { informers: CachedObjectInformers };
+}
+
 export interface TenantControllerOptions {
   store: Store;
   /** The gateway's Tenant roster (reads and writes go through the store). */
   tenants: GenericRegistry;
-  /** The clusters tenants can be placed on right now (the gateway's cluster roster). */
-  clusters: () => readonly UpstreamCluster[];
+  /**
+   * The clusters tenants can be placed on right now (the gateway's cluster roster), each with its
+   * connection's shared informers, through which the heal pass follows the tenants' spaces.
+   */
+  clusters: () => readonly SpaceCluster[];
   /** Calls the listener whenever a cluster changes (its Ready condition, taints, labels); returns how to stop. */
   onClustersChange?: (listener: () => void) => () => void;
   ca: CertificateAuthority;
@@ -169,20 +177,20 @@ export class TenantController {
       woken = true;
       wake?.();
     };
-    // Informers per cluster, started as clusters are registered and stopped when they go (or the client changes).
-    const informers = new Map<string, { client: RestClient; spaces: TenantSpaceInformers }>();
+    // Each cluster's tenant spaces, followed as clusters are registered and let go when they go (or their connection changes).
+    const informers = new Map<string, { shared: CachedObjectInformers; spaces: TenantSpaceInformers }>();
     const followClusters = () => {
-      const current = new Map(this.options.clusters().map((cluster) => [cluster.name, cluster.client]));
+      const current = new Map(this.options.clusters().map((cluster) => [cluster.name, cluster.connection.informers]));
       for (const [name, followed] of informers)
-        if (current.get(name) !== followed.client) {
+        if (current.get(name) !== followed.shared) {
           followed.spaces.stop();
           informers.delete(name);
         }
-      for (const [name, client] of current)
+      for (const [name, shared] of current)
         if (!informers.has(name)) {
-          const spaces = new TenantSpaceInformers(client, changed(name));
+          const spaces = new TenantSpaceInformers(shared, changed(name));
           spaces.run();
-          informers.set(name, { client, spaces });
+          informers.set(name, { shared, spaces });
         }
     };
     signal.addEventListener('abort', () => wake?.(), { once: true });

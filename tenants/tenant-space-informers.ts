@@ -1,25 +1,27 @@
 /**
- * What tenants' spaces are made of on one cluster, followed by informers (informer/shared-informer.ts):
- * the ClusterRoles (their names), the ClusterRoleBindings, the tenant-labelled Namespaces and the
- * grant RoleBindings, each kept as much as the heal pass reads (upstream-space.ts). Every change
- * is told by the tenant it belongs to, a deletion as such, so the tenant controller heals just
- * the tenants something happened to.
+ * What tenants' spaces are made of on one cluster, followed through the cluster's shared informers
+ * (the connection's, search/cached-object-informers.ts; the search cache, the namespace index and
+ * the RBAC change feed read the same ones): the ClusterRoles (their names), the
+ * ClusterRoleBindings, the tenant-labelled Namespaces and the grant RoleBindings, each indexed by
+ * tenant. Every change is told by the tenant it belongs to, a deletion as such, so the tenant
+ * controller heals just the tenants something happened to. What a heal reads beyond the metadata
+ * (a binding's roleRef and subjects, a namespace's deletionTimestamp) is parsed from the held
+ * text of the tenant's few objects when it asks.
  *
  * Before, the heal pass listed all four collections every 3 s and on every deletion: at 300
  * tenants that was 300 MB of JSON parsed in a minute of moving them between clusters (each purge
  * deletes, and each deletion started a pass), the gateway's largest cost. Now a list is made once
- * per leadership and again only when a watch cannot resume.
+ * per cluster and replica and again only when a watch cannot resume.
  */
-import type { RestClient } from '../apiserver/client/rest-client.js';
 import type { Json } from '../apiserver/json.js';
-import { RestListWatcher } from '../informer/rest-list-watcher.js';
-import { SharedInformer } from '../informer/shared-informer.js';
+import type { CachedObject } from '../search/cached-object.js';
+import { parsedObject, type CachedObjectInformers } from '../search/cached-object-informers.js';
+import type { HandlerRegistration, SharedInformer } from '../informer/shared-informer.js';
+import type { InformerResource } from '../informer/shared-informer-factory.js';
+import type { IndexFunc } from '../informer/store-index.js';
 import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
-import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
-
-const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
 
 /** The reads of a cluster's tenant spaces the heal pass makes. */
 export interface TenantSpaceView {
@@ -35,121 +37,122 @@ export interface TenantSpaceView {
 /** `deleted`: the change was a deletion, which the controller heals at once; others wait for its next pass. */
 export type TenantSpaceChange = (tenantId: string, deleted: boolean) => void;
 
-/** The index of cluster-scoped names by the tenant whose prefix they carry (`<tid>-…`; a tenant id has no `-`). */
-function byNamePrefix(obj: Json): string[] {
-  const name = String(obj.metadata?.name ?? '');
+/** The index of cluster-scoped objects by the tenant whose prefix their name carries. */
+const NAME_PREFIX_INDEX = 'tenant-name-prefix';
+
+/** `<tid>-…` names a tenant's cluster-scoped object (a tenant id has no `-`). */
+function byNamePrefix(obj: CachedObject): string[] {
+  const name = obj.metadata.name;
   const dash = name.indexOf('-');
   return dash > 0 && dash < name.length - 1 ? [name.slice(0, dash)] : [];
 }
 
-export class TenantSpaceInformers implements TenantSpaceView {
-  private readonly clusterRoles: SharedInformer<Json>;
-  private readonly clusterRoleBindings: SharedInformer<Json>;
-  private readonly namespaces: SharedInformer<Json>;
-  private readonly grants: SharedInformer<Json>;
+const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false } as const;
+const rbac = (resource: string, namespaced: boolean) =>
+  ({ group: 'rbac.authorization.k8s.io', version: 'v1', resource, namespaced }) as const;
 
-  constructor(client: RestClient, changed: TenantSpaceChange) {
-    const informer = (
-      resource: string,
-      groupVersionPath: string,
-      tenantOf: (obj: Json) => string[],
-      transform: (obj: Json) => Json,
-      labelSelector?: string,
-    ) => {
-      const made = new SharedInformer<Json>(
-        new RestListWatcher(client, { groupVersionPath, resource, labelSelector }),
-        {
-          name: `tenant spaces: ${resource}`,
-          indexers: { [TENANT_INDEX]: tenantOf },
-          transform,
-        },
-      );
-      const tell = (obj: Json, deleted: boolean) => {
-        for (const tenantId of tenantOf(obj)) changed(tenantId, deleted);
-      };
-      made.addEventHandler({
-        onAdd: (obj) => tell(obj, false),
-        onUpdate: (_, obj) => tell(obj, false),
-        onDelete: (obj) => tell(obj, true),
-      });
-      return made;
+/** One collection followed: its informer, the index its tenants are read by, and the handler while it runs. */
+class Followed {
+  private informer: SharedInformer<CachedObject> | undefined;
+  private registration: HandlerRegistration | undefined;
+
+  constructor(
+    private readonly resource: InformerResource,
+    private readonly index: string,
+    private readonly tenantsOf: IndexFunc<CachedObject>,
+  ) {}
+
+  run(informers: CachedObjectInformers, changed: TenantSpaceChange): void {
+    if (this.registration) return;
+    const informer = informers.informerFor(this.resource);
+    informer.addIndexers({ [this.index]: this.tenantsOf });
+    const tell = (obj: CachedObject, deleted: boolean) => {
+      for (const tenantId of this.tenantsOf(obj)) changed(tenantId, deleted);
     };
-    this.clusterRoles = informer('clusterroles', RBAC_V1, byNamePrefix, ({ metadata }) => ({
-      metadata: { name: metadata.name },
-    }));
-    this.clusterRoleBindings = informer('clusterrolebindings', RBAC_V1, byNamePrefix, (binding) => ({
-      metadata: {
-        name: binding.metadata.name,
-        labels: binding.metadata.labels,
-        annotations: binding.metadata.annotations,
+    this.registration = informer.addEventHandler({
+      onAdd: (obj) => tell(obj, false),
+      // A relist gives every object again as an update: one whose resourceVersion is the same did not change.
+      onUpdate: (old, obj) => {
+        if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) tell(obj, false);
       },
-      roleRef: binding.roleRef,
-      subjects: binding.subjects,
-    }));
-    this.namespaces = informer(
-      'namespaces',
-      '/api/v1',
-      tenantIndexFunc,
-      ({ metadata }) => ({
-        metadata: { name: metadata.name, labels: metadata.labels, deletionTimestamp: metadata.deletionTimestamp },
-      }),
-      TENANT_LABEL,
-    );
-    this.grants = informer(
-      'rolebindings',
-      RBAC_V1,
-      tenantIndexFunc,
-      (binding) => ({
-        metadata: {
-          name: binding.metadata.name,
-          namespace: binding.metadata.namespace,
-          labels: binding.metadata.labels,
-        },
-        roleRef: binding.roleRef,
-        subjects: binding.subjects,
-      }),
-      TENANT_LABEL,
-    );
+      onDelete: (obj) => tell(obj, true),
+    });
+    this.informer = informer;
   }
 
-  private get all(): SharedInformer<Json>[] {
+  stop(): void {
+    this.registration?.remove();
+    this.registration = undefined;
+    this.informer = undefined;
+  }
+
+  isCurrent(): boolean {
+    return this.informer?.isCurrent() ?? false;
+  }
+
+  get(key: string): CachedObject | undefined {
+    return this.informer?.indexer.getByKey(key);
+  }
+
+  of(tenantId: string): CachedObject[] {
+    return this.informer?.indexer.byIndex(this.index, tenantId) ?? [];
+  }
+}
+
+export class TenantSpaceInformers implements TenantSpaceView {
+  private readonly clusterRoles = new Followed(rbac('clusterroles', false), NAME_PREFIX_INDEX, byNamePrefix);
+  private readonly clusterRoleBindings = new Followed(
+    rbac('clusterrolebindings', false),
+    NAME_PREFIX_INDEX,
+    byNamePrefix,
+  );
+  private readonly namespaces = new Followed(NAMESPACES, TENANT_INDEX, tenantIndexFunc);
+  private readonly grants = new Followed(rbac('rolebindings', true), TENANT_INDEX, tenantIndexFunc);
+
+  constructor(
+    private readonly informers: CachedObjectInformers,
+    private readonly changed: TenantSpaceChange,
+  ) {}
+
+  private get all(): Followed[] {
     return [this.clusterRoles, this.clusterRoleBindings, this.namespaces, this.grants];
   }
 
   run(): void {
-    for (const informer of this.all) informer.run();
+    for (const followed of this.all) followed.run(this.informers, this.changed);
   }
 
   stop(): void {
-    for (const informer of this.all) informer.stop();
+    for (const followed of this.all) followed.stop();
   }
 
   /** Every collection listed and its watch unbroken: a heal from a view behind the cluster could undo a change it has not seen. */
   isCurrent(): boolean {
-    return this.all.every((informer) => informer.isCurrent());
+    return this.all.every((followed) => followed.isCurrent());
   }
 
   hasClusterRole(name: string): boolean {
-    return this.clusterRoles.indexer.getByKey(name) !== undefined;
+    return this.clusterRoles.get(name) !== undefined;
   }
 
   clusterRoleBindingsOf(tenantId: string): Json[] {
-    return this.clusterRoleBindings.indexer.byIndex(TENANT_INDEX, tenantId);
+    return this.clusterRoleBindings.of(tenantId).map(parsedObject);
   }
 
   namespacesOf(tenantId: string): string[] {
     const tenant = tenantPrefix(tenantId);
-    return this.namespaces.indexer
-      .byIndex(TENANT_INDEX, tenantId)
-      .filter((namespace) => !namespace.metadata.deletionTimestamp && hasPrefix(tenant, namespace.metadata.name))
-      .map((namespace) => namespace.metadata.name as string);
+    return this.namespaces
+      .of(tenantId)
+      .filter((namespace) => hasPrefix(tenant, namespace.metadata.name))
+      .filter((namespace) => !parsedObject(namespace).metadata?.deletionTimestamp)
+      .map((namespace) => namespace.metadata.name);
   }
 
   grantsOf(tenantId: string): Map<string, Json> {
     const grants = new Map<string, Json>();
-    for (const grant of this.grants.indexer.byIndex(TENANT_INDEX, tenantId))
-      if (String(grant.metadata.name).startsWith(GRANT_NAME_PREFIX))
-        grants.set(`${grant.metadata.namespace}/${grant.metadata.name}`, grant);
+    for (const grant of this.grants.of(tenantId))
+      if (grant.metadata.name.startsWith(GRANT_NAME_PREFIX))
+        grants.set(`${grant.metadata.namespace}/${grant.metadata.name}`, parsedObject(grant));
     return grants;
   }
 }

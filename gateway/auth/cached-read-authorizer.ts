@@ -21,6 +21,7 @@ import { forbiddenMessage, type Decision } from '../../apiserver/authorization/r
 import { addPrefix, ADMIN_GROUPS, groupUp, type TenantContext } from '../../translate/context.js';
 import { DecisionCache } from './decision-cache.js';
 import { RbacChangeFeed } from './rbac-change-feed.js';
+import type { CachedObjectInformers } from '../../search/cached-object-informers.js';
 import { reviewAccess, type ResourceAttributes } from './subject-access-review.js';
 import { tenantUserInfo, type TenantAuthorizer } from './tenant-authorizer.js';
 import { upstreamUser, type TenantUserIdentity } from '../../tenants/upstream-identity.js';
@@ -45,10 +46,11 @@ export interface CachedReadQuestion {
   name?: string;
 }
 
-/** What of a cluster the decisions need: its name, the gateway's client, and its cluster-scope authorizer. */
+/** What of a cluster the decisions need: its name, the gateway's client, its shared informers and its cluster-scope authorizer. */
 export interface AuthorizingCluster {
   name: string;
   admin: RestClient;
+  informers: CachedObjectInformers;
   authorizer: TenantAuthorizer;
 }
 
@@ -65,7 +67,7 @@ export class CachedReadAuthorizer {
     private readonly cluster: AuthorizingCluster,
     options: CachedReadAuthorizerOptions = {},
   ) {
-    this.changes = new RbacChangeFeed(cluster.admin, cluster.name, (tenant) => {
+    this.changes = new RbacChangeFeed(cluster.informers, (tenant) => {
       if (tenant === undefined) cluster.authorizer.invalidate();
       this.decisions.forget(tenant);
     });

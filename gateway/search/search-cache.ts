@@ -326,7 +326,11 @@ export class SearchCache implements SearchRoutes {
     };
     if (this.stopped) return;
     const changes = this.controller.update(
-      members.map((member) => ({ object: member.cluster as unknown as PlanCluster, client: member.client })),
+      members.map((member) => ({
+        object: member.cluster as unknown as PlanCluster,
+        client: member.client,
+        informers: member.connection.informers,
+      })),
       [...this.registries.values()],
       scopeOf,
       [...this.tenantReads, ...this.failover, ...failoverRegistries(custom)],

@@ -3,6 +3,7 @@ import { Pool } from 'undici';
 import { parseServerCredentials } from '../../certs/index.js';
 import { groupUp, tenantPrefix, type KindScope } from '../../translate/context.js';
 import { NamespaceIndex } from '../proxy/namespace-index.js';
+import { cachedObjectInformers, type CachedObjectInformers } from '../../search/cached-object-informers.js';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { TenantAuthorizer } from '../auth/tenant-authorizer.js';
 import { readAhead } from './read-ahead.js';
@@ -38,6 +39,12 @@ export class UpstreamConnection implements ClusterConnection {
   private fetchedAt = 0;
   private refreshing: Promise<void> | undefined;
   private readonly documents = new Map<string, Promise<{ status: number; contentType: string; body: string }>>();
+  /**
+   * The cluster's shared informers: one list and watch per resource for every consumer of this
+   * replica (the search cache's stores, the namespace index, the RBAC change feed, the tenant
+   * spaces), each object held once. Stopped with the connection.
+   */
+  readonly informers: CachedObjectInformers;
   /** Every tenant's namespaces on this cluster, for cross-namespace lists. */
   readonly namespaceIndex: NamespaceIndex;
   /** The cluster as the gateway itself (no impersonation): grants, and requests the gateway authorized. */
@@ -63,7 +70,8 @@ export class UpstreamConnection implements ClusterConnection {
       watchOpened && ((method, path, req) => countRestWatch(watchOpened, method, path, req)),
     );
     this.authorizer = new TenantAuthorizer(this.admin);
-    this.namespaceIndex = new NamespaceIndex(this.admin);
+    this.informers = cachedObjectInformers(name, this.admin);
+    this.namespaceIndex = new NamespaceIndex(this.informers);
     const origin = new URL(parsed.server).origin;
     // One TLS context for every connection to the cluster: given the PEMs, each new connection
     // built its own (15% of the gateway's CPU while watches were being opened).
@@ -224,6 +232,7 @@ export class UpstreamConnection implements ClusterConnection {
   async close(): Promise<void> {
     this.seats.close();
     this.namespaceIndex.stop();
+    this.informers.stop();
     this.admin.close();
     await Promise.all([this.pool.close(), this.streams.close()]);
   }
@@ -232,6 +241,7 @@ export class UpstreamConnection implements ClusterConnection {
   async destroy(): Promise<void> {
     this.seats.close();
     this.namespaceIndex.stop();
+    this.informers.stop();
     this.admin.close();
     await Promise.all([this.pool.destroy(), this.streams.destroy()]);
   }

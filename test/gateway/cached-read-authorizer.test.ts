@@ -3,6 +3,7 @@ import { RestClient } from '../../apiserver/client/rest-client.js';
 import { CachedReadAuthorizer, type CachedReadQuestion } from '../../gateway/auth/cached-read-authorizer.js';
 import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/auth/subject-access-review.js';
 import { TenantAuthorizer } from '../../gateway/auth/tenant-authorizer.js';
+import { cachedObjectInformers, type CachedObjectInformers } from '../../search/cached-object-informers.js';
 import type { TenantUserIdentity } from '../../tenants/upstream-identity.js';
 import { tenantContext, type TenantContext } from '../../translate/context.js';
 import { eventually, sleep } from '../support/eventually.js';
@@ -18,6 +19,8 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   this.timeout(120_000);
   let stage: TwoTenants;
   let admin: RestClient;
+  /** The cluster's shared informers, as its connection holds them: every authorizer here follows the same ones. */
+  let informers: CachedObjectInformers;
   let authorizer: CachedReadAuthorizer;
   /** SubjectAccessReviews the devcluster was asked. */
   let reviews = 0;
@@ -25,7 +28,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   const ctxB = tenantContext(B, kindScope());
   const adminOf = (tenant: string): TenantUserIdentity => ({ tenant, user: `${tenant}-admin`, groups: [] });
   const bob: TenantUserIdentity = { tenant: A, user: `${A}-bob`, groups: ['dev'] };
-  const cluster = () => ({ name: 'member1', admin, authorizer: new TenantAuthorizer(admin) });
+  const cluster = () => ({ name: 'member1', admin, informers, authorizer: new TenantAuthorizer(admin) });
   const ask = (q: CachedReadQuestion, who = bob, ctx: TenantContext = ctxA, on = authorizer) =>
     on.authorize(ctx, who, q);
   const allowed = async (q: CachedReadQuestion, who = bob, ctx: TenantContext = ctxA) =>
@@ -39,6 +42,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
       },
     });
     admin = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
+    informers = cachedObjectInformers('member1', admin);
     authorizer = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
     authorizer.start();
     expect(await authorizer.synced()).to.equal(true);
@@ -46,6 +50,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
 
   after(async () => {
     authorizer?.stop();
+    informers?.stop();
     await stage?.stop();
   });
 

@@ -147,11 +147,17 @@ describe("gateway: a tenant's cross-namespace reads among 1,000 tenants × 20 na
     });
     expect(out.trim().split('\n')).to.have.length(OWN_NAMESPACES.length * 2);
     const clusterPods = OTHER_TENANTS * NAMESPACES_EACH;
-    // 20 namespaces and 32 Pods read, against 20,000 namespaces and 20,000 Pods of others'.
+    // The namespace index reads the cluster's one shared informer of namespaces, which the tenant
+    // spaces' heal has most likely listed by now; until it has, the tenant's namespaces are listed.
+    expect(
+      cost.lists,
+      "one list per namespace, after one of the tenant's namespaces unless the index is in",
+    ).to.be.oneOf([20, 1 + 20]);
+    const namespacesListed = cost.lists === 1 + 20 ? 20 : 0;
+    // 32 Pods read (and the 20 namespaces when listed), against 20,000 namespaces and 20,000 Pods of others'.
     expect(cost.objects, `objects read upstream (the cluster holds ${clusterPods} other tenants' Pods)`).to.equal(
-      20 + OWN_NAMESPACES.length * 2,
+      namespacesListed + OWN_NAMESPACES.length * 2,
     );
-    expect(cost.lists, "one list of the tenant's namespaces, then one per namespace").to.equal(1 + 20);
   });
 
   it('once the namespace index is in, get pods -A lists no namespaces; a namespace made a moment ago is in it', async () => {

@@ -1,9 +1,10 @@
 /**
- * `paddock_upstream_watches` against what the cluster counts: with the gateway the devcluster's
- * only client, the gateway's open watches per resource are the devcluster's
- * `apiserver_longrunning_requests` (verb WATCH), at rest (the search cache, the tenant cache and
- * failover on) and with a tenant's forwarded watch open and then closed. Prints the watches one
- * replica holds per resource (issue 32 wants one per cluster and resource).
+ * One list and watch per cluster and resource per replica (issue 32): with the search cache, the
+ * tenant cache and failover on, and the gateway the devcluster's only client, the devcluster's
+ * `apiserver_longrunning_requests` (verb WATCH) shows exactly one watch of each resource, at rest
+ * and after tenants with objects of their own read across namespaces and hold watches the cache
+ * serves; and `paddock_upstream_watches` counts, per resource, what the cluster counts, a
+ * tenant's forwarded watch included while it is open.
  */
 import { expect } from 'chai';
 import type { DevCluster } from '../../devcluster/devcluster.js';
@@ -20,7 +21,7 @@ import { createActiveTenant } from '../support/tenants.js';
 const resourceLabel = (labels: Record<string, string>) =>
   labels.group ? `${labels.resource}.${labels.group}` : labels.resource;
 
-/** One replica's open watches per resource, for the next engineer (issue 32). */
+/** One replica's open watches per resource, for the next engineer. */
 function printWatches(when: string, counts: Map<string, number>): void {
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   console.log(
@@ -67,10 +68,58 @@ describe('gateway: its upstream watches, counted on both sides', function () {
     };
   }
 
-  it("counts, per resource, the watches the cluster counts for it, and prints one replica's", async () => {
+  /** Every resource watched once: the cluster's counts, and the gateway's the same. */
+  const oneWatchEach = (both: Awaited<ReturnType<typeof bothSides>>) => {
+    expect(
+      [...both.cluster].filter(([, n]) => n !== 1),
+      'resources watched more than once',
+    ).to.deep.equal([]);
+    expect([...both.gateway]).to.deep.equal([...both.cluster]);
+  };
+
+  it('holds one watch per resource at rest, as the cluster counts them', async () => {
     await waitUntil('the gateway has watches open on member1', async () => (await bothSides()).gateway.size > 0);
-    await eventually(bothSides, (both) => expect([...both.gateway]).to.deep.equal([...both.cluster]));
+    await eventually(bothSides, oneWatchEach);
     printWatches('no tenant', (await bothSides()).gateway);
+  });
+
+  it('holds one watch per resource with tenants reading across namespaces and watching from the cache', async () => {
+    const tenants = await Promise.all(
+      ['uwcccc', 'uwdddd'].map(async (id) => {
+        const { kubeconfigPath } = await createActiveTenant(admin, id, work.dir);
+        return ApiClient.load(kubeconfigPath);
+      }),
+    );
+    const watches: ReturnType<ApiClient['watch']>[] = [];
+    try {
+      for (const tenant of tenants) {
+        const made = await tenant.request('POST', '/api/v1/namespaces/default/configmaps', {
+          metadata: { name: 'mine' },
+          data: { a: '1' },
+        });
+        expect(made.status, made.text).to.equal(201);
+        // Cached reads (the RBAC change feed follows), reads across namespaces (the namespace index).
+        for (const path of ['/api/v1/namespaces/default/configmaps', '/api/v1/configmaps', '/api/v1/endpoints']) {
+          const read = await tenant.request('GET', path);
+          expect(read.status, read.text).to.equal(200);
+        }
+        // Watches of cached resources, in a namespace and across them, from their list's version as
+        // kubectl's `get -w`: served from the cache.
+        for (const path of ['/api/v1/namespaces/default/configmaps', '/api/v1/pods']) {
+          const list = await tenant.request('GET', path);
+          expect(list.status, list.text).to.equal(200);
+          const watch = tenant.watch(`${path}?watch=1&resourceVersion=${list.body.metadata.resourceVersion}`);
+          watches.push(watch);
+          await waitUntil(`the watch ${path} answered`, () => watch.status !== 0);
+          expect(watch.status, path).to.equal(200);
+        }
+      }
+      await eventually(bothSides, oneWatchEach);
+      printWatches('two tenants with objects, reads across namespaces and cached watches', (await bothSides()).gateway);
+    } finally {
+      for (const watch of watches) watch.close();
+      for (const tenant of tenants) tenant.close();
+    }
   });
 
   it("counts a tenant's forwarded watch on both sides while it is open, and not once it is closed", async () => {
@@ -82,9 +131,8 @@ describe('gateway: its upstream watches, counted on both sides', function () {
         const read = await tenant.request('GET', path);
         expect(read.status, read.text).to.equal(200);
       }
-      await eventually(bothSides, (both) => expect([...both.gateway]).to.deep.equal([...both.cluster]));
+      await eventually(bothSides, oneWatchEach);
       const atRest = (await bothSides()).gateway;
-      printWatches('one tenant, after a cached read and one across namespaces', atRest);
       const before = atRest.get('endpoints') ?? 0;
       // Endpoints are not in the tenant cache: the watch is forwarded to the cluster.
       const stream = tenant.watch('/api/v1/namespaces/default/endpoints?watch=1');

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { parseKubeconfig } from '../../certs/index.js';
+import { cachedObjectInformers } from '../../search/cached-object-informers.js';
 import { TenantSpaceInformers } from '../../tenants/tenant-space-informers.js';
 import { adminBinding } from '../../tenants/upstream-space.js';
 import { ApiClient } from '../support/api-client.js';
@@ -56,7 +57,8 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
   it('tells each change by tenant, deletions as such, and answers from what it holds', async () => {
     const client = await counting();
     const changes: string[] = [];
-    const spaces = new TenantSpaceInformers(client, (tenantId, deleted) =>
+    const informers = cachedObjectInformers('member1', client);
+    const spaces = new TenantSpaceInformers(informers, (tenantId, deleted) =>
       changes.push(`${tenantId}${deleted ? ' deleted' : ''}`),
     );
     spaces.run();
@@ -116,6 +118,7 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
       expect(client.lists, 'no list after the first, whatever changed').to.equal(listed);
     } finally {
       spaces.stop();
+      informers.stop();
       client.close();
     }
   });

@@ -1,0 +1,38 @@
+/**
+ * A cluster's shared informers (informer/shared-informer-factory.ts) holding every object in the
+ * multi-cluster cache's form (CachedObject: text, metadata and selectable fields), over the
+ * gateway's own client. Every consumer of the cluster's resources (the cache's stores, the
+ * namespace index, the RBAC change feed, the tenant spaces) reads these same objects: what needs
+ * more than the metadata parses the text of the few objects it looks at.
+ */
+import type { RestClient } from '../apiserver/client/rest-client.js';
+import type { Json } from '../apiserver/json.js';
+import { RestListWatcher } from '../informer/rest-list-watcher.js';
+import { groupVersionPath, SharedInformerFactory } from '../informer/shared-informer-factory.js';
+import type { ReflectorOptions } from '../informer/reflector.js';
+import type { CachedObject } from './cached-object.js';
+import { selectableFieldsOf, toCachedObject } from './to-cached-object.js';
+
+export type CachedObjectInformers = SharedInformerFactory<CachedObject>;
+
+export function cachedObjectInformers(
+  cluster: string,
+  client: RestClient,
+  reflector?: Partial<Omit<ReflectorOptions<CachedObject>, 'name' | 'transform'>>,
+): CachedObjectInformers {
+  return new SharedInformerFactory<CachedObject>({
+    cluster,
+    listerWatcher: (resource) =>
+      new RestListWatcher(client, { groupVersionPath: groupVersionPath(resource), resource: resource.resource }),
+    transform: ({ group, resource, namespaced }) => {
+      const fieldsOf = selectableFieldsOf(group, resource, namespaced);
+      return (raw) => toCachedObject(raw, fieldsOf);
+    },
+    reflector,
+  });
+}
+
+/** The object a cached object's text is, parsed (its kind and apiVersion are left out of the text). */
+export function parsedObject(object: CachedObject): Json {
+  return JSON.parse(object.text) as Json;
+}
