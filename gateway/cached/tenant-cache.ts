@@ -5,7 +5,7 @@
  */
 import type { Freshness, Stale } from '../../search/cache-freshness.js';
 import type { CacheResource, ClusterResourceStore } from '../../search/cluster-resource-store.js';
-import { CachedReadAuthorizer } from '../auth/cached-read-authorizer.js';
+import { CachedReadAuthorizer } from '../auth/request-authorizer.js';
 import { TenantWatchSets } from './cached-watch.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { SearchCache } from '../search/search-cache.js';

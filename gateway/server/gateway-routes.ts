@@ -21,7 +21,7 @@ import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH } from '../auth/self-
 import { impersonation } from '../auth/tenant-credentials.js';
 import type { TenantIdentity } from './tenant-request.js';
 import type { TenantLimits } from './tenant-limits.js';
-import type { TenantProxy } from './tenant-proxy.js';
+import type { TenantProxy } from './pipeline.js';
 import { proxyUpgrade } from '../proxy/upgrade-proxy.js';
 import { clusterUnavailableStatus, failureStatus } from '../upstream/upstream-failure.js';
 import { tenantKindScope, type UpstreamConnection } from '../upstream/upstream-connection.js';

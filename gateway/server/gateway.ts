@@ -33,7 +33,7 @@ import { clusterReadyStateMetric } from '../../eviction/eviction-metrics.js';
 import { DEFAULT_EVICTION_SETTINGS, startEviction, type EvictionSettings } from '../../eviction/eviction.js';
 import { logWhenClosed, type RequestLogSink } from '../observability/request-log.js';
 import { AuditLog, type AuditLogOptions } from '../observability/audit-log.js';
-import { TenantProxy } from './tenant-proxy.js';
+import { TenantProxy } from './pipeline.js';
 import { refuseUpgrade } from '../proxy/upgrade-proxy.js';
 import { failureStatus } from '../upstream/upstream-failure.js';
 import { PING, serveHealth, type HealthChecks } from './health-endpoints.js';

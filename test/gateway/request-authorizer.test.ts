@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RestClient } from '../../apiserver/client/rest-client.js';
-import { CachedReadAuthorizer, type CachedReadQuestion } from '../../gateway/auth/cached-read-authorizer.js';
+import { CachedReadAuthorizer, type CachedReadQuestion } from '../../gateway/auth/request-authorizer.js';
 import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/auth/subject-access-review.js';
 import { TenantAuthorizer } from '../../gateway/auth/tenant-authorizer.js';
 import type { TenantUserIdentity } from '../../tenants/upstream-identity.js';
