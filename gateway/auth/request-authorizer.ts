@@ -1,20 +1,27 @@
 /**
- * Whether a tenant user may read (get, list, watch) what the gateway would serve from its cache
- * rather than the cluster: a cached read must be allowed exactly when the cluster would allow the
- * same read (docs/isolation.md, "Reads from the cache are authorized as the upstream would").
+ * The one authorizer of a tenant's requests on one cluster (the authorization stage of
+ * gateway/server/pipeline.ts), for forwarded requests and reads from the cache alike: a request
+ * is allowed exactly when the cluster would allow it (docs/isolation.md, "Reads from the cache are
+ * authorized as the upstream would").
  *
- * - In one of the tenant's namespaces, the cluster decides: a SubjectAccessReview about the
- *   tenant user as the tenant proxy impersonates it (tenants/upstream-identity.ts), with the
- *   upstream namespace and group.
- * - Across all namespaces, or of a cluster-scoped kind, the gateway decides as it does for such
- *   requests sent upstream (tenant-authorizer.ts): by the tenant's own ClusterRoles and
- *   ClusterRoleBindings, so `-A` needs a cluster-wide grant, as in kube.
+ * - In one of the tenant's namespaces, the cluster decides: a forwarded request is sent as the
+ *   tenant user (tenant-credentials.ts) and the cluster decides on it; a read the gateway answers
+ *   from its cache is asked of the cluster as a SubjectAccessReview about the tenant user as the
+ *   pipeline impersonates it (tenants/upstream-identity.ts), with the upstream namespace and group.
+ * - At the cluster scope (a cluster-scoped kind, a namespaced kind across all namespaces), and for
+ *   a request in a namespace the cluster refused where the tenant's grants may not have reached it
+ *   yet, the gateway decides (tenant-authorizer.ts): by the tenant's own RBAC, so `-A` needs a
+ *   cluster-wide grant, as in kube.
  *
- * One per cluster per replica. Decisions are kept per (user, groups, verb, group, resource,
- * namespace, name) for a short TTL, and dropped as soon as the cluster's RBAC objects change
- * (rbac-change-feed.ts): a tenant's decisions when a Role or RoleBinding in its namespaces does,
- * every tenant's when a ClusterRole or ClusterRoleBinding does. While the feed is not current
- * (before its first list, while a watch is down) nothing is kept: each read asks.
+ * One freshness rule for every decision made or asked here, whichever path asks
+ * (docs/architecture.md, "The freshness rule"): a decision is kept per (user, groups, verb,
+ * group, resource, subresource, namespace, name, who decides) for at most a short TTL, only while
+ * the cluster's RBAC change feed is current (rbac-change-feed.ts: before its first list, while a
+ * watch is down, nothing is kept and each request asks), and dropped as soon as the feed reports a
+ * change that may concern it — a tenant's decisions when a Role or RoleBinding in its namespaces
+ * changes, every tenant's when a ClusterRole or ClusterRoleBinding does — or the tenant writes an
+ * RBAC object through this replica (`invalidate`). One per cluster per replica
+ * (cluster-authorizers.ts).
  */
 import type { RestClient } from '../../apiserver/client/rest-client.js';
 import { forbiddenMessage, type Decision } from '../../apiserver/authorization/rbac-authorizer.js';
@@ -34,16 +41,20 @@ export const DEFAULT_DECISION_TTL_MS = 10_000;
 /** A few hundred bytes each: a few MB at most. */
 export const DEFAULT_MAX_DECISIONS = 10_000;
 
-/** One read, in the tenant's terms. */
-export interface CachedReadQuestion {
-  verb: 'get' | 'list' | 'watch';
+/** One request, in the tenant's terms. */
+export interface RequestQuestion {
+  verb: string;
   group: string;
   resource: string;
+  subresource?: string;
   /** `""`: across all namespaces, or a cluster-scoped kind. */
   namespace: string;
   /** The object's name, for a get (or a watch of one object). */
   name?: string;
 }
+
+/** The question of a read from the cache. */
+export type CachedReadQuestion = RequestQuestion & { verb: 'get' | 'list' | 'watch' };
 
 /** What of a cluster the decisions need: its name, the gateway's client, and its cluster-scope authorizer. */
 export interface AuthorizingCluster {
@@ -52,18 +63,18 @@ export interface AuthorizingCluster {
   authorizer: TenantAuthorizer;
 }
 
-export interface CachedReadAuthorizerOptions {
+export interface RequestAuthorizerOptions {
   ttlMs?: number;
   maxDecisions?: number;
 }
 
-export class CachedReadAuthorizer {
+export class RequestAuthorizer {
   private readonly decisions: DecisionCache<Decision>;
   private readonly changes: RbacChangeFeed;
 
   constructor(
     private readonly cluster: AuthorizingCluster,
-    options: CachedReadAuthorizerOptions = {},
+    options: RequestAuthorizerOptions = {},
   ) {
     this.changes = new RbacChangeFeed(cluster.admin, cluster.name, (tenant) => {
       if (tenant === undefined) cluster.authorizer.invalidate();
@@ -95,38 +106,74 @@ export class CachedReadAuthorizer {
     return this.decisions.size;
   }
 
-  /** The decision; a denial carries kube-apiserver's 403 message in the tenant's terms. */
-  async authorize(ctx: TenantContext, identity: TenantUserIdentity, question: CachedReadQuestion): Promise<Decision> {
+  /**
+   * The decision about a request the gateway answers itself (a read from the cache): the cluster's
+   * in one of the tenant's namespaces, the gateway's at the cluster scope. A denial carries
+   * kube-apiserver's 403 message in the tenant's terms.
+   */
+  async authorize(ctx: TenantContext, identity: TenantUserIdentity, question: RequestQuestion): Promise<Decision> {
+    const namespaced = ctx.kinds.resourceIsNamespaced(question.group, question.resource);
+    return this.decide(
+      ctx,
+      identity,
+      question,
+      namespaced !== false && question.namespace !== '' ? 'cluster' : 'gateway',
+    );
+  }
+
+  /**
+   * The gateway's own decision by the tenant's RBAC, wherever the request is: a request it sends
+   * with its own credentials (at the cluster scope, or in a namespace the cluster refused while
+   * the tenant's grants had not reached it). `namespace` is the one kube's authorizer is asked
+   * about: a Namespace object's own, `""` at the cluster scope.
+   */
+  async decideHere(ctx: TenantContext, identity: TenantUserIdentity, question: RequestQuestion): Promise<Decision> {
+    return this.decide(ctx, identity, question, 'gateway');
+  }
+
+  /** A tenant's RBAC object changed through this replica: its decisions go (every tenant's for a cluster-scoped one), and the RBAC read with them. */
+  invalidate(tenant: string | undefined): void {
+    this.cluster.authorizer.invalidate();
+    this.decisions.forget(tenant);
+  }
+
+  private decide(
+    ctx: TenantContext,
+    identity: TenantUserIdentity,
+    question: RequestQuestion,
+    decider: 'cluster' | 'gateway',
+  ): Promise<Decision> {
     if (identity.tenant !== ctx.tenantId) throw new Error(`user ${identity.user} is not of tenant ${ctx.tenantId}`);
     const name = question.name ?? '';
-    const namespaced = ctx.kinds.resourceIsNamespaced(question.group, question.resource);
-    const inNamespace = namespaced !== false && question.namespace !== '';
     // kube asks about the namespace a request names; a cluster-scoped kind has none, but a Namespace is its own.
-    const namespace = inNamespace
-      ? question.namespace
-      : namespaced === false && question.group === '' && question.resource === 'namespaces'
-        ? name
-        : '';
-    const attributes = { ...question, namespace, name };
+    const namespace =
+      question.namespace !== '' &&
+      (decider === 'cluster' || ctx.kinds.resourceIsNamespaced(question.group, question.resource) !== false)
+        ? question.namespace
+        : question.group === '' && question.resource === 'namespaces'
+          ? name
+          : '';
+    const attributes = { ...question, subresource: question.subresource ?? '', namespace, name };
     // The admin's own groups are never the tenant's to read, whatever its RBAC says of them.
-    if (ADMIN_GROUPS.has(attributes.group)) return denied(ctx, identity, attributes);
+    if (ADMIN_GROUPS.has(attributes.group)) return Promise.resolve(denied(ctx, identity, attributes));
     const key = JSON.stringify([
       identity.user,
       [...identity.groups].sort(),
       attributes.verb,
       attributes.group,
       attributes.resource,
+      attributes.subresource,
       attributes.namespace,
       attributes.name,
-      inNamespace,
+      decider,
     ]);
     return this.decisions.decide(ctx.tenantId, key, () =>
-      inNamespace ? this.askCluster(ctx, identity, attributes) : this.decideHere(ctx, identity, attributes),
+      decider === 'cluster' ? this.askCluster(ctx, identity, attributes) : this.byTenantRbac(ctx, identity, attributes),
     );
   }
 
   /** A SubjectAccessReview about the tenant user, every name in it the upstream one. */
-  private async askCluster(ctx: TenantContext, identity: TenantUserIdentity, a: ResourceAttributes): Promise<Decision> {
+  private async askCluster(ctx: TenantContext, identity: TenantUserIdentity, a: QuestionAttributes): Promise<Decision> {
     const allowed = await reviewAccess(this.cluster.admin, upstreamUser(identity), {
       ...a,
       group: groupUp(ctx, a.group),
@@ -136,8 +183,8 @@ export class CachedReadAuthorizer {
     return allowed ? { allowed: true, reason: '' } : denied(ctx, identity, a);
   }
 
-  /** By the tenant's own RBAC, as the gateway decides its cluster-scope requests. */
-  private decideHere(ctx: TenantContext, identity: TenantUserIdentity, a: ResourceAttributes): Promise<Decision> {
+  /** By the tenant's own RBAC (tenant-authorizer.ts). */
+  private byTenantRbac(ctx: TenantContext, identity: TenantUserIdentity, a: QuestionAttributes): Promise<Decision> {
     return this.cluster.authorizer.authorize(
       ctx,
       { tenant: identity.tenant, user: identity.user, groups: [...identity.groups] },
@@ -146,7 +193,10 @@ export class CachedReadAuthorizer {
   }
 }
 
-function denied(ctx: TenantContext, identity: TenantUserIdentity, a: ResourceAttributes): Decision {
+/** A question with every attribute set: the namespace kube's authorizer is asked about. */
+type QuestionAttributes = ResourceAttributes & { subresource: string };
+
+function denied(ctx: TenantContext, identity: TenantUserIdentity, a: QuestionAttributes): Decision {
   const user = tenantUserInfo(ctx, { tenant: identity.tenant, user: identity.user, groups: [...identity.groups] });
   return {
     allowed: false,
@@ -155,15 +205,15 @@ function denied(ctx: TenantContext, identity: TenantUserIdentity, a: ResourceAtt
   };
 }
 
-/** A read's attributes as the RBAC authorizer takes them: a resource request without a subresource. */
-function requestAttributes(a: ResourceAttributes) {
+/** A question's attributes as the RBAC authorizer takes them: a resource request. */
+function requestAttributes(a: QuestionAttributes) {
   return {
     verb: a.verb,
     isResourceRequest: true as const,
     namespace: a.namespace,
     apiGroup: a.group,
     resource: a.resource,
-    subresource: '',
+    subresource: a.subresource,
     name: a.name,
     path: '',
   };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RestClient } from '../../apiserver/client/rest-client.js';
-import { CachedReadAuthorizer, type CachedReadQuestion } from '../../gateway/auth/request-authorizer.js';
+import { RequestAuthorizer, type CachedReadQuestion } from '../../gateway/auth/request-authorizer.js';
 import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/auth/subject-access-review.js';
 import { TenantAuthorizer } from '../../gateway/auth/tenant-authorizer.js';
 import type { TenantUserIdentity } from '../../tenants/upstream-identity.js';
@@ -18,7 +18,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   this.timeout(120_000);
   let stage: TwoTenants;
   let admin: RestClient;
-  let authorizer: CachedReadAuthorizer;
+  let authorizer: RequestAuthorizer;
   /** SubjectAccessReviews the devcluster was asked. */
   let reviews = 0;
   const ctxA = tenantContext(A, kindScope());
@@ -39,7 +39,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
       },
     });
     admin = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
-    authorizer = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
+    authorizer = new RequestAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
     authorizer.start();
     expect(await authorizer.synced()).to.equal(true);
   });
@@ -213,7 +213,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   });
 
   it('asks again once the TTL has passed', async () => {
-    const shortLived = new CachedReadAuthorizer(cluster(), { ttlMs: 1 });
+    const shortLived = new RequestAuthorizer(cluster(), { ttlMs: 1 });
     shortLived.start();
     try {
       expect(await shortLived.synced()).to.equal(true);
@@ -229,7 +229,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   });
 
   it('keeps at most maxDecisions, the least recently used going first', async () => {
-    const bounded = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS, maxDecisions: 3 });
+    const bounded = new RequestAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS, maxDecisions: 3 });
     bounded.start();
     try {
       expect(await bounded.synced()).to.equal(true);
@@ -254,7 +254,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   });
 
   it('keeps nothing before it follows the RBAC objects: a change could go unseen', async () => {
-    const unstarted = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
+    const unstarted = new RequestAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
     const read: CachedReadQuestion = { verb: 'list', group: '', resource: 'services', namespace: 'default' };
     const before = reviews;
     expect(await ask(read, adminOf(A), ctxA, unstarted)).to.deep.include({ allowed: true });
