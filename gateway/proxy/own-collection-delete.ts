@@ -6,11 +6,6 @@ import { parseJson } from './answer-down.js';
 import { pathWithQuery, type TenantRequest } from '../server/tenant-request.js';
 import { sendUpstreamError } from '../upstream/upstream-failure.js';
 
-/** A delete-collection the gateway cannot pass on: not inside one namespace. */
-export function deletesBeyondNamespace(r: TenantRequest): boolean {
-  return r.t.info.verb === 'deletecollection' && !(r.t.namespaced && r.t.info.namespace);
-}
-
 /**
  * Delete-collection beyond one namespace would reach every tenant's objects upstream. As
  * kube-apiserver does, a cluster-wide delete of a namespaced kind is 405; for cluster-scoped
