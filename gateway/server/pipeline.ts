@@ -262,7 +262,7 @@ export class RequestPipeline {
 
   /** The request translated up, counted as one of the tenant's streams when it is long-running. */
   private async translate(r: TenantRequest, scope: UpstreamScope): Promise<void> {
-    const up = () => r.metrics.time('up', () => requestUp(r.ctx, r.method, r.path, r.url.searchParams));
+    const up = () => r.metrics.time('up', () => requestUp(r.ctx, r.method, r.path, r.url.searchParams, r.info));
     let t: TranslatedRequest | null;
     try {
       t = up();

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { onClose } from '../../apiserver/handlers/http-io.js';
+import type { RequestInfo } from '../../apiserver/request-info.js';
 import type { TenantContext } from '../../translate/context.js';
 import type { TranslatedRequest } from '../../translate/request.js';
 import type { RowKind } from '../../translate/table.js';
@@ -44,6 +45,8 @@ export class TenantRequest {
   /** The request's path without its trailing slashes. */
   readonly path: string;
   readonly identity: TenantIdentity;
+  /** kube's request info of the path as the tenant sent it (request-record.ts). */
+  readonly info: RequestInfo;
   private translation: TranslatedRequest | undefined;
   /** The headers upstream requests carry first: the credentials (the authorization stage's), accept, content type. */
   headers: UpstreamHeaders = {};
@@ -65,6 +68,7 @@ export class TenantRequest {
     this.url = record.url;
     this.path = record.path;
     this.identity = record.identity;
+    this.info = record.info;
   }
 
   get method(): string {
