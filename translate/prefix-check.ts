@@ -1,5 +1,5 @@
 /**
- * The last check before the gateway sends a request with its own credentials (gateway/server/tenant-proxy.ts):
+ * The last check before the gateway sends a request with its own credentials (gateway/server/pipeline.ts):
  * what it names upstream is the tenant's. Deliberately not the conversion's code, so a gap there
  * is caught here.
  */

@@ -1,4 +1,4 @@
-import { parseRequestInfo, type ResourceRequestInfo } from '../apiserver/request-info.js';
+import { parseRequestInfo, type RequestInfo, type ResourceRequestInfo } from '../apiserver/request-info.js';
 import { parseFieldSelector, type FieldRequirement } from '../apiserver/selectors/field-selector.js';
 import {
   addPrefix,
@@ -38,8 +38,9 @@ export function requestUp(
   method: string,
   path: string,
   query: URLSearchParams,
+  /** The request info of this method, path and query, when the caller has parsed it already. */
+  info: RequestInfo = parseRequestInfo(method, path, query),
 ): TranslatedRequest | null {
-  const info = parseRequestInfo(method, path, query);
   if (!info.isResourceRequest || !info.resource) return null;
   if (ADMIN_GROUPS.has(info.group)) {
     throw new TranslationError(

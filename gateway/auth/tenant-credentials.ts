@@ -1,6 +1,8 @@
 /**
- * Who a tenant request runs as upstream (docs/isolation.md, "Least privilege upstream"), and the
- * gateway's own decision where it runs as the gateway.
+ * The authorization stage of a tenant's request (gateway/server/pipeline.ts): who it runs as
+ * upstream (docs/isolation.md, "Least privilege upstream"), and the gateway's own decision where
+ * it runs as the gateway. Every decision is the cluster's one authorizer's (request-authorizer.ts),
+ * under its one freshness rule.
  */
 import { impersonationHeaders, upstreamUser } from '../../tenants/upstream-identity.js';
 import { TranslationError } from '../../translate/context.js';
@@ -17,38 +19,34 @@ const SELF_REVIEWS = new Set([
 ]);
 
 /**
- * Inside one of the tenant's namespaces: the tenant user, whom upstream RBAC confines to the
- * tenant's namespaces. At the cluster scope (a cluster-scoped kind, a namespaced kind across all
- * namespaces) and in a namespace that does not exist, the tenant holds no rights upstream: the
- * gateway decides by the tenant's own RBAC, as kube-apiserver would, and sends the request with
- * its own credentials — only ever under the tenant's prefix (`assertUnderPrefix`), and fanned out
- * only over the tenant's namespaces.
+ * Sets the credentials the request goes upstream with. Inside one of the tenant's namespaces: the
+ * tenant user, whom upstream RBAC confines to the tenant's namespaces — the cluster decides. At
+ * the cluster scope (a cluster-scoped kind, a namespaced kind across all namespaces) and in a
+ * namespace that does not exist, the tenant holds no rights upstream: the gateway decides by the
+ * tenant's own RBAC, as kube-apiserver would, and sends the request with its own credentials —
+ * only ever under the tenant's prefix (`assertUnderPrefix`), and fanned out only over the
+ * tenant's namespaces.
  */
-export async function credentialsFor(r: TenantRequest): Promise<UpstreamHeaders> {
+export async function authorizeUpstream(r: TenantRequest): Promise<void> {
   const { t } = r;
-  if (SELF_REVIEWS.has(`${t.info.group}/${t.info.resource}`)) return impersonation(r.identity);
-  if (t.namespaced && t.info.namespace) return impersonation(r.identity);
+  if (SELF_REVIEWS.has(`${t.info.group}/${t.info.resource}`) || (t.namespaced && t.info.namespace)) {
+    r.headers = { ...impersonation(r.identity) };
+    return;
+  }
   await authorizeHere(r);
-  return {};
+  r.headers = {};
 }
 
-/** The gateway's decision by the tenant's RBAC (tenant-authorizer.ts); a denial is kube's 403, an allowed request must name only the tenant's. */
+/** The gateway's decision by the tenant's RBAC; a denial is kube's 403, an allowed request must name only the tenant's. */
 async function authorizeHere(r: TenantRequest): Promise<void> {
   const { t } = r;
-  const namespace = t.namespaced
-    ? t.info.namespace
-    : t.info.group === '' && t.info.resource === 'namespaces'
-      ? t.info.name
-      : '';
-  const decision = await r.upstream.authorizer.authorize(r.ctx, r.identity, {
+  const decision = await r.services.authorizers.of(r.upstream).decideHere(r.ctx, r.identity, {
     verb: t.info.verb,
-    isResourceRequest: true,
-    namespace,
-    apiGroup: t.info.group,
+    group: t.info.group,
     resource: t.info.resource,
     subresource: t.info.subresource,
+    namespace: t.info.namespace,
     name: t.info.name,
-    path: '',
   });
   if (!decision.allowed)
     throw new TranslationError(403, 'Forbidden', decision.message ?? 'forbidden', {
@@ -84,7 +82,12 @@ export async function sendAsTenant<Answer extends UpstreamResponse | WholeUpstre
   return call(asGateway);
 }
 
+/** Each identity's headers, made once: an identity is made once per connection (client-certificate.ts). */
+const impersonations = new WeakMap<TenantIdentity, UpstreamHeaders>();
+
 /** The tenant user's upstream identity (tenants/upstream-identity.ts) as headers: each group its own Impersonate-Group line. */
 export function impersonation(identity: TenantIdentity): UpstreamHeaders {
-  return impersonationHeaders(upstreamUser(identity));
+  let headers = impersonations.get(identity);
+  if (!headers) impersonations.set(identity, (headers = impersonationHeaders(upstreamUser(identity))));
+  return headers;
 }

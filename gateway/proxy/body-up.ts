@@ -19,10 +19,6 @@ const PATCH_TYPES = new Set([
 ]);
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
-export function isWrite(r: TenantRequest): boolean {
-  return ['POST', 'PUT', 'PATCH'].includes(r.method);
-}
-
 /** The media type of the request's body, without parameters (JSON when unsaid). */
 export function contentTypeOf(r: TenantRequest): string {
   return (r.req.headers['content-type'] ?? 'application/json').split(';')[0].trim();

@@ -3,10 +3,6 @@ import { streamBody } from '../upstream/stream-body.js';
 import { pathWithQuery, type TenantRequest } from '../server/tenant-request.js';
 import { sendUpstreamError } from '../upstream/upstream-failure.js';
 
-export function isContainerLog(r: TenantRequest): boolean {
-  return r.t.info.resource === 'pods' && r.t.info.subresource === 'log' && r.method === 'GET';
-}
-
 /** Container logs are the tenant's own output: streamed through as they come (`logs -f`). */
 export async function streamContainerLog(r: TenantRequest): Promise<void> {
   const { req, res, ctx, t, upstream } = r;

@@ -6,11 +6,6 @@ import { parseJson } from './answer-down.js';
 import { pathWithQuery, type TenantRequest } from '../server/tenant-request.js';
 import { sendUpstreamError } from '../upstream/upstream-failure.js';
 
-/** A delete-collection the gateway cannot pass on: not inside one namespace. */
-export function deletesBeyondNamespace(r: TenantRequest): boolean {
-  return r.t.info.verb === 'deletecollection' && !(r.t.namespaced && r.t.info.namespace);
-}
-
 /**
  * Delete-collection beyond one namespace would reach every tenant's objects upstream. As
  * kube-apiserver does, a cluster-wide delete of a namespaced kind is 405; for cluster-scoped
@@ -55,7 +50,7 @@ export async function deleteOwnCollection(r: TenantRequest): Promise<void> {
     if (deleted.status < 300) items.push(own);
   }
   if (t.info.group === 'apiextensions.k8s.io') upstream.invalidate();
-  await afterWrite(ctx, t, upstream, '');
+  await afterWrite(ctx, t, upstream, r.services.authorizers.of(upstream), '');
   sendJson(req, res, 200, {
     kind: `${t.kind}List`,
     apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion,

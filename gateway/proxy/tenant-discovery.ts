@@ -5,13 +5,6 @@ import { apiGroupDown, apiResourceListDown, discoveryPathUp, discoveryRootDown }
 import type { TenantRequest } from '../server/tenant-request.js';
 import { sendUpstreamError } from '../upstream/upstream-failure.js';
 
-/** `/api`, `/apis`, a group and a group version: discovery, read with GET. */
-export function isDiscovery(r: TenantRequest): boolean {
-  const parts = r.path.split('/').filter(Boolean);
-  const isDocument = (parts[0] === 'api' && parts.length <= 2) || (parts[0] === 'apis' && parts.length <= 3);
-  return isDocument && r.method === 'GET';
-}
-
 /** The cluster's discovery document (cached per cluster), legacy or aggregated as asked, converted for the tenant. */
 export async function serveDiscovery(r: TenantRequest): Promise<void> {
   const { req, res, ctx, upstream, path } = r;

@@ -12,10 +12,6 @@ export function serveOpenApiV2(r: TenantRequest): void {
   r.res.end();
 }
 
-export function isOpenApiV3(r: TenantRequest): boolean {
-  return r.path === '/openapi/v3' || r.path.startsWith('/openapi/v3/');
-}
-
 /** The cluster's OpenAPI v3 index and documents (cached per cluster), with the tenant's groups and names. */
 export async function serveOpenApiV3(r: TenantRequest): Promise<void> {
   const { ctx, upstream, path } = r;

@@ -3,37 +3,33 @@
  * upgrade reaches, for the admin and for tenants, in one ordered list. A tenant's resource
  * request goes on to the tenant path's own table (tenant-routes.ts).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiServer } from '../../apiserver/api-server.js';
 import { sendStatus } from '../../apiserver/handlers/http-io.js';
-import { parseRequestInfo } from '../../apiserver/request-info.js';
-import { statusOf, type ApiError, type Status } from '../../apiserver/status.js';
+import type { RequestInfo } from '../../apiserver/request-info.js';
+import { statusOf, type Status } from '../../apiserver/status.js';
 import { CLUSTER_SECRET_NAMESPACE, isClusterSecretRequest } from '../../clusters/cluster-secrets.js';
-import type { ClusterRoster } from '../../clusters/cluster-roster.js';
-import { ADMIN_GROUPS, tenantContext } from '../../translate/context.js';
-import type { TenantRoster } from '../../tenants/tenant-roster.js';
+import { ADMIN_GROUPS } from '../../translate/context.js';
 import type { AdminRouter } from '../admin/admin-router.js';
-import type { AdminIdentity, Identity } from '../auth/authenticate.js';
+import type { AdminIdentity, Identity, TenantIdentity } from '../auth/authenticate.js';
 import { clientImpersonationRefusal } from '../auth/client-impersonation.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH } from '../auth/self-subject-review.js';
-import { impersonation } from '../auth/tenant-credentials.js';
-import type { TenantIdentity } from './tenant-request.js';
-import type { TenantLimits } from './tenant-limits.js';
-import type { TenantProxy } from './tenant-proxy.js';
-import { proxyUpgrade } from '../proxy/upgrade-proxy.js';
-import { clusterUnavailableStatus, failureStatus } from '../upstream/upstream-failure.js';
-import { tenantKindScope, type UpstreamConnection } from '../upstream/upstream-connection.js';
-import { detach } from '../../apiserver/process-faults.js';
+import type { RequestRecord } from './request-record.js';
 
 /** An authenticated request or upgrade, as the routes match it. */
-export interface GatewayExchange {
-  req: IncomingMessage;
-  identity: Identity;
-  url: URL;
-  /** The path without its trailing slashes. */
-  pathname: string;
+export type GatewayExchange = RequestRecord<Identity>;
+
+/** What serves a tenant's requests past these routes: the tenant path of the pipeline (pipeline.ts). */
+export interface TenantPath {
+  serve(exchange: RequestRecord<TenantIdentity>, res: ServerResponse): Promise<void>;
+  upgradeTenant(
+    exchange: RequestRecord<TenantIdentity>,
+    socket: Duplex,
+    head: Buffer,
+    refuse: (status: Status) => void,
+  ): void;
 }
 
 export interface GatewayRoute {
@@ -47,18 +43,15 @@ export interface GatewayRoute {
 export interface GatewayRoutesOptions {
   api: ApiServer;
   admin: AdminRouter;
-  tenants: TenantRoster;
-  clusters: ClusterRoster<UpstreamConnection>;
-  proxy: TenantProxy;
-  limits: TenantLimits;
   metrics: GatewayMetrics;
+  tenant: TenantPath;
 }
 
 const GATEWAY_PATHS = new Set(['/version', '/healthz', '/readyz', '/livez']);
 
 /** In order; the first that matches serves. */
 export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
-  const { api, admin, tenants, clusters, proxy, limits, metrics } = options;
+  const { api, admin, metrics, tenant } = options;
   return [
     {
       name: "a tenant's own impersonation",
@@ -68,12 +61,12 @@ export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
     },
     {
       name: 'whoami',
-      matches: ({ req, pathname }) => req.method === 'POST' && pathname === SELF_SUBJECT_REVIEW_PATH,
+      matches: ({ req, path }) => req.method === 'POST' && path === SELF_SUBJECT_REVIEW_PATH,
       serve: ({ req, identity }, res) => answerSelfSubjectReview(req, res, identity),
     },
     {
       name: 'metrics',
-      matches: ({ req, pathname }) => pathname === '/metrics' && req.method === 'GET',
+      matches: ({ req, path }) => path === '/metrics' && req.method === 'GET',
       serve: async ({ req, identity }, res) => {
         if (identity.kind !== 'admin')
           return sendStatus(
@@ -93,61 +86,19 @@ export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
     },
     {
       name: "the gateway's version and health",
-      matches: ({ pathname }) => GATEWAY_PATHS.has(pathname),
+      matches: ({ path }) => GATEWAY_PATHS.has(path),
       serve: ({ req, identity }, res) => api.handle(req, res, { name: identity.user, groups: identity.groups }),
     },
     {
       name: 'admin only',
-      matches: ({ req, url, identity }) => adminOnlyRefusal(req.method ?? 'GET', url, identity.user) !== undefined,
-      serve: ({ req, url, identity }, res) =>
-        sendStatus(req, res, adminOnlyRefusal(req.method ?? 'GET', url, identity.user)!),
+      matches: ({ info, url, identity }) => adminOnlyRefusal(info, url, identity.user) !== undefined,
+      serve: ({ req, info, url, identity }, res) => sendStatus(req, res, adminOnlyRefusal(info, url, identity.user)!),
     },
     {
       name: "the tenant's cluster",
       matches: ({ identity }) => identity.kind === 'tenant',
-      serve: ({ req, identity }, res) => {
-        const tenant = asTenant(identity);
-        const cluster = tenants.clusterOf(tenant.tenant);
-        const connection = cluster ? clusters.get(cluster)?.connection : undefined;
-        if (!connection) return sendStatus(req, res, clusterUnavailableStatus(tenant.tenant));
-        return proxy.handle(req, res, tenant, connection);
-      },
-      upgrade: ({ req, identity }, socket, head, refuse) => {
-        const tenant = asTenant(identity);
-        const cluster = tenants.clusterOf(tenant.tenant);
-        const member = cluster ? clusters.get(cluster) : undefined;
-        if (!member) return refuse(clusterUnavailableStatus(tenant.tenant));
-        const { connection, upgradeTarget: target } = member;
-        // An exec, attach or port-forward session is one of the tenant's streams until its socket closes.
-        let lease;
-        try {
-          lease = limits.begin(tenant.tenant);
-          lease.openStream();
-        } catch (err) {
-          lease?.end();
-          return refuse((err as ApiError).status);
-        }
-        socket.once('close', () => lease.end());
-        detach(
-          connection.scope().then(
-            (scope) =>
-              proxyUpgrade(
-                req,
-                socket,
-                head,
-                tenantContext(tenant.tenant, tenantKindScope(scope, tenant.tenant)),
-                impersonation(tenant),
-                target,
-                (err) => metrics.upstreamFailed(member.name, err),
-              ),
-            (err: unknown) => {
-              metrics.upstreamFailed(member.name, err);
-              refuse(failureStatus(err, `upgrade: ${req.method} ${req.url}`));
-            },
-          ),
-          `tenant ${tenant.tenant} upgrade ${req.method} ${req.url}`,
-        );
-      },
+      serve: (exchange, res) => tenant.serve(asTenant(exchange), res),
+      upgrade: (exchange, socket, head, refuse) => tenant.upgradeTenant(asTenant(exchange), socket, head, refuse),
     },
   ];
 }
@@ -157,9 +108,9 @@ function asAdmin(identity: Identity): AdminIdentity {
   return identity;
 }
 
-function asTenant(identity: Identity): TenantIdentity {
-  if (identity.kind !== 'tenant') throw new Error("the tenants' route matched the admin");
-  return identity;
+function asTenant(exchange: GatewayExchange): RequestRecord<TenantIdentity> {
+  if (exchange.identity.kind !== 'tenant') throw new Error("the tenants' route matched the admin");
+  return exchange as RequestRecord<TenantIdentity>;
 }
 
 /** The first route that matches a request. */
@@ -176,8 +127,7 @@ export function upgradeRoute(routes: readonly GatewayRoute[], exchange: GatewayE
  * What a tenant may never reach, whatever its RBAC: the gateway's own groups (Tenants, Clusters,
  * the search API) and the cluster Secrets of `karmada-cluster`. Their Status is kube's RBAC refusal.
  */
-function adminOnlyRefusal(method: string, url: URL, user: string): Status | undefined {
-  const info = parseRequestInfo(method, url.pathname, url.searchParams);
+function adminOnlyRefusal(info: RequestInfo, url: URL, user: string): Status | undefined {
   const group = /^\/apis\/([^/]+)/.exec(url.pathname)?.[1];
   if (group !== undefined && ADMIN_GROUPS.has(group)) {
     if (!info.isResourceRequest)

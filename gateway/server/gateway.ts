@@ -1,13 +1,9 @@
 import { createServer } from 'node:https';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { TLSSocket } from 'node:tls';
 import { closer, httpsUrl, listenOn, parseListen } from '../../apiserver/listening.js';
 import { ApiServer } from '../../apiserver/api-server.js';
 import { ResourceCatalog } from '../../apiserver/catalog.js';
-import { parseRequestInfo, requestUrl, type RequestInfo } from '../../apiserver/request-info.js';
-import { sendStatus } from '../../apiserver/handlers/http-io.js';
-import { unauthorized, type Status } from '../../apiserver/status.js';
 import { customResourcePrinter } from '../../apiserver/table/printers/custom-resource.js';
 import { printerFor, type Printer } from '../../apiserver/table/printers-by-resource.js';
 import type { Strategy } from '../../apiserver/registry/strategy.js';
@@ -23,29 +19,21 @@ import { openStore, privateDataDir, writePrivateFile, type EtcdTls, type Store }
 import { TenantController } from '../../tenants/tenant-controller.js';
 import { TenantRoster } from '../../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../../tenants/tenant-resource.js';
-import { authenticate, presentedNoCertificate, type Identity } from '../auth/authenticate.js';
+import { Authenticator } from '../auth/authenticate.js';
+import { clientCertificates } from '../auth/client-certificate.js';
 import { bootstrapCertificateAuthority, continueTokenKey, trustedCertificateAuthorities } from './ca-bootstrap.js';
-import { GatewayMetrics, requesterOf } from '../observability/metrics.js';
-import { DEFAULT_TENANT_LIMITS, isLongRunning, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
 import { OpenStreams } from './open-streams.js';
 import { OwnerReferenceHealer } from '../../tenants/owner-reference-healer.js';
 import { clusterReadyStateMetric } from '../../eviction/eviction-metrics.js';
 import { DEFAULT_EVICTION_SETTINGS, startEviction, type EvictionSettings } from '../../eviction/eviction.js';
-import { logWhenClosed, type RequestLogSink } from '../observability/request-log.js';
+import type { RequestLogSink } from '../observability/request-log.js';
 import { AuditLog, type AuditLogOptions } from '../observability/audit-log.js';
-import { TenantProxy } from './tenant-proxy.js';
-import { refuseUpgrade } from '../proxy/upgrade-proxy.js';
-import { failureStatus } from '../upstream/upstream-failure.js';
-import { PING, serveHealth, type HealthChecks } from './health-endpoints.js';
+import { RequestPipeline } from './pipeline.js';
+import { PING, type HealthChecks } from './health-endpoints.js';
 import { ServerDrain } from './server-drain.js';
 import { AdminRouter } from '../admin/admin-router.js';
-import {
-  gatewayRoutes,
-  requestRoute,
-  upgradeRoute,
-  type GatewayExchange,
-  type GatewayRoute,
-} from './gateway-routes.js';
 import { SearchCache } from '../search/search-cache.js';
 import { TenantCache } from '../cached/tenant-cache.js';
 import { DEFAULT_TENANT_CACHE_MAX_BYTES } from '../cached/tenant-cache-budget.js';
@@ -268,20 +256,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       tenants.limitsOf(tenantId),
     );
     const tenantCache = new TenantCache(searchCache, metrics, options.watchFlushIntervalMs ?? 0);
-    stops.push(async () => tenantCache.stop());
-    const proxy = new TenantProxy({
-      cache: tenantCache,
-      continueKey: await continueTokenKey(store),
-      maxRequestBytes: options.maxRequestBytes,
-      metrics,
-      limits,
-    });
     // What a certificate opened ends when the certificate stops being accepted (docs/gateway.md, Identities).
     const openStreams = new OpenStreams(tenants);
     const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
     stops.push(async () => void unfollow());
 
-    const routes = gatewayRoutes({ api, admin, tenants, clusters, proxy, limits, metrics });
     const drain = new ServerDrain();
     const health: HealthChecks = {
       readyz: [
@@ -291,6 +270,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       ],
       livez: [PING],
     };
+    const pipeline = new RequestPipeline({
+      authenticator: new Authenticator([clientCertificates(tenants)]),
+      api,
+      admin,
+      tenants,
+      clusters,
+      limits,
+      metrics,
+      health,
+      drain,
+      openStreams,
+      audit,
+      onRequest: options.onRequest,
+      cache: tenantCache,
+      continueKey: await continueTokenKey(store),
+      maxRequestBytes: options.maxRequestBytes,
+    });
+    stops.push(async () => pipeline.stop());
 
     const advertised = parseListen(address);
     const serving = await ca.issueServingCertificate({
@@ -298,66 +295,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: trustedCas, requestCert: true, rejectUnauthorized: false },
-      (req, res) => {
-        const started = process.hrtime.bigint();
-        const identity = authenticate(req.socket as TLSSocket, tenants);
-        const info = requestInfoOf(req);
-        const verb = info.verb;
-        const requester = requesterOf(identity);
-        // Counted when it closes, whether its answer ended or the client hung up (as a watch ends):
-        // once its head was sent, its code is known; a client gone before any answer got none.
-        const watchClosed = verb === 'watch' ? metrics.watchOpened(requester) : undefined;
-        res.once('close', () => {
-          watchClosed?.();
-          if (res.headersSent)
-            metrics.requestEnded(
-              requester,
-              verb,
-              res.statusCode,
-              Number(process.hrtime.bigint() - started) / 1e9,
-              isLongRunning(info),
-            );
-        });
-        if (options.onRequest)
-          logWhenClosed(options.onRequest, res, { identity, verb, url: req.url }, () => res.statusCode);
-        audit?.request(req, res, identity, info);
-        drain.track(req, res);
-        // Health to anyone who presented no certificate, as kube's anonymous requests get it (probes and
-        // balancers present none); a certificate the gateway refuses is refused here too, as kube does.
-        const mayReadHealth = !('refused' in identity) || presentedNoCertificate(req.socket as TLSSocket);
-        if (mayReadHealth && serveHealth(req, res, health)) return;
-        if ('refused' in identity) return sendStatus(req, res, unauthorized());
-        if (identity.kind === 'tenant') openStreams.track(identity, res);
-        const exchange = exchangeOf(req, identity);
-        let route: GatewayRoute | undefined;
-        const serve = async () => {
-          route = requestRoute(routes, exchange);
-          await route?.serve(exchange, res);
-        };
-        serve().catch((err: unknown) => {
-          const status = failureStatus(err, `gateway, ${route?.name ?? 'routing'}: ${req.method} ${req.url}`);
-          if (!res.headersSent) sendStatus(req, res, status);
-        });
-      },
+      (req, res) => pipeline.handle(req, res),
     );
 
     const closeServer = closer(server);
-    server.on('upgrade', (req, socket, head) => {
-      const identity = authenticate(req.socket as TLSSocket, tenants);
-      let code = 101;
-      if (options.onRequest)
-        logWhenClosed(options.onRequest, socket, { identity, verb: verbOf(req), url: req.url }, () => code);
-      audit?.upgrade(req, socket, identity, () => code);
-      const refuse = (status: Status) => {
-        code = status.code;
-        refuseUpgrade(socket, status);
-      };
-      if ('refused' in identity) return refuse(unauthorized().status);
-      drain.trackUpgrade(socket);
-      if (identity.kind === 'tenant') openStreams.track(identity, socket);
-      const exchange = exchangeOf(req, identity);
-      upgradeRoute(routes, exchange)?.upgrade?.(exchange, socket, head, refuse);
-    });
+    server.on('upgrade', (req, socket, head) => pipeline.upgrade(req, socket, head));
     await listenOn(server, host, port);
     stops.push(closeServer);
     const actualPort = (server.address() as { port: number }).port;
@@ -451,23 +393,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     await stop();
     throw err;
   }
-}
-
-/** An authenticated request or upgrade as the routing table matches it. */
-function exchangeOf(req: import('node:http').IncomingMessage, identity: Identity): GatewayExchange {
-  const url = requestUrl(req.url);
-  return { req, identity, url, pathname: url.pathname.replace(/\/+$/, '') || '/' };
-}
-
-/** A request as kube's request info (its verb: kube's verbs for resources, the method otherwise), for metrics. */
-function requestInfoOf(req: import('node:http').IncomingMessage): RequestInfo {
-  const url = requestUrl(req.url);
-  return parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-}
-
-/** The verb of a request for metrics and the request log. */
-function verbOf(req: import('node:http').IncomingMessage): string {
-  return requestInfoOf(req).verb;
 }
 
 async function upstreamVersion(

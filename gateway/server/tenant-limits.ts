@@ -56,6 +56,8 @@ interface TenantUsage {
  */
 export class TenantLimits {
   private readonly usage = new Map<string, TenantUsage>();
+  /** The defaults under each Tenant's overrides, merged once per overrides object rather than per request. */
+  private readonly merged = new WeakMap<Partial<TenantLimitValues>, TenantLimitValues>();
 
   constructor(
     private readonly defaults: TenantLimitValues,
@@ -65,7 +67,11 @@ export class TenantLimits {
   ) {}
 
   limitsOf(tenantId: string): TenantLimitValues {
-    return { ...this.defaults, ...this.overridesOf(tenantId) };
+    const overrides = this.overridesOf(tenantId);
+    if (!overrides) return this.defaults;
+    let limits = this.merged.get(overrides);
+    if (!limits) this.merged.set(overrides, (limits = { ...this.defaults, ...overrides }));
+    return limits;
   }
 
   /** A request of the tenant starts: one token and one upstream connection, or 429. */

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { onClose } from '../../apiserver/handlers/http-io.js';
+import type { RequestInfo } from '../../apiserver/request-info.js';
 import type { TenantContext } from '../../translate/context.js';
 import type { TranslatedRequest } from '../../translate/request.js';
 import type { RowKind } from '../../translate/table.js';
-import type { Identity } from '../auth/authenticate.js';
+import type { TenantIdentity } from '../auth/authenticate.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { TenantCache } from '../cached/tenant-cache.js';
 import type { TenantRequestLease } from './tenant-limits.js';
@@ -11,8 +12,10 @@ import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
 import type { UpstreamConnection, WholeUpstreamResponse } from '../upstream/upstream-connection.js';
 import { tenantClaim, type SeatClaim } from '../upstream/upstream-seats.js';
 import type { WatchLineMemo } from '../proxy/watch-lines.js';
+import type { ClusterAuthorizers } from '../auth/cluster-authorizers.js';
+import type { RequestRecord } from './request-record.js';
 
-export type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
+export type { TenantIdentity };
 export type UpstreamHeaders = Record<string, string | string[]>;
 
 /** What every tenant request shares: the replica's settings and per-cluster memos. */
@@ -25,19 +28,27 @@ export interface TenantPathServices {
   watchLineMemo(upstream: UpstreamConnection): WatchLineMemo;
   /** Reads answered from the cache (tenant-cache.ts); absent when no resource is cached for tenants. */
   cache?: TenantCache;
+  /** Each cluster's one authorizer of tenants' requests (request-authorizer.ts). */
+  authorizers: ClusterAuthorizers;
 }
 
 /**
- * One tenant request on its way through the gateway: the HTTP exchange, who asks, the tenant's
- * context, its cluster, the share of its tenant's limits it holds, and — once translated up —
- * the upstream request and its headers. Every stage of the tenant path (tenant-routes.ts) takes
- * this one object, so a new way of answering (from a cache) needs nothing the others lack.
+ * One tenant request on its way through the pipeline (pipeline.ts): the request record (the
+ * HTTP exchange, its request info, who asks), the tenant's context, its cluster, the share of its
+ * tenant's limits it holds, and — once translated up and authorized — the upstream request and
+ * the credentials it goes with. Every stage of the tenant path takes this one object, so a new way
+ * of answering (from a cache) needs nothing the others lack.
  */
 export class TenantRequest {
+  readonly req: IncomingMessage;
+  readonly url: URL;
   /** The request's path without its trailing slashes. */
   readonly path: string;
+  readonly identity: TenantIdentity;
+  /** kube's request info of the path as the tenant sent it (request-record.ts). */
+  readonly info: RequestInfo;
   private translation: TranslatedRequest | undefined;
-  /** The headers upstream requests carry first: the credentials (credentialsFor), accept, content type. */
+  /** The headers upstream requests carry first: the credentials (the authorization stage's), accept, content type. */
   headers: UpstreamHeaders = {};
   /** The body as it goes upstream (writes and deletes). */
   body: string | Buffer | undefined;
@@ -46,16 +57,18 @@ export class TenantRequest {
   private claim: SeatClaim | undefined;
 
   constructor(
-    readonly req: IncomingMessage,
+    record: RequestRecord<TenantIdentity>,
     readonly res: ServerResponse,
-    readonly identity: TenantIdentity,
     readonly ctx: TenantContext,
     readonly upstream: UpstreamConnection,
     readonly lease: TenantRequestLease,
-    readonly url: URL,
     readonly services: TenantPathServices,
   ) {
-    this.path = url.pathname.replace(/\/+$/, '') || '/';
+    this.req = record.req;
+    this.url = record.url;
+    this.path = record.path;
+    this.identity = record.identity;
+    this.info = record.info;
   }
 
   get method(): string {

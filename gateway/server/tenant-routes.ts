@@ -1,17 +1,19 @@
 /**
- * The tenant path's routing table (docs/translate.md, "The request path"): discovery and OpenAPI
- * by their paths, then resource requests, translated up, by what they ask.
+ * The route stage of the tenant path (docs/translate.md, "The request path"): which module answers
+ * a tenant's request — discovery and OpenAPI by their paths, then resource requests, translated
+ * up, by what they ask. Matching is this table's own job: a request is matched here, not in the
+ * modules that answer it.
  */
 import { openContinue } from '../../translate/sealed-continue.js';
 import { accessReviewOf, answerAccessReview } from '../auth/access-review.js';
 import { readsFromCache, serveFromCache } from '../cached/cached-read.js';
-import { deleteOptionsUp, isWrite, readRequestBody, writeUp, contentTypeOf } from '../proxy/body-up.js';
-import { isContainerLog, streamContainerLog } from '../proxy/container-log.js';
+import { deleteOptionsUp, readRequestBody, writeUp, contentTypeOf } from '../proxy/body-up.js';
+import { streamContainerLog } from '../proxy/container-log.js';
 import { forwardRequest } from '../proxy/forwarded-request.js';
-import { deleteOwnCollection, deletesBeyondNamespace } from '../proxy/own-collection-delete.js';
-import { isDiscovery, serveDiscovery } from '../proxy/tenant-discovery.js';
+import { deleteOwnCollection } from '../proxy/own-collection-delete.js';
+import { serveDiscovery } from '../proxy/tenant-discovery.js';
 import { listInPages } from '../proxy/tenant-list.js';
-import { isOpenApiV3, serveOpenApiV3, serveOpenApiV2 } from '../proxy/tenant-openapi.js';
+import { serveOpenApiV3, serveOpenApiV2 } from '../proxy/tenant-openapi.js';
 import type { TenantRequest } from './tenant-request.js';
 import { watch } from '../proxy/tenant-watch.js';
 import { proxySubresource } from '../proxy/workload-proxy.js';
@@ -23,6 +25,32 @@ export interface TenantRoute {
   serve(r: TenantRequest): Promise<void> | void;
   /** The route reads the translated request (`r.t`): the request is translated up and its credentials chosen first. */
   readonly translated: boolean;
+}
+
+/** The discovery documents: `/api`, `/api/v1`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>` (empty segments ignored). */
+const DISCOVERY_PATH = /^\/+(?:api(?:\/+[^/]+)?|apis(?:\/+[^/]+){0,2})$/;
+
+function isDiscovery(r: TenantRequest): boolean {
+  return r.method === 'GET' && DISCOVERY_PATH.test(r.path);
+}
+
+function isOpenApiV3(r: TenantRequest): boolean {
+  return r.path === '/openapi/v3' || r.path.startsWith('/openapi/v3/');
+}
+
+/** A write has a body, converted and checked on its way up. */
+function isWrite(r: TenantRequest): boolean {
+  const method = r.method;
+  return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
+
+/** A delete-collection across namespaces, or of a cluster-scoped kind (own-collection-delete.ts). */
+function deletesBeyondNamespace(r: TenantRequest): boolean {
+  return r.t.info.verb === 'deletecollection' && !(r.t.namespaced && r.t.info.namespace);
+}
+
+function isContainerLog(r: TenantRequest): boolean {
+  return r.t.info.resource === 'pods' && r.t.info.subresource === 'log' && r.method === 'GET';
 }
 
 /** Access reviews the gateway answers itself (access-review.ts). */
@@ -110,6 +138,7 @@ function reviewKind(r: TenantRequest): 'SelfSubjectAccessReview' | 'SubjectAcces
 
 /** JSON or a JSON Table, never protobuf: the gateway must be able to read the answer. */
 function acceptUp(accept: string | undefined): string {
+  if (accept === undefined || accept === 'application/json') return 'application/json';
   const kept = (accept ?? 'application/json')
     .split(',')
     .map((s) => s.trim())

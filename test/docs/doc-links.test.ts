@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The docs name files of the repository (`gateway/server/tenant-proxy.ts`, `kinds/rbac.ts`,
+ * The docs name files of the repository (`gateway/server/pipeline.ts`, `kinds/rbac.ts`,
  * `dist/test/run.js`, docs/isolation.md); when a file is renamed or removed, each of those names
  * must change with it. And the project was designed from notes that are not part of the
  * repository: no file may point at them, since a reader could not follow the pointer.
@@ -196,7 +196,7 @@ describe('docs: every file a document names exists', () => {
 
   it('resolves paths under project folders, relative paths, compiled files and links, and reports the rest', () => {
     const sample = [
-      'The proxy is `gateway/server/tenant-proxy.ts`; rules in kinds/rbac.ts and `mvcc.ts`.',
+      'The proxy is `gateway/server/pipeline.ts`; rules in kinds/rbac.ts and `mvcc.ts`.',
       'Run `node dist/test/run.js`; see docs/isolation.md. and [the design](design.md#layout).',
       'Gone: `gateway/no-such-file.ts`, translate/kinds/nothing-here.ts, `no-such-name.ts`.',
       'A folder `apiserver/table/printers/`; a missing one `apiserver/no-such-folder/`.',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RestClient } from '../../apiserver/client/rest-client.js';
-import { CachedReadAuthorizer, type CachedReadQuestion } from '../../gateway/auth/cached-read-authorizer.js';
+import { RequestAuthorizer, type CachedReadQuestion } from '../../gateway/auth/request-authorizer.js';
 import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/auth/subject-access-review.js';
 import { TenantAuthorizer } from '../../gateway/auth/tenant-authorizer.js';
 import { cachedObjectInformers, type CachedObjectInformers } from '../../search/cached-object-informers.js';
@@ -21,7 +21,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   let admin: RestClient;
   /** The cluster's shared informers, as its connection holds them: every authorizer here follows the same ones. */
   let informers: CachedObjectInformers;
-  let authorizer: CachedReadAuthorizer;
+  let authorizer: RequestAuthorizer;
   /** SubjectAccessReviews the devcluster was asked. */
   let reviews = 0;
   const ctxA = tenantContext(A, kindScope());
@@ -43,7 +43,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
     });
     admin = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
     informers = cachedObjectInformers('member1', admin);
-    authorizer = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
+    authorizer = new RequestAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
     authorizer.start();
     expect(await authorizer.synced()).to.equal(true);
   });
@@ -218,7 +218,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   });
 
   it('asks again once the TTL has passed', async () => {
-    const shortLived = new CachedReadAuthorizer(cluster(), { ttlMs: 1 });
+    const shortLived = new RequestAuthorizer(cluster(), { ttlMs: 1 });
     shortLived.start();
     try {
       expect(await shortLived.synced()).to.equal(true);
@@ -234,7 +234,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   });
 
   it('keeps at most maxDecisions, the least recently used going first', async () => {
-    const bounded = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS, maxDecisions: 3 });
+    const bounded = new RequestAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS, maxDecisions: 3 });
     bounded.start();
     try {
       expect(await bounded.synced()).to.equal(true);
@@ -259,7 +259,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   });
 
   it('keeps nothing before it follows the RBAC objects: a change could go unseen', async () => {
-    const unstarted = new CachedReadAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
+    const unstarted = new RequestAuthorizer(cluster(), { ttlMs: NEVER_EXPIRES_MS });
     const read: CachedReadQuestion = { verb: 'list', group: '', resource: 'services', namespace: 'default' };
     const before = reviews;
     expect(await ask(read, adminOf(A), ctxA, unstarted)).to.deep.include({ allowed: true });
