@@ -13,7 +13,8 @@
  *    object against its JSON, and the time to list them all from the cache and over HTTP.
  *
  * Targets are printed, never asserted: the 10k LIST within 0.2 s and faster than the direct lists
- * together; memory within 2× the objects' JSON.
+ * together; memory within 1.3× the objects' JSON; the largest memory size (1M) listed within 20 s,
+ * from the cache and over HTTP.
  */
 import { withClusters, type ClustersEnvironment } from './harness/clusters-environment.js';
 import type { CacheMemoryRun, CacheMemorySpec } from './harness/cache-memory-worker.js';
@@ -51,7 +52,8 @@ const PAGE = 500;
 /** With this long without an event after the last write, what has not come is missed. */
 const IDLE_MS = 10_000;
 const TARGET_LIST_MS = 200;
-const TARGET_HEAP_PER_JSON = 2;
+const TARGET_HEAP_PER_JSON = 1.3;
+const TARGET_LARGEST_LIST_MS = 20_000;
 
 interface Sizes {
   pods: number;
@@ -253,7 +255,7 @@ export async function benchCache(options: BenchOptions): Promise<number> {
   );
 
   process.stdout.write(
-    `\ncache memory: small running Pods in the cache's stores (${CLUSTERS} clusters), in one process (node --expose-gc, default heap limit); heap after GC per cached object against its JSON; MultiClusterCache.list of all of them (resourceVersion=0) and the same list as an HTTP answer on loopback\n`,
+    `\ncache memory: small running Pods in the cache's stores (${CLUSTERS} clusters), in one process (node --expose-gc, default heap limit); heap after GC per cached object against its JSON; MultiClusterCache.list of all of them (resourceVersion=0) with each item's answer text made, and the same list as an HTTP answer on loopback\n`,
   );
   printTable(
     [
@@ -281,6 +283,10 @@ export async function benchCache(options: BenchOptions): Promise<number> {
   );
   const worst = Math.max(...memory.map((m) => m.heapBytesPerObject / m.jsonBytesPerObject));
   process.stdout.write(`target: memory ≤ ${TARGET_HEAP_PER_JSON}× the objects' JSON: at most ${formatRatio(worst)}\n`);
+  const largest = memory[memory.length - 1];
+  process.stdout.write(
+    `target: ${largest.objects.toLocaleString('en-US')} objects listed ≤ ${TARGET_LARGEST_LIST_MS / 1000} s: ${formatMs(largest.listMs)} ms from the cache, ${formatMs(largest.httpMs)} ms over HTTP\n`,
+  );
 
   const errors = countErrors([...result.lists, ...result.paged], [...result.watches, result.warmup], memory);
   await saveResults('cache', {

@@ -14,7 +14,7 @@ import { ApiError } from '../apiserver/status.js';
 import type { Stale } from './cache-freshness.js';
 import { parseCacheReadOptions } from './cache-read-options.js';
 import type { CacheResource } from './cluster-resource-store.js';
-import type { CachedList, MultiClusterCache } from './multi-cluster-cache.js';
+import { listItemTexts, type CachedList, type MultiClusterCache } from './multi-cluster-cache.js';
 import type { MultiClusterWatch, WatchEventType } from './multi-cluster-watch.js';
 
 export interface CacheHttpRequest {
@@ -70,8 +70,10 @@ export async function sendCachedList(req: IncomingMessage, res: ServerResponse, 
   if (list.continue !== '') metadata.continue = list.continue;
   const answer = new JsonAnswerStream(req, res, 200);
   let chunk = `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
-  for (let i = 0; i < list.items.length; i++) {
-    chunk += (i === 0 ? '' : ',') + list.items[i];
+  let first = true;
+  for (const item of listItemTexts(list)) {
+    chunk += (first ? '' : ',') + item;
+    first = false;
     if (chunk.length >= LIST_CHUNK_CHARS) {
       await answer.write(chunk);
       if (res.destroyed) return;

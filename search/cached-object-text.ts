@@ -11,7 +11,8 @@
  * answer the cluster would give.
  */
 import type { Json } from '../apiserver/json.js';
-import type { CachedObject } from './cached-object.js';
+import { flatString } from './flat-string.js';
+import { CACHED_TEXT_HEAD, resourceVersionEnd, type CachedObject } from './cached-object.js';
 
 /** The annotation naming the member cluster an answer's object came from (Karmada's `CacheSourceAnnotationKey`). */
 export const CACHE_SOURCE_ANNOTATION = 'resource.karmada.io/cached-from-cluster';
@@ -22,7 +23,6 @@ export interface TypeMeta {
   readonly apiVersion: string;
 }
 
-const HEAD = '{"metadata":{"resourceVersion":';
 const ANNOTATIONS = ',"annotations":{';
 
 /** The cached text of an object as a cluster sent it, in the layout above. */
@@ -38,26 +38,33 @@ export function cachedText(raw: Json): string {
   const { [CACHE_SOURCE_ANNOTATION]: _source, ...ownAnnotations } = (annotations ?? {}) as Record<string, string>;
   const version = typeof resourceVersion === 'string' ? resourceVersion : '';
   const kept = Object.keys(ownAnnotations).length > 0 ? { annotations: ownAnnotations } : {};
-  return JSON.stringify({ metadata: { resourceVersion: version, ...kept, ...meta }, ...body });
+  return flatString(JSON.stringify({ metadata: { resourceVersion: version, ...kept, ...meta }, ...body }));
 }
 
 /** The object as its cluster answers it: the cached text with its kind and apiVersion in front. */
-export function objectText(object: CachedObject, type: TypeMeta): string {
+export function objectText(object: Pick<CachedObject, 'text'>, type: TypeMeta): string {
   return withTypeMeta(type, object.text);
 }
 
 /** The object's text as a search answer gives it: `resourceVersion` set, and its cluster's annotation added. */
-export function answerText(object: CachedObject, type: TypeMeta, cluster: string, resourceVersion: string): string {
-  const head = HEAD + JSON.stringify(object.metadata.resourceVersion);
+export function answerText(
+  object: Pick<CachedObject, 'text'>,
+  type: TypeMeta,
+  cluster: string,
+  resourceVersion: string,
+): string {
   const source = `${JSON.stringify(CACHE_SOURCE_ANNOTATION)}:${JSON.stringify(cluster)}`;
-  if (object.text.startsWith(head)) {
-    const rest = object.text.slice(head.length);
-    const versioned = HEAD + JSON.stringify(resourceVersion) + ANNOTATIONS + source;
-    if (rest.startsWith(ANNOTATIONS)) {
-      const own = rest.slice(ANNOTATIONS.length);
-      return withTypeMeta(type, versioned + (own.startsWith('}') ? '' : ',') + own);
+  const { text } = object;
+  const end = resourceVersionEnd(text);
+  if (end >= 0) {
+    // Pieces joined to slices of the cached text, never sliced again: V8 then copies nothing until
+    // the answer is written (slicing a joined string would copy it whole).
+    const versioned = answerHead(type) + JSON.stringify(resourceVersion) + ANNOTATIONS + source;
+    if (text.startsWith(ANNOTATIONS, end)) {
+      const own = end + ANNOTATIONS.length;
+      return versioned + (text.startsWith('}', own) ? '' : ',') + text.slice(own);
     }
-    return withTypeMeta(type, `${versioned}}${rest}`);
+    return `${versioned}}${text.slice(end)}`;
   }
   const parsed = JSON.parse(object.text) as Json;
   parsed.metadata ??= {};
@@ -68,6 +75,19 @@ export function answerText(object: CachedObject, type: TypeMeta, cluster: string
 
 /** An object's text without its type (cached, or converted for a tenant) with `kind` and `apiVersion` put in front. */
 export function withTypeMeta(type: TypeMeta, text: string): string {
-  const members = `"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(type.apiVersion)}`;
+  const members = typeMembers(type);
   return text === '{}' ? `{${members}}` : `{${members},${text.slice(1)}`;
+}
+
+const heads = new WeakMap<TypeMeta, string>();
+
+/** An answer's start up to its resourceVersion's value: `{"kind":…,"apiVersion":…,"metadata":{"resourceVersion":`. */
+function answerHead(type: TypeMeta): string {
+  let head = heads.get(type);
+  if (head === undefined) heads.set(type, (head = `{${typeMembers(type)},${CACHED_TEXT_HEAD.slice(1)}`));
+  return head;
+}
+
+function typeMembers(type: TypeMeta): string {
+  return `"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(type.apiVersion)}`;
 }

@@ -15,7 +15,6 @@ import type { TypeMeta } from './cached-object-text.js';
 import { EventWindow, type TooOld } from './event-window.js';
 import { Indexer } from '../informer/indexer.js';
 import { metaNamespaceKeyFunc } from '../informer/key-func.js';
-import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from '../informer/namespace-index.js';
 import type { ReflectorSink } from '../informer/reflector-sink.js';
 import { atLeast } from '../informer/resource-version-order.js';
 import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
@@ -86,10 +85,8 @@ export interface StoreSubscription {
 }
 
 export class ClusterResourceStore implements ReflectorSink<CachedObject> {
-  private readonly indexer = new Indexer<CachedObject>({
-    [NAMESPACE_INDEX]: metaNamespaceIndexFunc,
-    [TENANT_INDEX]: tenantIndexFunc,
-  });
+  // No namespace index: a namespace's objects are a run of the sorted keys (inKeyOrder).
+  private readonly indexer = new Indexer<CachedObject>({ [TENANT_INDEX]: tenantIndexFunc });
   private readonly window: EventWindow<StoreEvent>;
   private readonly watchers = new Set<StoreWatcher>();
   private readonly freshnessWaiters = new Set<{ target: string; reached: () => void }>();

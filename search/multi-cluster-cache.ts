@@ -64,13 +64,32 @@ export type CacheReadRequest = WatchScope;
 
 export type CacheAnswer<T> = { fresh: true; value: T } | Stale;
 
-/** A list's parts, written out by cache-response.ts; `items` are the items' JSON texts. */
+/** One cluster's share of a list: its objects in key order. */
+export interface ListedObjects {
+  readonly store: ClusterResourceStore;
+  readonly objects: readonly CachedObject[];
+}
+
+/**
+ * A list's parts, written out by cache-response.ts. The items are held as the cached objects, by
+ * cluster, and their answer texts made one at a time as they are written (`listItemTexts`): a
+ * list of a million objects would otherwise hold a million answers at once, as much again as
+ * the cache itself.
+ */
 export interface CachedList {
   kind: string;
   apiVersion: string;
   resourceVersion: string;
   continue: string;
-  items: string[];
+  items: readonly ListedObjects[];
+  /** How many objects `items` holds. */
+  count: number;
+}
+
+/** The JSON texts of a list's items in order, each made when it is asked for. */
+export function* listItemTexts(list: CachedList): Generator<string> {
+  for (const { store, objects } of list.items)
+    for (const object of objects) yield answerText(object, store.type, store.cluster, object.metadata.resourceVersion);
 }
 
 const DEFAULT_FRESHNESS_TIMEOUT_MS = 3000;
@@ -240,24 +259,28 @@ export class MultiClusterCache {
     if (stale !== undefined) return stale;
 
     const responseVersion = requestVersion.clone();
-    const items: string[] = [];
+    const items: ListedObjects[] = [];
+    let count = 0;
     let nextPage: { cluster: string; continue: string } | undefined;
     const limit = options.limit;
-    const full = () => limit > 0 && items.length === limit;
+    const full = () => limit > 0 && count === limit;
     const start = continuing ? stores.findIndex((store) => compare(store.cluster, token.cluster) >= 0) : 0;
     for (let index = Math.max(start, 0); start >= 0 && index < stores.length && !full(); index++) {
       const store = stores[index];
       responseVersion.set(store.cluster, store.resourceVersion);
       const afterKey = continuing && store.cluster === token.cluster ? token.continue : '';
       let lastKey = afterKey;
+      const objects: CachedObject[] = [];
       for (const [key, object] of this.matching(store, namespace, afterKey, options)) {
         if (full()) {
           nextPage = { cluster: store.cluster, continue: lastKey };
           break;
         }
-        items.push(answerText(object, store.type, store.cluster, object.metadata.resourceVersion));
+        objects.push(object);
+        count++;
         lastKey = key;
       }
+      if (objects.length > 0) items.push({ store, objects });
       if (full() && nextPage === undefined) {
         // Karmada names the next cluster even when nothing is left there, which can end a list
         // with an empty page; memory can tell.
@@ -280,6 +303,7 @@ export class MultiClusterCache {
         resourceVersion: rv,
         continue: next,
         items,
+        count,
       },
     };
   }
@@ -347,7 +371,7 @@ export class MultiClusterCache {
 
 /** Karmada's answer when no cluster caches the resource. */
 function emptyList(): CachedList {
-  return { kind: 'List', apiVersion: 'v1', resourceVersion: '', continue: '', items: [] };
+  return { kind: 'List', apiVersion: 'v1', resourceVersion: '', continue: '', items: [], count: 0 };
 }
 
 function groupResource(resource: CacheResource): GroupResource {

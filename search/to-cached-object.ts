@@ -1,15 +1,26 @@
 /**
  * An object as a cluster sent it, turned into what the multi-cluster cache keeps (CachedObject):
- * its text without managedFields, and only the parsed values keys, indexes and selectors read.
- * The parsed object is dropped after this, so a cached object costs about its text.
+ * its text, and only the values keys, indexes and selectors read. The parsed object is dropped
+ * after this, so a cached object costs about its text.
  */
 import type { Json } from '../apiserver/json.js';
 import { selectableFields } from '../apiserver/selectors/selectable-fields.js';
-import type { CachedObject } from './cached-object.js';
+import { CachedObject } from './cached-object.js';
 import { cachedText } from './cached-object-text.js';
+import { flatString } from './flat-string.js';
+import { SharedValues } from './shared-values.js';
 
 /** The values of a resource's selectable fields for one object, as field selectors read them. */
 export type SelectableFieldsOf = (object: Json) => Record<string, string>;
+
+/**
+ * Distinct namespaces, label sets and field path lists met recently: far fewer than objects in a
+ * cluster of any size, so a pool of this many shares nearly all of them.
+ */
+const SHARED_LIMIT = 10_000;
+const namespaces = new SharedValues<string>(SHARED_LIMIT);
+const labelSets = new SharedValues<Readonly<Record<string, string>>>(SHARED_LIMIT);
+const fieldPathLists = new SharedValues<readonly string[]>(SHARED_LIMIT);
 
 /** What the fields of a resource are: kube's selectable fields of that group and resource. */
 export function selectableFieldsOf(group: string, resource: string, namespaced: boolean): SelectableFieldsOf {
@@ -18,18 +29,23 @@ export function selectableFieldsOf(group: string, resource: string, namespaced: 
 
 export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedObject {
   const meta: Json = raw.metadata ?? {};
-  const metadata: CachedObject['metadata'] = {
-    name: typeof meta.name === 'string' ? meta.name : '',
-    resourceVersion: typeof meta.resourceVersion === 'string' ? meta.resourceVersion : '',
-  };
-  if (typeof meta.namespace === 'string' && meta.namespace !== '') metadata.namespace = meta.namespace;
-  if (meta.labels && typeof meta.labels === 'object') metadata.labels = meta.labels;
-  if (typeof meta.uid === 'string') metadata.uid = meta.uid;
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  const namespace =
+    typeof meta.namespace === 'string' && meta.namespace !== ''
+      ? namespaces.shared(meta.namespace, () => meta.namespace as string)
+      : undefined;
+  const labels = sharedLabels(meta.labels);
   // A selector reads a missing field as "", and name and namespace are in metadata: neither is kept twice.
-  const fields: Record<string, string> = {};
-  for (const [path, value] of Object.entries(fieldsOf(raw)))
-    if (value !== '' && path !== 'metadata.name' && path !== 'metadata.namespace') fields[path] = value;
-  return { metadata, fields, text: cachedText(raw) };
+  const paths: string[] = [];
+  const values: string[] = [];
+  for (const [path, value] of Object.entries(fieldsOf(raw))) {
+    if (path === 'metadata.name' || path === 'metadata.namespace') continue;
+    paths.push(path);
+    values.push(value);
+  }
+  const fieldPaths = fieldPathLists.shared(paths.join('\n'), () => Object.freeze(paths));
+  const fieldValues = values.some((value) => value !== '') ? flatString(JSON.stringify(values)) : undefined;
+  return new CachedObject(cachedText(raw), name, namespace, labels, fieldPaths, fieldValues);
 }
 
 /** The fields a field selector is matched against: the kept ones, with name and namespace. */
@@ -39,4 +55,12 @@ export function fieldsForSelector(object: CachedObject): Record<string, string> 
     'metadata.name': object.metadata.name,
     'metadata.namespace': object.metadata.namespace ?? '',
   };
+}
+
+/** The object's labels as one shared, frozen set; none when it has none. */
+function sharedLabels(labels: unknown): Readonly<Record<string, string>> | undefined {
+  if (labels === null || typeof labels !== 'object' || Array.isArray(labels)) return undefined;
+  const set = labels as Record<string, string>;
+  if (Object.keys(set).length === 0) return undefined;
+  return labelSets.shared(JSON.stringify(set), () => Object.freeze({ ...set }));
 }

@@ -12,7 +12,12 @@ import type { CachedObject } from '../../search/cached-object.js';
 import { parseCacheReadOptions } from '../../search/cache-read-options.js';
 import type { CacheResource, CachedNamespaces } from '../../search/cluster-resource-store.js';
 import { formatMultiClusterContinue } from '../../search/multi-cluster-continue.js';
-import { MultiClusterCache, type CacheAnswer, type CachedResourceSpec } from '../../search/multi-cluster-cache.js';
+import {
+  listItemTexts,
+  MultiClusterCache,
+  type CacheAnswer,
+  type CachedResourceSpec,
+} from '../../search/multi-cluster-cache.js';
 import { MultiClusterResourceVersion } from '../../search/multi-cluster-resource-version.js';
 import type { WatchEventType } from '../../search/multi-cluster-watch.js';
 import { NODES, PODS, SECRETS, node, pod, rawPod } from '../support/cached-objects.js';
@@ -63,7 +68,7 @@ const mcrv = (...pairs: string[]) => {
 
 async function listNames(cache: MultiClusterCache, namespace: string, query: Record<string, string> = {}) {
   const list = fresh(await cache.list({ resource: PODS, namespace, options: options(query) }));
-  return list.items.map((item) => JSON.parse(item).metadata.name as string);
+  return [...listItemTexts(list)].map((item) => JSON.parse(item).metadata.name as string);
 }
 
 interface Received {
@@ -271,14 +276,21 @@ describe('cache: MultiClusterCache (Karmada multi_cluster_cache_test.go)', () =>
           options: options({ labelSelector: 'app=foo' }),
         }),
       );
-      expect(list).to.deep.equal({ kind: 'List', apiVersion: 'v1', resourceVersion: '', continue: '', items: [] });
+      expect(list).to.deep.equal({
+        kind: 'List',
+        apiVersion: 'v1',
+        resourceVersion: '',
+        continue: '',
+        items: [],
+        count: 0,
+      });
     });
     it('list gets: the multi-cluster resourceVersion and all 10 items', async () => {
       const list = fresh(await twoClusters().list({ resource: PODS, namespace: 'default', options: options() }));
       expect(list.resourceVersion).to.equal(mcrv('cluster1', '6', 'cluster2', '6'));
       expect(list.kind).to.equal('PodList');
       expect(list.apiVersion).to.equal('v1');
-      expect(list.items.map((item) => JSON.parse(item).metadata.name)).to.deep.equal([
+      expect([...listItemTexts(list)].map((item) => JSON.parse(item).metadata.name)).to.deep.equal([
         'pod11',
         'pod12',
         'pod13',
@@ -300,7 +312,7 @@ describe('cache: MultiClusterCache (Karmada multi_cluster_cache_test.go)', () =>
       ]));
     it('items come cluster1 first, each annotated with its cluster and keeping its own resourceVersion', async () => {
       const list = fresh(await twoClusters().list({ resource: PODS, namespace: '', options: options() }));
-      const items = list.items.map((item) => JSON.parse(item));
+      const items = [...listItemTexts(list)].map((item) => JSON.parse(item));
       expect(
         items.map((item) => [item.metadata.annotations[CACHE_SOURCE_ANNOTATION], item.metadata.resourceVersion]),
       ).to.deep.equal([

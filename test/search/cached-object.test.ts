@@ -1,0 +1,74 @@
+/**
+ * The cached form of an object: what readers get from it (metadata, selectable fields, text) is
+ * what the cluster sent, though most of it is read from the text or shared between objects.
+ */
+import { expect } from 'chai';
+import { CachedObject } from '../../search/cached-object.js';
+import { answerText } from '../../search/cached-object-text.js';
+import { fieldsForSelector, selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
+import { rawPod } from '../support/cached-objects.js';
+
+const podFields = selectableFieldsOf('', 'pods', true);
+
+describe('cache: CachedObject', () => {
+  it('reads name, namespace, labels, resourceVersion and uid as the cluster sent them', () => {
+    const cached = toCachedObject(
+      rawPod('a', { namespace: 'ns1', resourceVersion: '42', labels: { app: 'x' } }),
+      podFields,
+    );
+    expect(cached.metadata.name).to.equal('a');
+    expect(cached.metadata.namespace).to.equal('ns1');
+    expect(cached.metadata.labels).to.deep.equal({ app: 'x' });
+    expect(cached.metadata.resourceVersion).to.equal('42');
+    expect(cached.metadata.uid).to.equal('uid-a');
+    expect(JSON.parse(cached.text).metadata.name).to.equal('a');
+  });
+
+  it('keeps the selectable fields that have a value, and gives name and namespace to selectors', () => {
+    const cached = toCachedObject(rawPod('a', { nodeName: 'n1', phase: 'Running' }), podFields);
+    expect(cached.fields).to.deep.equal({
+      'spec.nodeName': 'n1',
+      'spec.host': 'n1',
+      'spec.hostNetwork': 'false',
+      'status.phase': 'Running',
+    });
+    expect(fieldsForSelector(cached)).to.include({ 'metadata.name': 'a', 'metadata.namespace': 'default' });
+    const configMap = toCachedObject({ metadata: { name: 'c' } }, selectableFieldsOf('', 'configmaps', true));
+    expect(configMap.fields, 'no values: an empty record').to.deep.equal({});
+  });
+
+  it('reads back a resourceVersion that JSON escapes, or none', () => {
+    for (const resourceVersion of ['1"2', 'a\\b', '', 'ü\n']) {
+      const cached = toCachedObject(rawPod('a', { resourceVersion }), podFields);
+      expect(cached.metadata.resourceVersion).to.equal(resourceVersion);
+      expect(JSON.parse(answerText(cached, { kind: 'Pod', apiVersion: 'v1' }, 'c', '7')).metadata).to.include({
+        resourceVersion: '7',
+        name: 'a',
+      });
+    }
+    expect(toCachedObject(rawPod('a'), podFields).metadata.resourceVersion).to.equal('');
+  });
+
+  it('reads a text in another layout by parsing it', () => {
+    const cached = new CachedObject(
+      '{"metadata":{"uid":"u","resourceVersion":"5"}}',
+      'a',
+      undefined,
+      undefined,
+      [],
+      undefined,
+    );
+    expect(cached.metadata.resourceVersion).to.equal('5');
+    expect(cached.metadata.uid).to.equal('u');
+  });
+
+  it('objects with the same labels share one frozen set, apart from the object sent', () => {
+    const labels = { app: 'web', 'pod-template-hash': '7d9f8c6b5' };
+    const raws = ['a', 'b'].map((name) => rawPod(name, { namespace: 'a-long-namespace-name', labels: { ...labels } }));
+    const [a, b] = raws.map((raw) => toCachedObject(raw, podFields));
+    expect(a.metadata.labels).to.equal(b.metadata.labels);
+    expect(Object.isFrozen(a.metadata.labels)).to.equal(true);
+    expect(Object.isFrozen(raws[0].metadata.labels), 'the object sent is not changed').to.equal(false);
+    expect(a.metadata.labels).to.deep.equal(labels);
+  });
+});
