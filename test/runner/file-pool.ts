@@ -8,12 +8,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Outcome } from './mocha-run.js';
+import type { Tier } from './tiers.js';
 
 const ONE_FILE = fileURLToPath(new URL('./one-file.js', import.meta.url));
 
-export interface FileResult {
+export interface TestFile {
   file: string;
+  tier: Tier;
+}
+
+export interface FileResult extends TestFile {
   outcome: Outcome;
+  /** From the start of its process to its end. */
+  seconds: number;
 }
 
 interface PoolOptions {
@@ -23,11 +30,11 @@ interface PoolOptions {
   execArgv: string[];
 }
 
-function runFile(file: string, index: number, reports: string, options: PoolOptions): Promise<FileResult> {
+function runFile({ file, tier }: TestFile, index: number, reports: string, options: PoolOptions): Promise<FileResult> {
   const report = path.join(reports, `${index}.json`);
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...options.execArgv, ONE_FILE, file, options.grep ?? ''], {
+    const child = spawn(process.execPath, [...options.execArgv, ONE_FILE, file, tier, options.grep ?? ''], {
       env: { ...process.env, PADDOCK_TEST_REPORT: report },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -45,18 +52,18 @@ function runFile(file: string, index: number, reports: string, options: PoolOpti
         outcome = { passed: 0, failed: 1, pending: [] };
         trailer = `\n${file}: the test process ended without a report (exit ${code}, signal ${signal})\n`;
       }
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      process.stdout.write(`\n=== ${path.relative(process.cwd(), file)} (${seconds} s)\n`);
+      const seconds = (Date.now() - started) / 1000;
+      process.stdout.write(`\n=== ${path.relative(process.cwd(), file)} (${tier}, ${seconds.toFixed(1)} s)\n`);
       process.stdout.write(Buffer.concat(out));
       process.stderr.write(Buffer.concat(err));
       if (trailer) process.stderr.write(trailer);
-      resolve({ file, outcome });
+      resolve({ file, tier, outcome, seconds });
     });
   });
 }
 
 /** Runs every file and answers the results in the order the files were given. */
-export async function runFilesInParallel(files: string[], options: PoolOptions): Promise<FileResult[]> {
+export async function runFilesInParallel(files: TestFile[], options: PoolOptions): Promise<FileResult[]> {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'paddock-test-reports-'));
   const results: FileResult[] = new Array<FileResult>(files.length);
   let next = 0;

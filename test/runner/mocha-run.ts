@@ -13,8 +13,14 @@ export interface Outcome {
   pending: string[];
 }
 
-function newMocha(grep?: string): Mocha {
-  return new Mocha({ timeout: 60_000, reporter: 'spec', forbidOnly: true, ...(grep ? { grep } : {}) });
+function newMocha(grep?: string, rootHooks?: Mocha.RootHookObject): Mocha {
+  return new Mocha({
+    timeout: 60_000,
+    reporter: 'spec',
+    forbidOnly: true,
+    ...(grep ? { grep } : {}),
+    ...(rootHooks ? { rootHooks } : {}),
+  });
 }
 
 /** Loads the files; answers why the run must not go on (a `.only`, a file that throws), or undefined. */
@@ -38,9 +44,12 @@ export function loadFailure(files: string[]): Promise<string | undefined> {
   return load(newMocha(), files);
 }
 
-/** Runs the files in this process and answers the outcome; a load failure is one failure, reported on stderr. */
-export async function runMocha(files: string[], grep?: string): Promise<Outcome> {
-  const mocha = newMocha(grep);
+/**
+ * Runs the files in this process and answers the outcome; a load failure is one failure, reported
+ * on stderr. `rootHooks` run around every test of every file (the unit guard's).
+ */
+export async function runMocha(files: string[], grep?: string, rootHooks?: Mocha.RootHookObject): Promise<Outcome> {
+  const mocha = newMocha(grep, rootHooks);
   const refused = await load(mocha, files);
   if (refused !== undefined) {
     process.stderr.write(`\n${refused}\n`);
