@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Outcome } from './mocha-run.js';
 import type { Tier } from './tiers.js';
 
-const ONE_FILE = fileURLToPath(new URL('./one-file.js', import.meta.url));
+const ONE_FILE = fileURLToPath(new URL('./test-process.js', import.meta.url));
 
 export interface TestFile {
   file: string;
