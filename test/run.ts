@@ -7,10 +7,11 @@
  * without --tier every tier runs. Unit files run under the unit guard (runner/unit-guard.ts): a
  * test that starts a process or opens a socket fails.
  *
- * Files run in parallel, each in a process of its own (PADDOCK_TEST_JOBS at a time, 3 by default:
+ * Files run in parallel in processes of their own (PADDOCK_TEST_JOBS at a time, 3 by default:
  * most of a test's time is spent waiting on the servers it started, so 2 cores keep 3 files busy),
- * the longest first (runner/timings.ts). A file's output is printed whole when the file ends, so
- * files do not interleave. The summary gives each tier's counts and the slowest files.
+ * unit files in a few batches, the longest first (runner/timings.ts). A process's output is
+ * printed whole when it ends, so files do not interleave; a batch whose process dies runs again
+ * one file at a time. The summary gives each tier's counts and the slowest files.
  *
  * A run that did not run everything must not read as a success:
  * - a `.only` anywhere fails the run before any test runs (mocha's forbidOnly): `0 passed, 1 failed`;
@@ -31,7 +32,7 @@ import { parseArgs } from 'node:util';
 import { runFilesInParallel, type FileResult, type TestFile } from './runner/file-pool.js';
 import { loadFailure, type Outcome } from './runner/mocha-run.js';
 import { isTier, manifestName, tiersOf, TIERS, type Tier } from './runner/tiers.js';
-import { longestFirst, recordTimings } from './runner/timings.js';
+import { recordTimings, schedule } from './runner/timings.js';
 
 const root = process.env.PADDOCK_TEST_ROOT
   ? path.resolve(process.env.PADDOCK_TEST_ROOT)
@@ -129,7 +130,7 @@ async function runAll(files: TestFile[], grep: string | undefined): Promise<void
     if (refused !== undefined) return refuse(refused);
   }
   const jobs = Number(process.env.PADDOCK_TEST_JOBS ?? 3);
-  const ran = await runFilesInParallel(longestFirst(root, files), { jobs, grep, execArgv: process.execArgv });
+  const ran = await runFilesInParallel(schedule(root, files, jobs), { jobs, grep, execArgv: process.execArgv });
   // Reported in the order of the files' paths, whichever order they ran in.
   const position = new Map(files.map(({ file }, index) => [file, index]));
   const results = ran.sort((a, b) => position.get(a.file)! - position.get(b.file)!);

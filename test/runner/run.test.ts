@@ -281,13 +281,14 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
     expect(r.stdout, shown(r)).to.contain(guarded('started a process (child_process.execFileSync true)'));
     expect(r.stdout, shown(r)).to.contain(guarded('listened on a socket (net.Server.listen 0)'));
     expect(r.stdout, shown(r)).to.contain(guarded('connected a socket (net.Socket.connect'));
-    // The caught start's test passed, and the guard's hook after it failed.
-    expect(r.stdout, shown(r)).to.contain('"after each" hook: unitGuard for "catches the failed start"');
-    expect(r.stdout, shown(r)).to.match(/\nunit {3}2 passed, 4 failed in 5 file\(s\), \d+ s of file time\n/);
+    // The test that caught the failed start fails as well, and the other files of its batch still run.
+    expect(r.stdout, shown(r)).to.match(/\d\) catches the failed start\n/);
+    expect(r.stdout, shown(r)).to.contain('✔ computes');
+    expect(r.stdout, shown(r)).to.match(/\nunit {3}1 passed, 4 failed in 5 file\(s\), \d+ s of file time\n/);
     expect(r.stdout, shown(r)).to.match(/\nstage {2}1 passed, 0 failed in 1 file\(s\), \d+ s of file time\n/);
     for (const file of ['spawns', 'caught', 'listens', 'connects'])
       expect(r.stdout, shown(r)).to.match(new RegExp(`failures in 4 file[^]*\\S*/${file}\\.test\\.js\\n`));
-    expect(r.last, shown(r)).to.equal('3 passed, 4 failed');
+    expect(r.last, shown(r)).to.equal('2 passed, 4 failed');
     expect(r.code, shown(r)).to.equal(1);
   });
 
@@ -318,14 +319,26 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
 
   it('files start longest first, as recorded by the last run or else by tier, and the run records its timings', async () => {
     const r = await runWith({ PADDOCK_TEST_JOBS: '1' }, 'order');
-    const started = [...r.stdout.matchAll(/^=== \S*\/(\w)\.test\.js \((\w+), [\d.]+ s\)$/gm)].map(
-      (m) => `${m[1]} ${m[2]}`,
+    const processes = [...r.stdout.matchAll(/^=== (.*) \((\w+), [\d.]+ s\)$/gm)].map(
+      (m) => `${m[1].replace(/\S*\/(\w)\.test\.js/g, '$1')} (${m[2]})`,
     );
-    expect(started, shown(r)).to.deep.equal(['b unit', 'z jobs', 'a unit']);
+    // One job: the unit files in one batch, b (90 s last time) and a; then z (a jobs file: about 60 s).
+    expect(processes, shown(r)).to.deep.equal(['b, a (unit)', 'z (jobs)']);
     expect(r.stdout, shown(r)).to.match(/\nslowest files:\n( +[\d.]+ s {2}[abz] \((unit|jobs)\)\n){3}/);
     expect(r.last, shown(r)).to.equal('3 passed, 0 failed');
     const recorded = JSON.parse(await readFile(path.join(scratch.dir, 'order', '.timings.json'), 'utf8'));
     expect(Object.keys(recorded).sort(), JSON.stringify(recorded)).to.deep.equal(['a', 'b', 'z']);
     expect(recorded.b, 'the recorded time of b, replaced by its time in this run').to.be.below(90);
+  });
+
+  it('unit files run in batches; a batch whose process dies runs again one file at a time', async () => {
+    const r = await runWith({ PADDOCK_TEST_JOBS: '1' }, 'process-exits');
+    // The two in either order: the longer of the two in the last run first.
+    const both = String.raw`(\S*a\.test\.js, \S*b\.test\.js|\S*b\.test\.js, \S*a\.test\.js)`;
+    expect(r.stdout, shown(r)).to.match(new RegExp(String.raw`^=== ${both} \(unit, `, 'm'));
+    expect(r.stderr, shown(r)).to.match(new RegExp(`the process of ${both} ended without a report`));
+    expect(r.stderr, shown(r)).to.contain('b.test.js: the test process ended without a report (exit 3');
+    expect(r.last, shown(r)).to.equal('1 passed, 1 failed');
+    expect(r.code, shown(r)).to.equal(1);
   });
 });

@@ -35,13 +35,68 @@ function target(args: unknown[]): string {
   return '';
 }
 
-/**
- * The root hooks: fail the test during which the guard refused something, unless the refusal
- * already failed it (the throw was not caught), and the file when it came outside any test.
- */
-function unitGuard(this: Mocha.Context): void {
+/** Throws what the guard refused since the last check, and forgets it. */
+function settle(): void {
   const messages = refused.splice(0);
-  if (messages.length > 0 && this.currentTest?.state !== 'failed') throw new Error(messages.join('\n'));
+  if (messages.length > 0) throw new Error(messages.join('\n'));
+}
+
+/** A test that failed fails with its own error; what the guard refused during it is forgotten. */
+function forget(): void {
+  refused.length = 0;
+}
+
+const wrapped = new WeakSet<Mocha.Runnable>();
+
+/**
+ * Before each test, wraps its function so that the test itself fails when the guard refused
+ * something while it ran, though it caught the throw. (A failing root hook would be shorter, but
+ * mocha skips every test left in the process after one, the other files of a batch included.)
+ */
+function guardTest(this: Mocha.Context): void {
+  const test = this.currentTest;
+  if (!test?.fn || wrapped.has(test)) return;
+  wrapped.add(test);
+  const original = test.fn as (this: Mocha.Context, done?: Mocha.Done) => unknown;
+  test.fn = test.async
+    ? function (this: Mocha.Context, done: Mocha.Done) {
+        try {
+          original.call(this, (error?: unknown) => {
+            if (error) {
+              forget();
+              return done(error);
+            }
+            try {
+              settle();
+            } catch (failure) {
+              return done(failure);
+            }
+            done();
+          });
+        } catch (error) {
+          forget();
+          throw error;
+        }
+      }
+    : function (this: Mocha.Context) {
+        let result: unknown;
+        try {
+          result = original.call(this);
+        } catch (error) {
+          forget();
+          throw error;
+        }
+        if (!(result instanceof Promise)) return settle();
+        return result.then(settle, (error: unknown) => {
+          forget();
+          throw error;
+        });
+      };
+}
+
+/** What was refused outside any test (a hook that caught the throw) fails the run's last hook. */
+function refusedOutsideTests(): void {
+  settle();
 }
 
 /** Guards this process; answers the root hooks to give mocha. */
@@ -56,5 +111,5 @@ export function installUnitGuard(): Mocha.RootHookObject {
   net.Socket.prototype.connect = function (...args: unknown[]): never {
     return refuse(`connected a socket (net.Socket.connect ${target(args)})`);
   };
-  return { afterEach: unitGuard, afterAll: unitGuard };
+  return { beforeEach: guardTest, afterAll: refusedOutsideTests };
 }
