@@ -322,7 +322,7 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
     const processes = [...r.stdout.matchAll(/^=== (.*) \((\w+), [\d.]+ s\)$/gm)].map(
       (m) => `${m[1].replace(/\S*\/(\w)\.test\.js/g, '$1')} (${m[2]})`,
     );
-    // One job: the unit files in one batch, b (90 s last time) and a; then z (a jobs file: about 60 s).
+    // One job: the unit files in one batch, b (90 s last time) and a; then z (a jobs file: about 78 s).
     expect(processes, shown(r)).to.deep.equal(['b, a (unit)', 'z (jobs)']);
     expect(r.stdout, shown(r)).to.match(/\nslowest files:\n( +[\d.]+ s {2}[abz] \((unit|jobs)\)\n){3}/);
     expect(r.last, shown(r)).to.equal('3 passed, 0 failed');
