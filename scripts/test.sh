@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, .ci/run): installs what the tests need on a fresh machine, builds,
-# and runs every test, lint and format checks included (test/lint/). Extra arguments narrow the
-# run: a test-file substring, then a title grep.
+# and runs every tier of tests (unit, stage, e2e, jobs: lint and format checks included). Extra
+# arguments narrow the run: `--tier <name>`, a test-file substring, then a title grep.
+# `npm run test:unit` (and test:stage, test:e2e, test:jobs) runs one tier without the install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,14 @@ function requestCounts(
  */
 describe('bench: every benchmark runs at its quick size', function () {
   this.timeout(600_000);
+  /** The benchmarks' process, in a process group of its own with the servers it starts. */
+  let bench: ChildProcess | undefined;
+
+  // A run cut off (the test's timeout) must not leave the benchmarks' servers running: the group goes.
+  after(() => {
+    if (bench?.pid !== undefined && bench.exitCode === null && bench.signalCode === null)
+      process.kill(-bench.pid, 'SIGKILL');
+  });
 
   it('`npm run bench -- --quick` exits 0 and writes a result per benchmark, with no failed request', async () => {
     const results = await makeTempDir('bench-results');
@@ -36,7 +44,9 @@ describe('bench: every benchmark runs at its quick size', function () {
           const child = spawn(process.execPath, [path.join(REPO_ROOT, 'dist/bench/run.js'), '--quick'], {
             cwd: REPO_ROOT,
             env: { ...process.env, PADDOCK_BENCH_RESULTS: results.dir },
+            detached: true,
           });
+          bench = child;
           let out = '';
           let err = '';
           child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

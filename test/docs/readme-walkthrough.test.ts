@@ -317,6 +317,8 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
       'npm test': 'this suite',
       'npm test -- store/etcd': 'this suite, narrowed',
       'npm test -- store "leader election"': 'this suite, narrowed',
+      'npm run test:unit': 'this suite, one tier',
+      'npm test -- --tier e2e gateway/': 'this suite, one tier, narrowed',
       'npm run bench -- get create list tenant-list-all watch tenants memory': 'minutes; test/bench runs --quick',
       'npm run bench -- cache': 'minutes; test/bench runs --quick',
       'npm run bench -- fair-share': 'a benchmark; test/bench runs --quick',

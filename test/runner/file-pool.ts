@@ -1,19 +1,28 @@
 /**
- * Runs test files side by side, each in a child process of its own (one-file.js), `jobs` at a
- * time. Each file's output is held and printed whole when the file ends.
+ * Runs test files side by side in child processes (test-process.js), `jobs` at a time: each file
+ * of the stage, e2e and jobs tiers in a process of its own, unit files in batches (a process per
+ * file cost unit files four times their own CPU time). A process's output is held and printed
+ * whole when it ends.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Outcome } from './mocha-run.js';
+import type { FileOutcome, Outcome } from './mocha-run.js';
+import type { Tier } from './tiers.js';
 
-const ONE_FILE = fileURLToPath(new URL('./one-file.js', import.meta.url));
+const TEST_PROCESS = fileURLToPath(new URL('./test-process.js', import.meta.url));
 
-export interface FileResult {
+export interface TestFile {
   file: string;
+  tier: Tier;
+}
+
+export interface FileResult extends TestFile {
   outcome: Outcome;
+  /** A file alone: from the start of its process to its end; in a batch: from its first suite's start to its last one's end. */
+  seconds: number;
 }
 
 interface PoolOptions {
@@ -23,48 +32,77 @@ interface PoolOptions {
   execArgv: string[];
 }
 
-function runFile(file: string, index: number, reports: string, options: PoolOptions): Promise<FileResult> {
-  const report = path.join(reports, `${index}.json`);
+/** Files of one tier that run in one process, in this order. */
+export type Batch = TestFile[];
+
+let reportCount = 0;
+
+interface ProcessEnd {
+  /** Each file's outcome, or undefined when the process ended without its report. */
+  outcomes?: Record<string, FileOutcome>;
+  seconds: number;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Runs a batch in a test process; prints its output whole when it ends. */
+function runProcess(batch: Batch, reports: string, options: PoolOptions): Promise<ProcessEnd> {
+  const report = path.join(reports, `${reportCount++}.json`);
   const started = Date.now();
+  const files = batch.map(({ file }) => file);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...options.execArgv, ONE_FILE, file, options.grep ?? ''], {
-      env: { ...process.env, PADDOCK_TEST_REPORT: report },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...options.execArgv, TEST_PROCESS, batch[0].tier, options.grep ?? '', ...files],
+      { env: { ...process.env, PADDOCK_TEST_REPORT: report }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.once('close', (code, signal) => {
-      let outcome: Outcome;
-      let trailer = '';
-      try {
-        outcome = JSON.parse(readFileSync(report, 'utf8')) as Outcome;
-      } catch {
-        // No report: the process died before the run ended; whatever it did not finish is unknown.
-        outcome = { passed: 0, failed: 1, pending: [] };
-        trailer = `\n${file}: the test process ended without a report (exit ${code}, signal ${signal})\n`;
-      }
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      process.stdout.write(`\n=== ${path.relative(process.cwd(), file)} (${seconds} s)\n`);
+      const seconds = (Date.now() - started) / 1000;
+      const names = files.map((file) => path.relative(process.cwd(), file)).join(', ');
+      process.stdout.write(`\n=== ${names} (${batch[0].tier}, ${seconds.toFixed(1)} s)\n`);
       process.stdout.write(Buffer.concat(out));
       process.stderr.write(Buffer.concat(err));
-      if (trailer) process.stderr.write(trailer);
-      resolve({ file, outcome });
+      let outcomes: Record<string, FileOutcome> | undefined;
+      try {
+        outcomes = JSON.parse(readFileSync(report, 'utf8')) as Record<string, FileOutcome>;
+      } catch {
+        // No report: the process died before the run ended; whatever it did not finish is unknown.
+      }
+      resolve({ outcomes, seconds, code, signal });
     });
   });
 }
 
-/** Runs every file and answers the results in the order the files were given. */
-export async function runFilesInParallel(files: string[], options: PoolOptions): Promise<FileResult[]> {
+/** Runs a batch; one of several files whose process ends without a report runs again file by file. */
+async function runBatch(batch: Batch, reports: string, options: PoolOptions): Promise<FileResult[]> {
+  const { outcomes, seconds, code, signal } = await runProcess(batch, reports, options);
+  if (outcomes)
+    return batch.map(({ file, tier }) => {
+      const { seconds: own, ...outcome } = outcomes[file];
+      return { file, tier, outcome, seconds: batch.length === 1 ? seconds : own };
+    });
+  const names = batch.map(({ file }) => path.relative(process.cwd(), file));
+  if (batch.length === 1) {
+    process.stderr.write(`\n${names[0]}: the test process ended without a report (exit ${code}, signal ${signal})\n`);
+    return [{ ...batch[0], outcome: { passed: 0, failed: 1, pending: [] }, seconds }];
+  }
+  process.stderr.write(`\nthe process of ${names.join(', ')} ended without a report: they run again one at a time\n`);
+  const results: FileResult[] = [];
+  for (const file of batch) results.push(...(await runBatch([file], reports, options)));
+  return results;
+}
+
+/** Runs every batch and answers the results of their files, in no particular order. */
+export async function runFilesInParallel(batches: Batch[], options: PoolOptions): Promise<FileResult[]> {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'paddock-test-reports-'));
-  const results: FileResult[] = new Array<FileResult>(files.length);
+  const results: FileResult[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const index = next++;
-      results[index] = await runFile(files[index], index, reports, options);
-    }
+    while (next < batches.length) results.push(...(await runBatch(batches[next++], reports, options)));
   };
   try {
     await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));

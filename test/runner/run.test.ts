@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -78,6 +78,45 @@ const CASES: Record<string, Record<string, string>> = {
   'no-tests': {
     'a.test.js': `describe('empty', () => {});`,
   },
+  // Unit files run under the guard: pure ones pass, any that starts a process or opens a socket fails.
+  guard: {
+    'tiers.js': `export const NOT_UNIT = { stage: ['stage-spawns'], e2e: [], jobs: [] };`,
+    'pure.test.js': `describe('pure', () => { it('computes', () => {}); });`,
+    'spawns.test.js': `
+      import { spawn } from 'node:child_process';
+      describe('unit spawns', () => { it('starts a process', () => { spawn(process.execPath, ['-e', '']); }); });`,
+    'caught.test.js': `
+      import childProcess from 'node:child_process';
+      describe('unit catches', () => {
+        it('catches the failed start', () => { try { childProcess.execFileSync('true'); } catch {} });
+      });`,
+    'listens.test.js': `
+      import http from 'node:http';
+      describe('unit listens', () => { it('serves', () => { http.createServer().listen(0).close(); }); });`,
+    'connects.test.js': `
+      import net from 'node:net';
+      describe('unit connects', () => {
+        it('connects', () => new Promise((resolve) => net.connect(9, '127.0.0.1').once('error', resolve)));
+      });`,
+    'stage-spawns.test.js': `
+      import { spawn } from 'node:child_process';
+      describe('stage spawns', () => {
+        it('starts a process', () => new Promise((resolve, reject) =>
+          spawn(process.execPath, ['-e', '']).once('error', reject).once('exit', resolve)));
+      });`,
+  },
+  'stale-tiers': {
+    'tiers.js': `export const NOT_UNIT = { stage: ['a'], e2e: ['gone'], jobs: ['a'] };`,
+    'a.test.js': `describe('fine', () => { it('passes', () => {}); });`,
+  },
+  // Started longest first: as the last run recorded (b), else by tier (z is a jobs file).
+  order: {
+    'tiers.js': `export const NOT_UNIT = { stage: [], e2e: [], jobs: ['z'] };`,
+    '.timings.json': `{ "b": 90, "a": 0.1 }`,
+    'a.test.js': `describe('a', () => { it('passes', () => {}); });`,
+    'b.test.js': `describe('b', () => { it('passes', () => {}); });`,
+    'z.test.js': `describe('z', () => { it('passes', () => {}); });`,
+  },
   'load-error': {
     'a.test.js': `describe('fine', () => { it('passes', () => {}); });`,
     'b.test.js': `throw new Error('this file cannot be loaded');`,
@@ -108,9 +147,13 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
   after(() => scratch?.remove());
 
   function run(name: string, ...args: string[]): Promise<Run> {
+    return runWith({}, name, ...args);
+  }
+
+  function runWith(env: NodeJS.ProcessEnv, name: string, ...args: string[]): Promise<Run> {
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [RUNNER, ...args], {
-        env: { ...process.env, PADDOCK_TEST_ROOT: path.join(scratch.dir, name) },
+        env: { ...process.env, ...env, PADDOCK_TEST_ROOT: path.join(scratch.dir, name) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -228,6 +271,74 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
     expect(r.last, shown(r)).to.equal('0 passed, 1 failed');
     expect(r.stderr, shown(r)).to.contain('b.test.js could not be loaded');
     expect(r.stderr, shown(r)).to.contain('this file cannot be loaded');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('a unit test that starts a process, listens or connects fails by the guard, even when it catches the throw', async () => {
+    const r = await run('guard');
+    const guarded = (what: string) => `the unit tier is pure: this test ${what}`;
+    expect(r.stdout, shown(r)).to.contain(guarded('started a process (child_process.spawn '));
+    expect(r.stdout, shown(r)).to.contain(guarded('started a process (child_process.execFileSync true)'));
+    expect(r.stdout, shown(r)).to.contain(guarded('listened on a socket (net.Server.listen 0)'));
+    expect(r.stdout, shown(r)).to.contain(guarded('connected a socket (net.Socket.connect'));
+    // The test that caught the failed start fails as well, and the other files of its batch still run.
+    expect(r.stdout, shown(r)).to.match(/\d\) catches the failed start\n/);
+    expect(r.stdout, shown(r)).to.contain('✔ computes');
+    expect(r.stdout, shown(r)).to.match(/\nunit {3}1 passed, 4 failed in 5 file\(s\), \d+ s of file time\n/);
+    expect(r.stdout, shown(r)).to.match(/\nstage {2}1 passed, 0 failed in 1 file\(s\), \d+ s of file time\n/);
+    for (const file of ['spawns', 'caught', 'listens', 'connects'])
+      expect(r.stdout, shown(r)).to.match(new RegExp(`failures in 4 file[^]*\\S*/${file}\\.test\\.js\\n`));
+    expect(r.last, shown(r)).to.equal('2 passed, 4 failed');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('--tier runs one tier (or several), and the file filter and title grep still narrow it', async () => {
+    const stage = await run('guard', '--tier', 'stage');
+    expect(stage.last, shown(stage)).to.equal('1 passed, 0 failed');
+    expect(stage.stdout, shown(stage)).not.to.match(/\nunit /);
+    expect(stage.code, shown(stage)).to.equal(0);
+    const pure = await run('guard', '--tier', 'unit', 'pure');
+    expect(pure.last, shown(pure)).to.equal('1 passed, 0 failed');
+    const both = await run('guard', '--tier=unit,stage', 'p', 'computes|stage spawns');
+    expect(both.stdout, shown(both)).to.contain('stage spawns');
+    expect(both.last, shown(both)).to.equal('2 passed, 0 failed');
+    const unknown = await run('guard', '--tier', 'integration');
+    expect(unknown.stderr, shown(unknown)).to.contain('no tier integration: the tiers are jobs, e2e, stage, unit');
+    expect(unknown.last, shown(unknown)).to.equal('0 passed, 1 failed');
+    expect(unknown.code, shown(unknown)).to.equal(1);
+  });
+
+  it('a tier manifest that names a file that is not there, or a file twice, fails the run before it starts', async () => {
+    const r = await run('stale-tiers');
+    expect(r.stderr, shown(r)).to.contain('gone (e2e) is no test file');
+    expect(r.stderr, shown(r)).to.contain('a is named twice: jobs and stage');
+    expect(r.stdout, shown(r)).not.to.contain('passes');
+    expect(r.last, shown(r)).to.equal('0 passed, 1 failed');
+    expect(r.code, shown(r)).to.equal(1);
+  });
+
+  it('files start longest first, as recorded by the last run or else by tier, and the run records its timings', async () => {
+    const r = await runWith({ PADDOCK_TEST_JOBS: '1' }, 'order');
+    const processes = [...r.stdout.matchAll(/^=== (.*) \((\w+), [\d.]+ s\)$/gm)].map(
+      (m) => `${m[1].replace(/\S*\/(\w)\.test\.js/g, '$1')} (${m[2]})`,
+    );
+    // One job: the unit files in one batch, b (90 s last time) and a; then z (a jobs file: about 78 s).
+    expect(processes, shown(r)).to.deep.equal(['b, a (unit)', 'z (jobs)']);
+    expect(r.stdout, shown(r)).to.match(/\nslowest files:\n( +[\d.]+ s {2}[abz] \((unit|jobs)\)\n){3}/);
+    expect(r.last, shown(r)).to.equal('3 passed, 0 failed');
+    const recorded = JSON.parse(await readFile(path.join(scratch.dir, 'order', '.timings.json'), 'utf8'));
+    expect(Object.keys(recorded).sort(), JSON.stringify(recorded)).to.deep.equal(['a', 'b', 'z']);
+    expect(recorded.b, 'the recorded time of b, replaced by its time in this run').to.be.below(90);
+  });
+
+  it('unit files run in batches; a batch whose process dies runs again one file at a time', async () => {
+    const r = await runWith({ PADDOCK_TEST_JOBS: '1' }, 'process-exits');
+    // The two in either order: the longer of the two in the last run first.
+    const both = String.raw`(\S*a\.test\.js, \S*b\.test\.js|\S*b\.test\.js, \S*a\.test\.js)`;
+    expect(r.stdout, shown(r)).to.match(new RegExp(String.raw`^=== ${both} \(unit, `, 'm'));
+    expect(r.stderr, shown(r)).to.match(new RegExp(`the process of ${both} ended without a report`));
+    expect(r.stderr, shown(r)).to.contain('b.test.js: the test process ended without a report (exit 3');
+    expect(r.last, shown(r)).to.equal('1 passed, 1 failed');
     expect(r.code, shown(r)).to.equal(1);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * The order and the processes test files run in. How long each file took in earlier runs is kept
+ * in `.timings.json` in the test directory (dist/test/, so a clean clone has none), to start the
+ * longest first: a run ends when its last file does, and a file of minutes started late leaves
+ * the other cores idle at the end.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Batch, FileResult, TestFile } from './file-pool.js';
+import { manifestName, type Tier } from './tiers.js';
+
+/** Seconds a file of each tier takes when no run recorded it: the medians of a full run on 2 cores. */
+const GUESS: Record<Tier, number> = { jobs: 78, e2e: 5.3, stage: 4.2, unit: 0.4 };
+
+type Timings = Record<string, number>;
+
+const timingsFile = (root: string) => path.join(root, '.timings.json');
+
+function readTimings(root: string): Timings {
+  try {
+    return JSON.parse(readFileSync(timingsFile(root), 'utf8')) as Timings;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The processes to run, the longest first: a file of the stage, e2e or jobs tier alone, the unit
+ * files in `jobs` batches of about the same length. A file is expected to take as long as it took
+ * last time, else as long as its tier's files usually take.
+ */
+export function schedule(root: string, files: TestFile[], jobs: number): Batch[] {
+  const timings = readTimings(root);
+  const expected = ({ file, tier }: TestFile) => timings[manifestName(root, file)] ?? GUESS[tier];
+  const length = (batch: Batch) => batch.reduce((sum, file) => sum + expected(file), 0);
+  const longestFirst = [...files].sort((a, b) => expected(b) - expected(a));
+  const unit = longestFirst.filter(({ tier }) => tier === 'unit');
+  const unitBatches: Batch[] = Array.from({ length: Math.min(Math.max(1, jobs), unit.length) }, () => []);
+  for (const file of unit)
+    unitBatches.reduce((shortest, batch) => (length(batch) < length(shortest) ? batch : shortest)).push(file);
+  const alone = longestFirst.filter(({ tier }) => tier !== 'unit').map((file) => [file]);
+  return [...alone, ...unitBatches].sort((a, b) => length(b) - length(a));
+}
+
+/** Records this run's durations, keeping those of the files it did not run. */
+export function recordTimings(root: string, results: FileResult[]): void {
+  const timings = readTimings(root);
+  for (const { file, seconds } of results) timings[manifestName(root, file)] = Math.round(seconds * 10) / 10;
+  writeFileSync(timingsFile(root), `${JSON.stringify(timings, null, 2)}\n`);
+}
