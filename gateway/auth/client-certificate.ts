@@ -31,7 +31,9 @@ export function clientCertificates(tenants: TenantRoster): CredentialKind {
       const socket = req.socket as TLSSocket;
       let identity = bySocket.get(socket);
       if (!identity) {
-        if (!socket.authorized && presentedNoCertificate(socket)) return undefined;
+        // Not `authorized` first: Node calls a resumed TLS 1.3 session authorized though it holds no
+        // certificate (a resumption looks like PSK), and HAProxy resumes its health checks' sessions.
+        if (presentedNoCertificate(socket)) return undefined;
         identity = certificateIdentity(socket);
         bySocket.set(socket, identity);
       }

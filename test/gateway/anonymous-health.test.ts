@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:tls';
 import { createCertificateAuthority } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
@@ -51,6 +52,16 @@ describe('gateway: health checks without a client certificate', function () {
     }
   });
 
+  it('answers a health check over a resumed TLS 1.3 session without a certificate, as HAProxy makes its checks', async () => {
+    // Node calls such a session authorized (a TLS 1.3 resumption looks like PSK), with no certificate in it.
+    const first = await rawHealthCheck(gateway.url);
+    expect(first.resumed, 'the first session is new').to.equal(false);
+    for (let i = 0; i < 3; i++) {
+      const again = await rawHealthCheck(gateway.url, first.session);
+      expect(again, `resumed check ${i}`).to.deep.include({ resumed: true, statusLine: 'HTTP/1.1 200 OK' });
+    }
+  });
+
   it('answers every other request without a certificate 401: the version, discovery, metrics, a health subpath, a POST', async () => {
     for (const [method, path] of [
       ['GET', '/version'],
@@ -72,3 +83,27 @@ describe('gateway: health checks without a client certificate', function () {
     expect(res.status).to.equal(401);
   });
 });
+
+/** GET /readyz over a TLS connection of its own, resuming `session` when given. */
+function rawHealthCheck(
+  url: string,
+  session?: Buffer,
+): Promise<{ resumed: boolean; statusLine: string; session: Buffer | undefined }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let ticket: Buffer | undefined;
+    let text = '';
+    let resumed = false;
+    const socket = connect({ host: hostname, port: Number(port), rejectUnauthorized: false, session }, () => {
+      resumed = socket.isSessionReused();
+      socket.write(`GET /readyz HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`);
+    });
+    socket.on('session', (value: Buffer) => (ticket = value));
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () =>
+      resolve({ resumed, statusLine: text.split('\r\n')[0], session: ticket }),
+    );
+  });
+}
