@@ -3,7 +3,7 @@
  * name (`crontabs.stable.example.com` ↔ `crontabs.<p>stable.example.com`). Built-in groups are
  * Kubernetes' own, shared by every tenant, so a tenant may not define kinds in them.
  */
-import { isObject } from '../../apiserver/json.js';
+import { isObject, nameForMessage } from '../../apiserver/json.js';
 import { addPrefix, isTenantGroup, stripPrefix, TranslationError } from '../context.js';
 import { ruled, type Invariant } from './invariants.js';
 import { checkLength } from './name-limit.js';
@@ -47,7 +47,7 @@ const groupFitsUpstream: Convertor = {
   up: (ctx, crd) => {
     const group = isObject(crd.spec) ? crd.spec.group : undefined;
     if (typeof group === 'string')
-      checkLength(ctx, group, GROUP_LIMIT, { ...CRD, field: 'spec.group', name: String(crd.metadata?.name ?? '') });
+      checkLength(ctx, group, GROUP_LIMIT, { ...CRD, field: 'spec.group', name: nameForMessage(crd) });
   },
   down: () => true,
 };

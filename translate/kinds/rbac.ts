@@ -7,7 +7,7 @@
  * are not this tenant's are dropped, so a binding or role someone else edited still lists
  * cleanly and shows nothing foreign.
  */
-import { isObject, type Json } from '../../apiserver/json.js';
+import { isObject, nameForMessage, type Json } from '../../apiserver/json.js';
 import { groupDown, groupUp, TranslationError, withoutPrefix, type TenantContext } from '../context.js';
 import { groupName, userName } from './identity-names.js';
 import { referencedNameRule } from './names.js';
@@ -208,7 +208,7 @@ function rulesOf(kind: string): Convertor {
         if (isObject(rule))
           ruleUp(ctx, rule, {
             kind,
-            name: String(role.metadata?.name ?? role.metadata?.generateName ?? ''),
+            name: nameForMessage(role),
             field: `rules[${index}]`,
           });
       });
