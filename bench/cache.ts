@@ -88,7 +88,7 @@ const QUICK: Sizes = {
   pagedLists: 2,
   watch: [{ load: 'steady', watchers: 10, writesPerSec: 60 }],
   secondsPerWatchRun: 1,
-  memoryObjects: [10_000, 100_000],
+  memoryObjects: [10_000],
 };
 
 /** A list row: a load's whole iterations (three lists for the direct ones). */

@@ -6,7 +6,7 @@
  * locally, a patch by an upstream dry run first.
  */
 import { measureBoth, roundsFor } from './harness/compare.js';
-import { withEnvironment, type BenchOptions } from './harness/environment.js';
+import { withEnvironment, type BenchOptions, QUICK_RUN_MS } from './harness/environment.js';
 import { caseOf, report } from './harness/results.js';
 import { createBenchTenant } from './harness/tenant.js';
 
@@ -46,7 +46,11 @@ const deployment = (name: string) =>
   });
 
 export async function benchCreate(options: BenchOptions): Promise<number> {
-  const shape = { concurrency: CLIENTS, warmup: options.quick ? 50 : 200, durationMs: options.quick ? 1500 : 8000 };
+  const shape = {
+    concurrency: CLIENTS,
+    warmup: options.quick ? 50 : 200,
+    durationMs: options.quick ? QUICK_RUN_MS : 8000,
+  };
   const { result, run } = await withEnvironment(options, async (env) => {
     const tenant = await createBenchTenant(env, TENANT);
     const steps = (namespace: string, name: string) => [

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { measureSides, roundsFor, type Side } from './harness/compare.js';
-import { withEnvironment, type BenchOptions } from './harness/environment.js';
+import { withEnvironment, type BenchOptions, QUICK_RUN_MS } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
 import { startHaproxyProcess } from './harness/haproxy.js';
 import { podName } from './harness/pods.js';
@@ -37,7 +37,7 @@ export async function benchGet(options: BenchOptions): Promise<number> {
   const shape = (concurrency: number) => ({
     concurrency,
     warmup: options.quick ? 50 : 500,
-    durationMs: options.quick ? 1500 : 5000,
+    durationMs: options.quick ? QUICK_RUN_MS : 5000,
   });
   const { result, run } = await withEnvironment(options, async (env) => {
     const tenant = await createBenchTenant(env, TENANT);

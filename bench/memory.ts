@@ -7,7 +7,7 @@
  * shown for scale.
  */
 import { readGatewayMetrics } from './harness/gateway-metrics.js';
-import { withEnvironment, type BenchEnvironment, type BenchOptions } from './harness/environment.js';
+import { withEnvironment, type BenchEnvironment, type BenchOptions, QUICK_RUN_MS } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
 import { runLoad, summarize } from './harness/load.js';
 import { podName } from './harness/pods.js';
@@ -37,7 +37,11 @@ interface Reading {
 
 export async function benchMemory(options: BenchOptions): Promise<number> {
   const tenants = options.quick ? 200 : 10_000;
-  const shape = { concurrency: CLIENTS, warmup: options.quick ? 50 : 500, durationMs: options.quick ? 1500 : 5000 };
+  const shape = {
+    concurrency: CLIENTS,
+    warmup: options.quick ? 50 : 500,
+    durationMs: options.quick ? QUICK_RUN_MS : 5000,
+  };
   const { result, run } = await withEnvironment(options, async (env) => {
     const readings: Reading[] = [];
     const read = async (name: string, note = '') => {

@@ -76,9 +76,9 @@ export async function measureSides(
   }));
 }
 
-/** Alternating runs per side for short requests; two suffice to check that a benchmark runs. */
+/** Alternating runs per side for short requests; one suffices to check that a benchmark runs. */
 export function roundsFor(options: BenchOptions): number {
-  return options.quick ? 2 : 4;
+  return options.quick ? 1 : 4;
 }
 
 /** One of several loads measured in turns: where it goes, what it sends, and how. */

@@ -16,6 +16,9 @@ export interface BenchOptions {
   cpuProf: boolean;
 }
 
+/** How long a quick run measures a load: long enough to make its requests, too short to mean much. */
+export const QUICK_RUN_MS = 500;
+
 export interface BenchEnvironment {
   /** A temp dir for files such as tenant kubeconfigs. */
   dir: string;
