@@ -102,8 +102,6 @@ function rawHealthCheck(
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (text += chunk));
     socket.on('error', reject);
-    socket.on('close', () =>
-      resolve({ resumed, statusLine: text.split('\r\n')[0], session: ticket }),
-    );
+    socket.on('close', () => resolve({ resumed, statusLine: text.split('\r\n')[0], session: ticket }));
   });
 }
