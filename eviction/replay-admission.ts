@@ -23,6 +23,13 @@ import type { Json } from '../apiserver/json.js';
 import type { CacheResource } from '../search/cluster-resource-store.js';
 import { groupDown, stripPrefix, tenantPrefix, type KindScope, type TenantContext } from '../translate/context.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
+import {
+  CLUSTER_ROLE_BINDINGS_PATH,
+  isStoredBindingName,
+  storedBindingDown,
+  storedBindingsPathUp,
+  storedBindingUp,
+} from '../translate/kinds/stored-cluster-role-binding.js';
 import { objectDown } from '../translate/objects.js';
 import { requestUp } from '../translate/request.js';
 import { normalizedStored, storedObjectUp, type StoredType } from '../translate/stored-object.js';
@@ -43,6 +50,8 @@ export function admitReplay(ctx: TenantContext, step: ReplayStep): ReplayAdmissi
   const { resource, body } = step;
   if (resource.group === RBAC_GROUP && resource.resource === 'rolebindings' && step.name.startsWith(GRANT_NAME_PREFIX))
     return { verdict: 'remake' };
+  if (resource.group === RBAC_GROUP && resource.resource === 'rolebindings' && isStoredBindingName(step.name))
+    return admitStoredBinding(ctx, step);
   // A convertor's throw on a malformed object is that object's refusal: the rest of the move goes on.
   try {
     const group = groupDown(ctx, resource.group);
@@ -70,6 +79,50 @@ export function admitReplay(ctx: TenantContext, step: ReplayStep): ReplayAdmissi
   } catch (err) {
     return skip(err instanceof Error ? err.message : String(err));
   }
+}
+
+/**
+ * A ClusterRoleBinding of the tenant's as stored (a RoleBinding in its kube-system:
+ * translate/kinds/stored-cluster-role-binding.ts): admitted as the tenant's create of the
+ * ClusterRoleBinding would be, and written where it is stored, with the gateway's credentials as
+ * the tenant's ClusterRoleBinding writes are.
+ */
+function admitStoredBinding(ctx: TenantContext, step: ReplayStep): ReplayAdmission {
+  const binding = storedBindingDown(ctx, {
+    kind: 'RoleBinding',
+    apiVersion: `${RBAC_GROUP}/v1`,
+    ...structuredClone(step.body),
+  });
+  if (binding === null)
+    return skip("it is not the tenant's: it names what belongs to another tenant or to the cluster");
+  // The cache's kinds are those it held: a ClusterRoleBinding is known by what it is stored as.
+  const kinds: KindScope = {
+    kindIsNamespaced: (group, kind) =>
+      group === RBAC_GROUP && kind === 'ClusterRoleBinding' ? false : ctx.kinds.kindIsNamespaced(group, kind),
+    resourceIsNamespaced: (group, resource) =>
+      group === RBAC_GROUP && resource === 'clusterrolebindings'
+        ? false
+        : ctx.kinds.resourceIsNamespaced(group, resource),
+    kindOf: (group, resource) =>
+      group === RBAC_GROUP && resource === 'clusterrolebindings'
+        ? 'ClusterRoleBinding'
+        : ctx.kinds.kindOf(group, resource),
+  };
+  const admitted = admitReplay(
+    { ...ctx, kinds },
+    {
+      resource: { ...step.resource, resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
+      namespace: '',
+      name: String(binding.metadata.name),
+      body: binding,
+    },
+  );
+  if (admitted.verdict !== 'write') return admitted;
+  return {
+    ...admitted,
+    path: storedBindingsPathUp(ctx, CLUSTER_ROLE_BINDINGS_PATH)!.split('?')[0],
+    body: storedBindingUp(ctx, admitted.body),
+  };
 }
 
 function skip(reason: string): ReplayAdmission {
