@@ -24,10 +24,9 @@ import type { CacheResource } from '../search/cluster-resource-store.js';
 import { groupDown, stripPrefix, tenantPrefix, type KindScope, type TenantContext } from '../translate/context.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
 import {
-  CLUSTER_ROLE_BINDINGS_PATH,
   isStoredBindingName,
   storedBindingDown,
-  storedBindingsPathUp,
+  storedBindingsNamespace,
   storedBindingUp,
 } from '../translate/kinds/stored-cluster-role-binding.js';
 import { objectDown } from '../translate/objects.js';
@@ -70,12 +69,11 @@ export function admitReplay(ctx: TenantContext, step: ReplayStep): ReplayAdmissi
     if (!t || !bodyType) return skip('it is no object a tenant creates');
     const type: StoredType = { group: bodyType.group, kind: bodyType.kind, name: seen.metadata?.name };
     normalizedStored(ctx, type, body);
-    return {
-      verdict: 'write',
-      path: t.path,
-      body: storedObjectUp(ctx, type, seen),
-      as: t.namespaced ? 'tenant-admin' : 'gateway',
-    };
+    const made = storedObjectUp(ctx, type, seen);
+    // A ClusterRoleBinding (one cached at the cluster scope, made before they were stored as RoleBindings) goes where they are stored.
+    if (resource.group === RBAC_GROUP && resource.resource === 'clusterrolebindings')
+      return { verdict: 'write', path: storedBindingsCollection(ctx), body: storedBindingUp(ctx, made), as: 'gateway' };
+    return { verdict: 'write', path: t.path, body: made, as: t.namespaced ? 'tenant-admin' : 'gateway' };
   } catch (err) {
     return skip(err instanceof Error ? err.message : String(err));
   }
@@ -84,8 +82,8 @@ export function admitReplay(ctx: TenantContext, step: ReplayStep): ReplayAdmissi
 /**
  * A ClusterRoleBinding of the tenant's as stored (a RoleBinding in its kube-system:
  * translate/kinds/stored-cluster-role-binding.ts): admitted as the tenant's create of the
- * ClusterRoleBinding would be, and written where it is stored, with the gateway's credentials as
- * the tenant's ClusterRoleBinding writes are.
+ * ClusterRoleBinding would be (and written, as that is, where it is stored, with the gateway's
+ * credentials).
  */
 function admitStoredBinding(ctx: TenantContext, step: ReplayStep): ReplayAdmission {
   const binding = storedBindingDown(ctx, {
@@ -117,12 +115,11 @@ function admitStoredBinding(ctx: TenantContext, step: ReplayStep): ReplayAdmissi
       body: binding,
     },
   );
-  if (admitted.verdict !== 'write') return admitted;
-  return {
-    ...admitted,
-    path: storedBindingsPathUp(ctx, CLUSTER_ROLE_BINDINGS_PATH)!.split('?')[0],
-    body: storedBindingUp(ctx, admitted.body),
-  };
+  return admitted;
+}
+
+function storedBindingsCollection(ctx: TenantContext): string {
+  return `/apis/${RBAC_GROUP}/v1/namespaces/${storedBindingsNamespace(ctx)}/rolebindings`;
 }
 
 function skip(reason: string): ReplayAdmission {
