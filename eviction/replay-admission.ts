@@ -23,6 +23,12 @@ import type { Json } from '../apiserver/json.js';
 import type { CacheResource } from '../search/cluster-resource-store.js';
 import { groupDown, stripPrefix, tenantPrefix, type KindScope, type TenantContext } from '../translate/context.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
+import {
+  isStoredBindingName,
+  storedBindingDown,
+  storedBindingsNamespace,
+  storedBindingUp,
+} from '../translate/kinds/stored-cluster-role-binding.js';
 import { objectDown } from '../translate/objects.js';
 import { requestUp } from '../translate/request.js';
 import { normalizedStored, storedObjectUp, type StoredType } from '../translate/stored-object.js';
@@ -43,6 +49,8 @@ export function admitReplay(ctx: TenantContext, step: ReplayStep): ReplayAdmissi
   const { resource, body } = step;
   if (resource.group === RBAC_GROUP && resource.resource === 'rolebindings' && step.name.startsWith(GRANT_NAME_PREFIX))
     return { verdict: 'remake' };
+  if (resource.group === RBAC_GROUP && resource.resource === 'rolebindings' && isStoredBindingName(step.name))
+    return admitStoredBinding(ctx, step);
   // A convertor's throw on a malformed object is that object's refusal: the rest of the move goes on.
   try {
     const group = groupDown(ctx, resource.group);
@@ -61,15 +69,57 @@ export function admitReplay(ctx: TenantContext, step: ReplayStep): ReplayAdmissi
     if (!t || !bodyType) return skip('it is no object a tenant creates');
     const type: StoredType = { group: bodyType.group, kind: bodyType.kind, name: seen.metadata?.name };
     normalizedStored(ctx, type, body);
-    return {
-      verdict: 'write',
-      path: t.path,
-      body: storedObjectUp(ctx, type, seen),
-      as: t.namespaced ? 'tenant-admin' : 'gateway',
-    };
+    const made = storedObjectUp(ctx, type, seen);
+    // A ClusterRoleBinding (one cached at the cluster scope, made before they were stored as RoleBindings) goes where they are stored.
+    if (resource.group === RBAC_GROUP && resource.resource === 'clusterrolebindings')
+      return { verdict: 'write', path: storedBindingsCollection(ctx), body: storedBindingUp(ctx, made), as: 'gateway' };
+    return { verdict: 'write', path: t.path, body: made, as: t.namespaced ? 'tenant-admin' : 'gateway' };
   } catch (err) {
     return skip(err instanceof Error ? err.message : String(err));
   }
+}
+
+/**
+ * A ClusterRoleBinding of the tenant's as stored (a RoleBinding in its kube-system:
+ * translate/kinds/stored-cluster-role-binding.ts): admitted as the tenant's create of the
+ * ClusterRoleBinding would be (and written, as that is, where it is stored, with the gateway's
+ * credentials).
+ */
+function admitStoredBinding(ctx: TenantContext, step: ReplayStep): ReplayAdmission {
+  const binding = storedBindingDown(ctx, {
+    kind: 'RoleBinding',
+    apiVersion: `${RBAC_GROUP}/v1`,
+    ...structuredClone(step.body),
+  });
+  if (binding === null)
+    return skip("it is not the tenant's: it names what belongs to another tenant or to the cluster");
+  // The cache's kinds are those it held: a ClusterRoleBinding is known by what it is stored as.
+  const kinds: KindScope = {
+    kindIsNamespaced: (group, kind) =>
+      group === RBAC_GROUP && kind === 'ClusterRoleBinding' ? false : ctx.kinds.kindIsNamespaced(group, kind),
+    resourceIsNamespaced: (group, resource) =>
+      group === RBAC_GROUP && resource === 'clusterrolebindings'
+        ? false
+        : ctx.kinds.resourceIsNamespaced(group, resource),
+    kindOf: (group, resource) =>
+      group === RBAC_GROUP && resource === 'clusterrolebindings'
+        ? 'ClusterRoleBinding'
+        : ctx.kinds.kindOf(group, resource),
+  };
+  const admitted = admitReplay(
+    { ...ctx, kinds },
+    {
+      resource: { ...step.resource, resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
+      namespace: '',
+      name: String(binding.metadata.name),
+      body: binding,
+    },
+  );
+  return admitted;
+}
+
+function storedBindingsCollection(ctx: TenantContext): string {
+  return `/apis/${RBAC_GROUP}/v1/namespaces/${storedBindingsNamespace(ctx)}/rolebindings`;
 }
 
 function skip(reason: string): ReplayAdmission {

@@ -4,7 +4,8 @@
  * order each write can be made in:
  *
  * 1. cluster-scoped objects, with the gateway's credentials: CRDs, namespaces, then the rest (the
- *    tenant's ClusterRoles and ClusterRoleBindings among them);
+ *    tenant's ClusterRoles among them) and the tenant's ClusterRoleBindings, stored as RoleBindings
+ *    in its kube-system (translate/kinds/stored-cluster-role-binding.ts);
  * 2. the grants the tenant's bindings call for in its namespaces, made by the gateway from the
  *    namespaces and ClusterRoleBindings it wrote (tenants/upstream-space.ts, grantReplayedSpace),
  *    as after a tenant's write of a binding or a namespace;
@@ -22,6 +23,7 @@ import type { Json } from '../apiserver/json.js';
 import type { Logger } from '../log/log.js';
 import type { TenantContext } from '../translate/context.js';
 import { grantReplayedSpace } from '../tenants/upstream-space.js';
+import { isStoredBindingName, storedBindingDown } from '../translate/kinds/stored-cluster-role-binding.js';
 import { impersonationHeaders, tenantAdminIdentity } from '../tenants/upstream-identity.js';
 import type { Clock } from './clock.js';
 import { admitReplay } from './replay-admission.js';
@@ -118,10 +120,17 @@ export async function replayOnCluster(
   );
   const madeOf = (group: string, resource: string) =>
     made.filter((write) => write.step.resource.group === group && write.step.resource.resource === resource);
+  // The tenant's ClusterRoleBindings, written where they are stored (RoleBindings), in their upstream form.
+  const storedBindings = madeOf('rbac.authorization.k8s.io', 'rolebindings').flatMap((write) =>
+    isStoredBindingName(write.body.metadata?.name) ? [storedBindingDown(ctx, structuredClone(write.body))] : [],
+  );
   await grantReplayedSpace(
     client,
     ctx.tenantId,
-    madeOf('rbac.authorization.k8s.io', 'clusterrolebindings').map((write) => write.body),
+    [
+      ...madeOf('rbac.authorization.k8s.io', 'clusterrolebindings').map((write) => write.body),
+      ...storedBindings.filter((binding): binding is Json => binding !== null),
+    ],
     madeOf('', 'namespaces').map((write) => write.step.name),
   );
   await inPhases(

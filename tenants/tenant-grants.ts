@@ -2,7 +2,8 @@
  * The tenant's rights upstream, confined to its own namespaces (docs/isolation.md, "Least
  * privilege upstream").
  *
- * Upstream, a tenant's ClusterRoleBinding is *dormant*: its roleRef names `<tid>:<role>`, a
+ * Upstream, a tenant's ClusterRoleBinding is stored as a RoleBinding in its `<tid>-kube-system`
+ * (translate/kinds/stored-cluster-role-binding.ts), and is *dormant*: its roleRef names `<tid>:<role>`, a
  * ClusterRole that never exists (tenants can only make names `<tid>-…`), so kube's RBAC grants
  * nothing from it — not across namespaces, and not to a ServiceAccount token used against the
  * cluster directly. What the binding means inside the tenant is given by *grants*: in every
@@ -24,6 +25,7 @@ import {
 } from '../translate/kinds/identity-names.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import { GRANT_NAME_PREFIX as GRANT_PREFIX, roleOfDormantName } from '../translate/kinds/rbac.js';
+import { storedBindingDown, storedBindingsListPath } from '../translate/kinds/stored-cluster-role-binding.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `/apis/${RBAC}/v1`;
@@ -161,12 +163,23 @@ export async function existingGrants(api: UpstreamApi, tenantId?: string): Promi
   return grants;
 }
 
-/** Every ClusterRoleBinding upstream. */
-export async function listClusterRoleBindings(api: UpstreamApi): Promise<Json[]> {
-  return (
-    expectStatus(await api.request('GET', `${RBAC_V1}/clusterrolebindings`), 'listing clusterrolebindings', 200).body
-      ?.items ?? []
+/**
+ * The tenant's ClusterRoleBindings in their upstream form, read from the RoleBindings they are
+ * stored as in its `<tid>-kube-system` (translate/kinds/stored-cluster-role-binding.ts): none
+ * while that namespace is not there.
+ */
+export async function listClusterRoleBindings(api: UpstreamApi, tenantId: string): Promise<Json[]> {
+  const tenant = tenantPrefix(tenantId);
+  const res = expectStatus(
+    await api.request('GET', storedBindingsListPath(tenant)),
+    'listing clusterrolebindings',
+    200,
+    404,
   );
+  return (res.body?.items ?? []).flatMap((item: Json) => {
+    const binding = storedBindingDown(tenant, { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', ...item });
+    return binding ? [binding] : [];
+  });
 }
 
 /** The tenant's namespaces upstream (by the tenant label, names under its prefix). */
@@ -185,8 +198,8 @@ export async function tenantNamespacesUpstream(api: UpstreamApi, tenantId?: stri
 
 /**
  * One tenant's grants made right in all its namespaces, reading what they depend on: what the
- * gateway does after writing a ClusterRoleBinding. `bindings`, when given, are the cluster's
- * ClusterRoleBindings as the caller already holds them.
+ * gateway does after writing a ClusterRoleBinding. `bindings`, when given, are the tenant's
+ * ClusterRoleBindings (upstream form) as the caller already holds them.
  */
 export async function syncTenantGrants(
   api: UpstreamApi,
@@ -194,7 +207,7 @@ export async function syncTenantGrants(
   bindings?: readonly Json[],
 ): Promise<number> {
   const [all, namespaces, existing] = await Promise.all([
-    bindings ?? listClusterRoleBindings(api),
+    bindings ?? listClusterRoleBindings(api, tenantId),
     tenantNamespacesUpstream(api, tenantId),
     existingGrants(api, tenantId),
   ]);

@@ -21,13 +21,20 @@ import type { InformerResource } from '../informer/shared-informer-factory.js';
 import type { IndexFunc } from '../informer/store-index.js';
 import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
+import {
+  isStoredBindingName,
+  STORED_BINDING_LABEL,
+  storedBindingDown,
+} from '../translate/kinds/stored-cluster-role-binding.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
 
 /** The reads of a cluster's tenant spaces the heal pass makes. */
 export interface TenantSpaceView {
   hasClusterRole(name: string): boolean;
-  /** The ClusterRoleBindings named `<tid>-…`. */
+  /** The tenant's ClusterRoleBindings in their upstream form, from the RoleBindings they are stored as. */
   clusterRoleBindingsOf(tenantId: string): Json[];
+  /** ClusterRoleBindings named `<tid>-…` still at the cluster scope (made before they were stored as RoleBindings). */
+  unstoredClusterRoleBindingsOf(tenantId: string): Json[];
   /** The names of the tenant's namespaces (labelled with it, named under its prefix) not being deleted. */
   namespacesOf(tenantId: string): string[];
   /** The tenant's grant RoleBindings, keyed `<namespace>/<name>`. */
@@ -45,6 +52,14 @@ function byNamePrefix(obj: CachedObject): string[] {
   const name = obj.metadata.name;
   const dash = name.indexOf('-');
   return dash > 0 && dash < name.length - 1 ? [name.slice(0, dash)] : [];
+}
+
+/** The index of stored ClusterRoleBindings (RoleBindings) by the tenant their label names. */
+const STORED_BINDING_INDEX = 'stored-cluster-role-binding-of';
+
+function byStoredBindingLabel(obj: CachedObject): string[] {
+  const tenant = obj.metadata.labels?.[STORED_BINDING_LABEL];
+  return tenant && isStoredBindingName(obj.metadata.name) ? [tenant] : [];
 }
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false } as const;
@@ -108,6 +123,11 @@ export class TenantSpaceInformers implements TenantSpaceView {
   );
   private readonly namespaces = new Followed(NAMESPACES, TENANT_INDEX, tenantIndexFunc);
   private readonly grants = new Followed(rbac('rolebindings', true), TENANT_INDEX, tenantIndexFunc);
+  private readonly storedBindings = new Followed(
+    rbac('rolebindings', true),
+    STORED_BINDING_INDEX,
+    byStoredBindingLabel,
+  );
 
   constructor(
     private readonly informers: CachedObjectInformers,
@@ -115,7 +135,7 @@ export class TenantSpaceInformers implements TenantSpaceView {
   ) {}
 
   private get all(): Followed[] {
-    return [this.clusterRoles, this.clusterRoleBindings, this.namespaces, this.grants];
+    return [this.clusterRoles, this.clusterRoleBindings, this.namespaces, this.grants, this.storedBindings];
   }
 
   run(): void {
@@ -136,6 +156,18 @@ export class TenantSpaceInformers implements TenantSpaceView {
   }
 
   clusterRoleBindingsOf(tenantId: string): Json[] {
+    const tenant = tenantPrefix(tenantId);
+    return this.storedBindings.of(tenantId).flatMap((stored) => {
+      const binding = storedBindingDown(tenant, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        ...structuredClone(parsedObject(stored)),
+      });
+      return binding ? [binding] : [];
+    });
+  }
+
+  unstoredClusterRoleBindingsOf(tenantId: string): Json[] {
     return this.clusterRoleBindings.of(tenantId).map(parsedObject);
   }
 

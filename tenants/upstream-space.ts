@@ -2,6 +2,7 @@ import { expectStatus } from '../apiserver/client/rest-client.js';
 import type { Json } from '../apiserver/json.js';
 import { addPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
+import { storedBindingsNamespace, storedBindingUp } from '../translate/kinds/stored-cluster-role-binding.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import { applyGrants, desiredGrants, type UpstreamApi } from './tenant-grants.js';
 import type { TenantSpaceView } from './tenant-space-informers.js';
@@ -19,37 +20,35 @@ export function tenantAdminUser(tenantId: string): string {
   return addPrefix(tenantPrefix(tenantId), 'admin');
 }
 
-/**
- * The tenant's space on its upstream cluster: its namespaces (labelled with the tenant id), a
- * cluster-admin ClusterRole, a dormant binding of it to User `<tid>-admin` (the tenant's own
- * administrator), and the grants that binding means in each namespace (tenant-grants.ts). Every
- * step tolerates "already exists", so running it again finishes what a crash interrupted.
- */
 /** What ensureTenantSpace makes, as `resource/namespace/name` (namespace '' for cluster-scoped): a replay need not send them again. */
 export function tenantSpaceObjects(tenantId: string): Set<string> {
   const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
   const made = new Set(namespaces.map((name) => `namespaces//${name}`));
   made.add(`clusterroles//${adminRole(tenantId).metadata.name}`);
-  made.add(`clusterrolebindings//${adminBinding(tenantId).metadata.name}`);
+  const stored = storedAdminBinding(tenantId);
+  made.add(`rolebindings/${stored.metadata.namespace}/${stored.metadata.name}`);
   for (const grant of desiredGrants(tenantId, [adminBinding(tenantId)], namespaces).values())
     made.add(`rolebindings/${grant.metadata.namespace}/${grant.metadata.name}`);
   return made;
 }
 
+/**
+ * The tenant's space on its upstream cluster: its namespaces (labelled with the tenant id), a
+ * cluster-admin ClusterRole, a dormant binding of it to User `<tid>-admin` (the tenant's own
+ * administrator; stored as a RoleBinding in its kube-system, as all its ClusterRoleBindings are:
+ * translate/kinds/stored-cluster-role-binding.ts), and the grants that binding means in each
+ * namespace (tenant-grants.ts). Every step tolerates "already exists", so running it again
+ * finishes what a crash interrupted.
+ */
 export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): Promise<void> {
   const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
   // Nothing here depends on anything else here (a binding may name a role not yet made), so all of it goes at once.
   await Promise.all([
-    ...namespaces.map((name) =>
-      create(client, '/api/v1/namespaces', {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name, labels: { [TENANT_LABEL]: tenantId } },
-      }),
-    ),
+    ...namespaces.map((name) => createNamespace(client, tenantId, name)),
     create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)),
-    create(client, `${RBAC_V1}/clusterrolebindings`, adminBinding(tenantId)),
   ]);
+  // Stored in the tenant's kube-system, made just now.
+  await createStoredBinding(client, tenantId, adminBinding(tenantId));
   // Only the admin binding's grants: listing the cluster's bindings for each new tenant would make
   // creating the 10,000th tenant cost as many reads; anything else is the heal pass's.
   const grants = desiredGrants(tenantId, [adminBinding(tenantId)], namespaces);
@@ -99,7 +98,20 @@ function adminRole(tenantId: string) {
   };
 }
 
-/** The dormant binding of the tenant's admin role to User `<tid>-admin`. */
+/** The stored form of the admin binding: a RoleBinding in the tenant's kube-system. */
+export function storedAdminBinding(tenantId: string) {
+  return storedBindingUp(tenantPrefix(tenantId), adminBinding(tenantId)) as ReturnType<typeof adminBinding> & {
+    metadata: { namespace: string };
+  };
+}
+
+/** A ClusterRoleBinding in its upstream form made where it is stored; true when it made it, false when it was there. */
+async function createStoredBinding(client: UpstreamApi, tenantId: string, binding: Json): Promise<boolean> {
+  const stored = storedBindingUp(tenantPrefix(tenantId), binding) as { metadata: { name: string; namespace: string } };
+  return create(client, `${RBAC_V1}/namespaces/${encodeURIComponent(stored.metadata.namespace)}/rolebindings`, stored);
+}
+
+/** The dormant binding of the tenant's admin role to User `<tid>-admin`, in its upstream form (a ClusterRoleBinding). */
 export function adminBinding(tenantId: string) {
   return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -117,8 +129,10 @@ export function adminBinding(tenantId: string) {
 /**
  * Heals the spaces of the given (Active) tenants on one cluster, from what `view` holds of it (the
  * cluster's informers: tenant-space-informers.ts): a deleted `<tid>-cluster-admin` role or binding
- * is made again, a live binding of the tenant's (made before bindings were dormant) is made
- * dormant, and every tenant's grants are made right. Returns how many writes it made.
+ * is made again, a ClusterRoleBinding of the tenant's still at the cluster scope (made before they
+ * were stored as RoleBindings) is moved to where they are stored, a live binding of the tenant's
+ * (made before bindings were dormant) is made dormant, and every tenant's grants are made right.
+ * Returns how many writes it made.
  */
 export async function healTenantSpaces(
   client: UpstreamApi,
@@ -134,10 +148,19 @@ export async function healTenantSpaces(
         (await create(client, `${RBAC_V1}/clusterroles`, adminRole(tenantId)))
       )
         writes++;
+      // Where its ClusterRoleBindings are stored: a kube-system deleted past the gateway is made again.
+      const store = storedBindingsNamespace(tenant);
+      if (!view.namespacesOf(tenantId).includes(store) && (await createNamespace(client, tenantId, store))) writes++;
       const own = [...view.clusterRoleBindingsOf(tenantId)];
+      // Made before the tenant's ClusterRoleBindings were stored as RoleBindings: moved there.
+      for (const binding of view.unstoredClusterRoleBindingsOf(tenantId)) {
+        if (own.some((stored) => stored.metadata?.name === binding.metadata?.name)) continue;
+        own.push(await moveToStore(client, tenantId, binding));
+        writes++;
+      }
       if (!own.some((binding) => binding.metadata.name === addPrefix(tenant, TENANT_ADMIN_ROLE))) {
         const made = adminBinding(tenantId);
-        if (await create(client, `${RBAC_V1}/clusterrolebindings`, made)) writes++;
+        if (await createStoredBinding(client, tenantId, made)) writes++;
         own.push(made);
       }
       for (const [index, binding] of own.entries()) {
@@ -157,16 +180,44 @@ export async function healTenantSpaces(
   return counts.reduce((sum, count) => sum + count, 0);
 }
 
-/** A roleRef cannot change: the live binding (of the tenant's `role`) is deleted and made again, dormant. */
+/** A roleRef cannot change: the live binding (of the tenant's `role`) is deleted and made again, dormant, where it is stored. */
 async function makeDormant(
   client: UpstreamApi,
   tenantId: string,
   binding: Record<string, any>,
   role: string,
 ): Promise<Record<string, any>> {
-  const path = `${RBAC_V1}/clusterrolebindings/${encodeURIComponent(binding.metadata.name)}`;
+  const stored = storedBindingUp(tenantPrefix(tenantId), binding);
+  const path = `${RBAC_V1}/namespaces/${encodeURIComponent(stored.metadata.namespace)}/rolebindings/${encodeURIComponent(stored.metadata.name)}`;
   expectStatus(await client.request('DELETE', path), `deleting ${path}`, 200, 404);
   const dormant = {
+    ...withoutServerFields(binding),
+    roleRef: { ...binding.roleRef, name: dormantRoleName(tenantId, role) },
+  };
+  await createStoredBinding(client, tenantId, dormant);
+  return dormant;
+}
+
+/**
+ * A ClusterRoleBinding `<tid>-…` at the cluster scope, from before they were stored as
+ * RoleBindings: made where it is stored (dormant by makeDormant after, if it was live), then
+ * deleted, so it costs every request upstream nothing more.
+ */
+async function moveToStore(
+  client: UpstreamApi,
+  tenantId: string,
+  binding: Record<string, any>,
+): Promise<Record<string, any>> {
+  const moved = withoutServerFields(binding);
+  await createStoredBinding(client, tenantId, moved);
+  const path = `${RBAC_V1}/clusterrolebindings/${encodeURIComponent(binding.metadata.name)}`;
+  expectStatus(await client.request('DELETE', path), `deleting ${path}`, 200, 404);
+  return moved;
+}
+
+/** What a binding is made again from: its name, labels, annotations, roleRef and subjects. */
+function withoutServerFields(binding: Record<string, any>): Record<string, any> {
+  return {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
     metadata: {
@@ -174,11 +225,17 @@ async function makeDormant(
       labels: binding.metadata.labels,
       annotations: binding.metadata.annotations,
     },
-    roleRef: { ...binding.roleRef, name: dormantRoleName(tenantId, role) },
+    roleRef: binding.roleRef,
     subjects: binding.subjects,
   };
-  await create(client, `${RBAC_V1}/clusterrolebindings`, dormant);
-  return dormant;
+}
+
+function createNamespace(client: UpstreamApi, tenantId: string, name: string): Promise<boolean> {
+  return create(client, '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { [TENANT_LABEL]: tenantId } },
+  });
 }
 
 /** true when it made the object, false when it was there already. */

@@ -52,6 +52,7 @@ export const NOT_UNIT: TierManifest = {
     'adversarial/least-privilege',
     'adversarial/owner-references',
     'adversarial/rbac-objects',
+    'adversarial/stored-cluster-role-bindings',
     'adversarial/streams',
     'adversarial/write-paths',
     'apiserver/process-faults',

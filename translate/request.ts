@@ -10,7 +10,8 @@ import {
   type TenantContext,
   TranslationError,
 } from './context.js';
-import { GRANT_NAME_PREFIX } from './kinds/rbac.js';
+import { isReservedRoleBindingName } from './kinds/rbac.js';
+import { STORED_BINDING_LABEL, STORED_BINDINGS_NAMESPACE } from './kinds/stored-cluster-role-binding.js';
 import { TENANT_LABEL } from './kinds/tenant-label.js';
 
 /** A tenant's resource request, translated for the upstream cluster. */
@@ -65,13 +66,30 @@ export function requestUp(
       { name: info.name, group: info.group, kind: info.resource },
     );
   }
-  if (info.group === RBAC_GROUP && info.resource === 'rolebindings' && info.name.startsWith(GRANT_NAME_PREFIX)) {
-    // The gateway's grants are hidden from the tenant; by name they do not exist either.
+  if (info.group === RBAC_GROUP && info.resource === 'rolebindings' && isReservedRoleBindingName(info.name)) {
+    // The gateway's grants and stored ClusterRoleBindings are hidden from the tenant; by name they do not exist either.
     throw new TranslationError(404, 'NotFound', `rolebindings.${RBAC_GROUP} "${info.name}" not found`, {
       name: info.name,
       group: RBAC_GROUP,
       kind: info.resource,
     });
+  }
+  if (
+    info.group === '' &&
+    info.resource === 'namespaces' &&
+    info.verb === 'delete' &&
+    info.name === STORED_BINDINGS_NAMESPACE
+  ) {
+    // As kube's NamespaceLifecycle keeps kube-system: it holds the tenant's ClusterRoleBindings upstream.
+    throw new TranslationError(
+      403,
+      'Forbidden',
+      `namespaces "${info.name}" is forbidden: this namespace may not be deleted`,
+      {
+        name: info.name,
+        kind: info.resource,
+      },
+    );
   }
   const group = groupUp(ctx, info.group);
   const segments = info.apiPrefix === 'api' ? ['api', info.version] : ['apis', group, info.version];
@@ -94,9 +112,10 @@ export function requestUp(
     );
   }
   if (info.group === RBAC_GROUP && info.resource === 'rolebindings' && info.verb === 'deletecollection') {
-    // The gateway's grants (labelled, hidden) survive a tenant's delete-collection of its bindings.
+    // The gateway's grants and stored ClusterRoleBindings (labelled, hidden) survive a tenant's delete-collection of its bindings.
     const labels = query.get('labelSelector');
-    upstreamQuery.set('labelSelector', labels ? `${labels},!${TENANT_LABEL}` : `!${TENANT_LABEL}`);
+    const gateways = `!${TENANT_LABEL},!${STORED_BINDING_LABEL}`;
+    upstreamQuery.set('labelSelector', labels ? `${labels},${gateways}` : gateways);
   }
   return { info, namespaced, kind, path: `/${segments.map(encodeURIComponent).join('/')}`, query: upstreamQuery };
 }

@@ -79,7 +79,9 @@ export class RequestAuthorizer {
     options: RequestAuthorizerOptions = {},
   ) {
     this.changes = new RbacChangeFeed(cluster.informers, (tenant) => {
+      // A change in a tenant's namespaces may be to its ClusterRoleBindings, stored in its kube-system.
       if (tenant === undefined) cluster.authorizer.invalidate();
+      else cluster.authorizer.bindingsChanged(tenant);
       this.decisions.forget(tenant);
     });
     this.decisions = new DecisionCache({
@@ -135,7 +137,7 @@ export class RequestAuthorizer {
 
   /** A tenant's RBAC object changed through this replica: its decisions go (every tenant's for a cluster-scoped one), and the RBAC read with them. */
   invalidate(tenant: string | undefined): void {
-    this.cluster.authorizer.invalidate();
+    this.cluster.authorizer.invalidate(tenant);
     this.decisions.forget(tenant);
   }
 

@@ -20,12 +20,17 @@ export async function afterWrite(
   const rbac = t.info.group === 'rbac.authorization.k8s.io';
   if (rbac) authorizer.invalidate(ctx.tenantId);
   if (rbac && t.info.resource === 'clusterrolebindings')
-    await syncTenantGrants(upstream.admin, ctx.tenantId, await upstream.authorizer.clusterRoleBindings());
+    await syncTenantGrants(upstream.admin, ctx.tenantId, await upstream.authorizer.clusterRoleBindingsOf(ctx.tenantId));
   const namespace =
     t.info.group === '' && t.info.resource === 'namespaces' && t.info.verb === 'create'
       ? parseJson(answer)?.metadata?.name
       : undefined;
   if (typeof namespace === 'string') {
-    await grantNamespace(upstream.admin, ctx.tenantId, namespace, await upstream.authorizer.clusterRoleBindings());
+    await grantNamespace(
+      upstream.admin,
+      ctx.tenantId,
+      namespace,
+      await upstream.authorizer.clusterRoleBindingsOf(ctx.tenantId),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { sendJson } from '../../apiserver/handlers/http-io.js';
 import { apiVersionDown, TranslationError } from '../../translate/context.js';
+import { STORED_BINDINGS_NAMESPACE } from '../../translate/kinds/stored-cluster-role-binding.js';
 import { objectDown } from '../../translate/objects.js';
 import { afterWrite } from './after-write.js';
 import { parseJson } from './answer-down.js';
@@ -38,6 +39,9 @@ export async function deleteOwnCollection(r: TenantRequest): Promise<void> {
   for (const item of list.items ?? []) {
     const own = objectDown(ctx, { apiVersion: list.apiVersion, kind: t.kind, ...item });
     if (!own) continue;
+    // As kube's NamespaceLifecycle keeps kube-system: it holds the tenant's ClusterRoleBindings upstream.
+    if (t.info.group === '' && t.info.resource === 'namespaces' && own.metadata?.name === STORED_BINDINGS_NAMESPACE)
+      continue;
     const deleted = await r.upstreamRequest(
       'delete',
       'DELETE',

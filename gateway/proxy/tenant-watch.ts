@@ -24,9 +24,7 @@ export async function watch(r: TenantRequest): Promise<void> {
       memo,
       lease: r.lease,
     });
-  const response = await sendAsTenant(r, (as) =>
-    metrics.upstream(upstream.name, 'watch', () => upstream.stream(pathWithQuery(t.path, t.query), as)),
-  );
+  const response = await sendAsTenant(r, (as) => r.upstreamWatch(pathWithQuery(t.path, t.query), as));
   if (response.status !== 200) return refuseWatch(req, res, ctx, response);
   res.writeHead(200, {
     'Content-Type': 'application/json',

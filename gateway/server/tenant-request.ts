@@ -13,6 +13,12 @@ import type { UpstreamConnection, WholeUpstreamResponse } from '../upstream/upst
 import { tenantClaim, type SeatClaim } from '../upstream/upstream-seats.js';
 import type { WatchLineMemo } from '../proxy/watch-lines.js';
 import type { ClusterAuthorizers } from '../auth/cluster-authorizers.js';
+import {
+  storedBindingsPath,
+  storedBindingsRequest,
+  storedBindingsWatch,
+  storedBindingsWhole,
+} from '../proxy/stored-cluster-role-bindings.js';
 import type { RequestRecord } from './request-record.js';
 
 export type { TenantIdentity };
@@ -107,9 +113,14 @@ export class TenantRequest {
     headers: UpstreamHeaders,
     body?: string | Buffer,
   ): Promise<UpstreamResponse> {
-    return this.metrics.upstream(this.upstream.name, verb, (seated) =>
-      this.upstream.request(method, path, headers, body, undefined, { ...this.seatClaim, seated }),
-    );
+    const call = (sent: string, sentHeaders: UpstreamHeaders, sentBody?: string | Buffer) =>
+      this.metrics.upstream(this.upstream.name, verb, (seated) =>
+        this.upstream.request(method, sent, sentHeaders, sentBody, undefined, { ...this.seatClaim, seated }),
+      );
+    const stored = storedBindingsPath(this.ctx, path);
+    return stored === undefined
+      ? call(path, headers, body)
+      : storedBindingsRequest(this.ctx, stored, headers, body, call);
   }
 
   /** The same, its answer read whole (UpstreamConnection.requestWhole); timed to the answer's end, which for one object is its headers' moment. */
@@ -120,9 +131,22 @@ export class TenantRequest {
     headers: UpstreamHeaders,
     body?: string | Buffer,
   ): Promise<WholeUpstreamResponse> {
-    return this.metrics.upstream(this.upstream.name, verb, (seated) =>
-      this.upstream.requestWhole(method, path, headers, body, { ...this.seatClaim, seated }),
-    );
+    const call = (sent: string, sentHeaders: UpstreamHeaders, sentBody?: string | Buffer) =>
+      this.metrics.upstream(this.upstream.name, verb, (seated) =>
+        this.upstream.requestWhole(method, sent, sentHeaders, sentBody, { ...this.seatClaim, seated }),
+      );
+    const stored = storedBindingsPath(this.ctx, path);
+    return stored === undefined
+      ? call(path, headers, body)
+      : storedBindingsWhole(this.ctx, stored, headers, body, call);
+  }
+
+  /** A watch upstream on the stream pool (no seat: long-running), its latency recorded as `watch`. */
+  upstreamWatch(path: string, headers: UpstreamHeaders): Promise<UpstreamResponse> {
+    const call = (sent: string, sentHeaders: UpstreamHeaders) =>
+      this.metrics.upstream(this.upstream.name, 'watch', () => this.upstream.stream(sent, sentHeaders));
+    const stored = storedBindingsPath(this.ctx, path);
+    return stored === undefined ? call(path, headers) : storedBindingsWatch(this.ctx, stored, headers, call);
   }
 }
 

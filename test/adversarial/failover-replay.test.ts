@@ -175,6 +175,10 @@ describe('adversarial: a failover replays what a tenant planted upstream only if
     expect(robot.status, robot.text).to.equal(200);
     // The grant of the tenant's cluster-admin to its administrator, made on member2 by the gateway.
     expect(await bindingOn('member2', 'paddock:cluster-admin')).to.equal(200);
+    // Its ClusterRoleBinding, stored as a RoleBinding in its kube-system, moved with it, and its grant made.
+    const binding = await alice.request('GET', `/apis/${RBAC}/v1/clusterrolebindings/robot-is-admin`);
+    expect([binding.status, binding.body?.roleRef?.name]).to.deep.equal([200, 'cluster-admin']);
+    expect(await bindingOn('member2', 'paddock:robot-is-admin')).to.equal(200);
     // And the other tenant, with nothing planted, moved whole.
     expect((await tenant(B)).status.evictionTasks[0]).to.include({ toCluster: 'member2', replayComplete: true });
   });

@@ -235,19 +235,37 @@ describe('adversarial: least privilege upstream', function () {
       (now) => expect(now).to.deep.equal(subjects),
     );
 
-    // A live binding of A's own role, as bindings were made before they were dormant.
+    // A live binding of A's own role at the cluster scope, as bindings were made before they were
+    // dormant and stored as RoleBindings: moved to A's kube-system, dormant.
     const live = await member.request('POST', `${rbac}/clusterrolebindings`, {
       metadata: { name: `${A}-live` },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${A}-cluster-admin` },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${A}-admin` }],
     });
     expect(live.status, live.text).to.equal(201);
+    const stored = `${rbac}/namespaces/${A}-kube-system/rolebindings/paddock.clusterrolebinding:live`;
     await eventually(
       async () => [
-        (await member.request('GET', `${rbac}/clusterrolebindings/${A}-live`)).body?.roleRef?.name,
+        (await member.request('GET', `${rbac}/clusterrolebindings/${A}-live`)).status,
+        (await member.request('GET', stored)).body?.roleRef?.name,
         (await member.request('GET', `${grants}/paddock:live`)).status,
       ],
-      (now) => expect(now).to.deep.equal([dormantRoleName(A, 'cluster-admin'), 200]),
+      (now) => expect(now).to.deep.equal([404, dormantRoleName(A, 'cluster-admin'), 200]),
+    );
+    expect(await alice.ok(['get', 'clusterrolebinding', 'live', '-o', 'jsonpath={.roleRef.name}'])).to.equal(
+      'cluster-admin',
+    );
+
+    // A live binding where they are stored: made dormant there.
+    const liveStored = await member.request('POST', `${rbac}/namespaces/${A}-kube-system/rolebindings`, {
+      metadata: { name: 'paddock.clusterrolebinding:live2', labels: { 'kubezoo.io/cluster-role-binding-of': A } },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${A}-cluster-admin` },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${A}-admin` }],
+    });
+    expect(liveStored.status, liveStored.text).to.equal(201);
+    await eventually(
+      async () => (await member.request('GET', `${stored}2`)).body?.roleRef?.name,
+      (now) => expect(now).to.equal(dormantRoleName(A, 'cluster-admin')),
     );
 
     // A grant of no binding of A's.

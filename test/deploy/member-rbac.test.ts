@@ -103,11 +103,21 @@ describe('deploy/member-rbac.yaml: the gateway runs on a member cluster with the
         '',
       ].join('\n'),
     );
-    expect(
-      await memberAdmin.ok(['get', 'clusterrole,clusterrolebinding', 'rbacte-cluster-admin', '-o', 'name']),
-    ).to.equal(
-      'clusterrole.rbac.authorization.k8s.io/rbacte-cluster-admin\nclusterrolebinding.rbac.authorization.k8s.io/rbacte-cluster-admin\n',
+    expect(await memberAdmin.ok(['get', 'clusterrole', 'rbacte-cluster-admin', '-o', 'name'])).to.equal(
+      'clusterrole.rbac.authorization.k8s.io/rbacte-cluster-admin\n',
     );
+    // The admin binding, as the tenant's ClusterRoleBindings are, stored as a RoleBinding in its kube-system.
+    expect(
+      await memberAdmin.ok([
+        'get',
+        'rolebinding',
+        'paddock.clusterrolebinding:cluster-admin',
+        '-n',
+        'rbacte-kube-system',
+        '-o',
+        'name',
+      ]),
+    ).to.equal('rolebinding.rbac.authorization.k8s.io/paddock.clusterrolebinding:cluster-admin\n');
     expect(await memberAdmin.ok(['get', 'rolebindings', '-n', 'rbacte-default', '-o', 'name'])).to.include(
       'rolebinding.rbac.authorization.k8s.io/paddock:',
     );

@@ -134,7 +134,34 @@ const CASES: [string, ReplayStep, { verdict: string; as?: string; path?: string;
       { name: `${T}-readers` },
       { roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: `${T}:reader` }, subjects: [user(`${T}-bob`)] },
     ),
-    written('gateway', `/apis/${RBAC}/v1/clusterrolebindings`),
+    // One made before they were stored as RoleBindings goes where they are stored now.
+    written('gateway', `/apis/${RBAC}/v1/namespaces/${T}-kube-system/rolebindings`),
+  ],
+  [
+    "the tenant's ClusterRoleBinding as stored, a RoleBinding in its kube-system: with the gateway credentials",
+    step(
+      ROLEBINDINGS,
+      {
+        name: 'paddock.clusterrolebinding:readers',
+        namespace: `${T}-kube-system`,
+        labels: { 'kubezoo.io/cluster-role-binding-of': T },
+      },
+      { roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: `${T}:reader` }, subjects: [user(`${T}-bob`)] },
+    ),
+    written('gateway', `/apis/${RBAC}/v1/namespaces/${T}-kube-system/rolebindings`),
+  ],
+  [
+    "a stored ClusterRoleBinding naming another tenant's user",
+    step(
+      ROLEBINDINGS,
+      {
+        name: 'paddock.clusterrolebinding:readers',
+        namespace: `${T}-kube-system`,
+        labels: { 'kubezoo.io/cluster-role-binding-of': T },
+      },
+      { roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: `${T}:reader` }, subjects: [user('other1-bob')] },
+    ),
+    { verdict: 'skip', reason: /not the tenant's|must be one of the tenant's/ },
   ],
   [
     "a RoleBinding of the tenant's role to its own user: as the tenant administrator",
@@ -227,8 +254,20 @@ describe('eviction: what a failover replays of a tenant, object by object (repla
       if (admission.verdict === 'skip') expect(admission.reason).to.match(expected.reason!);
       if (admission.verdict !== 'write') return;
       expect({ verdict: admission.verdict, as: admission.as, path: admission.path }).to.deep.equal(expected);
-      // The tenant's create of what it sees of the object stores it as it was.
-      expect(admission.body).to.deep.equal(input.body);
+      // The tenant's create of what it sees of the object stores it as it was (a ClusterRoleBinding where they are stored).
+      const stored =
+        input.resource.resource === 'clusterrolebindings'
+          ? {
+              ...input.body,
+              kind: 'RoleBinding',
+              metadata: {
+                name: 'paddock.clusterrolebinding:readers',
+                namespace: `${T}-kube-system`,
+                labels: { 'kubezoo.io/cluster-role-binding-of': T },
+              },
+            }
+          : input.body;
+      expect(admission.body).to.deep.equal(stored);
     });
   }
 });

@@ -2,13 +2,14 @@
  * What each tenant adds to every request upstream (docs/isolation.md, "A tenant's footprint
  * upstream"), read from the devcluster's `paddock_devcluster_rbac_clusterrolebindings_walked`: a
  * tenant's request, granted in its own namespace, reads every ClusterRoleBinding of the cluster.
- * Today each tenant adds exactly one (its admin's, dormant) and each ClusterRoleBinding it makes one
- * more; the purge of a deleted tenant takes them away. Pinned here so that nothing else per tenant
- * joins them unnoticed; keeping them off the cluster scope is what is left of issue 32.
+ * A tenant's ClusterRoleBindings (its admin's, and each it makes) are stored as RoleBindings in its
+ * own kube-system (translate/kinds/stored-cluster-role-binding.ts), so a tenant adds none, however
+ * many it makes: the count stays the cluster's own. Pinned here so that nothing per tenant joins
+ * them unnoticed.
  */
 import { expect } from 'chai';
 import { ApiClient } from '../support/api-client.js';
-import { eventually, waitUntil } from '../support/eventually.js';
+import { waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { samples } from '../support/metric-samples.js';
 import { createActiveTenant } from '../support/tenants.js';
@@ -67,21 +68,42 @@ describe('tenant footprint upstream: ClusterRoleBindings every request reads', f
     return res.body.items.map((binding: { metadata: { name: string } }) => binding.metadata.name);
   }
 
-  it('a tenant request reads every ClusterRoleBinding upstream, one of them per tenant', async () => {
+  async function storedBindingsUpstream(id: string): Promise<string[]> {
+    const res = await stage.member.request(
+      'GET',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${id}-kube-system/rolebindings?labelSelector=kubezoo.io/cluster-role-binding-of=${id}`,
+    );
+    expect(res.status, res.text).to.equal(200);
+    return res.body.items.map((binding: { metadata: { name: string } }) => binding.metadata.name).sort();
+  }
+
+  it('a tenant request reads every ClusterRoleBinding upstream, none of them a tenant\u2019s', async () => {
     const all = await clusterRoleBindingsUpstream();
     expect(await walkedByATenantRequest()).to.equal(all.length);
-    for (const id of [A, B])
-      expect(all.filter((name) => name.startsWith(`${id}-`))).to.deep.equal([`${id}-cluster-admin`]);
+    for (const id of [A, B]) {
+      expect(all.filter((name) => name.startsWith(`${id}-`))).to.deep.equal([]);
+      expect(await storedBindingsUpstream(id)).to.deep.equal(['paddock.clusterrolebinding:cluster-admin']);
+    }
   });
 
-  it('a new tenant adds one to every request, a ClusterRoleBinding it makes one more, its deletion takes them away', async () => {
+  it('a new tenant adds none to every request, nor do the ClusterRoleBindings it makes, nor its deletion', async () => {
+    const upstream = await clusterRoleBindingsUpstream();
     const before = await walkedByATenantRequest();
     const created = await createActiveTenant(admin, C, work.dir);
-    await eventually(walkedByATenantRequest, (walked) => expect(walked).to.equal(before + 1));
     const carol = await Kubectl.create(created.kubeconfigPath);
     try {
-      await carol.ok(['create', 'clusterrolebinding', 'readers', '--clusterrole=view', '--user=dave']);
-      await eventually(walkedByATenantRequest, (walked) => expect(walked).to.equal(before + 2));
+      for (const name of ['readers', 'writers', 'auditors'])
+        await carol.ok(['create', 'clusterrolebinding', name, '--clusterrole=view', '--user=dave']);
+      expect(await storedBindingsUpstream(C)).to.deep.equal(
+        ['auditors', 'cluster-admin', 'readers', 'writers'].map((name) => `paddock.clusterrolebinding:${name}`),
+      );
+      expect((await carol.ok(['get', 'clusterrolebindings', '-o', 'name'])).trim().split('\n').sort()).to.deep.equal(
+        ['auditors', 'cluster-admin', 'readers', 'writers'].map(
+          (name) => `clusterrolebinding.rbac.authorization.k8s.io/${name}`,
+        ),
+      );
+      expect(await walkedByATenantRequest()).to.equal(before);
+      expect(await clusterRoleBindingsUpstream()).to.deep.equal(upstream);
     } finally {
       await carol.dispose();
     }
@@ -90,6 +112,7 @@ describe('tenant footprint upstream: ClusterRoleBindings every request reads', f
     await waitUntil(`tenant ${C} gone`, async () => (await admin.request('GET', `${TENANTS}/${C}`)).status === 404, {
       timeout: 60_000,
     });
-    await eventually(walkedByATenantRequest, (walked) => expect(walked).to.equal(before));
+    expect(await walkedByATenantRequest()).to.equal(before);
+    expect(await clusterRoleBindingsUpstream()).to.deep.equal(upstream);
   });
 });

@@ -180,10 +180,23 @@ for (const backend of ['embedded', 'etcd'] as const) {
         `${id}-kube-public`,
         `${id}-kube-system`,
       ]);
-      // The binding is dormant upstream (its role never exists); the grants in each namespace carry it.
+      // The binding is dormant upstream (its role never exists), stored as a RoleBinding in the
+      // tenant's kube-system; the grants in each namespace carry it.
       const binding = JSON.parse(
-        await upstreamKubectl.ok(['get', 'clusterrolebinding', `${id}-cluster-admin`, '-o', 'json']),
+        await upstreamKubectl.ok([
+          'get',
+          'rolebinding',
+          'paddock.clusterrolebinding:cluster-admin',
+          '-n',
+          `${id}-kube-system`,
+          '-o',
+          'json',
+        ]),
       );
+      expect(
+        (await upstreamKubectl.run(['get', 'clusterrolebinding', `${id}-cluster-admin`])).code,
+        'none at the cluster scope',
+      ).to.not.equal(0);
       expect(binding.roleRef).to.deep.include({ kind: 'ClusterRole', name: `${id}:cluster-admin` });
       expect(binding.subjects).to.deep.equal([
         { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${id}-admin` },

@@ -84,7 +84,18 @@ describe("gateway: a tenant's kubectl generators, can-i, exec, logs and port-for
       { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'strm01-alice' },
       { kind: 'ServiceAccount', name: 'robot', namespace: 'strm01-shop' },
     ]);
-    const clusterBinding = JSON.parse(await member.ok(['get', 'clusterrolebinding', 'strm01-viewers', '-o', 'json']));
+    // Stored as a RoleBinding in the tenant's kube-system (translate/kinds/stored-cluster-role-binding.ts).
+    const clusterBinding = JSON.parse(
+      await member.ok([
+        'get',
+        'rolebinding',
+        'paddock.clusterrolebinding:viewers',
+        '-n',
+        'strm01-kube-system',
+        '-o',
+        'json',
+      ]),
+    );
     expect(clusterBinding.roleRef.name).to.equal('strm01:viewer');
     expect(clusterBinding.subjects[0].name).to.equal('strm01-devs');
     expect(

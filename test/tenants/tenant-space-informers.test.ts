@@ -9,7 +9,7 @@ import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js
 import { parseKubeconfig } from '../../certs/index.js';
 import { cachedObjectInformers } from '../../search/cached-object-informers.js';
 import { TenantSpaceInformers } from '../../tenants/tenant-space-informers.js';
-import { adminBinding } from '../../tenants/upstream-space.js';
+import { adminBinding, storedAdminBinding } from '../../tenants/upstream-space.js';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
@@ -71,7 +71,12 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
       // Labelled with inf111's id but named under inf222's prefix: neither tenant's namespace.
       await make('/api/v1/namespaces', { metadata: { name: 'inf222-stray', labels: { [TENANT_LABEL]: 'inf111' } } });
       await make(`${RBAC}/clusterroles`, { metadata: { name: 'inf111-cluster-admin' }, rules: [] });
-      await make(`${RBAC}/clusterrolebindings`, adminBinding('inf111'));
+      await make('/api/v1/namespaces', {
+        metadata: { name: 'inf111-kube-system', labels: { [TENANT_LABEL]: 'inf111' } },
+      });
+      // The tenant's ClusterRoleBindings are stored as RoleBindings in its kube-system; one made before is still a ClusterRoleBinding.
+      await make(`${RBAC}/namespaces/inf111-kube-system/rolebindings`, storedAdminBinding('inf111'));
+      await make(`${RBAC}/clusterrolebindings`, { ...adminBinding('inf111'), metadata: { name: 'inf111-older' } });
       const grant = {
         metadata: { name: 'paddock:cluster-admin', namespace: 'inf111-default', labels: { [TENANT_LABEL]: 'inf111' } },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'inf111-cluster-admin' },
@@ -84,13 +89,20 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
         metadata: { ...grant.metadata, name: 'someone-elses' },
       });
 
-      await waitUntil('the view holds the grants', () => spaces.grantsOf('inf111').size === 1);
+      await waitUntil(
+        'the view holds the grants and the bindings',
+        () => spaces.grantsOf('inf111').size === 1 && spaces.clusterRoleBindingsOf('inf111').length === 1,
+      );
       expect(spaces.hasClusterRole('inf111-cluster-admin')).to.equal(true);
       expect(spaces.hasClusterRole('inf222-cluster-admin')).to.equal(false);
-      expect(spaces.namespacesOf('inf111')).to.deep.equal(['inf111-default']);
+      expect(spaces.namespacesOf('inf111').sort()).to.deep.equal(['inf111-default', 'inf111-kube-system']);
       expect(spaces.namespacesOf('inf222')).to.deep.equal([]);
-      expect(spaces.clusterRoleBindingsOf('inf111').map((b) => b.metadata.name)).to.deep.equal([
-        'inf111-cluster-admin',
+      expect(spaces.clusterRoleBindingsOf('inf111').map((b) => [b.metadata.name, b.roleRef.name])).to.deep.equal([
+        ['inf111-cluster-admin', 'inf111:cluster-admin'],
+      ]);
+      expect(spaces.clusterRoleBindingsOf('inf222')).to.deep.equal([]);
+      expect(spaces.unstoredClusterRoleBindingsOf('inf111').map((b) => b.metadata.name)).to.deep.equal([
+        'inf111-older',
       ]);
       expect([...spaces.grantsOf('inf111').keys()]).to.deep.equal(['inf111-default/paddock:cluster-admin']);
       expect(spaces.grantsOf('inf111').get('inf111-default/paddock:cluster-admin')?.subjects).to.deep.equal(
@@ -112,7 +124,7 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
       expect(terminating.status).to.be.oneOf([200, 202]);
       await waitUntil(
         'the namespace is not the tenant\u2019s any more',
-        () => spaces.namespacesOf('inf111').length === 0,
+        () => spaces.namespacesOf('inf111').length === 1,
       );
 
       expect(client.lists, 'no list after the first, whatever changed').to.equal(listed);

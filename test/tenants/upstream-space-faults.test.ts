@@ -25,6 +25,7 @@ describe('tenants: healing on a cluster that resets its connections', () => {
       const view: TenantSpaceView = {
         hasClusterRole: () => true,
         clusterRoleBindingsOf: (tenantId) => [adminBinding(tenantId)],
+        unstoredClusterRoleBindingsOf: () => [],
         namespacesOf: (tenantId) => [`${tenantId}-default`, `${tenantId}-kube-system`],
         grantsOf: () => new Map(),
       };

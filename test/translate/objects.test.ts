@@ -288,7 +288,7 @@ const ROUND_TRIPS: RoundTrip[] = [
     upstream: {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
-      metadata: { name: 'aaaaaa-admins' },
+      metadata: { name: 'aaaaaa-admins', labels: { 'kubezoo.io/cluster-role-binding-of': 'aaaaaa' } },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'aaaaaa-admin' }],
       // Dormant upstream: the role `aaaaaa:…` never exists; grants in the tenant's namespaces carry the binding.
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aaaaaa:cluster-admin' },

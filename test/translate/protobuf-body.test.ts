@@ -1013,7 +1013,12 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       );
       const binding = message(m(1, s(1, 'crb')), m(3, s(2, 'ClusterRole')), m(3, s(3, 'cluster-admin')));
       expect(hex(rawUp('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', binding))).to.equal(
-        hex(message(m(1, s(1, `${P}crb`)), m(3, s(2, 'ClusterRole'), s(3, 'abc123:cluster-admin')))),
+        hex(
+          message(
+            m(1, s(1, `${P}crb`), mapEntry(11, 'kubezoo.io/cluster-role-binding-of', 'abc123')),
+            m(3, s(2, 'ClusterRole'), s(3, 'abc123:cluster-admin')),
+          ),
+        ),
       );
     });
 

@@ -30,7 +30,8 @@ const binding = (subjects: Json[]) => ({
 const upstreamBinding = (subjects: Json[]) => ({
   apiVersion: RBAC,
   kind: 'ClusterRoleBinding',
-  metadata: { name: 'aaaaaa-b' },
+  // The label that selects it among the RoleBindings it is stored as (stored-cluster-role-binding.ts).
+  metadata: { name: 'aaaaaa-b', labels: { 'kubezoo.io/cluster-role-binding-of': 'aaaaaa' } },
   subjects,
   roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'aaaaaa:view' },
 });

@@ -12,7 +12,9 @@ import { groupDown, groupUp, TranslationError, withoutPrefix, type TenantContext
 import { groupName, userName } from './identity-names.js';
 import { referencedNameRule } from './names.js';
 import { EACH, owned, ruled, type Invariant } from './invariants.js';
+import { STORED_BINDING_LABEL, STORED_BINDING_NAME_PREFIX } from './stored-cluster-role-binding.js';
 import {
+  forcedLabel,
   forcedTenantLabel,
   isTenantRequirement,
   TENANT_LABEL,
@@ -65,33 +67,44 @@ const dormantRoleRef = byKind({ ClusterRole: requiredStringAt('name', dormantRol
 /** The gateway's grant RoleBindings (`paddock:…`) in tenant namespaces: never the tenant's to see or make. */
 export const GRANT_NAME_PREFIX = 'paddock:';
 
+/** Names of RoleBindings only the gateway makes: its grants, and the tenant's ClusterRoleBindings as stored. */
+const RESERVED_NAME_PREFIXES = [GRANT_NAME_PREFIX, STORED_BINDING_NAME_PREFIX];
+/** Labels of RoleBindings only the gateway sets: the grants', and the stored ClusterRoleBindings'. */
+const RESERVED_LABELS = [TENANT_LABEL, STORED_BINDING_LABEL];
+
+/** Whether a RoleBinding of this name is the gateway's (a grant, a stored ClusterRoleBinding): never the tenant's. */
+export function isReservedRoleBindingName(name: unknown): boolean {
+  return typeof name === 'string' && RESERVED_NAME_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
 const notAGrant: Convertor = {
   up: (_ctx, binding) => {
-    if (typeof binding.metadata?.name === 'string' && binding.metadata.name.startsWith(GRANT_NAME_PREFIX)) {
-      throw new TranslationError(
-        403,
-        'Forbidden',
-        `rolebindings named "${GRANT_NAME_PREFIX}…" are reserved for the gateway's grants`,
-      );
+    const name = binding.metadata?.name;
+    const reserved = RESERVED_NAME_PREFIXES.find((prefix) => typeof name === 'string' && name.startsWith(prefix));
+    if (reserved) {
+      throw new TranslationError(403, 'Forbidden', `rolebindings named "${reserved}…" are reserved for the gateway`);
     }
-    // The label marks grants, so that a tenant's delete-collection leaves them alone (request.ts).
-    if (isObject(binding.metadata?.labels) && Object.hasOwn(binding.metadata.labels, TENANT_LABEL)) {
-      throw new TranslationError(
-        403,
-        'Forbidden',
-        `the label ${TENANT_LABEL} on rolebindings is reserved for the gateway's grants`,
-      );
+    // The labels mark the gateway's, so that a tenant's delete-collection leaves them alone (request.ts).
+    const labels = binding.metadata?.labels;
+    const label = RESERVED_LABELS.find((key) => isObject(labels) && Object.hasOwn(labels, key));
+    if (label) {
+      throw new TranslationError(403, 'Forbidden', `the label ${label} on rolebindings is reserved for the gateway`);
     }
   },
-  down: (_ctx, binding) =>
-    !(typeof binding.metadata?.name === 'string' && binding.metadata.name.startsWith(GRANT_NAME_PREFIX)),
+  down: (_ctx, binding) => !isReservedRoleBindingName(binding.metadata?.name),
 };
 
 const subjects = each(['subjects'], subject);
 
 export const roleBindingConvertor = all(notAGrant, subjects, at(['roleRef'], roleRef));
 
-export const clusterRoleBindingConvertor = all(subjects, at(['roleRef'], dormantRoleRef));
+/**
+ * A ClusterRoleBinding carries the label that selects it among the RoleBindings it is stored
+ * with (stored-cluster-role-binding.ts), forced and hidden as a ClusterRole's tenant label is.
+ */
+const storedBindingLabel = forcedLabel(STORED_BINDING_LABEL);
+
+export const clusterRoleBindingConvertor = all(subjects, at(['roleRef'], dormantRoleRef), storedBindingLabel);
 
 /** An API group in a rule or review: `*` is every group, not a group called `*`. */
 export const apiGroup: StringRule = {
@@ -296,4 +309,10 @@ export const roleBindingInvariants: readonly Invariant[] = [
 export const clusterRoleBindingInvariants: readonly Invariant[] = [
   subjectsInvariant,
   owned(['roleRef'], dormantRoleRef, "must name one of the tenant's roles, dormant"),
+  {
+    path: ['metadata', 'labels', STORED_BINDING_LABEL],
+    must: "must be the tenant's id",
+    holds: (ctx, value) => value === ctx.tenantId,
+    normalize: (ctx) => ctx.tenantId,
+  },
 ];

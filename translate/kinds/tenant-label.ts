@@ -11,29 +11,34 @@ import { type Convertor } from './convertor.js';
 
 export const TENANT_LABEL = 'kubezoo.io/tenant';
 
-/** Up: the label set to the tenant id (another value is 403); down: the label removed. */
-export const forcedTenantLabel: Convertor = {
-  up: (ctx, object) => {
-    const meta = isObject(object.metadata) ? object.metadata : (object.metadata = {});
-    const labels = isObject(meta.labels) ? meta.labels : (meta.labels = {});
-    if (Object.hasOwn(labels, TENANT_LABEL) && labels[TENANT_LABEL] !== ctx.tenantId) {
-      throw new TranslationError(
-        403,
-        'Forbidden',
-        `the label ${TENANT_LABEL} is set by the gateway and must be "${ctx.tenantId}" or absent`,
-      );
-    }
-    labels[TENANT_LABEL] = ctx.tenantId;
-  },
-  down: (_ctx, object) => {
-    const labels = object.metadata?.labels;
-    if (isObject(labels) && Object.hasOwn(labels, TENANT_LABEL)) {
-      delete labels[TENANT_LABEL];
-      if (Object.keys(labels).length === 0) delete object.metadata.labels;
-    }
-    return true;
-  },
-};
+/** Up: the label `key` set to the tenant id (another value is 403); down: the label removed. */
+export function forcedLabel(key: string): Convertor {
+  return {
+    up: (ctx, object) => {
+      const meta = isObject(object.metadata) ? object.metadata : (object.metadata = {});
+      const labels = isObject(meta.labels) ? meta.labels : (meta.labels = {});
+      if (Object.hasOwn(labels, key) && labels[key] !== ctx.tenantId) {
+        throw new TranslationError(
+          403,
+          'Forbidden',
+          `the label ${key} is set by the gateway and must be "${ctx.tenantId}" or absent`,
+        );
+      }
+      labels[key] = ctx.tenantId;
+    },
+    down: (_ctx, object) => {
+      const labels = object.metadata?.labels;
+      if (isObject(labels) && Object.hasOwn(labels, key)) {
+        delete labels[key];
+        if (Object.keys(labels).length === 0) delete object.metadata.labels;
+      }
+      return true;
+    },
+  };
+}
+
+/** The tenant label, forced. */
+export const forcedTenantLabel: Convertor = forcedLabel(TENANT_LABEL);
 
 export function isTenantRequirement(ctx: TenantContext, requirement: unknown): boolean {
   return (
