@@ -11,7 +11,7 @@
  */
 import type { ClientRequest } from 'node:http';
 import { RestClient } from '../apiserver/client/rest-client.js';
-import { realClock } from '../eviction/clock.js';
+import { realClock } from '../clusters/clock.js';
 import { EvictionQueue } from '../eviction/eviction-queue.js';
 import { gracefulEvictionRateLimiter } from '../eviction/rate-limiters.js';
 import { withClusters, type ClustersEnvironment } from './harness/clusters-environment.js';

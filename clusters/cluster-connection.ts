@@ -9,11 +9,10 @@ export interface UpstreamResponse {
 }
 
 /**
- * What clusters/ needs of a connection to a cluster: the probe's requests, the cluster as the
- * gateway itself, and a way to cut it. The cluster roster decides when a connection is made and
- * when it is cut, and makes it through the factory it is given: the connection itself (pools,
- * seats, discovery, the tenants' authorizer and namespace index) is the gateway's
- * (gateway/upstream/upstream-connection.ts), which sits above clusters/ and may use tenants/.
+ * What the probe needs of a connection to a cluster (cluster-probe.ts, api-enablements.ts): its
+ * requests, the cluster as the gateway itself, and a way to cut it. The connection the roster
+ * keeps (upstream-connection.ts) is one; naming the little the probe uses keeps the probe's
+ * behaviour readable apart from pools, seats and discovery.
  */
 export interface ClusterConnection {
   /** The cluster as the gateway itself, no impersonation. */
@@ -28,6 +27,3 @@ export interface ClusterConnection {
   /** Close at once, cutting whatever is open: the cluster was removed or its credentials changed. */
   destroy(): Promise<void>;
 }
-
-/** Makes the connection to a cluster from its kubeconfig; throws when the credentials cannot be used. */
-export type ConnectCluster<C extends ClusterConnection> = (name: string, kubeconfig: string) => C;

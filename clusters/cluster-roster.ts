@@ -3,7 +3,7 @@ import type { ApiObject } from '../apiserver/registry/object-store.js';
 import type { KeyValue, Store, WatchEvent } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 import { upgradeTarget, type UpgradeTarget } from './upgrade-target.js';
-import type { ClusterConnection, ConnectCluster } from './cluster-connection.js';
+import type { UpstreamConnection } from './upstream-connection.js';
 import type { UpstreamCluster } from './upstream-clusters.js';
 import { clusterKubeconfig } from './cluster-credentials.js';
 import { CLUSTER_SECRET_NAMESPACE, CLUSTER_SECRETS_PREFIX } from './cluster-secrets.js';
@@ -13,9 +13,23 @@ const log = logger('cluster roster');
 
 export const CLUSTERS_PREFIX = '/registry/cluster.karmada.io/clusters/';
 
+/** Makes the connection to a cluster from its kubeconfig, with the replica's settings (timeout, seats, observers); throws when the credentials cannot be used. */
+export type ConnectCluster = (name: string, kubeconfig: string) => UpstreamConnection;
+
+/**
+ * What the layers above clusters/ keep per cluster (the gateway's: its shared informers, namespace
+ * index and authorizers, gateway/upstream/gateway-cluster-state.ts): made by the roster's `attach`
+ * with each connection, and stopped before that connection closes.
+ */
+export interface ClusterState {
+  stop(): void;
+}
+
 /** A registered cluster the gateway can reach: what placement, the tenant proxy, upgrades and the status controller use. */
-export interface ClusterMember<C extends ClusterConnection = ClusterConnection> extends UpstreamCluster {
-  connection: C;
+export interface ClusterMember<S extends ClusterState = ClusterState> extends UpstreamCluster {
+  connection: UpstreamConnection;
+  /** What the layers above keep of the cluster, made with `connection` (ClusterState). */
+  state: S;
   upgradeTarget: UpgradeTarget;
   provider?: string;
   region?: string;
@@ -28,16 +42,17 @@ export interface ClusterMember<C extends ClusterConnection = ClusterConnection> 
 /**
  * Every replica's view of the clusters tenants live on: it follows the Cluster objects and the
  * Secrets of `karmada-cluster` in the store by watch (as the tenant roster follows Tenants) and
- * keeps, per reachable cluster, its connection, REST client and upgrade target. The connection is
- * made by the `connect` it is given (the gateway's upstream connection, cluster-connection.ts), so
- * clusters/ imports nothing above it. A cluster removed, or whose credentials changed, has its
+ * keeps, per reachable cluster, its connection (upstream-connection.ts, made by the `connect` it
+ * is given, which sets it up with the replica's settings), REST client and upgrade target, and
+ * the state the layers above keep of it, made by `attach` (ClusterState), so clusters/ imports
+ * nothing above it. A cluster removed, or whose credentials changed, has its state stopped and its
  * connections closed (open watches and streams to it end); listeners hear of every cluster that
  * changed.
  */
-export class ClusterRoster<C extends ClusterConnection = ClusterConnection> {
+export class ClusterRoster<S extends ClusterState = ClusterState> {
   private readonly clusters = new Map<string, ApiObject>();
   private readonly secrets = new Map<string, ApiObject>();
-  private readonly members = new Map<string, ClusterMember<C>>();
+  private readonly members = new Map<string, ClusterMember<S>>();
   /** Why a Cluster has no connection (no endpoint, a missing Secret, unusable credentials). */
   private readonly problems = new Map<string, string>();
   private readonly listeners = new Set<(name: string) => void>();
@@ -46,7 +61,8 @@ export class ClusterRoster<C extends ClusterConnection = ClusterConnection> {
 
   constructor(
     store: Store,
-    private readonly connect: ConnectCluster<C>,
+    private readonly connect: ConnectCluster,
+    private readonly attach: (connection: UpstreamConnection) => S,
   ) {
     this.secretLoop = new WatchLoop(
       store,
@@ -77,16 +93,21 @@ export class ClusterRoster<C extends ClusterConnection = ClusterConnection> {
   async stop(): Promise<void> {
     await Promise.all([this.clusterLoop.stop(), this.secretLoop.stop()]);
     // Stopping: whatever is still open to a cluster is cut rather than waited for.
-    await Promise.all([...this.members.values()].map((m) => m.connection.destroy()));
+    await Promise.all(
+      [...this.members.values()].map((m) => {
+        m.state.stop();
+        return m.connection.destroy();
+      }),
+    );
     this.members.clear();
   }
 
   /** The reachable clusters, by name. */
-  list(): ClusterMember<C>[] {
+  list(): ClusterMember<S>[] {
     return [...this.members.values()].sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  get(name: string): ClusterMember<C> | undefined {
+  get(name: string): ClusterMember<S> | undefined {
     return this.members.get(name);
   }
 
@@ -152,6 +173,7 @@ export class ClusterRoster<C extends ClusterConnection = ClusterConnection> {
       this.problems.delete(name);
       let connection = previous?.connection;
       let target = previous?.upgradeTarget;
+      let state = previous?.state;
       if (!previous || previous.kubeconfig !== access.kubeconfig) {
         try {
           connection = this.connect(name, access.kubeconfig);
@@ -164,13 +186,15 @@ export class ClusterRoster<C extends ClusterConnection = ClusterConnection> {
           return;
         }
         if (previous) this.close(previous);
+        state = this.attach(connection);
       }
-      this.members.set(name, memberOf(cluster, connection!, target!, access.kubeconfig));
+      this.members.set(name, memberOf(cluster, connection!, state!, target!, access.kubeconfig));
     }
     this.changed(name);
   }
 
-  private close(member: ClusterMember<C>): void {
+  private close(member: ClusterMember<S>): void {
+    member.state.stop();
     detach(member.connection.destroy(), `cluster roster: closing the connections to ${member.name}`);
   }
 
@@ -185,12 +209,13 @@ export class ClusterRoster<C extends ClusterConnection = ClusterConnection> {
   }
 }
 
-function memberOf<C extends ClusterConnection>(
+function memberOf<S extends ClusterState>(
   cluster: ApiObject,
-  connection: C,
+  connection: UpstreamConnection,
+  state: S,
   target: UpgradeTarget,
   kubeconfig: string,
-): ClusterMember<C> {
+): ClusterMember<S> {
   const spec = cluster.spec ?? {};
   const zones: string[] = Array.isArray(spec.zones) ? spec.zones : spec.zone ? [spec.zone] : [];
   return {
@@ -199,6 +224,7 @@ function memberOf<C extends ClusterConnection>(
     client: connection.admin,
     cluster,
     connection,
+    state,
     upgradeTarget: target,
     ...(spec.provider ? { provider: spec.provider } : {}),
     ...(spec.region ? { region: spec.region } : {}),

@@ -9,7 +9,7 @@ import { LOG_FORMATS, LOG_LEVELS } from '../log/log.js';
 import { DEFAULT_TENANT_CACHE_MAX_BYTES } from '../gateway/cached/tenant-cache-budget.js';
 import { DEFAULT_FAILOVER_RESOURCES, DEFAULT_TENANT_CACHE } from '../gateway/cached/tenant-cached-resources.js';
 import { DEFAULT_TENANT_LIMITS } from '../gateway/server/tenant-limits.js';
-import { DEFAULT_UPSTREAM_SEATS } from '../gateway/upstream/upstream-seats.js';
+import { DEFAULT_UPSTREAM_SEATS } from '../clusters/upstream-seats.js';
 
 /** TLS to etcd, as kube-apiserver's flags of the same names. */
 const ETCD_TLS_FLAGS = {

@@ -24,8 +24,8 @@
  * bucket. A retry already scheduled keeps its time, as a delayed add does in client-go; `add`
  * hands the item out sooner.
  */
-import { realClock } from './clock.js';
-import type { Clock, Timer } from './clock.js';
+import { realClock } from '../clusters/clock.js';
+import type { Clock, Timer } from '../clusters/clock.js';
 import type { RateLimiter } from './rate-limiters.js';
 
 /** The one key the pacer is asked about: the pace is the queue's, not any item's. */

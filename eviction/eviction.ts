@@ -11,7 +11,7 @@ import { logger } from '../log/log.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { adaptiveEvictionRate, type AdaptiveRateSettings } from './adaptive-eviction-rate.js';
-import { realClock, type Clock } from './clock.js';
+import { realClock, type Clock } from '../clusters/clock.js';
 import { evictionMetrics } from './eviction-metrics.js';
 import { TaintManager, type RateLimiterSettings, type TenantPlacements } from './taint-manager.js';
 import { TenantFailover, type PurgeMode } from './tenant-failover.js';

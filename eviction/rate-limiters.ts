@@ -4,7 +4,7 @@
  * says how long an item waits before it is handed out again. Durations are in milliseconds.
  * Items are compared as Map keys are (strings by value, objects by identity).
  */
-import type { Clock } from './clock.js';
+import type { Clock } from '../clusters/clock.js';
 
 export interface RateLimiter<T> {
   /** How long `item` waits before it is handed out again; the call counts as one more requeue. */

@@ -25,7 +25,7 @@ import type { TenantContext } from '../translate/context.js';
 import { grantReplayedSpace } from '../tenants/upstream-space.js';
 import { isStoredBindingName, storedBindingDown } from '../translate/kinds/stored-cluster-role-binding.js';
 import { impersonationHeaders, tenantAdminIdentity } from '../tenants/upstream-identity.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clusters/clock.js';
 import { admitReplay } from './replay-admission.js';
 import { REPLAY_PHASES, replayPhaseOf, type ReplayStep } from './tenant-replay.js';
 

@@ -11,7 +11,7 @@
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { ElectedRunner } from '../store/elected-runner.js';
 import type { Store } from '../store/index.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clusters/clock.js';
 import type { Logger } from '../log/log.js';
 import { evictionDecision } from './eviction-decision.js';
 import { EvictionQueue, type EvictionQueueObserver } from './eviction-queue.js';

@@ -26,7 +26,7 @@ import { placeTenant } from '../tenants/placement.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { ensureTenantSpace, removeTenantSpaces, tenantSpaceObjects } from '../tenants/upstream-space.js';
 import { forgetSpaceCluster, recordSpaceCluster } from '../tenants/tenant-space-clusters.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../clusters/clock.js';
 import type { Logger } from '../log/log.js';
 import { tenantContext, tenantPrefix } from '../translate/context.js';
 import { replayKindScope } from './replay-admission.js';

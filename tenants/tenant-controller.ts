@@ -18,9 +18,9 @@ import { ensureTenantSpace, healTenantSpaces, removeTenantSpace, tenantAdminUser
 import { detach } from '../apiserver/process-faults.js';
 import { errorMessage, logger } from '../log/log.js';
 
-/** A cluster tenants are placed on, and its connection's shared informers. */
+/** A cluster tenants are placed on, and the shared informers the gateway keeps of it. */
 export interface SpaceCluster extends UpstreamCluster {
-  connection: { informers: CachedObjectInformers };
+  state: { informers: CachedObjectInformers };
 }
 
 export interface TenantControllerOptions {
@@ -28,8 +28,9 @@ export interface TenantControllerOptions {
   /** The gateway's Tenant roster (reads and writes go through the store). */
   tenants: GenericRegistry;
   /**
-   * The clusters tenants can be placed on right now (the gateway's cluster roster), each with its
-   * connection's shared informers, through which the heal pass follows the tenants' spaces.
+   * The clusters tenants can be placed on right now (the gateway's cluster roster), each with the
+   * shared informers the gateway keeps of it, through which the heal pass follows the tenants'
+   * spaces.
    */
   clusters: () => readonly SpaceCluster[];
   /** Calls the listener whenever a cluster changes (its Ready condition, taints, labels); returns how to stop. */
@@ -180,7 +181,7 @@ export class TenantController {
     // Each cluster's tenant spaces, followed as clusters are registered and let go when they go (or their connection changes).
     const informers = new Map<string, { shared: CachedObjectInformers; spaces: TenantSpaceInformers }>();
     const followClusters = () => {
-      const current = new Map(this.options.clusters().map((cluster) => [cluster.name, cluster.connection.informers]));
+      const current = new Map(this.options.clusters().map((cluster) => [cluster.name, cluster.state.informers]));
       for (const [name, followed] of informers)
         if (current.get(name) !== followed.shared) {
           followed.spaces.stop();

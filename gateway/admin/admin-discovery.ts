@@ -11,7 +11,6 @@ import { sendJson, sendStatus } from '../../apiserver/handlers/http-io.js';
 import { pathNotFound } from '../../apiserver/status.js';
 import { openapiV3Index } from '../../apiserver/openapi/v3.js';
 import type { ClusterMember } from '../../clusters/cluster-roster.js';
-import type { UpstreamConnection } from '../upstream/upstream-connection.js';
 import { ADMIN_GROUPS } from '../../translate/context.js';
 import { defaultClusterUnavailable } from '../upstream/upstream-failure.js';
 
@@ -56,7 +55,7 @@ export class AdminDiscovery {
     req: IncomingMessage,
     res: ServerResponse,
     pathname: string,
-    cluster: ClusterMember<UpstreamConnection> | undefined,
+    cluster: ClusterMember | undefined,
   ): Promise<void> {
     if (pathname === '/openapi/v3') return this.openApiIndex(req, res, cluster);
     const root = pathname === '/api' || pathname === '/apis';
@@ -92,11 +91,7 @@ export class AdminDiscovery {
   }
 
   /** `/openapi/v3`: the default cluster's documents, and the gateway's for its own groups. */
-  private async openApiIndex(
-    req: IncomingMessage,
-    res: ServerResponse,
-    cluster: ClusterMember<UpstreamConnection> | undefined,
-  ) {
+  private async openApiIndex(req: IncomingMessage, res: ServerResponse, cluster: ClusterMember | undefined) {
     const theirs = (await this.read(cluster, '/openapi/v3', 'legacy')) as { paths?: Record<string, unknown> };
     const mine = openapiV3Index(this.catalog.resources()).paths;
     const paths: Record<string, unknown> = { ...(theirs?.paths ?? {}) };
@@ -109,7 +104,7 @@ export class AdminDiscovery {
    * when the cluster does not answer in time or answers an error other than 404 (a group version
    * that is gone is forgotten, and answered GONE). Undefined when there is neither.
    */
-  private async read(cluster: ClusterMember<UpstreamConnection> | undefined, path: string, form: Form): Promise<any> {
+  private async read(cluster: ClusterMember | undefined, path: string, form: Form): Promise<any> {
     if (!cluster) return undefined;
     const key = `${cluster.name}\n${form}\n${path}`;
     const answer = await withinWait(fetchJson(cluster, path, ACCEPT_OF[form]));
@@ -126,7 +121,7 @@ export class AdminDiscovery {
 const GONE = Symbol('gone');
 
 /** The cluster's JSON at `path`; GONE for a 404, undefined when it could not be had. */
-async function fetchJson(cluster: ClusterMember<UpstreamConnection>, path: string, accept: string): Promise<unknown> {
+async function fetchJson(cluster: ClusterMember, path: string, accept: string): Promise<unknown> {
   try {
     const res = await cluster.connection.request('GET', path, { accept }, undefined, DISCOVERY_WAIT_MS);
     const text = await res.body.text();

@@ -4,11 +4,10 @@ import { readBody, sendStatus } from '../../apiserver/handlers/http-io.js';
 import { parseRequestInfo, requestUrl } from '../../apiserver/request-info.js';
 import { ApiError } from '../../apiserver/status.js';
 import type { ClusterMember } from '../../clusters/cluster-roster.js';
-import type { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { AdminIdentity } from '../auth/authenticate.js';
 import { streamBody } from '../upstream/stream-body.js';
 import { pipeUpgrade } from '../proxy/upgrade-proxy.js';
-import { ADMIN_CLAIM } from '../upstream/upstream-seats.js';
+import { ADMIN_CLAIM } from '../../clusters/upstream-seats.js';
 import {
   adminClusterName,
   adminUpgradeRefusal,
@@ -50,7 +49,7 @@ export async function passThrough(
   req: IncomingMessage,
   res: ServerResponse,
   admin: AdminIdentity,
-  cluster: ClusterMember<UpstreamConnection>,
+  cluster: ClusterMember,
   failures: UpstreamFailures,
   target: { path?: string; body?: Buffer } = {},
 ): Promise<void> {
@@ -93,7 +92,7 @@ export function passThroughUpgrade(
   socket: Duplex,
   head: Buffer,
   admin: AdminIdentity,
-  cluster: ClusterMember<UpstreamConnection>,
+  cluster: ClusterMember,
   failures: UpstreamFailures,
   path = req.url ?? '/',
 ): void {

@@ -6,7 +6,6 @@ import { sendJson, sendStatus } from '../../apiserver/handlers/http-io.js';
 import { parseRequestInfo, requestUrl } from '../../apiserver/request-info.js';
 import { isClusterSecretRequest } from '../../clusters/cluster-secrets.js';
 import type { ClusterMember } from '../../clusters/cluster-roster.js';
-import type { UpstreamConnection } from '../upstream/upstream-connection.js';
 import { ADMIN_GROUPS } from '../../translate/context.js';
 import type { AdminIdentity } from '../auth/authenticate.js';
 import { passThrough, passThroughUpgrade } from './admin-passthrough.js';
@@ -42,7 +41,7 @@ export class AdminRouter {
     private readonly options: {
       api: ApiServer;
       catalog: ResourceCatalog;
-      defaultCluster: () => ClusterMember<UpstreamConnection> | undefined;
+      defaultCluster: () => ClusterMember | undefined;
       search?: SearchRoutes;
       /** Where failures to reach the default cluster are counted. */
       metrics: UpstreamFailures;

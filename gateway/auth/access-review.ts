@@ -19,8 +19,7 @@ import {
   type TenantContext,
 } from '../../translate/context.js';
 import { groupName, SERVICE_ACCOUNT_USER, userName } from '../../translate/kinds/identity-names.js';
-import type { TenantUser } from './tenant-authorizer.js';
-import type { UpstreamConnection } from '../upstream/upstream-connection.js';
+import type { TenantAuthorizer, TenantUser } from './tenant-authorizer.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const READ_VERBS = new Set(['get', 'list', 'watch']);
@@ -46,7 +45,7 @@ export async function answerAccessReview(
   res: ServerResponse,
   ctx: TenantContext,
   caller: TenantUser,
-  upstream: UpstreamConnection,
+  authorizer: TenantAuthorizer,
   kind: 'SelfSubjectAccessReview' | 'SubjectAccessReview',
   review: Json,
 ): Promise<boolean> {
@@ -74,7 +73,7 @@ export async function answerAccessReview(
   const group = text('group');
   const resource = text('resource');
   const verb = text('verb');
-  const status = await decide(ctx, who, upstream, {
+  const status = await decide(ctx, who, authorizer, {
     verb,
     group,
     resource,
@@ -95,7 +94,7 @@ export async function answerAccessReview(
 async function decide(
   ctx: TenantContext,
   who: TenantUser,
-  upstream: UpstreamConnection,
+  authorizer: TenantAuthorizer,
   a: { verb: string; group: string; resource: string; subresource: string; name: string; namespace: string },
 ): Promise<Json> {
   if (ADMIN_GROUPS.has(a.group))
@@ -106,7 +105,7 @@ async function decide(
   const namespaced = ctx.kinds.resourceIsNamespaced(a.group, a.resource);
   const namespace = namespaced === false ? (a.group === '' && a.resource === 'namespaces' ? a.name : '') : a.namespace;
   try {
-    const decision = await upstream.authorizer.authorize(ctx, who, {
+    const decision = await authorizer.authorize(ctx, who, {
       verb: a.verb,
       isResourceRequest: true,
       namespace,

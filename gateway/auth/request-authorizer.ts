@@ -20,8 +20,8 @@
  * watch is down, nothing is kept and each request asks), and dropped as soon as the feed reports a
  * change that may concern it — a tenant's decisions when a Role or RoleBinding in its namespaces
  * changes, every tenant's when a ClusterRole or ClusterRoleBinding does — or the tenant writes an
- * RBAC object through this replica (`invalidate`). One per cluster per replica
- * (cluster-authorizers.ts).
+ * RBAC object through this replica (`invalidate`). One per cluster per replica, kept with the
+ * cluster's state (gateway/upstream/gateway-cluster-state.ts).
  */
 import type { RestClient } from '../../apiserver/client/rest-client.js';
 import { forbiddenMessage, type Decision } from '../../apiserver/authorization/rbac-authorizer.js';

@@ -8,7 +8,7 @@ import { impersonationHeaders, upstreamUser } from '../../tenants/upstream-ident
 import { TranslationError } from '../../translate/context.js';
 import { assertUnderPrefix } from '../../translate/prefix-check.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
-import type { WholeUpstreamResponse } from '../upstream/upstream-connection.js';
+import type { WholeUpstreamResponse } from '../../clusters/upstream-connection.js';
 import type { TenantIdentity, TenantRequest, UpstreamHeaders } from '../server/tenant-request.js';
 
 /** Self reviews are about the caller: they run as the tenant user whatever their scope. */
@@ -40,7 +40,7 @@ export async function authorizeUpstream(r: TenantRequest): Promise<void> {
 /** The gateway's decision by the tenant's RBAC; a denial is kube's 403, an allowed request must name only the tenant's. */
 async function authorizeHere(r: TenantRequest): Promise<void> {
   const { t } = r;
-  const decision = await r.services.authorizers.of(r.upstream).decideHere(r.ctx, r.identity, {
+  const decision = await r.cluster.requestAuthorizer.decideHere(r.ctx, r.identity, {
     verb: t.info.verb,
     group: t.info.group,
     resource: t.info.resource,

@@ -65,7 +65,7 @@ export async function serveFromCache(r: TenantRequest, forward: () => Promise<vo
   if (!store) return elsewhere();
   let decision;
   try {
-    decision = await r.services.authorizers.of(r.upstream).authorize(ctx, r.identity, {
+    decision = await r.cluster.requestAuthorizer.authorize(ctx, r.identity, {
       verb,
       group: t.info.group,
       resource: t.info.resource,

@@ -4,7 +4,7 @@ import type { CacheResource } from '../../search/cluster-resource-store.js';
 import { processFaults } from '../../apiserver/process-faults.js';
 import type { Identity } from '../auth/authenticate.js';
 import { upstreamFailureReason, type UpstreamFailures } from '../upstream/upstream-failure.js';
-import type { PriorityLevel, RejectReason } from '../upstream/upstream-seats.js';
+import type { PriorityLevel, RejectReason } from '../../clusters/upstream-seats.js';
 
 /** Who made a request, in the metrics: the kind of identity, bounded ("the tenant class"). */
 export const IDENTITY_KINDS = ['admin', 'tenant', 'unauthenticated'] as const;

@@ -9,7 +9,7 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import type { TenantRequestLease } from '../server/tenant-limits.js';
 import { namespacedPath, tenantNamespaceNames } from './tenant-namespaces.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
-import type { UpstreamConnection } from '../upstream/upstream-connection.js';
+import type { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
 import { sendUpstreamError } from '../upstream/upstream-failure.js';
 import { WatchEventsDown, watchLineBatches, type WatchLineMemo } from './watch-lines.js';
 
@@ -19,7 +19,8 @@ export const DELETED_NAMESPACE_GRACE_MS = 10_000;
 
 export interface CrossNamespaceWatchRequest {
   ctx: TenantContext;
-  upstream: UpstreamConnection;
+  /** The tenant's cluster: its connection and namespace index. */
+  cluster: GatewayClusterState;
   metrics: GatewayMetrics;
   /** The translated all-namespaces collection path, e.g. `/api/v1/pods`. */
   path: string;
@@ -70,7 +71,7 @@ export async function watchAcrossNamespaces(
   res: ServerResponse,
   w: CrossNamespaceWatchRequest,
 ): Promise<void> {
-  const listed = await tenantNamespaceNames(w.ctx, w.upstream, w.metrics);
+  const listed = await tenantNamespaceNames(w.ctx, w.cluster, w.metrics);
   // The index's news of namespaces from here on, queued until the feeds are open. Read in the
   // same tick, the names it holds join the list: it may be ahead of a list asked of the cluster.
   let news = Promise.resolve();
@@ -82,7 +83,7 @@ export async function watchAcrossNamespaces(
       .then(change)
       .catch((err: unknown) => reportFault('detached', 'cross-namespace watch: a namespace change', err));
   };
-  const following = w.upstream.namespaceIndex.follow(w.ctx.tenantId, {
+  const following = w.cluster.namespaceIndex.follow(w.ctx.tenantId, {
     added: (name, resourceVersion) => queue(() => namespaceAdded(name, resourceVersion)),
     deleted: (name) => queue(async () => namespaceDeleted(name)),
   });
@@ -171,7 +172,7 @@ export async function watchAcrossNamespaces(
   const pump = async (feed: Feed) => {
     try {
       for await (const line of lines(feed.response.body)) {
-        w.metrics.watchEventsRead.inc({ cluster: w.upstream.name });
+        w.metrics.watchEventsRead.inc({ cluster: w.cluster.name });
         if (w.memo && OBJECT_EVENT.test(line)) {
           const down = w.events.downLine(line, w.memo);
           if (down) await write(down);
@@ -257,8 +258,8 @@ async function* lines(body: Readable): AsyncGenerator<string> {
 }
 
 async function openFeed(w: CrossNamespaceWatchRequest, namespace: string, query: URLSearchParams): Promise<Feed> {
-  const response = await w.metrics.upstream(w.upstream.name, 'watch', () =>
-    w.upstream.stream(`${namespacedPath(w.path, namespace)}?${query.toString()}`, w.headers),
+  const response = await w.metrics.upstream(w.cluster.name, 'watch', () =>
+    w.cluster.connection.stream(`${namespacedPath(w.path, namespace)}?${query.toString()}`, w.headers),
   );
   return { namespace, response, initialEventsEnded: false, retired: false };
 }

@@ -31,8 +31,7 @@ export async function forwardRequest(r: TenantRequest, write?: WriteRequest): Pr
       ).then(async (answer) => ({ ...answer, text: await answer.body.text() }))
     : await sendAsTenant(r, (as) => r.upstreamWhole(t.info.verb, r.method, pathWithQuery(t.path, t.query), as, r.body));
   const { text } = response;
-  if (response.status < 300 && r.method !== 'GET')
-    await afterWrite(ctx, t, upstream, r.services.authorizers.of(upstream), text);
+  if (response.status < 300 && r.method !== 'GET') await afterWrite(ctx, t, r.cluster, text);
   if (t.info.group === 'apiextensions.k8s.io' && r.method !== 'GET') upstream.invalidate();
   // An object converted from its text, as list items are; a namespace made is parsed, for the index below.
   const made = t.info.group === '' && t.info.resource === 'namespaces' && r.method === 'POST';
@@ -48,7 +47,7 @@ export async function forwardRequest(r: TenantRequest, write?: WriteRequest): Pr
     response.status === 201 &&
     typeof parsed.metadata?.name === 'string'
   )
-    upstream.namespaceIndex.added(ctx.tenantId, parsed.metadata.name);
+    r.cluster.namespaceIndex.added(ctx.tenantId, parsed.metadata.name);
   const out = metrics.time('down', () => responseDown(ctx, parsed, r.rowKind, r.wantsNoObject));
   if (out === null) throw notFound(t);
   sendJson(req, res, response.status, out, warningsDown(ctx, response.headers));

@@ -54,7 +54,7 @@ export async function deleteOwnCollection(r: TenantRequest): Promise<void> {
     if (deleted.status < 300) items.push(own);
   }
   if (t.info.group === 'apiextensions.k8s.io') upstream.invalidate();
-  await afterWrite(ctx, t, upstream, r.services.authorizers.of(upstream), '');
+  await afterWrite(ctx, t, r.cluster, '');
   sendJson(req, res, 200, {
     kind: `${t.kind}List`,
     apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion,

@@ -17,7 +17,7 @@ import {
   storedBindingsPathUp,
 } from '../../translate/kinds/stored-cluster-role-binding.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
-import type { WholeUpstreamResponse } from '../upstream/upstream-connection.js';
+import type { WholeUpstreamResponse } from '../../clusters/upstream-connection.js';
 
 type Headers = Record<string, string | string[]>;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';

@@ -28,7 +28,7 @@ export async function listInPages(r: TenantRequest): Promise<void> {
   const cursor = parseCursor(t.query.get('continue'));
   const paths =
     t.namespaced && !t.info.namespace
-      ? (await tenantNamespaceNames(ctx, upstream, metrics)).map((name) => namespacedPath(t.path, name))
+      ? (await tenantNamespaceNames(ctx, r.cluster, metrics)).map((name) => namespacedPath(t.path, name))
       : [t.path];
   let combined: CollectionPage | undefined;
   // Resume at the path the token names; if it went away meanwhile, at the next one after it.

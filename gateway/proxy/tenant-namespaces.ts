@@ -1,8 +1,9 @@
 import { hasPrefix, TranslationError, type TenantContext } from '../../translate/context.js';
 import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
-import type { UpstreamConnection } from '../upstream/upstream-connection.js';
-import { tenantClaim } from '../upstream/upstream-seats.js';
+import type { UpstreamConnection } from '../../clusters/upstream-connection.js';
+import type { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
+import { tenantClaim } from '../../clusters/upstream-seats.js';
 
 /** The label selector that finds a tenant's namespaces upstream. */
 const tenantNamespaceSelector = (ctx: TenantContext) => `${TENANT_LABEL}=${ctx.tenantId}`;
@@ -13,10 +14,12 @@ const tenantNamespaceSelector = (ctx: TenantContext) => `${TENANT_LABEL}=${ctx.t
  */
 export async function tenantNamespaceNames(
   ctx: TenantContext,
-  upstream: UpstreamConnection,
+  cluster: GatewayClusterState,
   metrics: GatewayMetrics,
 ): Promise<string[]> {
-  return upstream.namespaceIndex.namespacesOf(ctx.tenantId) ?? (await tenantNamespaces(ctx, upstream, metrics));
+  return (
+    cluster.namespaceIndex.namespacesOf(ctx.tenantId) ?? (await tenantNamespaces(ctx, cluster.connection, metrics))
+  );
 }
 
 /**

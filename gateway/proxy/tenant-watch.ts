@@ -11,11 +11,11 @@ import { WatchEventsDown, watchLineBatches } from './watch-lines.js';
 export async function watch(r: TenantRequest): Promise<void> {
   const { req, res, ctx, t, upstream, metrics, headers } = r;
   const events = new WatchEventsDown(ctx, r.rowKind);
-  const memo = String(headers.accept).includes('as=Table') ? undefined : r.services.watchLineMemo(upstream);
+  const memo = String(headers.accept).includes('as=Table') ? undefined : r.cluster.watchLines;
   if (t.namespaced && !t.info.namespace)
     return watchAcrossNamespaces(req, res, {
       ctx,
-      upstream,
+      cluster: r.cluster,
       metrics,
       path: t.path,
       query: t.query,

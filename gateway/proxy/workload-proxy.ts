@@ -4,7 +4,7 @@ import type { TenantContext } from '../../translate/context.js';
 import { proxyPathUp } from '../../translate/proxy-path.js';
 import type { TranslatedRequest } from '../../translate/request.js';
 import { streamBody } from '../upstream/stream-body.js';
-import type { UpstreamConnection } from '../upstream/upstream-connection.js';
+import type { UpstreamConnection } from '../../clusters/upstream-connection.js';
 import { upstreamStatus } from '../upstream/upstream-failure.js';
 
 /** Request headers that describe the content and are the workload's business; the rest are this hop's. */

@@ -27,7 +27,6 @@ import { recoverClusterResourceVersion } from '../../search/multi-cluster-resour
 import { parseSearchPath } from '../../search/search-paths.js';
 import { parseLabelSelector, SelectorParseError } from '../../apiserver/selectors/label-selector.js';
 import type { ClusterMember } from '../../clusters/cluster-roster.js';
-import type { UpstreamConnection } from '../upstream/upstream-connection.js';
 import type { AdminIdentity } from '../auth/authenticate.js';
 import { passThrough, passThroughUpgrade } from '../admin/admin-passthrough.js';
 import { refuseUpgrade } from '../proxy/upgrade-proxy.js';
@@ -37,8 +36,8 @@ const CACHED_VERBS = new Set(['get', 'list', 'watch']);
 
 export interface SearchApiOptions {
   cache: MultiClusterCache;
-  clusterNamed: (name: string) => ClusterMember<UpstreamConnection> | undefined;
-  defaultCluster: () => ClusterMember<UpstreamConnection> | undefined;
+  clusterNamed: (name: string) => ClusterMember | undefined;
+  defaultCluster: () => ClusterMember | undefined;
   metrics: GatewayMetrics;
 }
 

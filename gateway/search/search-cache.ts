@@ -30,7 +30,8 @@ import type { AdminIdentity } from '../auth/authenticate.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { SearchApi } from './search-api.js';
 import { TenantCacheBudget } from '../cached/tenant-cache-budget.js';
-import type { UpstreamScope, UpstreamConnection } from '../upstream/upstream-connection.js';
+import type { UpstreamScope } from '../../clusters/upstream-connection.js';
+import type { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
 import { tenantCustomResource } from '../cached/tenant-cached-resources.js';
 import { BARE_TEXT, logger } from '../../log/log.js';
 
@@ -57,7 +58,7 @@ const RESOURCE_REGISTRIES_PREFIX = '/registry/search.karmada.io/resourceregistri
 
 export interface SearchCacheOptions {
   store: Store;
-  clusters: ClusterRoster<UpstreamConnection>;
+  clusters: ClusterRoster<GatewayClusterState>;
   defaultCluster: string;
   metrics: GatewayMetrics;
   /** How long `/readyz` waits for the cache's first lists before it says ready anyway (Karmada: 1 minute). */
@@ -329,7 +330,7 @@ export class SearchCache implements SearchRoutes {
       members.map((member) => ({
         object: member.cluster as unknown as PlanCluster,
         client: member.client,
-        informers: member.connection.informers,
+        informers: member.state.informers,
       })),
       [...this.registries.values()],
       scopeOf,
@@ -356,7 +357,7 @@ export class SearchCache implements SearchRoutes {
    * CRDs. A new one is cached once its cluster's apiEnablements list it (the cluster status
    * controller's next probe), as any registry's resource is.
    */
-  private tenantCustomResources(members: readonly ClusterMember<UpstreamConnection>[]): CacheResource[] {
+  private tenantCustomResources(members: readonly ClusterMember<GatewayClusterState>[]): CacheResource[] {
     const crds = this.failoverCrds;
     if (!crds) return [];
     const found = new Map<string, CacheResource>();
@@ -373,7 +374,7 @@ export class SearchCache implements SearchRoutes {
   }
 
   /** Keeps the stores a cluster had when it stopped being Ready; lets them go once it is Ready again or gone. */
-  private retain(changes: CacheChanges, members: readonly ClusterMember<UpstreamConnection>[]): void {
+  private retain(changes: CacheChanges, members: readonly ClusterMember<GatewayClusterState>[]): void {
     const notReady = new Set(
       members.filter((member) => clusterReadyStatus(member.cluster) !== 'True').map((member) => member.name),
     );

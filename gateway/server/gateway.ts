@@ -49,9 +49,10 @@ import {
   resourceRegistryStrategy,
 } from '../../search/resource-registry.js';
 import { SELF_SUBJECT_REVIEW_RESOURCE } from '../auth/self-subject-review.js';
-import { DEFAULT_UPSTREAM_SEATS, UpstreamSeats, type UpstreamSeatSettings } from '../upstream/upstream-seats.js';
-import { UpstreamConnection } from '../upstream/upstream-connection.js';
-import { realClock } from '../../eviction/clock.js';
+import { DEFAULT_UPSTREAM_SEATS, UpstreamSeats, type UpstreamSeatSettings } from '../../clusters/upstream-seats.js';
+import { UpstreamConnection } from '../../clusters/upstream-connection.js';
+import { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
+import { realClock } from '../../clusters/clock.js';
 
 export interface GatewayOptions {
   /** host:port to listen on; port 0 picks a free one. */
@@ -122,7 +123,7 @@ export interface Gateway {
   adminKubeconfigPath: string;
   store: Store;
   /** The registered clusters this replica follows; `onChange` hears of each one added, changed or removed. */
-  clusters: ClusterRoster<UpstreamConnection>;
+  clusters: ClusterRoster<GatewayClusterState>;
   /** Sets the eviction rate while running (a replica restarted with `--resource-eviction-rate` does the same); throws when eviction is off. */
   setEvictionRate(rate: number): void;
   /**
@@ -220,6 +221,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           ),
           (resource) => metrics.upstreamWatchOpened(name, resource),
         ),
+      (connection) => new GatewayClusterState(connection),
     );
     metrics.followFlowControl(() =>
       clusters.list().flatMap((m) => m.connection.seats.state().map((level) => ({ cluster: m.name, ...level }))),
@@ -287,7 +289,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       continueKey: await continueTokenKey(store),
       maxRequestBytes: options.maxRequestBytes,
     });
-    stops.push(async () => pipeline.stop());
 
     const advertised = parseListen(address);
     const serving = await ca.issueServingCertificate({
@@ -395,9 +396,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 }
 
-async function upstreamVersion(
-  cluster: ClusterMember<UpstreamConnection> | undefined,
-): Promise<Record<string, string>> {
+async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Record<string, string>> {
   if (!cluster) return FALLBACK_VERSION;
   const res = await cluster.client.request('GET', '/version').catch(() => undefined);
   return res?.status === 200 && res.body?.minor ? res.body : FALLBACK_VERSION;

@@ -20,15 +20,14 @@ import type { TenantRoster } from '../../tenants/tenant-roster.js';
 import { pathNotFoundError, tenantContext, TranslationError } from '../../translate/context.js';
 import { requestUp, type TranslatedRequest } from '../../translate/request.js';
 import type { Authenticator, TenantIdentity } from '../auth/authenticate.js';
-import { ClusterAuthorizers } from '../auth/cluster-authorizers.js';
 import { authorizeUpstream, impersonation } from '../auth/tenant-credentials.js';
 import type { TenantCache } from '../cached/tenant-cache.js';
 import type { AuditLog } from '../observability/audit-log.js';
 import { requesterOf } from '../observability/metrics.js';
 import { logWhenClosed, type RequestLogSink } from '../observability/request-log.js';
 import { proxyUpgrade, refuseUpgrade } from '../proxy/upgrade-proxy.js';
-import { WatchLineMemo } from '../proxy/watch-lines.js';
-import { tenantKindScope, type UpstreamConnection, type UpstreamScope } from '../upstream/upstream-connection.js';
+import { tenantKindScope, type UpstreamScope } from '../../clusters/upstream-connection.js';
+import type { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
 import { clusterUnavailableStatus, failureStatus, tenantFailureStatus } from '../upstream/upstream-failure.js';
 import { detach } from '../../apiserver/process-faults.js';
 import {
@@ -49,7 +48,7 @@ import { TENANT_ROUTES, type TenantRoute } from './tenant-routes.js';
 export interface PipelineOptions extends Omit<GatewayRoutesOptions, 'tenant'> {
   authenticator: Authenticator;
   tenants: TenantRoster;
-  clusters: ClusterRoster<UpstreamConnection>;
+  clusters: ClusterRoster<GatewayClusterState>;
   /** Each tenant's share of this replica (tenant-limits.ts). */
   limits: TenantLimits;
   health: HealthChecks;
@@ -70,7 +69,6 @@ export interface PipelineOptions extends Omit<GatewayRoutesOptions, 'tenant'> {
 export class RequestPipeline {
   private readonly routes;
   private readonly services: TenantPathServices;
-  private readonly watchLineMemos = new WeakMap<UpstreamConnection, WatchLineMemo>();
 
   constructor(private readonly options: PipelineOptions) {
     this.routes = gatewayRoutes({ ...options, tenant: this });
@@ -78,9 +76,7 @@ export class RequestPipeline {
       continueKey: options.continueKey,
       maxRequestBytes: options.maxRequestBytes,
       metrics: options.metrics,
-      watchLineMemo: (upstream) => this.watchLineMemo(upstream),
       cache: options.cache,
-      authorizers: new ClusterAuthorizers(),
     };
   }
 
@@ -162,8 +158,9 @@ export class RequestPipeline {
   async serve(record: RequestRecord<TenantIdentity>, res: ServerResponse): Promise<void> {
     const { req, identity } = record;
     const { limits, metrics } = this.options;
-    const upstream = this.connectionOf(identity);
-    if (!upstream) return sendStatus(req, res, clusterUnavailableStatus(identity.tenant));
+    const cluster = this.clusterOf(identity);
+    if (!cluster) return sendStatus(req, res, clusterUnavailableStatus(identity.tenant));
+    const upstream = cluster.connection;
     let lease;
     try {
       lease = limits.begin(identity.tenant);
@@ -180,7 +177,7 @@ export class RequestPipeline {
         return sendStatus(req, res, failureStatus(err, `tenant proxy: ${req.method} ${req.url}`));
       }
       const ctx = tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant));
-      const r = new TenantRequest(record, res, ctx, upstream, lease, this.services);
+      const r = new TenantRequest(record, res, ctx, cluster, lease, this.services);
       let route: TenantRoute | undefined;
       try {
         route = await this.routeFor(r, scope);
@@ -241,10 +238,10 @@ export class RequestPipeline {
     );
   }
 
-  /** The tenant's cluster's connection, where the tenant lives now. */
-  private connectionOf(identity: TenantIdentity): UpstreamConnection | undefined {
+  /** The tenant's cluster, where the tenant lives now: its connection and what the gateway keeps of it. */
+  private clusterOf(identity: TenantIdentity): GatewayClusterState | undefined {
     const cluster = this.options.tenants.clusterOf(identity.tenant);
-    return cluster ? this.options.clusters.get(cluster)?.connection : undefined;
+    return cluster ? this.options.clusters.get(cluster)?.state : undefined;
   }
 
   /** The first route that matches; the request is translated before the first route that reads it translated. */
@@ -275,16 +272,5 @@ export class RequestPipeline {
     if (!t) throw pathNotFoundError();
     r.translatedAs(t);
     if (isLongRunning(t.info)) r.lease.openStream();
-  }
-
-  private watchLineMemo(upstream: UpstreamConnection): WatchLineMemo {
-    let memo = this.watchLineMemos.get(upstream);
-    if (!memo) this.watchLineMemos.set(upstream, (memo = new WatchLineMemo()));
-    return memo;
-  }
-
-  /** Stops each cluster's authorizer. */
-  stop(): void {
-    this.services.authorizers.stop();
   }
 }

@@ -9,10 +9,9 @@ import type { GatewayMetrics } from '../observability/metrics.js';
 import type { TenantCache } from '../cached/tenant-cache.js';
 import type { TenantRequestLease } from './tenant-limits.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
-import type { UpstreamConnection, WholeUpstreamResponse } from '../upstream/upstream-connection.js';
-import { tenantClaim, type SeatClaim } from '../upstream/upstream-seats.js';
-import type { WatchLineMemo } from '../proxy/watch-lines.js';
-import type { ClusterAuthorizers } from '../auth/cluster-authorizers.js';
+import type { UpstreamConnection, WholeUpstreamResponse } from '../../clusters/upstream-connection.js';
+import type { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
+import { tenantClaim, type SeatClaim } from '../../clusters/upstream-seats.js';
 import {
   storedBindingsPath,
   storedBindingsRequest,
@@ -24,23 +23,20 @@ import type { RequestRecord } from './request-record.js';
 export type { TenantIdentity };
 export type UpstreamHeaders = Record<string, string | string[]>;
 
-/** What every tenant request shares: the replica's settings and per-cluster memos. */
+/** What every tenant request shares: the replica's settings and services. */
 export interface TenantPathServices {
   /** Key for sealing continue tokens, the same on every replica. */
   continueKey: Buffer;
   maxRequestBytes?: number;
   metrics: GatewayMetrics;
-  /** Converted watch lines shared by the tenants' object watches on one cluster (watch-lines.ts). */
-  watchLineMemo(upstream: UpstreamConnection): WatchLineMemo;
   /** Reads answered from the cache (tenant-cache.ts); absent when no resource is cached for tenants. */
   cache?: TenantCache;
-  /** Each cluster's one authorizer of tenants' requests (request-authorizer.ts). */
-  authorizers: ClusterAuthorizers;
 }
 
 /**
  * One tenant request on its way through the pipeline (pipeline.ts): the request record (the
- * HTTP exchange, its request info, who asks), the tenant's context, its cluster, the share of its
+ * HTTP exchange, its request info, who asks), the tenant's context, its cluster (its connection
+ * and what the gateway keeps of it: gateway-cluster-state.ts), the share of its
  * tenant's limits it holds, and — once translated up and authorized — the upstream request and
  * the credentials it goes with. Every stage of the tenant path takes this one object, so a new way
  * of answering (from a cache) needs nothing the others lack.
@@ -61,12 +57,14 @@ export class TenantRequest {
   /** `includeObject=None` asked: upstream is asked for Metadata, so foreign rows can be told apart, and the objects dropped here. */
   wantsNoObject = false;
   private claim: SeatClaim | undefined;
+  /** The tenant's cluster's connection (`cluster.connection`). */
+  readonly upstream: UpstreamConnection;
 
   constructor(
     record: RequestRecord<TenantIdentity>,
     readonly res: ServerResponse,
     readonly ctx: TenantContext,
-    readonly upstream: UpstreamConnection,
+    readonly cluster: GatewayClusterState,
     readonly lease: TenantRequestLease,
     readonly services: TenantPathServices,
   ) {
@@ -75,6 +73,7 @@ export class TenantRequest {
     this.path = record.path;
     this.identity = record.identity;
     this.info = record.info;
+    this.upstream = cluster.connection;
   }
 
   get method(): string {

@@ -126,7 +126,8 @@ async function write(r: TenantRequest): Promise<void> {
 async function review(r: TenantRequest): Promise<void> {
   const raw = await readRequestBody(r);
   const asked = accessReviewOf(contentTypeOf(r), raw);
-  if (asked && (await answerAccessReview(r.req, r.res, r.ctx, r.identity, r.upstream, reviewKind(r)!, asked))) return;
+  if (asked && (await answerAccessReview(r.req, r.res, r.ctx, r.identity, r.cluster.authorizer, reviewKind(r)!, asked)))
+    return;
   return forwardRequest(r, writeUp(r, raw));
 }
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { drained, onClose } from '../../apiserver/handlers/http-io.js';
-import { StalledReader } from './read-ahead.js';
+import { StalledReader } from '../../clusters/read-ahead.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
 
 /**

@@ -5,14 +5,14 @@
  * whole pool and every other tenant's creates and lists waited until they timed out. Each tenant
  * now has at most its share of the cluster's seats and a short queue (429 with Retry-After
  * beyond them, as kube-apiserver's API Priority and Fairness answers), and a seat is given back
- * once the answer is read off the upstream connection (gateway/upstream/upstream-seats.ts, read-ahead.ts).
+ * once the answer is read off the upstream connection (clusters/upstream-seats.ts, read-ahead.ts).
  */
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { parseServerCredentials } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
-import { DEFAULT_UPSTREAM_SEATS } from '../../gateway/upstream/upstream-seats.js';
+import { DEFAULT_UPSTREAM_SEATS } from '../../clusters/upstream-seats.js';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { NeverReadingClient, type HeldAnswer } from '../support/never-reading-client.js';

@@ -6,7 +6,7 @@
  * timers.
  */
 import { expect } from 'chai';
-import { realClock } from '../../eviction/clock.js';
+import { realClock } from '../../clusters/clock.js';
 import { EvictionQueue, type EvictionQueueObserver, type PacerKey } from '../../eviction/eviction-queue.js';
 import {
   ItemExponentialFailureRateLimiter,

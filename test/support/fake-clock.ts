@@ -4,7 +4,7 @@
  * before the next is looked for, so that an async worker a timer wakes has set its next timer
  * by then and that timer fires in the same `advance` when it is due.
  */
-import type { Clock, Timer } from '../../eviction/clock.js';
+import type { Clock, Timer } from '../../clusters/clock.js';
 
 /** Event-loop turns given to continuations after a timer: a promise chain needs one, a few spare cover chains that wait on an immediate. */
 const SETTLE_TURNS = 5;

@@ -1,5 +1,5 @@
-import { ApiError, statusOf } from '../../apiserver/status.js';
-import { realClock, type Clock, type Timer } from '../../eviction/clock.js';
+import { ApiError, statusOf } from '../apiserver/status.js';
+import { realClock, type Clock, type Timer } from './clock.js';
 import { FairQueues, type FairQueueSettings } from './fair-queues.js';
 
 /**
@@ -85,7 +85,7 @@ interface Level {
  * (read-ahead.ts); when none is free for it, it waits in its flow's queue, and is refused 429
  * TooManyRequests with Retry-After when that queue is full or the wait runs out. Long-running
  * requests (watches, followed logs, proxies, upgrades) take no seat: they have connections of
- * their own and a per-tenant bound (tenant-limits.ts), as in APF.
+ * their own and a per-tenant bound (gateway/server/tenant-limits.ts), as in APF.
  */
 export class UpstreamSeats {
   private readonly levels: Record<PriorityLevel, Level>;

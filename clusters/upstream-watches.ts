@@ -1,13 +1,14 @@
 /**
  * Which of the gateway's requests to a cluster are watches, and under which `resource` label they
  * are counted (`paddock_upstream_watches`, docs/metrics.md). Both ways the gateway reaches a
- * cluster are observed (gateway/upstream/upstream-connection.ts): its REST client, under every informer
- * and reflector (the caches, the namespace index, tenant spaces, the RBAC change feed, the owner
- * reference healer), and its stream pool, under every forwarded watch.
+ * cluster are observed (upstream-connection.ts): its REST client, under every informer and
+ * reflector (the caches, the namespace index, tenant spaces, the RBAC change feed, the owner
+ * reference healer), and its pools, under every forwarded watch. The gateway's metrics keep the
+ * count (gateway/observability/metrics.ts, `upstreamWatchOpened`).
  */
 import type { ClientRequest } from 'node:http';
-import { parseRequestInfo, requestUrl } from '../../apiserver/request-info.js';
-import { isTenantGroup } from '../../translate/context.js';
+import { parseRequestInfo, requestUrl } from '../apiserver/request-info.js';
+import { isTenantGroup } from '../translate/context.js';
 
 /**
  * Where the watches of custom resources are counted: their groups are the tenants' (`<tid>-…`,

@@ -1,15 +1,12 @@
 import { createSecureContext } from 'node:tls';
 import { Pool } from 'undici';
-import { parseServerCredentials } from '../../certs/index.js';
-import { groupUp, tenantPrefix, type KindScope } from '../../translate/context.js';
-import { NamespaceIndex } from '../proxy/namespace-index.js';
-import { cachedObjectInformers, type CachedObjectInformers } from '../../search/cached-object-informers.js';
-import { RestClient } from '../../apiserver/client/rest-client.js';
-import { TenantAuthorizer } from '../auth/tenant-authorizer.js';
+import { parseServerCredentials } from '../certs/index.js';
+import { groupUp, tenantPrefix, type KindScope } from '../translate/context.js';
+import { RestClient } from '../apiserver/client/rest-client.js';
 import { readAhead } from './read-ahead.js';
-import { countRestWatch, countStreamedWatch, type UpstreamWatchOpened } from '../observability/upstream-watches.js';
+import { countRestWatch, countStreamedWatch, type UpstreamWatchOpened } from './upstream-watches.js';
 import { GATEWAY_CLAIM, UpstreamSeats, type SeatClaim } from './upstream-seats.js';
-import type { ClusterConnection, UpstreamResponse } from '../../clusters/cluster-connection.js';
+import type { ClusterConnection, UpstreamResponse } from './cluster-connection.js';
 
 /** An answer read whole: its text, collected as it came (`UpstreamConnection.requestWhole`). */
 export interface WholeUpstreamResponse {
@@ -24,11 +21,14 @@ interface ResourceEntry {
 }
 
 /**
- * One upstream cluster as the tenant proxy uses it: an undici connection pool with the cluster's
- * own client certificate (requests run as tenant users through impersonation headers), and a
- * cache of the cluster's discovery — which resources are namespaced and what kinds they serve,
- * and the discovery documents themselves — refreshed when stale or when a lookup misses (a CRD
- * was just created) and dropped whenever a CRD changes through the gateway.
+ * The connection to one cluster, as the cluster roster keeps it (cluster-roster.ts): an undici
+ * connection pool with the cluster's own credentials (tenants' requests run as tenant users through
+ * impersonation headers), shared by seats (upstream-seats.ts) and read ahead (read-ahead.ts), a
+ * pool of its own for long-running requests, the REST client of the gateway itself, and a cache of
+ * the cluster's discovery — which resources are namespaced and what kinds they serve, and the
+ * discovery documents themselves — refreshed when stale or when a lookup misses (a CRD was just
+ * created) and dropped whenever a CRD changes through the gateway. What the layers above keep per
+ * cluster (informers, indexes, authorizers) is theirs, made by the roster's `attach`.
  */
 export class UpstreamConnection implements ClusterConnection {
   private readonly pool: Pool;
@@ -39,18 +39,8 @@ export class UpstreamConnection implements ClusterConnection {
   private fetchedAt = 0;
   private refreshing: Promise<void> | undefined;
   private readonly documents = new Map<string, Promise<{ status: number; contentType: string; body: string }>>();
-  /**
-   * The cluster's shared informers: one list and watch per resource for every consumer of this
-   * replica (the search cache's stores, the namespace index, the RBAC change feed, the tenant
-   * spaces), each object held once. Stopped with the connection.
-   */
-  readonly informers: CachedObjectInformers;
-  /** Every tenant's namespaces on this cluster, for cross-namespace lists. */
-  readonly namespaceIndex: NamespaceIndex;
   /** The cluster as the gateway itself (no impersonation): grants, and requests the gateway authorized. */
   readonly admin: RestClient;
-  /** Decides tenants' requests at the cluster scope. */
-  readonly authorizer: TenantAuthorizer;
   /** The cluster's bearer token, for a cluster reached with one rather than a client certificate. */
   private readonly authorization: Record<string, string>;
 
@@ -69,9 +59,6 @@ export class UpstreamConnection implements ClusterConnection {
       kubeconfig,
       watchOpened && ((method, path, req) => countRestWatch(watchOpened, method, path, req)),
     );
-    this.authorizer = new TenantAuthorizer(this.admin);
-    this.informers = cachedObjectInformers(name, this.admin);
-    this.namespaceIndex = new NamespaceIndex(this.informers);
     const origin = new URL(parsed.server).origin;
     // One TLS context for every connection to the cluster: given the PEMs, each new connection
     // built its own (15% of the gateway's CPU while watches were being opened).
@@ -231,8 +218,6 @@ export class UpstreamConnection implements ClusterConnection {
 
   async close(): Promise<void> {
     this.seats.close();
-    this.namespaceIndex.stop();
-    this.informers.stop();
     this.admin.close();
     await Promise.all([this.pool.close(), this.streams.close()]);
   }
@@ -240,8 +225,6 @@ export class UpstreamConnection implements ClusterConnection {
   /** Close at once, cutting whatever is open (a watch, a log stream): the cluster was removed or its credentials changed. */
   async destroy(): Promise<void> {
     this.seats.close();
-    this.namespaceIndex.stop();
-    this.informers.stop();
     this.admin.close();
     await Promise.all([this.pool.destroy(), this.streams.destroy()]);
   }

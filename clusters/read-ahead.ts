@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { text } from 'node:stream/consumers';
-import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
+import type { UpstreamResponse } from './cluster-connection.js';
 
 /** How much of an answer the gateway reads ahead of its client. */
 export const READ_AHEAD_BYTES = 1024 * 1024;

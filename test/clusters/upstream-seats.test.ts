@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiError, type Status } from '../../apiserver/status.js';
-import { FairQueues, type FairQueueSettings } from '../../gateway/upstream/fair-queues.js';
+import { FairQueues, type FairQueueSettings } from '../../clusters/fair-queues.js';
 import {
   ADMIN_CLAIM,
   GATEWAY_CLAIM,
@@ -9,7 +9,7 @@ import {
   type RejectReason,
   type Seat,
   type UpstreamSeatSettings,
-} from '../../gateway/upstream/upstream-seats.js';
+} from '../../clusters/upstream-seats.js';
 import { FakeClock } from '../support/fake-clock.js';
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Time as the eviction queue reads it: the current time and timers, in milliseconds. Injected so
- * that tests run the queue on a fake clock (test/support/fake-clock.ts) and assert exact times.
+ * Time as the eviction queue and a cluster's seats (upstream-seats.ts) read it: the current time
+ * and timers, in milliseconds. Injected so that tests run them on a fake clock
+ * (test/support/fake-clock.ts) and assert exact times. In clusters/, the lowest room that uses it.
  */
 
 export interface Timer {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Readable } from 'node:stream';
-import { readAhead, StalledReader } from '../../gateway/upstream/read-ahead.js';
+import { readAhead, StalledReader } from '../../clusters/read-ahead.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
 import { waitUntil } from '../support/eventually.js';
 
