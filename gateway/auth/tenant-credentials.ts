@@ -1,15 +1,15 @@
 /**
  * The authorization stage of a tenant's request (gateway/server/pipeline.ts): who it runs as
- * upstream (docs/isolation.md, "Least privilege upstream"), and the gateway's own decision where
- * it runs as the gateway. Every decision is the cluster's one authorizer's (request-authorizer.ts),
- * under its one freshness rule.
+ * upstream (docs/isolation.md, "Least privilege upstream"), the gateway's own decision where it
+ * runs as the gateway, and whether the cache may answer a read the gateway answers itself. Every
+ * decision is the cluster's one authorizer's (request-authorizer.ts), under its one freshness rule.
  */
 import { impersonationHeaders, upstreamUser } from '../../tenants/upstream-identity.js';
 import { TranslationError } from '../../translate/context.js';
 import { assertUnderPrefix } from '../../translate/prefix-check.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
 import type { WholeUpstreamResponse } from '../../clusters/upstream-connection.js';
-import type { TenantIdentity, TenantRequest, UpstreamHeaders } from '../server/tenant-request.js';
+import type { CacheDecision, TenantIdentity, TenantRequest, UpstreamHeaders } from '../server/tenant-request.js';
 
 /** Self reviews are about the caller: they run as the tenant user whatever their scope. */
 const SELF_REVIEWS = new Set([
@@ -25,16 +25,42 @@ const SELF_REVIEWS = new Set([
  * namespace that does not exist, the tenant holds no rights upstream: the gateway decides by the
  * tenant's own RBAC, as kube-apiserver would, and sends the request with its own credentials —
  * only ever under the tenant's prefix (`assertUnderPrefix`), and fanned out only over the
- * tenant's namespaces.
+ * tenant's namespaces. A read its route answers from the cache (`fromCache`) gets the cache's
+ * decision besides, and goes to the cluster with these credentials when the cache may not answer.
  */
-export async function authorizeUpstream(r: TenantRequest): Promise<void> {
+export async function authorizeUpstream(r: TenantRequest, fromCache = false): Promise<void> {
   const { t } = r;
   if (SELF_REVIEWS.has(`${t.info.group}/${t.info.resource}`) || (t.namespaced && t.info.namespace)) {
     r.headers = { ...impersonation(r.identity) };
-    return;
+  } else {
+    await authorizeHere(r);
+    r.headers = {};
   }
-  await authorizeHere(r);
-  r.headers = {};
+  if (fromCache) r.cacheDecision = await cacheDecision(r);
+}
+
+/**
+ * Whether the cache may answer a read: only what the cluster would allow (docs/isolation.md, "Reads
+ * from the cache are authorized as the upstream would"): the cluster's decision in one of the
+ * tenant's namespaces, the gateway's at the cluster scope. A read denied goes to the cluster, which
+ * refuses it in its own words or — in a namespace whose grants it has not seen yet — gets it sent
+ * as the gateway where the tenant's own RBAC allows it (`sendAsTenant`); so does one whose cluster
+ * could not be asked, and the forwarded read says why, in kube's words.
+ */
+async function cacheDecision(r: TenantRequest): Promise<CacheDecision> {
+  const { t } = r;
+  try {
+    const decision = await r.cluster.requestAuthorizer.authorize(r.ctx, r.identity, {
+      verb: t.info.verb,
+      group: t.info.group,
+      resource: t.info.resource,
+      namespace: t.info.namespace,
+      name: t.info.name || undefined,
+    });
+    return decision.allowed ? 'allowed' : 'denied';
+  } catch {
+    return 'unavailable';
+  }
 }
 
 /** The gateway's decision by the tenant's RBAC; a denial is kube's 403, an allowed request must name only the tenant's. */

@@ -1,9 +1,9 @@
 /**
  * Tenant get and list of a resource cached for tenants, answered from the cluster's store in the
- * multi-cluster cache (docs/gateway.md, "Tenant reads from the cache"): authorized as the cluster
- * would authorize them, made as fresh as the request's resourceVersion asks, and converted down
- * item by item as a forwarded list is. Watches are cached-watch.ts's. A read the cache cannot make
- * fresh in time goes to the cluster instead.
+ * multi-cluster cache (docs/gateway.md, "Tenant reads from the cache"): once the authorization
+ * stage (auth/tenant-credentials.ts) found that the cluster would allow them, made as fresh as the
+ * request's resourceVersion asks, and converted down item by item as a forwarded list is. Watches
+ * are cached-watch.ts's. A read the cache cannot make fresh in time goes to the cluster instead.
  */
 import { JsonAnswerStream, sendJsonText } from '../../apiserver/handlers/http-io.js';
 import { wantsTable } from '../../apiserver/handlers/negotiation.js';
@@ -51,7 +51,7 @@ export function readsFromCache(r: TenantRequest): boolean {
 /** Answers from the cache, or calls `forward` when the cache cannot answer in time. */
 export async function serveFromCache(r: TenantRequest, forward: () => Promise<void>): Promise<void> {
   const cache = r.services.cache!;
-  const { t, ctx, metrics } = r;
+  const { t, metrics } = r;
   const verb = t.info.verb as CachedVerb;
   const token = t.query.get('continue');
   const cursor = token ? openCursor(r, token) : undefined;
@@ -63,23 +63,9 @@ export async function serveFromCache(r: TenantRequest, forward: () => Promise<vo
   };
   const store = cache.storeFor(r.upstream.name, t.info);
   if (!store) return elsewhere();
-  let decision;
-  try {
-    decision = await r.cluster.requestAuthorizer.authorize(ctx, r.identity, {
-      verb,
-      group: t.info.group,
-      resource: t.info.resource,
-      namespace: t.info.namespace,
-      name: t.info.name || undefined,
-    });
-  } catch {
-    // The cluster could not be asked: it is down or slow, and a forwarded read says which, in kube's words.
-    return elsewhere('forwarded');
-  }
-  // The cluster decides a read its RBAC denies: it refuses it, or — in a namespace whose grants it
-  // has not seen yet — the gateway sends it as itself where the tenant's own RBAC allows it
-  // (tenant-credentials.ts). Either way the cache answers only what the cluster would.
-  if (!decision.allowed) return elsewhere('denied');
+  // The cache answers only what the cluster would allow; the rest is the cluster's to answer.
+  if (r.cacheDecision === 'unavailable') return elsewhere('forwarded');
+  if (r.cacheDecision !== 'allowed') return elsewhere('denied');
   // A page after the first is read as the list was, from the cache as it is (as Karmada's cache does).
   const resourceVersion = cursor ? '0' : (t.query.get('resourceVersion') ?? '');
   const freshness =

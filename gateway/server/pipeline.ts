@@ -5,11 +5,11 @@
  *
  * Every request: authenticate (auth/authenticate.ts: one authenticator, each kind of credential
  * plugged in) → observe (metrics, the request log, the audit log) → health → the gateway's routes
- * (gateway-routes.ts: the admin, whoami, metrics, version, what a tenant may never reach). A
- * tenant's resource request then goes on: tenant context (its cluster, its share of the replica,
- * its kinds) → translate up → route (tenant-routes.ts) → authorize (auth/tenant-credentials.ts,
- * each cluster's one authorizer) → serve (proxy/, cached/: forward, answer from the cache,
- * stream) → translate back, its failures too.
+ * (routes.ts: the admin, whoami, metrics, version, what a tenant may never reach). A tenant's
+ * resource request then goes on: tenant context (its cluster, its share of the replica, its
+ * kinds) → translate up → route (routes.ts, the tenant path's table) → authorize
+ * (auth/tenant-credentials.ts, each cluster's one authorizer) → serve (proxy/, cached/: forward,
+ * answer from the cache, stream) → translate back, its failures too.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -33,17 +33,18 @@ import { detach } from '../../apiserver/process-faults.js';
 import {
   gatewayRoutes,
   requestRoute,
+  tenantRoute,
   upgradeRoute,
   type GatewayExchange,
   type GatewayRoutesOptions,
-} from './gateway-routes.js';
+  type TenantRoute,
+} from './routes.js';
 import { serveHealth, type HealthChecks } from './health-endpoints.js';
 import type { OpenStreams } from './open-streams.js';
 import { requestRecord, type RequestRecord } from './request-record.js';
 import type { ServerDrain } from './server-drain.js';
 import { isLongRunning, type TenantLimits } from './tenant-limits.js';
 import { TenantRequest, type TenantPathServices } from './tenant-request.js';
-import { TENANT_ROUTES, type TenantRoute } from './tenant-routes.js';
 
 export interface PipelineOptions extends Omit<GatewayRoutesOptions, 'tenant'> {
   authenticator: Authenticator;
@@ -180,8 +181,8 @@ export class RequestPipeline {
       const r = new TenantRequest(record, res, ctx, cluster, lease, this.services);
       let route: TenantRoute | undefined;
       try {
-        route = await this.routeFor(r, scope);
-        if (route.translated) await authorizeUpstream(r);
+        route = await tenantRoute(r, () => this.translate(r, scope));
+        if (route.translated) await authorizeUpstream(r, route.fromCache === true);
         await route.serve(r);
       } catch (err) {
         // A reset once the client is gone may be the client's own connection: only the cluster's are counted.
@@ -242,19 +243,6 @@ export class RequestPipeline {
   private clusterOf(identity: TenantIdentity): GatewayClusterState | undefined {
     const cluster = this.options.tenants.clusterOf(identity.tenant);
     return cluster ? this.options.clusters.get(cluster)?.state : undefined;
-  }
-
-  /** The first route that matches; the request is translated before the first route that reads it translated. */
-  private async routeFor(r: TenantRequest, scope: UpstreamScope): Promise<TenantRoute> {
-    let translated = false;
-    for (const route of TENANT_ROUTES) {
-      if (route.translated && !translated) {
-        await this.translate(r, scope);
-        translated = true;
-      }
-      if (route.matches(r)) return route;
-    }
-    throw pathNotFoundError();
   }
 
   /** The request translated up, counted as one of the tenant's streams when it is long-running. */

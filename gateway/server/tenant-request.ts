@@ -23,6 +23,9 @@ import type { RequestRecord } from './request-record.js';
 export type { TenantIdentity };
 export type UpstreamHeaders = Record<string, string | string[]>;
 
+/** Whether the cache may answer a read: the cluster would allow it, would not, or could not be asked. */
+export type CacheDecision = 'allowed' | 'denied' | 'unavailable';
+
 /** What every tenant request shares: the replica's settings and services. */
 export interface TenantPathServices {
   /** Key for sealing continue tokens, the same on every replica. */
@@ -56,6 +59,8 @@ export class TenantRequest {
   body: string | Buffer | undefined;
   /** `includeObject=None` asked: upstream is asked for Metadata, so foreign rows can be told apart, and the objects dropped here. */
   wantsNoObject = false;
+  /** For a read the cache answers, the authorization stage's decision on it (auth/tenant-credentials.ts). */
+  cacheDecision: CacheDecision | undefined;
   private claim: SeatClaim | undefined;
   /** The tenant's cluster's connection (`cluster.connection`). */
   readonly upstream: UpstreamConnection;
