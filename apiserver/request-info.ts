@@ -137,7 +137,8 @@ export function splitSchemeNamePort(id: string): ProxyTarget | null {
   return { scheme, name, port };
 }
 
-function decodeSegment(segment: string): string {
+/** A path segment decoded as kube's router does; a malformed escape is kept as sent. */
+export function decodeSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -14,6 +14,7 @@
  * The tenant never sees the stored form: as RoleBindings they are hidden as the grants are.
  */
 import { isObject, type Json } from '../../apiserver/json.js';
+import { decodeSegment } from '../../apiserver/request-info.js';
 import { addPrefix, stripPrefix, type TenantPrefix } from '../context.js';
 
 /** The name of a stored binding is this and the tenant's name of it. Reserved: no tenant RoleBinding has it. */
@@ -100,7 +101,7 @@ export function storedBindingsPathUp(tenant: TenantPrefix, pathWithQuery: string
   const [encodedName, subresource] = splitOnce(rest, '/');
   let stored = `${RBAC_V1}/namespaces/${storedBindingsNamespace(tenant)}/rolebindings`;
   if (encodedName) {
-    const name = storedBindingName(tenant, decodeURIComponent(encodedName));
+    const name = storedBindingName(tenant, decodeSegment(encodedName));
     // Never the case for a request the gateway checked (prefix-check.ts): a name of no stored binding.
     stored += `/${encodeURIComponent(name ?? `${STORED_BINDING_NAME_PREFIX}/`)}`;
     if (subresource !== undefined) stored += `/${subresource}`;
