@@ -7,7 +7,7 @@
  * have answered. So the conversion, the checks of writes, Tables and paging stay those of every
  * other kind.
  */
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { decodeKubernetesProtobuf } from '../../apiserver/protobuf/decode.js';
 import { isObject } from '../../apiserver/json.js';
 import type { TenantPrefix } from '../../translate/context.js';
@@ -18,6 +18,7 @@ import {
 } from '../../translate/kinds/stored-cluster-role-binding.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
 import type { WholeUpstreamResponse } from '../../clusters/upstream-connection.js';
+import { watchLineBatches } from './watch-lines.js';
 
 type Headers = Record<string, string | string[]>;
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
@@ -101,25 +102,19 @@ export async function storedBindingsWatch(
 ): Promise<UpstreamResponse> {
   const answer = await call(storedPath, headers);
   if (answer.status !== 200) return storedBindingsRequest(tenant, storedPath, headers, undefined, async () => answer);
-  let buffer = '';
-  const lines = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      buffer += chunk.toString('utf8');
-      const end = buffer.lastIndexOf('\n');
-      if (end < 0) return done();
+  // The stream's lines as watch-lines.ts splits every watch's, each turned back as it arrives.
+  async function* down(): AsyncGenerator<string> {
+    for await (const lines of watchLineBatches(answer.body)) {
       let out = '';
-      for (const line of buffer.slice(0, end).split('\n')) {
-        if (line === '') continue;
-        const down = answerDown(tenant, line);
-        if (down !== null) out += `${down}\n`;
+      for (const line of lines) {
+        const event = answerDown(tenant, line);
+        if (event !== null) out += `${event}\n`;
       }
-      buffer = buffer.slice(end + 1);
-      done(null, out || undefined);
-    },
-  });
-  answer.body.on('error', (err) => lines.destroy(err));
+      if (out) yield out;
+    }
+  }
+  const lines = Readable.from(down(), { objectMode: false });
   lines.on('close', () => answer.body.destroy());
-  answer.body.pipe(lines);
   const body = Object.assign(lines, {
     text: async () => {
       let all = '';
