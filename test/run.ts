@@ -72,10 +72,12 @@ function finish({ passed, failed, pending }: Outcome, results: FileResult[] = []
       `${tier.padEnd(5)}  ${count('passed')} passed, ${count('failed') + pendingCount} failed ` +
       `in ${ran.length} file(s), ${seconds.toFixed(0)} s of file time\n`;
   }
-  const failedFiles = results.filter((r) => r.outcome.failed > 0).map((r) => r.file);
+  const failedFiles = results.filter((r) => r.outcome.failed > 0);
+  for (const { file, failureText } of failedFiles)
+    text += `--- why ${path.relative(process.cwd(), file)} failed:\n${failureText ?? ''}\n`;
   if (failedFiles.length > 0) {
     text += `failures in ${failedFiles.length} file(s) (their output above):\n`;
-    for (const file of failedFiles) text += `  ${path.relative(process.cwd(), file)}\n`;
+    for (const { file } of failedFiles) text += `  ${path.relative(process.cwd(), file)}\n`;
   }
   if (pending.length > 0) {
     text += `${pending.length} pending (counted as failed below: a test that did not run is not a pass)\n`;

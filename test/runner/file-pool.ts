@@ -23,6 +23,8 @@ export interface FileResult extends TestFile {
   outcome: Outcome;
   /** A file alone: from the start of its process to its end; in a batch: from its first suite's start to its last one's end. */
   seconds: number;
+  /** What its process said of its failures (mocha's failure list, or the end of stderr), for a failed file. */
+  failureText?: string;
 }
 
 interface PoolOptions {
@@ -43,6 +45,20 @@ interface ProcessEnd {
   seconds: number;
   code: number | null;
   signal: NodeJS.Signals | null;
+  failureText: string;
+}
+
+/** Lines of a failed process's output repeated under the summary: CI may show a run's end only. */
+const FAILURE_LINES = 80;
+
+/**
+ * Mocha's failure list (from its "N failing" line) and the end of stderr: what a reader of the
+ * run's last lines needs to know why a file failed.
+ */
+function failureTextOf(stdout: string, stderr: string): string {
+  const failing = stdout.search(/^ {2}\d+ failing$/m);
+  const tail = (text: string) => text.trimEnd().split('\n').slice(-FAILURE_LINES).join('\n');
+  return [failing >= 0 ? tail(stdout.slice(failing)) : '', tail(stderr)].filter(Boolean).join('\n');
 }
 
 /** Runs a batch in a test process; prints its output whole when it ends. */
@@ -72,23 +88,32 @@ function runProcess(batch: Batch, reports: string, options: PoolOptions): Promis
       } catch {
         // No report: the process died before the run ended; whatever it did not finish is unknown.
       }
-      resolve({ outcomes, seconds, code, signal });
+      resolve({
+        outcomes,
+        seconds,
+        code,
+        signal,
+        failureText: failureTextOf(String(Buffer.concat(out)), String(Buffer.concat(err))),
+      });
     });
   });
 }
 
 /** Runs a batch; one of several files whose process ends without a report runs again file by file. */
 async function runBatch(batch: Batch, reports: string, options: PoolOptions): Promise<FileResult[]> {
-  const { outcomes, seconds, code, signal } = await runProcess(batch, reports, options);
+  const { outcomes, seconds, code, signal, failureText } = await runProcess(batch, reports, options);
   if (outcomes)
     return batch.map(({ file, tier }) => {
       const { seconds: own, ...outcome } = outcomes[file];
-      return { file, tier, outcome, seconds: batch.length === 1 ? seconds : own };
+      return { file, tier, outcome, seconds: batch.length === 1 ? seconds : own, failureText };
     });
   const names = batch.map(({ file }) => path.relative(process.cwd(), file));
   if (batch.length === 1) {
-    process.stderr.write(`\n${names[0]}: the test process ended without a report (exit ${code}, signal ${signal})\n`);
-    return [{ ...batch[0], outcome: { passed: 0, failed: 1, pending: [] }, seconds }];
+    const ended = `${names[0]}: the test process ended without a report (exit ${code}, signal ${signal})`;
+    process.stderr.write(`\n${ended}\n`);
+    return [
+      { ...batch[0], outcome: { passed: 0, failed: 1, pending: [] }, seconds, failureText: `${failureText}\n${ended}` },
+    ];
   }
   process.stderr.write(`\nthe process of ${names.join(', ')} ended without a report: they run again one at a time\n`);
   const results: FileResult[] = [];

@@ -228,8 +228,11 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
     expect(r.code, shown(r)).to.equal(1);
   });
 
-  it('a failing test exits non-zero', async () => {
+  it('a failing test exits non-zero, and why it failed is repeated under the summary (CI may show the end only)', async () => {
     const r = await run('failing-test');
+    expect(r.stdout, shown(r)).to.match(
+      /\n--- why \S*a\.test\.js failed:\n {2}1 failing\n[^]*1\) failing\s+fails:[^]*Expected values to be strictly equal[^]*\nfailures in 1 file/,
+    );
     expect(r.last, shown(r)).to.equal('1 passed, 1 failed');
     expect(r.code, shown(r)).to.equal(1);
   });
