@@ -29,6 +29,7 @@ export const NOT_UNIT: TierManifest = {
     'gateway/cross-namespace-watch-recreated',
     'gateway/forwarded-watch-backpressure',
     'gateway/gateway-options',
+    'gateway/grant-sync-faults',
     'gateway/hostile-input-gateway',
     'gateway/isolation-property',
     'gateway/proxy-failures',

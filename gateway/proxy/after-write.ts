@@ -3,11 +3,19 @@ import type { TranslatedRequest } from '../../translate/request.js';
 import { grantNamespace, syncTenantGrants } from '../../tenants/tenant-grants.js';
 import { parseJson } from './answer-down.js';
 import type { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
+import { errorMessage, logger } from '../../log/log.js';
+
+const log = logger('gateway');
 
 /**
  * What a successful write changes beyond itself: a binding or namespace changes the tenant's
  * grants, any RBAC object the tenant's decisions (request-authorizer.ts: before the cluster's
  * RBAC watch reports it, so the tenant's next request is decided by what it just wrote).
+ *
+ * The write itself is done and acknowledged upstream, so a grant sync that fails (the cluster
+ * slow or gone mid-way) must not turn its answer into an error the client would retry: it is
+ * logged, and the tenant controller's heal pass, whose informers saw the same write, makes the
+ * grants right, as kube's RBAC catches up with a binding through its informers.
  */
 export async function afterWrite(
   ctx: TenantContext,
@@ -17,7 +25,23 @@ export async function afterWrite(
 ): Promise<void> {
   const rbac = t.info.group === 'rbac.authorization.k8s.io';
   if (rbac) cluster.requestAuthorizer.invalidate(ctx.tenantId);
-  if (rbac && t.info.resource === 'clusterrolebindings')
+  await syncGrants(ctx, t, cluster, answer).catch((err: unknown) =>
+    log.warn('grants left to the heal pass', {
+      tenant: ctx.tenantId,
+      cluster: cluster.name,
+      write: `${t.info.verb} ${t.info.resource}`,
+      error: errorMessage(err),
+    }),
+  );
+}
+
+async function syncGrants(
+  ctx: TenantContext,
+  t: TranslatedRequest,
+  cluster: GatewayClusterState,
+  answer: string,
+): Promise<void> {
+  if (t.info.group === 'rbac.authorization.k8s.io' && t.info.resource === 'clusterrolebindings')
     await syncTenantGrants(cluster.admin, ctx.tenantId, await cluster.authorizer.clusterRoleBindingsOf(ctx.tenantId));
   const namespace =
     t.info.group === '' && t.info.resource === 'namespaces' && t.info.verb === 'create'
