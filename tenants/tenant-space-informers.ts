@@ -19,13 +19,16 @@ import { parsedObject, type CachedObjectInformers } from '../search/cached-objec
 import type { HandlerRegistration, SharedInformer } from '../informer/shared-informer.js';
 import type { InformerResource } from '../informer/shared-informer-factory.js';
 import type { IndexFunc } from '../informer/store-index.js';
-import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
-import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
 import {
-  isStoredBindingName,
-  STORED_BINDING_LABEL,
-  storedBindingDown,
-} from '../translate/kinds/stored-cluster-role-binding.js';
+  byNamePrefix,
+  byStoredBindingLabel,
+  NAME_PREFIX_INDEX,
+  STORED_BINDING_INDEX,
+  TENANT_INDEX,
+  tenantIndexFunc,
+} from '../informer/tenant-index.js';
+import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
+import { storedBindingDown } from '../translate/kinds/stored-cluster-role-binding.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
 
 /** The reads of a cluster's tenant spaces the heal pass makes. */
@@ -43,24 +46,6 @@ export interface TenantSpaceView {
 
 /** `deleted`: the change was a deletion, which the controller heals at once; others wait for its next pass. */
 export type TenantSpaceChange = (tenantId: string, deleted: boolean) => void;
-
-/** The index of cluster-scoped objects by the tenant whose prefix their name carries. */
-const NAME_PREFIX_INDEX = 'tenant-name-prefix';
-
-/** `<tid>-…` names a tenant's cluster-scoped object (a tenant id has no `-`). */
-function byNamePrefix(obj: CachedObject): string[] {
-  const name = obj.metadata.name;
-  const dash = name.indexOf('-');
-  return dash > 0 && dash < name.length - 1 ? [name.slice(0, dash)] : [];
-}
-
-/** The index of stored ClusterRoleBindings (RoleBindings) by the tenant their label names. */
-const STORED_BINDING_INDEX = 'stored-cluster-role-binding-of';
-
-function byStoredBindingLabel(obj: CachedObject): string[] {
-  const tenant = obj.metadata.labels?.[STORED_BINDING_LABEL];
-  return tenant && isStoredBindingName(obj.metadata.name) ? [tenant] : [];
-}
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false } as const;
 const rbac = (resource: string, namespaced: boolean) =>

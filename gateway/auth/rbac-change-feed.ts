@@ -1,20 +1,37 @@
 /**
- * The RBAC objects of one cluster as they change: Roles, RoleBindings, ClusterRoles and
- * ClusterRoleBindings, each followed by a handler on the cluster's shared informer of it (the
- * connection's, cached-object-informers.ts; the search cache and the tenant spaces read the same
- * ones). Each change is told as the tenant it concerns: the tenant whose namespace (`<tid>-…`)
- * holds a Role or RoleBinding, or every tenant (`undefined`) for a ClusterRole or
- * ClusterRoleBinding, whose rules and subjects any namespace's bindings may reach.
+ * The RBAC objects of one cluster as they change, and as they are now: Roles, RoleBindings,
+ * ClusterRoles and ClusterRoleBindings, each followed by a handler on the cluster's shared
+ * informer of it (the connection's, cached-object-informers.ts; the search cache and the tenant
+ * spaces read the same ones). Each change is told as the tenant it concerns: the tenant whose
+ * namespace (`<tid>-…`) holds a Role or RoleBinding, or every tenant (`undefined`) for a
+ * ClusterRole or ClusterRoleBinding, whose rules and subjects any namespace's bindings may reach.
+ * The gateway's own RBAC decisions (tenant-authorizer.ts) read a tenant's objects from the same
+ * informers, by the indexes added here, and learn from them whether a write has been seen
+ * (rbac-writes.ts).
  *
- * Nothing is kept here: whether an object changed (its resourceVersion) and where it is are all
- * that is asked of it, and the informer holds the objects once for every consumer.
+ * Nothing is kept here: the informers hold the objects once for every consumer.
  */
 import type { CachedObject } from '../../search/cached-object.js';
 import type { CachedObjectInformers } from '../../search/cached-object-informers.js';
 import type { HandlerRegistration, SharedInformer } from '../../informer/shared-informer.js';
+import type { Indexers } from '../../informer/store-index.js';
+import { NAMESPACE_INDEX, metaNamespaceIndexFunc } from '../../informer/namespace-index.js';
+import {
+  byNamePrefix,
+  byStoredBindingLabel,
+  NAME_PREFIX_INDEX,
+  STORED_BINDING_INDEX,
+} from '../../informer/tenant-index.js';
 import { isTenantId } from '../../tenants/tenant-resource.js';
+import { RBAC_RESOURCES, type RbacResource, type RbacWriteWitness } from './rbac-writes.js';
 
-const RBAC_RESOURCES = ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'] as const;
+/** What the gateway's decisions look objects up by, per resource. */
+const INDEXERS: Record<RbacResource, Indexers<CachedObject>> = {
+  roles: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
+  rolebindings: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc, [STORED_BINDING_INDEX]: byStoredBindingLabel },
+  clusterroles: { [NAME_PREFIX_INDEX]: byNamePrefix },
+  clusterrolebindings: {},
+};
 
 /** A namespace no tenant owns (kube-system, the admin's): its RBAC objects grant tenant users nothing there. */
 const NO_TENANT = null;
@@ -24,17 +41,15 @@ const TENANT_ID_LENGTH = 6;
 /** `undefined`: the change may concern every tenant. */
 export type RbacChangeListener = (tenant: string | undefined) => void;
 
-export class RbacChangeFeed {
-  private readonly informers: SharedInformer<CachedObject>[] = [];
+export class RbacChangeFeed implements RbacWriteWitness {
+  private readonly informers = new Map<RbacResource, SharedInformer<CachedObject>>();
   private readonly registrations: HandlerRegistration[] = [];
 
-  constructor(
-    private readonly cluster: CachedObjectInformers,
-    private readonly onChange: RbacChangeListener,
-  ) {}
+  constructor(private readonly cluster: CachedObjectInformers) {}
 
-  run(): void {
-    if (this.informers.length) return;
+  /** Follows the cluster's RBAC objects, telling each change to `onChange`. */
+  run(onChange: RbacChangeListener): void {
+    if (this.informers.size) return;
     for (const resource of RBAC_RESOURCES) {
       const informer = this.cluster.informerFor({
         group: 'rbac.authorization.k8s.io',
@@ -42,9 +57,10 @@ export class RbacChangeFeed {
         resource,
         namespaced: resource === 'roles' || resource === 'rolebindings',
       });
+      informer.addIndexers(INDEXERS[resource]);
       const changed = (obj: CachedObject) => {
         const concerned = tenantConcerned(obj);
-        if (concerned !== NO_TENANT) this.onChange(concerned);
+        if (concerned !== NO_TENANT) onChange(concerned);
       };
       const registration = informer.addEventHandler({
         onAdd: (obj, isInInitialList) => {
@@ -56,7 +72,7 @@ export class RbacChangeFeed {
         },
         onDelete: changed,
       });
-      this.informers.push(informer);
+      this.informers.set(resource, informer);
       this.registrations.push(registration);
     }
   }
@@ -64,17 +80,45 @@ export class RbacChangeFeed {
   stop(): void {
     for (const registration of this.registrations) registration.remove();
     this.registrations.length = 0;
+    this.informers.clear();
   }
 
   /** Resolves true once every informer has listed, false if stopped before. */
   async firstSync(): Promise<boolean> {
-    const synced = await Promise.all(this.informers.map((informer) => informer.firstSync));
+    const synced = await Promise.all([...this.informers.values()].map((informer) => informer.firstSync));
     return synced.length > 0 && synced.every(Boolean);
   }
 
   /** Every informer listed and its watch has not failed since: no change can have gone untold. */
   isCurrent(): boolean {
-    return this.registrations.length > 0 && this.informers.every((informer) => informer.isCurrent());
+    return this.registrations.length > 0 && [...this.informers.values()].every((informer) => informer.isCurrent());
+  }
+
+  /** The ClusterRoles named under the tenant's prefix. */
+  clusterRolesOf(tenant: string): CachedObject[] {
+    return this.byIndex('clusterroles', NAME_PREFIX_INDEX, tenant);
+  }
+
+  /** The RoleBindings the tenant's ClusterRoleBindings are stored as. */
+  storedBindingsOf(tenant: string): CachedObject[] {
+    return this.byIndex('rolebindings', STORED_BINDING_INDEX, tenant);
+  }
+
+  /** The Roles or RoleBindings of one upstream namespace. */
+  inNamespace(resource: 'roles' | 'rolebindings', namespace: string): CachedObject[] {
+    return this.byIndex(resource, NAMESPACE_INDEX, namespace);
+  }
+
+  lastSyncResourceVersion(resource: RbacResource): string {
+    return this.informers.get(resource)?.lastSyncResourceVersion() ?? '';
+  }
+
+  uidOf(resource: RbacResource, key: string): string | undefined {
+    return this.informers.get(resource)?.indexer.getByKey(key)?.metadata.uid;
+  }
+
+  private byIndex(resource: RbacResource, index: string, value: string): CachedObject[] {
+    return this.informers.get(resource)?.indexer.byIndex(index, value) ?? [];
   }
 }
 

@@ -20,15 +20,15 @@
  * watch is down, nothing is kept and each request asks), and dropped as soon as the feed reports a
  * change that may concern it — a tenant's decisions when a Role or RoleBinding in its namespaces
  * changes, every tenant's when a ClusterRole or ClusterRoleBinding does — or the tenant writes an
- * RBAC object through this replica (`invalidate`). One per cluster per replica, kept with the
+ * RBAC object through this replica (`wrote`). One per cluster per replica, kept with the
  * cluster's state (gateway/upstream/gateway-cluster-state.ts).
  */
 import type { RestClient } from '../../apiserver/client/rest-client.js';
 import { forbiddenMessage, type Decision } from '../../apiserver/authorization/rbac-authorizer.js';
 import { addPrefix, ADMIN_GROUPS, groupUp, type TenantContext } from '../../translate/context.js';
 import { DecisionCache } from './decision-cache.js';
-import { RbacChangeFeed } from './rbac-change-feed.js';
-import type { CachedObjectInformers } from '../../search/cached-object-informers.js';
+import type { RbacChangeFeed } from './rbac-change-feed.js';
+import type { RbacWrite } from './rbac-writes.js';
 import { reviewAccess, type ResourceAttributes } from './subject-access-review.js';
 import { tenantUserInfo, type TenantAuthorizer } from './tenant-authorizer.js';
 import { upstreamUser, type TenantUserIdentity } from '../../tenants/upstream-identity.js';
@@ -57,11 +57,11 @@ export interface RequestQuestion {
 /** The question of a read from the cache. */
 export type CachedReadQuestion = RequestQuestion & { verb: 'get' | 'list' | 'watch' };
 
-/** What of a cluster the decisions need: its name, the gateway's client, its shared informers and its cluster-scope authorizer. */
+/** What of a cluster the decisions need: its name, the gateway's client, its RBAC informers and its cluster-scope authorizer (which reads them). */
 export interface AuthorizingCluster {
   name: string;
   admin: RestClient;
-  informers: CachedObjectInformers;
+  rbac: RbacChangeFeed;
   authorizer: TenantAuthorizer;
 }
 
@@ -78,12 +78,7 @@ export class RequestAuthorizer {
     private readonly cluster: AuthorizingCluster,
     options: RequestAuthorizerOptions = {},
   ) {
-    this.changes = new RbacChangeFeed(cluster.informers, (tenant) => {
-      // A change in a tenant's namespaces may be to its ClusterRoleBindings, stored in its kube-system.
-      if (tenant === undefined) cluster.authorizer.invalidate();
-      else cluster.authorizer.bindingsChanged(tenant);
-      this.decisions.forget(tenant);
-    });
+    this.changes = cluster.rbac;
     this.decisions = new DecisionCache({
       maxEntries: options.maxDecisions ?? DEFAULT_MAX_DECISIONS,
       ttlMs: options.ttlMs ?? DEFAULT_DECISION_TTL_MS,
@@ -93,7 +88,8 @@ export class RequestAuthorizer {
 
   /** Starts following the cluster's RBAC objects. */
   start(): void {
-    this.changes.run();
+    // A change in a tenant's namespaces may be to its ClusterRoleBindings, stored in its kube-system: its decisions go.
+    this.changes.run((tenant) => this.decisions.forget(tenant));
   }
 
   stop(): void {
@@ -135,9 +131,13 @@ export class RequestAuthorizer {
     return this.decide(ctx, identity, question, 'gateway');
   }
 
-  /** A tenant's RBAC object changed through this replica: its decisions go (every tenant's for a cluster-scoped one), and the RBAC read with them. */
-  invalidate(tenant: string | undefined): void {
-    this.cluster.authorizer.invalidate(tenant);
+  /**
+   * The tenant wrote RBAC objects through this replica (tenant-authorizer.ts waits for the
+   * informers to see them; undefined: a write whose answer named nothing to wait for): its
+   * decisions go.
+   */
+  wrote(tenant: string, writes: readonly (RbacWrite | undefined)[]): void {
+    this.cluster.authorizer.wrote(tenant, writes);
     this.decisions.forget(tenant);
   }
 

@@ -7,6 +7,12 @@
  * from its `<tid>-kube-system`, where they are stored: translate/kinds/stored-cluster-role-binding.ts), and then sent
  * with the gateway's credentials. A request about one namespace object (`namespaces/<ns>`) also
  * counts the Roles and RoleBindings in that namespace, as kube does.
+ *
+ * The objects are read from the cluster's shared informers (rbac-change-feed.ts), as kube's own
+ * RBAC authorizer reads its listers: a decision costs no request upstream. They are read from the
+ * cluster instead while the informers are not current (before their first list, while a watch is
+ * down), and, for one tenant, a resource it wrote through this replica until the informer of it
+ * has seen the write (rbac-writes.ts): its next request is decided by what it just wrote.
  */
 import { RbacAuthorizer, type Decision, type RbacObjects } from '../../apiserver/authorization/rbac-authorizer.js';
 import { RbacIndex } from '../../apiserver/authorization/rbac-index.js';
@@ -17,11 +23,12 @@ import { objectDown } from '../../translate/objects.js';
 import { addPrefix, hasPrefix, stripPrefix, tenantPrefix, type TenantContext } from '../../translate/context.js';
 import { storedBindingDown, storedBindingsListPath } from '../../translate/kinds/stored-cluster-role-binding.js';
 import type { UpstreamApi } from '../../tenants/tenant-grants.js';
+import { parsedObject } from '../../search/cached-object-informers.js';
+import type { RbacChangeFeed } from './rbac-change-feed.js';
+import { PendingRbacWrites, type RbacResource, type RbacWrite } from './rbac-writes.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `/apis/${RBAC}/v1`;
-/** How long one read of the cluster's ClusterRoles (of a tenant's bindings) serves every tenant's (its) decisions. */
-const SNAPSHOT_TTL_MS = 1000;
 
 export interface TenantUser {
   tenant: string;
@@ -36,47 +43,32 @@ export interface TenantUser {
 /** What is asked, in the tenant's terms (namespace `""` for the cluster scope). */
 export type TenantAttributes = Omit<Attributes, 'user'>;
 
-interface Snapshot {
-  clusterRoles: Json[];
-  /** Each tenant's own, in its view, converted on first use: a decision costs O(the tenant's objects), not O(the cluster's). */
-  byTenant: Map<string, Json[]>;
-}
-
-/** One tenant's ClusterRoleBindings as last read from where they are stored. */
-interface BindingsRead {
-  fetchedAt: number;
-  /** In their upstream form (ClusterRoleBindings `<tid>-…`). */
-  reading: Promise<Json[]>;
-  /** The same in the tenant's view, converted on first use. */
-  own?: Json[];
-}
-
 export class TenantAuthorizer {
-  private snapshot: Promise<Snapshot> | undefined;
-  private fetchedAt = 0;
-  private readonly bindings = new Map<string, BindingsRead>();
+  private readonly pending = new PendingRbacWrites();
 
-  constructor(private readonly api: UpstreamApi) {}
+  /** `rbac`: the cluster's RBAC informers; without them (or while they are not current), every read is the cluster's. */
+  constructor(
+    private readonly api: UpstreamApi,
+    private readonly rbac?: RbacChangeFeed,
+  ) {}
 
-  /** A tenant's RBAC object changed through this replica: the next decision reads the ClusterRoles and its bindings (every tenant's, with none given) again. */
-  invalidate(tenantId?: string): void {
-    this.snapshot = undefined;
-    if (tenantId === undefined) this.bindings.clear();
-    else this.bindings.delete(tenantId);
+  /** The tenant wrote RBAC objects through this replica (undefined: one whose answer named nothing to wait for). */
+  wrote(tenantId: string, writes: readonly (RbacWrite | undefined)[]): void {
+    this.pending.add(tenantId, writes);
   }
 
-  /** Something in the tenant's namespaces changed (its stored ClusterRoleBindings are there): its bindings are read again. */
-  bindingsChanged(tenantId: string): void {
-    this.bindings.delete(tenantId);
-  }
-
-  /**
-   * The tenant's ClusterRoleBindings in their upstream form, as last read (at most a second old
-   * unless invalidated) from the RoleBindings they are stored as
-   * (translate/kinds/stored-cluster-role-binding.ts): one namespace's read, not the cluster's.
-   */
+  /** The tenant's ClusterRoleBindings in their upstream form, from the RoleBindings they are stored as (translate/kinds/stored-cluster-role-binding.ts). */
   async clusterRoleBindingsOf(tenantId: string): Promise<Json[]> {
-    return (await this.bindingsRead(tenantId)).reading;
+    const tenant = tenantPrefix(tenantId);
+    const rbac = this.informersFor(tenantId, 'rolebindings');
+    // The tenant's kube-system gone (being made, or deleted past the gateway) holds none.
+    const stored = rbac
+      ? rbac.storedBindingsOf(tenantId).map(parsedObject)
+      : await this.items(storedBindingsListPath(tenant), true);
+    return stored.flatMap((item) => {
+      const binding = storedBindingDown(tenant, { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', ...item });
+      return binding ? [binding] : [];
+    });
   }
 
   async authorize(ctx: TenantContext, who: TenantUser, attributes: TenantAttributes): Promise<Decision> {
@@ -86,24 +78,20 @@ export class TenantAuthorizer {
 
   /** The tenant's RBAC objects in its own terms; Roles and RoleBindings only of `namespace`, if any. */
   private async objectsOf(ctx: TenantContext, namespace: string): Promise<RbacObjects> {
-    const [snapshot, read] = await Promise.all([this.read(), this.bindingsRead(ctx.tenantId)]);
-    let clusterRoles = snapshot.byTenant.get(ctx.tenantId);
-    if (!clusterRoles) {
-      clusterRoles = own(
-        ctx,
-        snapshot.clusterRoles.filter((item) => hasPrefix(ctx, String(item.metadata?.name ?? ''))),
-        'ClusterRole',
-      );
-      snapshot.byTenant.set(ctx.tenantId, clusterRoles);
-    }
-    read.own ??= own(ctx, await read.reading, 'ClusterRoleBinding');
-    const objects: RbacObjects = { clusterRoles, clusterRoleBindings: read.own, roles: [], roleBindings: [] };
+    const [clusterRoles, clusterRoleBindings] = await Promise.all([
+      this.clusterRolesOf(ctx),
+      this.clusterRoleBindingsOf(ctx.tenantId),
+    ]);
+    const objects: RbacObjects = {
+      clusterRoles: own(ctx, clusterRoles, 'ClusterRole'),
+      clusterRoleBindings: own(ctx, clusterRoleBindings, 'ClusterRoleBinding'),
+      roles: [],
+      roleBindings: [],
+    };
     if (namespace) {
-      const path = `${RBAC_V1}/namespaces/${encodeURIComponent(addPrefix(ctx, namespace))}`;
-      // A namespace that does not exist (or a name that is none) has no roles: not an error.
       const [roles, bindings] = await Promise.all([
-        this.items(`${path}/roles`, true),
-        this.items(`${path}/rolebindings`, true),
+        this.inNamespace(ctx, 'roles', namespace),
+        this.inNamespace(ctx, 'rolebindings', namespace),
       ]);
       objects.roles = own(ctx, roles, 'Role');
       objects.roleBindings = own(ctx, bindings, 'RoleBinding');
@@ -111,40 +99,30 @@ export class TenantAuthorizer {
     return objects;
   }
 
-  private read(): Promise<Snapshot> {
-    if (!this.snapshot || Date.now() - this.fetchedAt > SNAPSHOT_TTL_MS) {
-      this.fetchedAt = Date.now();
-      const reading = this.items(`${RBAC_V1}/clusterroles`).then((clusterRoles) => ({
-        clusterRoles,
-        byTenant: new Map(),
-      }));
-      reading.catch(() => {
-        if (this.snapshot === reading) this.snapshot = undefined;
-      });
-      this.snapshot = reading;
-    }
-    return this.snapshot;
+  /** The ClusterRoles under the tenant's prefix: from the cluster, a list of all of them. */
+  private async clusterRolesOf(ctx: TenantContext): Promise<Json[]> {
+    const rbac = this.informersFor(ctx.tenantId, 'clusterroles');
+    if (rbac) return rbac.clusterRolesOf(ctx.tenantId).map(parsedObject);
+    const all = await this.items(`${RBAC_V1}/clusterroles`);
+    return all.filter((item) => hasPrefix(ctx, String(item.metadata?.name ?? '')));
   }
 
-  private async bindingsRead(tenantId: string): Promise<BindingsRead> {
-    const known = this.bindings.get(tenantId);
-    if (known && Date.now() - known.fetchedAt <= SNAPSHOT_TTL_MS) return known;
-    const tenant = tenantPrefix(tenantId);
-    const read: BindingsRead = {
-      fetchedAt: Date.now(),
-      // The tenant's kube-system gone (being made, or deleted past the gateway) holds none.
-      reading: this.items(storedBindingsListPath(tenant), true).then((items) =>
-        items.flatMap((item) => {
-          const binding = storedBindingDown(tenant, { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', ...item });
-          return binding ? [binding] : [];
-        }),
-      ),
-    };
-    read.reading.catch(() => {
-      if (this.bindings.get(tenantId) === read) this.bindings.delete(tenantId);
-    });
-    this.bindings.set(tenantId, read);
-    return read;
+  /** A namespace that does not exist (or a name that is none) has no roles: not an error. */
+  private async inNamespace(
+    ctx: TenantContext,
+    resource: 'roles' | 'rolebindings',
+    namespace: string,
+  ): Promise<Json[]> {
+    const upstream = addPrefix(ctx, namespace);
+    const rbac = this.informersFor(ctx.tenantId, resource);
+    if (rbac) return rbac.inNamespace(resource, upstream).map(parsedObject);
+    return this.items(`${RBAC_V1}/namespaces/${encodeURIComponent(upstream)}/${resource}`, true);
+  }
+
+  /** The informers, where they may answer for the tenant's objects of `resource`. */
+  private informersFor(tenantId: string, resource: RbacResource): RbacChangeFeed | undefined {
+    const rbac = this.rbac;
+    return rbac?.isCurrent() && this.pending.allSeen(tenantId, rbac, resource) ? rbac : undefined;
   }
 
   private async items(path: string, missingIsEmpty = false): Promise<Json[]> {

@@ -31,7 +31,7 @@ export async function forwardRequest(r: TenantRequest, write?: WriteRequest): Pr
       ).then(async (answer) => ({ ...answer, text: await answer.body.text() }))
     : await sendAsTenant(r, (as) => r.upstreamWhole(t.info.verb, r.method, pathWithQuery(t.path, t.query), as, r.body));
   const { text } = response;
-  if (response.status < 300 && r.method !== 'GET') await afterWrite(ctx, t, r.cluster, text);
+  if (response.status < 300 && r.method !== 'GET') await afterWrite(ctx, t, r.cluster, [{ path: t.path, text }]);
   if (t.info.group === 'apiextensions.k8s.io' && r.method !== 'GET') upstream.invalidate();
   // An object converted from its text, as list items are; a namespace made is parsed, for the index below.
   const made = t.info.group === '' && t.info.resource === 'namespaces' && r.method === 'POST';

@@ -2,7 +2,7 @@ import { sendJson } from '../../apiserver/handlers/http-io.js';
 import { apiVersionDown, TranslationError } from '../../translate/context.js';
 import { STORED_BINDINGS_NAMESPACE } from '../../translate/kinds/stored-cluster-role-binding.js';
 import { objectDown } from '../../translate/objects.js';
-import { afterWrite } from './after-write.js';
+import { afterWrite, type WriteAnswer } from './after-write.js';
 import { parseJson } from './answer-down.js';
 import { pathWithQuery, type TenantRequest } from '../server/tenant-request.js';
 import { sendUpstreamError } from '../upstream/upstream-failure.js';
@@ -36,25 +36,30 @@ export async function deleteOwnCollection(r: TenantRequest): Promise<void> {
   if (listed.status !== 200 || !list)
     return sendUpstreamError(req, res, ctx, listed.status, listText, 'listing failed');
   const items: Record<string, any>[] = [];
+  const answers: WriteAnswer[] = [];
   for (const item of list.items ?? []) {
     const own = objectDown(ctx, { apiVersion: list.apiVersion, kind: t.kind, ...item });
     if (!own) continue;
     // As kube's NamespaceLifecycle keeps kube-system: it holds the tenant's ClusterRoleBindings upstream.
     if (t.info.group === '' && t.info.resource === 'namespaces' && own.metadata?.name === STORED_BINDINGS_NAMESPACE)
       continue;
+    const path = `${t.path}/${encodeURIComponent(item.metadata.name)}`;
     const deleted = await r.upstreamRequest(
       'delete',
       'DELETE',
-      `${t.path}/${encodeURIComponent(item.metadata.name)}`,
+      path,
       { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
       body,
     );
     // As kube: the list holds each object as listed, whether its delete answered it or a Status.
-    await deleted.body.text();
-    if (deleted.status < 300) items.push(own);
+    const text = await deleted.body.text();
+    if (deleted.status < 300) {
+      items.push(own);
+      answers.push({ path, text });
+    }
   }
   if (t.info.group === 'apiextensions.k8s.io') upstream.invalidate();
-  await afterWrite(ctx, t, r.cluster, '');
+  await afterWrite(ctx, t, r.cluster, answers);
   sendJson(req, res, 200, {
     kind: `${t.kind}List`,
     apiVersion: apiVersionDown(ctx, String(list.apiVersion ?? 'v1')) ?? list.apiVersion,

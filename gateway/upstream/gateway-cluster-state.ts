@@ -11,6 +11,7 @@ import type { ClusterState } from '../../clusters/cluster-roster.js';
 import type { UpstreamConnection } from '../../clusters/upstream-connection.js';
 import { cachedObjectInformers, type CachedObjectInformers } from '../../search/cached-object-informers.js';
 import { RequestAuthorizer } from '../auth/request-authorizer.js';
+import { RbacChangeFeed } from '../auth/rbac-change-feed.js';
 import { TenantAuthorizer } from '../auth/tenant-authorizer.js';
 import { NamespaceIndex } from '../proxy/namespace-index.js';
 import { WatchLineMemo } from '../proxy/watch-lines.js';
@@ -24,15 +25,18 @@ export class GatewayClusterState implements ClusterState {
   readonly informers: CachedObjectInformers;
   /** Every tenant's namespaces on this cluster, for cross-namespace lists and watches. */
   readonly namespaceIndex: NamespaceIndex;
-  /** Decides tenants' requests at the cluster scope, by their own RBAC. */
+  /** The cluster's RBAC objects through its informers, followed once the request authorizer starts. */
+  readonly rbac: RbacChangeFeed;
+  /** Decides tenants' requests at the cluster scope, by their own RBAC (read from `rbac`). */
   readonly authorizer: TenantAuthorizer;
   /** Converted watch lines shared by the tenants' object watches on this cluster. */
   readonly watchLines = new WatchLineMemo();
   private requests: RequestAuthorizer | undefined;
 
   constructor(readonly connection: UpstreamConnection) {
-    this.authorizer = new TenantAuthorizer(connection.admin);
     this.informers = cachedObjectInformers(connection.name, connection.admin);
+    this.rbac = new RbacChangeFeed(this.informers);
+    this.authorizer = new TenantAuthorizer(connection.admin, this.rbac);
     this.namespaceIndex = new NamespaceIndex(this.informers);
   }
 

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { RestClient } from '../../apiserver/client/rest-client.js';
+import { RbacChangeFeed } from '../../gateway/auth/rbac-change-feed.js';
+import { rbacWritesOf } from '../../gateway/auth/rbac-writes.js';
 import { RequestAuthorizer, type CachedReadQuestion } from '../../gateway/auth/request-authorizer.js';
 import { SUBJECT_ACCESS_REVIEWS } from '../../gateway/auth/subject-access-review.js';
 import { TenantAuthorizer } from '../../gateway/auth/tenant-authorizer.js';
@@ -24,11 +26,17 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   let authorizer: RequestAuthorizer;
   /** SubjectAccessReviews the devcluster was asked. */
   let reviews = 0;
+  /** Watches of RoleBindings held (by clients that mark their requests `x-test-hold`), released at the end of their test. */
+  const held: (() => void)[] = [];
   const ctxA = tenantContext(A, kindScope());
   const ctxB = tenantContext(B, kindScope());
   const adminOf = (tenant: string): TenantUserIdentity => ({ tenant, user: `${tenant}-admin`, groups: [] });
   const bob: TenantUserIdentity = { tenant: A, user: `${A}-bob`, groups: ['dev'] };
-  const cluster = () => ({ name: 'member1', admin, informers, authorizer: new TenantAuthorizer(admin) });
+  /** A cluster as its state holds it: the RBAC informers' feed, read by its cluster-scope authorizer. */
+  const cluster = () => {
+    const rbac = new RbacChangeFeed(informers);
+    return { name: 'member1', admin, rbac, authorizer: new TenantAuthorizer(admin, rbac) };
+  };
   const ask = (q: CachedReadQuestion, who = bob, ctx: TenantContext = ctxA, on = authorizer) =>
     on.authorize(ctx, who, q);
   const allowed = async (q: CachedReadQuestion, who = bob, ctx: TenantContext = ctxA) =>
@@ -39,6 +47,8 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
     stage = await startTwoTenants('cached-read-authz', [A, B], {
       beforeRequest: (req) => {
         if (req.method === 'POST' && req.url?.startsWith(SUBJECT_ACCESS_REVIEWS)) reviews++;
+        if (req.headers['x-test-hold'] && /\/rolebindings\?.*watch=/.test(req.url ?? ''))
+          return new Promise<void>((resolve) => held.push(resolve));
       },
     });
     admin = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
@@ -266,5 +276,83 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
     expect(await ask(read, adminOf(A), ctxA, unstarted)).to.deep.include({ allowed: true });
     expect(reviews - before).to.equal(2);
     expect(unstarted.size).to.equal(0);
+  });
+
+  it('decides at the cluster scope from the informers: no RBAC read upstream while they are current, reads before', async () => {
+    const reads: string[] = [];
+    const observed = RestClient.fromKubeconfig(stage.upstreamKubeconfig, (method, path) => {
+      if (path.startsWith('/apis/rbac.authorization.k8s.io/') && !path.includes('watch='))
+        reads.push(`${method} ${path}`);
+    });
+    const rbac = new RbacChangeFeed(informers);
+    const own = new RequestAuthorizer({
+      name: 'member1',
+      admin: observed,
+      rbac,
+      authorizer: new TenantAuthorizer(observed, rbac),
+    });
+    const question = (name: string) => ({ verb: 'get', group: '', resource: 'namespaces', namespace: '', name });
+    try {
+      expect((await own.decideHere(ctxA, adminOf(A), question('before'))).allowed).to.equal(true);
+      expect(reads.length, 'not yet following the informers: the cluster is read').to.be.above(0);
+      own.start();
+      expect(await own.synced()).to.equal(true);
+      reads.length = 0;
+      for (const name of ['one', 'two', 'three']) {
+        expect((await own.decideHere(ctxA, adminOf(A), question(name))).allowed).to.equal(true);
+        expect((await own.decideHere(ctxA, bob, question(name))).allowed).to.equal(false);
+      }
+      expect((await own.decideHere(ctxB, adminOf(B), question('default'))).allowed).to.equal(true);
+      expect(reads).to.deep.equal([]);
+    } finally {
+      own.stop();
+      observed.close();
+    }
+  });
+
+  it("a tenant's RBAC write through this replica decides its next request before the informer sees it", async () => {
+    await kubectlA().ok(['create', 'clusterrole', 'ns-lister', '--verb=list', '--resource=namespaces']);
+    // Informers of their own whose RoleBinding watch the devcluster holds: they list, then see nothing more.
+    const holding = RestClient.fromKubeconfig(stage.upstreamKubeconfig, (_method, _path, req) =>
+      req.setHeader('x-test-hold', '1'),
+    );
+    const lagging = cachedObjectInformers('member1', holding);
+    const rbac = new RbacChangeFeed(lagging);
+    const own = new RequestAuthorizer({
+      name: 'member1',
+      admin: holding,
+      rbac,
+      authorizer: new TenantAuthorizer(holding, rbac),
+    });
+    const listNamespaces = { verb: 'list', group: '', resource: 'namespaces', namespace: '' };
+    const storedKey = `${A}-kube-system/paddock.clusterrolebinding:bob-lists-ns`;
+    try {
+      own.start();
+      expect(await own.synced()).to.equal(true);
+      await kubectlA().ok(['create', 'clusterrolebinding', 'bob-lists-ns', '--clusterrole=ns-lister', '--user=bob']);
+      expect((await own.decideHere(ctxA, bob, listNamespaces)).allowed, 'the informer has not seen it').to.equal(false);
+      const stored = await admin.request(
+        'GET',
+        `/apis/rbac.authorization.k8s.io/v1/namespaces/${storedKey.replace('/', '/rolebindings/')}`,
+      );
+      expect(stored.status).to.equal(200);
+      own.wrote(A, rbacWritesOf('rolebindings', storedKey, stored.body));
+      expect((await own.decideHere(ctxA, bob, listNamespaces)).allowed, 'decided by the write').to.equal(true);
+
+      await kubectlA().ok(['delete', 'clusterrolebinding', 'bob-lists-ns']);
+      expect((await own.decideHere(ctxA, bob, listNamespaces)).allowed, 'kept: nothing told of the deletion').to.equal(
+        true,
+      );
+      own.wrote(
+        A,
+        rbacWritesOf('rolebindings', storedKey, { kind: 'Status', details: { uid: stored.body.metadata.uid } }),
+      );
+      expect((await own.decideHere(ctxA, bob, listNamespaces)).allowed, 'decided by the deletion').to.equal(false);
+    } finally {
+      own.stop();
+      lagging.stop();
+      for (const release of held.splice(0)) release();
+      holding.close();
+    }
   });
 });
