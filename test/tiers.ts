@@ -16,6 +16,7 @@ export const NOT_UNIT: TierManifest = {
   stage: [
     'adversarial/upstream-seats',
     'adversarial/watch-hangups',
+    'apiserver/json-answer-stream',
     'devcluster/api-semantics',
     'devcluster/cluster-role-binding-walks',
     'devcluster/clusterrole-aggregation',

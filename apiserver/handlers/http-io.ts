@@ -124,6 +124,8 @@ export class JsonAnswerStream {
   private pending: string[] = [];
   private pendingChars = 0;
   private sink: Writable | undefined;
+  /** One wait for the drain, shared by every writer that meets a full socket: a writer per cluster or namespace writes at once. */
+  private draining: Promise<void> | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -143,7 +145,11 @@ export class JsonAnswerStream {
       this.pending = [];
       this.sink = this.open();
     }
-    if (!this.sink.write(text) && !this.res.destroyed) await drained(this.sink, this.res);
+    if (this.sink.write(text) || this.res.destroyed) return;
+    this.draining ??= drained(this.sink, this.res).then(() => {
+      this.draining = undefined;
+    });
+    await this.draining;
   }
 
   end(): void {
