@@ -19,7 +19,8 @@ import {
   type TenantContext,
 } from '../../translate/context.js';
 import { groupName, SERVICE_ACCOUNT_USER, userName } from '../../translate/kinds/identity-names.js';
-import type { TenantAuthorizer, TenantUser } from './tenant-authorizer.js';
+import type { RequestAuthorizer } from './request-authorizer.js';
+import type { TenantUser } from './tenant-authorizer.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const READ_VERBS = new Set(['get', 'list', 'watch']);
@@ -45,7 +46,7 @@ export async function answerAccessReview(
   res: ServerResponse,
   ctx: TenantContext,
   caller: TenantUser,
-  authorizer: TenantAuthorizer,
+  authorizer: Pick<RequestAuthorizer, 'decideHere'>,
   kind: 'SelfSubjectAccessReview' | 'SubjectAccessReview',
   review: Json,
 ): Promise<boolean> {
@@ -94,26 +95,22 @@ export async function answerAccessReview(
 async function decide(
   ctx: TenantContext,
   who: TenantUser,
-  authorizer: TenantAuthorizer,
+  authorizer: Pick<RequestAuthorizer, 'decideHere'>,
   a: { verb: string; group: string; resource: string; subresource: string; name: string; namespace: string },
 ): Promise<Json> {
   if (ADMIN_GROUPS.has(a.group))
     return { allowed: false, denied: true, reason: `tenants cannot use the API group "${a.group}"` };
   if (isSharedResource(a.group, a.resource) && !READ_VERBS.has(a.verb))
     return { allowed: false, denied: true, reason: `${a.resource} are shared by all tenants and read-only` };
-  // kube asks about the namespace as given; a cluster-scoped resource has none.
-  const namespaced = ctx.kinds.resourceIsNamespaced(a.group, a.resource);
-  const namespace = namespaced === false ? (a.group === '' && a.resource === 'namespaces' ? a.name : '') : a.namespace;
   try {
-    const decision = await authorizer.authorize(ctx, who, {
+    // The cluster's one authorizer, by the tenant's own RBAC: the namespace it asks kube about is its to choose.
+    const decision = await authorizer.decideHere(ctx, who, {
       verb: a.verb,
-      isResourceRequest: true,
-      namespace,
-      apiGroup: a.group,
+      group: a.group,
       resource: a.resource,
       subresource: a.subresource,
+      namespace: a.namespace,
       name: a.name,
-      path: '',
     });
     return decision.allowed
       ? { allowed: true, reason: decision.reason }

@@ -54,6 +54,9 @@ export interface RequestQuestion {
   name?: string;
 }
 
+/** A user asked about: a request's, or the one a SubjectAccessReview names, whose groups are all there is (no `system:authenticated` added). */
+export type ReviewedIdentity = TenantUserIdentity & { exactGroups?: boolean };
+
 /** The question of a read from the cache. */
 export type CachedReadQuestion = RequestQuestion & { verb: 'get' | 'list' | 'watch' };
 
@@ -127,7 +130,7 @@ export class RequestAuthorizer {
    * the tenant's grants had not reached it). `namespace` is the one kube's authorizer is asked
    * about: a Namespace object's own, `""` at the cluster scope.
    */
-  async decideHere(ctx: TenantContext, identity: TenantUserIdentity, question: RequestQuestion): Promise<Decision> {
+  async decideHere(ctx: TenantContext, identity: ReviewedIdentity, question: RequestQuestion): Promise<Decision> {
     return this.decide(ctx, identity, question, 'gateway');
   }
 
@@ -143,7 +146,7 @@ export class RequestAuthorizer {
 
   private decide(
     ctx: TenantContext,
-    identity: TenantUserIdentity,
+    identity: ReviewedIdentity,
     question: RequestQuestion,
     decider: 'cluster' | 'gateway',
   ): Promise<Decision> {
@@ -163,6 +166,7 @@ export class RequestAuthorizer {
     const key = JSON.stringify([
       identity.user,
       [...identity.groups].sort(),
+      identity.exactGroups === true,
       attributes.verb,
       attributes.group,
       attributes.resource,
@@ -177,7 +181,7 @@ export class RequestAuthorizer {
   }
 
   /** A SubjectAccessReview about the tenant user, every name in it the upstream one. */
-  private async askCluster(ctx: TenantContext, identity: TenantUserIdentity, a: QuestionAttributes): Promise<Decision> {
+  private async askCluster(ctx: TenantContext, identity: ReviewedIdentity, a: QuestionAttributes): Promise<Decision> {
     const allowed = await reviewAccess(this.cluster.admin, upstreamUser(identity), {
       ...a,
       group: groupUp(ctx, a.group),
@@ -188,10 +192,10 @@ export class RequestAuthorizer {
   }
 
   /** By the tenant's own RBAC (tenant-authorizer.ts). */
-  private byTenantRbac(ctx: TenantContext, identity: TenantUserIdentity, a: QuestionAttributes): Promise<Decision> {
+  private byTenantRbac(ctx: TenantContext, identity: ReviewedIdentity, a: QuestionAttributes): Promise<Decision> {
     return this.cluster.authorizer.authorize(
       ctx,
-      { tenant: identity.tenant, user: identity.user, groups: [...identity.groups] },
+      { tenant: identity.tenant, user: identity.user, groups: [...identity.groups], exactGroups: identity.exactGroups },
       requestAttributes(a),
     );
   }
@@ -200,8 +204,13 @@ export class RequestAuthorizer {
 /** A question with every attribute set: the namespace kube's authorizer is asked about. */
 type QuestionAttributes = ResourceAttributes & { subresource: string };
 
-function denied(ctx: TenantContext, identity: TenantUserIdentity, a: QuestionAttributes): Decision {
-  const user = tenantUserInfo(ctx, { tenant: identity.tenant, user: identity.user, groups: [...identity.groups] });
+function denied(ctx: TenantContext, identity: ReviewedIdentity, a: QuestionAttributes): Decision {
+  const user = tenantUserInfo(ctx, {
+    tenant: identity.tenant,
+    user: identity.user,
+    groups: [...identity.groups],
+    exactGroups: identity.exactGroups,
+  });
   return {
     allowed: false,
     reason: '',

@@ -293,7 +293,10 @@ async function write(r: TenantRequest): Promise<void> {
 async function review(r: TenantRequest): Promise<void> {
   const raw = await readRequestBody(r);
   const asked = accessReviewOf(contentTypeOf(r), raw);
-  if (asked && (await answerAccessReview(r.req, r.res, r.ctx, r.identity, r.cluster.authorizer, reviewKind(r)!, asked)))
+  if (
+    asked &&
+    (await answerAccessReview(r.req, r.res, r.ctx, r.identity, r.cluster.requestAuthorizer, reviewKind(r)!, asked))
+  )
     return;
   return forwardRequest(r, writeUp(r, raw));
 }

@@ -278,6 +278,25 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
     expect(unstarted.size).to.equal(0);
   });
 
+  it('a SubjectAccessReview’s user is asked about with its groups alone, and its decision is kept apart from the same user’s requests', async () => {
+    await kubectlA().ok(['create', 'clusterrole', 'pv-lister', '--verb=list', '--resource=persistentvolumes']);
+    await kubectlA().ok([
+      'create',
+      'clusterrolebinding',
+      'everyone-lists-pvs',
+      '--clusterrole=pv-lister',
+      '--group=system:authenticated',
+    ]);
+    const listPvs = { verb: 'list', group: '', resource: 'persistentvolumes', namespace: '' };
+    await eventually(
+      () => authorizer.decideHere(ctxA, bob, listPvs),
+      (decision) => expect(decision.allowed, 'a request: system:authenticated is added').to.equal(true),
+    );
+    const reviewed = await authorizer.decideHere(ctxA, { ...bob, exactGroups: true }, listPvs);
+    expect(reviewed.allowed, 'a review naming only the group dev').to.equal(false);
+    expect((await authorizer.decideHere(ctxA, bob, listPvs)).allowed).to.equal(true);
+  });
+
   it('decides at the cluster scope from the informers: no RBAC read upstream while they are current, reads before', async () => {
     const reads: string[] = [];
     const observed = RestClient.fromKubeconfig(stage.upstreamKubeconfig, (method, path) => {
