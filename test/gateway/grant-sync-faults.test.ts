@@ -13,6 +13,14 @@ import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 const FAILING = 'gsf1aa';
 const OTHER = 'gsf2bb';
 const RBAC_V1 = '/apis/rbac.authorization.k8s.io/v1';
+/** A ClusterRoleBinding each tenant makes, in its own terms. */
+const VIEWERS = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRoleBinding',
+  metadata: { name: 'viewers' },
+  roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+  subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' }],
+};
 
 describe("gateway: a write is answered as acknowledged though its grants' sync fails", function () {
   this.timeout(120_000);
@@ -58,13 +66,7 @@ describe("gateway: a write is answered as acknowledged though its grants' sync f
 
   it('a ClusterRoleBinding made and deleted answers 201 and 200; its grants come and go by the heal pass', async () => {
     const before = cut;
-    const made = await tenant.request('POST', `${RBAC_V1}/clusterrolebindings`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'viewers' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' }],
-    });
+    const made = await tenant.request('POST', `${RBAC_V1}/clusterrolebindings`, VIEWERS);
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     expect(made.body.metadata.name).to.equal('viewers');
     expect(cut, 'the gateway tried to sync the grants, and the cluster cut it off').to.be.above(before);
@@ -104,13 +106,7 @@ describe("gateway: a write is answered as acknowledged though its grants' sync f
 
   it("the other tenant's grant syncs are untouched: its binding's grants are there when its write is answered", async () => {
     const other = RestClient.fromKubeconfig(stage.tenants[1].kubeconfig);
-    const made = await other.request('POST', `${RBAC_V1}/clusterrolebindings`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'viewers' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' }],
-    });
+    const made = await other.request('POST', `${RBAC_V1}/clusterrolebindings`, VIEWERS);
     expect(made.status).to.equal(201);
     const res = await stage.member.request(
       'GET',

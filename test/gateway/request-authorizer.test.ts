@@ -32,10 +32,10 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
   const ctxB = tenantContext(B, kindScope());
   const adminOf = (tenant: string): TenantUserIdentity => ({ tenant, user: `${tenant}-admin`, groups: [] });
   const bob: TenantUserIdentity = { tenant: A, user: `${A}-bob`, groups: ['dev'] };
-  /** A cluster as its state holds it: the RBAC informers' feed, read by its cluster-scope authorizer. */
-  const cluster = () => {
-    const rbac = new RbacChangeFeed(informers);
-    return { name: 'member1', admin, rbac, authorizer: new TenantAuthorizer(admin, rbac) };
+  /** A cluster as its state holds it: the RBAC informers' feed, read by its cluster-scope authorizer; by default this file's client and informers. */
+  const cluster = (client = admin, from = informers) => {
+    const rbac = new RbacChangeFeed(from);
+    return { name: 'member1', admin: client, rbac, authorizer: new TenantAuthorizer(client, rbac) };
   };
   const ask = (q: CachedReadQuestion, who = bob, ctx: TenantContext = ctxA, on = authorizer) =>
     on.authorize(ctx, who, q);
@@ -303,13 +303,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
       if (path.startsWith('/apis/rbac.authorization.k8s.io/') && !path.includes('watch='))
         reads.push(`${method} ${path}`);
     });
-    const rbac = new RbacChangeFeed(informers);
-    const own = new RequestAuthorizer({
-      name: 'member1',
-      admin: observed,
-      rbac,
-      authorizer: new TenantAuthorizer(observed, rbac),
-    });
+    const own = new RequestAuthorizer(cluster(observed));
     const question = (name: string) => ({ verb: 'get', group: '', resource: 'namespaces', namespace: '', name });
     try {
       expect((await own.decideHere(ctxA, adminOf(A), question('before'))).allowed).to.equal(true);
@@ -336,13 +330,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
       req.setHeader('x-test-hold', '1'),
     );
     const lagging = cachedObjectInformers('member1', holding);
-    const rbac = new RbacChangeFeed(lagging);
-    const own = new RequestAuthorizer({
-      name: 'member1',
-      admin: holding,
-      rbac,
-      authorizer: new TenantAuthorizer(holding, rbac),
-    });
+    const own = new RequestAuthorizer(cluster(holding, lagging));
     const listNamespaces = { verb: 'list', group: '', resource: 'namespaces', namespace: '' };
     const storedKey = `${A}-kube-system/paddock.clusterrolebinding:bob-lists-ns`;
     try {
