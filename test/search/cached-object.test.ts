@@ -3,6 +3,7 @@
  * what the cluster sent, though most of it is read from the text or shared between objects.
  */
 import { expect } from 'chai';
+import { setFlagsFromString } from 'node:v8';
 import { CachedObject } from '../../search/cached-object.js';
 import { answerText } from '../../search/cached-object-text.js';
 import { fieldsForSelector, selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
@@ -70,5 +71,22 @@ describe('cache: CachedObject', () => {
     expect(Object.isFrozen(a.metadata.labels)).to.equal(true);
     expect(Object.isFrozen(raws[0].metadata.labels), 'the object sent is not changed').to.equal(false);
     expect(a.metadata.labels).to.deep.equal(labels);
+  });
+
+  it('label sets of the same keys share one hidden class, however many first keys the process has made objects with', () => {
+    setFlagsFromString('--allow-natives-syntax');
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- V8's own check of hidden classes is only reachable as source
+    const sameHiddenClass = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+    // Records keyed by tenant or namespace: past about 1,500 first keys V8 stops sharing new classes from the empty object's.
+    const records = Array.from({ length: 3000 }, (_, i) => ({ [`t${i}-default`]: i }));
+    const [a, b] = ['t1', 't2'].map((tenant) =>
+      toCachedObject(
+        rawPod(`p-${tenant}`, { labels: { 'kubezoo.io/tenant': tenant, 'kubernetes.io/metadata.name': tenant } }),
+        podFields,
+      ),
+    );
+    expect(records).to.have.length(3000);
+    expect(a.metadata.labels).to.not.equal(b.metadata.labels);
+    expect(sameHiddenClass(a.metadata.labels!, b.metadata.labels!)).to.equal(true);
   });
 });
