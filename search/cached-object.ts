@@ -9,7 +9,10 @@
  * - the selectable fields' values are one JSON array text beside their names (shared by every
  *   object of a resource), made into a record only for a field selector;
  * - namespaces and label sets come from a pool of shared values (shared-values.ts), so objects
- *   of one namespace, or pods of one ReplicaSet, hold one copy.
+ *   of one namespace, or pods of one ReplicaSet, hold one copy;
+ * - a long `data` value that other objects hold too (the cluster's CA bundle in every
+ *   namespace's `kube-root-ca.crt`) is held once: the text is kept as the pieces around it
+ *   (SplicedText), joined when it is read.
  *
  * Everything here is read-only: label sets are shared between objects.
  */
@@ -28,10 +31,19 @@ export interface CachedMetadata {
 
 const NO_FIELDS: Record<string, string> = Object.freeze({});
 
+/** A cached text as the pieces around a value many objects share: `head + shared + tail`. */
+export interface SplicedText {
+  /** From the text's start: the resourceVersion is in it (metadata comes first, `data` after it). */
+  readonly head: string;
+  /** A JSON string literal, the one copy every object holding it shares. */
+  readonly shared: string;
+  readonly tail: string;
+}
+
 export class CachedObject implements CachedMetadata {
   constructor(
-    /** The object's JSON, `kind` and `apiVersion` left out (cached-object-text.ts). */
-    readonly text: string,
+    /** The object's JSON, `kind` and `apiVersion` left out (cached-object-text.ts), whole or spliced. */
+    private readonly body: string | SplicedText,
     readonly name: string,
     readonly namespace: string | undefined,
     readonly labels: Readonly<Record<string, string>> | undefined,
@@ -46,10 +58,18 @@ export class CachedObject implements CachedMetadata {
     return this;
   }
 
+  /** The object's JSON, `kind` and `apiVersion` left out (cached-object-text.ts). */
+  get text(): string {
+    const body = this.body;
+    return typeof body === 'string' ? body : body.head + body.shared + body.tail;
+  }
+
   get resourceVersion(): string {
-    const end = resourceVersionEnd(this.text);
+    const body = this.body;
+    const head = typeof body === 'string' ? body : body.head;
+    const end = resourceVersionEnd(head);
     if (end < 0) return parsedMetadata(this.text).resourceVersion ?? '';
-    const quoted = this.text.slice(CACHED_TEXT_HEAD.length, end);
+    const quoted = head.slice(CACHED_TEXT_HEAD.length, end);
     return quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1);
   }
 

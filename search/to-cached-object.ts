@@ -5,9 +5,9 @@
  */
 import type { Json } from '../apiserver/json.js';
 import { selectableFields } from '../apiserver/selectors/selectable-fields.js';
-import { CachedObject } from './cached-object.js';
+import { CachedObject, type SplicedText } from './cached-object.js';
 import { cachedText } from './cached-object-text.js';
-import { flatString } from './flat-string.js';
+import { flatString, ownCopy } from './flat-string.js';
 import { SharedValues } from './shared-values.js';
 
 /** The values of a resource's selectable fields for one object, as field selectors read them. */
@@ -21,6 +21,11 @@ const SHARED_LIMIT = 10_000;
 const namespaces = new SharedValues<string>(SHARED_LIMIT);
 const labelSets = new SharedValues<Readonly<Record<string, string>>>(SHARED_LIMIT);
 const fieldPathLists = new SharedValues<readonly string[]>(SHARED_LIMIT);
+/** Long `data` values (as JSON string literals) met recently, for objects that hold the same one. */
+const longValues = new SharedValues<string>(SHARED_LIMIT);
+
+/** A `data` value this long is worth holding once when another object holds it too: a CA bundle is 600 bytes to 2 KB. */
+const LONG_VALUE = 256;
 
 /** What the fields of a resource are: kube's selectable fields of that group and resource. */
 export function selectableFieldsOf(group: string, resource: string, namespaced: boolean): SelectableFieldsOf {
@@ -45,7 +50,28 @@ export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedO
   }
   const fieldPaths = fieldPathLists.shared(paths.join('\n'), () => Object.freeze(paths));
   const fieldValues = values.some((value) => value !== '') ? flatString(JSON.stringify(values)) : undefined;
-  return new CachedObject(cachedText(raw), name, namespace, labels, fieldPaths, fieldValues);
+  return new CachedObject(splicedText(cachedText(raw), raw.data), name, namespace, labels, fieldPaths, fieldValues);
+}
+
+/**
+ * The text, spliced around the first long `data` value (a ConfigMap's or Secret's) that an object
+ * met before holds too, so that it holds the pool's copy of it; whole when there is none. The first
+ * object to hold a value keeps its text whole: a value no other object holds costs no splice.
+ */
+function splicedText(text: string, data: unknown): string | SplicedText {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return text;
+  for (const value of Object.values(data as Record<string, unknown>)) {
+    if (typeof value !== 'string' || value.length < LONG_VALUE) continue;
+    const literal = JSON.stringify(value);
+    let first = false;
+    const shared = longValues.shared(literal, () => ((first = true), flatString(literal)));
+    if (first) continue;
+    const at = text.indexOf(literal);
+    if (at < 0) continue;
+    // Copies, not slices: a slice would keep the whole text alive.
+    return { head: ownCopy(text.slice(0, at)), shared, tail: ownCopy(text.slice(at + literal.length)) };
+  }
+  return text;
 }
 
 /** The fields a field selector is matched against: the kept ones, with name and namespace. */

@@ -89,4 +89,36 @@ describe('cache: CachedObject', () => {
     expect(a.metadata.labels).to.not.equal(b.metadata.labels);
     expect(sameHiddenClass(a.metadata.labels!, b.metadata.labels!)).to.equal(true);
   });
+
+  it("holds once a long data value other objects hold too, and answers each object's text whole", () => {
+    const ca = `-----BEGIN CERTIFICATE-----\n${'MIIBcTCCARagAwIBAgIQbTsLiGsQ7L6x8GzV74IiQzAKBggqhkjOPQQDAjAYMRYw\n'.repeat(8)}-----END CERTIFICATE-----\n`;
+    const configMapFields = selectableFieldsOf('', 'configmaps', true);
+    const rootCa = (namespace: string, resourceVersion: string) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'kube-root-ca.crt', namespace, resourceVersion, uid: `uid-${namespace}` },
+      data: { 'ca.crt': ca },
+    });
+    const raws = ['t1-default', 't1-kube-system', 't2-default'].map((namespace, i) =>
+      rootCa(namespace, String(10 + i)),
+    );
+    const cached = raws.map((raw) => toCachedObject(structuredClone(raw), configMapFields));
+    const shared = cached.map((object) => (object as unknown as { body: string | { shared: string } }).body);
+    expect(typeof shared[0], 'the first holder keeps its text whole').to.equal('string');
+    const [, second, third] = shared as { shared: string }[];
+    expect(second.shared, 'the later ones hold one copy').to.equal(third.shared).and.equal(JSON.stringify(ca));
+    cached.forEach((object, i) => {
+      const { apiVersion: _apiVersion, kind: _kind, ...rest } = raws[i];
+      expect(JSON.parse(object.text)).to.deep.equal(rest);
+      expect(object.metadata.resourceVersion).to.equal(String(10 + i));
+      expect(object.metadata.uid).to.equal(`uid-${raws[i].metadata.namespace}`);
+      expect(JSON.parse(answerText(object, { kind: 'ConfigMap', apiVersion: 'v1' }, 'c', '99'))).to.deep.include({
+        data: { 'ca.crt': ca },
+      });
+    });
+    const short = ['a', 'b'].map((namespace) =>
+      toCachedObject({ metadata: { name: 'c', namespace }, data: { key: 'x'.repeat(100) } }, configMapFields),
+    );
+    expect(typeof (short[1] as unknown as { body: unknown }).body, 'a short value is not worth it').to.equal('string');
+  });
 });
