@@ -10,9 +10,9 @@
  *   object of a resource), made into a record only for a field selector;
  * - namespaces and label sets come from a pool of shared values (shared-values.ts), so objects
  *   of one namespace, or pods of one ReplicaSet, hold one copy;
- * - a long `data` value that other objects hold too (the cluster's CA bundle in every
- *   namespace's `kube-root-ca.crt`) is held once: the text is kept as the pieces around it
- *   (SplicedText), joined when it is read.
+ * - a long `data` or annotation value that other objects hold too (the cluster's CA bundle and
+ *   its description in every namespace's `kube-root-ca.crt`) is held once: the text is kept as
+ *   the pieces around such values (SplicedText), joined when it is read.
  *
  * Everything here is read-only: label sets are shared between objects.
  */
@@ -31,14 +31,13 @@ export interface CachedMetadata {
 
 const NO_FIELDS: Record<string, string> = Object.freeze({});
 
-/** A cached text as the pieces around a value many objects share: `head + shared + tail`. */
-export interface SplicedText {
-  /** From the text's start: the resourceVersion is in it (metadata comes first, `data` after it). */
-  readonly head: string;
-  /** A JSON string literal, the one copy every object holding it shares. */
-  readonly shared: string;
-  readonly tail: string;
-}
+/**
+ * A cached text as pieces joined when it is read: its own pieces around values many objects
+ * share, `[own, shared, own, …, own]`. The first piece holds the resourceVersion (it comes first
+ * in the text, before any annotation or `data` value); each shared piece is a JSON string literal,
+ * one copy for every object holding it.
+ */
+export type SplicedText = readonly string[];
 
 export class CachedObject implements CachedMetadata {
   constructor(
@@ -61,12 +60,12 @@ export class CachedObject implements CachedMetadata {
   /** The object's JSON, `kind` and `apiVersion` left out (cached-object-text.ts). */
   get text(): string {
     const body = this.body;
-    return typeof body === 'string' ? body : body.head + body.shared + body.tail;
+    return typeof body === 'string' ? body : body.join('');
   }
 
   get resourceVersion(): string {
     const body = this.body;
-    const head = typeof body === 'string' ? body : body.head;
+    const head = typeof body === 'string' ? body : body[0];
     const end = resourceVersionEnd(head);
     if (end < 0) return parsedMetadata(this.text).resourceVersion ?? '';
     const quoted = head.slice(CACHED_TEXT_HEAD.length, end);

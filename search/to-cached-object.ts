@@ -21,11 +21,14 @@ const SHARED_LIMIT = 10_000;
 const namespaces = new SharedValues<string>(SHARED_LIMIT);
 const labelSets = new SharedValues<Readonly<Record<string, string>>>(SHARED_LIMIT);
 const fieldPathLists = new SharedValues<readonly string[]>(SHARED_LIMIT);
-/** Long `data` values (as JSON string literals) met recently, for objects that hold the same one. */
+/** Long `data` and annotation values (as JSON string literals) met recently, for objects that hold the same one. */
 const longValues = new SharedValues<string>(SHARED_LIMIT);
 
-/** A `data` value this long is worth holding once when another object holds it too: a CA bundle is 600 bytes to 2 KB. */
-const LONG_VALUE = 256;
+/**
+ * A value this long is worth holding once when another object holds it too: a CA bundle is 600
+ * bytes to 2 KB, the description kube puts on every `kube-root-ca.crt` 220.
+ */
+const LONG_VALUE = 128;
 
 /** What the fields of a resource are: kube's selectable fields of that group and resource. */
 export function selectableFieldsOf(group: string, resource: string, namespaced: boolean): SelectableFieldsOf {
@@ -50,28 +53,41 @@ export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedO
   }
   const fieldPaths = fieldPathLists.shared(paths.join('\n'), () => Object.freeze(paths));
   const fieldValues = values.some((value) => value !== '') ? flatString(JSON.stringify(values)) : undefined;
-  return new CachedObject(splicedText(cachedText(raw), raw.data), name, namespace, labels, fieldPaths, fieldValues);
+  return new CachedObject(splicedText(cachedText(raw), raw), name, namespace, labels, fieldPaths, fieldValues);
 }
 
 /**
- * The text, spliced around the first long `data` value (a ConfigMap's or Secret's) that an object
- * met before holds too, so that it holds the pool's copy of it; whole when there is none. The first
- * object to hold a value keeps its text whole: a value no other object holds costs no splice.
+ * The text, spliced around the long annotation and `data` values (a ConfigMap's or Secret's) that
+ * an object met before holds too, so that it holds the pool's copy of each; whole when there is
+ * none. The first object to hold a value keeps its text whole: a value no other object holds costs
+ * no splice.
  */
-function splicedText(text: string, data: unknown): string | SplicedText {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return text;
-  for (const value of Object.values(data as Record<string, unknown>)) {
-    if (typeof value !== 'string' || value.length < LONG_VALUE) continue;
+function splicedText(text: string, raw: Json): string | SplicedText {
+  let pieces: string[] | undefined;
+  let from = 0;
+  // Annotations come before `data` in the text, and each set in its own order.
+  for (const value of [...longStrings(raw.metadata?.annotations), ...longStrings(raw.data)]) {
     const literal = JSON.stringify(value);
     let first = false;
     const shared = longValues.shared(literal, () => ((first = true), flatString(literal)));
     if (first) continue;
-    const at = text.indexOf(literal);
+    const at = text.indexOf(literal, from);
     if (at < 0) continue;
     // Copies, not slices: a slice would keep the whole text alive.
-    return { head: ownCopy(text.slice(0, at)), shared, tail: ownCopy(text.slice(at + literal.length)) };
+    (pieces ??= []).push(ownCopy(text.slice(from, at)), shared);
+    from = at + literal.length;
   }
-  return text;
+  if (!pieces) return text;
+  pieces.push(ownCopy(text.slice(from)));
+  return pieces;
+}
+
+/** The string values of a record at least LONG_VALUE long. */
+function longStrings(record: unknown): string[] {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return [];
+  return Object.values(record).filter(
+    (value): value is string => typeof value === 'string' && value.length >= LONG_VALUE,
+  );
 }
 
 /** The fields a field selector is matched against: the kept ones, with name and namespace. */

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { setFlagsFromString } from 'node:v8';
 import { CachedObject } from '../../search/cached-object.js';
-import { answerText } from '../../search/cached-object-text.js';
+import { answerText, CACHE_SOURCE_ANNOTATION, cachedText } from '../../search/cached-object-text.js';
 import { fieldsForSelector, selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
 import { rawPod } from '../support/cached-objects.js';
 
@@ -90,34 +90,50 @@ describe('cache: CachedObject', () => {
     expect(sameHiddenClass(a.metadata.labels!, b.metadata.labels!)).to.equal(true);
   });
 
-  it("holds once a long data value other objects hold too, and answers each object's text whole", () => {
+  it("holds once the long annotation and data values other objects hold too, and answers each object's text whole", () => {
     const ca = `-----BEGIN CERTIFICATE-----\n${'MIIBcTCCARagAwIBAgIQbTsLiGsQ7L6x8GzV74IiQzAKBggqhkjOPQQDAjAYMRYw\n'.repeat(8)}-----END CERTIFICATE-----\n`;
+    const description = `Contains a CA bundle that can be used to verify the kube-apiserver ${'when using internal endpoints. '.repeat(5)}`;
     const configMapFields = selectableFieldsOf('', 'configmaps', true);
     const rootCa = (namespace: string, resourceVersion: string) => ({
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'kube-root-ca.crt', namespace, resourceVersion, uid: `uid-${namespace}` },
+      metadata: {
+        name: 'kube-root-ca.crt',
+        namespace,
+        resourceVersion,
+        uid: `uid-${namespace}`,
+        annotations: { 'kubernetes.io/description': description, short: 'own' },
+      },
       data: { 'ca.crt': ca },
     });
     const raws = ['t1-default', 't1-kube-system', 't2-default'].map((namespace, i) =>
       rootCa(namespace, String(10 + i)),
     );
     const cached = raws.map((raw) => toCachedObject(structuredClone(raw), configMapFields));
-    const shared = cached.map((object) => (object as unknown as { body: string | { shared: string } }).body);
-    expect(typeof shared[0], 'the first holder keeps its text whole').to.equal('string');
-    const [, second, third] = shared as { shared: string }[];
-    expect(second.shared, 'the later ones hold one copy').to.equal(third.shared).and.equal(JSON.stringify(ca));
+    const bodies = cached.map((object) => (object as unknown as { body: string | string[] }).body);
+    expect(typeof bodies[0], 'the first holder keeps its text whole').to.equal('string');
+    for (const body of bodies.slice(1)) {
+      expect(body, 'the later ones: own pieces around the shared values').to.have.length(5);
+      expect([body[1], body[3]]).to.deep.equal([JSON.stringify(description), JSON.stringify(ca)]);
+    }
+    const type = { kind: 'ConfigMap', apiVersion: 'v1' };
     cached.forEach((object, i) => {
       const { apiVersion: _apiVersion, kind: _kind, ...rest } = raws[i];
       expect(JSON.parse(object.text)).to.deep.equal(rest);
+      expect(object.text, 'as the whole text would be').to.equal(cachedText(raws[i]));
       expect(object.metadata.resourceVersion).to.equal(String(10 + i));
       expect(object.metadata.uid).to.equal(`uid-${raws[i].metadata.namespace}`);
-      expect(JSON.parse(answerText(object, { kind: 'ConfigMap', apiVersion: 'v1' }, 'c', '99'))).to.deep.include({
-        data: { 'ca.crt': ca },
+      const answer = JSON.parse(answerText(object, type, 'c', '99'));
+      expect(answer.data).to.deep.equal({ 'ca.crt': ca });
+      expect(answer.metadata.resourceVersion).to.equal('99');
+      expect(answer.metadata.annotations).to.deep.equal({
+        [CACHE_SOURCE_ANNOTATION]: 'c',
+        'kubernetes.io/description': description,
+        short: 'own',
       });
     });
     const short = ['a', 'b'].map((namespace) =>
-      toCachedObject({ metadata: { name: 'c', namespace }, data: { key: 'x'.repeat(100) } }, configMapFields),
+      toCachedObject({ metadata: { name: 'c', namespace }, data: { key: 'x'.repeat(120) } }, configMapFields),
     );
     expect(typeof (short[1] as unknown as { body: unknown }).body, 'a short value is not worth it').to.equal('string');
   });
