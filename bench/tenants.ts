@@ -49,18 +49,24 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
         ];
       },
       ['--key-algorithm', algorithm],
+      true,
     );
     rates.push(...result);
     runs.push(run);
   }
-  const { result: bulk, run: bulkRun } = await withEnvironment(options, async (env) => {
-    const before = {
-      gatewayRssBytes: await rssBytes(env.gateway.pid),
-      devclusterRssBytes: await rssBytes(env.devcluster.pid),
-    };
-    progress(`${sizes.bulk.toLocaleString('en-US')} tenants in a row, ${CONCURRENCY} at a time`);
-    return { before, steps: await createTenantsInSteps(env, 'b', sizes.bulk, sizes.step, CONCURRENCY) };
-  });
+  const { result: bulk, run: bulkRun } = await withEnvironment(
+    options,
+    async (env) => {
+      const before = {
+        gatewayRssBytes: await rssBytes(env.gateway.pid),
+        devclusterRssBytes: await rssBytes(env.devcluster.pid),
+      };
+      progress(`${sizes.bulk.toLocaleString('en-US')} tenants in a row, ${CONCURRENCY} at a time`);
+      return { before, steps: await createTenantsInSteps(env, 'b', sizes.bulk, sizes.step, CONCURRENCY) };
+    },
+    [],
+    true,
+  );
   runs.push(bulkRun);
 
   process.stdout.write(
@@ -76,6 +82,7 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
       'p50 ms',
       'p99 ms',
       'gateway CPU ms/tenant',
+      'devcluster CPU ms/tenant',
       'direct path',
     ],
     rates.map((c) => [
@@ -87,6 +94,7 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
       formatMs(c.p50Ms),
       formatMs(c.p99Ms),
       formatMs(c.gatewayCpuMsPerTenant),
+      formatMs(c.devclusterCpuMsPerTenant),
       'none',
     ]),
   );
@@ -103,13 +111,26 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
       'p50 ms',
       'p99 ms',
       'gateway CPU ms/tenant',
+      'devcluster CPU ms/tenant',
       'gateway RSS',
       'devcluster RSS',
       'CRBs upstream',
       'CRBs walked/request',
     ],
     [
-      ['0', '-', '-', '-', '-', '-', mib(bulk.before.gatewayRssBytes), mib(bulk.before.devclusterRssBytes), '-', '-'],
+      [
+        '0',
+        '-',
+        '-',
+        '-',
+        '-',
+        '-',
+        '-',
+        mib(bulk.before.gatewayRssBytes),
+        mib(bulk.before.devclusterRssBytes),
+        '-',
+        '-',
+      ],
       ...bulk.steps.map((s: BulkStep) => [
         s.total.toLocaleString('en-US'),
         s.seconds.toFixed(1),
@@ -117,6 +138,7 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
         formatMs(s.p50Ms),
         formatMs(s.p99Ms),
         formatMs(s.gatewayCpuMsPerTenant),
+        formatMs(s.devclusterCpuMsPerTenant),
         mib(s.gatewayRssBytes),
         mib(s.devclusterRssBytes),
         s.rbac.clusterRoleBindings.toLocaleString('en-US'),
@@ -156,5 +178,9 @@ export async function benchTenants(options: BenchOptions): Promise<number> {
     },
   });
   await printProfiles(runs.flatMap((run) => run.cpuProfiles));
+  await printProfiles(
+    runs.flatMap((run) => run.devclusterCpuProfiles ?? []),
+    'devcluster',
+  );
   return errors;
 }

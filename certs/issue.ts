@@ -1,14 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, KeyObject, randomBytes, sign } from 'node:crypto';
 import { isIP } from 'node:net';
+import * as der from './der.js';
 import { canonicalSerial } from './identity.js';
-import {
-  exportPrivateKeyPem,
-  generateKeyPair,
-  signingAlgorithmFor,
-  x509,
-  type CryptoKey,
-  type KeyAlgorithm,
-} from './keys.js';
+import { generateKeyObjects, x509, type CryptoKey, type KeyAlgorithm } from './keys.js';
 
 /** What issuing a certificate takes of its CA (ca.ts): the issuer's name, key and key identifier. */
 export interface Issuer {
@@ -57,59 +51,116 @@ export async function issueServingCertificate(
 ): Promise<IssuedCertificate> {
   if (options.hosts.length === 0) throw new Error('a serving certificate needs at least one host');
   const names = options.hosts.map((host): x509.JsonGeneralName => ({ type: isIP(host) ? 'ip' : 'dns', value: host }));
-  return issue(ca, options, certificateName([['CN', options.hosts[0]]]), x509.ExtendedKeyUsage.serverAuth, [
-    new x509.SubjectAlternativeNameExtension(names),
-  ]);
+  // A serving certificate is issued once per start: its SANs are written by the library.
+  const alternativeNames = Buffer.from(new x509.SubjectAlternativeNameExtension(names).rawData);
+  return issue(ca, options, subjectName([['CN', options.hosts[0]]]), SERVER_AUTH, [alternativeNames]);
 }
 
 export async function issueClientCertificate(
   ca: Issuer,
   options: ClientCertificateOptions,
 ): Promise<IssuedCertificate> {
-  const subject = certificateName([
+  const subject = subjectName([
     ...(options.organizations ?? []).map((o): NameAttribute => ['O', o]),
     ...(options.organizationalUnits ?? []).map((ou): NameAttribute => ['OU', ou]),
     ['CN', options.commonName],
   ]);
-  return issue(ca, options, subject, x509.ExtendedKeyUsage.clientAuth, []);
+  return issue(ca, options, subject, CLIENT_AUTH, []);
 }
 
+const SERVER_AUTH = '1.3.6.1.5.5.7.3.1';
+const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
+const ATTRIBUTE_TYPES = { CN: '2.5.4.3', O: '2.5.4.10', OU: '2.5.4.11' } as const;
+const ECDSA_WITH_SHA256 = der.sequence(der.objectIdentifier('1.2.840.10045.4.3.2'));
+const SHA256_WITH_RSA = der.sequence(der.objectIdentifier('1.2.840.113549.1.1.11'), der.NULL);
+
+/** What signing with a CA takes, made once per CA: its name as DER, its key for node:crypto, the signature algorithm. */
+interface Signer {
+  issuerName: Buffer;
+  key: KeyObject;
+  algorithm: Buffer;
+}
+
+const signers = new WeakMap<Issuer, Signer>();
+
+function signerOf(ca: Issuer): Signer {
+  let signer = signers.get(ca);
+  if (!signer) {
+    signer = {
+      issuerName: Buffer.from(ca.certificate.subjectName.toArrayBuffer()),
+      key: KeyObject.from(ca.signingKey),
+      algorithm: ca.signingKey.algorithm.name === 'ECDSA' ? ECDSA_WITH_SHA256 : SHA256_WITH_RSA,
+    };
+    signers.set(ca, signer);
+  }
+  return signer;
+}
+
+/**
+ * An X.509 v3 leaf certificate written as DER and signed with node:crypto: basic constraints
+ * (critical, not a CA), key usage (critical), the extended key usage, the CA's key identifier, the
+ * key's own, then `extraExtensions`.
+ */
 async function issue(
   ca: Issuer,
   options: LeafOptions,
-  subject: x509.Name,
-  extendedKeyUsage: x509.ExtendedKeyUsage,
-  extraExtensions: x509.Extension[],
+  subject: Buffer,
+  extendedKeyUsage: string,
+  /** Whole Extension elements. */
+  extraExtensions: Buffer[],
 ): Promise<IssuedCertificate> {
-  const keys = await generateKeyPair(options.keyAlgorithm);
-  // RSA key exchange (TLS 1.2 without ECDHE) encrypts to the key, which needs keyEncipherment.
+  const signer = signerOf(ca);
+  const keys = await generateKeyObjects(options.keyAlgorithm);
+  const spki = keys.publicKey.export({ type: 'spki', format: 'der' });
+  // KeyUsage bits from the first: digitalSignature, and for RSA keyEncipherment, which RSA key
+  // exchange (TLS 1.2 without ECDHE) needs, since it encrypts to the key.
   const keyUsage =
-    keys.publicKey.algorithm.name === 'ECDSA'
-      ? x509.KeyUsageFlags.digitalSignature
-      : x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment;
-  const certificate = await x509.X509CertificateGenerator.create({
-    serialNumber: randomSerialNumber(),
+    keys.publicKey.asymmetricKeyType === 'ec'
+      ? Buffer.from([0x03, 0x02, 0x07, 0x80])
+      : Buffer.from([0x03, 0x02, 0x05, 0xa0]);
+  const serial = randomSerialNumber();
+  const { notBefore, notAfter } = validityPeriod(options.validityDays ?? 365, options.notBefore);
+  const tbs = der.sequence(
+    der.explicit(0, der.unsignedInteger(Buffer.from([2]))),
+    der.unsignedInteger(Buffer.from(serial, 'hex')),
+    signer.algorithm,
+    signer.issuerName,
+    der.sequence(der.time(notBefore), der.time(notAfter)),
     subject,
-    issuer: ca.certificate.subjectName,
-    ...validityPeriod(options.validityDays ?? 365, options.notBefore),
-    publicKey: keys.publicKey,
-    signingKey: ca.signingKey,
-    signingAlgorithm: signingAlgorithmFor(ca.signingKey),
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(keyUsage, true),
-      new x509.ExtendedKeyUsageExtension([extendedKeyUsage]),
-      new x509.AuthorityKeyIdentifierExtension(ca.keyIdentifier),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      ...extraExtensions,
-    ],
-  });
+    spki,
+    der.explicit(
+      3,
+      der.sequence(
+        extension('2.5.29.19', true, der.sequence()),
+        extension('2.5.29.15', true, keyUsage),
+        extension('2.5.29.37', false, der.sequence(der.objectIdentifier(extendedKeyUsage))),
+        extension('2.5.29.35', false, der.sequence(der.element(0x80, Buffer.from(ca.keyIdentifier, 'hex')))),
+        extension(
+          '2.5.29.14',
+          false,
+          der.octetString(createHash('sha1').update(der.subjectPublicKeyBits(spki)).digest()),
+        ),
+        ...extraExtensions,
+      ),
+    ),
+  );
+  const certificate = der.sequence(tbs, signer.algorithm, der.bitString(sign('sha256', tbs, signer.key)));
   return {
-    certPem: certificatePem(certificate),
-    keyPem: await exportPrivateKeyPem(keys.privateKey),
-    serial: canonicalSerial(certificate.serialNumber),
-    notAfter: certificate.notAfter,
+    certPem: pem(certificate, 'CERTIFICATE'),
+    keyPem: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    serial: canonicalSerial(serial),
+    // As the certificate holds it: whole seconds.
+    notAfter: new Date(Math.floor(notAfter.getTime() / 1000) * 1000),
   };
+}
+
+function extension(oid: string, critical: boolean, value: Buffer): Buffer {
+  return der.sequence(der.objectIdentifier(oid), ...(critical ? [der.TRUE] : []), der.octetString(value));
+}
+
+function pem(bytes: Buffer, label: string): string {
+  const lines = bytes.toString('base64').match(/.{1,64}/g) ?? [];
+  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
 /**
@@ -144,4 +195,13 @@ export type NameAttribute = [type: 'CN' | 'O' | 'OU', value: string];
  */
 export function certificateName(attributes: NameAttribute[]): x509.Name {
   return new x509.Name(attributes.map(([type, value]) => ({ [type]: [{ utf8String: value }] })));
+}
+
+/** The same name as DER (certificateName's form): one RDN per attribute, each value a UTF8String. */
+function subjectName(attributes: NameAttribute[]): Buffer {
+  return der.sequence(
+    ...attributes.map(([type, value]) =>
+      der.set(der.sequence(der.objectIdentifier(ATTRIBUTE_TYPES[type]), der.utf8String(value))),
+    ),
+  );
 }

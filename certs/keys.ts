@@ -2,7 +2,14 @@
 // the library module evaluates; every certs module therefore takes `x509` from here.
 import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
-import { createPrivateKey, createPublicKey, webcrypto } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair as generateKeyObjectPair,
+  webcrypto,
+  type KeyObject,
+} from 'node:crypto';
+import { promisify } from 'node:util';
 
 x509.cryptoProvider.set(webcrypto);
 
@@ -21,6 +28,17 @@ export async function generateKeyPair(algorithm: KeyAlgorithm = 'ecdsa'): Promis
   const params =
     algorithm === 'ecdsa' ? ecdsa : { ...rsa, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) };
   return webcrypto.subtle.generateKey(params, true, ['sign', 'verify']);
+}
+
+const generateKeyObjectPairAsync = promisify(generateKeyObjectPair);
+
+/** A key pair as node:crypto's KeyObjects, which sign and export without WebCrypto's promises (leaf certificates). */
+export async function generateKeyObjects(
+  algorithm: KeyAlgorithm = 'ecdsa',
+): Promise<{ publicKey: KeyObject; privateKey: KeyObject }> {
+  return algorithm === 'ecdsa'
+    ? generateKeyObjectPairAsync('ec', { namedCurve: 'prime256v1' })
+    : generateKeyObjectPairAsync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
 }
 
 /** PKCS#8 ("BEGIN PRIVATE KEY"), which both Node and Go's tls.X509KeyPair read. */

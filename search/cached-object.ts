@@ -9,7 +9,10 @@
  * - the selectable fields' values are one JSON array text beside their names (shared by every
  *   object of a resource), made into a record only for a field selector;
  * - namespaces and label sets come from a pool of shared values (shared-values.ts), so objects
- *   of one namespace, or pods of one ReplicaSet, hold one copy.
+ *   of one namespace, or pods of one ReplicaSet, hold one copy;
+ * - a long `data` or annotation value that other objects hold too (the cluster's CA bundle and
+ *   its description in every namespace's `kube-root-ca.crt`) is held once: the text is kept as
+ *   the pieces around such values (SplicedText), joined when it is read.
  *
  * Everything here is read-only: label sets are shared between objects.
  */
@@ -28,10 +31,18 @@ export interface CachedMetadata {
 
 const NO_FIELDS: Record<string, string> = Object.freeze({});
 
+/**
+ * A cached text as pieces joined when it is read: its own pieces around values many objects
+ * share, `[own, shared, own, …, own]`. The first piece holds the resourceVersion (it comes first
+ * in the text, before any annotation or `data` value); each shared piece is a JSON string literal,
+ * one copy for every object holding it.
+ */
+export type SplicedText = readonly string[];
+
 export class CachedObject implements CachedMetadata {
   constructor(
-    /** The object's JSON, `kind` and `apiVersion` left out (cached-object-text.ts). */
-    readonly text: string,
+    /** The object's JSON, `kind` and `apiVersion` left out (cached-object-text.ts), whole or spliced. */
+    private readonly body: string | SplicedText,
     readonly name: string,
     readonly namespace: string | undefined,
     readonly labels: Readonly<Record<string, string>> | undefined,
@@ -46,10 +57,18 @@ export class CachedObject implements CachedMetadata {
     return this;
   }
 
+  /** The object's JSON, `kind` and `apiVersion` left out (cached-object-text.ts). */
+  get text(): string {
+    const body = this.body;
+    return typeof body === 'string' ? body : body.join('');
+  }
+
   get resourceVersion(): string {
-    const end = resourceVersionEnd(this.text);
+    const body = this.body;
+    const head = typeof body === 'string' ? body : body[0];
+    const end = resourceVersionEnd(head);
     if (end < 0) return parsedMetadata(this.text).resourceVersion ?? '';
-    const quoted = this.text.slice(CACHED_TEXT_HEAD.length, end);
+    const quoted = head.slice(CACHED_TEXT_HEAD.length, end);
     return quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1);
   }
 

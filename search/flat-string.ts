@@ -8,3 +8,12 @@ export function flatString(text: string): string {
   text.charCodeAt(0);
   return text;
 }
+
+/**
+ * A string that holds its own characters. A slice of a long string is a view that keeps the whole
+ * of it alive; this copy keeps nothing else. (Lossless: the text it is given is JSON, which has no
+ * lone surrogates.)
+ */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}

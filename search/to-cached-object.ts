@@ -5,9 +5,9 @@
  */
 import type { Json } from '../apiserver/json.js';
 import { selectableFields } from '../apiserver/selectors/selectable-fields.js';
-import { CachedObject } from './cached-object.js';
+import { CachedObject, type SplicedText } from './cached-object.js';
 import { cachedText } from './cached-object-text.js';
-import { flatString } from './flat-string.js';
+import { flatString, ownCopy } from './flat-string.js';
 import { SharedValues } from './shared-values.js';
 
 /** The values of a resource's selectable fields for one object, as field selectors read them. */
@@ -21,6 +21,14 @@ const SHARED_LIMIT = 10_000;
 const namespaces = new SharedValues<string>(SHARED_LIMIT);
 const labelSets = new SharedValues<Readonly<Record<string, string>>>(SHARED_LIMIT);
 const fieldPathLists = new SharedValues<readonly string[]>(SHARED_LIMIT);
+/** Long `data` and annotation values (as JSON string literals) met recently, for objects that hold the same one. */
+const longValues = new SharedValues<string>(SHARED_LIMIT);
+
+/**
+ * A value this long is worth holding once when another object holds it too: a CA bundle is 600
+ * bytes to 2 KB, the description kube puts on every `kube-root-ca.crt` 220.
+ */
+const LONG_VALUE = 128;
 
 /** What the fields of a resource are: kube's selectable fields of that group and resource. */
 export function selectableFieldsOf(group: string, resource: string, namespaced: boolean): SelectableFieldsOf {
@@ -45,7 +53,41 @@ export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedO
   }
   const fieldPaths = fieldPathLists.shared(paths.join('\n'), () => Object.freeze(paths));
   const fieldValues = values.some((value) => value !== '') ? flatString(JSON.stringify(values)) : undefined;
-  return new CachedObject(cachedText(raw), name, namespace, labels, fieldPaths, fieldValues);
+  return new CachedObject(splicedText(cachedText(raw), raw), name, namespace, labels, fieldPaths, fieldValues);
+}
+
+/**
+ * The text, spliced around the long annotation and `data` values (a ConfigMap's or Secret's) that
+ * an object met before holds too, so that it holds the pool's copy of each; whole when there is
+ * none. The first object to hold a value keeps its text whole: a value no other object holds costs
+ * no splice.
+ */
+function splicedText(text: string, raw: Json): string | SplicedText {
+  let pieces: string[] | undefined;
+  let from = 0;
+  // Annotations come before `data` in the text, and each set in its own order.
+  for (const value of [...longStrings(raw.metadata?.annotations), ...longStrings(raw.data)]) {
+    const literal = JSON.stringify(value);
+    let first = false;
+    const shared = longValues.shared(literal, () => ((first = true), flatString(literal)));
+    if (first) continue;
+    const at = text.indexOf(literal, from);
+    if (at < 0) continue;
+    // Copies, not slices: a slice would keep the whole text alive.
+    (pieces ??= []).push(ownCopy(text.slice(from, at)), shared);
+    from = at + literal.length;
+  }
+  if (!pieces) return text;
+  pieces.push(ownCopy(text.slice(from)));
+  return pieces;
+}
+
+/** The string values of a record at least LONG_VALUE long. */
+function longStrings(record: unknown): string[] {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return [];
+  return Object.values(record).filter(
+    (value): value is string => typeof value === 'string' && value.length >= LONG_VALUE,
+  );
 }
 
 /** The fields a field selector is matched against: the kept ones, with name and namespace. */
@@ -57,10 +99,16 @@ export function fieldsForSelector(object: CachedObject): Record<string, string> 
   };
 }
 
-/** The object's labels as one shared, frozen set; none when it has none. */
+/**
+ * The object's labels as one shared, frozen set; none when it has none. The copy is parsed from
+ * the key rather than spread: once a process has made objects with thousands of different first
+ * keys (records keyed by tenant or namespace), V8 gives every spread copy a hidden class of its own
+ * (about 200 bytes beside the set), where JSON.parse still shares one per list of label keys.
+ */
 function sharedLabels(labels: unknown): Readonly<Record<string, string>> | undefined {
   if (labels === null || typeof labels !== 'object' || Array.isArray(labels)) return undefined;
   const set = labels as Record<string, string>;
   if (Object.keys(set).length === 0) return undefined;
-  return labelSets.shared(JSON.stringify(set), () => Object.freeze({ ...set }));
+  const key = JSON.stringify(set);
+  return labelSets.shared(key, () => Object.freeze(JSON.parse(key) as Record<string, string>));
 }

@@ -36,6 +36,8 @@ export interface EnvironmentRun {
   memory: { gatewayRssBytes: number; devclusterRssBytes: number };
   /** With --cpu-prof: the gateway's .cpuprofile files, written as it exited. */
   cpuProfiles: string[];
+  /** With --cpu-prof: the devcluster's, where the benchmark profiles it too (`tenants`). */
+  devclusterCpuProfiles?: string[];
 }
 
 /** Runs `body` against a fresh devcluster and gateway (`paddock serve` with `serveArgs` too), which are stopped when it ends. */
@@ -43,14 +45,21 @@ export async function withEnvironment<T>(
   options: BenchOptions,
   body: (env: BenchEnvironment) => Promise<T>,
   serveArgs: string[] = [],
+  /** With --cpu-prof, profile the devcluster too: where its CPU is as much the cost as the gateway's. */
+  profileDevcluster = false,
 ): Promise<{ result: T; run: EnvironmentRun }> {
   const temp = await makeTempDir('bench');
   let devcluster: ServerProcess | undefined;
   let gateway: ServerProcess | undefined;
   const cpuProfiles: string[] = [];
+  const devclusterCpuProfiles: string[] = [];
   let succeeded = false;
   try {
-    devcluster = await startDevclusterProcess(path.join(temp.dir, 'devcluster'));
+    devcluster = await startDevclusterProcess(
+      path.join(temp.dir, 'devcluster'),
+      undefined,
+      options.cpuProf && profileDevcluster ? CPU_PROF_ARGS : [],
+    );
     gateway = await startGatewayProcess(
       devcluster.kubeconfigPath,
       path.join(temp.dir, 'gateway'),
@@ -69,7 +78,7 @@ export async function withEnvironment<T>(
     const result = await body(env);
     const memory = { gatewayRssBytes: await rssBytes(gateway.pid), devclusterRssBytes: await rssBytes(devcluster.pid) };
     succeeded = true;
-    return { result, run: { memory, cpuProfiles } };
+    return { result, run: { memory, cpuProfiles, devclusterCpuProfiles } };
   } finally {
     if (gateway) await stopProcess(gateway.child);
     if (devcluster) await stopProcess(devcluster.child);
@@ -82,5 +91,7 @@ export async function withEnvironment<T>(
       // Without a table to go under, say at least where the profile went.
       if (!succeeded) for (const file of cpuProfiles) process.stderr.write(`gateway CPU profile: ${file}\n`);
     }
+    if (devcluster && options.cpuProf && profileDevcluster)
+      devclusterCpuProfiles.push(...(await profilesOf(devcluster.pid)));
   }
 }

@@ -30,10 +30,14 @@ export interface ServerProcess {
 const DEVCLUSTER_HEAP_MIB = 12 * 1024;
 
 /** `devcluster NAME is up: URL` and `  admin kubeconfig   PATH` (before: `devcluster NAME listening on URL; admin kubeconfig: PATH`) */
-export function startDevclusterProcess(dataDir: string, listen = '127.0.0.1:0'): Promise<ServerProcess> {
+export function startDevclusterProcess(
+  dataDir: string,
+  listen = '127.0.0.1:0',
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   return startCli(
     'devcluster',
-    [`--max-old-space-size=${DEVCLUSTER_HEAP_MIB}`],
+    [`--max-old-space-size=${DEVCLUSTER_HEAP_MIB}`, ...nodeArgs],
     ['devcluster', '--listen', listen, '--data-dir', dataDir],
     [
       /^devcluster \S+ is up: (\S+)\n {2}admin kubeconfig {3}(.+)\n/m,

@@ -29,7 +29,7 @@ export async function profilesOf(pid: number): Promise<string[]> {
     .map((f) => path.join(PROFILES_DIR, f));
 }
 
-export async function printTopSelfTime(file: string, top = 15): Promise<void> {
+export async function printTopSelfTime(file: string, top = 15, processName = 'gateway'): Promise<void> {
   const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile;
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<string, number>();
@@ -47,7 +47,7 @@ export async function printTopSelfTime(file: string, top = 15): Promise<void> {
   });
   const rows = [...selfUs].sort((a, b) => b[1] - a[1]).slice(0, top);
   process.stdout.write(
-    `\ngateway CPU, top ${top} functions by self time (${(busyUs / 1e6).toFixed(1)} s busy, idle excluded):\n`,
+    `\n${processName} CPU, top ${top} functions by self time (${(busyUs / 1e6).toFixed(1)} s busy, idle excluded):\n`,
   );
   printTable(
     ['function file:line', 'self ms', 'of busy'],

@@ -143,10 +143,10 @@ export async function saveResults(name: string, fields: Record<string, unknown>)
 }
 
 /** With --cpu-prof: where each gateway profile is, and its top functions. */
-export async function printProfiles(cpuProfiles: string[]): Promise<void> {
+export async function printProfiles(cpuProfiles: string[], processName = 'gateway'): Promise<void> {
   for (const profile of cpuProfiles) {
-    process.stdout.write(`gateway CPU profile: ${path.relative(process.cwd(), profile)}\n`);
-    await printTopSelfTime(profile);
+    process.stdout.write(`${processName} CPU profile: ${path.relative(process.cwd(), profile)}\n`);
+    await printTopSelfTime(profile, undefined, processName);
   }
 }
 

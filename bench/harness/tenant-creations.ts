@@ -39,6 +39,8 @@ export interface CreationSummary {
   p99Ms: number;
   /** The gateway's CPU time (user + system, all threads) per tenant created. */
   gatewayCpuMsPerTenant: number;
+  /** The devcluster's, alike: on one machine its CPU is as much a creation's cost as the gateway's. */
+  devclusterCpuMsPerTenant: number;
   errors: number;
   firstError?: string;
 }
@@ -56,11 +58,16 @@ export async function createTenants(
   concurrency: number,
 ): Promise<CreationSummary> {
   const spec: TenantSpec = { ...targetOf(env.gatewayAdminKubeconfig), ids, concurrency, timeoutMs: TIMEOUT_MS };
-  let cpuBefore = 0;
+  let cpuBefore = { gateway: 0, devcluster: 0 };
   const run = await runWorker<TenantRun>('tenant worker', TENANT_WORKER, spec, {
-    beforeSpec: async () => void (cpuBefore = await cpuSeconds(env.gateway.pid)),
+    beforeSpec: async () =>
+      void (cpuBefore = {
+        gateway: await cpuSeconds(env.gateway.pid),
+        devcluster: await cpuSeconds(env.devcluster.pid),
+      }),
   });
-  const gatewayCpuSeconds = (await cpuSeconds(env.gateway.pid)) - cpuBefore;
+  const gatewayCpuSeconds = (await cpuSeconds(env.gateway.pid)) - cpuBefore.gateway;
+  const devclusterCpuSeconds = (await cpuSeconds(env.devcluster.pid)) - cpuBefore.devcluster;
   const sorted = run.latenciesMs.sort((a, b) => a - b);
   return {
     tenants: ids.length,
@@ -70,6 +77,7 @@ export async function createTenants(
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     gatewayCpuMsPerTenant: (gatewayCpuSeconds * 1000) / ids.length,
+    devclusterCpuMsPerTenant: (devclusterCpuSeconds * 1000) / ids.length,
     errors: run.errors,
     firstError: run.firstError,
   };
