@@ -23,13 +23,16 @@ interface Series {
   count: number;
 }
 
+/** Where a series sits in its tree: a key no label value can be. */
+const LEAF = Symbol('series');
+type SeriesTree = Map<string | symbol, SeriesTree | Series>;
+
 /**
  * A Prometheus histogram, exported as prom-client's Histogram exports one, that observes at the
  * cost of a lookup and three additions. prom-client's `observe` validates and hashes the labels
  * and keeps its buckets in an object keyed by each bound's decimal text, so every observation
  * formats floats as strings: with five histograms observed on every forwarded GET, that was
- * about 8 µs of its CPU. Observed on every request, hence the shortcut; the series are found by
- * the labels' values joined, in the order of `labelNames`.
+ * about 8 µs of its CPU. Observed on every request, hence the shortcut.
  */
 export class BucketHistogram<Label extends string> {
   readonly name: string;
@@ -38,7 +41,10 @@ export class BucketHistogram<Label extends string> {
   readonly aggregator = 'sum' as const;
   private readonly labelNames: readonly Label[];
   private readonly bounds: Float64Array;
-  private readonly series = new Map<string, Series>();
+  /** The series by their labels' values, one level per label; a series under LEAF at the last. */
+  private tree: SeriesTree = new Map();
+  /** Every series, in the order they were first observed. */
+  private series: Series[] = [];
 
   constructor(config: BucketHistogramConfig<Label>) {
     this.name = config.name;
@@ -49,14 +55,22 @@ export class BucketHistogram<Label extends string> {
   }
 
   observe(labels: Record<Label, string>, value: number): void {
-    let key = '';
-    for (const name of this.labelNames) key += `${labels[name]}\u0000`;
-    let series = this.series.get(key);
+    // One Map per label, in the order of labelNames: each label's value is looked up as it is
+    // (its hash kept in the string), no key string is built.
+    let level: SeriesTree = this.tree;
+    for (const name of this.labelNames) {
+      const labelValue = labels[name];
+      let next = level.get(labelValue);
+      if (!next) level.set(labelValue, (next = new Map()));
+      level = next as SeriesTree;
+    }
+    let series = level.get(LEAF) as Series | undefined;
     if (!series) {
       const own: Record<string, string> = {};
       for (const name of this.labelNames) own[name] = labels[name];
       series = { labels: own, counts: new Float64Array(this.bounds.length), sum: 0, count: 0 };
-      this.series.set(key, series);
+      level.set(LEAF, series);
+      this.series.push(series);
     }
     const { bounds } = this;
     let i = 0;
@@ -70,7 +84,7 @@ export class BucketHistogram<Label extends string> {
   get(): { name: string; help: string; type: string; values: ExportedValue[]; aggregator: string } {
     const values: ExportedValue[] = [];
     const bucket = `${this.name}_bucket`;
-    for (const { labels, counts, sum, count } of this.series.values()) {
+    for (const { labels, counts, sum, count } of this.series) {
       let cumulative = 0;
       for (let i = 0; i < this.bounds.length; i++) {
         cumulative += counts[i];
@@ -84,6 +98,7 @@ export class BucketHistogram<Label extends string> {
   }
 
   reset(): void {
-    this.series.clear();
+    this.tree = new Map();
+    this.series = [];
   }
 }
