@@ -139,6 +139,8 @@ export function splitSchemeNamePort(id: string): ProxyTarget | null {
 
 /** A path segment decoded as kube's router does; a malformed escape is kept as sent. */
 export function decodeSegment(segment: string): string {
+  // Most segments hold no escape: decodeURIComponent is not asked (every request's path passes here).
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

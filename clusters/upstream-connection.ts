@@ -1,7 +1,7 @@
 import { createSecureContext } from 'node:tls';
 import { Pool } from 'undici';
 import { parseServerCredentials } from '../certs/index.js';
-import { groupUp, tenantPrefix, type KindScope } from '../translate/context.js';
+import { groupUp, tenantContext, tenantPrefix, type KindScope, type TenantContext } from '../translate/context.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { readAhead } from './read-ahead.js';
 import { countRestWatch, countStreamedWatch, type UpstreamWatchOpened } from './upstream-watches.js';
@@ -43,6 +43,14 @@ export class UpstreamConnection implements ClusterConnection {
   readonly admin: RestClient;
   /** The cluster's bearer token, for a cluster reached with one rather than a client certificate. */
   private readonly authorization: Record<string, string>;
+  /** The cached discovery as `scope()` gives it: one object, which reads the maps as they are now. */
+  private readonly view: UpstreamScope = {
+    resource: (group, resource) => this.resources.get(`${group}/${resource}`),
+    kindIsNamespaced: (group, kind) => this.kinds.get(`${group}/${kind}`),
+    refresh: () => this.refresh(1000),
+  };
+  /** Each tenant's context over the view, made on its first request; forgotten when discovery is read again, so only recent tenants are kept. */
+  private readonly contexts = new Map<string, TenantContext>();
 
   constructor(
     readonly name: string,
@@ -187,11 +195,14 @@ export class UpstreamConnection implements ClusterConnection {
   /** The scope of upstream resources, keyed by upstream group. */
   async scope(): Promise<UpstreamScope> {
     if (Date.now() - this.fetchedAt > 30_000) await this.refresh();
-    return {
-      resource: (group, resource) => this.resources.get(`${group}/${resource}`),
-      kindIsNamespaced: (group, kind) => this.kinds.get(`${group}/${kind}`),
-      refresh: () => this.refresh(1000),
-    };
+    return this.view;
+  }
+
+  /** The tenant's TenantContext on this cluster (its kinds: tenantKindScope), made once, not per request. */
+  tenantContext(tenantId: string): TenantContext {
+    let ctx = this.contexts.get(tenantId);
+    if (!ctx) this.contexts.set(tenantId, (ctx = tenantContext(tenantId, tenantKindScope(this.view, tenantId))));
+    return ctx;
   }
 
   /** A discovery or OpenAPI document, cached until the next invalidation. */
@@ -262,6 +273,7 @@ export class UpstreamConnection implements ClusterConnection {
     this.kinds = kinds;
     this.fetchedAt = Date.now();
     this.documents.clear();
+    this.contexts.clear();
   }
 }
 
@@ -272,7 +284,7 @@ export interface UpstreamScope {
 }
 
 /** The tenant's KindScope over the upstream scope: tenant groups are looked up with their prefix. */
-export function tenantKindScope(scope: UpstreamScope, tenantId: string): KindScope {
+function tenantKindScope(scope: UpstreamScope, tenantId: string): KindScope {
   const tenant = tenantPrefix(tenantId);
   return {
     kindIsNamespaced: (group, kind) => scope.kindIsNamespaced(groupUp(tenant, group), kind),

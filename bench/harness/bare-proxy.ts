@@ -3,7 +3,10 @@
  * pipes the answer back without reading it — no authentication, no translation, no metrics. It
  * is built from what the gateway is built from (node:https in front, an undici Pool with the
  * upstream's client certificate behind), so `get` can show how much of the gateway's cost is the
- * second hop itself, which no gateway that forwards can avoid.
+ * second hop itself, which no gateway that forwards can avoid. Its TLS is the gateway's too: it
+ * asks for the client's certificate and has the handshake verify it (against the upstream's CA,
+ * which issued the one its clients present), as the gateway must for every connection, though it
+ * does nothing with the result.
  *
  * Run as a process of its own: `node bare-proxy.js UPSTREAM_KUBECONFIG DIR`; it writes a
  * kubeconfig for itself (its CA; the upstream admin's client certificate, which it does not
@@ -29,7 +32,14 @@ const pool = new Pool(origin, { connect: { ca: upstream.caPem, cert: upstream.ce
 const ca = await createCertificateAuthority({ commonName: 'bare-proxy-ca' });
 const serving = await ca.issueServingCertificate({ hosts: ['127.0.0.1', 'localhost'] });
 
-const server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+const tls = {
+  cert: serving.certPem,
+  key: serving.keyPem,
+  ca: upstream.caPem,
+  requestCert: true,
+  rejectUnauthorized: false,
+};
+const server = createServer(tls, (req, res) => {
   const headers: Record<string, string | string[]> = { 'accept-encoding': 'identity' };
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined && !['host', 'connection', 'accept-encoding'].includes(name)) headers[name] = value;

@@ -10,7 +10,7 @@
  * on every change to their tenant (gateway/server/open-streams.ts).
  */
 import type { IncomingMessage } from 'node:http';
-import type { TLSSocket } from 'node:tls';
+import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { identityFromPeerCertificate } from '../../certs/index.js';
 import { isTenantId } from '../../tenants/tenant-resource.js';
 import type { TenantRoster } from '../../tenants/tenant-roster.js';
@@ -31,10 +31,12 @@ export function clientCertificates(tenants: TenantRoster): CredentialKind {
       const socket = req.socket as TLSSocket;
       let identity = bySocket.get(socket);
       if (!identity) {
+        // Decoded once: each call decodes the certificate anew, with its three fingerprints.
+        const peer = socket.getPeerCertificate();
         // Not `authorized` first: Node calls a resumed TLS 1.3 session authorized though it holds no
         // certificate (a resumption looks like PSK), and HAProxy resumes its health checks' sessions.
-        if (presentedNoCertificate(socket)) return undefined;
-        identity = certificateIdentity(socket);
+        if (presentedNoCertificate(peer)) return undefined;
+        identity = certificateIdentity(socket, peer);
         bySocket.set(socket, identity);
       }
       if ('refused' in identity || identity.kind === 'admin') return identity;
@@ -44,12 +46,12 @@ export function clientCertificates(tenants: TenantRoster): CredentialKind {
   };
 }
 
-function certificateIdentity(socket: TLSSocket): Identity | Refusal {
+function certificateIdentity(socket: TLSSocket, peer: PeerCertificate): Identity | Refusal {
   if (!socket.authorized)
     return { refused: `client certificate not verified: ${String(socket.authorizationError ?? 'none presented')}` };
   let certificate;
   try {
-    certificate = identityFromPeerCertificate(socket.getPeerCertificate());
+    certificate = identityFromPeerCertificate(peer);
   } catch (err) {
     return { refused: (err as Error).message };
   }
@@ -65,6 +67,6 @@ function certificateIdentity(socket: TLSSocket): Identity | Refusal {
 }
 
 /** Whether the client presented no certificate at all (kube-apiserver's anonymous request), rather than one that failed. */
-function presentedNoCertificate(socket: TLSSocket): boolean {
-  return Object.keys(socket.getPeerCertificate()).length === 0;
+function presentedNoCertificate(peer: PeerCertificate): boolean {
+  return Object.keys(peer).length === 0;
 }

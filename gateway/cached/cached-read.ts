@@ -39,13 +39,14 @@ export function readsFromCache(r: TenantRequest): boolean {
   const { t } = r;
   if (!cache || r.method !== 'GET' || !isCachedVerb(t.info.verb) || t.info.subresource !== '' || !t.namespaced)
     return false;
+  // Whether the cache holds the resource first: every read of one it does not hold is forwarded at once.
+  const token = t.query.get('continue');
+  const cacheToken = token !== null && token.startsWith(CACHE_TOKEN);
+  if (!cacheToken && (token || cache.storeFor(r.upstream.name, t.info) === undefined)) return false;
   if (t.query.get('resourceVersionMatch') === 'Exact' || t.query.has('sendInitialEvents')) return false;
   // A resourceVersion that is not a revision is the cluster's to refuse (400), in its own words.
   if (!/^\d*$/.test(t.query.get('resourceVersion') ?? '')) return false;
-  if (wantsTable(r.req.headers.accept) === 'v1beta1') return false;
-  const token = t.query.get('continue');
-  if (token && token.startsWith(CACHE_TOKEN)) return true;
-  return !token && cache.storeFor(r.upstream.name, t.info) !== undefined;
+  return wantsTable(r.req.headers.accept) !== 'v1beta1';
 }
 
 /** Answers from the cache, or calls `forward` when the cache cannot answer in time. */

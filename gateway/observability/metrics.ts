@@ -1,7 +1,8 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { StoreStats } from '../../search/cache-controller.js';
 import type { CacheResource } from '../../search/cluster-resource-store.js';
 import { processFaults } from '../../apiserver/process-faults.js';
+import { BucketHistogram } from './bucket-histogram.js';
 import type { Identity } from '../auth/authenticate.js';
 import { upstreamFailureReason, type UpstreamFailures } from '../upstream/upstream-failure.js';
 import type { PriorityLevel, RejectReason } from '../../clusters/upstream-seats.js';
@@ -62,7 +63,7 @@ export class GatewayMetrics implements UpstreamFailures {
   readonly registry = new Registry();
   readonly perTenant: boolean;
   private readonly requests: Counter<string>;
-  private readonly requestDuration = new Histogram({
+  private readonly requestDuration = new BucketHistogram({
     name: 'paddock_request_duration_seconds',
     help: "Time from a request to the end of its answer, by identity kind, verb and code class (2xx, 4xx, ...); long-running requests (watches, logs, proxies) are left out, as in kube-apiserver's SLO metrics.",
     labelNames: ['identity', 'verb', 'code_class'] as const,
@@ -78,7 +79,7 @@ export class GatewayMetrics implements UpstreamFailures {
     labelNames: ['cluster', 'reason'] as const,
     registers: [this.registry],
   });
-  readonly upstreamLatency = new Histogram({
+  readonly upstreamLatency = new BucketHistogram({
     name: 'paddock_upstream_request_duration_seconds',
     help: 'Time until the upstream cluster answered a forwarded request (headers), from when the request had its seat, by cluster and verb.',
     labelNames: ['cluster', 'verb'] as const,
@@ -109,14 +110,14 @@ export class GatewayMetrics implements UpstreamFailures {
     labelNames: ['cluster', 'priority_level', 'reason'] as const,
     registers: [this.registry],
   });
-  private readonly seatWaits = new Histogram({
+  private readonly seatWaits = new BucketHistogram({
     name: 'paddock_flowcontrol_request_wait_duration_seconds',
     help: 'Time a request to a cluster waited for a seat, by cluster, priority level and whether it then executed (true) or was refused (false).',
     labelNames: ['cluster', 'priority_level', 'execute'] as const,
     buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30],
     registers: [this.registry],
   });
-  readonly translation = new Histogram({
+  readonly translation = new BucketHistogram({
     name: 'paddock_translation_duration_seconds',
     help: 'Time spent translating, by direction (up: request, down: response).',
     labelNames: ['direction'] as const,
@@ -179,7 +180,13 @@ export class GatewayMetrics implements UpstreamFailures {
    * (a watch, a followed log, a proxied stream, whose time is the client's), its duration observed.
    */
   requestEnded(who: Requester, verb: string, code: number, seconds: number, longRunning: boolean): void {
-    this.requests.inc({ ...this.labels(who), verb, code: String(code) });
+    // Spelled out rather than spread from labels(): a spread object made the counter's label hash 2 µs slower.
+    const codeText = String(code);
+    this.requests.inc(
+      this.perTenant
+        ? { identity: who.identity, tenant: who.tenant ?? '', verb, code: codeText }
+        : { identity: who.identity, verb, code: codeText },
+    );
     if (!longRunning)
       this.requestDuration.observe(
         { identity: who.identity, verb, code_class: `${Math.floor(code / 100)}xx` },
@@ -384,11 +391,11 @@ export class GatewayMetrics implements UpstreamFailures {
 
   /** Runs `fn`, recording its duration under `direction`. */
   time<T>(direction: 'up' | 'down', fn: () => T): T {
-    const end = this.translation.startTimer({ direction });
+    const start = performance.now();
     try {
       return fn();
     } finally {
-      end();
+      this.translation.observe({ direction }, (performance.now() - start) / 1000);
     }
   }
 }

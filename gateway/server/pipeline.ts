@@ -17,7 +17,7 @@ import { sendStatus } from '../../apiserver/handlers/http-io.js';
 import { unauthorized, type ApiError, type Status } from '../../apiserver/status.js';
 import type { ClusterRoster } from '../../clusters/cluster-roster.js';
 import type { TenantRoster } from '../../tenants/tenant-roster.js';
-import { pathNotFoundError, tenantContext, TranslationError } from '../../translate/context.js';
+import { pathNotFoundError, TranslationError } from '../../translate/context.js';
 import { requestUp, type TranslatedRequest } from '../../translate/request.js';
 import type { Authenticator, TenantIdentity } from '../auth/authenticate.js';
 import { authorizeUpstream, impersonation } from '../auth/tenant-credentials.js';
@@ -26,7 +26,7 @@ import type { AuditLog } from '../observability/audit-log.js';
 import { requesterOf } from '../observability/metrics.js';
 import { logWhenClosed, type RequestLogSink } from '../observability/request-log.js';
 import { proxyUpgrade, refuseUpgrade } from '../proxy/upgrade-proxy.js';
-import { tenantKindScope, type UpstreamScope } from '../../clusters/upstream-connection.js';
+import type { UpstreamScope } from '../../clusters/upstream-connection.js';
 import type { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
 import { clusterUnavailableStatus, failureStatus, tenantFailureStatus } from '../upstream/upstream-failure.js';
 import { detach } from '../../apiserver/process-faults.js';
@@ -177,7 +177,7 @@ export class RequestPipeline {
         metrics.upstreamFailed(upstream.name, err);
         return sendStatus(req, res, failureStatus(err, `tenant proxy: ${req.method} ${req.url}`));
       }
-      const ctx = tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant));
+      const ctx = upstream.tenantContext(identity.tenant);
       const r = new TenantRequest(record, res, ctx, cluster, lease, this.services);
       let route: TenantRoute | undefined;
       try {
@@ -220,12 +220,12 @@ export class RequestPipeline {
     socket.once('close', () => lease.end());
     detach(
       connection.scope().then(
-        (scope) =>
+        () =>
           proxyUpgrade(
             req,
             socket,
             head,
-            tenantContext(identity.tenant, tenantKindScope(scope, identity.tenant)),
+            connection.tenantContext(identity.tenant),
             impersonation(identity),
             target,
             (err) => metrics.upstreamFailed(member.name, err),
