@@ -104,7 +104,8 @@ async function main(argv: string[]): Promise<number> {
       else ran++;
     } catch (err) {
       process.stderr.write(`bench ${name} failed: ${(err as Error).stack ?? String(err)}\n`);
-      failed.push(name);
+      // The reason on the summary line too: the stack above may be far behind the run's last lines.
+      failed.push(`${name} (${(err as Error).message ?? String(err)})`);
     }
     process.stderr.write(`bench ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   }
