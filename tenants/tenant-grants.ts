@@ -25,7 +25,7 @@ import {
 } from '../translate/kinds/identity-names.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import { GRANT_NAME_PREFIX as GRANT_PREFIX, roleOfDormantName } from '../translate/kinds/rbac.js';
-import { storedBindingDown, storedBindingsListPath } from '../translate/kinds/stored-cluster-role-binding.js';
+import { clusterRoleBindingsStoredAs, storedBindingsListPath } from '../translate/kinds/stored-cluster-role-binding.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const RBAC_V1 = `/apis/${RBAC}/v1`;
@@ -176,10 +176,7 @@ export async function listClusterRoleBindings(api: UpstreamApi, tenantId: string
     200,
     404,
   );
-  return (res.body?.items ?? []).flatMap((item: Json) => {
-    const binding = storedBindingDown(tenant, { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', ...item });
-    return binding ? [binding] : [];
-  });
+  return clusterRoleBindingsStoredAs(tenant, res.body?.items ?? []);
 }
 
 /** The tenant's namespaces upstream (by the tenant label, names under its prefix). */

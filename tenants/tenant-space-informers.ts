@@ -28,7 +28,7 @@ import {
   tenantIndexFunc,
 } from '../informer/tenant-index.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
-import { storedBindingDown } from '../translate/kinds/stored-cluster-role-binding.js';
+import { clusterRoleBindingsStoredAs } from '../translate/kinds/stored-cluster-role-binding.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
 
 /** The reads of a cluster's tenant spaces the heal pass makes. */
@@ -141,15 +141,7 @@ export class TenantSpaceInformers implements TenantSpaceView {
   }
 
   clusterRoleBindingsOf(tenantId: string): Json[] {
-    const tenant = tenantPrefix(tenantId);
-    return this.storedBindings.of(tenantId).flatMap((stored) => {
-      const binding = storedBindingDown(tenant, {
-        apiVersion: 'rbac.authorization.k8s.io/v1',
-        kind: 'RoleBinding',
-        ...structuredClone(parsedObject(stored)),
-      });
-      return binding ? [binding] : [];
-    });
+    return clusterRoleBindingsStoredAs(tenantPrefix(tenantId), this.storedBindings.of(tenantId).map(parsedObject));
   }
 
   unstoredClusterRoleBindingsOf(tenantId: string): Json[] {

@@ -21,8 +21,8 @@ import { expectStatus } from '../../apiserver/client/rest-client.js';
 import type { Json } from '../../apiserver/json.js';
 import { objectDown } from '../../translate/objects.js';
 import { addPrefix, hasPrefix, stripPrefix, tenantPrefix, type TenantContext } from '../../translate/context.js';
-import { storedBindingDown, storedBindingsListPath } from '../../translate/kinds/stored-cluster-role-binding.js';
-import type { UpstreamApi } from '../../tenants/tenant-grants.js';
+import { clusterRoleBindingsStoredAs } from '../../translate/kinds/stored-cluster-role-binding.js';
+import { listClusterRoleBindings, type UpstreamApi } from '../../tenants/tenant-grants.js';
 import { parsedObject } from '../../search/cached-object-informers.js';
 import type { RbacChangeFeed } from './rbac-change-feed.js';
 import { PendingRbacWrites, type RbacResource, type RbacWrite } from './rbac-writes.js';
@@ -59,16 +59,10 @@ export class TenantAuthorizer {
 
   /** The tenant's ClusterRoleBindings in their upstream form, from the RoleBindings they are stored as (translate/kinds/stored-cluster-role-binding.ts). */
   async clusterRoleBindingsOf(tenantId: string): Promise<Json[]> {
-    const tenant = tenantPrefix(tenantId);
     const rbac = this.informersFor(tenantId, 'rolebindings');
-    // The tenant's kube-system gone (being made, or deleted past the gateway) holds none.
-    const stored = rbac
-      ? rbac.storedBindingsOf(tenantId).map(parsedObject)
-      : await this.items(storedBindingsListPath(tenant), true);
-    return stored.flatMap((item) => {
-      const binding = storedBindingDown(tenant, { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', ...item });
-      return binding ? [binding] : [];
-    });
+    return rbac
+      ? clusterRoleBindingsStoredAs(tenantPrefix(tenantId), rbac.storedBindingsOf(tenantId).map(parsedObject))
+      : listClusterRoleBindings(this.api, tenantId);
   }
 
   async authorize(ctx: TenantContext, who: TenantUser, attributes: TenantAttributes): Promise<Decision> {

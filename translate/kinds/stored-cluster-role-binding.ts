@@ -88,6 +88,18 @@ export function storedBindingDown(tenant: TenantPrefix, stored: Json): Json | nu
   return stored;
 }
 
+/** Stored RoleBindings (list items, which carry no kind) → the tenant's ClusterRoleBindings in their upstream form; any other dropped. */
+export function clusterRoleBindingsStoredAs(tenant: TenantPrefix, items: readonly Json[]): Json[] {
+  return items.flatMap((item) => {
+    const binding = storedBindingDown(tenant, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      ...item,
+    });
+    return binding ? [binding] : [];
+  });
+}
+
 /**
  * A request of the ClusterRoleBindings API (`path?query` as the conversion made it) → the same
  * request of the stored RoleBindings; undefined when the path is not of ClusterRoleBindings. The
