@@ -190,14 +190,14 @@ export type NameAttribute = [type: 'CN' | 'O' | 'OU', value: string];
 
 /**
  * One RDN per attribute, as Go and openssl write subjects, each O becoming one entry of Go's
- * Subject.Organization. Values go in as UTF8String objects because the library's string form would
- * read a leading '#' as hex and strip quotes and backslashes.
+ * Subject.Organization; each value a UTF8String (the library's string form would read a leading
+ * '#' as hex and strip quotes and backslashes). The CA's name, for the library, is made of the same DER.
  */
 export function certificateName(attributes: NameAttribute[]): x509.Name {
-  return new x509.Name(attributes.map(([type, value]) => ({ [type]: [{ utf8String: value }] })));
+  return new x509.Name(subjectName(attributes));
 }
 
-/** The same name as DER (certificateName's form): one RDN per attribute, each value a UTF8String. */
+/** A certificate's name as DER (certificateName's). */
 function subjectName(attributes: NameAttribute[]): Buffer {
   return der.sequence(
     ...attributes.map(([type, value]) =>
