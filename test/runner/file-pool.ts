@@ -70,7 +70,8 @@ function runProcess(batch: Batch, reports: string, options: PoolOptions): Promis
     const child = spawn(
       process.execPath,
       [...options.execArgv, TEST_PROCESS, batch[0].tier, options.grep ?? '', ...files],
-      { env: { ...process.env, PADDOCK_TEST_REPORT: report }, stdio: ['ignore', 'pipe', 'pipe'] },
+      // NO_COLOR: plain text, as CI reads it (picocolors, behind mocha's ✔, colours whenever CI is set).
+      { env: { ...process.env, PADDOCK_TEST_REPORT: report, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const out: Buffer[] = [];
     const err: Buffer[] = [];

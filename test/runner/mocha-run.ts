@@ -17,6 +17,8 @@ function newMocha(grep?: string, rootHooks?: Mocha.RootHookObject): Mocha {
   return new Mocha({
     timeout: 60_000,
     reporter: 'spec',
+    // Plain text whatever the terminal says: CI reads the log as text (the symbols' colour is NO_COLOR's, file-pool.ts).
+    color: false,
     forbidOnly: true,
     ...(grep ? { grep } : {}),
     ...(rootHooks ? { rootHooks } : {}),
