@@ -125,7 +125,9 @@ export const NOT_UNIT: TierManifest = {
     'translate/protobuf-body',
   ],
   jobs: [
-    'bench/bench-quick',
+    'bench/bench-quick-requests',
+    'bench/bench-quick-streams',
+    'bench/bench-quick-tenants',
     'docs/readme-walkthrough',
     'lint/lint-and-format',
     'lint/layers',

@@ -3,6 +3,7 @@
  * a time, laid out as the gateway lays tenants out (namespaces `<tid>-<name>` labelled
  * `kubezoo.io/tenant=<tid>`), so a benchmark does not wait on the gateway to fill the cluster.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { addPrefix, tenantPrefix } from '../../translate/context.js';
@@ -49,12 +50,31 @@ export class UpstreamWriter {
       await this.create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${namespace}/rolebindings`, grant);
   }
 
-  /** `perNamespace` realistic pods in each of these upstream namespaces. */
-  createPods(namespaces: string[], perNamespace: number): Promise<void> {
-    return inParallel(namespaces.length * perNamespace, WRITERS, (i) => {
+  /**
+   * `perNamespace` realistic pods in each of these upstream namespaces, once each namespace's
+   * `default` ServiceAccount exists: its controller makes it after the namespace, and until then
+   * the cluster refuses pods (403, as kube's ServiceAccount admission does; kube's e2e waits too).
+   */
+  async createPods(namespaces: string[], perNamespace: number): Promise<void> {
+    await inParallel(namespaces.length, WRITERS, (i) => this.defaultServiceAccount(namespaces[i]));
+    await inParallel(namespaces.length * perNamespace, WRITERS, (i) => {
       const namespace = namespaces[Math.floor(i / perNamespace)];
       return this.create(`/api/v1/namespaces/${namespace}/pods`, realisticPod(namespace, i % perNamespace));
     });
+  }
+
+  private async defaultServiceAccount(namespace: string): Promise<void> {
+    for (const started = Date.now(); ; await delay(20)) {
+      const res = await this.pool.request({
+        method: 'GET',
+        path: `/api/v1/namespaces/${namespace}/serviceaccounts/default`,
+        headers: { ...this.target.headers, accept: 'application/json' },
+      });
+      const text = await res.body.text();
+      if (res.statusCode === 200) return;
+      if (res.statusCode !== 404 || Date.now() - started > 30_000)
+        throw new Error(`waiting for ${namespace}'s default ServiceAccount: ${res.statusCode} ${text.slice(0, 300)}`);
+    }
   }
 
   close(): Promise<void> {

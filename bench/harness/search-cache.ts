@@ -6,16 +6,12 @@
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { waitUntil } from '../../test/support/eventually.js';
 import type { ClustersEnvironment, MemberCluster } from './clusters-environment.js';
-import { inParallel, UpstreamWriter } from './fixtures.js';
-import { realisticPod } from './pods.js';
+import { UpstreamWriter } from './fixtures.js';
 
 /** karmada-search's proxy path for every cluster (the search cache first, then the clusters). */
 export const PROXY_PATH = '/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy';
 /** How long the first lists of a filled cluster may take to reach the cache. */
 const CACHE_FILL_TIMEOUT_MS = 120_000;
-/** Pods each writer has in flight. */
-const WRITERS = 32;
-
 /** `counts[i]` realistic Pods in `namespace` of member i, made there first; all clusters at once. */
 export async function createPodsAcross(env: ClustersEnvironment, namespace: string, counts: number[]): Promise<void> {
   await Promise.all(
@@ -27,9 +23,7 @@ export async function createPodsAcross(env: ClustersEnvironment, namespace: stri
           kind: 'Namespace',
           metadata: { name: namespace },
         });
-        await inParallel(counts[i], WRITERS, (n) =>
-          writer.create(`/api/v1/namespaces/${namespace}/pods`, realisticPod(namespace, n)),
-        );
+        await writer.createPods([namespace], counts[i]);
       } finally {
         await writer.close();
       }

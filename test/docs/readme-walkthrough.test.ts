@@ -322,7 +322,7 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
       'npm run bench -- get create list tenant-list-all watch tenants memory': 'minutes; test/bench runs --quick',
       'npm run bench -- cache': 'minutes; test/bench runs --quick',
       'npm run bench -- fair-share': 'a benchmark; test/bench runs --quick',
-      'npm run bench -- --quick': 'test/bench/bench-quick.test.ts',
+      'npm run bench -- --quick': 'test/bench/bench-quick-*.test.ts, in three shares',
       'npm run bench -- list --cpu-prof': 'a benchmark',
       'npm run bench -- store': 'a benchmark',
       'npm run bench -- devcluster': 'a benchmark',

@@ -1,0 +1,3 @@
+import { describeQuickBenchmarks } from './quick-run.js';
+
+describeQuickBenchmarks('requests');
