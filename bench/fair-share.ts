@@ -22,6 +22,7 @@ const TENANT = 'benfai';
 const HOG = 'benhog';
 const CLIENTS = 4;
 /** Saturated turns, each between two idle ones. */
+/** Saturated turns (quick: one, enough to see the hog hold its share and the GET answered beside it). */
 const ROUNDS = 2;
 /** The pause after a saturated turn, while both servers let go of the hog's lists. */
 const SETTLE_MS = 2000;
@@ -41,6 +42,7 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
     warmup: options.quick ? 50 : 200,
     durationMs: options.quick ? QUICK_RUN_MS : 8000,
   };
+  const rounds = options.quick ? 1 : ROUNDS;
   const { result, run } = await withEnvironment(
     options,
     async (env) => {
@@ -60,18 +62,18 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
       const get = [{ method: 'GET', path: '/api/v1/namespaces/default/serviceaccounts/default' }];
       // Idle and saturated in turns, idle first and last, so that neither a cold start nor a warm
       // end is only one side's; the hog fills its share afresh for each saturated turn.
-      const idlePart = { ...shape, durationMs: shape.durationMs / (ROUNDS + 1) };
-      const saturatedPart = { ...shape, durationMs: shape.durationMs / ROUNDS };
+      const idlePart = { ...shape, durationMs: shape.durationMs / (rounds + 1) };
+      const saturatedPart = { ...shape, durationMs: shape.durationMs / rounds };
       const idle: LoadRun[] = [];
       const saturated: LoadRun[] = [];
-      for (let round = 0; round <= ROUNDS; round++) {
-        progress(`idle gateway (${round + 1}/${ROUNDS + 1})`);
+      for (let round = 0; round <= rounds; round++) {
+        progress(`idle gateway (${round + 1}/${rounds + 1})`);
         idle.push(await runLoad(tenant.gateway, get, idlePart));
-        if (round === ROUNDS) break;
+        if (round === rounds) break;
         const load = new HogLoad(hog.gateway);
         try {
           await load.untilHolding();
-          progress(`another tenant holding its share (${round + 1}/${ROUNDS}): ${load.answering} lists unread`);
+          progress(`another tenant holding its share (${round + 1}/${rounds}): ${load.answering} lists unread`);
           saturated.push(await runLoad(tenant.gateway, get, saturatedPart));
           progress(`another tenant held ${load.answering} lists unread; ${load.refused} refused 429 meanwhile`);
         } finally {

@@ -24,6 +24,8 @@ import { printTable } from './table.js';
 
 const TENANT = 'benget';
 const CLIENTS = [1, 16, 64];
+/** Quick: one client count, enough to run every path. */
+const QUICK_CLIENTS = [16];
 
 /** The paths besides the direct one, in the order of the table, with the name of their case in the JSON. */
 const PATHS = [
@@ -73,7 +75,7 @@ export async function benchGet(options: BenchOptions): Promise<number> {
         { name: 'gateway', target: tenant.gateway, templates: tenantGet, pid: env.gateway.pid },
       ];
       const cases: CaseResult[] = [];
-      for (const clients of CLIENTS) {
+      for (const clients of options.quick ? QUICK_CLIENTS : CLIENTS) {
         const [direct, ...others] = await measureSides(
           `GET one pod, ${clients} client${clients === 1 ? '' : 's'}`,
           sides,
