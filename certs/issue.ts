@@ -1,8 +1,12 @@
 import { createHash, KeyObject, randomBytes, sign } from 'node:crypto';
 import { isIP } from 'node:net';
+import { promisify } from 'node:util';
 import * as der from './der.js';
 import { canonicalSerial } from './identity.js';
-import { generateKeyObjects, x509, type CryptoKey, type KeyAlgorithm } from './keys.js';
+import { generateEncodedKeys, x509, type CryptoKey, type KeyAlgorithm } from './keys.js';
+
+/** crypto.sign with a callback: signs on the thread pool, off the event loop. */
+const signAsync = promisify(sign);
 
 /** What issuing a certificate takes of its CA (ca.ts): the issuer's name, key and key identifier. */
 export interface Issuer {
@@ -110,14 +114,12 @@ async function issue(
   extraExtensions: Buffer[],
 ): Promise<IssuedCertificate> {
   const signer = signerOf(ca);
-  const keys = await generateKeyObjects(options.keyAlgorithm);
-  const spki = keys.publicKey.export({ type: 'spki', format: 'der' });
+  const algorithm = options.keyAlgorithm ?? 'ecdsa';
+  const { spki, keyPem } = await generateEncodedKeys(algorithm);
   // KeyUsage bits from the first: digitalSignature, and for RSA keyEncipherment, which RSA key
   // exchange (TLS 1.2 without ECDHE) needs, since it encrypts to the key.
   const keyUsage =
-    keys.publicKey.asymmetricKeyType === 'ec'
-      ? Buffer.from([0x03, 0x02, 0x07, 0x80])
-      : Buffer.from([0x03, 0x02, 0x05, 0xa0]);
+    algorithm === 'ecdsa' ? Buffer.from([0x03, 0x02, 0x07, 0x80]) : Buffer.from([0x03, 0x02, 0x05, 0xa0]);
   const serial = randomSerialNumber();
   const { notBefore, notAfter } = validityPeriod(options.validityDays ?? 365, options.notBefore);
   const tbs = der.sequence(
@@ -144,10 +146,10 @@ async function issue(
       ),
     ),
   );
-  const certificate = der.sequence(tbs, signer.algorithm, der.bitString(sign('sha256', tbs, signer.key)));
+  const certificate = der.sequence(tbs, signer.algorithm, der.bitString(await signAsync('sha256', tbs, signer.key)));
   return {
     certPem: pem(certificate, 'CERTIFICATE'),
-    keyPem: keys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    keyPem,
     serial: canonicalSerial(serial),
     // As the certificate holds it: whole seconds.
     notAfter: new Date(Math.floor(notAfter.getTime() / 1000) * 1000),
