@@ -8,6 +8,7 @@ import { isStoreError, type Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import { placeTenant } from './placement.js';
+import { TenantsPerCluster } from './tenants-per-cluster.js';
 import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
 import { TENANTS_PREFIX } from './tenant-roster.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
@@ -72,7 +73,7 @@ export class TenantController {
   private stopped = false;
   private readonly runner: ElectedRunner;
   /** Tenant → cluster, from the watch: the load that placement spreads. */
-  private readonly placed = new Map<string, string>();
+  private readonly placed = new TenantsPerCluster();
   /** The Active tenants, from the watch: whose spaces the heal pass looks after. */
   private readonly active = new Set<string>();
   /** Per cluster, the tenants whose space there is to be healed at the next pass. */
@@ -353,9 +354,7 @@ export class TenantController {
     if (current) return current;
     // Counted from the watch, not listed from the store: with 10,000 tenants a list per creation
     // cost more than the rest of the creation.
-    const load = new Map<string, number>();
-    for (const cluster of this.placed.values()) load.set(cluster, (load.get(cluster) ?? 0) + 1);
-    return placeTenant(clusters, tenant.spec, load);
+    return placeTenant(clusters, tenant.spec, this.placed.load);
   }
 
   /**
