@@ -15,3 +15,23 @@ export function nameForMessage(object: Json): string {
   if (typeof metadata.name === 'string') return metadata.name;
   return typeof metadata.generateName === 'string' ? metadata.generateName : '';
 }
+
+/**
+ * A deep copy of a JSON value (objects, arrays, primitives; an undefined member is kept, as
+ * structuredClone keeps it). Several times faster than structuredClone on Kubernetes objects,
+ * which is on every write's path.
+ */
+export function cloneJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const copy: Json = {};
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const member = cloneJson((value as Json)[key]);
+    // A parsed body may have a member named __proto__: assigned, it would set the copy's prototype.
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else copy[key] = member;
+  }
+  return copy as T;
+}

@@ -6,6 +6,7 @@
  */
 import jsonPatch from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
+import { cloneJson } from '../json.js';
 import { PatchError } from './patch-error.js';
 
 type JsonObject = { [key: string]: unknown };
@@ -32,7 +33,7 @@ export function applyJsonPatch(document: object, patch: unknown): unknown {
       413,
     );
   }
-  const doc = { root: structuredClone(document) as unknown };
+  const doc = { root: cloneJson(document) as unknown };
   for (const operation of operations) {
     try {
       applyOperation(doc, operation);
@@ -109,7 +110,7 @@ function replace(doc: { root: unknown }, op: JsonObject): void {
       // v4 wraps a nil error here, which Go prints as %!w(<nil>).
       throw new OperationError('replace operation value must be object or array: %!w(<nil>)');
     }
-    doc.root = structuredClone(value);
+    doc.root = cloneJson(value);
     return;
   }
   const location = find(doc.root, path);
@@ -175,7 +176,7 @@ function copy(doc: { root: unknown }, op: JsonObject): void {
   const destination = find(doc.root, path);
   if (!destination)
     throw new OperationError(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
-  const failure = insert(destination, structuredClone(value ?? null));
+  const failure = insert(destination, cloneJson(value ?? null));
   if (failure) throw new OperationError(`error while adding value during copy: ${failure}`);
 }
 
@@ -196,7 +197,7 @@ function pathOf(op: JsonObject, member: 'path' | 'from'): string | Error {
 
 /** A missing `value` adds null, as in v4. */
 function valueOf(op: JsonObject): unknown {
-  return structuredClone(op.value ?? null);
+  return cloneJson(op.value ?? null);
 }
 
 /** Resolves every token but the last; undefined when a parent is missing, null or a scalar. */

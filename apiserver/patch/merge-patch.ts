@@ -4,14 +4,14 @@
  * is inserted rather than merged, its objects lose their null members at every depth, objects
  * inside arrays included.
  */
-import { isObject } from '../json.js';
+import { cloneJson, isObject } from '../json.js';
 
 type JsonObject = { [key: string]: unknown };
 
 /** Returns `target` patched by `patch`; neither input is modified and the result shares nothing with them. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return withoutNullMembers(patch);
-  return mergeObjects(isObject(target) ? structuredClone(target) : {}, patch);
+  return mergeObjects(isObject(target) ? cloneJson(target) : {}, patch);
 }
 
 function mergeObjects(target: JsonObject, patch: JsonObject): JsonObject {
@@ -26,7 +26,7 @@ function mergeObjects(target: JsonObject, patch: JsonObject): JsonObject {
 function mergeValue(current: unknown, patch: unknown): unknown {
   if (!isObject(current)) return withoutNullMembers(patch);
   // v4 returns a non-object patch value for an object member as it is, nulls inside included.
-  if (!isObject(patch)) return structuredClone(patch);
+  if (!isObject(patch)) return cloneJson(patch);
   return mergeObjects(current, patch);
 }
 

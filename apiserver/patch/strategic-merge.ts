@@ -6,7 +6,7 @@
  * are honoured. Fields absent from the metadata tree behave as untagged fields. Error messages are
  * apimachinery's; the status is the one kube-apiserver answers with for each.
  */
-import { isObject } from '../json.js';
+import { cloneJson, isObject } from '../json.js';
 import { PatchError } from './patch-error.js';
 import type { FieldPatchMeta, PatchMetaTree } from './patch-meta.js';
 
@@ -26,7 +26,7 @@ type GoType = 'map' | 'slice' | 'string' | 'number' | 'bool' | 'nil';
 
 /** Returns `original` patched by `patch`; neither input is modified. A null patch changes nothing. */
 export function strategicMergePatch(original: object, patch: unknown, meta: PatchMetaTree): JsonObject {
-  const copy = structuredClone(original) as JsonObject;
+  const copy = cloneJson(original) as JsonObject;
   if (patch === null) return copy;
   if (!isObject(patch)) {
     throw new PatchError(
@@ -36,7 +36,7 @@ export function strategicMergePatch(original: object, patch: unknown, meta: Patc
   }
   // kube-apiserver decodes the merged map into the typed object, which drops directive keys that
   // values taken from the patch as they are may still carry.
-  return withoutDirectiveKeys(mergeMap(copy, structuredClone(patch), meta)) as JsonObject;
+  return withoutDirectiveKeys(mergeMap(copy, cloneJson(patch), meta)) as JsonObject;
 }
 
 function mergeMap(original: JsonObject, patch: JsonObject, meta: PatchMetaTree): JsonObject {

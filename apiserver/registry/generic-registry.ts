@@ -11,7 +11,7 @@ import {
 import { conversionFor } from '../conversion/builtin-conversions.js';
 import type { KindConversion } from '../conversion/kind-conversion.js';
 import { fillGoZeroFields } from '../go-json/go-zero-fields.js';
-import { isObject } from '../json.js';
+import { cloneJson, isObject } from '../json.js';
 import { applyPatch, PatchError, type PatchType } from '../patch/index.js';
 import type { ResourceInfo } from '../resources/resource-info.js';
 import {
@@ -233,7 +233,7 @@ export class GenericRegistry {
       const current = await this.objects.get(namespace, name);
       if (requested && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
       try {
-        return await this.write(current, structuredClone(object), subresource, options);
+        return await this.write(current, cloneJson(object), subresource, options);
       } catch (err) {
         // An unconditional update retries against whatever is current, as kube-apiserver does.
         if (requested || !isConflict(err)) throw err;
@@ -407,7 +407,7 @@ export class GenericRegistry {
     }
     if (meta.deletionTimestamp && isDeepStrictEqual(finalizers, meta.finalizers ?? []))
       return this.present(current.object);
-    const deleting = structuredClone(current.object);
+    const deleting = cloneJson(current.object);
     deleting.metadata.deletionTimestamp ??= timestamp();
     deleting.metadata.deletionGracePeriodSeconds ??= 0;
     if (finalizers.length) deleting.metadata.finalizers = finalizers;
@@ -436,7 +436,7 @@ export class GenericRegistry {
     const owned = PART_SUBRESOURCES[subresource];
     if (owned) {
       // Only the part the subresource owns comes from the body; all else stays as stored.
-      next = structuredClone(previous);
+      next = cloneJson(previous);
       const [field, inner] = owned;
       const part = inner === undefined ? object[field] : object[field]?.[inner];
       if (inner === undefined) next[field] = part;
@@ -446,7 +446,7 @@ export class GenericRegistry {
       next = object;
       if (this.hasStatus) {
         if (previous.status === undefined) delete next.status;
-        else next.status = structuredClone(previous.status);
+        else next.status = cloneJson(previous.status);
       }
     }
     next.apiVersion = previous.apiVersion;
@@ -545,7 +545,7 @@ export class GenericRegistry {
   private checkBody(body: unknown): ApiObject {
     if (!body || typeof body !== 'object' || Array.isArray(body))
       throw badRequest('the body of the request must be a JSON object');
-    const object = structuredClone(body) as ApiObject;
+    const object = cloneJson(body) as ApiObject;
     if (object.kind !== undefined && object.kind !== this.info.kind) {
       throw badRequest(
         `the kind in the data (${String(object.kind)}) does not match the expected kind (${this.info.kind})`,
@@ -666,9 +666,18 @@ export function randomSuffix(): string {
   return suffix;
 }
 
+/** The last second `timestamp()` wrote, and how: every write stamps the time, many in one second. */
+let lastSecond = -1;
+let lastStamp = '';
+
 /** RFC 3339 with seconds, as Kubernetes serialises metav1.Time. */
-export function timestamp(date = new Date()): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+export function timestamp(date?: Date): string {
+  const ms = date ? date.getTime() : Date.now();
+  const second = Math.floor(ms / 1000);
+  if (date === undefined && second === lastSecond) return lastStamp;
+  const stamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  if (date === undefined) [lastSecond, lastStamp] = [second, stamp];
+  return stamp;
 }
 
 function reasonForPatchStatus(status: number): string {
