@@ -111,8 +111,12 @@ describe("adversarial: one tenant cannot hold a cluster's capacity (upstream sea
       );
       // Its share of seats answering (unread), the rest refused or queued; without the seats,
       // 128 answering and holding every pooled connection.
+      // A precondition, not a bound: the cluster writes the seats' 8 MB lists first, which on 2
+      // cores shared with other test files took past a minute.
       await waitUntil('the hog holding what it can', () => answers.length >= HOG_LISTS - tenantQueueLength, {
-        timeout: 60_000,
+        timeout: 180_000,
+        message: () =>
+          `the hog holding what it can: ${answers.length} of ${HOG_LISTS} lists answered after 180 s (${answers.filter((a) => a.status === 200).length} with 200), ${HOG_LISTS - tenantQueueLength} awaited`,
       });
 
       const create = await withinBound("the other tenant's create", (signal) =>
