@@ -28,7 +28,13 @@ export class Mvcc {
   revision = 0;
   /** History at or before this revision is gone; reading at an older revision is Expired. */
   compacted = 0;
+  /** Every key's versions in key order, for ranges. */
   private readonly keys = new BTree<string, Version[]>();
+  /**
+   * The same arrays by key, for point reads: a tree lookup compares long keys that share their
+   * prefix about 18 times at 200,000 keys (2.6% of a devcluster's time creating tenants).
+   */
+  private readonly byKey = new Map<string, Version[]>();
   private readonly history: WatchEvent[] = [];
   private historyHead = 0;
 
@@ -37,7 +43,7 @@ export class Mvcc {
     this.revision = revision;
     this.compacted = revision;
     for (const kv of items) {
-      this.keys.set(kv.key, [
+      this.insert(kv.key, [
         { modRevision: kv.modRevision, createRevision: kv.createRevision, value: kv.value, lease: kv.lease },
       ]);
     }
@@ -45,7 +51,7 @@ export class Mvcc {
 
   get(key: string, atRevision: number): KeyValue | null {
     this.checkReadable(atRevision);
-    const versions = this.keys.get(key);
+    const versions = this.byKey.get(key);
     return versions ? visible(key, versions, atRevision) : null;
   }
 
@@ -75,7 +81,7 @@ export class Mvcc {
   }
 
   latest(key: string): KeyValue | null {
-    const versions = this.keys.get(key);
+    const versions = this.byKey.get(key);
     return versions ? visible(key, versions, this.revision) : null;
   }
 
@@ -93,14 +99,14 @@ export class Mvcc {
   }
 
   leaseOf(key: string): string | undefined {
-    const versions = this.keys.get(key);
+    const versions = this.byKey.get(key);
     return versions?.[versions.length - 1]?.lease;
   }
 
   /** Apply one write at the next revision and return its event. */
   apply(mutation: Mutation): WatchEvent {
     const revision = this.revision + 1;
-    const versions = this.keys.get(mutation.key);
+    const versions = this.byKey.get(mutation.key);
     const previous = versions?.[versions.length - 1];
     const prevValue = previous?.value ?? undefined;
     let event: WatchEvent;
@@ -109,7 +115,7 @@ export class Mvcc {
       const version: Version = { modRevision: revision, createRevision, value: mutation.value };
       if (mutation.lease) version.lease = mutation.lease;
       if (versions) versions.push(version);
-      else this.keys.set(mutation.key, [version]);
+      else this.insert(mutation.key, [version]);
       event =
         prevValue === undefined
           ? { type: 'create', key: mutation.key, revision, value: mutation.value }
@@ -143,12 +149,15 @@ export class Mvcc {
     const end = this.historyIndexAfter(revision);
     for (let i = this.historyHead; i < end; i++) {
       const key = this.history[i].key;
-      const versions = this.keys.get(key);
+      const versions = this.byKey.get(key);
       if (!versions) continue;
       let keep = versions.length - 1;
       while (keep > 0 && versions[keep].modRevision > revision) keep--;
       if (keep > 0) versions.splice(0, keep);
-      if (versions.length === 1 && versions[0].value === null) this.keys.delete(key);
+      if (versions.length === 1 && versions[0].value === null) {
+        this.keys.delete(key);
+        this.byKey.delete(key);
+      }
     }
     this.historyHead = end;
     if (this.historyHead > 4096 && this.historyHead * 2 > this.history.length) {
@@ -166,6 +175,11 @@ export class Mvcc {
       const lease = versionAt(versions, atRevision)!.lease;
       yield lease ? { ...kv, lease } : kv;
     }
+  }
+
+  private insert(key: string, versions: Version[]): void {
+    this.keys.set(key, versions);
+    this.byKey.set(key, versions);
   }
 
   private checkReadable(atRevision: number): void {
