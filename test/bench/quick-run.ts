@@ -40,11 +40,16 @@ export function describeQuickBenchmarks(group: keyof typeof QUICK_GROUPS): void 
     this.timeout(600_000);
     /** The benchmarks' process, in a process group of its own with the servers it starts. */
     let bench: ChildProcess | undefined;
+    /** What the benchmarks printed on stderr so far (`bench NAME` as each starts): on a cut-off run, where they were. */
+    let progress = '';
 
-    // A run cut off (the test's timeout) must not leave the benchmarks' servers running: the group goes.
+    // A run cut off (the test's timeout) must not leave the benchmarks' servers running: the group
+    // goes, and the end of what they printed goes to stderr, which the runner shows under a failure.
     after(() => {
-      if (bench?.pid !== undefined && bench.exitCode === null && bench.signalCode === null)
+      if (bench?.pid !== undefined && bench.exitCode === null && bench.signalCode === null) {
         process.kill(-bench.pid, 'SIGKILL');
+        process.stderr.write(`the benchmarks were cut off; the end of their output:\n${progress.slice(-3000)}\n`);
+      }
     });
 
     it(`\`npm run bench -- --quick ${names.join(' ')}\` exits 0 and writes a result per benchmark, with no failed request`, async () => {
@@ -59,10 +64,9 @@ export function describeQuickBenchmarks(group: keyof typeof QUICK_GROUPS): void 
             });
             bench = child;
             let out = '';
-            let err = '';
             child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-            child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-            child.once('exit', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
+            child.stderr.on('data', (chunk: Buffer) => (progress += chunk.toString()));
+            child.once('exit', (exit) => resolve({ code: exit, stdout: out, stderr: progress }));
           },
         );
         // Each benchmark's failures, wherever they are in its output: the tail holds the last benchmark's.
