@@ -29,8 +29,8 @@ export class Mvcc {
   /** History at or before this revision is gone; reading at an older revision is Expired. */
   compacted = 0;
   private readonly keys = new BTree<string, Version[]>();
-  private readonly history: WatchEvent[] = [];
-  private historyHead = 0;
+  /** Writes after `compacted`, oldest first. */
+  private history: WatchEvent[] = [];
 
   /** Start after a snapshot: state at `revision`, no history before it. */
   restore(revision: number, items: Iterable<KeyValue & { lease?: string }>): void {
@@ -141,7 +141,7 @@ export class Mvcc {
     if (revision <= this.compacted) return;
     if (revision > this.revision) throw tooLarge(revision, this.revision);
     const end = this.historyIndexAfter(revision);
-    for (let i = this.historyHead; i < end; i++) {
+    for (let i = 0; i < end; i++) {
       const key = this.history[i].key;
       const versions = this.keys.get(key);
       if (!versions) continue;
@@ -150,11 +150,8 @@ export class Mvcc {
       if (keep > 0) versions.splice(0, keep);
       if (versions.length === 1 && versions[0].value === null) this.keys.delete(key);
     }
-    this.historyHead = end;
-    if (this.historyHead > 4096 && this.historyHead * 2 > this.history.length) {
-      this.history.splice(0, this.historyHead);
-      this.historyHead = 0;
-    }
+    // Dropped at once: an event left in the array would keep its values (superseded ones too) alive.
+    this.history = this.history.slice(end);
     this.compacted = revision;
   }
 
@@ -175,7 +172,7 @@ export class Mvcc {
 
   /** Index of the first history event with a revision greater than `revision`. */
   private historyIndexAfter(revision: number): number {
-    let lo = this.historyHead;
+    let lo = 0;
     let hi = this.history.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
