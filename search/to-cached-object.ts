@@ -14,11 +14,14 @@ import { SharedValues } from './shared-values.js';
 export type SelectableFieldsOf = (object: Json) => Record<string, string>;
 
 /**
- * Distinct namespaces, label sets and field path lists met recently: far fewer than objects in a
- * cluster of any size, so a pool of this many shares nearly all of them.
+ * Distinct names and namespaces, label sets and field path lists met recently: but for names,
+ * far fewer than objects in a cluster of any size, so a pool of this many shares nearly all of them.
+ * Names and namespaces share one pool: a namespace's name is the namespace of every object in it,
+ * and names repeat from namespace to namespace (every one's `kube-root-ca.crt` and `default`, a
+ * tenant's bindings); names held once (pods') only pass through it.
  */
 const SHARED_LIMIT = 10_000;
-const namespaces = new SharedValues<string>(SHARED_LIMIT);
+const names = new SharedValues<string>(SHARED_LIMIT);
 const labelSets = new SharedValues<Readonly<Record<string, string>>>(SHARED_LIMIT);
 const fieldPathLists = new SharedValues<readonly string[]>(SHARED_LIMIT);
 /** Long `data` and annotation values (as JSON string literals) met recently, for objects that hold the same one. */
@@ -46,10 +49,10 @@ export function selectableFieldsOf(group: string, resource: string, namespaced: 
 
 export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedObject {
   const meta: Json = raw.metadata ?? {};
-  const name = typeof meta.name === 'string' ? meta.name : '';
+  const name = typeof meta.name === 'string' ? names.shared(meta.name, () => meta.name as string) : '';
   const namespace =
     typeof meta.namespace === 'string' && meta.namespace !== ''
-      ? namespaces.shared(meta.namespace, () => meta.namespace as string)
+      ? names.shared(meta.namespace, () => meta.namespace as string)
       : undefined;
   const labels = sharedLabels(meta.labels);
   // A selector reads a missing field as "", and name and namespace are in metadata: neither is kept twice.
