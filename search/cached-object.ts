@@ -11,8 +11,10 @@
  * - namespaces and label sets come from a pool of shared values (shared-values.ts), so objects
  *   of one namespace, or pods of one ReplicaSet, hold one copy;
  * - a long `data` or annotation value that other objects hold too (the cluster's CA bundle and
- *   its description in every namespace's `kube-root-ca.crt`) is held once: the text is kept as
- *   the pieces around such values (SplicedText), joined when it is read.
+ *   its description in every namespace's `kube-root-ca.crt`) is held once, and so is the text of a
+ *   `managedFields` entry on either side of its `time` (the entries of the namespaces and bindings
+ *   the gateway makes differ only by their time): the text is kept as the pieces around such
+ *   values (SplicedText), joined when it is read, so readers get every byte the cluster sent.
  *
  * Everything here is read-only: label sets are shared between objects.
  */
@@ -34,8 +36,9 @@ const NO_FIELDS: Record<string, string> = Object.freeze({});
 /**
  * A cached text as pieces joined when it is read: its own pieces around values many objects
  * share, `[own, shared, own, …, own]`. The first piece holds the resourceVersion (it comes first
- * in the text, before any annotation or `data` value); each shared piece is a JSON string literal,
- * one copy for every object holding it.
+ * in the text, before any annotation, `managedFields` or `data` value); each shared piece is a JSON
+ * string literal or a `managedFields` entry's text before or after its time, one copy for every
+ * object holding it.
  */
 export type SplicedText = readonly string[];
 

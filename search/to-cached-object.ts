@@ -14,21 +14,33 @@ import { SharedValues } from './shared-values.js';
 export type SelectableFieldsOf = (object: Json) => Record<string, string>;
 
 /**
- * Distinct namespaces, label sets and field path lists met recently: far fewer than objects in a
- * cluster of any size, so a pool of this many shares nearly all of them.
+ * Distinct names and namespaces, label sets and field path lists met recently: but for names,
+ * far fewer than objects in a cluster of any size, so a pool of this many shares nearly all of them.
+ * Names and namespaces share one pool: a namespace's name is the namespace of every object in it,
+ * and names repeat from namespace to namespace (every one's `kube-root-ca.crt` and `default`, a
+ * tenant's bindings); names held once (pods') only pass through it.
  */
 const SHARED_LIMIT = 10_000;
-const namespaces = new SharedValues<string>(SHARED_LIMIT);
+const names = new SharedValues<string>(SHARED_LIMIT);
 const labelSets = new SharedValues<Readonly<Record<string, string>>>(SHARED_LIMIT);
 const fieldPathLists = new SharedValues<readonly string[]>(SHARED_LIMIT);
 /** Long `data` and annotation values (as JSON string literals) met recently, for objects that hold the same one. */
 const longValues = new SharedValues<string>(SHARED_LIMIT);
+/** The texts of `managedFields` entries on either side of their `time`, met recently. */
+const managedFieldsPieces = new SharedValues<string>(SHARED_LIMIT);
 
 /**
  * A value this long is worth holding once when another object holds it too: a CA bundle is 600
  * bytes to 2 KB, the description kube puts on every `kube-root-ca.crt` 220.
  */
 const LONG_VALUE = 128;
+
+/**
+ * A piece of a `managedFields` entry this long is worth holding once: each shared piece costs the
+ * object a slot and a string header (about 30 bytes); an entry's text before its time is 60 to 110
+ * bytes, after it 100 to 300.
+ */
+const LONG_PIECE = 48;
 
 /** What the fields of a resource are: kube's selectable fields of that group and resource. */
 export function selectableFieldsOf(group: string, resource: string, namespaced: boolean): SelectableFieldsOf {
@@ -37,10 +49,10 @@ export function selectableFieldsOf(group: string, resource: string, namespaced: 
 
 export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedObject {
   const meta: Json = raw.metadata ?? {};
-  const name = typeof meta.name === 'string' ? meta.name : '';
+  const name = typeof meta.name === 'string' ? names.shared(meta.name, () => meta.name as string) : '';
   const namespace =
     typeof meta.namespace === 'string' && meta.namespace !== ''
-      ? namespaces.shared(meta.namespace, () => meta.namespace as string)
+      ? names.shared(meta.namespace, () => meta.namespace as string)
       : undefined;
   const labels = sharedLabels(meta.labels);
   // A selector reads a missing field as "", and name and namespace are in metadata: neither is kept twice.
@@ -57,19 +69,23 @@ export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedO
 }
 
 /**
- * The text, spliced around the long annotation and `data` values (a ConfigMap's or Secret's) that
- * an object met before holds too, so that it holds the pool's copy of each; whole when there is
- * none. The first object to hold a value keeps its text whole: a value no other object holds costs
- * no splice.
+ * The text, spliced around the long annotation and `data` values (a ConfigMap's or Secret's) and
+ * the `managedFields` entries' texts beside their `time` that an object met before holds too, so
+ * that it holds the pool's copy of each; whole when there is none. The first object to hold a value
+ * keeps its text whole: a value no other object holds costs no splice.
  */
 function splicedText(text: string, raw: Json): string | SplicedText {
   let pieces: string[] | undefined;
   let from = 0;
-  // Annotations come before `data` in the text, and each set in its own order.
-  for (const value of [...longStrings(raw.metadata?.annotations), ...longStrings(raw.data)]) {
-    const literal = JSON.stringify(value);
+  // In the text's order: annotations, then managedFields (both in metadata), then `data`.
+  const shareable = [
+    ...longStrings(raw.metadata?.annotations).map((value) => inPool(longValues, JSON.stringify(value))),
+    ...managedFieldsTexts(raw.metadata?.managedFields).map((piece) => inPool(managedFieldsPieces, piece)),
+    ...longStrings(raw.data).map((value) => inPool(longValues, JSON.stringify(value))),
+  ];
+  for (const { pool, literal } of shareable) {
     let first = false;
-    const shared = longValues.shared(literal, () => ((first = true), flatString(literal)));
+    const shared = pool.shared(literal, () => ((first = true), ownCopy(literal)));
     if (first) continue;
     const at = text.indexOf(literal, from);
     if (at < 0) continue;
@@ -79,7 +95,32 @@ function splicedText(text: string, raw: Json): string | SplicedText {
   }
   if (!pieces) return text;
   pieces.push(ownCopy(text.slice(from)));
-  return pieces;
+  // A copy of exactly its length: the array grown by push has room for 17 (96 bytes more for 5 pieces).
+  return pieces.slice();
+}
+
+function inPool(pool: SharedValues<string>, literal: string): { pool: SharedValues<string>; literal: string } {
+  return { pool, literal };
+}
+
+/**
+ * Each `managedFields` entry's text before and after its `time`, as the object's text has them:
+ * the entries of objects one manager writes alike differ only by their time (their `fieldsV1`
+ * is the same for every namespace or binding the gateway makes), which stays the object's own.
+ */
+function managedFieldsTexts(entries: unknown): string[] {
+  if (!Array.isArray(entries)) return [];
+  const texts: string[] = [];
+  for (const entry of entries as unknown[]) {
+    const text = JSON.stringify(entry);
+    if (typeof text !== 'string') continue;
+    const time = (entry as { time?: unknown } | null)?.time;
+    const stamp = typeof time === 'string' ? `"time":${JSON.stringify(time)}` : undefined;
+    const at = stamp === undefined ? -1 : text.indexOf(stamp);
+    const around = at < 0 ? [text] : [text.slice(0, at + '"time":'.length), text.slice(at + stamp!.length)];
+    texts.push(...around.filter((piece) => piece.length >= LONG_PIECE));
+  }
+  return texts;
 }
 
 /** The string values of a record at least LONG_VALUE long. */

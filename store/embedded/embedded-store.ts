@@ -28,13 +28,21 @@ export interface EmbeddedStoreOptions {
   dataDir?: string;
   /** `fdatasync` each batch of writes before acknowledging it (default true). */
   fsync?: boolean;
-  /** Revisions of history kept for watches and reads at older revisions (default 20000). */
+  /** Revisions of history kept for watches and reads at older revisions (default DEFAULT_HISTORY_WINDOW). */
   historyWindow?: number;
   /** New events a watch may leave untaken before it is closed (default DEFAULT_MAX_PENDING_WATCH_EVENTS). */
   maxPendingWatchEvents?: number;
   /** Take a snapshot and start a new log once the log has grown this much (default 64 MiB). */
   snapshotEveryBytes?: number;
 }
+
+/**
+ * A live watch needs no history (each write is handed to it once durable); history serves a watch
+ * from an older revision and a read at one (a list's later pages), and past it a client is Expired
+ * and relists, as from kube's watch cache and compacted etcd. What it costs is the values no longer
+ * current: 5,000 revisions are a few MiB whatever the number of keys (docs/store.md, "History").
+ */
+export const DEFAULT_HISTORY_WINDOW = 5000;
 
 interface Watcher {
   prefix: string;
@@ -67,7 +75,7 @@ export class EmbeddedStore implements Store {
   private readonly fsync: boolean;
 
   private constructor(private readonly options: EmbeddedStoreOptions) {
-    this.historyWindow = options.historyWindow ?? 20000;
+    this.historyWindow = options.historyWindow ?? DEFAULT_HISTORY_WINDOW;
     this.snapshotEveryBytes = options.snapshotEveryBytes ?? 64 * 1024 * 1024;
     this.fsync = options.fsync ?? true;
     if (!Number.isInteger(this.historyWindow) || this.historyWindow < 1)

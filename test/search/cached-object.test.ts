@@ -3,9 +3,10 @@
  * what the cluster sent, though most of it is read from the text or shared between objects.
  */
 import { expect } from 'chai';
-import { setFlagsFromString } from 'node:v8';
+import v8, { setFlagsFromString } from 'node:v8';
+import vm from 'node:vm';
 import { CachedObject } from '../../search/cached-object.js';
-import { answerText, CACHE_SOURCE_ANNOTATION, cachedText } from '../../search/cached-object-text.js';
+import { answerText, CACHE_SOURCE_ANNOTATION, cachedText, objectText } from '../../search/cached-object-text.js';
 import { fieldsForSelector, selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
 import { rawPod } from '../support/cached-objects.js';
 
@@ -137,4 +138,111 @@ describe('cache: CachedObject', () => {
     );
     expect(typeof (short[1] as unknown as { body: unknown }).body, 'a short value is not worth it').to.equal('string');
   });
+
+  it('objects of the same name in other namespaces share one copy of it', () => {
+    const gc = collector();
+    const configMapFields = selectableFieldsOf('', 'configmaps', true);
+    // 2,000 ConfigMaps under one name of 200 characters, against 2,000 of as many names as long.
+    const heapGrowth = (nameOf: (i: number) => string) => {
+      gc();
+      const before = v8.getHeapStatistics().used_heap_size;
+      const cached = Array.from({ length: 2000 }, (_, i) =>
+        toCachedObject({ metadata: { name: nameOf(i), namespace: `names-${i}` } }, configMapFields),
+      );
+      gc();
+      const grown = v8.getHeapStatistics().used_heap_size - before;
+      expect(cached).to.have.length(2000);
+      return grown;
+    };
+    const distinct = heapGrowth((i) => `${i}`.padStart(200, 'd'));
+    const same = heapGrowth(() => 'same-name-'.padEnd(200, 's'));
+    expect(distinct - same, 'one copy of the name, not 2,000 (about 430 KB)').to.be.above(300_000);
+  });
+
+  describe('managedFields', () => {
+    const namespaceFields = selectableFieldsOf('', 'namespaces', false);
+    const NAMESPACE = { kind: 'Namespace', apiVersion: 'v1' };
+    /** A namespace as the gateway makes one for a tenant: only the names, uid and times differ. */
+    const namespace = (name: string, time: string, fieldsV1: object = NAMESPACE_FIELDS) => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name,
+        resourceVersion: String(name.length),
+        uid: `uid-${name}`,
+        labels: { 'kubezoo.io/tenant': name.slice(0, 6), 'kubernetes.io/metadata.name': name },
+        creationTimestamp: time,
+        managedFields: [
+          { manager: 'unknown', operation: 'Update', apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1 },
+        ],
+      },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
+
+    it("holds each entry's text beside its time once, and answers every object byte for byte as the cluster sent it", () => {
+      const raws = [
+        namespace('mf0001-default', '2026-12-06T04:50:17Z'),
+        namespace('mf0001-kube-system', '2026-12-06T04:50:18Z'),
+        namespace('mf0002-default', '2026-12-06T05:01:02Z'),
+      ];
+      // A second manager's entry after the first, and an entry with no time.
+      raws[2].metadata.managedFields.push(
+        { ...raws[2].metadata.managedFields[0], manager: 'kubectl-label', time: '2026-12-06T05:09:09Z' },
+        { ...raws[2].metadata.managedFields[0], manager: 'no-time', time: undefined as unknown as string },
+      );
+      const cached = raws.map((raw) => toCachedObject(structuredClone(raw), namespaceFields));
+      const bodies = cached.map((object) => (object as unknown as { body: string | string[] }).body);
+      expect(typeof bodies[0], 'the first holder keeps its text whole').to.equal('string');
+      const entry = JSON.stringify(raws[1].metadata.managedFields[0]);
+      const [head, tail] = entry.split('"2026-12-06T04:50:18Z"');
+      expect(bodies[1], 'own pieces around the entry: the time its own').to.have.length(5);
+      expect(bodies[1].slice(1, 4)).to.deep.equal([head, '"2026-12-06T04:50:18Z"', tail]);
+      expect(bodies[2]).to.include.members([head, tail, '"2026-12-06T05:01:02Z"']);
+      expect(
+        [...bodies[2]].filter((piece) => piece === tail),
+        "the second manager's entry: its fieldsV1 shared, its head a first",
+      ).to.have.length(2);
+      cached.forEach((object, i) => {
+        const whole = { text: cachedText(raws[i]) };
+        expect(object.text).to.equal(whole.text);
+        expect(objectText(object, NAMESPACE)).to.equal(objectText(whole, NAMESPACE));
+        expect(answerText(object, NAMESPACE, 'c', '99')).to.equal(answerText(whole, NAMESPACE, 'c', '99'));
+        expect(object.metadata.resourceVersion).to.equal(raws[i].metadata.resourceVersion);
+        const { apiVersion: _apiVersion, kind: _kind, ...rest } = JSON.parse(JSON.stringify(raws[i]));
+        expect(JSON.parse(object.text)).to.deep.equal(rest);
+      });
+    });
+
+    it('objects whose entries have the same fieldsV1 share its storage: a heap of 2,000 holds about one', () => {
+      const gc = collector();
+      // 4 KiB of fieldsV1, the same in every object: 8 MiB if each held its own.
+      const fieldsV1 = { 'f:metadata': { 'f:labels': Object.fromEntries(LABEL_KEYS.map((key) => [key, {}])) } };
+      expect(JSON.stringify(fieldsV1).length).to.be.above(4096);
+      const second = (i: number) =>
+        `2026-12-06T05:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`;
+      const raws = Array.from({ length: 2000 }, (_, i) =>
+        namespace(`mf${String(i).padStart(4, '0')}-default`, second(i), fieldsV1),
+      );
+      gc();
+      const before = v8.getHeapStatistics().used_heap_size;
+      const cached = raws.map((raw) => toCachedObject(raw, namespaceFields));
+      gc();
+      const grown = v8.getHeapStatistics().used_heap_size - before;
+      expect(cached).to.have.length(2000);
+      expect(grown).to.be.below(2 * 1024 * 1024);
+    });
+  });
 });
+
+const NAMESPACE_FIELDS = {
+  'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/metadata.name': {}, 'f:kubezoo.io/tenant': {} } },
+  'f:spec': { 'f:finalizers': {} },
+};
+const LABEL_KEYS = Array.from({ length: 160 }, (_, i) => `f:example.com/label-number-${i}`);
+
+/** The collector, as `--expose-gc` would give it, for a test that reads what the heap holds. */
+function collector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}

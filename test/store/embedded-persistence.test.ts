@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { EmbeddedStore } from '../../store/index.js';
+import { DEFAULT_HISTORY_WINDOW } from '../../store/embedded/embedded-store.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { expectStoreError, take } from './conformance.js';
 
@@ -133,6 +136,33 @@ describe('embedded store: persistence and history', () => {
     await store.close();
   });
 
+  it('keeps DEFAULT_HISTORY_WINDOW (5,000) revisions by default, compacting a quarter past it', async () => {
+    expect(DEFAULT_HISTORY_WINDOW).to.equal(5000);
+    const store = await EmbeddedStore.open({});
+    const first = await store.create('/d/a', '0');
+    for (let i = 1; i < 6300; i++) await store.update('/d/a', String(i));
+    const current = await store.currentRevision();
+    await expectStoreError(store.watch('/d/', first), 'Expired');
+    const watch = await store.watch('/d/', current - 5000);
+    expect((await take(watch, 1))[0].revision).to.equal(current - 4999);
+    watch.close();
+    await store.close();
+  });
+
+  it('lets go of the values of compacted history', async () => {
+    const gc = collector();
+    const store = await EmbeddedStore.open({ historyWindow: 50 });
+    gc();
+    const before = v8.getHeapStatistics().used_heap_size;
+    // 1,000 distinct values of 64 KiB: 64 MiB if compacted events stayed referenced, 4 MiB in the window.
+    await store.create('/g/a', '0'.padStart(65536, 'x'));
+    for (let i = 1; i < 1000; i++) await store.update('/g/a', String(i).padStart(65536, 'x'));
+    gc();
+    const grown = v8.getHeapStatistics().used_heap_size - before;
+    await store.close();
+    expect(grown).to.be.below(16 * 1024 * 1024);
+  });
+
   it('answers Unavailable once closed, and ends open watches', async () => {
     const store = await EmbeddedStore.open({});
     const watch = await store.watch('/z/');
@@ -144,3 +174,9 @@ describe('embedded store: persistence and history', () => {
     await expectStoreError(store.create('/z/a', 'v'), 'Unavailable');
   });
 });
+
+/** The collector, as `--expose-gc` would give it, for a test that reads what the heap holds. */
+function collector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
