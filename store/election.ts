@@ -72,6 +72,8 @@ async function waitForDeletion(store: Store, key: string, afterRevision: number,
   const stop = () => watch.close();
   signal.addEventListener('abort', stop, { once: true });
   try {
+    // Aborted while the watch was being opened: no abort event will come to stop it.
+    signal.throwIfAborted();
     for await (const event of watch) {
       if (event.key === key && event.type === 'delete') return;
     }
