@@ -3,7 +3,8 @@
  * run: create, update, get, list over 1k and 10k keys, and watch-event delivery. Writes run 32 at
  * a time, as a busy gateway's would; ratios are embedded ÷ etcd.
  */
-import { EmbeddedStore, EtcdStore, type Store } from '../store/index.js';
+import { EtcdStore } from '../store/etcd/etcd-store.js';
+import { EmbeddedStore, type Store } from '../store/index.js';
 import { startEtcd } from '../test/support/etcd-server.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { printTable } from './table.js';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
-import { EtcdStore } from '../../store/index.js';
+import { EtcdStore } from '../../store/etcd/etcd-store.js';
 import { ApiClient } from '../support/api-client.js';
 import { killAndWait, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitUntil } from '../support/eventually.js';

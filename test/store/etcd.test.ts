@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { EtcdStore } from '../../store/index.js';
+import { EtcdStore } from '../../store/etcd/etcd-store.js';
 import { killAndWait, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { storeConformance, type CandidateProcess, type StoreFixture } from './conformance.js';
 
