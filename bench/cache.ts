@@ -83,12 +83,12 @@ const FULL: Sizes = {
   memoryObjects: [10_000, 100_000, 1_000_000],
 };
 const QUICK: Sizes = {
-  pods: 300,
+  pods: 150,
   lists: 4,
   pagedLists: 2,
   watch: [{ load: 'steady', watchers: 10, writesPerSec: 60 }],
   secondsPerWatchRun: 1,
-  memoryObjects: [10_000],
+  memoryObjects: [2_000],
 };
 
 /** A list row: a load's whole iterations (three lists for the direct ones). */

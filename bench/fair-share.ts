@@ -28,11 +28,19 @@ const ROUNDS = 2;
 const SETTLE_MS = 2000;
 const REVISIONS = 8;
 const REVISION_BYTES = 1_000_000;
-/** The gateway's defaults, given as flags so that the benchmark says what it measured. */
-const SEATS_PER_TENANT = 32;
-const QUEUE_LENGTH = 50;
+/**
+ * The tenant's share, given as flags so that the benchmark says what it measured: the gateway's
+ * defaults, or a small share for a quick run, whose hog then sends a sixth of the lists (each of
+ * REVISIONS x REVISION_BYTES: 90 of them were 0.7 GB of JSON for the devcluster to write).
+ */
+interface Share {
+  seats: number;
+  queue: number;
+}
+const DEFAULT_SHARE: Share = { seats: 32, queue: 50 };
+const QUICK_SHARE: Share = { seats: 4, queue: 6 };
 /** The hog's lists kept open: its seats, its queue, and some beyond them that are refused. */
-const HOG_LISTS = SEATS_PER_TENANT + QUEUE_LENGTH + 8;
+const hogLists = (share: Share) => share.seats + share.queue + 8;
 const HOG_PATH = '/apis/apps/v1/namespaces/default/controllerrevisions';
 const CASE = "forwarded GET of one tenant's own ServiceAccount";
 
@@ -43,6 +51,7 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
     durationMs: options.quick ? QUICK_RUN_MS : 8000,
   };
   const rounds = options.quick ? 1 : ROUNDS;
+  const share = options.quick ? QUICK_SHARE : DEFAULT_SHARE;
   const { result, run } = await withEnvironment(
     options,
     async (env) => {
@@ -70,7 +79,7 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
         progress(`idle gateway (${round + 1}/${rounds + 1})`);
         idle.push(await runLoad(tenant.gateway, get, idlePart));
         if (round === rounds) break;
-        const load = new HogLoad(hog.gateway);
+        const load = new HogLoad(hog.gateway, share);
         try {
           await load.untilHolding();
           progress(`another tenant holding its share (${round + 1}/${rounds}): ${load.answering} lists unread`);
@@ -84,13 +93,13 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
       }
       return [caseOf(CASE, CLIENTS, summarize(idle), summarize(saturated))];
     },
-    ['--tenant-upstream-seats', String(SEATS_PER_TENANT), '--tenant-queue-length', String(QUEUE_LENGTH)],
+    ['--tenant-upstream-seats', String(share.seats), '--tenant-queue-length', String(share.queue)],
   );
-  return report('fair-share', options.quick, result, run, printFairShare);
+  return report('fair-share', options.quick, result, run, (name, quick, cases) => printFairShare(name, quick, cases, share));
 }
 
 /**
- * The tenant that holds its share: HOG_LISTS large lists open at once, never read; each refused
+ * The tenant that holds its share: its seats, its queue and 8 more large lists open at once, never read; each refused
  * one sent again after its Retry-After, so its seats and queue stay full.
  */
 class HogLoad {
@@ -100,15 +109,18 @@ class HogLoad {
   answering = 0;
   refused = 0;
 
-  constructor(target: Target) {
+  constructor(
+    target: Target,
+    private readonly share: Share,
+  ) {
     this.client = new NeverReadingClient(new URL(target.origin), target);
-    this.loops = Array.from({ length: HOG_LISTS }, () => this.keepOpen());
+    this.loops = Array.from({ length: hogLists(share) }, () => this.keepOpen());
   }
 
   /** Until the hog's share answers (unread) and the lists past its queue have been refused. */
   async untilHolding(): Promise<void> {
     const deadline = Date.now() + 120_000;
-    while (this.answering < SEATS_PER_TENANT || this.refused === 0) {
+    while (this.answering < this.share.seats || this.refused === 0) {
       if (Date.now() > deadline)
         throw new Error(`the hog holds ${this.answering} lists and had ${this.refused} refused after 120 s`);
       await sleep(50);
@@ -140,9 +152,9 @@ class HogLoad {
   }
 }
 
-function printFairShare(name: string, quick: boolean, cases: CaseResult[]): void {
+function printFairShare(name: string, quick: boolean, cases: CaseResult[], share: Share): void {
   process.stdout.write(
-    `\n${name}${quick ? ' (quick)' : ''}: the same GET on an idle gateway and while another tenant holds its ${SEATS_PER_TENANT} seats and ${QUEUE_LENGTH} queued lists unread; ratios are saturated/idle (goal: p99 within 2x)\n`,
+    `\n${name}${quick ? ' (quick)' : ''}: the same GET on an idle gateway and while another tenant holds its ${share.seats} seats and ${share.queue} queued lists unread; ratios are saturated/idle (goal: p99 within 2x)\n`,
   );
   printTable(
     [name, 'clients', 'p50 idle ms', 'p50 saturated ms', 'p50 ratio', 'p99 idle ms', 'p99 saturated ms', 'p99 ratio'],

@@ -18,8 +18,8 @@ const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 export async function benchList(options: BenchOptions): Promise<number> {
   const sizes = options.quick
     ? [
-        { namespace: 'small', pods: 100, iterations: 5 },
-        { namespace: 'large', pods: 500, iterations: 2 },
+        { namespace: 'small', pods: 50, iterations: 3 },
+        { namespace: 'large', pods: 200, iterations: 2 },
       ]
     : [
         { namespace: 'small', pods: 1000, iterations: 40 },

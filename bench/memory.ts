@@ -36,7 +36,7 @@ interface Reading {
 }
 
 export async function benchMemory(options: BenchOptions): Promise<number> {
-  const tenants = options.quick ? 200 : 10_000;
+  const tenants = options.quick ? 100 : 10_000;
   const shape = {
     concurrency: CLIENTS,
     warmup: options.quick ? 50 : 500,

@@ -17,8 +17,8 @@ import { addPrefix, tenantPrefix } from '../translate/context.js';
 const TENANT = 'benall';
 
 export async function benchTenantListAll(options: BenchOptions): Promise<number> {
-  const tenants = options.quick ? 50 : 1000;
-  const podsEach = options.quick ? 20 : 100;
+  const tenants = options.quick ? 20 : 1000;
+  const podsEach = options.quick ? 10 : 100;
   const total = tenants * podsEach;
   const { result, run } = await withEnvironment(options, async (env) => {
     const tenant = await createBenchTenant(env, TENANT);

@@ -28,7 +28,7 @@ interface RateCase extends CreationSummary {
 
 export async function benchTenants(options: BenchOptions): Promise<number> {
   const sizes = options.quick
-    ? { ecdsa: { serial: 10, concurrent: 64 }, rsa: { serial: 3, concurrent: 32 }, bulk: 100, step: 50 }
+    ? { ecdsa: { serial: 5, concurrent: 16 }, rsa: { serial: 2, concurrent: 4 }, bulk: 50, step: 25 }
     : { ecdsa: { serial: 50, concurrent: 320 }, rsa: { serial: 20, concurrent: 96 }, bulk: 10_000, step: 1000 };
   const runs: EnvironmentRun[] = [];
   const rates: RateCase[] = [];

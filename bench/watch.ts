@@ -135,8 +135,8 @@ interface SideRun {
 export async function benchWatch(options: BenchOptions): Promise<number> {
   const sizes: Size[] = options.quick
     ? [
-        { load: 'steady', watchers: 10, writesPerSec: 100 },
-        { load: 'saturating', watchers: 100, writesPerSec: 400 },
+        { load: 'steady', watchers: 10, writesPerSec: 50 },
+        { load: 'saturating', watchers: 20, writesPerSec: 200 },
       ]
     : [
         { load: 'steady', watchers: 1, writesPerSec: 1000 },
