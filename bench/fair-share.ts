@@ -95,7 +95,9 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
     },
     ['--tenant-upstream-seats', String(share.seats), '--tenant-queue-length', String(share.queue)],
   );
-  return report('fair-share', options.quick, result, run, (name, quick, cases) => printFairShare(name, quick, cases, share));
+  return report('fair-share', options.quick, result, run, (name, quick, cases) =>
+    printFairShare(name, quick, cases, share),
+  );
 }
 
 /**
