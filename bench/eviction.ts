@@ -10,6 +10,7 @@
  * (Gracefully, the replay complete) follows in the taint manager's next pass, beside the queue.
  */
 import type { ClientRequest } from 'node:http';
+import { LineSplitter } from '../apiserver/client/line-splitter.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { realClock } from '../clusters/clock.js';
 import { EvictionQueue } from '../eviction/eviction-queue.js';
@@ -222,18 +223,12 @@ async function createTenants(admin: RestClient, ids: string[]): Promise<void> {
 /** A watch of the Tenants, each event handed over with the moment its line was read. */
 function watchTenants(admin: RestClient, onTenant: (tenant: any, at: number) => void): ClientRequest {
   const req = admin.open('GET', `${TENANTS}?watch=1`, { Accept: 'application/json' });
-  let buffer = '';
+  const lines = new LineSplitter();
   req.on('response', (res) => {
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
+    res.on('data', (chunk: Buffer) => {
       const at = performance.now();
-      buffer += chunk;
-      let newline: number;
-      while ((newline = buffer.indexOf('\n')) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + 1);
+      for (const line of lines.push(chunk))
         if (line.trim()) onTenant((JSON.parse(line) as { object: unknown }).object, at);
-      }
     });
   });
   req.on('error', () => undefined);

@@ -3,6 +3,7 @@
  * narrowed by selectors, with extra headers on every request (impersonation). JSON only.
  */
 import type { IncomingMessage } from 'node:http';
+import { LineSplitter } from '../apiserver/client/line-splitter.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { isObject, type Json } from '../apiserver/json.js';
 import { ApiError, statusOf, type Status } from '../apiserver/status.js';
@@ -108,14 +109,10 @@ export class RestListWatcher implements ListerWatcher {
 
 /** The events of a watch response, one per line; a broken stream rejects, unless it was stopped. */
 async function* watchEvents(res: IncomingMessage, stopped: () => boolean): AsyncGenerator<WatchEvent> {
-  res.setEncoding('utf8');
-  let partial = '';
+  const lines = new LineSplitter();
   try {
-    for await (const chunk of res as AsyncIterable<string>) {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop()!;
-      for (const line of lines) if (line.trim() !== '') yield parseEvent(line);
-    }
+    for await (const chunk of res as AsyncIterable<Buffer>)
+      for (const line of lines.push(chunk)) if (line.trim() !== '') yield parseEvent(line);
   } catch (err) {
     if (!stopped()) throw err;
   }

@@ -5,6 +5,7 @@
  * gateway serves no GETs on the side. Reads a TenantSpec as JSON on stdin, prints a TenantRun.
  */
 import { Client, Pool } from 'undici';
+import { LineSplitter } from '../../apiserver/client/line-splitter.js';
 import type { TenantRun, TenantSpec } from './tenant-creations.js';
 
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
@@ -37,13 +38,11 @@ const watch = await watchClient.request({
 });
 if (watch.statusCode !== 200)
   throw new Error(`watching tenants: ${watch.statusCode} ${(await watch.body.text()).slice(0, 300)}`);
-let rest = '';
+const splitter = new LineSplitter();
 watch.body.setEncoding('utf8');
 watch.body.on('data', (chunk: string) => {
   const now = performance.now();
-  const lines = (rest + chunk).split('\n');
-  rest = lines.pop()!;
-  for (const line of lines) {
+  for (const line of splitter.push(chunk)) {
     if (!line) continue;
     const event = JSON.parse(line) as {
       type: string;

@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import { Pool } from 'undici';
+import { LineSplitter } from '../../apiserver/client/line-splitter.js';
 import { sleep } from './sleep.js';
 import { nowNs, readStamp } from './watch-stamp.js';
 import type { WatchRun, WatchSpec } from './watchers.js';
@@ -40,7 +41,7 @@ class Watcher {
   /** Writes received, by sequence number. */
   readonly seen = new Uint8Array(spec.writes);
   received = 0;
-  private rest = '';
+  private readonly lines = new LineSplitter();
 
   constructor(readonly index: number) {}
 
@@ -49,14 +50,7 @@ class Watcher {
     const now = nowNs();
     bytes += chunk.length;
     lastEventAt = performance.now();
-    const text = this.rest + chunk;
-    let start = 0;
-    let newline: number;
-    while ((newline = text.indexOf('\n', start)) >= 0) {
-      if (newline > start) this.event(text.slice(start, newline), now);
-      start = newline + 1;
-    }
-    this.rest = text.slice(start);
+    for (const line of this.lines.push(chunk)) if (line !== '') this.event(line, now);
   }
 
   private event(line: string, now: number): void {

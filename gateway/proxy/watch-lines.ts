@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { LineSplitter } from '../../apiserver/client/line-splitter.js';
 import type { TenantContext } from '../../translate/context.js';
 import type { RowKind } from '../../translate/table.js';
 import { watchEventDown, type WatchEvent } from '../../translate/watch-event.js';
@@ -9,16 +10,9 @@ import { watchEventDown, type WatchEvent } from '../../translate/watch-event.js'
  * saves a socket write per event. Never buffers the whole stream.
  */
 export async function* watchLineBatches(body: Readable): AsyncGenerator<string[]> {
-  let buffer = '';
+  const splitter = new LineSplitter();
   for await (const chunk of body) {
-    buffer += (chunk as Buffer).toString('utf8');
-    const end = buffer.lastIndexOf('\n');
-    if (end < 0) continue;
-    const lines = buffer
-      .slice(0, end)
-      .split('\n')
-      .filter((line) => line !== '');
-    buffer = buffer.slice(end + 1);
+    const lines = splitter.push(chunk as Buffer).filter((line) => line !== '');
     if (lines.length) yield lines;
   }
 }

@@ -3,7 +3,8 @@
  * reading the cluster's stream for it (it awaits the tenant's socket draining), so what it holds
  * for that watcher stays within the sockets' buffers instead of growing with every event, while
  * another watcher of the same resource gets every event. The cached path's bound, where the
- * gateway ends such a watcher, is tested in tenant-cache-reads.test.ts.
+ * gateway ends such a watcher, is tested in tenant-cache-reads.test.ts. And a large event of
+ * non-ASCII text comes through whole, whatever chunks the cluster's stream arrives in.
  */
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
@@ -103,4 +104,24 @@ describe('gateway: a forwarded watch whose client stops reading', function () {
         (open) => expect(open).to.equal(0),
       );
     });
+
+  it('a large event of non-ASCII text arrives as written: no character cut by a chunk of the upstream stream is lost', async () => {
+    // 2-, 3- and 4-byte characters over 600 KB: dozens of chunk ends, most of them inside one.
+    const data = 'é€😀'.repeat(60_000);
+    const reading = tenant.watch('/api/v1/namespaces/default/configmaps?watch=1&labelSelector=text%3Dwide');
+    try {
+      await eventually(
+        () => counter(admin, 'paddock_open_watches{identity="tenant"}'),
+        (open) => expect(open).to.equal(1),
+      );
+      const body = { metadata: { name: 'wide', labels: { text: 'wide' } }, data: { data } };
+      const created = await tenant.request('POST', '/api/v1/namespaces/default/configmaps', body);
+      expect(created.status, created.text).to.equal(201);
+      await reading.waitFor((events) => events.some((e) => e.type === 'ADDED'));
+      const event = reading.events.find((e) => e.type === 'ADDED')!;
+      expect(event.object.data.data === data, 'the event carries the text as written').to.equal(true);
+    } finally {
+      reading.close();
+    }
+  });
 });

@@ -36,8 +36,11 @@ export function schedule(root: string, files: TestFile[], jobs: number): Batch[]
   const longestFirst = [...files].sort((a, b) => expected(b) - expected(a));
   const unit = longestFirst.filter(({ tier }) => tier === 'unit');
   const unitBatches: Batch[] = Array.from({ length: Math.min(Math.max(1, jobs), unit.length) }, () => []);
+  // The shortest batch, the one with fewer files on a tie: files recorded at 0 s (a file of one
+  // quick test) would otherwise all go to the first batch and leave another empty.
+  const shorter = (a: Batch, b: Batch) => length(a) < length(b) || (length(a) === length(b) && a.length < b.length);
   for (const file of unit)
-    unitBatches.reduce((shortest, batch) => (length(batch) < length(shortest) ? batch : shortest)).push(file);
+    unitBatches.reduce((shortest, batch) => (shorter(batch, shortest) ? batch : shortest)).push(file);
   const alone = longestFirst.filter(({ tier }) => tier !== 'unit').map((file) => [file]);
   return [...alone, ...unitBatches].sort((a, b) => length(b) - length(a));
 }

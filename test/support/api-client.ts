@@ -1,5 +1,6 @@
 import type { ClientRequest } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { LineSplitter } from '../../apiserver/client/line-splitter.js';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
 import { waitUntil } from './eventually.js';
@@ -24,20 +25,13 @@ export class WatchStream {
   readonly events: { type: string; object: any }[] = [];
   status = 0;
   ended = false;
-  private buffer = '';
+  private readonly lines = new LineSplitter();
 
   constructor(private readonly req: ClientRequest) {
     req.on('response', (res) => {
       this.status = res.statusCode ?? 0;
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        this.buffer += chunk;
-        let newline: number;
-        while ((newline = this.buffer.indexOf('\n')) >= 0) {
-          const line = this.buffer.slice(0, newline);
-          this.buffer = this.buffer.slice(newline + 1);
-          if (line.trim()) this.events.push(JSON.parse(line));
-        }
+      res.on('data', (chunk: Buffer) => {
+        for (const line of this.lines.push(chunk)) if (line.trim()) this.events.push(JSON.parse(line));
       });
       res.on('end', () => (this.ended = true));
       res.on('close', () => (this.ended = true));
