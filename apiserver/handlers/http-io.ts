@@ -173,18 +173,35 @@ export class JsonAnswerStream {
   }
 }
 
+/** The listeners onClose holds for each open response, behind the one 'close' listener it adds. */
+const closeListeners = new WeakMap<ServerResponse, Set<() => void>>();
+
 /**
  * Runs `listener` once the response's connection has closed — at once if it already has: a client
  * can hang up while the server awaits something, and a 'close' listener added after that never
- * runs. Returns the listener's removal.
+ * runs. Returns the listener's removal. However many follow one response (a list fanned out over
+ * a tenant's namespaces, each page's writer waiting for a drain), the response gets one 'close'
+ * listener: Node warns of a leak past ten on one emitter.
  */
 export function onClose(res: ServerResponse, listener: () => void): () => void {
   if (res.closed) {
     listener();
     return () => {};
   }
-  res.once('close', listener);
-  return () => res.off('close', listener);
+  let listeners = closeListeners.get(res);
+  if (!listeners) {
+    const registered = new Set<() => void>();
+    closeListeners.set(res, registered);
+    res.once('close', () => {
+      closeListeners.delete(res);
+      for (const follower of registered) follower();
+    });
+    listeners = registered;
+  }
+  // A wrapper of its own, so that the same function following twice runs twice, as with once().
+  const follower = () => listener();
+  listeners.add(follower);
+  return () => void listeners.delete(follower);
 }
 
 /** Resolves when `sink` (the response, or a stream written into it) drains or the response closes. */

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { sendStatus } from '../../apiserver/handlers/http-io.js';
+import { onClose, sendStatus } from '../../apiserver/handlers/http-io.js';
 import { unauthorized, type ApiError, type Status } from '../../apiserver/status.js';
 import type { ClusterRoster } from '../../clusters/cluster-roster.js';
 import type { TenantRoster } from '../../tenants/tenant-roster.js';
@@ -137,7 +137,7 @@ export class RequestPipeline {
     // Counted when it closes, whether its answer ended or the client hung up (as a watch ends):
     // once its head was sent, its code is known; a client gone before any answer got none.
     const watchClosed = verb === 'watch' ? metrics.watchOpened(requester) : undefined;
-    res.once('close', () => {
+    onClose(res, () => {
       watchClosed?.();
       if (res.headersSent)
         metrics.requestEnded(

@@ -15,6 +15,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import { onClose } from '../../apiserver/handlers/http-io.js';
 
 export interface DrainOptions {
   /** How long requests are still served after `/readyz` fails (`--shutdown-delay`). */
@@ -43,7 +44,7 @@ export class ServerDrain {
     const stream = isStream(req);
     if (stream) this.streams.add(res);
     if (this.draining) res.setHeader('Connection', 'close');
-    res.once('close', () => {
+    onClose(res, () => {
       this.inFlight.delete(res);
       this.streams.delete(res);
     });
