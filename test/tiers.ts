@@ -28,6 +28,7 @@ export const NOT_UNIT: TierManifest = {
     'devcluster/stop-with-open-streams',
     'gateway/anonymous-health',
     'gateway/cross-namespace-watch-recreated',
+    'gateway/drain-idle-connections',
     'gateway/forwarded-watch-backpressure',
     'gateway/gateway-options',
     'gateway/grant-sync-faults',

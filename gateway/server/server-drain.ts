@@ -4,8 +4,11 @@
  * 1. `/readyz` fails at once (its `shutdown` check), so load balancers and endpoints take the
  *    replica out; requests still come in for `--shutdown-delay` while they notice, and are served.
  * 2. The listener closes: a new connection is refused and goes to another replica (HAProxy's
- *    `option redispatch`); idle keep-alive connections are closed, and every response from now on
- *    says `Connection: close`, so a client's next request opens a connection elsewhere.
+ *    `option redispatch`), and every response from now on says `Connection: close`, so a client's
+ *    next request opens a connection elsewhere. Idle keep-alive connections are closed only
+ *    IDLE_GRACE_MS later: closed at once, a client sending its next request just then (a writer
+ *    between two creates) got a hang-up for a request the replica never read, and a POST is not
+ *    sent again. In the grace its request is answered, and its connection closed after it.
  * 3. Watches and followed logs end cleanly (the chunked body ends, and so does the connection):
  *    a client re-watches from its last resourceVersion, on another replica. Other requests in
  *    flight run to their end.
@@ -13,6 +16,7 @@
  *    that does not end) is cut, and the replica stops.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { onClose } from '../../apiserver/handlers/http-io.js';
@@ -26,6 +30,8 @@ export interface DrainOptions {
 
 /** How often, while draining, streams whose headers went out since are ended. */
 const SWEEP_MS = 50;
+/** How long an idle keep-alive connection may still send a request once the listener closed. */
+const IDLE_GRACE_MS = 1000;
 
 export class ServerDrain {
   private draining = false;
@@ -61,11 +67,17 @@ export class ServerDrain {
     const deadline = Date.now() + options.timeoutMs;
     this.draining = true;
     if (options.delayMs > 0) await delay(Math.min(options.delayMs, options.timeoutMs));
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    // The listener only: http's own close() would close the idle connections with it (Node 19+).
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
     for (const res of this.inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-    while (this.inFlight.size > 0 && Date.now() < deadline) {
+    const idleUntil = Math.min(Date.now() + IDLE_GRACE_MS, deadline);
+    let idleClosed = false;
+    while ((this.inFlight.size > 0 || !idleClosed) && Date.now() < deadline) {
       for (const res of this.streams) endStream(res);
+      if (!idleClosed && Date.now() >= idleUntil) {
+        server.closeIdleConnections();
+        idleClosed = true;
+      }
       await delay(Math.min(SWEEP_MS, Math.max(0, deadline - Date.now())));
     }
     server.closeAllConnections();

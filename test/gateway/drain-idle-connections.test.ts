@@ -1,0 +1,52 @@
+/**
+ * A replica's drain and the keep-alive connections idle when it starts (server-drain.ts): a
+ * client sending its next request just after the listener closed is answered, with
+ * `Connection: close`, rather than finding its connection cut under the request (a writer behind
+ * HAProxy between two creates got a hang-up for a POST the replica never read).
+ */
+import { expect } from 'chai';
+import { readFile } from 'node:fs/promises';
+import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
+import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
+import { ApiClient } from '../support/api-client.js';
+import { sleep } from '../support/eventually.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+describe('gateway: a drain and the connections idle when it starts', function () {
+  this.timeout(60_000);
+  let work: { dir: string; remove(): Promise<void> };
+  let upstream: DevCluster;
+  let gateway: Gateway;
+  let admin: ApiClient;
+
+  before(async () => {
+    work = await makeTempDir('drain-idle');
+    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: `${work.dir}/upstream` });
+    gateway = await startGateway({
+      listen: '127.0.0.1:0',
+      dataDir: `${work.dir}/gateway`,
+      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
+      shutdownTimeoutMs: 10_000,
+    });
+    admin = await ApiClient.load(gateway.adminKubeconfigPath);
+  });
+  after(async () => {
+    admin?.close();
+    await gateway?.stop();
+    await upstream?.stop();
+    await work?.remove();
+  });
+
+  it('answers a request sent on an idle keep-alive connection after the listener closed, and closes the connection after it', async () => {
+    const first = await admin.request('GET', '/version');
+    expect(first.status).to.equal(200);
+    expect(first.headers.connection).to.equal('keep-alive');
+    const drained = gateway.drain();
+    // Past the listener's close: a new connection would be refused now.
+    await sleep(200);
+    const next = await admin.request('GET', '/version');
+    expect(next.status, next.text).to.equal(200);
+    expect(next.headers.connection).to.equal('close');
+    await drained;
+  });
+});
