@@ -32,7 +32,7 @@ import { RbacObjectCache } from './rbac-objects.js';
 import { handlePodLog, handlePodUpgrade } from './pod-streams.js';
 import { handleProxy, handleProxyUpgrade } from './simulated-workload-proxy.js';
 import { handleReview } from './reviews.js';
-import { refuseUpgrade } from './streaming/upgrade.js';
+import { refuseUpgrade } from './streaming/upgrade-answers.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
 import { openStore, privateDataDir, writePrivateFile, type EtcdTls, type Store } from '../store/index.js';
 import { ClusterRoleAggregationController } from './controllers/clusterrole-aggregation.js';

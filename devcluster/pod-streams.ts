@@ -6,9 +6,7 @@ import { ApiError, notFound, pathNotFound, statusOf, toApiError } from '../apise
 import type { ContainerFilesystems } from './container-files/container-filesystems.js';
 import { podPortListener } from './simulated-pod-http.js';
 import { servePodLog } from './streaming/pod-log.js';
-import { servePortForward } from './streaming/port-forward.js';
-import { serveRemoteCommand } from './streaming/remote-command.js';
-import { refuseUpgrade } from './streaming/upgrade.js';
+import { refuseUpgrade } from './streaming/upgrade-answers.js';
 
 const UPGRADED = new Set(['exec', 'attach', 'portforward']);
 
@@ -59,9 +57,14 @@ export async function handlePodUpgrade(
       .catch((err: unknown) => {
         throw err instanceof ApiError && err.code === 404 ? notFound({ group: '', resource: 'pods' }, info.name) : err;
       });
-    if (info.subresource === 'portforward') servePortForward(req, socket, head, url.searchParams, podPortListener(pod));
-    else
+    // The streaming modules (ws, SPDY, tar) load with the first stream: a tenth of the devcluster's start.
+    if (info.subresource === 'portforward') {
+      const { servePortForward } = await import('./streaming/port-forward.js');
+      servePortForward(req, socket, head, url.searchParams, podPortListener(pod));
+    } else {
+      const { serveRemoteCommand } = await import('./streaming/remote-command.js');
       serveRemoteCommand(req, socket, head, pod, url.searchParams, info.subresource as 'exec' | 'attach', filesystems);
+    }
   } catch (err) {
     refuseUpgrade(socket, toApiError(err).status);
   }

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { readBody } from '../apiserver/handlers/http-io.js';
 import { detach } from '../apiserver/process-faults.js';
-import { acceptWebSocket, offeredProtocols } from './streaming/upgrade.js';
+import { offeredProtocols } from './streaming/upgrade-answers.js';
 import { podListensOn, type PodPort } from './proxy-locations.js';
 import type { PortListener } from './streaming/port-forward.js';
 import { webServerOn, type WebServer } from './web-server-images.js';
@@ -174,10 +174,14 @@ export function serveEchoWebSocket(
   target: PodPort,
   request: ProxiedRequest,
 ): void {
-  acceptWebSocket(req, socket, head, offeredProtocols(req, 'websocket')[0] ?? null, (ws) => {
-    // A connection that breaks just ends; there is nothing to clean up.
-    ws.on('error', () => {});
-    ws.send(JSON.stringify(echoOf(target, request)));
-    ws.on('message', (data: Buffer, isBinary: boolean) => ws.send(data, { binary: isBinary }));
-  });
+  // ws loads with the first stream (streaming/upgrade.ts).
+  const accepted = import('./streaming/upgrade.js').then(({ acceptWebSocket }) =>
+    acceptWebSocket(req, socket, head, offeredProtocols(req, 'websocket')[0] ?? null, (ws) => {
+      // A connection that breaks just ends; there is nothing to clean up.
+      ws.on('error', () => {});
+      ws.send(JSON.stringify(echoOf(target, request)));
+      ws.on('message', (data: Buffer, isBinary: boolean) => ws.send(data, { binary: isBinary }));
+    }),
+  );
+  detach(accepted, 'echo WebSocket');
 }

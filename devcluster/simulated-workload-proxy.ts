@@ -26,7 +26,7 @@ import {
   type ProxiedRequest,
   type SimulatedAnswer,
 } from './simulated-pod-http.js';
-import { refuseUpgrade, upgradeKind, writeResponse } from './streaming/upgrade.js';
+import { refuseUpgrade, upgradeKind, writeResponse } from './streaming/upgrade-answers.js';
 
 function isProxyRequest(info: RequestInfo): info is ResourceRequestInfo {
   if (

@@ -18,15 +18,8 @@ import { Duplex } from 'node:stream';
 import { createWebSocketStream, type WebSocket } from 'ws';
 import { ApiError, badRequest } from '../../apiserver/status.js';
 import { SpdySession, type SpdyStream } from './spdy-session.js';
-import {
-  acceptSpdy,
-  acceptWebSocket,
-  chooseProtocol,
-  offeredProtocols,
-  refuseProtocols,
-  refuseUpgrade,
-  upgradeKind,
-} from './upgrade.js';
+import { acceptSpdy, acceptWebSocket } from './upgrade.js';
+import { chooseProtocol, offeredProtocols, refuseProtocols, refuseUpgrade, upgradeKind } from './upgrade-answers.js';
 import { sendOnChannel } from './websocket-channels.js';
 
 const SPDY_PROTOCOLS = ['portforward.k8s.io'] as const;

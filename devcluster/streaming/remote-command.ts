@@ -23,15 +23,8 @@ import type { ContainerFilesystems } from '../container-files/container-filesyst
 import type { ProcessIo } from './process-io.js';
 import { attachProcess, runCommand } from './simulated-commands.js';
 import type { SpdySession, SpdyStream } from './spdy-session.js';
-import {
-  acceptSpdy,
-  acceptWebSocket,
-  chooseProtocol,
-  offeredProtocols,
-  refuseProtocols,
-  refuseUpgrade,
-  upgradeKind,
-} from './upgrade.js';
+import { acceptSpdy, acceptWebSocket } from './upgrade.js';
+import { chooseProtocol, offeredProtocols, refuseProtocols, refuseUpgrade, upgradeKind } from './upgrade-answers.js';
 import { sendOnChannel } from './websocket-channels.js';
 import { detach } from '../../apiserver/process-faults.js';
 
