@@ -101,8 +101,8 @@ export async function benchFairShare(options: BenchOptions): Promise<number> {
 }
 
 /**
- * The tenant that holds its share: its seats, its queue and 8 more large lists open at once, never read; each refused
- * one sent again after its Retry-After, so its seats and queue stay full.
+ * The tenant that holds its share: its seats, its queue and 8 more large lists open at once,
+ * never read; each refused one sent again after its Retry-After, so its seats and queue stay full.
  */
 class HogLoad {
   private readonly client: NeverReadingClient;

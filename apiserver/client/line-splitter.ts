@@ -31,9 +31,4 @@ export class LineSplitter {
     if (start < text.length) this.pieces.push(text.slice(start));
     return lines;
   }
-
-  /** What came after the last newline so far: a line the stream has not ended. */
-  get rest(): string {
-    return this.pieces.join('');
-  }
 }

@@ -1,7 +1,7 @@
 /**
  * The protocols' own handshakes, once upgrade-answers.ts has chosen the subprotocol: WebSocket
- * (RFC 6455) by ws, and SPDY/3.1's 101 answer. Loaded with the first stream: ws and
- * spdy-transport are a tenth of the devcluster's start.
+ * (RFC 6455) by ws, and SPDY/3.1's 101 answer. Loaded with the first stream, as the handlers are
+ * (devcluster/pod-streams.ts).
  */
 import type { Buffer } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
