@@ -22,8 +22,8 @@ import {
 import { x509 } from '../../certs/keys.js';
 import { eventually } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { KUBECTL_1_32 as KUBECTL } from '../support/kubectl.js';
 
-const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const alice = { commonName: 'alice', organizations: ['devs', 'system:masters'], organizationalUnits: ['ab12cd'] };

@@ -21,7 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { waitUntil } from '../support/eventually.js';
-import { KUBECTL } from '../support/kubectl.js';
+import { KUBECTL_DISPATCHER } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -162,7 +162,7 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
     const bin = path.join(temp.dir, 'bin');
     await mkdir(bin);
     await mkdir(home);
-    await symlink(KUBECTL, path.join(bin, 'kubectl'));
+    await symlink(KUBECTL_DISPATCHER, path.join(bin, 'kubectl'));
     env = {
       PATH: `${bin}:${process.env.PATH}`,
       HOME: home,

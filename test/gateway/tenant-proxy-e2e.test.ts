@@ -7,7 +7,7 @@ import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { sleep, waitUntil } from '../support/eventually.js';
 import { createActiveTenant } from '../support/tenants.js';
-import { Kubectl } from '../support/kubectl.js';
+import { Kubectl, KUBECTL_DISPATCHER } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 
 const crd = (group: string, plural: string, kind: string, scope = 'Namespaced') =>
@@ -74,6 +74,17 @@ describe('gateway: the tenant proxy with the real kubectl, two tenants', functio
     await gateway?.stop();
     await upstream?.stop();
     for (const r of remove) await r();
+  });
+
+  it("the machine's kubectl (the Cloud SDK dispatcher) runs kubectl 1.32 for the gateway's /version", async () => {
+    const dispatched = await Kubectl.create(alice.kubeconfig, KUBECTL_DISPATCHER);
+    try {
+      const version = JSON.parse(await dispatched.ok(['version', '-o', 'json']));
+      expect(version.serverVersion).to.include({ major: '1', minor: '32' });
+      expect(version.clientVersion.gitVersion).to.match(/^v1\.32\./);
+    } finally {
+      await dispatched.dispose();
+    }
   });
 
   it("get ns shows exactly the four namespaces of a fresh cluster, then the tenant's own", async () => {

@@ -13,8 +13,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createCertificateAuthority, renderKubeconfig } from '../../certs/index.js';
 import { makeTempDir } from './temp-dir.js';
+import { KUBECTL_1_32 as KUBECTL } from './kubectl.js';
 
-const KUBECTL = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 export const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 
 /** What the capture server serves in discovery, and the kinds it echoes back for POSTs. */
