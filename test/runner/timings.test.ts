@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestFile } from './file-pool.js';
 import { schedule } from './timings.js';
@@ -29,5 +29,20 @@ describe('test runner: the schedule of files into processes', () => {
     ];
     const names = schedule(work.dir, files, 2).map((batch) => batch.map(({ file }) => path.basename(file, '.test.js')));
     expect(names).to.deep.equal([['e'], ['s'], ['u1'], ['u2', 'u3']]);
+  });
+  it("orders by the full run kept with the sources (test/expected-seconds.json) when this build has recorded none, and by this build's own record over it", async () => {
+    // A clean clone: dist/test/ holds no record of a run yet.
+    const root = path.join(work.dir, 'dist', 'test');
+    await mkdir(root, { recursive: true });
+    await mkdir(path.join(work.dir, 'test'));
+    await writeFile(path.join(work.dir, 'test', 'expected-seconds.json'), JSON.stringify({ long: 120, short: 2 }));
+    const e2e = (name: string): TestFile => ({ file: path.join(root, `${name}.test.js`), tier: 'e2e' });
+    const order = () =>
+      schedule(root, [e2e('short'), e2e('unknown'), e2e('long')], 2).map(([{ file }]) =>
+        path.basename(file, '.test.js'),
+      );
+    expect(order()).to.deep.equal(['long', 'unknown', 'short']);
+    await writeFile(path.join(root, '.timings.json'), JSON.stringify({ long: 1 }));
+    expect(order()).to.deep.equal(['unknown', 'short', 'long']);
   });
 });

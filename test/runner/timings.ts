@@ -1,8 +1,11 @@
 /**
  * The order and the processes test files run in. How long each file took in earlier runs is kept
- * in `.timings.json` in the test directory (dist/test/, so a clean clone has none), to start the
+ * in `.timings.json` in the test directory (dist/test/, so a clean clone has none), over the
+ * durations of a full run kept with the sources (test/expected-seconds.json: CI runs from a clean
+ * clone, and without them it started the minutes-long files wherever they fell), to start the
  * longest first: a run ends when its last file does, and a file of minutes started late leaves
- * the other cores idle at the end.
+ * the other cores idle at the end. After a full run that changed the suite's shape, copy
+ * dist/test/.timings.json to test/expected-seconds.json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,22 +18,27 @@ const GUESS: Record<Tier, number> = { jobs: 78, e2e: 5.3, stage: 4.2, unit: 0.4 
 type Timings = Record<string, number>;
 
 const timingsFile = (root: string) => path.join(root, '.timings.json');
+/** root is dist/test: the sources' test/ is two levels up. */
+const expectedFile = (root: string) => path.join(root, '..', '..', 'test', 'expected-seconds.json');
 
-function readTimings(root: string): Timings {
+function readJson(file: string): Timings {
   try {
-    return JSON.parse(readFileSync(timingsFile(root), 'utf8')) as Timings;
+    return JSON.parse(readFileSync(file, 'utf8')) as Timings;
   } catch {
     return {};
   }
 }
 
+const readTimings = (root: string): Timings => readJson(timingsFile(root));
+
 /**
  * The processes to run, the longest first: a file of the stage, e2e or jobs tier alone, the unit
  * files in `jobs` batches of about the same length. A file is expected to take as long as it took
- * last time, else as long as its tier's files usually take.
+ * last time, else as long as the full run kept with the sources says, else as long as its tier's
+ * files usually take.
  */
 export function schedule(root: string, files: TestFile[], jobs: number): Batch[] {
-  const timings = readTimings(root);
+  const timings = { ...readJson(expectedFile(root)), ...readTimings(root) };
   const expected = ({ file, tier }: TestFile) => timings[manifestName(root, file)] ?? GUESS[tier];
   const length = (batch: Batch) => batch.reduce((sum, file) => sum + expected(file), 0);
   const longestFirst = [...files].sort((a, b) => expected(b) - expected(a));
