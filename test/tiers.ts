@@ -65,6 +65,7 @@ export const NOT_UNIT: TierManifest = {
     'clusters/clusters-as-objects',
     'cmd/cli-help',
     'cmd/cluster-cli',
+    'cmd/until-signal',
     'deploy/haproxy',
     'deploy/manifests',
     'deploy/member-rbac',
