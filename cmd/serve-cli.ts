@@ -6,16 +6,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { installFaultHandlers } from '../apiserver/process-faults.js';
-import { startDevCluster, type DevCluster } from '../devcluster/devcluster.js';
+import type { DevCluster } from '../devcluster/devcluster.js';
 import { privateDataDir, writePrivateFile } from '../store/index.js';
 import { parseFailoverResources, parseTenantCache } from '../gateway/cached/tenant-cached-resources.js';
 import { announceRunning, announceStopped, serveInBackground, startedInBackground } from './background.js';
 import { SERVE } from './cli-commands.js';
 import { listFlag, parseCommand } from './cli-usage.js';
 import { etcdTlsFromFlags } from './etcd-tls-flags.js';
-import { startGateway } from '../gateway/server/gateway.js';
 import { isRequestLogMode, REQUEST_LOG_MODES, requestLogLine } from '../gateway/observability/request-log.js';
-import { validEvictionRate, type EvictionSettings } from '../eviction/eviction.js';
+import { validEvictionRate, type EvictionSettings } from '../eviction/eviction-settings.js';
 import { parseGoDuration } from './go-duration.js';
 import { serveBanner } from './serve-banner.js';
 import { catchStopSignals, stopOnSignal } from './until-signal.js';
@@ -107,6 +106,8 @@ export async function serve(args: string[]): Promise<number> {
     commandMessage('paddock', `${starting} …\n`, { msg: starting });
     if (upstreams.length === 0) {
       await privateDataDir(clustersDir);
+      // Imported here, as the gateway below: flags refused and --help answer without loading them.
+      const { startDevCluster } = await import('../devcluster/devcluster.js');
       for (let i = 1; i <= devClusterCount; i++) {
         const name = `member${i}`;
         const cluster = await startDevCluster({
@@ -125,6 +126,7 @@ export async function serve(args: string[]): Promise<number> {
         clusters.push({ name, kubeconfig, url: cluster.url });
       }
     }
+    const { startGateway } = await import('../gateway/server/gateway.js');
     const gateway = await startGateway({
       listen: values.listen,
       advertiseAddress: values['advertise-address'],

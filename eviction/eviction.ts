@@ -10,35 +10,12 @@ import type { ClusterResourceStore } from '../search/cluster-resource-store.js';
 import { logger } from '../log/log.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
-import { adaptiveEvictionRate, type AdaptiveRateSettings } from './adaptive-eviction-rate.js';
+import { adaptiveEvictionRate } from './adaptive-eviction-rate.js';
+import { validEvictionRate, type EvictionSettings } from './eviction-settings.js';
 import { realClock, type Clock } from '../clusters/clock.js';
 import { evictionMetrics } from './eviction-metrics.js';
-import { TaintManager, type RateLimiterSettings, type TenantPlacements } from './taint-manager.js';
-import { TenantFailover, type PurgeMode } from './tenant-failover.js';
-
-/** The flags, with Karmada's names and defaults. */
-export interface EvictionSettings {
-  /** `--resource-eviction-rate`: tenants moved per second; 0 pauses. */
-  resourceEvictionRate: number;
-  /** `--no-execute-taint-eviction-purge-mode` for tenants whose `spec.failover.purgeMode` is unset. */
-  purgeMode: Exclude<PurgeMode, 'Never'>;
-  /** `--graceful-eviction-timeout`. */
-  gracefulEvictionTimeoutMs: number;
-  /** `--concurrent-eviction-syncs`: moves under way at once; the rate, not this, sets the pace. */
-  workers: number;
-  /** `--rate-limiter-base-delay`, `--rate-limiter-max-delay`, `--rate-limiter-qps`, `--rate-limiter-bucket-size`. */
-  rateLimiter: RateLimiterSettings;
-  /** `--adaptive-eviction-rate` with `--secondary-resource-eviction-rate` and `--unhealthy-cluster-threshold` (adaptive-eviction-rate.ts); undefined: the rate is the flag's. */
-  adaptive?: Omit<AdaptiveRateSettings, 'rate'>;
-}
-
-export const DEFAULT_EVICTION_SETTINGS: EvictionSettings = {
-  resourceEvictionRate: 0.5,
-  purgeMode: 'Gracefully',
-  gracefulEvictionTimeoutMs: 600_000,
-  workers: 3,
-  rateLimiter: { baseDelayMs: 5, maxDelayMs: 1_000_000, qps: 10, bucketSize: 100 },
-};
+import { TaintManager, type TenantPlacements } from './taint-manager.js';
+import { TenantFailover } from './tenant-failover.js';
 
 export interface EvictionDeps {
   settings: EvictionSettings;
@@ -59,11 +36,6 @@ export interface Eviction {
   /** Sets `--resource-eviction-rate` while running; negative is refused as Karmada's validation does. */
   setRate(rate: number): void;
   stop(): Promise<void>;
-}
-
-/** Karmada's ClusterFailoverOptions validation of the rate. */
-export function validEvictionRate(rate: number): boolean {
-  return Number.isFinite(rate) && rate >= 0;
 }
 
 export function startEviction(deps: EvictionDeps): Eviction {

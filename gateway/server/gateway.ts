@@ -27,7 +27,8 @@ import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './t
 import { OpenStreams } from './open-streams.js';
 import { OwnerReferenceHealer } from '../../tenants/owner-reference-healer.js';
 import { clusterReadyStateMetric } from '../../eviction/eviction-metrics.js';
-import { DEFAULT_EVICTION_SETTINGS, startEviction, type EvictionSettings } from '../../eviction/eviction.js';
+import { startEviction } from '../../eviction/eviction.js';
+import { DEFAULT_EVICTION_SETTINGS, type EvictionSettings } from '../../eviction/eviction-settings.js';
 import type { RequestLogSink } from '../observability/request-log.js';
 import { AuditLog, type AuditLogOptions } from '../observability/audit-log.js';
 import { RequestPipeline } from './pipeline.js';
