@@ -15,7 +15,8 @@ export const KUBECTL_DISPATCHER = '/usr/bin/kubectl';
 /**
  * The kubectl the tests run: 1.32 itself, which the dispatcher would pick, without the
  * dispatcher's own process and /version request (a fifth of the CPU of each of the suite's
- * ~1,800 runs).
+ * ~1,800 runs). It runs as `kubectl` (argv[0]), as the dispatcher runs it: kubectl names its
+ * field manager and `--record`'s change-cause after the name it was called by.
  */
 export const KUBECTL = process.env.KUBECTL ?? KUBECTL_1_32;
 
@@ -49,7 +50,12 @@ export class Kubectl {
   /** `env` adds to kubectl's environment (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false and the like). */
   run(args: string[], input?: string, env: Record<string, string> = {}): Promise<KubectlResult> {
     return new Promise((resolve, reject) => {
-      const child = spawnProgram(this.binary, args, { env: { ...this.env, ...env }, stdio: 'pipe' }, reject);
+      const child = spawnProgram(
+        this.binary,
+        args,
+        { env: { ...this.env, ...env }, argv0: 'kubectl', stdio: 'pipe' },
+        reject,
+      );
       let stdout = '';
       let stderr = '';
       child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -83,7 +89,7 @@ export class Kubectl {
     const child = spawnProgram(
       this.binary,
       args,
-      { env: { ...this.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: { ...this.env, ...env }, argv0: 'kubectl', stdio: ['ignore', 'pipe', 'pipe'] },
       (err) => (startError = err),
     );
     // A kubectl that could not start only closes.
