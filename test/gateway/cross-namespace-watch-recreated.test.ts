@@ -1,39 +1,21 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { DELETED_NAMESPACE_GRACE_MS } from '../../gateway/proxy/cross-namespace-watch.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { sleep, waitUntil } from '../support/eventually.js';
-import { createActiveTenant } from '../support/tenants.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 describe('gateway: a watch across namespaces when a namespace is deleted and made again under its name', function () {
   this.timeout(60_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
-  let remove: (() => Promise<void>)[] = [];
+  let stage: Stage;
   let tenant: ApiClient;
 
   before(async () => {
-    const upstreamDir = await makeTempDir('recreated-upstream');
-    const gatewayDir = await makeTempDir('recreated-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    tenant = await ApiClient.load((await createActiveTenant(admin, 'recrea', gatewayDir.dir)).kubeconfigPath);
-    admin.close();
+    stage = await startStage('recreated');
+    tenant = await ApiClient.load((await stage.tenant('recrea')).kubeconfigPath);
   });
   after(async () => {
     tenant?.close();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });

@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { testSeed } from '../support/seed.js';
-import { createActiveTenant } from '../support/tenants.js';
 import { envelope, lenField, message } from '../support/protobuf-wire.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 const RUNS = Number(process.env.GATEWAY_FUZZ_RUNS ?? 10_000);
 /** The seed this fuzz has always run with; PADDOCK_TEST_SEED replaces it (test/support/seed.ts). */
@@ -21,28 +17,14 @@ const PINNED_SEED = 777;
  */
 describe('gateway: hostile input from a tenant (fuzz)', function () {
   this.timeout(180_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
   let attacker: ApiClient;
-  let remove: (() => Promise<void>)[] = [];
+  let stage: Stage;
   const victimSecret = 'vicsecret';
 
   before(async () => {
-    const upstreamDir = await makeTempDir('fuzz-upstream');
-    const gatewayDir = await makeTempDir('fuzz-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    stage = await startStage('fuzz');
     const clients: ApiClient[] = [];
-    for (const id of ['fuzzer', 'victim']) {
-      clients.push(await ApiClient.load((await createActiveTenant(admin, id, gatewayDir.dir)).kubeconfigPath));
-    }
-    admin.close();
+    for (const id of ['fuzzer', 'victim']) clients.push(await ApiClient.load((await stage.tenant(id)).kubeconfigPath));
     const [fuzzer, victim] = clients as [ApiClient, ApiClient];
     attacker = fuzzer;
     await victim.request('POST', '/api/v1/namespaces', {
@@ -66,9 +48,7 @@ describe('gateway: hostile input from a tenant (fuzz)', function () {
   });
   after(async () => {
     attacker?.close();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   const segment = fc.oneof(

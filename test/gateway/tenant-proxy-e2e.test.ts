@@ -2,13 +2,10 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { RestClient } from '../../apiserver/client/rest-client.js';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
-import { ApiClient } from '../support/api-client.js';
+import type { DevCluster } from '../../devcluster/devcluster.js';
 import { sleep, waitUntil } from '../support/eventually.js';
-import { createActiveTenant } from '../support/tenants.js';
 import { Kubectl, KUBECTL_DISPATCHER } from '../support/kubectl.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 const crd = (group: string, plural: string, kind: string, scope = 'Namespaced') =>
   JSON.stringify({
@@ -44,36 +41,21 @@ const deployment = (name: string, image: string) =>
 
 describe('gateway: the tenant proxy with the real kubectl, two tenants', function () {
   let upstream: DevCluster;
-  let gateway: Gateway;
-  let remove: (() => Promise<void>)[] = [];
+  let stage: Stage;
   let alice: Kubectl;
   let bob: Kubectl;
   let member: Kubectl;
 
   before(async () => {
-    const upstreamDir = await makeTempDir('proxy-upstream');
-    const gatewayDir = await makeTempDir('proxy-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    const kubectls: Kubectl[] = [];
-    for (const id of ['alice1', 'bobby2']) {
-      kubectls.push(await Kubectl.create((await createActiveTenant(admin, id, gatewayDir.dir)).kubeconfigPath));
-    }
-    admin.close();
-    [alice, bob] = kubectls as [Kubectl, Kubectl];
+    stage = await startStage('proxy');
+    ({ upstream } = stage);
+    alice = await Kubectl.create((await stage.tenant('alice1')).kubeconfigPath);
+    bob = await Kubectl.create((await stage.tenant('bobby2')).kubeconfigPath);
     member = await Kubectl.create(upstream.kubeconfigPath);
   });
   after(async () => {
     for (const k of [alice, bob, member]) await k?.dispose();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   it("the machine's kubectl (the Cloud SDK dispatcher) runs kubectl 1.32 for the gateway's /version", async () => {

@@ -1,45 +1,29 @@
 import { expect } from 'chai';
 import { createConnection } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
-import { ApiClient } from '../support/api-client.js';
+import type { DevCluster } from '../../devcluster/devcluster.js';
 import { waitUntil } from '../support/eventually.js';
-import { createActiveTenant } from '../support/tenants.js';
 import { freePort } from '../support/free-port.js';
 import { keepAliveRequests } from '../support/keep-alive-http.js';
 import { Kubectl } from '../support/kubectl.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 describe("gateway: a tenant's kubectl generators, can-i, exec, logs and port-forward through the gateway", function () {
   let upstream: DevCluster;
-  let gateway: Gateway;
-  let remove: (() => Promise<void>)[] = [];
+  let stage: Stage;
   let tenant: Kubectl;
   let member: Kubectl;
 
   before(async () => {
-    const upstreamDir = await makeTempDir('streams-upstream');
-    const gatewayDir = await makeTempDir('streams-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    const { kubeconfigPath } = await createActiveTenant(admin, 'strm01', gatewayDir.dir);
-    admin.close();
-    tenant = await Kubectl.create(kubeconfigPath);
+    stage = await startStage('streams');
+    ({ upstream } = stage);
+    tenant = await Kubectl.create((await stage.tenant('strm01')).kubeconfigPath);
     member = await Kubectl.create(upstream.kubeconfigPath);
   });
   after(async () => {
     await tenant?.dispose();
     await member?.dispose();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   it("kubectl create generators (protobuf bodies) create the right objects under the tenant's prefix upstream", async () => {

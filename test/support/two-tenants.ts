@@ -1,15 +1,13 @@
 /**
- * The stage of most isolation tests: one devcluster, one gateway in front of it, two Active
- * tenants with the real kubectl, and the devcluster's admin (with impersonation headers, any
- * identity upstream) to look behind the gateway's back.
+ * The stage of most isolation tests: the shared stage (stage.ts), two Active tenants with the
+ * real kubectl, and the devcluster's admin (with impersonation headers, any identity upstream) to
+ * look behind the gateway's back.
  */
-import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster, type DevClusterOptions } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
+import type { DevCluster, DevClusterOptions } from '../../devcluster/devcluster.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from './api-client.js';
 import { Kubectl } from './kubectl.js';
-import { createActiveTenant } from './tenants.js';
-import { makeTempDir } from './temp-dir.js';
+import { startStage } from './stage.js';
 
 export interface TwoTenants {
   upstream: DevCluster;
@@ -28,36 +26,23 @@ export async function startTwoTenants(
   ids: readonly [string, string],
   devcluster: Partial<DevClusterOptions> = {},
 ): Promise<TwoTenants> {
-  const upstreamDir = await makeTempDir(`${label}-upstream`);
-  const gatewayDir = await makeTempDir(`${label}-gateway`);
-  const upstream = await startDevCluster({ ...devcluster, listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-  const upstreamKubeconfig = await readFile(upstream.kubeconfigPath, 'utf8');
-  const gateway = await startGateway({
-    listen: '127.0.0.1:0',
-    dataDir: gatewayDir.dir,
-    upstreams: [{ name: 'member1', kubeconfig: upstreamKubeconfig }],
-  });
-  const admin = await ApiClient.load(gateway.adminKubeconfigPath);
+  const stage = await startStage(label, { devcluster });
   const tenants: TwoTenants['tenants'] = [];
   for (const id of ids) {
-    const created = await createActiveTenant(admin, id, gatewayDir.dir);
+    const created = await stage.tenant(id);
     tenants.push({ kubectl: await Kubectl.create(created.kubeconfigPath), kubeconfig: created.kubeconfig });
   }
-  admin.close();
-  const member = await ApiClient.load(upstream.kubeconfigPath);
+  const member = await ApiClient.load(stage.upstream.kubeconfigPath);
   return {
-    upstream,
-    upstreamKubeconfig,
-    gateway,
+    upstream: stage.upstream,
+    upstreamKubeconfig: stage.upstreamKubeconfig,
+    gateway: stage.gateway,
     tenants,
     member,
     stop: async () => {
       member.close();
       for (const tenant of tenants) await tenant.kubectl.dispose();
-      await gateway.stop();
-      await upstream.stop();
-      await upstreamDir.remove();
-      await gatewayDir.remove();
+      await stage.stop();
     },
   };
 }
