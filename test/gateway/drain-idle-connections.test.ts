@@ -5,36 +5,23 @@
  * HAProxy between two creates got a hang-up for a POST the replica never read).
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { sleep } from '../support/eventually.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 describe('gateway: a drain and the connections idle when it starts', function () {
   this.timeout(60_000);
-  let work: { dir: string; remove(): Promise<void> };
-  let upstream: DevCluster;
+  let stage: Stage;
   let gateway: Gateway;
   let admin: ApiClient;
 
   before(async () => {
-    work = await makeTempDir('drain-idle');
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: `${work.dir}/upstream` });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${work.dir}/gateway`,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-      shutdownTimeoutMs: 10_000,
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    stage = await startStage('drain-idle', { gateway: { shutdownTimeoutMs: 10_000 } });
+    ({ gateway, admin } = stage);
   });
   after(async () => {
-    admin?.close();
-    await gateway?.stop();
-    await upstream?.stop();
-    await work?.remove();
+    await stage?.stop();
   });
 
   it('answers a request sent on an idle keep-alive connection after the listener closed, and closes the connection after it', async () => {

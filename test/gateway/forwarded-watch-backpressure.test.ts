@@ -7,15 +7,12 @@
  * non-ASCII text comes through whole, whatever chunks the cluster's stream arrives in.
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import type { TLSSocket } from 'node:tls';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';
 import { rawTlsRequest } from '../support/raw-tls-request.js';
-import { makeTempDir } from '../support/temp-dir.js';
-import { createActiveTenant } from '../support/tenants.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 const EVENTS = 64;
 const WATCHES = [
@@ -33,34 +30,23 @@ async function counter(admin: ApiClient, sample: string): Promise<number> {
 
 describe('gateway: a forwarded watch whose client stops reading', function () {
   this.timeout(120_000);
-  let work: { dir: string; remove(): Promise<void> };
-  let upstream: DevCluster;
+  let stage: Stage;
   let gateway: Gateway;
   let admin: ApiClient;
   let tenant: ApiClient;
   let kubeconfigPath: string;
 
   before(async () => {
-    work = await makeTempDir('forwarded-watch');
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: `${work.dir}/upstream` });
     // Nothing cached for tenants: every watch is forwarded.
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${work.dir}/gateway`,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-      tenantCache: '',
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    ({ kubeconfigPath } = await createActiveTenant(admin, 'slowrd', work.dir));
+    stage = await startStage('forwarded-watch', { gateway: { tenantCache: '' } });
+    ({ gateway, admin } = stage);
+    ({ kubeconfigPath } = await stage.tenant('slowrd'));
     tenant = await ApiClient.load(kubeconfigPath);
   });
 
   after(async () => {
     tenant?.close();
-    admin?.close();
-    await gateway?.stop();
-    await upstream?.stop();
-    await work?.remove();
+    await stage?.stop();
   });
 
   for (const [n, { what, path }] of WATCHES.entries())

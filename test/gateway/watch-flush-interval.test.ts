@@ -5,38 +5,26 @@
  * events written together arrive in one read.
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { sleep, waitUntil } from '../support/eventually.js';
 import { rawTlsRequest } from '../support/raw-tls-request.js';
-import { makeTempDir } from '../support/temp-dir.js';
-import { createActiveTenant } from '../support/tenants.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 const FLUSH_MS = 3000;
 
 describe('gateway: a shared watch with --watch-flush-interval (a devcluster, one gateway)', function () {
   this.timeout(60_000);
-  let upstream: DevCluster;
   let gateway: Gateway;
   let admin: ApiClient;
   let tenant: ApiClient;
   let kubeconfigPath: string;
-  let work: { dir: string; remove(): Promise<void> };
+  let stage: Stage;
 
   before(async () => {
-    work = await makeTempDir('watch-flush');
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: `${work.dir}/upstream` });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${work.dir}/gateway`,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-      tenantCache: 'configmaps',
-      watchFlushIntervalMs: FLUSH_MS,
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    ({ kubeconfigPath } = await createActiveTenant(admin, 'flush1', work.dir));
+    stage = await startStage('watch-flush', { gateway: { tenantCache: 'configmaps', watchFlushIntervalMs: FLUSH_MS } });
+    ({ gateway, admin } = stage);
+    ({ kubeconfigPath } = await stage.tenant('flush1'));
     tenant = await ApiClient.load(kubeconfigPath);
     await waitUntil(
       'the gateway caches configmaps',
@@ -50,10 +38,7 @@ describe('gateway: a shared watch with --watch-flush-interval (a devcluster, one
 
   after(async () => {
     tenant?.close();
-    admin?.close();
-    await gateway?.stop();
-    await upstream?.stop();
-    await work?.remove();
+    await stage?.stop();
   });
 
   it("writes a quiet set's event at once, and the events within the interval after it together", async () => {
