@@ -23,16 +23,15 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { ClientRequest } from 'node:http';
 import { dirname } from 'node:path';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { BUILTIN_GROUPS } from '../../translate/context.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
 import { waitUntil, type WaitOptions } from '../support/eventually.js';
 import { testSeed } from '../support/seed.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 type Json = Record<string, any>;
 
@@ -545,10 +544,9 @@ const tokenArb = fc.stringMatching(/^zq[g-z]{6}$/);
 
 describe('gateway: tenant isolation under random operations (property)', function () {
   this.timeout(180_000);
-  let upstream: DevCluster;
+  let stage: Stage;
   let gateway: Gateway;
   let upstreamAdmin: ApiClient;
-  const remove: (() => Promise<void>)[] = [];
   const tenants: Tenant[] = [];
   let plans: Op[][] = [];
 
@@ -1342,17 +1340,10 @@ describe('gateway: tenant isolation under random operations (property)', functio
       { seed, numRuns: 1 },
     )[0];
     plans = [opsA, opsB];
-    const upstreamDir = await makeTempDir('isolation-upstream');
-    const gatewayDir = await makeTempDir('isolation-gateway');
-    remove.push(upstreamDir.remove, gatewayDir.remove);
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    upstreamAdmin = await ApiClient.load(upstream.kubeconfigPath);
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    stage = await startStage('isolation');
+    ({ gateway } = stage);
+    upstreamAdmin = await ApiClient.load(stage.upstream.kubeconfigPath);
+    const { admin } = stage;
     const tokens = [tokenA, tokenB];
     for (const [i, id] of IDS.entries()) {
       await admin.request('POST', '/apis/tenant.kubezoo.io/v1alpha1/tenants', {
@@ -1368,7 +1359,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
             ?.phase === 'Active',
         SETTLES,
       );
-      const file = `${gatewayDir.dir}/${id}.kubeconfig`;
+      const file = `${stage.dir}/${id}.kubeconfig`;
       await writeFile(file, Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64'));
       const other = IDS[1 - i];
       const token = tokens[i];
@@ -1411,7 +1402,6 @@ describe('gateway: tenant isolation under random operations (property)', functio
       },
     });
     expect(registry.status, registry.text).to.equal(201);
-    admin.close();
 
     for (const t of tenants) {
       for (const ns of ['default', ...KUBE_NAMESPACES]) entry(t, namespaceKind(t), undefined, ns).state = 'yes';
@@ -1470,9 +1460,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
       t.client.close();
     }
     upstreamAdmin?.close();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   function failuresReport(label: string, lines: string[]): string {

@@ -1,12 +1,8 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
-import { ApiClient } from '../support/api-client.js';
+import type { ApiClient } from '../support/api-client.js';
 import { eventually } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
-import { makeTempDir } from '../support/temp-dir.js';
-import { createActiveTenant } from '../support/tenants.js';
+import { startStage, type Stage } from '../support/stage.js';
 import {
   READMIT_FRACTION,
   RETRY_MS,
@@ -88,11 +84,9 @@ describe('gateway: the tenant cache budget', () => {
 
 describe('gateway: the tenant cache over its budget (a devcluster, one gateway)', function () {
   this.timeout(120_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
+  let stage: Stage;
   let admin: ApiClient;
   let kubectl: Kubectl;
-  let work: { dir: string; remove(): Promise<void> };
 
   const metric = async (name: string, labels: string) => {
     const text = (await admin.request('GET', '/metrics')).text;
@@ -102,26 +96,17 @@ describe('gateway: the tenant cache over its budget (a devcluster, one gateway)'
   const listsFromCache = () => metric('paddock_tenant_cache_reads_total', 'verb="list",answer="cache"');
 
   before(async () => {
-    work = await makeTempDir('tenant-cache-budget');
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: `${work.dir}/upstream` });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${work.dir}/gateway`,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-      tenantCache: 'configmaps,secrets',
-      tenantCacheMaxBytes: 40_000,
+    stage = await startStage('tenant-cache-budget', {
+      gateway: { tenantCache: 'configmaps,secrets', tenantCacheMaxBytes: 40_000 },
     });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    const tenant = await createActiveTenant(admin, 'budget', work.dir);
+    ({ admin } = stage);
+    const tenant = await stage.tenant('budget');
     kubectl = await Kubectl.create(tenant.kubeconfigPath);
   });
 
   after(async () => {
     await kubectl?.dispose();
-    admin?.close();
-    await gateway?.stop();
-    await upstream?.stop();
-    await work?.remove();
+    await stage?.stop();
   });
 
   it('sheds the largest store kept for tenants, whose reads are then forwarded and still whole; the others stay cached', async () => {

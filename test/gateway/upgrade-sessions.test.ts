@@ -1,13 +1,10 @@
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { parseKubeconfig } from '../../certs/index.js';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually, sleep } from '../support/eventually.js';
-import { createActiveTenant } from '../support/tenants.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 const SESSIONS = 1000;
 
@@ -19,24 +16,14 @@ function openSockets(): number {
 
 describe('gateway: a thousand exec sessions leave no sockets behind', function () {
   this.timeout(180_000);
-  let upstream: DevCluster;
+  let stage: Stage;
   let gateway: Gateway;
-  let remove: (() => Promise<void>)[] = [];
   let tls: { ca: string; cert: string; key: string };
 
   before(async () => {
-    const upstreamDir = await makeTempDir('sessions-upstream');
-    const gatewayDir = await makeTempDir('sessions-gateway');
-    remove = [upstreamDir.remove, gatewayDir.remove];
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    const { kubeconfig, kubeconfigPath } = await createActiveTenant(admin, 'sess01', gatewayDir.dir);
-    admin.close();
+    stage = await startStage('sessions');
+    ({ gateway } = stage);
+    const { kubeconfig, kubeconfigPath } = await stage.tenant('sess01');
     const parsed = parseKubeconfig(kubeconfig);
     tls = { ca: parsed.caPem, cert: parsed.certPem, key: parsed.keyPem };
     const tenant = await ApiClient.load(kubeconfigPath);
@@ -49,9 +36,7 @@ describe('gateway: a thousand exec sessions leave no sockets behind', function (
     tenant.close();
   });
   after(async () => {
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   /** One exec over WebSocket v5: returns what came on stdout; `hangUp` closes it mid-command. */
