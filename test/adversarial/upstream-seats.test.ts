@@ -8,16 +8,12 @@
  * once the answer is read off the upstream connection (clusters/upstream-seats.ts, read-ahead.ts).
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import { parseServerCredentials } from '../../certs/index.js';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { DEFAULT_UPSTREAM_SEATS } from '../../clusters/upstream-seats.js';
 import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { NeverReadingClient, type HeldAnswer } from '../support/never-reading-client.js';
-import { makeTempDir } from '../support/temp-dir.js';
-import { createActiveTenant } from '../support/tenants.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 /** The hog's lists at once: more than the gateway's pool of 128 connections to a cluster once had. */
 const HOG_LISTS = 140;
@@ -45,25 +41,17 @@ async function withinBound<T>(what: string, send: (signal: AbortSignal) => Promi
 
 describe("adversarial: one tenant cannot hold a cluster's capacity (upstream seats)", function () {
   this.timeout(240_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
+  let stage: Stage;
   let admin: ApiClient;
   let hog: { api: ApiClient; kubeconfig: string };
   let victim: ApiClient;
-  let dir: { dir: string; remove: () => Promise<void> };
 
   before(async () => {
-    dir = await makeTempDir('upstream-seats');
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: `${dir.dir}/upstream` });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${dir.dir}/gateway`,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    const hogTenant = await createActiveTenant(admin, 'hogger', dir.dir);
+    stage = await startStage('upstream-seats');
+    ({ admin } = stage);
+    const hogTenant = await stage.tenant('hogger');
     hog = { api: await ApiClient.load(hogTenant.kubeconfigPath), kubeconfig: hogTenant.kubeconfig };
-    victim = await ApiClient.load((await createActiveTenant(admin, 'victim', dir.dir)).kubeconfigPath);
+    victim = await ApiClient.load((await stage.tenant('victim')).kubeconfigPath);
     const blob = 'x'.repeat(REVISION_BYTES);
     for (let i = 0; i < REVISIONS; i++) {
       const made = await hog.api.request('POST', REVISIONS_PATH, {
@@ -91,10 +79,7 @@ describe("adversarial: one tenant cannot hold a cluster's capacity (upstream sea
   after(async () => {
     hog?.api.close();
     victim?.close();
-    admin?.close();
-    await gateway?.stop();
-    await upstream?.stop();
-    await dir?.remove();
+    await stage?.stop();
   });
 
   it("a tenant holding 140 large lists it never reads gets 429 with Retry-After past its share and queue, while another tenant's create, forwarded list and cached get each answer within 1 s", async () => {

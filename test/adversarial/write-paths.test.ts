@@ -5,14 +5,10 @@
  * normalized. Tenant `alice1` attacks; `bobby2` is the neighbour whose namespace it aims at.
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { Kubectl } from '../support/kubectl.js';
-import { createActiveTenant } from '../support/tenants.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 type Json = Record<string, any>;
 
@@ -40,38 +36,24 @@ const webhookConfiguration = (name: string) => ({
 });
 
 describe('adversarial: every write path keeps the isolation invariants', function () {
-  let upstream: DevCluster;
-  let gateway: Gateway;
+  let stage: Stage;
   let alice: ApiClient;
   let admin: RestClient;
   let kubectl: Kubectl;
-  const remove: (() => Promise<void>)[] = [];
 
   before(async () => {
-    const upstreamDir = await makeTempDir('writes-upstream');
-    const gatewayDir = await makeTempDir('writes-gateway');
-    remove.push(upstreamDir.remove, gatewayDir.remove);
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    const gatewayAdmin = await ApiClient.load(gateway.adminKubeconfigPath);
-    const aliceKubeconfig = (await createActiveTenant(gatewayAdmin, ALICE, gatewayDir.dir)).kubeconfigPath;
-    await createActiveTenant(gatewayAdmin, 'bobby2', gatewayDir.dir);
-    gatewayAdmin.close();
+    stage = await startStage('writes');
+    const aliceKubeconfig = (await stage.tenant(ALICE)).kubeconfigPath;
+    await stage.tenant('bobby2');
     alice = await ApiClient.load(aliceKubeconfig);
     kubectl = await Kubectl.create(aliceKubeconfig);
-    admin = RestClient.fromKubeconfig(await readFile(upstream.kubeconfigPath, 'utf8'));
+    admin = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
   });
   after(async () => {
     alice?.close();
     admin?.close();
     await kubectl?.dispose();
-    await gateway?.stop();
-    await upstream?.stop();
-    for (const r of remove) await r();
+    await stage?.stop();
   });
 
   /** The object as the upstream holds it. */
