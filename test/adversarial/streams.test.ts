@@ -21,6 +21,7 @@ import { freePort } from '../support/free-port.js';
 import { Kubectl } from '../support/kubectl.js';
 import { createActiveTenant } from '../support/tenants.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 const ROTATE_ANNOTATION = 'kubezoo.io/tenant.rotate';
@@ -154,8 +155,7 @@ async function createConfigMap(client: ApiClient, name: string, namespace = 'def
 
 describe('adversarial: open streams outlive the identity that opened them', function () {
   this.timeout(120_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
+  let stage: Stage;
   let admin: ApiClient;
   let dir: string;
   const cleanups: (() => unknown)[] = [];
@@ -163,28 +163,17 @@ describe('adversarial: open streams outlive the identity that opened them', func
   const nextId = () => `strm${String(++counter).padStart(2, '0')}`;
 
   before(async () => {
-    const upstreamDir = await makeTempDir('adv-streams-upstream');
-    const gatewayDir = await makeTempDir('adv-streams-gateway');
-    cleanups.push(upstreamDir.remove, gatewayDir.remove);
-    dir = gatewayDir.dir;
-    upstream = await startDevCluster({ listen: '127.0.0.1:0', dataDir: upstreamDir.dir });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
-    });
-    admin = await ApiClient.load(gateway.adminKubeconfigPath);
+    stage = await startStage('adv-streams');
+    ({ admin, dir } = stage);
   });
   after(async () => {
-    admin?.close();
-    await gateway?.stop();
-    await upstream?.stop();
+    await stage?.stop();
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
   async function activeTenant(): Promise<TenantCredentials> {
     const id = nextId();
-    const { kubeconfig } = await createActiveTenant(admin, id, dir);
+    const { kubeconfig } = await stage.tenant(id);
     const tenant = await credentials(id, kubeconfig, dir);
     cleanups.push(() => tenant.client.close());
     return tenant;
@@ -353,7 +342,7 @@ describe('adversarial: open streams outlive the identity that opened them', func
       async () => (await admin.request('GET', `${TENANTS}/${old.id}`)).status === 404,
       { ...STREAM_WAIT, timeout: 60_000 },
     );
-    const { kubeconfig } = await createActiveTenant(admin, old.id, dir);
+    const { kubeconfig } = await stage.tenant(old.id);
     const owner = await credentials(old.id, kubeconfig, dir);
     cleanups.push(() => owner.client.close());
     expect(new X509Certificate(owner.tls.cert).serialNumber).to.not.equal(

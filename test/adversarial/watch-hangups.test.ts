@@ -8,14 +8,10 @@
  */
 import { expect } from 'chai';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { processFaults } from '../../apiserver/process-faults.js';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
 import { eventually, waitUntil } from '../support/eventually.js';
-import { createActiveTenant } from '../support/tenants.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 const TENANT = 'hangup';
 /** Long enough for the gateway to read the hang-up from loopback before the held request goes on. */
@@ -44,45 +40,31 @@ async function faultCount(): Promise<number> {
 
 describe('adversarial: hanging up during a watch set-up', function () {
   this.timeout(180_000);
-  let upstream: DevCluster;
-  let gateway: Gateway;
+  let stage: Stage;
   let tenant: ApiClient;
   let plan: Plan | undefined;
   /** The set-up's upstream requests not yet closed. */
   const open = new Set<ServerResponse>();
-  const cleanups: (() => Promise<void>)[] = [];
 
   before(async () => {
-    const upstreamDir = await makeTempDir('hangup-upstream');
-    const gatewayDir = await makeTempDir('hangup-gateway');
-    cleanups.push(upstreamDir.remove, gatewayDir.remove);
-    upstream = await startDevCluster({
-      listen: '127.0.0.1:0',
-      dataDir: upstreamDir.dir,
-      beforeRequest: (req, res) => {
-        if (!plan || !isSetupRequest(req)) return;
-        open.add(res);
-        res.on('close', () => open.delete(res));
-        const current = plan;
-        if (current.seen++ !== current.hold) return;
-        return new Promise<void>((resolve) => {
-          current.release = resolve;
-          current.held?.();
-        });
+    stage = await startStage('hangup', {
+      devcluster: {
+        beforeRequest: (req, res) => {
+          if (!plan || !isSetupRequest(req)) return;
+          open.add(res);
+          res.on('close', () => open.delete(res));
+          const current = plan;
+          if (current.seen++ !== current.hold) return;
+          return new Promise<void>((resolve) => {
+            current.release = resolve;
+            current.held?.();
+          });
+        },
       },
-    });
-    cleanups.unshift(() => upstream.stop());
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: gatewayDir.dir,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
       // The forwarding watch's upstream set-up is what is hung up on here.
-      tenantCache: '',
+      gateway: { tenantCache: '' },
     });
-    cleanups.unshift(() => gateway.stop());
-    const admin = await ApiClient.load(gateway.adminKubeconfigPath);
-    const created = await createActiveTenant(admin, TENANT, gatewayDir.dir);
-    admin.close();
+    const created = await stage.tenant(TENANT);
     tenant = await ApiClient.load(created.kubeconfigPath);
     for (const name of ['a', 'b']) {
       const made = await tenant.request('POST', '/api/v1/namespaces', { metadata: { name } });
@@ -93,7 +75,7 @@ describe('adversarial: hanging up during a watch set-up', function () {
   after(async () => {
     plan?.release?.();
     tenant?.close();
-    for (const cleanup of cleanups) await cleanup();
+    await stage?.stop();
   });
 
   /**
