@@ -4,31 +4,21 @@
  * certificate presented and refused is still 401, and so is any other path.
  */
 import { expect } from 'chai';
-import { readFile } from 'node:fs/promises';
 import { connect } from 'node:tls';
 import { createCertificateAuthority } from '../../certs/index.js';
-import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
-import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
+import type { Gateway } from '../../gateway/server/gateway.js';
 import { anonymousRequest } from '../support/anonymous-request.js';
 import { waitUntil } from '../support/eventually.js';
-import { makeTempDir } from '../support/temp-dir.js';
+import { startStage, type Stage } from '../support/stage.js';
 
 describe('gateway: health checks without a client certificate', function () {
   this.timeout(60_000);
-  let remove: () => Promise<void>;
-  let member: DevCluster;
+  let stage: Stage;
   let gateway: Gateway;
 
   before(async () => {
-    const temp = await makeTempDir('anonymous-health');
-    remove = temp.remove;
-    member = await startDevCluster({ name: 'member1', listen: '127.0.0.1:0', dataDir: `${temp.dir}/member1` });
-    gateway = await startGateway({
-      listen: '127.0.0.1:0',
-      dataDir: `${temp.dir}/gateway`,
-      upstreams: [{ name: 'member1', kubeconfig: await readFile(member.kubeconfigPath, 'utf8') }],
-      tenantCache: '',
-    });
+    stage = await startStage('anonymous-health', { devcluster: { name: 'member1' }, gateway: { tenantCache: '' } });
+    ({ gateway } = stage);
     // Ready once its cluster's first probe is in (search-cache-readiness.test.ts): what is answered before is not this test's.
     await waitUntil(
       'the replica is ready',
@@ -37,9 +27,7 @@ describe('gateway: health checks without a client certificate', function () {
   });
 
   after(async () => {
-    await gateway?.stop();
-    await member?.stop();
-    await remove?.();
+    await stage?.stop();
   });
 
   it('answers /livez, /readyz and /healthz with 200 ok, GET and HEAD', async () => {
