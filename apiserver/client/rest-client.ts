@@ -1,6 +1,6 @@
 import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
-import { parseServerCredentials } from '../../certs/index.js';
+import { parseServerCredentials } from '../../certs/kubeconfig.js';
 
 export interface RestResponse {
   status: number;
