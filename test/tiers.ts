@@ -17,6 +17,7 @@ export const NOT_UNIT: TierManifest = {
     'adversarial/upstream-seats',
     'adversarial/watch-hangups',
     'apiserver/json-answer-stream',
+    'apiserver/rest-client-reused-connection',
     'devcluster/api-semantics',
     'devcluster/cluster-role-binding-walks',
     'devcluster/clusterrole-aggregation',

@@ -56,13 +56,35 @@ export class RestClient {
     );
   }
 
-  /** `signal` aborts the request (the promise rejects with the abort's reason). */
-  request(
+  /**
+   * `signal` aborts the request (the promise rejects with the abort's reason). A GET, HEAD or
+   * OPTIONS whose kept-alive connection the server closed as it was sent (its idle timeout, 5 s
+   * on a Node server, can fire while the request is on the wire) goes again once on a new
+   * connection, as Go's transport does for a replayable request on a reused connection: such a
+   * request was never read, and a poll every few seconds meets that race.
+   */
+  async request(
     method: string,
     path: string,
     body?: unknown,
     headers: RequestHeaders = {},
     signal?: AbortSignal,
+  ): Promise<RestResponse> {
+    try {
+      return await this.requestOnce(method, path, body, headers, signal);
+    } catch (err) {
+      if (!(err instanceof ReusedConnectionClosed)) throw err;
+      if (!REPLAYABLE.has(method)) throw err.cause;
+      return this.requestOnce(method, path, body, headers, signal);
+    }
+  }
+
+  private requestOnce(
+    method: string,
+    path: string,
+    body: unknown,
+    headers: RequestHeaders,
+    signal: AbortSignal | undefined,
   ): Promise<RestResponse> {
     return new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
@@ -86,7 +108,11 @@ export class RestClient {
         res.on('error', reject);
         res.on('end', () => resolve(restResponse(res.statusCode ?? 0, res.headers, text)));
       });
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        reject(
+          req.reusedSocket && err.code === 'ECONNRESET' && !signal?.aborted ? new ReusedConnectionClosed(err) : err,
+        ),
+      );
       req.end(payload);
     });
   }
@@ -109,6 +135,16 @@ export class RestClient {
 
   close(): void {
     this.agent.destroy();
+  }
+}
+
+/** Methods Go's transport sends again when a reused connection fails before an answer (`isReplayable`). */
+const REPLAYABLE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A reset of a kept-alive connection before any answer: the request was not read. */
+class ReusedConnectionClosed extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause });
   }
 }
 

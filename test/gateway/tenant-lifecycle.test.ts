@@ -139,7 +139,7 @@ for (const backend of ['embedded', 'etcd'] as const) {
       try {
         await waitUntil(
           `tenant ${id} Active`,
-          async () => ((await api.request('GET', `${TENANTS}/${id}`)).body as any)?.status?.phase === 'Active',
+          async () => (await api.request('GET', `${TENANTS}/${id}`)).body?.status?.phase === 'Active',
           { timeout: 5000, interval: 10 },
         );
       } finally {

@@ -1,0 +1,63 @@
+import { expect } from 'chai';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { RestClient } from '../../apiserver/client/rest-client.js';
+import { createCertificateAuthority } from '../../certs/index.js';
+
+/**
+ * A server whose idle timeout closes a kept-alive connection just as the client sends its next
+ * request on it: here, every second request on a connection is met by the connection's end instead of an answer.
+ */
+describe('REST client: a kept-alive connection the server closes as a request goes out', function () {
+  let server: Server;
+  let client: RestClient;
+  const seen: string[] = [];
+
+  before(async () => {
+    const ca = await createCertificateAuthority({ commonName: 'reused-connection-ca' });
+    const serving = await ca.issueServingCertificate({ hosts: ['127.0.0.1'] });
+    server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+      const socket = req.socket as typeof req.socket & { answered?: number };
+      socket.answered = (socket.answered ?? 0) + 1;
+      seen.push(`${req.method} ${socket.answered}`);
+      if (socket.answered === 2) {
+        socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => res.end(JSON.stringify({ method: req.method })));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    client = new RestClient(new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), {
+      ca: ca.certPem,
+    });
+  });
+  after(async () => {
+    client?.close();
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+  beforeEach(() => {
+    client.close();
+    seen.length = 0;
+  });
+
+  it('sends a GET again on a new connection, and answers it', async () => {
+    expect((await client.request('GET', '/first')).body).to.deep.equal({ method: 'GET' });
+    const again = await client.request('GET', '/second');
+    expect([again.status, again.body]).to.deep.equal([200, { method: 'GET' }]);
+    expect(seen).to.deep.equal(['GET 1', 'GET 2', 'GET 1']);
+  });
+
+  it('does not send a POST again: its caller is told of the reset', async () => {
+    await client.request('GET', '/first');
+    const error = await client.request('POST', '/second', { kind: 'ConfigMap' }).then(
+      () => undefined,
+      (err: NodeJS.ErrnoException) => err,
+    );
+    expect(error?.code).to.equal('ECONNRESET');
+    expect(seen).to.deep.equal(['GET 1', 'POST 2']);
+  });
+});
