@@ -11,13 +11,13 @@
  * caches (as Karmada's MultiNamespace cacher does).
  */
 import type { RestClient } from '../apiserver/client/rest-client.js';
-import { isObject } from '../apiserver/json.js';
 import { computeCachePlan, type PlanCluster, type ScopeLookup } from './cache-plan.js';
 import type { CachedObject } from './cached-object.js';
 import type { CachedObjectInformers } from './cached-object-informers.js';
 import { apiVersionOf, type ClusterResourceStore, type CacheResource } from './cluster-resource-store.js';
 import type { CacheChanges, MultiClusterCache } from './multi-cluster-cache.js';
 import type { HandlerRegistration, SharedInformer } from '../informer/shared-informer.js';
+import { listRevision } from './list-revision.js';
 import type { ResourceRegistry } from './resource-registry.js';
 
 /**
@@ -100,10 +100,8 @@ export class CacheController {
     const client = this.clusters.get(cluster)?.client;
     if (!client) throw new Error(`cluster ${cluster} is not known`);
     const res = await client.request('GET', `${collectionPath(resource)}?limit=1`);
-    const revision: unknown =
-      isObject(res.body) && isObject(res.body.metadata) ? res.body.metadata.resourceVersion : '';
-    if (res.status !== 200 || typeof revision !== 'string' || revision === '')
-      throw new Error(`listing ${resource.resource} of ${cluster}: ${res.status}`);
+    const revision = res.status === 200 ? listRevision(res.text) : '';
+    if (revision === '') throw new Error(`listing ${resource.resource} of ${cluster}: ${res.status}`);
     return revision;
   }
 
