@@ -7,7 +7,7 @@ import type { ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, badRequest, statusOf } from '../apiserver/status.js';
 import { goQuote } from '../apiserver/go-quote.js';
 import { serviceAccountUser, type AuthenticatedUser } from './authentication.js';
-import type { ServiceAccountTokens } from './service-account-tokens.js';
+import { API_AUDIENCES, type ServiceAccountTokens } from './service-account-tokens.js';
 
 export interface ReviewContext {
   authorizer: RbacAuthorizer;
@@ -59,16 +59,19 @@ export async function handleReview(
     const seconds = Number(spec.expirationSeconds ?? 3600);
     const exp = Math.floor(Date.now() / 1000) + seconds;
     const pod = await boundPod(ctx.api, info.namespace, info.name, spec.boundObjectRef);
+    // kube fills in the API's own audiences when none are asked for, and says so in the answer's spec.
+    const audiences = stringList(spec.audiences, 'spec.audiences') ?? [...API_AUDIENCES];
     const token = ctx.serviceAccounts.issue({
       namespace: info.namespace,
       name: info.name,
       uid: account.metadata.uid,
       exp,
+      audiences,
       ...(pod ? { pod } : {}),
     });
     answer(
       { token, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
-      { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1' },
+      { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec: { ...spec, audiences } },
     );
     return true;
   }
@@ -84,8 +87,13 @@ export async function handleReview(
       });
       return true;
     case 'tokenreviews': {
-      const known = ctx.tokens.get(String(spec.token ?? ''));
-      const claims = known ? null : ctx.serviceAccounts.verify(String(spec.token ?? ''));
+      // A review names the audiences it accepts (none: the API's own); the token must be for one
+      // of them, and the answer says which. Static tokens are the API's own, as kube's token file.
+      const audiences = stringList(spec.audiences, 'spec.audiences') ?? [...API_AUDIENCES];
+      const known = audiences.some((a) => API_AUDIENCES.includes(a))
+        ? ctx.tokens.get(String(spec.token ?? ''))
+        : undefined;
+      const claims = known ? null : ctx.serviceAccounts.verify(String(spec.token ?? ''), audiences);
       const reviewed = known ?? (claims ? serviceAccountUser(claims) : null);
       answer(
         reviewed
@@ -97,8 +105,9 @@ export async function handleReview(
                 groups: [...new Set([...reviewed.groups, 'system:authenticated'])],
                 ...(reviewed.extra ? { extra: reviewed.extra } : {}),
               },
+              audiences: claims?.audiences ?? audiences.filter((a) => API_AUDIENCES.includes(a)),
             }
-          : { authenticated: false, error: 'token not recognised' },
+          : { authenticated: false, audiences: [], error: 'token not recognised' },
       );
       return true;
     }
@@ -174,4 +183,12 @@ async function boundPod(
       ),
     );
   return { name: pod.metadata.name, uid: pod.metadata.uid };
+}
+
+/** A list of strings in a review's spec, or undefined when it is absent or empty; anything else is kube's 400. */
+function stringList(value: unknown, field: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
+    throw badRequest(`${field}: Invalid value: must be a list of strings`);
+  return value.length ? (value as string[]) : undefined;
 }

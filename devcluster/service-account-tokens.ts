@@ -10,9 +10,18 @@ export interface ServiceAccountClaims {
   pod?: { name: string; uid: string };
   /** The token's id, kube's `jti`: what `authentication.kubernetes.io/credential-id` names. */
   jti?: string;
+  /** Whom the token is for (`aud`): the API server's own audience unless a TokenRequest names others. */
+  audiences?: string[];
 }
 
 const ISSUER = 'https://kubernetes.default.svc.cluster.local';
+
+/**
+ * The audience the devcluster's API accepts tokens for, as kube-apiserver's `--api-audiences`
+ * (which defaults to its issuer): a token of any other audience is no credential here, and a
+ * TokenRequest or TokenReview that names no audience means this one.
+ */
+export const API_AUDIENCES: readonly string[] = [ISSUER];
 
 /**
  * ServiceAccount tokens, as `serviceaccounts/token` (TokenRequest) issues them: a signed claim
@@ -50,7 +59,7 @@ export class ServiceAccountTokens {
     const issuedAt = Math.floor(now / 1000);
     const payload = b64(
       JSON.stringify({
-        aud: [ISSUER],
+        aud: claims.audiences?.length ? claims.audiences : API_AUDIENCES,
         exp: claims.exp,
         iat: issuedAt,
         iss: ISSUER,
@@ -67,8 +76,11 @@ export class ServiceAccountTokens {
     return `${header}.${payload}.${this.sign(`${header}.${payload}`)}`;
   }
 
-  /** The claims of a valid, unexpired token; null otherwise. */
-  verify(token: string): ServiceAccountClaims | null {
+  /**
+   * The claims of a valid, unexpired token for one of `audiences` (their `audiences`: those of the
+   * token's that were asked for, as a TokenReview's status names them); null otherwise.
+   */
+  verify(token: string, audiences: readonly string[] = API_AUDIENCES): ServiceAccountClaims | null {
     const [header, payload, signature] = token.split('.');
     if (!header || !payload || !signature) return null;
     const expected = Buffer.from(this.sign(`${header}.${payload}`));
@@ -78,6 +90,9 @@ export class ServiceAccountTokens {
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
       const kube = claims['kubernetes.io'];
       if (!(claims.exp * 1000 > Date.now())) return null;
+      const aud: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+      const matched = audiences.filter((audience) => aud.includes(audience));
+      if (matched.length === 0) return null;
       if (this.revoked.has(kube.serviceaccount.uid) || (kube.pod && this.revoked.has(kube.pod.uid))) return null;
       return {
         namespace: kube.namespace,
@@ -85,6 +100,7 @@ export class ServiceAccountTokens {
         uid: kube.serviceaccount.uid,
         exp: claims.exp,
         jti: claims.jti,
+        audiences: matched,
         ...(kube.pod ? { pod: { name: kube.pod.name, uid: kube.pod.uid } } : {}),
       };
     } catch {

@@ -27,6 +27,7 @@ export const NOT_UNIT: TierManifest = {
     'devcluster/hostile-input',
     'devcluster/open-watches',
     'devcluster/stop-with-open-streams',
+    'devcluster/token-audiences',
     'gateway/anonymous-health',
     'gateway/cross-namespace-watch-recreated',
     'gateway/drain-idle-connections',

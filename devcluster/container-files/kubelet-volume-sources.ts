@@ -48,6 +48,7 @@ export function kubeletVolumeSources(api: () => ApiServer, serviceAccounts: Serv
         uid: account.metadata.uid,
         exp,
         pod: { name: pod.metadata.name, uid: pod.metadata.uid },
+        ...(projection.audience ? { audiences: [projection.audience] } : {}),
       });
       tokens.set(key, { token, issuedAt: now, expiresAt: exp * 1000 });
       return token;
