@@ -66,11 +66,12 @@ export class TenantRoster {
   }
 
   /** Why a tenant certificate is refused, or null when it is accepted. */
-  refusal(tenantId: string, serial: string): string | null {
+  refusal(tenantId: string, serial?: string): string | null {
     const tenant = this.tenants.get(tenantId);
     if (!tenant) return `tenant ${tenantId} does not exist`;
     if (!tenant.active) return `tenant ${tenantId} is not active`;
-    if (!tenant.serials.has(serial)) return `certificate ${serial} of tenant ${tenantId} is not (or no longer) valid`;
+    if (serial !== undefined && !tenant.serials.has(serial))
+      return `certificate ${serial} of tenant ${tenantId} is not (or no longer) valid`;
     return null;
   }
 

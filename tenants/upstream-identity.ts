@@ -1,20 +1,22 @@
 /**
  * Who a tenant user is upstream (docs/design.md, "How the gateway talks upstream"): its
- * certificate's CN (`<tid>-<name>`, already prefixed), and each of its groups plus
+ * certificate's CN (`<tid>-<name>`, already prefixed) or its ServiceAccount's name (the
+ * namespace prefixed: `system:serviceaccount:<tid>-<ns>:<name>`), and each of its groups plus
  * `system:authenticated` under the tenant's prefix, since the tenant's bindings to
  * `system:authenticated` name `<tid>-system:authenticated` upstream
  * (translate/kinds/identity-names.ts). The tenant proxy impersonates this identity; a
  * SubjectAccessReview asks about it; a failover replays the tenant's namespaced objects as its
  * administrator's (eviction/replay-writes.ts).
  */
-import { addPrefix, tenantPrefix } from '../translate/context.js';
+import { addPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
+import { SERVICE_ACCOUNT_USER, SERVICE_ACCOUNTS_GROUP } from '../translate/kinds/identity-names.js';
 import { tenantAdminUser } from './upstream-space.js';
 
 export interface TenantUserIdentity {
   tenant: string;
-  /** The certificate's CN, `<tid>-<name>`. */
+  /** The name upstream: the certificate's CN, `<tid>-<name>`, or the ServiceAccount's. */
   user: string;
-  /** The certificate's groups, in the tenant's terms. */
+  /** The groups, in the tenant's terms. */
   groups: readonly string[];
 }
 
@@ -25,8 +27,24 @@ export interface UpstreamUser {
 
 export function upstreamUser(identity: TenantUserIdentity): UpstreamUser {
   const tenant = tenantPrefix(identity.tenant);
-  const groups = [...identity.groups, 'system:authenticated'].map((group) => addPrefix(tenant, group));
+  const groups = [...identity.groups, 'system:authenticated'].map((group) =>
+    // A ServiceAccount's namespace group names the namespace, which carries the prefix upstream.
+    group.startsWith(SERVICE_ACCOUNTS_GROUP) && group.length > SERVICE_ACCOUNTS_GROUP.length
+      ? SERVICE_ACCOUNTS_GROUP + addPrefix(tenant, group.slice(SERVICE_ACCOUNTS_GROUP.length))
+      : addPrefix(tenant, group),
+  );
   return { user: identity.user, groups: [...new Set(groups)] };
+}
+
+/**
+ * A tenant user's name in the tenant's terms: a ServiceAccount's `system:serviceaccount:<ns>:<name>`
+ * with its namespace as the tenant names it; a certificate's CN as it is.
+ */
+export function tenantUserName(identity: { tenant: string; user: string }): string {
+  if (!identity.user.startsWith(SERVICE_ACCOUNT_USER)) return identity.user;
+  const [namespace, name] = identity.user.slice(SERVICE_ACCOUNT_USER.length).split(':');
+  const own = stripPrefix(tenantPrefix(identity.tenant), namespace);
+  return own === null ? identity.user : `${SERVICE_ACCOUNT_USER}${own}:${name}`;
 }
 
 /**

@@ -103,6 +103,7 @@ export const NOT_UNIT: TierManifest = {
     'gateway/openapi-explain-e2e',
     'gateway/python-client',
     'gateway/serve-command',
+    'gateway/service-account-tokens-e2e',
     'gateway/service-endpoints',
     'gateway/tenant-cache-budget',
     'gateway/tenant-cache-reads',

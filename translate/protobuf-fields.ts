@@ -192,11 +192,6 @@ export const PROTOBUF_FIELDS = {
     `${PACKAGES.admissionregistration}ValidatingWebhookConfiguration`,
     webhookConfiguration,
   ),
-  tokenRequest: fieldsOf(`${PACKAGES.authentication}TokenRequest`, { spec: { audiences: true } }),
-  tokenReview: fieldsOf(`${PACKAGES.authentication}TokenReview`, {
-    spec: { audiences: true },
-    status: { audiences: true },
-  }),
   selfSubjectReview: fieldsOf(`${PACKAGES.authentication}SelfSubjectReview`, {
     status: { userInfo: { username: true, groups: true } },
   }),

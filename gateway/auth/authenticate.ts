@@ -2,14 +2,27 @@
  * The authentication stage of the request pipeline (gateway/server/pipeline.ts): who a request
  * is, by the one credential it presents, as kube-apiserver's union authenticator asks each of its
  * authenticators in turn. Each kind of credential the gateway accepts is a `CredentialKind`:
- * client certificates today (client-certificate.ts); a ServiceAccount token (issue 33) is a second
- * kind, plugged in beside it, that reads the `Authorization` header.
+ * client certificates (client-certificate.ts), decided at once from the connection, and
+ * ServiceAccount tokens (service-account-token.ts), which read the `Authorization` header and may
+ * need a review by the tenant's cluster first. A certificate comes first, as in kube-apiserver's
+ * union authenticator: a request that presents both is the certificate's.
  */
 import type { IncomingMessage } from 'node:http';
 
 export type Identity =
   | { kind: 'admin'; user: string; groups: string[] }
-  | { kind: 'tenant'; tenant: string; user: string; groups: string[]; serial: string };
+  | {
+      kind: 'tenant';
+      tenant: string;
+      /** The user's name upstream: a certificate's CN (`<tid>-…`), a ServiceAccount's `system:serviceaccount:<tid>-<ns>:<name>`. */
+      user: string;
+      /** In the tenant's terms. */
+      groups: string[];
+      /** A certificate's serial, which the tenant must still accept; none for a token, which its review admits. */
+      serial?: string;
+      /** A token's pod, kube's `authentication.kubernetes.io/pod-name` and `pod-uid`. */
+      extra?: Record<string, string[]>;
+    };
 
 export type AdminIdentity = Extract<Identity, { kind: 'admin' }>;
 export type TenantIdentity = Extract<Identity, { kind: 'tenant' }>;
@@ -26,8 +39,11 @@ export type Authentication = Identity | Refusal;
 /** One kind of credential, as one of kube-apiserver's authenticators. */
 export interface CredentialKind {
   readonly name: string;
-  /** The request's identity by this kind of credential, or its refusal; undefined when it presents none of this kind. */
-  authenticate(req: IncomingMessage): Authentication | undefined;
+  /**
+   * The request's identity by this kind of credential, or its refusal (a promise of it when the
+   * credential must be reviewed first); undefined when it presents none of this kind.
+   */
+  authenticate(req: IncomingMessage): Authentication | Promise<Authentication> | undefined;
 }
 
 const ANONYMOUS: Refusal = { refused: 'no credentials presented', anonymous: true };
@@ -39,9 +55,11 @@ const ANONYMOUS: Refusal = { refused: 'no credentials presented', anonymous: tru
 export class Authenticator {
   constructor(private readonly kinds: readonly CredentialKind[]) {}
 
-  authenticate(req: IncomingMessage): Authentication {
+  authenticate(req: IncomingMessage): Authentication | Promise<Authentication> {
     for (const kind of this.kinds) {
       const found = kind.authenticate(req);
+      if (found instanceof Promise)
+        return found.catch((err: unknown) => ({ refused: `${kind.name} not reviewed: ${(err as Error).message}` }));
       if (found) return found;
     }
     return ANONYMOUS;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../../apiserver/handlers/http-io.js';
 import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
+import { tenantUserName } from '../../tenants/upstream-identity.js';
 import type { Identity } from './authenticate.js';
 
 export const SELF_SUBJECT_REVIEW_PATH = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
@@ -38,11 +39,12 @@ export function authenticatedGroups(identity: Identity): string[] {
 export function answerSelfSubjectReview(req: IncomingMessage, res: ServerResponse, identity: Identity): void {
   req.resume();
   const groups = authenticatedGroups(identity);
-  const extra = identity.kind === 'tenant' ? { [TENANT_KEY]: [identity.tenant] } : undefined;
+  const extra = identity.kind === 'tenant' ? { ...identity.extra, [TENANT_KEY]: [identity.tenant] } : undefined;
+  const username = identity.kind === 'tenant' ? tenantUserName(identity) : identity.user;
   sendJson(req, res, 201, {
     kind: 'SelfSubjectReview',
     apiVersion: 'authentication.k8s.io/v1',
     metadata: { creationTimestamp: null },
-    status: { userInfo: { username: identity.user, groups, ...(extra ? { extra } : {}) } },
+    status: { userInfo: { username, groups, ...(extra ? { extra } : {}) } },
   });
 }

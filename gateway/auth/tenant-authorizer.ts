@@ -23,6 +23,7 @@ import { objectDown } from '../../translate/objects.js';
 import { addPrefix, hasPrefix, stripPrefix, tenantPrefix, type TenantContext } from '../../translate/context.js';
 import { clusterRoleBindingsStoredAs } from '../../translate/kinds/stored-cluster-role-binding.js';
 import { listClusterRoleBindings, type UpstreamApi } from '../../tenants/tenant-grants.js';
+import { tenantUserName } from '../../tenants/upstream-identity.js';
 import { parsedObject } from '../../search/cached-object-informers.js';
 import type { RbacChangeFeed } from './rbac-change-feed.js';
 import { PendingRbacWrites, type RbacResource, type RbacWrite } from './rbac-writes.js';
@@ -136,8 +137,9 @@ function own(ctx: TenantContext, items: Json[], kind: string): Json[] {
 
 /** The user as the tenant's RBAC names it: `alice` for `<tid>-alice`, its groups, and `system:authenticated`. */
 export function tenantUserInfo(ctx: TenantContext, who: TenantUser): { name: string; groups: string[] } {
+  const name = tenantUserName(who);
   return {
-    name: stripPrefix(ctx, who.user) ?? who.user,
+    name: name === who.user ? (stripPrefix(ctx, who.user) ?? who.user) : name,
     groups: who.exactGroups ? who.groups : [...new Set([...who.groups, 'system:authenticated'])],
   };
 }

@@ -21,6 +21,7 @@ import { TenantRoster } from '../../tenants/tenant-roster.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../../tenants/tenant-resource.js';
 import { Authenticator } from '../auth/authenticate.js';
 import { clientCertificates } from '../auth/client-certificate.js';
+import { serviceAccountTokens } from '../auth/service-account-token.js';
 import { bootstrapCertificateAuthority, continueTokenKey, trustedCertificateAuthorities } from './ca-bootstrap.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import { DEFAULT_TENANT_LIMITS, TenantLimits, type TenantLimitValues } from './tenant-limits.js';
@@ -274,7 +275,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       livez: [PING],
     };
     const pipeline = new RequestPipeline({
-      authenticator: new Authenticator([clientCertificates(tenants)]),
+      authenticator: new Authenticator([
+        clientCertificates(tenants),
+        serviceAccountTokens(tenants, (tenant) => {
+          const cluster = tenants.clusterOf(tenant);
+          return cluster === undefined ? undefined : clusters.get(cluster)?.connection.admin;
+        }),
+      ]),
       api,
       admin,
       tenants,

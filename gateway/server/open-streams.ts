@@ -7,7 +7,7 @@ export interface Closable {
 }
 
 interface OpenStream {
-  serial: string;
+  serial?: string;
   /** The cluster the tenant lived on when the stream opened. */
   cluster: string | undefined;
   stream: Closable;
@@ -15,8 +15,8 @@ interface OpenStream {
 
 /** What a tenant's open streams are checked against. */
 export interface StreamRules {
-  /** Why the certificate is refused now, or null. */
-  refusal(tenantId: string, serial: string): string | null;
+  /** Why the certificate (or, with no serial, a token of the tenant) is refused now, or null. */
+  refusal(tenantId: string, serial?: string): string | null;
   /** Where the tenant lives now. */
   clusterOf(tenantId: string): string | undefined;
 }
@@ -56,7 +56,7 @@ export class OpenStreams {
   constructor(private readonly rules: StreamRules) {}
 
   /** Keeps `stream` until it closes, so that a change to its tenant can end it. */
-  track(identity: { tenant: string; serial: string }, stream: Closable): void {
+  track(identity: { tenant: string; serial?: string }, stream: Closable): void {
     let streams = this.byTenant.get(identity.tenant);
     if (!streams) this.byTenant.set(identity.tenant, (streams = new Set()));
     const entry = { serial: identity.serial, cluster: this.rules.clusterOf(identity.tenant), stream };

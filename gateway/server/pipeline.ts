@@ -19,7 +19,7 @@ import type { ClusterRoster } from '../../clusters/cluster-roster.js';
 import type { TenantRoster } from '../../tenants/tenant-roster.js';
 import { pathNotFoundError, TranslationError } from '../../translate/context.js';
 import { requestUp, type TranslatedRequest } from '../../translate/request.js';
-import type { Authenticator, TenantIdentity } from '../auth/authenticate.js';
+import type { Authentication, Authenticator, TenantIdentity } from '../auth/authenticate.js';
 import { authorizeUpstream, impersonation } from '../auth/tenant-credentials.js';
 import type { TenantCache } from '../cached/tenant-cache.js';
 import type { AuditLog } from '../observability/audit-log.js';
@@ -83,9 +83,20 @@ export class RequestPipeline {
 
   /** The server's request handler. */
   handle(req: IncomingMessage, res: ServerResponse): void {
-    const { health, drain, openStreams } = this.options;
     const started = process.hrtime.bigint();
-    const record = requestRecord(req, this.options.authenticator.authenticate(req));
+    const authentication = this.options.authenticator.authenticate(req);
+    if (authentication instanceof Promise)
+      detach(
+        authentication.then((identity) => this.handleAs(req, res, identity, started)),
+        'gateway: a request',
+      );
+    else this.handleAs(req, res, authentication, started);
+  }
+
+  /** A request once its credential is known (at once for a certificate, after its review for a token). */
+  private handleAs(req: IncomingMessage, res: ServerResponse, authentication: Authentication, started: bigint): void {
+    const { health, drain, openStreams } = this.options;
+    const record = requestRecord(req, authentication);
     this.observe(record, res, started);
     drain.track(req, res);
     const { identity } = record;
@@ -111,8 +122,20 @@ export class RequestPipeline {
 
   /** The server's upgrade handler (exec, attach, port-forward, WebSockets). */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const authentication = this.options.authenticator.authenticate(req);
+    if (authentication instanceof Promise) {
+      // Nothing may be lost from the socket while the token is reviewed.
+      socket.pause();
+      detach(
+        authentication.then((identity) => this.upgradeAs(req, socket, head, identity)),
+        'gateway: an upgrade',
+      );
+    } else this.upgradeAs(req, socket, head, authentication);
+  }
+
+  private upgradeAs(req: IncomingMessage, socket: Duplex, head: Buffer, authentication: Authentication): void {
     const { audit, onRequest, drain, openStreams } = this.options;
-    const record = requestRecord(req, this.options.authenticator.authenticate(req));
+    const record = requestRecord(req, authentication);
     const { identity } = record;
     let code = 101;
     if (onRequest) logWhenClosed(onRequest, socket, { identity, verb: record.info.verb, url: req.url }, () => code);

@@ -7,6 +7,7 @@
  * old owner would read the new owner's Secrets.
  */
 import { expect } from 'chai';
+import { upstreamToken } from '../support/upstream-token.js';
 import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
@@ -99,13 +100,9 @@ describe('adversarial: a tenant id taken again finds nothing of its old owner on
       const made = await owner.request('POST', path, body);
       expect(made.status, `${path}: ${made.text}`).to.equal(201);
     }
-    const minted = await owner.request('POST', '/api/v1/namespaces/default/serviceaccounts/reader/token', {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      spec: { expirationSeconds: 3600 },
-    });
-    expect(minted.status, minted.text).to.equal(201);
-    oldToken = minted.body.status.token;
+    // The account's own token on member1, as a pod of the old owner's there has it.
+    const member1Admin = RestClient.fromKubeconfig(await readFile(member1.kubeconfigPath, 'utf8'));
+    oldToken = await upstreamToken(member1Admin, `${ID}-default`, 'reader').finally(() => member1Admin.close());
     // The token works upstream: it reads the tenant's Secrets on member1 (once RBAC has the binding).
     const upstream = await withToken(member1.kubeconfigPath, oldToken);
     await waitUntil('the old token reads Secrets on member1', async () => {

@@ -7,6 +7,7 @@
  * the tenant's other objects, one planted the same way among them, are replayed.
  */
 import { expect } from 'chai';
+import { upstreamToken } from '../support/upstream-token.js';
 import { readFile } from 'node:fs/promises';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { parseServerCredentials } from '../../certs/index.js';
@@ -102,15 +103,12 @@ describe('adversarial: a failover replays what a tenant planted upstream only if
       const res = await alice.request('POST', path, body);
       expect(res.status, `${path}: ${res.text}`).to.equal(201);
     }
-    const tokenRequest = await alice.request('POST', '/api/v1/namespaces/default/serviceaccounts/robot/token', {
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenRequest',
-      spec: {},
-    });
-    expect(tokenRequest.status, tokenRequest.text).to.equal(201);
-    // The robot's token against member1 itself, past the gateway.
-    const member1 = parseServerCredentials(await readFile(members.get('member1')!.kubeconfigPath, 'utf8'));
-    const robot = new RestClient(new URL(member1.server), { ca: member1.caPem, token: tokenRequest.body.status.token });
+    // The robot's own token on member1, as a pod of the tenant's there has it, against member1 itself, past the gateway.
+    const member1Kubeconfig = await readFile(members.get('member1')!.kubeconfigPath, 'utf8');
+    const member1Admin = RestClient.fromKubeconfig(member1Kubeconfig);
+    const token = await upstreamToken(member1Admin, `${A}-default`, 'robot').finally(() => member1Admin.close());
+    const member1 = parseServerCredentials(member1Kubeconfig);
+    const robot = new RestClient(new URL(member1.server), { ca: member1.caPem, token });
     try {
       for (const [name, planted] of [...Object.entries(PLANTED_REFUSED), ['planted-fine', PLANTED_FINE] as const]) {
         // The robot's grants reach member1's authorizer by watch: a moment after the binding.

@@ -5,6 +5,7 @@
  * the tenant's own RBAC; the tenant's space heals when its role, binding or grants are deleted.
  */
 import { expect } from 'chai';
+import { upstreamToken } from '../support/upstream-token.js';
 import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { parseKubeconfig } from '../../certs/index.js';
@@ -66,7 +67,7 @@ describe('adversarial: least privilege upstream', function () {
     );
   }
 
-  it('a tenant ServiceAccount bound to cluster-admin by a ClusterRoleBinding cannot use its token directly upstream to read another tenant\u2019s Secrets', async () => {
+  it('a tenant ServiceAccount bound to cluster-admin by a ClusterRoleBinding: its token from the gateway is none upstream, its own upstream token cannot read another tenant\u2019s Secrets', async () => {
     await alice.ok(['create', 'serviceaccount', 'robot']);
     await alice.ok([
       'create',
@@ -75,7 +76,11 @@ describe('adversarial: least privilege upstream', function () {
       '--clusterrole=cluster-admin',
       '--serviceaccount=default:robot',
     ]);
-    const token = (await alice.ok(['create', 'token', 'robot'])).trim();
+    // A token issued through the gateway is for the gateway's audience: no credential upstream.
+    const viaGateway = (await alice.ok(['create', 'token', 'robot'])).trim();
+    const refused = await withToken(viaGateway, `/api/v1/namespaces/${A}-default/secrets`);
+    expect(refused.status, refused.body).to.equal(401);
+    const token = await upstreamToken(member, `${A}-default`, 'robot');
     // Inside its own tenant the binding holds, against the cluster directly too.
     await eventually(
       () => withToken(token, `/api/v1/namespaces/${A}-default/secrets`),

@@ -8,6 +8,7 @@
  * no longer holds A's foreground deletion.
  */
 import { expect } from 'chai';
+import { upstreamToken } from '../support/upstream-token.js';
 import type { ClientRequest } from 'node:http';
 import { request } from 'node:https';
 import { RestClient } from '../../apiserver/client/rest-client.js';
@@ -150,7 +151,7 @@ describe('adversarial: owner references stay inside the tenant', function () {
         '--clusterrole=cluster-admin',
         '--serviceaccount=default:robot',
       ]);
-      token = (await bob.ok(['create', 'token', 'robot'])).trim();
+      token = await upstreamToken(member, `${B}-default`, 'robot');
     });
 
     /** B creates the dependent in its own namespace straight on the cluster, as a workload of B's can. */

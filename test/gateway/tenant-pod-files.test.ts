@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -53,8 +54,10 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
     const review = await stage.member.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
       apiVersion: 'authentication.k8s.io/v1',
       kind: 'TokenReview',
-      spec: { token },
+      spec: { token, audiences: [GATEWAY_AUDIENCE] },
     });
+    // A token through the gateway is for the gateway's audience, and names the prefixed account upstream.
+    expect(review.body.status.audiences).to.deep.equal([GATEWAY_AUDIENCE]);
     expect(review.body.status.user.username).to.equal('system:serviceaccount:podfls-fresh:default');
   });
 

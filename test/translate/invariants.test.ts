@@ -3,6 +3,7 @@ import { tenantContext, TranslationError } from '../../translate/context.js';
 import { EACH, violations } from '../../translate/kinds/invariants.js';
 import { invariantsOf, KINDS, protobufFieldsOf } from '../../translate/kinds/kind-records.js';
 import { objectDown, objectUp } from '../../translate/objects.js';
+import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
 import { patchUp } from '../../translate/patch.js';
 import type { FieldRule, MessageFields } from '../../translate/protobuf-fields.js';
 import { checkStored, normalizedStored, storedObjectUp } from '../../translate/stored-object.js';
@@ -687,15 +688,30 @@ describe('translate: isolation invariants (kinds/invariants.ts, kinds/kind-recor
         }),
       ).to.throw(TranslationError, '${pvc.namespace}');
     });
-    it('TokenRequest audiences carry the prefix; an empty list (the API server\u2019s own) stays empty', () => {
+    it('TokenRequest audiences carry the prefix; none (the API server\u2019s own) is the gateway\u2019s, which comes back down as none', () => {
+      const up = (spec: Json | undefined) =>
+        objectUp(A, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', ...(spec ? { spec } : {}) }).spec;
+      expect(up({ audiences: ['vault'] }).audiences).to.deep.equal([`${P}vault`]);
+      expect(up({ audiences: [] }).audiences).to.deep.equal([GATEWAY_AUDIENCE]);
+      expect(up({ expirationSeconds: 600 })).to.deep.equal({ expirationSeconds: 600, audiences: [GATEWAY_AUDIENCE] });
+      expect(up(undefined)).to.deep.equal({ audiences: [GATEWAY_AUDIENCE] });
+      const answer = objectDown(A, {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        metadata: { name: `${P}ci`, namespace: `${P}dev` },
+        spec: { audiences: [GATEWAY_AUDIENCE, `${P}vault`, 'bbbbbb-vault'] },
+      });
+      expect(answer?.spec.audiences).to.deep.equal(['vault']);
+    });
+    it('the gateway\u2019s audience is no tenant\u2019s: no tenant prefix makes it', () => {
+      expect(GATEWAY_AUDIENCE[6]).not.to.equal('-');
       expect(
-        objectUp(A, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: ['vault'] } })
-          .spec.audiences,
-      ).to.deep.equal([`${P}vault`]);
-      expect(
-        objectUp(A, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [] } }).spec
-          .audiences,
-      ).to.deep.equal([]);
+        objectUp(A, {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: { audiences: [GATEWAY_AUDIENCE] },
+        }).spec.audiences,
+      ).to.deep.equal([`${P}${GATEWAY_AUDIENCE}`]);
     });
   });
 });

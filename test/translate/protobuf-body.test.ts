@@ -610,16 +610,6 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       expect(hex(rawUp('authentication.k8s.io/v1', 'SelfSubjectReview', whoami('alice', 'devs')))).to.equal(
         hex(whoami(`${P}alice`, `${P}devs`)),
       );
-
-      // A TokenReview's audiences are the tenant's own, as a TokenRequest's are.
-      const tokenReview = (audience: string) => message(m(1), m(2, s(1, 'token'), s(2, audience)));
-      expect(hex(rawUp('authentication.k8s.io/v1', 'TokenReview', tokenReview('api')))).to.equal(
-        hex(tokenReview(`${P}api`)),
-      );
-      const tokenRequest = (audience: string) => message(m(1), m(2, s(1, audience), s(1, 'vault')));
-      expect(hex(rawUp('authentication.k8s.io/v1', 'TokenRequest', tokenRequest('api')))).to.equal(
-        hex(message(m(1), m(2, s(1, `${P}api`), s(1, `${P}vault`)))),
-      );
     });
 
     it('forces the tenant label on Namespaces and refuses another value for it', () => {
@@ -863,12 +853,6 @@ describe('protobuf bodies rewritten in place (translate/protobuf-body.ts)', () =
       },
       'admissionregistration.k8s.io/MutatingWebhookConfiguration': { metadata: named('m'), webhooks: webhooks() },
       'admissionregistration.k8s.io/ValidatingWebhookConfiguration': { metadata: named('v'), webhooks: webhooks() },
-      'authentication.k8s.io/TokenRequest': { metadata: named('sa', 'dev'), spec: { audiences: ['vault'] } },
-      'authentication.k8s.io/TokenReview': {
-        metadata: named('tr'),
-        spec: { audiences: ['vault'] },
-        status: { audiences: ['vault'] },
-      },
       'authentication.k8s.io/SelfSubjectReview': {
         metadata: named('ssr'),
         status: { userInfo: { username: 'alice', groups: ['devs'] } },

@@ -180,12 +180,9 @@ export const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   ],
   [
     'authentication.k8s.io/TokenRequest',
-    { convertor: tokenRequestConvertor, protobuf: v1(FIELDS.tokenRequest), invariants: tokenRequestInvariants },
+    { convertor: tokenRequestConvertor, protobuf: {}, invariants: tokenRequestInvariants },
   ],
-  [
-    'authentication.k8s.io/TokenReview',
-    { convertor: tokenReviewConvertor, protobuf: v1(FIELDS.tokenReview), invariants: [] },
-  ],
+  ['authentication.k8s.io/TokenReview', { convertor: tokenReviewConvertor, protobuf: {}, invariants: [] }],
   [
     'authentication.k8s.io/SelfSubjectReview',
     { convertor: selfSubjectReviewConvertor, protobuf: v1(FIELDS.selfSubjectReview), invariants: [] },

@@ -1,0 +1,143 @@
+/**
+ * ServiceAccount tokens, the gateway's second kind of credential (authenticate.ts): a bearer token
+ * a tenant got through the gateway (`kubectl create token`: its audience is the gateway's,
+ * translate/kinds/token-request.ts) is reviewed by a TokenReview at its tenant's cluster, for the
+ * gateway's audience only, as capsule-proxy reviews tokens: the gateway holds no keys of its own.
+ *
+ * Which cluster to ask is read from the token's own claims (the namespace kube writes into every
+ * ServiceAccount token), unverified; the identity is then what the review says, and only if the
+ * reviewed account lives in a namespace of that same tenant, which must be Active. So a token
+ * whose claims were edited fails its review, and a token of one tenant cannot be passed off as
+ * another's. Tokens of the cluster's own accounts (no tenant prefix), of another audience (the
+ * upstream API's), expired, or of an account or pod since deleted, fail as kube fails them: 401.
+ *
+ * Reviews are kept for a moment, keyed by the token's hash (REVIEW_TTL_MS, never past the token's
+ * expiry), so a client's burst costs one review, and a deletion upstream is refused on every
+ * replica within that moment plus the review's own time.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { RestClient } from '../../apiserver/client/rest-client.js';
+import { isObject } from '../../apiserver/json.js';
+import { isTenantId } from '../../tenants/tenant-resource.js';
+import type { TenantRoster } from '../../tenants/tenant-roster.js';
+import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
+import type { Authentication, CredentialKind, Refusal, TenantIdentity } from './authenticate.js';
+
+/** How long a review is kept: well inside the second a deletion must take to reach every replica. */
+export const REVIEW_TTL_MS = 500;
+const MAX_KEPT_REVIEWS = 10_000;
+const TOKEN_REVIEWS = '/apis/authentication.k8s.io/v1/tokenreviews';
+const SERVICE_ACCOUNT = /^system:serviceaccount:([^:]+):([^:]+)$/;
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The cluster a tenant lives on, as the gateway reaches it with its own credentials. */
+export type ClusterClientOf = (tenantId: string) => RestClient | undefined;
+
+interface KeptReview {
+  until: number;
+  answer: Authentication;
+}
+
+/** The tenant a token's claims name (its namespace's prefix), unverified: where to have it reviewed. */
+export function claimedTenant(token: string): string | undefined {
+  const payload = token.split('.')[1];
+  if (!payload) return undefined;
+  let claims: unknown;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(claims)) return undefined;
+  const kube = claims['kubernetes.io'];
+  const namespace = isObject(kube) && typeof kube.namespace === 'string' ? kube.namespace : undefined;
+  return namespace === undefined ? undefined : tenantOfNamespace(namespace);
+}
+
+/** The tenant whose prefix an upstream namespace carries (`<tid>-…`), if any. */
+function tenantOfNamespace(namespace: string): string | undefined {
+  const dash = namespace.indexOf('-');
+  const tenant = dash > 0 ? namespace.slice(0, dash) : '';
+  return isTenantId(tenant) && namespace.length > dash + 1 ? tenant : undefined;
+}
+
+/**
+ * The identity a TokenReview's status makes of a token of `tenant`'s: a ServiceAccount in one of
+ * its namespaces, authenticated for the gateway's audience; a refusal otherwise. Its user is the
+ * account's upstream name, as a certificate's is its CN (tenants/upstream-identity.ts); its groups
+ * are kube's for an account, in the tenant's terms.
+ */
+export function reviewedIdentity(tenant: string, status: unknown): TenantIdentity | Refusal {
+  if (!isObject(status) || status.authenticated !== true || !isObject(status.user))
+    return {
+      refused: `token not authenticated by its cluster${isObject(status) && status.error ? `: ${String(status.error)}` : ''}`,
+    };
+  if (!Array.isArray(status.audiences) || !status.audiences.includes(GATEWAY_AUDIENCE))
+    return { refused: "token not for the gateway's audience" };
+  const username = typeof status.user.username === 'string' ? status.user.username : '';
+  const account = SERVICE_ACCOUNT.exec(username);
+  if (!account || tenantOfNamespace(account[1]) !== tenant)
+    return { refused: `token of ${username || 'no one'} is not of a ServiceAccount of tenant ${tenant}` };
+  const namespace = account[1].slice(tenant.length + 1);
+  const extra: Record<string, string[]> = {};
+  if (isObject(status.user.extra))
+    for (const key of ['authentication.kubernetes.io/pod-name', 'authentication.kubernetes.io/pod-uid']) {
+      const values = status.user.extra[key];
+      if (Array.isArray(values) && values.every((v) => typeof v === 'string')) extra[key] = values;
+    }
+  return {
+    kind: 'tenant',
+    tenant,
+    user: username,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
+    ...(Object.keys(extra).length ? { extra } : {}),
+  };
+}
+
+export function serviceAccountTokens(tenants: TenantRoster, clusterClientOf: ClusterClientOf): CredentialKind {
+  const kept = new Map<string, KeptReview>();
+  const review = async (token: string, tenant: string): Promise<Authentication> => {
+    const client = clusterClientOf(tenant);
+    if (!client) return { refused: `tenant ${tenant} has no cluster to review its token` };
+    const answer = await client.request('POST', TOKEN_REVIEWS, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      spec: { token, audiences: [GATEWAY_AUDIENCE] },
+    });
+    if (answer.status !== 201 && answer.status !== 200)
+      throw new Error(`TokenReview at the cluster of tenant ${tenant}: ${answer.status}`);
+    return reviewedIdentity(tenant, isObject(answer.body) ? answer.body.status : undefined);
+  };
+  return {
+    name: 'ServiceAccount token',
+    authenticate(req: IncomingMessage): Authentication | Promise<Authentication> | undefined {
+      const token = BEARER.exec(String(req.headers.authorization ?? ''))?.[1];
+      if (token === undefined) return undefined;
+      const tenant = claimedTenant(token);
+      if (tenant === undefined) return { refused: 'bearer token names no tenant namespace' };
+      const refusal = tenants.refusal(tenant);
+      if (refusal !== null) return { refused: refusal };
+      const key = createHash('sha256').update(token).digest('base64');
+      const now = Date.now();
+      const held = kept.get(key);
+      if (held && held.until > now) return held.answer;
+      return review(token, tenant).then((answer) => {
+        if (kept.size >= MAX_KEPT_REVIEWS) for (const [k, v] of kept) if (v.until <= Date.now()) kept.delete(k);
+        if (kept.size < MAX_KEPT_REVIEWS)
+          kept.set(key, { until: Math.min(now + REVIEW_TTL_MS, expiryOf(token)), answer });
+        return answer;
+      });
+    },
+  };
+}
+
+/** When the token's claims say it expires (ms), or never for none: a review is never kept past it. */
+function expiryOf(token: string): number {
+  try {
+    const exp = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).exp;
+    return typeof exp === 'number' ? exp * 1000 : Infinity;
+  } catch {
+    return Infinity;
+  }
+}

@@ -1,0 +1,253 @@
+import { expect } from 'chai';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { RestClient, type RequestHeaders } from '../../apiserver/client/rest-client.js';
+import { parseKubeconfig } from '../../certs/index.js';
+import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
+import { waitUntil } from '../support/eventually.js';
+import { Kubectl } from '../support/kubectl.js';
+import { startStage, type Stage } from '../support/stage.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const A = 'satokn';
+const B = 'satokb';
+const CONFIGMAPS_OF_DEV = '/api/v1/namespaces/dev/configmaps';
+
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+
+/** The same token with its claims rewritten (its signature then no longer holds). */
+function withClaims(token: string, change: (claims: any) => void): string {
+  const [header, , signature] = token.split('.');
+  const claims = claimsOf(token);
+  change(claims);
+  return `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+}
+
+describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', function () {
+  let stage: Stage;
+  let alice: Kubectl;
+  let bob: Kubectl;
+  let caPem: string;
+  let dir: string;
+  let removeDir: () => Promise<void>;
+  let upstreamAdmin: RestClient;
+  const clients: RestClient[] = [];
+
+  /** A client of the gateway that presents only `token`. */
+  const asToken = (token: string) => {
+    const client = new RestClient(new URL(stage.gateway.url), { ca: caPem, token });
+    clients.push(client);
+    return client;
+  };
+
+  /** kubectl with a kubeconfig holding only the gateway, its CA and `token`, as a CI job would have it. */
+  async function kubectlWithToken(name: string, token: string): Promise<Kubectl> {
+    const file = path.join(dir, `${name}.kubeconfig`);
+    await writeFile(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        `clusters: [{name: paddock, cluster: {server: "${stage.gateway.url}", certificate-authority-data: ${Buffer.from(caPem).toString('base64')}}}]`,
+        `users: [{name: ${name}, user: {token: "${token}"}}]`,
+        `contexts: [{name: ${name}, context: {cluster: paddock, user: ${name}}}]`,
+        `current-context: ${name}`,
+        '',
+      ].join('\n'),
+    );
+    return Kubectl.create(file);
+  }
+
+  /** A ServiceAccount `name` in `namespace` of `tenant` that may read (only) ConfigMaps there, and its token through the gateway. */
+  async function readerToken(tenant: Kubectl, namespace: string, name: string): Promise<string> {
+    await tenant.ok(['create', 'serviceaccount', name, '-n', namespace]);
+    await tenant.ok([
+      'create',
+      'role',
+      `${name}-reads`,
+      '--verb=get,list,watch',
+      '--resource=configmaps',
+      '-n',
+      namespace,
+    ]);
+    await tenant.ok([
+      'create',
+      'rolebinding',
+      `${name}-reads`,
+      `--role=${name}-reads`,
+      `--serviceaccount=${namespace}:${name}`,
+      '-n',
+      namespace,
+    ]);
+    return (await tenant.ok(['create', 'token', name, '-n', namespace])).trim();
+  }
+
+  before(async () => {
+    stage = await startStage('sa-tokens');
+    ({ dir, remove: removeDir } = await makeTempDir('sa-tokens'));
+    upstreamAdmin = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
+    const aliceConfig = await stage.tenant(A);
+    caPem = parseKubeconfig(aliceConfig.kubeconfig).caPem;
+    alice = await Kubectl.create(aliceConfig.kubeconfigPath);
+    bob = await Kubectl.create((await stage.tenant(B)).kubeconfigPath);
+    for (const tenant of [alice, bob]) {
+      await tenant.ok(['create', 'namespace', 'dev']);
+      await tenant.ok(['create', 'namespace', 'other']);
+      await tenant.ok(['create', 'configmap', 'settings', '-n', 'dev', '--from-literal=owner=tenant']);
+      await tenant.ok(['create', 'configmap', 'elsewhere', '-n', 'other']);
+    }
+  });
+  after(async () => {
+    for (const client of clients) client.close();
+    upstreamAdmin?.close();
+    for (const k of [alice, bob]) await k?.dispose();
+    await removeDir?.();
+    await stage?.stop();
+  });
+
+  it('kubectl create token gives a token for the gateway’s audience, which a kubeconfig uses: the account reads in its namespace, in the tenant’s names', async () => {
+    const token = await readerToken(alice, 'dev', 'ci');
+    const claims = claimsOf(token);
+    expect(claims.aud).to.deep.equal([GATEWAY_AUDIENCE]);
+    expect(claims['kubernetes.io'].namespace).to.equal(`${A}-dev`);
+    const ci = await kubectlWithToken('ci', token);
+    try {
+      const whoami = JSON.parse(await ci.ok(['auth', 'whoami', '-o', 'json']));
+      expect(whoami.status.userInfo.username).to.equal('system:serviceaccount:dev:ci');
+      expect(whoami.status.userInfo.groups).to.have.members([
+        'system:serviceaccounts',
+        'system:serviceaccounts:dev',
+        'system:authenticated',
+      ]);
+      expect(whoami.status.userInfo.extra['paddock.io/tenant']).to.deep.equal([A]);
+      await waitUntil('the grant in force', async () => (await ci.run(['get', 'configmaps', '-n', 'dev'])).code === 0);
+      const listed = JSON.parse(await ci.ok(['get', 'configmaps', '-n', 'dev', '-o', 'json']));
+      expect(listed.items.map((c: any) => `${c.metadata.namespace}/${c.metadata.name}`)).to.include('dev/settings');
+      expect(JSON.stringify(listed)).not.to.contain(`${A}-`);
+      const one = JSON.parse(await ci.ok(['get', 'configmap', 'settings', '-n', 'dev', '-o', 'json']));
+      expect([one.metadata.namespace, one.data]).to.deep.equal(['dev', { owner: 'tenant' }]);
+    } finally {
+      await ci.dispose();
+    }
+  });
+
+  it('is forbidden to write, in another namespace and at the cluster scope, as kube words it for the account', async () => {
+    const ci = await kubectlWithToken('ci-forbidden', await readerToken(alice, 'dev', 'ci2'));
+    try {
+      await waitUntil('the grant in force', async () => (await ci.run(['get', 'configmaps', '-n', 'dev'])).code === 0);
+      const write = await ci.run(['create', 'configmap', 'mine', '-n', 'dev']);
+      expect(write.stderr).to.contain(
+        'User "system:serviceaccount:dev:ci2" cannot create resource "configmaps" in API group "" in the namespace "dev"',
+      );
+      const other = await ci.run(['get', 'configmaps', '-n', 'other']);
+      expect(other.stderr).to.contain(
+        'User "system:serviceaccount:dev:ci2" cannot list resource "configmaps" in API group "" in the namespace "other"',
+      );
+      const all = await ci.run(['get', 'namespaces']);
+      expect(all.stderr).to.contain('User "system:serviceaccount:dev:ci2" cannot list resource "namespaces"');
+      expect(all.stderr + other.stderr + write.stderr).not.to.contain(`${A}-`);
+    } finally {
+      await ci.dispose();
+    }
+  });
+
+  it('deleting the ServiceAccount makes its token 401 within a second of the delete’s answer', async () => {
+    const token = await readerToken(alice, 'dev', 'gone');
+    const client = asToken(token);
+    await waitUntil('the grant in force', async () => (await client.request('GET', CONFIGMAPS_OF_DEV)).status === 200);
+    await alice.ok(['delete', 'serviceaccount', 'gone', '-n', 'dev', '--wait=false']);
+    const deleted = performance.now();
+    await waitUntil('token refused', async () => (await client.request('GET', CONFIGMAPS_OF_DEV)).status === 401, {
+      timeout: 2000,
+      interval: 10,
+    });
+    expect(performance.now() - deleted).to.be.lessThan(1000);
+  });
+
+  it('a ServiceAccount deleted and made again under its name does not revive the old token', async () => {
+    const old = await readerToken(alice, 'dev', 'again');
+    await alice.ok(['delete', 'serviceaccount', 'again', '-n', 'dev']);
+    await alice.ok(['create', 'serviceaccount', 'again', '-n', 'dev']);
+    const client = asToken(old);
+    await waitUntil('old token refused', async () => (await client.request('GET', CONFIGMAPS_OF_DEV)).status === 401);
+    const fresh = asToken((await alice.ok(['create', 'token', 'again', '-n', 'dev'])).trim());
+    expect((await fresh.request('GET', CONFIGMAPS_OF_DEV)).status).to.equal(200);
+  });
+
+  describe('adversarial', () => {
+    it('another tenant’s token is that tenant’s account: it reads the other tenant’s own namespace, never this one’s objects', async () => {
+      const bobs = asToken(await readerToken(bob, 'dev', 'spy'));
+      await waitUntil('the grant in force', async () => (await bobs.request('GET', CONFIGMAPS_OF_DEV)).status === 200);
+      const seen = await bobs.request('GET', CONFIGMAPS_OF_DEV);
+      const whoami = await bobs.request('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'SelfSubjectReview',
+      });
+      expect(whoami.body.status.userInfo.extra['paddock.io/tenant']).to.deep.equal([B]);
+      expect(seen.text).not.to.contain(A);
+      await alice.ok(['create', 'configmap', 'alices-only', '-n', 'dev']);
+      expect((await bobs.request('GET', `${CONFIGMAPS_OF_DEV}/alices-only`)).status).to.equal(404);
+    });
+
+    it('a token whose claims were edited to name another tenant’s namespace is refused (its review fails)', async () => {
+      const token = await readerToken(bob, 'dev', 'forger');
+      const forged = withClaims(token, (claims) => {
+        claims['kubernetes.io'].namespace = `${A}-dev`;
+        claims.sub = `system:serviceaccount:${A}-dev:ci`;
+      });
+      expect((await asToken(forged).request('GET', CONFIGMAPS_OF_DEV)).status).to.equal(401);
+    });
+
+    it('a token of the cluster’s own account, even for the gateway’s audience, is refused', async () => {
+      const minted = await upstreamAdmin.request(
+        'POST',
+        '/api/v1/namespaces/kube-system/serviceaccounts/default/token',
+        {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: { audiences: [GATEWAY_AUDIENCE] },
+        },
+      );
+      expect(minted.status, minted.text).to.equal(201);
+      const answer = await asToken(minted.body.status.token).request('GET', '/api/v1/namespaces');
+      expect(answer.status).to.equal(401);
+      expect(answer.body).to.include({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    });
+
+    it('the tenant’s account’s own upstream token (the upstream API’s audience) is refused', async () => {
+      await readerToken(alice, 'dev', 'podtoken');
+      const minted = await upstreamAdmin.request('POST', `/api/v1/namespaces/${A}-dev/serviceaccounts/podtoken/token`, {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: {},
+      });
+      expect(minted.status, minted.text).to.equal(201);
+      expect((await asToken(minted.body.status.token).request('GET', CONFIGMAPS_OF_DEV)).status).to.equal(401);
+    });
+
+    it('a token with Impersonate-* headers is refused, as a tenant certificate’s are', async () => {
+      const client = asToken(await readerToken(alice, 'dev', 'impostor'));
+      await waitUntil(
+        'the grant in force',
+        async () => (await client.request('GET', CONFIGMAPS_OF_DEV)).status === 200,
+      );
+      for (const headers of [
+        { 'Impersonate-User': `${A}-admin` },
+        { 'Impersonate-Group': 'system:masters' },
+      ] as RequestHeaders[]) {
+        const answer = await client.request('GET', CONFIGMAPS_OF_DEV, undefined, headers);
+        expect(answer.status, JSON.stringify(headers)).to.be.oneOf([400, 403]);
+        expect(answer.text).not.to.contain('settings');
+      }
+    });
+
+    it('a token that names no tenant, or is not a token at all, is 401', async () => {
+      for (const token of [
+        'not-a-token',
+        'a.b.c',
+        withClaims(await readerToken(alice, 'dev', 'plain'), (c) => delete c['kubernetes.io']),
+      ])
+        expect((await asToken(token).request('GET', CONFIGMAPS_OF_DEV)).status, token).to.equal(401);
+    });
+  });
+});
