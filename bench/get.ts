@@ -19,7 +19,7 @@ import { startBareProxyProcess, startGatewayProcess, stopProcess, type ServerPro
 import { caseOf, formatMs, formatPerSecond, formatRatio, report, type CaseResult } from './harness/results.js';
 import type { RequestSummary } from './harness/load.js';
 import { targetOf } from './harness/target.js';
-import { createBenchTenant } from './harness/tenant.js';
+import { createBenchTenant, serviceAccountTarget } from './harness/tenant.js';
 import { printTable } from './table.js';
 
 const TENANT = 'benget';
@@ -33,6 +33,7 @@ const PATHS = [
   { label: 'bare Node proxy', caseName: 'GET one pod, bare TLS proxy (floor)' },
   { label: 'gateway, forwarded', caseName: 'GET one pod, gateway forwarding (--tenant-cache "")' },
   { label: 'gateway, from its cache', caseName: 'GET one pod' },
+  { label: 'gateway, from its cache, token', caseName: 'GET one pod, ServiceAccount token' },
 ] as const;
 
 export async function benchGet(options: BenchOptions): Promise<number> {
@@ -65,6 +66,7 @@ export async function benchGet(options: BenchOptions): Promise<number> {
         { ...env, gateway: forwarding, gatewayAdminKubeconfig: await readFile(forwarding.kubeconfigPath, 'utf8') },
         TENANT,
       );
+      const tokenTarget = await serviceAccountTarget(tenant, 'bench');
       const tenantGet = [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }];
       const upstreamGet = [{ method: 'GET', path: `/api/v1/namespaces/${TENANT}-default/pods/${podName(0)}` }];
       const sides: Side[] = [
@@ -73,6 +75,8 @@ export async function benchGet(options: BenchOptions): Promise<number> {
         { name: 'bare Node proxy', target: bare, templates: upstreamGet, pid: floors[1].pid },
         { name: 'gateway, forwarded', target: forwardingTenant.gateway, templates: tenantGet, pid: forwarding.pid },
         { name: 'gateway', target: tenant.gateway, templates: tenantGet, pid: env.gateway.pid },
+        // The same reads with the tenant's other kind of credential: a ServiceAccount token, reviewed by the cluster.
+        { name: 'gateway, token', target: tokenTarget, templates: tenantGet, pid: env.gateway.pid },
       ];
       const cases: CaseResult[] = [];
       for (const clients of options.quick ? QUICK_CLIENTS : CLIENTS) {
@@ -121,5 +125,24 @@ function printPaths(name: string, quick: boolean, cases: CaseResult[]): void {
   printTable(
     ['GET one pod', 'clients', 'p50 ms', 'p50 ratio', 'p99 ms', 'p99 ratio', 'req/s', 'req/s ratio', 'its CPU µs/req'],
     rows,
+  );
+  process.stdout.write(
+    '\na ServiceAccount token against the certificate, the same gateway and reads (1.00x: no cost):\n',
+  );
+  printTable(
+    ['clients', 'p50 ratio', 'p99 ratio', 'req/s ratio'],
+    [...new Set(cases.map((c) => c.concurrency))].flatMap((clients) => {
+      const of = (caseName: string) => cases.find((c) => c.concurrency === clients && c.name === caseName)?.gateway;
+      const [certificate, token] = [of('GET one pod'), of('GET one pod, ServiceAccount token')];
+      if (!certificate || !token) return [];
+      return [
+        [
+          String(clients),
+          formatRatio(token.p50Ms / certificate.p50Ms),
+          formatRatio(token.p99Ms / certificate.p99Ms),
+          formatRatio(certificate.throughputPerSec / token.throughputPerSec),
+        ],
+      ];
+    }),
   );
 }

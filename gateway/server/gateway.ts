@@ -56,6 +56,18 @@ import { UpstreamConnection } from '../../clusters/upstream-connection.js';
 import { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
 import { realClock } from '../../clusters/clock.js';
 
+/**
+ * The names a workload in a cluster reaches its API server by (`kubernetes.default.svc` and its
+ * shorter forms, the Service kube makes in `default`): the gateway's serving certificate names
+ * them too, so a tenant's in-cluster clients verify the gateway as they would a cluster.
+ */
+const IN_CLUSTER_NAMES = [
+  'kubernetes',
+  'kubernetes.default',
+  'kubernetes.default.svc',
+  'kubernetes.default.svc.cluster.local',
+];
+
 export interface GatewayOptions {
   /** host:port to listen on; port 0 picks a free one. */
   listen: string;
@@ -300,7 +312,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const advertised = parseListen(address);
     const serving = await ca.issueServingCertificate({
-      hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost'])],
+      hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost', ...IN_CLUSTER_NAMES])],
     });
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: trustedCas, requestCert: true, rejectUnauthorized: false },

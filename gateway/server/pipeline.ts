@@ -46,6 +46,9 @@ import type { ServerDrain } from './server-drain.js';
 import { isLongRunning, type TenantLimits } from './tenant-limits.js';
 import { TenantRequest, type TenantPathServices } from './tenant-request.js';
 
+/** How often a stream a token opened has the token reviewed again (each review is kept 500 ms). */
+const TOKEN_STREAM_REVIEW_MS = 500;
+
 export interface PipelineOptions extends Omit<GatewayRoutesOptions, 'tenant'> {
   authenticator: Authenticator;
   tenants: TenantRoster;
@@ -104,7 +107,10 @@ export class RequestPipeline {
     // balancers present none); credentials the gateway refuses are refused here too, as kube does.
     if ((!('refused' in identity) || identity.anonymous) && serveHealth(req, res, health)) return;
     if ('refused' in identity) return sendStatus(req, res, unauthorized());
-    if (identity.kind === 'tenant') openStreams.track(identity, res);
+    if (identity.kind === 'tenant') {
+      openStreams.track(identity, res);
+      if (identity.serial === undefined && isLongRunning(record.info)) this.reviewWhileOpen(req, res);
+    }
     const exchange = record as GatewayExchange;
     const route = requestRoute(this.routes, exchange);
     if (!route) return;
@@ -146,9 +152,31 @@ export class RequestPipeline {
     };
     if ('refused' in identity) return refuse(unauthorized().status);
     drain.trackUpgrade(socket);
-    if (identity.kind === 'tenant') openStreams.track(identity, socket);
+    if (identity.kind === 'tenant') {
+      openStreams.track(identity, socket);
+      if (identity.serial === undefined) this.reviewWhileOpen(req, socket);
+    }
     const exchange = record as GatewayExchange;
     upgradeRoute(this.routes, exchange)?.upgrade?.(exchange, socket, head, refuse);
+  }
+
+  /**
+   * A token's stream (a watch, an exec session) is reviewed again every TOKEN_STREAM_REVIEW_MS
+   * while it is open, and ended once its token is refused: its ServiceAccount or pod deleted
+   * upstream, which no change to the Tenant tells (a certificate's streams end with the Tenant's
+   * changes: open-streams.ts). Reviews are kept per token, so a client's many streams cost one.
+   */
+  private reviewWhileOpen(req: IncomingMessage, stream: ServerResponse | Duplex): void {
+    const timer = setInterval(() => {
+      detach(
+        Promise.resolve(this.options.authenticator.authenticate(req)).then((again) => {
+          if ('refused' in again) stream.destroy();
+        }),
+        'gateway: a token stream reviewed again',
+      );
+    }, TOKEN_STREAM_REVIEW_MS);
+    timer.unref();
+    stream.once('close', () => clearInterval(timer));
   }
 
   /** What is seen of every request: counted, logged and audited when it closes. */

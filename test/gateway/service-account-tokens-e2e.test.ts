@@ -1,9 +1,12 @@
 import { expect } from 'chai';
+import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { connect } from 'node:tls';
 import { RestClient, type RequestHeaders } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
 import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
+import { ApiClient } from '../support/api-client.js';
 import { waitUntil } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { startStage, type Stage } from '../support/stage.js';
@@ -164,6 +167,23 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
     expect(performance.now() - deleted).to.be.lessThan(1000);
   });
 
+  it('a watch the token opened ends once its account is deleted', async () => {
+    const token = await readerToken(alice, 'dev', 'watcher');
+    const client = asToken(token);
+    await waitUntil('the grant in force', async () => (await client.request('GET', CONFIGMAPS_OF_DEV)).status === 200);
+    const watching = new ApiClient(new URL(stage.gateway.url), { ca: caPem, token });
+    clients.push(watching);
+    const watch = watching.watch(`${CONFIGMAPS_OF_DEV}?watch=1`);
+    try {
+      await watch.waitFor((events) => events.some((e) => e.object?.metadata?.name === 'settings'));
+      expect(watch.ended).to.equal(false);
+      await alice.ok(['delete', 'serviceaccount', 'watcher', '-n', 'dev', '--wait=false']);
+      await waitUntil('the watch ended', () => watch.ended, { timeout: 5000, interval: 20 });
+    } finally {
+      watch.close();
+    }
+  });
+
   it('a ServiceAccount deleted and made again under its name does not revive the old token', async () => {
     const old = await readerToken(alice, 'dev', 'again');
     await alice.ok(['delete', 'serviceaccount', 'again', '-n', 'dev']);
@@ -172,6 +192,27 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
     await waitUntil('old token refused', async () => (await client.request('GET', CONFIGMAPS_OF_DEV)).status === 401);
     const fresh = asToken((await alice.ok(['create', 'token', 'again', '-n', 'dev'])).trim());
     expect((await fresh.request('GET', CONFIGMAPS_OF_DEV)).status).to.equal(200);
+  });
+
+  it('the gateway’s serving certificate names kubernetes.default.svc and its shorter forms, as a cluster’s does', async () => {
+    const { port } = new URL(stage.gateway.url);
+    for (const servername of [
+      'kubernetes',
+      'kubernetes.default',
+      'kubernetes.default.svc',
+      'kubernetes.default.svc.cluster.local',
+    ]) {
+      const socket = connect({ host: '127.0.0.1', port: Number(port), servername, ca: caPem });
+      try {
+        await once(socket, 'secureConnect');
+        expect(socket.authorized, servername).to.equal(true);
+      } finally {
+        socket.destroy();
+      }
+    }
+    const elsewhere = connect({ host: '127.0.0.1', port: Number(port), servername: 'kubernetes.example', ca: caPem });
+    const [error] = (await once(elsewhere, 'error')) as [NodeJS.ErrnoException];
+    expect(error.code).to.equal('ERR_TLS_CERT_ALTNAME_INVALID');
   });
 
   describe('adversarial', () => {

@@ -8,6 +8,7 @@ import { parseKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { EtcdStore } from '../../store/etcd/etcd-store.js';
+import { RestClient } from '../../apiserver/client/rest-client.js';
 import { ApiClient } from '../support/api-client.js';
 import { killAndWait, startEtcd, type EtcdServer } from '../support/etcd-server.js';
 import { waitUntil } from '../support/eventually.js';
@@ -328,6 +329,40 @@ for (const backend of ['embedded', 'etcd'] as const) {
       ]);
       expect(everything.split('\n').filter((line) => line.includes(prefix))).to.deep.equal([]);
       await asTenant.dispose();
+    });
+
+    it("a ServiceAccount's token from kubectl create token is refused by every replica within a second of the account's deletion", async () => {
+      const id = nextId();
+      await createActive(id);
+      const kubeconfig = await tenantKubeconfig(id);
+      const asTenant = await kubectlAs(kubeconfig, replicas[0]);
+      await asTenant.ok(['create', 'serviceaccount', 'ci']);
+      await asTenant.ok(['create', 'role', 'reads', '--verb=get,list', '--resource=configmaps']);
+      await asTenant.ok(['create', 'rolebinding', 'reads', '--role=reads', '--serviceaccount=default:ci']);
+      const token = (await asTenant.ok(['create', 'token', 'ci'])).trim();
+      const { caPem } = parseKubeconfig(kubeconfig);
+      const clients = replicas.map((replica) => new RestClient(new URL(replica.url), { ca: caPem, token }));
+      const tenantApi = await ApiClient.load(asTenant.kubeconfig);
+      try {
+        const answers = () =>
+          Promise.all(
+            clients.map(async (c) => (await c.request('GET', '/api/v1/namespaces/default/configmaps')).status),
+          );
+        await waitUntil('every replica takes the token', async () => (await answers()).every((code) => code === 200));
+        expect((await tenantApi.request('DELETE', '/api/v1/namespaces/default/serviceaccounts/ci')).status).to.equal(
+          200,
+        );
+        const deleted = performance.now();
+        await waitUntil('token refused by every replica', async () => (await answers()).every((code) => code === 401), {
+          timeout: 2000,
+          interval: 10,
+        });
+        expect(performance.now() - deleted, 'refused by every replica after the delete answered').to.be.lessThan(1000);
+      } finally {
+        for (const client of clients) client.close();
+        tenantApi.close();
+        await asTenant.dispose();
+      }
     });
 
     it('rotation (paddock tenant rotate) revokes the old certificate and issues a working new one', async () => {
