@@ -34,6 +34,7 @@ const PATHS = [
   { label: 'gateway, forwarded', caseName: 'GET one pod, gateway forwarding (--tenant-cache "")' },
   { label: 'gateway, from its cache', caseName: 'GET one pod' },
   { label: 'gateway, from its cache, token', caseName: 'GET one pod, ServiceAccount token' },
+  { label: 'gateway, from its cache, certificate + token-sized header', caseName: 'GET one pod, token-sized header' },
 ] as const;
 
 export async function benchGet(options: BenchOptions): Promise<number> {
@@ -77,6 +78,13 @@ export async function benchGet(options: BenchOptions): Promise<number> {
         { name: 'gateway', target: tenant.gateway, templates: tenantGet, pid: env.gateway.pid },
         // The same reads with the tenant's other kind of credential: a ServiceAccount token, reviewed by the cluster.
         { name: 'gateway, token', target: tokenTarget, templates: tenantGet, pid: env.gateway.pid },
+        // The certificate with a header as long as the token's: what the token's bytes alone cost, every hop of them.
+        {
+          name: 'gateway, padded',
+          target: { ...tenant.gateway, headers: { 'x-padding': 'p'.repeat(tokenTarget.headers.authorization.length) } },
+          templates: tenantGet,
+          pid: env.gateway.pid,
+        },
       ];
       const cases: CaseResult[] = [];
       for (const clients of options.quick ? QUICK_CLIENTS : CLIENTS) {
@@ -127,20 +135,26 @@ function printPaths(name: string, quick: boolean, cases: CaseResult[]): void {
     rows,
   );
   process.stdout.write(
-    '\na ServiceAccount token against the certificate, the same gateway and reads (1.00x: no cost):\n',
+    '\na ServiceAccount token against the certificate, the same gateway and reads (1.00x: no cost), and against the certificate with a header as long as the token:\n',
   );
   printTable(
-    ['clients', 'p50 ratio', 'p99 ratio', 'req/s ratio'],
+    ['clients', 'p50 ratio', 'p99 ratio', 'req/s ratio', 'p50 vs padded', 'req/s vs padded'],
     [...new Set(cases.map((c) => c.concurrency))].flatMap((clients) => {
       const of = (caseName: string) => cases.find((c) => c.concurrency === clients && c.name === caseName)?.gateway;
-      const [certificate, token] = [of('GET one pod'), of('GET one pod, ServiceAccount token')];
-      if (!certificate || !token) return [];
+      const [certificate, token, padded] = [
+        of('GET one pod'),
+        of('GET one pod, ServiceAccount token'),
+        of('GET one pod, token-sized header'),
+      ];
+      if (!certificate || !token || !padded) return [];
       return [
         [
           String(clients),
           formatRatio(token.p50Ms / certificate.p50Ms),
           formatRatio(token.p99Ms / certificate.p99Ms),
           formatRatio(certificate.throughputPerSec / token.throughputPerSec),
+          formatRatio(token.p50Ms / padded.p50Ms),
+          formatRatio(padded.throughputPerSec / token.throughputPerSec),
         ],
       ];
     }),

@@ -11,9 +11,9 @@
  * another's. Tokens of the cluster's own accounts (no tenant prefix), of another audience (the
  * upstream API's), expired, or of an account or pod since deleted, fail as kube fails them: 401.
  *
- * Reviews are kept for a moment, keyed by the token's hash (REVIEW_TTL_MS, never past the token's
- * expiry), so a client's burst costs one review, and a deletion upstream is refused on every
- * replica within that moment plus the review's own time.
+ * Reviews are kept for a moment, keyed by the token's hash (REVIEW_TTL_MS from when they were
+ * asked, never past the token's expiry), one at a time per token, so a client's burst costs one
+ * review, and a deletion upstream is refused on every replica within that moment plus a review.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -35,8 +35,12 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export type ClusterClientOf = (tenantId: string) => RestClient | undefined;
 
 interface KeptReview {
+  /** Until when the review stands (ms); while it is asked, for as long as it takes. */
   until: number;
-  answer: Authentication;
+  /** The tenant the token's claims name, whose state is checked on every request. */
+  tenant: string;
+  /** The review's answer, or the review under way, which every request with the token meanwhile waits for. */
+  answer: Authentication | Promise<Authentication>;
 }
 
 /** The tenant a token's claims name (its namespace's prefix), unverified: where to have it reviewed. */
@@ -114,20 +118,30 @@ export function serviceAccountTokens(tenants: TenantRoster, clusterClientOf: Clu
     authenticate(req: IncomingMessage): Authentication | Promise<Authentication> | undefined {
       const token = BEARER.exec(String(req.headers.authorization ?? ''))?.[1];
       if (token === undefined) return undefined;
-      const tenant = claimedTenant(token);
-      if (tenant === undefined) return { refused: 'bearer token names no tenant namespace' };
-      const refusal = tenants.refusal(tenant);
-      if (refusal !== null) return { refused: refusal };
       const key = createHash('sha256').update(token).digest('base64');
       const now = Date.now();
       const held = kept.get(key);
+      // A kept review spares reading the claims again; the tenant's state is still checked each time.
+      const tenant = held && held.until > now ? held.tenant : claimedTenant(token);
+      if (tenant === undefined) return { refused: 'bearer token names no tenant namespace' };
+      const refusal = tenants.refusal(tenant);
+      if (refusal !== null) return { refused: refusal };
       if (held && held.until > now) return held.answer;
-      return review(token, tenant).then((answer) => {
-        if (kept.size >= MAX_KEPT_REVIEWS) for (const [k, v] of kept) if (v.until <= Date.now()) kept.delete(k);
-        if (kept.size < MAX_KEPT_REVIEWS)
-          kept.set(key, { until: Math.min(now + REVIEW_TTL_MS, expiryOf(token)), answer });
-        return answer;
-      });
+      // One review per token at a time: the requests of a busy client all wait for it, rather than
+      // each asking the cluster when the kept one runs out. It stands for REVIEW_TTL_MS from when it was asked.
+      const asked = review(token, tenant).then(
+        (answer) => {
+          kept.set(key, { until: Math.min(now + REVIEW_TTL_MS, expiryOf(token)), tenant, answer });
+          return answer;
+        },
+        (err: unknown) => {
+          kept.delete(key);
+          throw err;
+        },
+      );
+      if (kept.size >= MAX_KEPT_REVIEWS) for (const [k, v] of kept) if (v.until <= now) kept.delete(k);
+      if (kept.size < MAX_KEPT_REVIEWS) kept.set(key, { until: Infinity, tenant, answer: asked });
+      return asked;
     },
   };
 }

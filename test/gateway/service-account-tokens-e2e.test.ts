@@ -194,6 +194,30 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
     expect((await fresh.request('GET', CONFIGMAPS_OF_DEV)).status).to.equal(200);
   });
 
+  it('a TokenReview through the gateway answers in the tenant’s names, for the tenant’s API audience; another tenant’s token is no one it knows', async () => {
+    const token = await readerToken(alice, 'dev', 'reviewed');
+    const review = async (tenant: Kubectl, reviewedToken: string) =>
+      JSON.parse(
+        await tenant.ok(
+          ['create', '--raw', '/apis/authentication.k8s.io/v1/tokenreviews', '-f', '-'],
+          JSON.stringify({
+            apiVersion: 'authentication.k8s.io/v1',
+            kind: 'TokenReview',
+            spec: { token: reviewedToken },
+          }),
+        ),
+      ).status;
+    const own = await review(alice, token);
+    expect(own.authenticated).to.equal(true);
+    expect(own.user.username).to.equal('system:serviceaccount:dev:reviewed');
+    expect(own.user.groups).to.include.members(['system:serviceaccounts', 'system:serviceaccounts:dev']);
+    expect(own.audiences ?? []).to.deep.equal([]);
+    expect(JSON.stringify(own)).not.to.contain(`${A}-`);
+    const foreign = await review(bob, token);
+    expect(foreign.authenticated).to.equal(false);
+    expect(JSON.stringify(foreign)).not.to.contain('reviewed');
+  });
+
   it('the gateway’s serving certificate names kubernetes.default.svc and its shorter forms, as a cluster’s does', async () => {
     const { port } = new URL(stage.gateway.url);
     for (const servername of [
