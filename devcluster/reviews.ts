@@ -3,6 +3,7 @@ import { nonResourceAttributes, type Attributes } from '../apiserver/authorizati
 import type { Decision, RbacAuthorizer } from '../apiserver/authorization/rbac-authorizer.js';
 import { decodeObjectBody, readBody, sendJson } from '../apiserver/handlers/http-io.js';
 import type { ApiServer } from '../apiserver/api-server.js';
+import { timestamp } from '../apiserver/registry/generic-registry.js';
 import type { ResourceRequestInfo } from '../apiserver/request-info.js';
 import { ApiError, badRequest, statusOf } from '../apiserver/status.js';
 import { goQuote } from '../apiserver/go-quote.js';
@@ -71,7 +72,18 @@ export async function handleReview(
     });
     answer(
       { token, expirationTimestamp: new Date(exp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
-      { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec: { ...spec, audiences } },
+      {
+        kind: 'TokenRequest',
+        apiVersion: 'authentication.k8s.io/v1',
+        // kube answers a TokenRequest named as the account it is for, in its namespace, made now.
+        metadata: {
+          ...(body.metadata ?? {}),
+          name: info.name,
+          namespace: info.namespace,
+          creationTimestamp: timestamp(),
+        },
+        spec: { ...spec, audiences },
+      },
     );
     return true;
   }

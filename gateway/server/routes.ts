@@ -17,6 +17,7 @@ import { CLUSTER_SECRET_NAMESPACE, isClusterSecretRequest } from '../../clusters
 import { ADMIN_GROUPS, pathNotFoundError } from '../../translate/context.js';
 import type { AdminRouter } from '../admin/admin-router.js';
 import type { AdminIdentity, Identity, TenantIdentity } from '../auth/authenticate.js';
+import { tenantUserName } from '../../tenants/upstream-identity.js';
 import { clientImpersonationRefusal } from '../auth/client-impersonation.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH } from '../auth/self-subject-review.js';
@@ -89,7 +90,7 @@ export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
           return sendStatus(
             req,
             res,
-            statusOf(403, 'Forbidden', `forbidden: User "${identity.user}" cannot get path "/metrics"`),
+            statusOf(403, 'Forbidden', `forbidden: User "${shownUser(identity)}" cannot get path "/metrics"`),
           );
         res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
         res.end(await metrics.registry.metrics());
@@ -104,12 +105,13 @@ export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
     {
       name: "the gateway's version and health",
       matches: ({ path }) => GATEWAY_PATHS.has(path),
-      serve: ({ req, identity }, res) => api.handle(req, res, { name: identity.user, groups: identity.groups }),
+      serve: ({ req, identity }, res) => api.handle(req, res, { name: shownUser(identity), groups: identity.groups }),
     },
     {
       name: 'admin only',
-      matches: ({ info, url, identity }) => adminOnlyRefusal(info, url, identity.user) !== undefined,
-      serve: ({ req, info, url, identity }, res) => sendStatus(req, res, adminOnlyRefusal(info, url, identity.user)!),
+      matches: ({ info, url, identity }) => adminOnlyRefusal(info, url, shownUser(identity)) !== undefined,
+      serve: ({ req, info, url, identity }, res) =>
+        sendStatus(req, res, adminOnlyRefusal(info, url, shownUser(identity))!),
     },
     {
       name: "the tenant's cluster",
@@ -138,6 +140,11 @@ export function requestRoute(routes: readonly GatewayRoute[], exchange: GatewayE
 /** The first route that answers upgrades and matches this one. */
 export function upgradeRoute(routes: readonly GatewayRoute[], exchange: GatewayExchange): GatewayRoute | undefined {
   return routes.find((route) => route.upgrade && route.matches(exchange));
+}
+
+/** The name a refusal shows a user by: a tenant's in its own terms (a ServiceAccount's namespace without the prefix). */
+function shownUser(identity: Identity): string {
+  return identity.kind === 'tenant' ? tenantUserName(identity) : identity.user;
 }
 
 /**

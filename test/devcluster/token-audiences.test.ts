@@ -53,6 +53,9 @@ describe('devcluster: ServiceAccount token audiences, as kube-apiserver', functi
     expect(API_AUDIENCES).to.deep.equal([ISSUER]);
     const answer = await tokenFor();
     expect(answer.spec.audiences).to.deep.equal([ISSUER]);
+    // Named as its account, in its namespace, made now (kubectl create token -o yaml shows it so).
+    expect(answer.metadata).to.include({ name: 'robot', namespace: 'default' });
+    expect(Date.parse(answer.metadata.creationTimestamp)).to.be.closeTo(Date.now(), 5000);
     const claims = JSON.parse(Buffer.from(answer.status.token.split('.')[1], 'base64url').toString('utf8'));
     expect(claims.aud).to.deep.equal([ISSUER]);
     const status = await review(answer.status.token);

@@ -23,9 +23,10 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { ClientRequest } from 'node:http';
 import { dirname } from 'node:path';
+import { parseKubeconfig } from '../../certs/index.js';
 import type { Gateway } from '../../gateway/server/gateway.js';
 import { BUILTIN_GROUPS } from '../../translate/context.js';
 import { ApiClient, type ApiResponse } from '../support/api-client.js';
@@ -43,6 +44,8 @@ const SETTLES: WaitOptions = { timeout: 20_000 };
 /** Tenant ids with letters that are not hex digits, so no uid, hash or resourceVersion can contain them by chance. */
 const IDS = ['qxaaaa', 'qxbbbb'] as const;
 const OWNER = 'paddock.test/owner';
+/** The ServiceAccount whose token is each tenant's second credential (a name outside the operations' pool). */
+const TOKEN_ACCOUNT = 'isolation-prop';
 const RBAC = 'rbac.authorization.k8s.io';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -215,6 +218,14 @@ interface Tenant {
   other: string;
   token: string;
   client: ApiClient;
+  /**
+   * The same tenant with a ServiceAccount token (bound to its cluster-admin by a
+   * ClusterRoleBinding, its token from `serviceaccounts/<sa>/token` through the gateway): every
+   * other request goes with it instead of the certificate.
+   */
+  tokenClient?: ApiClient;
+  /** The gateway's CA, from the tenant's kubeconfig. */
+  caPem: string;
   keys: LeakKeys;
   nsPool: string[];
   names: string[];
@@ -607,7 +618,8 @@ describe('gateway: tenant isolation under random operations (property)', functio
     const sent = `${path}\n${body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)}`;
     if (leaksIn(t.keys, sent).length)
       t.failures.push(`test bug: ${t.id} would send another tenant's strings: ${sent.slice(0, 300)}`);
-    const res = await t.client.request(method, path, body, headers);
+    const client = t.tokenClient && t.requests % 2 === 1 ? t.tokenClient : t.client;
+    const res = await client.request(method, path, body, headers);
     t.requests++;
     const stat = `${method} ${res.status}`;
     t.stats.set(stat, (t.stats.get(stat) ?? 0) + 1);
@@ -1371,6 +1383,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
         nsPool,
         names,
         client: await ApiClient.load(file),
+        caPem: parseKubeconfig(await readFile(file, 'utf8')).caPem,
         keys: leakKeys(other, tokens[1 - i]),
         kinds: kindsFor({ other, token, nsPool, names }),
         model: new Map(),
@@ -1428,6 +1441,35 @@ describe('gateway: tenant isolation under random operations (property)', functio
         );
       }
     }
+    // Each tenant's second credential: a ServiceAccount bound to its cluster-admin, with a token
+    // from a TokenRequest through the gateway; from here on, every other request goes with it.
+    for (const t of tenants) {
+      const sa = { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: TOKEN_ACCOUNT } };
+      expect((await call(t, 'POST', '/api/v1/namespaces/default/serviceaccounts', sa)).status).to.equal(201);
+      const binding = {
+        apiVersion: `${RBAC}/v1`,
+        kind: 'ClusterRoleBinding',
+        metadata: { name: TOKEN_ACCOUNT },
+        roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'cluster-admin' },
+        subjects: [{ kind: 'ServiceAccount', name: TOKEN_ACCOUNT, namespace: 'default' }],
+      };
+      expect((await call(t, 'POST', `/apis/${RBAC}/v1/clusterrolebindings`, binding)).status).to.equal(201);
+      const issued = await call(t, 'POST', `/api/v1/namespaces/default/serviceaccounts/${TOKEN_ACCOUNT}/token`, {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: {},
+      });
+      expect(issued.status, issued.text).to.equal(201);
+      const tokenClient = new ApiClient(new URL(gateway.url), { ca: t.caPem, token: issued.body.status.token });
+      await waitUntil(
+        `${t.id}'s token takes its binding (${seedNote})`,
+        async () =>
+          (await tokenClient.request('GET', '/api/v1/namespaces')).status === 200 &&
+          (await tokenClient.request('GET', '/api/v1/namespaces/ns-red/configmaps')).status === 200,
+        SETTLES,
+      );
+      t.tokenClient = tokenClient;
+    }
     for (const t of tenants) {
       const specs: WatchSpec[] = [
         { path: '/api/v1/configmaps?watch=1', kind: 'configmaps' },
@@ -1458,6 +1500,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
     for (const t of tenants) {
       t.watches.forEach((w) => w.close());
       t.client.close();
+      t.tokenClient?.close();
     }
     upstreamAdmin?.close();
     await stage?.stop();
@@ -1858,6 +1901,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
 
   // Last, because when it fails the other tenant's objects are gone.
   it("a collection delete (a cluster-scoped kind, or a namespaced kind across namespaces) never deletes the other tenant's objects", async () => {
+    // These delete the token's ClusterRoleBinding too: the certificate alone from here.
+    for (const t of tenants) {
+      t.tokenClient?.close();
+      t.tokenClient = undefined;
+    }
     const crds: KindSpec = {
       key: 'crds',
       group: 'apiextensions.k8s.io',
