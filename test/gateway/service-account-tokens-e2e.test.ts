@@ -1,8 +1,12 @@
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connect } from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { RestClient, type RequestHeaders } from '../../apiserver/client/rest-client.js';
 import { parseKubeconfig } from '../../certs/index.js';
 import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
@@ -15,6 +19,9 @@ import { makeTempDir } from '../support/temp-dir.js';
 const A = 'satokn';
 const B = 'satokb';
 const CONFIGMAPS_OF_DEV = '/api/v1/namespaces/dev/configmaps';
+const PYTHON = '/usr/bin/python3';
+/** The Python client's program (test/support/python-client.py); the compiled test runs from dist/test/gateway. */
+const PYTHON_SCRIPT = fileURLToPath(new URL('../../../test/support/python-client.py', import.meta.url));
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
 
@@ -131,6 +138,55 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
       expect([one.metadata.namespace, one.data]).to.deep.equal(['dev', { owner: 'tenant' }]);
     } finally {
       await ci.dispose();
+    }
+  });
+
+  it('the official Python client and @kubernetes/client-node work with a token kubeconfig, in the tenant’s names', async () => {
+    await alice.ok(['create', 'serviceaccount', 'clients', '-n', 'dev']);
+    await alice.ok([
+      'create',
+      'clusterrolebinding',
+      'clients-admin',
+      '--clusterrole=cluster-admin',
+      '--serviceaccount=dev:clients',
+    ]);
+    const token = (await alice.ok(['create', 'token', 'clients', '-n', 'dev'])).trim();
+    const kubectl = await kubectlWithToken('clients', token);
+    try {
+      await waitUntil('the binding in force', async () => (await kubectl.run(['get', 'configmaps', '-A'])).code === 0);
+      const { stdout } = await promisify(execFile)(
+        PYTHON,
+        [PYTHON_SCRIPT, kubectl.kubeconfig, 'dev', 'from-python', 'py-token'],
+        {
+          timeout: 90_000,
+          env: { PATH: process.env.PATH, HOME: '/nonexistent' },
+        },
+      );
+      const python = JSON.parse(stdout);
+      expect(python.created).to.deep.equal({ name: 'from-python', namespace: 'dev' });
+      expect(python.read).to.deep.equal({ uid: true, data: { colour: 'blue' } });
+      expect(python.selected).to.deep.equal([['dev', 'from-python']]);
+      expect(python.deleted).to.deep.include({ status: 'Success', name: 'from-python' });
+      expect(python.listed).to.include('settings');
+      expect(stdout).not.to.contain(`${A}-`);
+
+      const config = new KubeConfig();
+      config.loadFromFile(kubectl.kubeconfig);
+      const core = config.makeApiClient(CoreV1Api);
+      const made = await core.createNamespacedConfigMap({
+        namespace: 'dev',
+        body: { metadata: { name: 'from-node' }, data: { colour: 'red' } },
+      });
+      expect(made.metadata?.namespace).to.equal('dev');
+      const listed = await core.listConfigMapForAllNamespaces();
+      expect(listed.items.map((c) => `${c.metadata?.namespace}/${c.metadata?.name}`)).to.include.members([
+        'dev/settings',
+        'dev/from-node',
+        'other/elsewhere',
+      ]);
+      expect(JSON.stringify(listed)).not.to.contain(`${A}-`);
+    } finally {
+      await kubectl.dispose();
     }
   });
 
