@@ -141,7 +141,7 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
     }
   });
 
-  it('the official Python client and @kubernetes/client-node work with a token kubeconfig, in the tenant’s names', async () => {
+  it('the official Python client, @kubernetes/client-node and kubectl exec work with a token kubeconfig, in the tenant’s names', async () => {
     await alice.ok(['create', 'serviceaccount', 'clients', '-n', 'dev']);
     await alice.ok([
       'create',
@@ -185,6 +185,28 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
         'other/elsewhere',
       ]);
       expect(JSON.stringify(listed)).not.to.contain(`${A}-`);
+
+      // An upgrade (exec over WebSocket) waits for the token's review like any request.
+      await kubectl.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'box', namespace: 'dev' },
+          spec: { containers: [{ name: 'main', image: 'busybox' }] },
+        }),
+      );
+      await waitUntil(
+        'the pod running',
+        async () =>
+          (await kubectl.ok(['get', 'pod', 'box', '-n', 'dev', '-o', 'jsonpath={.status.phase}'])) === 'Running',
+      );
+      expect(await kubectl.ok(['exec', 'box', '-n', 'dev', '--', 'echo', 'as', 'the', 'account'])).to.equal(
+        'as the account\n',
+      );
+      expect(await kubectl.ok(['exec', '-i', 'box', '-n', 'dev', '--', 'cat'], 'stdin with a token\n')).to.equal(
+        'stdin with a token\n',
+      );
     } finally {
       await kubectl.dispose();
     }
