@@ -4,9 +4,11 @@
  * `<data-dir>/clusters/<name>.kubeconfig`; the admin kubeconfig goes to `<data-dir>/admin.kubeconfig`.
  */
 import { readFile } from 'node:fs/promises';
+import { clusterProbedReadyStatus } from '../clusters/cluster-resource.js';
 import path from 'node:path';
 import { installFaultHandlers } from '../apiserver/process-faults.js';
 import type { DevCluster } from '../devcluster/devcluster.js';
+import type { Gateway } from '../gateway/server/gateway.js';
 import { privateDataDir, writePrivateFile } from '../store/index.js';
 import { parseFailoverResources, parseTenantCache } from '../gateway/cached/tenant-cached-resources.js';
 import { announceRunning, announceStopped, serveInBackground, startedInBackground } from './background.js';
@@ -173,6 +175,10 @@ export async function serve(args: string[]): Promise<number> {
       background: startedInBackground(),
     });
     const caught = catchStopSignals();
+    // Tenants go only to clusters probed Ready: a tenant made before the first probes would wait as
+    // Pending, saying no cluster is Ready. So the banner waits for them (a cluster that cannot be
+    // reached is probed too, Ready False), though not past FIRST_PROBES_WAIT_MS (no elected replica yet).
+    await firstProbes(gateway, FIRST_PROBES_WAIT_MS);
     // The pid file, then the banner: whoever reads the banner may look for the pid at once (paddock stop, tests).
     await announceRunning(dataDir, banner);
     // From here on a fault is one request's, not the gateway's (startup failures still end it).
@@ -307,4 +313,24 @@ function durationDays(text: string): number {
   const days = match[2] === 'd' ? Number(match[1]) : Number(match[1]) / 24;
   if (days <= 0) throw new Error('--tenant-cert-validity must be positive');
   return days;
+}
+
+/** How long `serve` waits for the first probe of each cluster before it says it is up. */
+const FIRST_PROBES_WAIT_MS = 10_000;
+
+/** Resolves once every registered cluster has a Ready condition, or after `ms`. */
+async function firstProbes(gateway: Gateway, ms: number): Promise<void> {
+  const probed = () => gateway.clusters.objects().every((cluster) => clusterProbedReadyStatus(cluster) !== undefined);
+  if (probed()) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unfollow();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const unfollow = gateway.clusters.onChange(() => {
+      if (probed()) done();
+    });
+  });
 }
