@@ -212,10 +212,14 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
     }
   });
 
-  it('is forbidden to write, in another namespace and at the cluster scope, as kube words it for the account', async () => {
+  it('is forbidden to write, in another namespace and at the cluster scope, as kube words it for the account; auth can-i says so', async () => {
     const ci = await kubectlWithToken('ci-forbidden', await readerToken(alice, 'dev', 'ci2'));
     try {
       await waitUntil('the grant in force', async () => (await ci.run(['get', 'configmaps', '-n', 'dev'])).code === 0);
+      // Access reviews answer for the account, as the requests themselves are decided.
+      expect(await ci.ok(['auth', 'can-i', 'list', 'configmaps', '-n', 'dev'])).to.equal('yes\n');
+      expect((await ci.run(['auth', 'can-i', 'create', 'configmaps', '-n', 'dev'])).stdout).to.equal('no\n');
+      expect((await ci.run(['auth', 'can-i', 'list', 'configmaps', '-n', 'other'])).stdout).to.equal('no\n');
       const write = await ci.run(['create', 'configmap', 'mine', '-n', 'dev']);
       expect(write.stderr).to.contain(
         'User "system:serviceaccount:dev:ci2" cannot create resource "configmaps" in API group "" in the namespace "dev"',
