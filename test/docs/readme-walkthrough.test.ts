@@ -257,6 +257,19 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
         expect(output).to.match(/^FIELD: replicas <integer>$/m);
         expect(output).to.match(/Number of desired pods/);
       },
+      'foofoo create serviceaccount ci': (output) => expect(output).to.equal('serviceaccount/ci created\n'),
+      'foofoo create rolebinding ci --clusterrole=cluster-admin --serviceaccount=default:ci': (output) =>
+        expect(output).to.equal('rolebinding.rbac.authorization.k8s.io/ci created\n'),
+      "foofoo config view --raw --minify | sed '/client-/d' > .paddock/ci.kubeconfig": async (output) => {
+        expect(output).to.equal('');
+        const kubeconfig = parse(await readFile(path.join(project, '.paddock/ci.kubeconfig'), 'utf8'));
+        expect(kubeconfig.clusters[0].cluster['certificate-authority-data']).to.be.a('string');
+        expect(JSON.stringify(kubeconfig.users)).not.to.contain('client-');
+      },
+      'ci() { KUBECONFIG=.paddock/ci.kubeconfig KUBECACHEDIR=.paddock/kubectl-cache/ci kubectl --token "$(foofoo create token ci)" "$@"; }':
+        (output) => expect(output).to.equal(''),
+      'ci auth whoami': (output) => expect(output).to.match(/^Username\s+system:serviceaccount:default:ci$/m),
+      'ci get configmaps': (output) => expect(output).to.match(/^settings\s/m),
       'member1 get namespaces -l kubezoo.io/tenant=foofoo': (output) =>
         expect(
           output
