@@ -130,11 +130,20 @@ describe("adversarial: one tenant cannot hold a cluster's capacity (upstream sea
 
       // The hog: its share answering, the rest of its queue waiting, everything past both refused.
       const refused = answers.filter((a) => a.status === 429);
+      // Every answer's status, for a failure to say what else came (a full run once saw one fewer 429 than expected).
+      const statuses = JSON.stringify(
+        answers.reduce<Record<number, number>>(
+          (counts, a) => ({ ...counts, [a.status]: (counts[a.status] ?? 0) + 1 }),
+          {},
+        ),
+      );
       expect(
         answers.filter((a) => a.status === 200),
-        'answering',
+        `answering (statuses: ${statuses})`,
       ).to.have.length(seatsPerTenant);
-      expect(refused, 'refused at once').to.have.length(HOG_LISTS - seatsPerTenant - tenantQueueLength);
+      expect(refused, `refused at once (statuses: ${statuses})`).to.have.length(
+        HOG_LISTS - seatsPerTenant - tenantQueueLength,
+      );
       expect(refused[0].headers['retry-after']).to.equal('1');
       const status = JSON.parse(await refused[0].body);
       expect(status).to.deep.include({ kind: 'Status', code: 429, reason: 'TooManyRequests' });
