@@ -249,6 +249,45 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
     expect(performance.now() - deleted).to.be.lessThan(1000);
   });
 
+  it('a token bound to a pod names the pod, and is refused within a second of the pod’s deletion', async () => {
+    await readerToken(alice, 'dev', 'podbound');
+    await alice.ok(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'holder', namespace: 'dev' },
+        spec: { serviceAccountName: 'podbound', containers: [{ name: 'main', image: 'busybox' }] },
+      }),
+    );
+    const token = (
+      await alice.ok([
+        'create',
+        'token',
+        'podbound',
+        '-n',
+        'dev',
+        '--bound-object-kind=Pod',
+        '--bound-object-name=holder',
+      ])
+    ).trim();
+    const client = asToken(token);
+    await waitUntil('the grant in force', async () => (await client.request('GET', CONFIGMAPS_OF_DEV)).status === 200);
+    const whoami = await client.request('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+    });
+    expect(whoami.body.status.userInfo.username).to.equal('system:serviceaccount:dev:podbound');
+    expect(whoami.body.status.userInfo.extra['authentication.kubernetes.io/pod-name']).to.deep.equal(['holder']);
+    await alice.ok(['delete', 'pod', 'holder', '-n', 'dev', '--wait=false']);
+    const deleted = performance.now();
+    await waitUntil('token refused', async () => (await client.request('GET', CONFIGMAPS_OF_DEV)).status === 401, {
+      timeout: 2000,
+      interval: 10,
+    });
+    expect(performance.now() - deleted).to.be.lessThan(1000);
+  });
+
   it('a watch the token opened ends once its account is deleted', async () => {
     const token = await readerToken(alice, 'dev', 'watcher');
     const client = asToken(token);
