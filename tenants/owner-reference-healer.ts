@@ -21,7 +21,7 @@ import { SharedInformer } from '../informer/shared-informer.js';
 import { ElectedRunner } from '../store/elected-runner.js';
 import type { Store } from '../store/index.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
-import { namespaceTenantId } from '../translate/owner-reference-heal.js';
+import { namespaceTenantId } from '../translate/context.js';
 import { errorMessage, logger } from '../log/log.js';
 import { healOwnerReferences, type InvolvedObject } from './owner-reference-heal.js';
 

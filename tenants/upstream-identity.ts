@@ -9,7 +9,12 @@
  * administrator's (eviction/replay-writes.ts).
  */
 import { addPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
-import { SERVICE_ACCOUNT_USER, SERVICE_ACCOUNTS_GROUP } from '../translate/kinds/identity-names.js';
+import {
+  isServiceAccountsOfNamespace,
+  SERVICE_ACCOUNT_USER,
+  SERVICE_ACCOUNTS_GROUP,
+  serviceAccountUser,
+} from '../translate/kinds/identity-names.js';
 import { tenantAdminUser } from './upstream-space.js';
 
 export interface TenantUserIdentity {
@@ -29,7 +34,7 @@ export function upstreamUser(identity: TenantUserIdentity): UpstreamUser {
   const tenant = tenantPrefix(identity.tenant);
   const groups = [...identity.groups, 'system:authenticated'].map((group) =>
     // A ServiceAccount's namespace group names the namespace, which carries the prefix upstream.
-    group.startsWith(SERVICE_ACCOUNTS_GROUP) && group.length > SERVICE_ACCOUNTS_GROUP.length
+    isServiceAccountsOfNamespace(group)
       ? SERVICE_ACCOUNTS_GROUP + addPrefix(tenant, group.slice(SERVICE_ACCOUNTS_GROUP.length))
       : addPrefix(tenant, group),
   );
@@ -41,10 +46,9 @@ export function upstreamUser(identity: TenantUserIdentity): UpstreamUser {
  * with its namespace as the tenant names it; a certificate's CN as it is.
  */
 export function tenantUserName(identity: { tenant: string; user: string }): string {
-  if (!identity.user.startsWith(SERVICE_ACCOUNT_USER)) return identity.user;
-  const [namespace, name] = identity.user.slice(SERVICE_ACCOUNT_USER.length).split(':');
-  const own = stripPrefix(tenantPrefix(identity.tenant), namespace);
-  return own === null ? identity.user : `${SERVICE_ACCOUNT_USER}${own}:${name}`;
+  const account = serviceAccountUser(identity.user);
+  const own = account && stripPrefix(tenantPrefix(identity.tenant), account.namespace);
+  return account && own ? `${SERVICE_ACCOUNT_USER}${own}:${account.name}` : identity.user;
 }
 
 /**

@@ -101,6 +101,12 @@ export function stripPrefix(ctx: TenantPrefix, name: string): string | null {
   return withoutPrefix(ctx.prefix, name);
 }
 
+/** The namespace's tenant id by its prefix (`<tid>-…`; a tenant id has no `-`); undefined for any other namespace. */
+export function namespaceTenantId(namespace: string): string | undefined {
+  const dash = namespace.indexOf('-');
+  return dash > 0 && dash < namespace.length - 1 ? namespace.slice(0, dash) : undefined;
+}
+
 /** Whether an upstream name is the tenant's own: under its prefix, with something after it. */
 export function hasPrefix(ctx: TenantPrefix, name: string): boolean {
   return stripPrefix(ctx, name) !== null;

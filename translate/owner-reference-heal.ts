@@ -33,12 +33,6 @@ export type JsonPatchOperation =
   | { op: 'replace'; path: string; value: unknown }
   | { op: 'remove'; path: string };
 
-/** The namespace's tenant id by its prefix (`<tid>-…`; a tenant id has no `-`); undefined for any other namespace. */
-export function namespaceTenantId(namespace: string): string | undefined {
-  const dash = namespace.indexOf('-');
-  return dash > 0 && dash < namespace.length - 1 ? namespace.slice(0, dash) : undefined;
-}
-
 /** The dependent's references as written: each a well-formed reference or something the cluster would have refused. */
 export function ownerReferencesOf(dependent: Json): unknown[] {
   const refs: unknown = isObject(dependent.metadata) ? dependent.metadata.ownerReferences : undefined;

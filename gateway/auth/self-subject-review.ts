@@ -32,6 +32,11 @@ export function authenticatedGroups(identity: Identity): string[] {
   return identity.groups.includes(AUTHENTICATED_GROUP) ? identity.groups : [...identity.groups, AUTHENTICATED_GROUP];
 }
 
+/** A user's name as kube reports it to the user (`auth whoami`, a refusal): a tenant's in its own terms. */
+export function shownUserName(identity: Identity): string {
+  return identity.kind === 'tenant' ? tenantUserName(identity) : identity.user;
+}
+
 /**
  * `kubectl auth whoami`: who the gateway thinks the caller is. The request body carries nothing
  * (and comes as protobuf from kubectl), so it is not read; the answer is JSON.
@@ -40,7 +45,7 @@ export function answerSelfSubjectReview(req: IncomingMessage, res: ServerRespons
   req.resume();
   const groups = authenticatedGroups(identity);
   const extra = identity.kind === 'tenant' ? { ...identity.extra, [TENANT_KEY]: [identity.tenant] } : undefined;
-  const username = identity.kind === 'tenant' ? tenantUserName(identity) : identity.user;
+  const username = shownUserName(identity);
   sendJson(req, res, 201, {
     kind: 'SelfSubjectReview',
     apiVersion: 'authentication.k8s.io/v1',

@@ -18,9 +18,11 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RestClient } from '../../apiserver/client/rest-client.js';
-import { isObject } from '../../apiserver/json.js';
+import { isObject, type Json } from '../../apiserver/json.js';
 import { isTenantId } from '../../tenants/tenant-resource.js';
 import type { TenantRoster } from '../../tenants/tenant-roster.js';
+import { namespaceTenantId } from '../../translate/context.js';
+import { SERVICE_ACCOUNTS_GROUP, serviceAccountUser } from '../../translate/kinds/identity-names.js';
 import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
 import type { Authentication, CredentialKind, Refusal, TenantIdentity } from './authenticate.js';
 
@@ -28,7 +30,6 @@ import type { Authentication, CredentialKind, Refusal, TenantIdentity } from './
 export const REVIEW_TTL_MS = 500;
 const MAX_KEPT_REVIEWS = 10_000;
 const TOKEN_REVIEWS = '/apis/authentication.k8s.io/v1/tokenreviews';
-const SERVICE_ACCOUNT = /^system:serviceaccount:([^:]+):([^:]+)$/;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The cluster a tenant lives on, as the gateway reaches it with its own credentials. */
@@ -43,27 +44,35 @@ interface KeptReview {
   answer: Authentication | Promise<Authentication>;
 }
 
-/** The tenant a token's claims name (its namespace's prefix), unverified: where to have it reviewed. */
-export function claimedTenant(token: string): string | undefined {
-  const payload = token.split('.')[1];
-  if (!payload) return undefined;
-  let claims: unknown;
+/** A token's claims (its JWT payload), unverified; undefined when it has none. */
+function claimsOf(token: string): Json | undefined {
   try {
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const claims: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return isObject(claims) ? claims : undefined;
   } catch {
     return undefined;
   }
-  if (!isObject(claims)) return undefined;
-  const kube = claims['kubernetes.io'];
-  const namespace = isObject(kube) && typeof kube.namespace === 'string' ? kube.namespace : undefined;
-  return namespace === undefined ? undefined : tenantOfNamespace(namespace);
+}
+
+/** The tenant a token's claims name (its namespace's prefix), unverified: where to have it reviewed. */
+export function claimedTenant(token: string): string | undefined {
+  return tenantOfClaims(claimsOf(token));
+}
+
+function tenantOfClaims(claims: Json | undefined): string | undefined {
+  const kube = claims?.['kubernetes.io'];
+  return isObject(kube) && typeof kube.namespace === 'string' ? tenantOfNamespace(kube.namespace) : undefined;
 }
 
 /** The tenant whose prefix an upstream namespace carries (`<tid>-…`), if any. */
 function tenantOfNamespace(namespace: string): string | undefined {
-  const dash = namespace.indexOf('-');
-  const tenant = dash > 0 ? namespace.slice(0, dash) : '';
-  return isTenantId(tenant) && namespace.length > dash + 1 ? tenant : undefined;
+  const tenant = namespaceTenantId(namespace);
+  return tenant !== undefined && isTenantId(tenant) ? tenant : undefined;
+}
+
+/** When the claims say the token expires (ms), or never for none: a review is never kept past it. */
+function expiryOf(claims: Json | undefined): number {
+  return typeof claims?.exp === 'number' ? claims.exp * 1000 : Infinity;
 }
 
 /**
@@ -80,10 +89,10 @@ export function reviewedIdentity(tenant: string, status: unknown): TenantIdentit
   if (!Array.isArray(status.audiences) || !status.audiences.includes(GATEWAY_AUDIENCE))
     return { refused: "token not for the gateway's audience" };
   const username = typeof status.user.username === 'string' ? status.user.username : '';
-  const account = SERVICE_ACCOUNT.exec(username);
-  if (!account || tenantOfNamespace(account[1]) !== tenant)
+  const account = serviceAccountUser(username);
+  if (!account || tenantOfNamespace(account.namespace) !== tenant)
     return { refused: `token of ${username || 'no one'} is not of a ServiceAccount of tenant ${tenant}` };
-  const namespace = account[1].slice(tenant.length + 1);
+  const namespace = account.namespace.slice(tenant.length + 1);
   const extra: Record<string, string[]> = {};
   if (isObject(status.user.extra))
     for (const key of ['authentication.kubernetes.io/pod-name', 'authentication.kubernetes.io/pod-uid']) {
@@ -94,7 +103,7 @@ export function reviewedIdentity(tenant: string, status: unknown): TenantIdentit
     kind: 'tenant',
     tenant,
     user: username,
-    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
+    groups: ['system:serviceaccounts', `${SERVICE_ACCOUNTS_GROUP}${namespace}`],
     ...(Object.keys(extra).length ? { extra } : {}),
   };
 }
@@ -121,17 +130,19 @@ export function serviceAccountTokens(tenants: TenantRoster, clusterClientOf: Clu
       const key = createHash('sha256').update(token).digest('base64');
       const now = Date.now();
       const held = kept.get(key);
-      // A kept review spares reading the claims again; the tenant's state is still checked each time.
-      const tenant = held && held.until > now ? held.tenant : claimedTenant(token);
+      const standing = held !== undefined && held.until > now ? held : undefined;
+      // A standing review spares reading the claims again; the tenant's state is still checked each time.
+      const claims = standing ? undefined : claimsOf(token);
+      const tenant = standing ? standing.tenant : tenantOfClaims(claims);
       if (tenant === undefined) return { refused: 'bearer token names no tenant namespace' };
       const refusal = tenants.refusal(tenant);
       if (refusal !== null) return { refused: refusal };
-      if (held && held.until > now) return held.answer;
+      if (standing) return standing.answer;
       // One review per token at a time: the requests of a busy client all wait for it, rather than
       // each asking the cluster when the kept one runs out. It stands for REVIEW_TTL_MS from when it was asked.
       const asked = review(token, tenant).then(
         (answer) => {
-          kept.set(key, { until: Math.min(now + REVIEW_TTL_MS, expiryOf(token)), tenant, answer });
+          kept.set(key, { until: Math.min(now + REVIEW_TTL_MS, expiryOf(claims)), tenant, answer });
           return answer;
         },
         (err: unknown) => {
@@ -144,14 +155,4 @@ export function serviceAccountTokens(tenants: TenantRoster, clusterClientOf: Clu
       return asked;
     },
   };
-}
-
-/** When the token's claims say it expires (ms), or never for none: a review is never kept past it. */
-function expiryOf(token: string): number {
-  try {
-    const exp = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).exp;
-    return typeof exp === 'number' ? exp * 1000 : Infinity;
-  } catch {
-    return Infinity;
-  }
 }

@@ -17,10 +17,9 @@ import { CLUSTER_SECRET_NAMESPACE, isClusterSecretRequest } from '../../clusters
 import { ADMIN_GROUPS, pathNotFoundError } from '../../translate/context.js';
 import type { AdminRouter } from '../admin/admin-router.js';
 import type { AdminIdentity, Identity, TenantIdentity } from '../auth/authenticate.js';
-import { tenantUserName } from '../../tenants/upstream-identity.js';
 import { clientImpersonationRefusal } from '../auth/client-impersonation.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
-import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH } from '../auth/self-subject-review.js';
+import { answerSelfSubjectReview, SELF_SUBJECT_REVIEW_PATH, shownUserName } from '../auth/self-subject-review.js';
 import type { RequestRecord } from './request-record.js';
 import { openContinue } from '../../translate/sealed-continue.js';
 import { accessReviewOf, answerAccessReview } from '../auth/access-review.js';
@@ -90,7 +89,7 @@ export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
           return sendStatus(
             req,
             res,
-            statusOf(403, 'Forbidden', `forbidden: User "${shownUser(identity)}" cannot get path "/metrics"`),
+            statusOf(403, 'Forbidden', `forbidden: User "${shownUserName(identity)}" cannot get path "/metrics"`),
           );
         res.writeHead(200, { 'Content-Type': metrics.registry.contentType });
         res.end(await metrics.registry.metrics());
@@ -105,13 +104,14 @@ export function gatewayRoutes(options: GatewayRoutesOptions): GatewayRoute[] {
     {
       name: "the gateway's version and health",
       matches: ({ path }) => GATEWAY_PATHS.has(path),
-      serve: ({ req, identity }, res) => api.handle(req, res, { name: shownUser(identity), groups: identity.groups }),
+      serve: ({ req, identity }, res) =>
+        api.handle(req, res, { name: shownUserName(identity), groups: identity.groups }),
     },
     {
       name: 'admin only',
-      matches: ({ info, url, identity }) => adminOnlyRefusal(info, url, shownUser(identity)) !== undefined,
+      matches: ({ info, url, identity }) => adminOnlyRefusal(info, url, shownUserName(identity)) !== undefined,
       serve: ({ req, info, url, identity }, res) =>
-        sendStatus(req, res, adminOnlyRefusal(info, url, shownUser(identity))!),
+        sendStatus(req, res, adminOnlyRefusal(info, url, shownUserName(identity))!),
     },
     {
       name: "the tenant's cluster",
@@ -140,11 +140,6 @@ export function requestRoute(routes: readonly GatewayRoute[], exchange: GatewayE
 /** The first route that answers upgrades and matches this one. */
 export function upgradeRoute(routes: readonly GatewayRoute[], exchange: GatewayExchange): GatewayRoute | undefined {
   return routes.find((route) => route.upgrade && route.matches(exchange));
-}
-
-/** The name a refusal shows a user by: a tenant's in its own terms (a ServiceAccount's namespace without the prefix). */
-function shownUser(identity: Identity): string {
-  return identity.kind === 'tenant' ? tenantUserName(identity) : identity.user;
 }
 
 /**

@@ -226,6 +226,8 @@ interface Tenant {
   tokenClient?: ApiClient;
   /** The gateway's CA, from the tenant's kubeconfig. */
   caPem: string;
+  /** Requests sent with the token. */
+  tokenRequests: number;
   keys: LeakKeys;
   nsPool: string[];
   names: string[];
@@ -619,6 +621,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
     if (leaksIn(t.keys, sent).length)
       t.failures.push(`test bug: ${t.id} would send another tenant's strings: ${sent.slice(0, 300)}`);
     const client = t.tokenClient && t.requests % 2 === 1 ? t.tokenClient : t.client;
+    if (client === t.tokenClient) t.tokenRequests++;
     const res = await client.request(method, path, body, headers);
     t.requests++;
     const stat = `${method} ${res.status}`;
@@ -1384,6 +1387,7 @@ describe('gateway: tenant isolation under random operations (property)', functio
         names,
         client: await ApiClient.load(file),
         caPem: parseKubeconfig(await readFile(file, 'utf8')).caPem,
+        tokenRequests: 0,
         keys: leakKeys(other, tokens[1 - i]),
         kinds: kindsFor({ other, token, nsPool, names }),
         model: new Map(),
@@ -1585,6 +1589,9 @@ describe('gateway: tenant isolation under random operations (property)', functio
     );
     process.stdout.write(`      ${seedNote}; ${counts.join('; ')}; ${Date.now() - started}ms\n`);
     assertClean();
+    // Every other request of the operations went with the token, not the certificate.
+    for (const t of tenants)
+      expect(t.tokenRequests, `${t.id}'s requests with its token`).to.be.above(OPS_PER_TENANT / 4);
   });
 
   it("ends consistent: each tenant's namespaces are its own plus the four defaults, paged lists equal unpaged ones", async () => {

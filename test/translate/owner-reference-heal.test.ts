@@ -1,9 +1,9 @@
 import { expect } from 'chai';
+import { namespaceTenantId } from '../../translate/context.js';
 import type { OwnerReference, OwnerResource } from '../../translate/owner-check.js';
 import {
   collectorOwnerPlace,
   dropOwnerReferencesPatch,
-  namespaceTenantId,
   unresolvedOwnerReferences,
   type OwnerReferenceLookup,
 } from '../../translate/owner-reference-heal.js';

@@ -75,14 +75,15 @@ export const identityGroupName: StringRule = {
   down: (ctx, name) => (TENANT_SCOPED_GROUPS.has(name) ? name : groupName.down(ctx, name)),
 };
 
-function isServiceAccountsOfNamespace(name: string): boolean {
+/** `system:serviceaccounts:<ns>`: the group of one namespace's ServiceAccounts. */
+export function isServiceAccountsOfNamespace(name: string): boolean {
   return name.startsWith(SERVICE_ACCOUNTS_GROUP) && name.length > SERVICE_ACCOUNTS_GROUP.length;
 }
 
 /** The parts of `system:serviceaccount:<ns>:<sa>`; undefined for any other name. */
-function serviceAccountUser(name: string): { namespace: string; name: string } | undefined {
+export function serviceAccountUser(name: string): { namespace: string; name: string } | undefined {
   if (!name.startsWith(SERVICE_ACCOUNT_USER)) return undefined;
-  const rest = name.slice(SERVICE_ACCOUNT_USER.length);
-  const colon = rest.indexOf(':');
-  return colon > 0 ? { namespace: rest.slice(0, colon), name: rest.slice(colon + 1) } : undefined;
+  // kube's SplitUsername: exactly a namespace and a name after the prefix.
+  const parts = name.slice(SERVICE_ACCOUNT_USER.length).split(':');
+  return parts.length === 2 && parts[0] !== '' && parts[1] !== '' ? { namespace: parts[0], name: parts[1] } : undefined;
 }
