@@ -101,8 +101,14 @@ function addFields(
   }
 }
 
-function fieldValue(pod: ApiObject, fieldPath: string): string | null {
+/** `metadata.annotations['key']` and `metadata.labels['key']`: one entry of the map (kube's SplitMaybeSubscriptedPath). */
+const SUBSCRIPTED = /^metadata\.(annotations|labels)\['(.*)'\]$/;
+
+/** A pod field as the downward API gives it (volumes and env), or null for one it does not serve. */
+export function fieldValue(pod: ApiObject, fieldPath: string): string | null {
   const meta = pod.metadata;
+  const entry = SUBSCRIPTED.exec(fieldPath);
+  if (entry) return (meta[entry[1]] as Record<string, string> | undefined)?.[entry[2]] ?? '';
   switch (fieldPath) {
     case 'metadata.name':
       return meta.name ?? '';

@@ -49,7 +49,6 @@ interface RemoteCommandRequest {
   pod: ApiObject;
   /** Where the container's files are kept. */
   filesystems: ContainerFilesystems;
-  podName: string;
   container: Container;
   command: string[];
   stdin: boolean;
@@ -105,7 +104,6 @@ function parseRequest(
   if (mode === 'exec' && command.length === 0) throw badRequest('you must specify at least 1 command');
   const request = {
     mode,
-    podName: String(pod.metadata?.name ?? ''),
     container,
     command,
     stdin: queryBool(query, 'stdin'),
@@ -124,7 +122,7 @@ async function run(request: RemoteCommandRequest, io: ProcessIo): Promise<ExitSt
     return { metadata: {}, status: 'Success' };
   }
   const fs = await request.filesystems.of(request.pod, request.container);
-  const code = await runCommand(request.command, { podName: request.podName, container: request.container, fs }, io);
+  const code = await runCommand(request.command, { pod: request.pod, container: request.container, fs }, io);
   if (code === 0) return { metadata: {}, status: 'Success' };
   return {
     metadata: {},

@@ -306,6 +306,65 @@ describe("devcluster with the real kubectl: each namespace's default ServiceAcco
       expect((await exec(['cat', `${TOKEN_DIR}/ca.crt`])).stdout).to.equal(caPem);
     });
 
+    it("gives the downward API's fields, one annotation or label too, in files and env; the kubernetes Service's variables unless the container sets its own", async () => {
+      await kubectl.ok(
+        ['apply', '-f', '-'],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'downward', namespace: ns, annotations: { team: 'blue' }, labels: { tier: 'web' } },
+          spec: {
+            containers: [
+              {
+                name: 'main',
+                image: 'nginx',
+                env: [
+                  { name: 'KUBERNETES_SERVICE_HOST', value: 'api.example' },
+                  { name: 'MY_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+                  { name: 'MY_TEAM', valueFrom: { fieldRef: { fieldPath: "metadata.annotations['team']" } } },
+                  { name: 'MY_ACCOUNT', valueFrom: { fieldRef: { fieldPath: 'spec.serviceAccountName' } } },
+                  { name: 'UNSET', valueFrom: { fieldRef: { fieldPath: "metadata.labels['none']" } } },
+                ],
+                volumeMounts: [{ name: 'facts', mountPath: '/facts' }],
+              },
+            ],
+            volumes: [
+              {
+                name: 'facts',
+                downwardAPI: {
+                  items: [
+                    { path: 'team', fieldRef: { fieldPath: "metadata.annotations['team']" } },
+                    { path: 'tier', fieldRef: { fieldPath: "metadata.labels['tier']" } },
+                  ],
+                },
+              },
+            ],
+          },
+        }),
+      );
+      const run = (args: string[]) => kubectl.ok(['exec', 'downward', '-n', ns, '--', ...args]);
+      expect(await run(['cat', '/facts/team'])).to.equal('blue');
+      expect(await run(['cat', '/facts/tier'])).to.equal('web');
+      expect((await run(['env'])).split('\n')).to.deep.equal([
+        'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+        'HOSTNAME=downward',
+        'KUBERNETES_SERVICE_HOST=api.example',
+        `MY_NAMESPACE=${ns}`,
+        'MY_TEAM=blue',
+        'MY_ACCOUNT=default',
+        'UNSET=',
+        'KUBERNETES_SERVICE_PORT=443',
+        'KUBERNETES_SERVICE_PORT_HTTPS=443',
+        'KUBERNETES_PORT=tcp://10.96.0.1:443',
+        'KUBERNETES_PORT_443_TCP=tcp://10.96.0.1:443',
+        'KUBERNETES_PORT_443_TCP_PROTO=tcp',
+        'KUBERNETES_PORT_443_TCP_PORT=443',
+        'KUBERNETES_PORT_443_TCP_ADDR=10.96.0.1',
+        'HOME=/root',
+        '',
+      ]);
+    });
+
     it("has a token that authenticates as the pod's ServiceAccount, bound to the pod", async () => {
       const token = (await exec(['cat', `${TOKEN_DIR}/token`])).stdout;
       const pod = await json(['get', 'pod', 'web', '-n', ns]);

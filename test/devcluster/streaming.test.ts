@@ -319,7 +319,7 @@ describe('devcluster streaming subresources', function () {
       expect(result.stderr).to.include('sh: frobnicate: not found\n');
     });
 
-    it('prints the pod’s name, a listing, and the container’s literal env', async () => {
+    it('prints the pod’s name, a listing, and the container’s env with the kubernetes Service’s', async () => {
       expect((await kubectl.run(['exec', 'p', '--', 'hostname'])).stdout).to.equal('p\n');
       expect((await kubectl.run(['exec', 'p', '--', 'ls', '/'])).stdout).to.equal(
         'bin\ndev\netc\nhome\nlib\nproc\nroot\nsys\ntmp\nusr\nvar\n',
@@ -329,6 +329,14 @@ describe('devcluster streaming subresources', function () {
         'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
         'HOSTNAME=p',
         'GREETING=hello',
+        'KUBERNETES_SERVICE_HOST=10.96.0.1',
+        'KUBERNETES_SERVICE_PORT=443',
+        'KUBERNETES_SERVICE_PORT_HTTPS=443',
+        'KUBERNETES_PORT=tcp://10.96.0.1:443',
+        'KUBERNETES_PORT_443_TCP=tcp://10.96.0.1:443',
+        'KUBERNETES_PORT_443_TCP_PROTO=tcp',
+        'KUBERNETES_PORT_443_TCP_PORT=443',
+        'KUBERNETES_PORT_443_TCP_ADDR=10.96.0.1',
         'HOME=/root',
         '',
       ]);
