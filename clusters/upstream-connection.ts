@@ -1,7 +1,14 @@
 import { createSecureContext } from 'node:tls';
 import { Pool } from 'undici';
 import { parseServerCredentials } from '../certs/index.js';
-import { groupUp, tenantContext, tenantPrefix, type KindScope, type TenantContext } from '../translate/context.js';
+import {
+  groupUp,
+  tenantContext,
+  tenantPrefix,
+  type KindScope,
+  type PodApi,
+  type TenantContext,
+} from '../translate/context.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
 import { readAhead } from './read-ahead.js';
 import { countRestWatch, countStreamedWatch, type UpstreamWatchOpened } from './upstream-watches.js';
@@ -60,6 +67,8 @@ export class UpstreamConnection implements ClusterConnection {
     readonly seats = new UpstreamSeats(name),
     /** Told of every watch opened on the cluster, through the REST client or the stream pool (upstream-watches.ts). */
     private readonly watchOpened?: UpstreamWatchOpened,
+    /** Where the tenants' pods on this cluster reach the gateway, once it listens (translate/kinds/pod-api.ts). */
+    private readonly podApi: () => PodApi | undefined = () => undefined,
   ) {
     const parsed = parseServerCredentials(kubeconfig);
     this.authorization = parsed.token ? { authorization: `Bearer ${parsed.token}` } : {};
@@ -201,7 +210,17 @@ export class UpstreamConnection implements ClusterConnection {
   /** The tenant's TenantContext on this cluster (its kinds: tenantKindScope), made once, not per request. */
   tenantContext(tenantId: string): TenantContext {
     let ctx = this.contexts.get(tenantId);
-    if (!ctx) this.contexts.set(tenantId, (ctx = tenantContext(tenantId, tenantKindScope(this.view, tenantId))));
+    if (!ctx) {
+      const podApi = this.podApi;
+      // Read when used: the gateway's address is known once it listens, and a context may be made before.
+      ctx = {
+        ...tenantContext(tenantId, tenantKindScope(this.view, tenantId)),
+        get podApi() {
+          return podApi();
+        },
+      };
+      this.contexts.set(tenantId, ctx);
+    }
     return ctx;
   }
 

@@ -1,4 +1,5 @@
 import { DEFAULT_CPU_UTILIZATION } from '../apiserver/conversion/horizontal-pod-autoscaler.js';
+import { isObject } from '../apiserver/json.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 
 /**
@@ -20,6 +21,8 @@ function defaultContainer(container: Record<string, any>): void {
   setDefault(container, 'terminationMessagePolicy', 'File');
   setDefault(container, 'resources', {});
   for (const port of container.ports ?? []) setDefault(port, 'protocol', 'TCP');
+  for (const entry of Array.isArray(container.env) ? container.env : [])
+    if (isObject(entry?.valueFrom?.fieldRef)) setDefault(entry.valueFrom.fieldRef, 'apiVersion', 'v1');
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(container[probe]);
   for (const hook of ['postStart', 'preStop']) defaultHttpGet(container.lifecycle?.[hook]?.httpGet);
 }
@@ -78,8 +81,25 @@ function defaultPodSpec(spec: Record<string, any> | undefined): void {
   if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   for (const list of ['containers', 'initContainers', 'ephemeralContainers'])
     for (const c of spec[list] ?? []) defaultContainer(c);
+  for (const volume of spec.volumes ?? []) if (volume && typeof volume === 'object') defaultVolume(volume);
+}
+
+/** kube's SetDefaults for volume sources: file modes 0644 (420), a projected token's life an hour, a field selector's apiVersion v1. */
+function defaultVolume(volume: Record<string, any>): void {
   // A hostPath volume's type is HostPathUnset, "", when none is given.
-  for (const volume of spec.volumes ?? []) if (volume?.hostPath) setDefault(volume.hostPath, 'type', '');
+  if (volume.hostPath) setDefault(volume.hostPath, 'type', '');
+  for (const source of ['configMap', 'secret', 'downwardAPI', 'projected'])
+    if (isObject(volume[source])) setDefault(volume[source], 'defaultMode', 420);
+  const downward = (items: unknown) => {
+    for (const item of Array.isArray(items) ? items : [])
+      if (isObject(item?.fieldRef)) setDefault(item.fieldRef, 'apiVersion', 'v1');
+  };
+  if (isObject(volume.downwardAPI)) downward(volume.downwardAPI.items);
+  for (const projection of Array.isArray(volume.projected?.sources) ? volume.projected.sources : []) {
+    if (isObject(projection?.serviceAccountToken))
+      setDefault(projection.serviceAccountToken, 'expirationSeconds', 3600);
+    if (isObject(projection?.downwardAPI)) downward(projection.downwardAPI.items);
+  }
 }
 
 const podTemplate = (object: ApiObject) => defaultPodSpec(object.spec?.template?.spec);

@@ -98,6 +98,7 @@ export const NOT_UNIT: TierManifest = {
     'gateway/closed-output',
     'gateway/cross-namespace-fanout',
     'gateway/graceful-shutdown',
+    'gateway/in-cluster-clients-e2e',
     'gateway/launcher',
     'gateway/metrics',
     'gateway/openapi-explain-e2e',

@@ -17,6 +17,30 @@ export { groupOfApiVersion } from '../apiserver/api-version.js';
  */
 export interface TenantContext extends TenantPrefix {
   kinds: KindScope;
+  /** Where the tenant's pods reach their API, the gateway (kinds/pod-api.ts); unset, pods are not pointed anywhere. */
+  podApi?: PodApi;
+}
+
+/** The gateway as a tenant's pods reach it, and what a conversion up may add to a pod to point it there. */
+export interface PodApi {
+  /** An address in the cluster's network: an IP or a DNS name. */
+  host: string;
+  port: number;
+  /** `host` when it is an IP address: what `hostAliases` can name. */
+  ip?: string;
+  /** The CA that signed the gateway's serving certificate, PEM. */
+  caPem: string;
+  /**
+   * What a body converted up may be given: everything (a whole object, a server-side apply), the
+   * variables only (any other patch: a partial body, in which an added list would replace the
+   * stored one), or nothing (kubectl's record of what it applied).
+   */
+  adds: 'all' | 'env' | 'none';
+}
+
+/** The context with what a conversion up may add to a pod narrowed (PodApi.adds). */
+export function podApiAdding(ctx: TenantContext, adds: PodApi['adds']): TenantContext {
+  return ctx.podApi && ctx.podApi.adds !== adds ? { ...ctx, podApi: { ...ctx.podApi, adds } } : ctx;
 }
 
 /**

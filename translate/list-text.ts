@@ -10,6 +10,7 @@ import { apiVersionDown, groupOfApiVersion, type TenantContext } from './context
 import { JsonScanner, LEAF, readShadow, writeShadow, type ShapeNode } from './json-shadow.js';
 import { objectDownInPlace, type TypeMeta } from './objects.js';
 import { protobufFieldsOf } from './kinds/kind-records.js';
+import { POD_KINDS } from './kinds/pod-spec.js';
 import { METADATA, type FieldRule, type MessageFields } from './protobuf-fields.js';
 import { tableDown, type RowKind } from './table.js';
 
@@ -184,9 +185,13 @@ function itemDown(
 ): { end: number; text: string | null } {
   if (shape && scanner.text.charCodeAt(start) === 123) {
     const shadow = readShadow(scanner, start, shape);
-    if (!objectDownInPlace(ctx, shadow.object, type)) return { end: shadow.end, text: null };
-    const text = writeShadow(scanner.text, shadow, shadow.object);
-    if (text !== null) return { end: shadow.end, text };
+    const typeKey = `${groupOfApiVersion(type.apiVersion)}/${type.kind}`;
+    const marks = WHOLE_WHEN_TEXT.get(typeKey);
+    if (!WHOLE_WHEN.get(typeKey)?.(shadow.object) && !(marks && marked(scanner, marks, start, shadow.end))) {
+      if (!objectDownInPlace(ctx, shadow.object, type)) return { end: shadow.end, text: null };
+      const text = writeShadow(scanner.text, shadow, shadow.object);
+      if (text !== null) return { end: shadow.end, text };
+    }
   }
   const end = scanner.skipValue(start);
   const object = JSON.parse(scanner.text.slice(start, end));
@@ -222,7 +227,12 @@ function rowDown(
   };
   const shadow = readShadow(scanner, start, wantsNoObject ? ROW_SHAPE_NO_OBJECT : ROW_SHAPE);
   const object = shadow.object.object;
-  if (wantsNoObject || object?.kind === 'PartialObjectMetadata') {
+  // A row of a pod or template the gateway pointed at itself: its managedFields are converted (kinds/pod-api.ts).
+  const pointed =
+    !wantsNoObject &&
+    POD_KINDS.has(`${rowKind.group}/${rowKind.kind}`) &&
+    marked(scanner, [POD_API_MARK], start, shadow.end);
+  if (wantsNoObject || (object?.kind === 'PartialObjectMetadata' && !pointed)) {
     const down = convert(shadow.object);
     if (!down) return { end: shadow.end, text: null };
     const text = writeShadow(scanner.text, shadow, down);
@@ -243,6 +253,39 @@ const DOWN_ONLY: ReadonlyMap<string, string[]> = new Map([
   ['/Event', ['message']],
   ['events.k8s.io/Event', ['note']],
 ]);
+/**
+ * Items a rule reads more of than their shadow holds, told by what it holds: `kube-root-ca.crt`
+ * shows the gateway's CA in its `data` (kinds/pod-api.ts), which no other ConfigMap's is parsed for.
+ */
+const WHOLE_WHEN: ReadonlyMap<string, (shadow: Record<string, any>) => boolean> = new Map([
+  ['/ConfigMap', (shadow) => shadow.metadata?.name === 'kube-root-ca.crt'],
+]);
+/** In the annotations' keys of what the gateway points at itself, and in managers' records of them. */
+const POD_API_MARK = 'paddock.io/';
+/**
+ * Items a rule reads more of than any table, told by their text: a pod or template the gateway
+ * pointed at itself (its annotations) or that holds a projected token (its audience), whose
+ * conversion (kinds/pod-api.ts) reaches its env, volumes, mounts and managedFields.
+ */
+const WHOLE_WHEN_TEXT: ReadonlyMap<string, readonly string[]> = new Map(
+  [...POD_KINDS].map((kind) => [kind, [POD_API_MARK, '"serviceAccountToken"']]),
+);
+/** Per scanner and mark, where the mark is next found (-1: nowhere after), so a list is searched once, not once an item. */
+const nextMarks = new WeakMap<JsonScanner, Map<string, { from: number; at: number }>>();
+
+/** Whether one of `marks` is in the text between `start` and `end`. */
+function marked(scanner: JsonScanner, marks: readonly string[], start: number, end: number): boolean {
+  let found = nextMarks.get(scanner);
+  if (!found) nextMarks.set(scanner, (found = new Map()));
+  return marks.some((mark) => {
+    let next = found.get(mark);
+    if (!next || start < next.from || (next.at !== -1 && next.at < start)) {
+      next = { from: start, at: scanner.text.indexOf(mark, start) };
+      found.set(mark, next);
+    }
+    return next.at !== -1 && next.at < end;
+  });
+}
 /**
  * Kinds whose down conversion reads their status or other members the table leaves out (CRDs,
  * webhook configurations, reviews): rarely listed in bulk, so simply parsed in full.

@@ -10,6 +10,7 @@ import {
   apiVersionUp,
   groupDown,
   groupOfApiVersion,
+  podApiAdding,
   TranslationError,
   type TenantContext,
 } from './context.js';
@@ -63,8 +64,9 @@ function convertUp(ctx: TenantContext, object: Json, type: TypeMeta): void {
   // Kind convertors always see the tenant's metadata (for their error messages): before it goes up, after it comes down.
   convertorFor(group, type.kind)?.up(ctx, object);
   metadataUp(ctx, object, { group, kind: type.kind });
+  // What kubectl applied, as it applied it: nothing the gateway adds to a pod.
   convertLastApplied(object, (applied) => {
-    convertUp(ctx, applied, typeOf(applied, type));
+    convertUp(podApiAdding(ctx, 'none'), applied, typeOf(applied, type));
     return true;
   });
 }

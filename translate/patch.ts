@@ -1,6 +1,7 @@
-import { groupOfApiVersion, TranslationError, type TenantContext } from './context.js';
+import { groupOfApiVersion, podApiAdding, TranslationError, type TenantContext } from './context.js';
 import { EACH, type Invariant } from './kinds/invariants.js';
 import { invariantsOf } from './kinds/kind-records.js';
+import { POD_PATHS } from './kinds/pod-spec.js';
 import { objectUp } from './objects.js';
 
 export type PatchBodyType =
@@ -27,14 +28,28 @@ export function patchUp(
   patch: unknown,
   apiVersion: string,
   kind: string,
+  /** The URL's: a pod's conversion names it (kinds/pod-api.ts), and a patch rarely says it. */
+  namespace?: string,
 ): unknown {
   if (type !== 'application/json-patch+json') {
+    // A server-side apply is the whole of what its manager wants; any other patch is partial (PodApi.adds).
+    ctx = podApiAdding(ctx, type === 'application/apply-patch+yaml' ? 'all' : 'env');
     if (!patch || typeof patch !== 'object' || Array.isArray(patch))
       throw new TranslationError(400, 'BadRequest', 'the patch must be a JSON object');
-    const body = patch as Record<string, unknown>;
-    const converted = objectUp(ctx, { ...body, apiVersion: body.apiVersion ?? apiVersion, kind: body.kind ?? kind });
+    const body = patch as Record<string, any>;
+    const unnamed = namespace !== undefined && body.metadata?.namespace === undefined;
+    const converted = objectUp(ctx, {
+      ...body,
+      apiVersion: body.apiVersion ?? apiVersion,
+      kind: body.kind ?? kind,
+      ...(unnamed ? { metadata: { ...body.metadata, namespace } } : {}),
+    });
     if (!('apiVersion' in body)) delete converted.apiVersion;
     if (!('kind' in body)) delete converted.kind;
+    if (unnamed) {
+      delete converted.metadata.namespace;
+      if (!('metadata' in body) && Object.keys(converted.metadata).length === 0) delete converted.metadata;
+    }
     return converted;
   }
   if (!Array.isArray(patch)) throw new TranslationError(400, 'BadRequest', 'a JSON patch must be a list of operations');
@@ -43,9 +58,27 @@ export function patchUp(
     if (!operation || typeof operation !== 'object') return operation;
     const op = operation as Record<string, unknown>;
     const out = { ...op };
-    if (typeof op.path === 'string' && 'value' in op) out.value = valueUp(ctx, op.path, op.value, apiVersion, kind);
+    if (typeof op.path === 'string' && 'value' in op)
+      out.value = valueUp(podApiAdding(ctx, addsAt(op.path, apiVersion, kind)), op.path, op.value, {
+        apiVersion,
+        kind,
+        metadata: namespace === undefined ? {} : { namespace },
+      });
     return out;
   });
+}
+
+/**
+ * What a JSON patch operation's value may be given (PodApi.adds): everything when it replaces a
+ * whole pod spec (`/spec/template` of a Deployment, as `kubectl rollout undo` sends it), since
+ * nothing of the stored one is left; the variables only when it is a part of one.
+ */
+function addsAt(pointer: string, apiVersion: string, kind: string): 'all' | 'env' {
+  const podPath = POD_PATHS.get(`${groupOfApiVersion(apiVersion)}/${kind}`);
+  if (!podPath) return 'env';
+  const segments = pointerSegments(pointer);
+  const spec = [...podPath, 'spec'];
+  return segments.length <= spec.length && segments.every((segment, i) => segment === spec[i]) ? 'all' : 'env';
 }
 
 /** Refuses a `copy` or `move` whose `from` or `path` is, or is inside, or holds an isolation-critical field. */
@@ -89,10 +122,10 @@ function overlaps(segments: readonly string[], path: readonly string[]): boolean
   return true;
 }
 
-function valueUp(ctx: TenantContext, pointer: string, value: unknown, apiVersion: string, kind: string): unknown {
+/** `skeleton`: the empty object of the kind the value is placed in (its type and namespace). */
+function valueUp(ctx: TenantContext, pointer: string, value: unknown, skeleton: Record<string, any>): unknown {
   const segments = pointerSegments(pointer);
   if (segments.length === 0) return objectUp(ctx, value as Record<string, unknown>);
-  const skeleton: Record<string, unknown> = { apiVersion, kind, metadata: {} };
   let cursor: any = skeleton;
   segments.forEach((segment, i) => {
     const last = i === segments.length - 1;

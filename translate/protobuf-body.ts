@@ -10,9 +10,10 @@ import { isObject, type Json } from '../apiserver/json.js';
 import { isDeepStrictEqual } from 'node:util';
 import { ENVELOPE, fieldNumbers, MAGIC } from '../apiserver/protobuf/schema.js';
 import { WireFormatError, WireReader, WireType, WireWriter } from '../apiserver/protobuf/wire.js';
-import { TranslationError, type TenantContext } from './context.js';
+import { groupOfApiVersion, TranslationError, type TenantContext } from './context.js';
 import { objectUp } from './objects.js';
 import { protobufFieldsOf } from './kinds/kind-records.js';
+import { POD_KINDS } from './kinds/pod-spec.js';
 import { TYPE_META, type FieldRule, type MessageFields } from './protobuf-fields.js';
 
 /** What the request's URL says, in the tenant's view. */
@@ -120,7 +121,11 @@ function envelopeUp(ctx: TenantContext, bytes: Uint8Array, request: ProtobufRequ
   const typeBefore = shadowOf(TYPE_META, Buffer.concat(typeMetas));
   const type = typeOf(typeBefore, request);
   // A list's field 1 is a ListMeta, not an ObjectMeta, and its items are not in the table.
-  const objectFields = type.kind.endsWith('List') ? undefined : protobufFieldsOf(type.apiVersion, type.kind);
+  // Pods and their templates: pointing them at the gateway adds and converts fields no table reads (kinds/pod-api.ts).
+  const objectFields =
+    type.kind.endsWith('List') || POD_KINDS.has(`${groupOfApiVersion(type.apiVersion)}/${type.kind}`)
+      ? undefined
+      : protobufFieldsOf(type.apiVersion, type.kind);
   if (objectFields === undefined) {
     throw new TranslationError(
       415,

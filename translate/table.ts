@@ -1,6 +1,8 @@
 import { apiVersionDown, isSharedKind, stripPrefix, type TenantContext } from './context.js';
 import { objectDown, textDown } from './objects.js';
 import { namespaceConvertor } from './kinds/namespace.js';
+import { podMetadataDown } from './kinds/pod-api.js';
+import { POD_PATHS } from './kinds/pod-spec.js';
 import { nameRuleFor } from './kinds/names.js';
 import { TENANT_LABEL } from './kinds/tenant-label.js';
 
@@ -57,6 +59,13 @@ function rowObjectDown(
           typeof entry.apiVersion === 'string' ? apiVersionDown(ctx, entry.apiVersion) : entry.apiVersion;
         return apiVersion === null ? [] : [{ ...entry, apiVersion }];
       });
+    }
+    const podPath = POD_PATHS.get(`${rowKind.group}/${rowKind.kind}`);
+    if (podPath) {
+      // Rewritten in place: the row's own copies.
+      if (out.annotations) out.annotations = { ...out.annotations };
+      if (out.managedFields) out.managedFields = structuredClone(out.managedFields);
+      podMetadataDown(ctx, out, podPath);
     }
     return { ...object, metadata: out };
   }

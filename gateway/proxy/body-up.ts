@@ -10,6 +10,7 @@ import {
 import { TranslationError } from '../../translate/context.js';
 import { patchUp, type PatchBodyType } from '../../translate/patch.js';
 import { protobufFieldsOf } from '../../translate/kinds/kind-records.js';
+import { POD_KINDS } from '../../translate/kinds/pod-spec.js';
 import { protobufBodyShadow, protobufBodyUp } from '../../translate/protobuf-body.js';
 import { storedObjectUp } from '../../translate/stored-object.js';
 import { writeBodyType } from '../../translate/write-body.js';
@@ -55,13 +56,16 @@ export function writeUp(r: TenantRequest, raw: Buffer): WriteRequest {
 }
 
 /**
- * TokenRequests and TokenReviews (`kubectl create token` sends protobuf): their audiences are
- * filled in when none are asked for (translate/kinds/token-request.ts), which a rewrite in place
- * cannot do, so they are decoded whole and go up as JSON.
+ * Bodies a rewrite in place cannot convert, decoded whole to go up as JSON: TokenRequests and
+ * TokenReviews (`kubectl create token` sends protobuf), whose audiences are filled in when none
+ * are asked for (translate/kinds/token-request.ts), and pods and their templates (`kubectl
+ * create deployment` sends protobuf), which are pointed at the gateway (translate/kinds/pod-api.ts).
  */
 function goesUpAsJson(r: TenantRequest): boolean {
-  const kind = writeBodyType(r.t)?.kind;
-  return r.method === 'POST' && (kind === 'TokenRequest' || kind === 'TokenReview');
+  const type = writeBodyType(r.t);
+  if (!type) return false;
+  if (r.method === 'POST' && (type.kind === 'TokenRequest' || type.kind === 'TokenReview')) return true;
+  return (r.method === 'POST' || r.method === 'PUT') && POD_KINDS.has(`${type.group}/${type.kind}`);
 }
 
 /** A DELETE's body (DeleteOptions) goes up as it came: it names nothing of the tenant's. */
@@ -112,7 +116,8 @@ function jsonBodyUp(r: TenantRequest, contentType: string, raw: Buffer): unknown
   if (!type) return parsed;
   if (r.method === 'PATCH') {
     if (!PATCH_TYPES.has(contentType)) throw unsupportedPatch();
-    return patchUp(r.ctx, contentType as PatchBodyType, parsed, type.apiVersion, type.kind);
+    const namespace = t.namespaced ? t.info.namespace : undefined;
+    return patchUp(r.ctx, contentType as PatchBodyType, parsed, type.apiVersion, type.kind, namespace);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new TranslationError(400, 'BadRequest', 'the body of the request must be a JSON object');

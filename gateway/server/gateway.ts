@@ -1,4 +1,5 @@
 import { createServer } from 'node:https';
+import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { closer, httpsUrl, listenOn, parseListen } from '../../apiserver/listening.js';
@@ -53,6 +54,7 @@ import {
 import { SELF_SUBJECT_REVIEW_RESOURCE } from '../auth/self-subject-review.js';
 import { DEFAULT_UPSTREAM_SEATS, UpstreamSeats, type UpstreamSeatSettings } from '../../clusters/upstream-seats.js';
 import { UpstreamConnection } from '../../clusters/upstream-connection.js';
+import type { PodApi } from '../../translate/context.js';
 import { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
 import { realClock } from '../../clusters/clock.js';
 
@@ -203,6 +205,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       [RESOURCE_REGISTRY_RESOURCE, { strategy: resourceRegistryStrategy, printer: RESOURCE_REGISTRY_PRINTER }],
     ]);
     let address = options.advertiseAddress ?? options.listen;
+    /** Where the tenants' pods reach the gateway: the advertised address, once the gateway listens. */
+    let podApi: PodApi | undefined = undefined;
     let version = FALLBACK_VERSION as Record<string, string>;
     const api = new ApiServer({
       store,
@@ -234,6 +238,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
             (level, ms, executed) => metrics.seatWaited(name, level, ms, executed),
           ),
           (resource) => metrics.upstreamWatchOpened(name, resource),
+          () => podApi,
         ),
       (connection) => new GatewayClusterState(connection),
     );
@@ -325,6 +330,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     stops.push(closeServer);
     const actualPort = (server.address() as { port: number }).port;
     if (!options.advertiseAddress) address = `${host}:${actualPort}`;
+    podApi = podApiAt(parseListen(address), ca.certPem);
     const url = httpsUrl(parseListen(address).host, parseListen(address).port);
 
     const adminCertificate = await ca.issueClientCertificate({
@@ -420,4 +426,9 @@ async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Reco
   if (!cluster) return FALLBACK_VERSION;
   const res = await cluster.client.request('GET', '/version').catch(() => undefined);
   return res?.status === 200 && res.body?.minor ? res.body : FALLBACK_VERSION;
+}
+
+/** The gateway as the tenants' pods reach it (translate/kinds/pod-api.ts): at its advertised address, trusted by its CA. */
+function podApiAt({ host, port }: { host: string; port: number }, caPem: string): PodApi {
+  return { host, port, caPem, adds: 'all', ...(isIP(host) ? { ip: host } : {}) };
 }

@@ -553,11 +553,42 @@ describe('devcluster: API semantics over HTTPS', function () {
         spec: {
           containers: [
             { name: 'a', image: 'nginx:1.27' },
-            { name: 'b', image: 'busybox' },
+            {
+              name: 'b',
+              image: 'busybox',
+              env: [{ name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
+            },
+          ],
+          volumes: [
+            { name: 'c', configMap: { name: 'c' } },
+            { name: 'd', downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } },
+            { name: 'p', projected: { sources: [{ serviceAccountToken: { path: 't', audience: 'vault' } }] } },
           ],
         },
       })
     ).body;
+    // kube's SetDefaults of volume sources and field selectors (then the admission's token volume).
+    expect(pod.spec.volumes.slice(0, 3)).to.deep.equal([
+      { name: 'c', configMap: { name: 'c', defaultMode: 420 } },
+      {
+        name: 'd',
+        downwardAPI: {
+          items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name', apiVersion: 'v1' } }],
+          defaultMode: 420,
+        },
+      },
+      {
+        name: 'p',
+        projected: {
+          sources: [{ serviceAccountToken: { path: 't', audience: 'vault', expirationSeconds: 3600 } }],
+          defaultMode: 420,
+        },
+      },
+    ]);
+    expect(pod.spec.containers[1].env[0].valueFrom.fieldRef).to.deep.equal({
+      fieldPath: 'metadata.namespace',
+      apiVersion: 'v1',
+    });
     expect(pod.spec).to.include({
       restartPolicy: 'Always',
       dnsPolicy: 'ClusterFirst',

@@ -68,6 +68,9 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 const tierOf = (v: number) => (v % 2 ? 'db' : 'web');
 
 // ---------------------------------------------------------------------------------------------
+/** What the gateway writes into a tenant's pods and templates upstream, which the tenant never reads back. */
+const POD_API_ADDED = ['"paddock.io/', 'KUBERNETES_SERVICE_HOST', 'kube-api-access-'];
+
 // The leak detector (pure, self-checked below)
 
 interface LeakKeys {
@@ -322,12 +325,39 @@ function kindsFor(t: Pick<Tenant, 'other' | 'token' | 'nsPool' | 'names'>): Kind
           selector: { matchLabels: { app: name } },
           template: {
             metadata: { labels: { app: name } },
-            spec: { containers: [{ name: 'app', image: `registry.example/${t.token}:1` }] },
+            spec: {
+              containers: [
+                {
+                  name: 'app',
+                  image: `registry.example/${t.token}:1`,
+                  env: [{ name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
+                },
+              ],
+              // A token for an audience of its own, for one that names the other tenant, or for its API (none).
+              volumes: [
+                {
+                  name: 'aud',
+                  projected: {
+                    sources: [
+                      {
+                        serviceAccountToken: {
+                          path: 't',
+                          ...[{ audience: 'vault' }, { audience: `${t.other}-tools` }, {}][v % 3],
+                        },
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
           },
         },
       }),
       patch: (v) => ({ spec: { replicas: v % 3 } }),
-      ops: (v) => [{ op: 'replace', path: '/spec/replicas', value: v % 4 }],
+      ops: (v) => [
+        { op: 'replace', path: '/spec/replicas', value: v % 4 },
+        { op: 'replace', path: '/spec/template/spec/containers/0/env', value: [{ name: 'V', value: String(v) }] },
+      ],
     },
     {
       key: 'widgets',
@@ -571,6 +601,11 @@ describe('gateway: tenant isolation under random operations (property)', functio
     // (Its user name, `<tid>-admin` from its certificate, is its own to see.)
     const own = text.replace(new RegExp(`${t.id}-admin(?![A-Za-z0-9_-])`, 'g'), '').indexOf(`${t.id}-`);
     if (own >= 0) t.exposures.push(`${where}: …${text.slice(Math.max(0, own - 100), own + 60)}…`);
+    // Nor what the gateway adds to a pod template to point its pods at itself (translate/kinds/pod-api.ts).
+    for (const added of POD_API_ADDED) {
+      const at = text.indexOf(added);
+      if (at >= 0) t.exposures.push(`${where}: …${text.slice(Math.max(0, at - 100), at + 60)}…`);
+    }
     const token = isObj(body) && isObj(body.metadata) ? body.metadata.continue : undefined;
     if (typeof token === 'string' && token) {
       t.continueTokens.push(token);

@@ -18,6 +18,7 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
   let local: string;
   let removeLocal: () => Promise<void>;
   let upstreamCa: string;
+  let gatewayCa: string;
 
   before(async () => {
     stage = await startTwoTenants('pod-files', ['podfls', 'podoth']);
@@ -25,13 +26,17 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
     ({ dir: local, remove: removeLocal } = await makeTempDir('pod-files-local'));
     const kubeconfig = parse(stage.upstreamKubeconfig);
     upstreamCa = Buffer.from(kubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString('utf8');
+    const tenantKubeconfig = parse(stage.tenants[0].kubeconfig);
+    gatewayCa = Buffer.from(tenantKubeconfig.clusters[0].cluster['certificate-authority-data'], 'base64').toString(
+      'utf8',
+    );
   });
   after(async () => {
     await stage?.stop();
     await removeLocal?.();
   });
 
-  it("gives a new namespace its default ServiceAccount and kube-root-ca.crt, in the tenant's names", async () => {
+  it("gives a new namespace its default ServiceAccount and kube-root-ca.crt (the gateway's CA), in the tenant's names", async () => {
     await tenant.ok(['create', 'namespace', 'fresh']);
     await waitUntil('both in fresh', async () => {
       const names = await tenant.ok(['get', 'serviceaccounts,configmaps', '-n', 'fresh', '-o', 'name']);
@@ -41,7 +46,13 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
       await tenant.ok(['get', 'configmap', 'kube-root-ca.crt', '-n', 'fresh', '-o', 'json']),
     );
     expect(configMap.metadata.namespace).to.equal('fresh');
-    expect(configMap.data).to.deep.equal({ 'ca.crt': upstreamCa });
+    // The CA in-cluster clients verify their API with: the gateway's (upstream it stays the cluster's).
+    expect(configMap.data).to.deep.equal({ 'ca.crt': gatewayCa });
+    const upstreamConfigMap = await stage.member.request(
+      'GET',
+      '/api/v1/namespaces/podfls-fresh/configmaps/kube-root-ca.crt',
+    );
+    expect(upstreamConfigMap.body.data).to.deep.equal({ 'ca.crt': upstreamCa });
     // Upstream they live in the tenant's prefixed namespace: another tenant sees no `fresh`.
     expect(
       (await stage.member.request('GET', '/api/v1/namespaces/podfls-fresh/serviceaccounts/default')).status,
@@ -61,7 +72,7 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
     expect(review.body.status.user.username).to.equal('system:serviceaccount:podfls-fresh:default');
   });
 
-  it("mounts the pod's token files (the upstream's CA among them), and kubectl cp works both ways", async () => {
+  it("mounts the pod's token files for its API, the gateway (its CA, the namespace's own name), and kubectl cp works both ways", async () => {
     await waitUntil(
       'the default ServiceAccount',
       async () => (await tenant.run(['get', 'serviceaccount', 'default', '-n', 'default'])).code === 0,
@@ -72,7 +83,8 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
     expect(pod.spec.containers[0].volumeMounts[0]).to.include({ mountPath: TOKEN_DIR, readOnly: true });
     const exec = (args: string[]) => tenant.run(['exec', 'web', '--', ...args]);
     expect((await exec(['ls', TOKEN_DIR])).stdout).to.equal('ca.crt\nnamespace\ntoken\n');
-    expect((await exec(['cat', `${TOKEN_DIR}/ca.crt`])).stdout).to.equal(upstreamCa);
+    expect((await exec(['cat', `${TOKEN_DIR}/ca.crt`])).stdout).to.equal(gatewayCa);
+    expect((await exec(['cat', `${TOKEN_DIR}/namespace`])).stdout).to.equal('default');
 
     const blob = randomBytes(100_000);
     await writeFile(path.join(local, 'blob.bin'), blob);

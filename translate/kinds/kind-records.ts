@@ -53,6 +53,7 @@ import {
   storageClassConvertor,
   storageClassInvariants,
 } from './storage.js';
+import { rootCaConvertor } from './pod-api.js';
 import { tokenRequestConvertor, tokenRequestInvariants } from './token-request.js';
 import type { Convertor } from './convertor.js';
 import { webhookConfigurationConvertor, webhookConfigurationInvariants } from './webhook.js';
@@ -77,6 +78,8 @@ export const KINDS: ReadonlyMap<string, KindRecord> = new Map([
   ['/Event', { convertor: coreEventConvertor, protobuf: v1(FIELDS.coreEvent), invariants: [] }],
   ['events.k8s.io/Event', { convertor: eventsEventConvertor, protobuf: v1(FIELDS.eventsEvent), invariants: [] }],
   ['/Endpoints', { convertor: endpointsConvertor, protobuf: v1(FIELDS.endpoints), invariants: [] }],
+  // Its own fields are read down only (translate/list-text.ts, DOWN_ONLY): a body goes up with its metadata converted.
+  ['/ConfigMap', { convertor: rootCaConvertor, protobuf: v1({}), invariants: [] }],
   [
     'discovery.k8s.io/EndpointSlice',
     { convertor: endpointSliceConvertor, protobuf: v1(FIELDS.endpointSlice), invariants: [] },
