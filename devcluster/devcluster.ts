@@ -86,6 +86,8 @@ export interface DevClusterOptions {
   beforeRequest?: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
   /** The CronJob controller's clock (default: the real one); tests set it ahead to reach a schedule. */
   cronJobClock?: () => Date;
+  /** The clock ServiceAccount tokens are checked against for expiry (default: the real one); tests set it ahead to expire them. */
+  tokenClock?: () => Date;
 }
 
 export interface DevCluster {
@@ -154,7 +156,8 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
     const tokens = options.tokenAuthFile
       ? await readTokenFile(options.tokenAuthFile)
       : new Map<string, AuthenticatedUser>();
-    const serviceAccounts = new ServiceAccountTokens();
+    const tokenClock = options.tokenClock;
+    const serviceAccounts = new ServiceAccountTokens(tokenClock && (() => tokenClock().getTime()));
     const scheduler = new SimulatedScheduler(simulatedNodeName(name));
     const filesystems = new ContainerFilesystems(kubeletVolumeSources(() => api, serviceAccounts));
     const api: ApiServer = new ApiServer({

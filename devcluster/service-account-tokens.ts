@@ -36,7 +36,11 @@ export class ServiceAccountTokens {
   /** uid of a deleted account or pod → until when tokens naming it are refused (ms). */
   private readonly revoked = new Map<string, number>();
 
-  constructor(private readonly key: Buffer = randomBytes(32)) {}
+  constructor(
+    /** What tokens are checked against for expiry; a test sets it ahead to see its tokens expire. */
+    private readonly now: () => number = Date.now,
+    private readonly key: Buffer = randomBytes(32),
+  ) {}
 
   /**
    * The account or pod of this uid is gone: tokens naming it are refused from now on, as kube's
@@ -89,7 +93,7 @@ export class ServiceAccountTokens {
     try {
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
       const kube = claims['kubernetes.io'];
-      if (!(claims.exp * 1000 > Date.now())) return null;
+      if (!(claims.exp * 1000 > this.now())) return null;
       const aud: unknown[] = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
       const matched = audiences.filter((audience) => aud.includes(audience));
       if (matched.length === 0) return null;

@@ -42,6 +42,8 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
   let removeDir: () => Promise<void>;
   let upstreamAdmin: RestClient;
   const clients: RestClient[] = [];
+  /** How far ahead of the real one the cluster's clock for tokens runs: a test sets it to see tokens expire. */
+  let tokenClockAheadMs = 0;
 
   /** A client of the gateway that presents only `token`. */
   const asToken = (token: string) => {
@@ -104,7 +106,9 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
   }
 
   before(async () => {
-    stage = await startStage('sa-tokens');
+    stage = await startStage('sa-tokens', {
+      devcluster: { tokenClock: () => new Date(Date.now() + tokenClockAheadMs) },
+    });
     ({ dir, remove: removeDir } = await makeTempDir('sa-tokens'));
     upstreamAdmin = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
     const aliceConfig = await stage.tenant(A);
@@ -408,6 +412,22 @@ describe('gateway: ServiceAccount tokens of a tenant, with the real kubectl', fu
       });
       expect(minted.status, minted.text).to.equal(201);
       expect((await asToken(minted.body.status.token).request('GET', CONFIGMAPS_OF_DEV)).status).to.equal(401);
+    });
+
+    it('an expired token is refused once its cluster says so, however recently it was reviewed', async () => {
+      const token = (await alice.ok(['create', 'token', 'default', '-n', 'dev', '--duration=10m'])).trim();
+      const client = asToken(token);
+      expect((await client.request('GET', '/api/v1/namespaces/dev/serviceaccounts/default')).status).to.equal(403);
+      try {
+        tokenClockAheadMs = 11 * 60_000;
+        await waitUntil(
+          'the expired token refused',
+          async () => (await client.request('GET', '/api/v1/namespaces/dev/serviceaccounts/default')).status === 401,
+          { timeout: 2000, interval: 20 },
+        );
+      } finally {
+        tokenClockAheadMs = 0;
+      }
     });
 
     it('a token with Impersonate-* headers is refused, as a tenant certificate’s are', async () => {
