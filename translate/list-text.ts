@@ -264,11 +264,12 @@ const WHOLE_WHEN: ReadonlyMap<string, (shadow: Record<string, any>) => boolean> 
 const POD_API_MARK = 'paddock.io/';
 /**
  * Items a rule reads more of than any table, told by their text: a pod or template the gateway
- * pointed at itself (its annotations) or that holds a projected token (its audience), whose
- * conversion (kinds/pod-api.ts) reaches its env, volumes, mounts and managedFields.
+ * wrote (its annotations), whose conversion (kinds/pod-api.ts) reaches its env, volumes, mounts and
+ * managedFields. One made upstream directly is not (its projected tokens' audiences, which only
+ * a tenant's own token could have written there, are shown as stored).
  */
 const WHOLE_WHEN_TEXT: ReadonlyMap<string, readonly string[]> = new Map(
-  [...POD_KINDS].map((kind) => [kind, [POD_API_MARK, '"serviceAccountToken"']]),
+  [...POD_KINDS].map((kind) => [kind, [POD_API_MARK]]),
 );
 /** Per scanner and mark, where the mark is next found (-1: nowhere after), so a list is searched once, not once an item. */
 const nextMarks = new WeakMap<JsonScanner, Map<string, { from: number; at: number }>>();

@@ -174,7 +174,7 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       off.metadata.annotations['paddock.io/api-ca'] = 'a CA of the tenant’s choosing';
       off.metadata.annotations['paddock.io/namespace'] = 'kube-system';
       const upOff = objectUp(A, off);
-      expect(upOff.metadata.annotations).to.deep.equal({ team: 'blue' });
+      expect(upOff.metadata.annotations).to.deep.equal({ team: 'blue', 'paddock.io/namespace': 'dev' });
       expect(upOff.spec.volumes).to.deep.equal([{ name: 'own', emptyDir: {} }]);
       expect(upOff.spec.containers[0].env).to.deep.equal([{ name: 'KUBERNETES_SERVICE_HOST', value: 'mine.example' }]);
       expect(upOff.spec.hostAliases).to.equal(undefined);
@@ -184,7 +184,7 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       const bare = tenantContext('aaaaaa', kindScope());
       const upBare = objectUp(bare, tenantPod());
       expect(upBare.spec.volumes).to.deep.equal([{ name: 'own', emptyDir: {} }]);
-      expect(upBare.metadata.annotations).to.deep.equal({ team: 'blue' });
+      expect(upBare.metadata.annotations).to.deep.equal({ team: 'blue', 'paddock.io/namespace': 'dev' });
     });
   });
 
@@ -219,6 +219,21 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
     });
 
     it('a token’s audience carries the tenant’s prefix, none is the gateway’s: never another tenant’s or the cluster’s API', () => {
+      const text = (pod: Json) =>
+        JSON.stringify({
+          kind: 'PodList',
+          apiVersion: 'v1',
+          metadata: {},
+          items: [{ ...pod, metadata: { ...pod.metadata, namespace: 'aaaaaa-dev' } }],
+        });
+      // Read from a list's text too: the gateway's annotation has it converted whole.
+      const listed = collectionDown(
+        A,
+        text(objectUp(A, withReferences())),
+        { group: '', kind: 'Pod', namespaced: true },
+        false,
+      )!;
+      expect(JSON.parse(listed.elements[0]).spec.volumes[0]).to.deep.equal(withReferences().spec.volumes[0]);
       const up = objectUp(A, withReferences());
       expect(up.spec.volumes[0].projected.sources.map((s: Json) => s.serviceAccountToken.audience)).to.deep.equal([
         'aaaaaa-vault',

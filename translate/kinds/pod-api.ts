@@ -166,13 +166,9 @@ function up(ctx: TenantContext, holder: Json, namespace: unknown): void {
     });
   }
   if (caRead) setAnnotation(holder, CA_ANNOTATION, api!.caPem);
-  let namespaceRead = false;
-  for (const ref of fieldRefs(spec))
-    if (ref.fieldPath === NAMESPACE_FIELD) {
-      ref.fieldPath = NAMESPACE_ANNOTATION_FIELD;
-      namespaceRead = true;
-    }
-  if (namespaceRead && typeof namespace === 'string') setAnnotation(holder, NAMESPACE_ANNOTATION, namespace);
+  for (const ref of fieldRefs(spec)) if (ref.fieldPath === NAMESPACE_FIELD) ref.fieldPath = NAMESPACE_ANNOTATION_FIELD;
+  // On every pod the gateway writes, read or not: it also tells a list's text that the item needs converting whole.
+  if (typeof namespace === 'string') setAnnotation(holder, NAMESPACE_ANNOTATION, namespace);
 }
 
 /** The projected `kube-root-ca.crt`: its `ca.crt` key (the only one it has), from the gateway's CA annotation. */
