@@ -31,6 +31,7 @@ export const ON_TOP = ['bench', 'test'];
  */
 export const TRANSLATE_MAY_IMPORT = [
   'apiserver/api-version.ts',
+  'apiserver/go-json/marshal.ts',
   'apiserver/json.ts',
   'apiserver/openapi/v3.ts',
   'apiserver/protobuf/schema.ts',

@@ -19,6 +19,12 @@ export interface TenantContext extends TenantPrefix {
   kinds: KindScope;
   /** Where the tenant's pods reach their API, the gateway (kinds/pod-api.ts); unset, pods are not pointed anywhere. */
   podApi?: PodApi;
+  /**
+   * Converting kubectl's record of what it applied (its last-applied annotation): always a whole
+   * object, so a pod in it is pointed at the gateway in full, and read back as written, without the
+   * token volume a pod itself shows (kubectl would otherwise compute the volume's deletion).
+   */
+  appliedRecord?: boolean;
 }
 
 /** The gateway as a tenant's pods reach it, and what a conversion up may add to a pod to point it there. */
@@ -31,11 +37,11 @@ export interface PodApi {
   /** The CA that signed the gateway's serving certificate, PEM. */
   caPem: string;
   /**
-   * What a body converted up may be given: everything (a whole object, a server-side apply), the
-   * variables only (any other patch: a partial body, in which an added list would replace the
-   * stored one), or nothing (kubectl's record of what it applied).
+   * What a body converted up may be given: everything (a whole object, a server-side apply), or
+   * the variables only (any other patch: a partial body, in which an added list would replace the
+   * stored one).
    */
-  adds: 'all' | 'env' | 'none';
+  adds: 'all' | 'env';
 }
 
 /** The context with what a conversion up may add to a pod narrowed (PodApi.adds). */

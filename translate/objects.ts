@@ -3,6 +3,7 @@
  * and partial objects (patch bodies): metadata rules for every kind, then the kind's own
  * convertor from the table in kinds/kind-records.ts.
  */
+import { goJsonMarshal, goJsonMarshalUnstructured } from '../apiserver/go-json/marshal.js';
 import { isObject, type Json } from '../apiserver/json.js';
 import {
   ADMIN_GROUPS,
@@ -64,11 +65,16 @@ function convertUp(ctx: TenantContext, object: Json, type: TypeMeta): void {
   // Kind convertors always see the tenant's metadata (for their error messages): before it goes up, after it comes down.
   convertorFor(group, type.kind)?.up(ctx, object);
   metadataUp(ctx, object, { group, kind: type.kind });
-  // What kubectl applied, as it applied it: nothing the gateway adds to a pod.
-  convertLastApplied(object, (applied) => {
-    convertUp(podApiAdding(ctx, 'none'), applied, typeOf(applied, type));
-    return true;
-  });
+  // Up as kubectl and the cluster write it (Go's encoding of a map: keys sorted), so that a record
+  // read and sent back unchanged goes up as the cluster keeps it, whatever the gateway added in it.
+  convertLastApplied(
+    object,
+    (applied) => {
+      convertUp(appliedRecordOf(ctx), applied, typeOf(applied, type));
+      return true;
+    },
+    goJsonMarshalUnstructured,
+  );
 }
 
 /** Upstream object → tenant object (a new object), or null when the object is foreign (another tenant's or the admin's). */
@@ -103,8 +109,22 @@ function convertDown(ctx: TenantContext, object: Json, type: TypeMeta): boolean 
   }
   if (!metadataDown(ctx, object, { group, kind: type.kind })) return false;
   if (!(convertorFor(group, type.kind)?.down(ctx, object) ?? true)) return false;
-  convertLastApplied(object, (applied) => convertDown(ctx, applied, typeOf(applied, type)));
+  convertLastApplied(
+    object,
+    (applied) => convertDown(appliedRecordOf(ctx), applied, typeOf(applied, type)),
+    goJsonMarshal,
+  );
   return true;
+}
+
+/**
+ * The context a record of what kubectl applied converts in (TenantContext.appliedRecord). The
+ * cluster writes the record itself from what a server-side apply sent (the pod pointed at the
+ * gateway), kubectl from what it sends: converted alike, the record reads back as kubectl wrote
+ * it and goes up as the cluster keeps it, so kubectl's next apply finds it unchanged.
+ */
+function appliedRecordOf(ctx: TenantContext): TenantContext {
+  return ctx.appliedRecord ? ctx : { ...podApiAdding(ctx, 'all'), appliedRecord: true };
 }
 
 /** kubectl's record of what it applied (client-side, and kept by the cluster after a server-side apply). */
@@ -116,7 +136,11 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * (not JSON, or not in the view it is converted from, as written before it was converted) stays
  * as it is: whatever is in it came from the tenant.
  */
-function convertLastApplied(object: Json, convert: (applied: Json) => boolean): void {
+function convertLastApplied(
+  object: Json,
+  convert: (applied: Json) => boolean,
+  encode: (applied: Json) => string,
+): void {
   const annotations = object.metadata?.annotations;
   const text: unknown = isObject(annotations) ? annotations[LAST_APPLIED] : undefined;
   if (typeof text !== 'string') return;
@@ -127,5 +151,5 @@ function convertLastApplied(object: Json, convert: (applied: Json) => boolean): 
     return;
   }
   if (!isObject(applied) || !convert(applied)) return;
-  annotations[LAST_APPLIED] = `${JSON.stringify(applied)}${text.endsWith('\n') ? '\n' : ''}`;
+  annotations[LAST_APPLIED] = `${encode(applied)}${text.endsWith('\n') ? '\n' : ''}`;
 }

@@ -5,7 +5,7 @@
  * annotation still holds with the live value are not conflicts, and the annotation, when the
  * object has one, is kept equal to the configuration kubectl last applied.
  */
-import { goJsonMarshal } from '../go-json/marshal.js';
+import { goJsonMarshalUnstructured } from '../go-json/marshal.js';
 import { isObject, type Json } from '../json.js';
 import { TOTAL_ANNOTATION_SIZE_LIMIT, annotationsSize } from '../validation/names.js';
 import type { FieldPatchMeta } from '../patch/patch-meta.js';
@@ -63,15 +63,5 @@ export function withLastAppliedSynced(result: Json, applied: Json): Json {
  * object keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped, a newline at the end.
  */
 function goJsonEncoding(value: unknown): string {
-  return `${goJsonMarshal(sortedKeys(value))}\n`;
-}
-
-function sortedKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedKeys);
-  if (!isObject(value)) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .sort()
-      .map((key) => [key, sortedKeys(value[key])]),
-  );
+  return `${goJsonMarshalUnstructured(value)}\n`;
 }

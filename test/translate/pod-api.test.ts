@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { goJsonMarshalUnstructured } from '../../apiserver/go-json/marshal.js';
 import { podApiAdding, tenantContext, type PodApi, type TenantContext } from '../../translate/context.js';
 import { collectionDown } from '../../translate/list-text.js';
 import { objectDown, objectUp } from '../../translate/objects.js';
@@ -174,7 +175,7 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       off.metadata.annotations['paddock.io/api-ca'] = 'a CA of the tenant’s choosing';
       off.metadata.annotations['paddock.io/namespace'] = 'kube-system';
       const upOff = objectUp(A, off);
-      expect(upOff.metadata.annotations).to.deep.equal({ team: 'blue', 'paddock.io/namespace': 'dev' });
+      expect(upOff.metadata.annotations).to.deep.equal({ team: 'blue' });
       expect(upOff.spec.volumes).to.deep.equal([{ name: 'own', emptyDir: {} }]);
       expect(upOff.spec.containers[0].env).to.deep.equal([{ name: 'KUBERNETES_SERVICE_HOST', value: 'mine.example' }]);
       expect(upOff.spec.hostAliases).to.equal(undefined);
@@ -184,7 +185,7 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       const bare = tenantContext('aaaaaa', kindScope());
       const upBare = objectUp(bare, tenantPod());
       expect(upBare.spec.volumes).to.deep.equal([{ name: 'own', emptyDir: {} }]);
-      expect(upBare.metadata.annotations).to.deep.equal({ team: 'blue', 'paddock.io/namespace': 'dev' });
+      expect(upBare.metadata.annotations).to.deep.equal({ team: 'blue' });
     });
   });
 
@@ -466,16 +467,25 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       expect(up.spec.template.metadata.annotations['paddock.io/api-endpoint']).to.equal('10.0.0.7:6443');
     });
 
-    it('kubectl’s record of what it applied holds what the tenant applied, nothing the gateway adds', () => {
-      const applied = JSON.stringify(deployment(template()));
+    it('kubectl’s record of what it applied goes up as the cluster keeps it after an apply, and reads back as kubectl wrote it', () => {
+      // As kubectl writes it: Go's encoding of a map, keys sorted.
+      const applied = goJsonMarshalUnstructured(deployment(template()));
       const object = deployment(template());
       object.metadata.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': applied };
       const up = objectUp(A, object);
+      // The cluster writes it from a server-side apply's body itself, which the gateway pointed at itself.
       const record = JSON.parse(up.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']);
-      expect(JSON.stringify(record)).not.to.include('KUBERNETES_SERVICE_HOST');
+      expect(record.spec.template).to.deep.equal(up.spec.template);
       expect(objectDown(A, up)!.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).to.equal(
         applied,
       );
+      // A pod's record reads back without the token volume the pod itself shows: kubectl would delete it.
+      const pod = tenantPod();
+      const podApplied = goJsonMarshalUnstructured(tenantPod());
+      pod.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'] = podApplied;
+      const podDown = objectDown(A, objectUp(A, pod))!;
+      expect(podDown.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).to.equal(podApplied);
+      expect(podDown.spec.volumes.map((v: Json) => v.name)).to.deep.equal(['own', 'kube-api-access-pddck']);
     });
   });
 
@@ -541,6 +551,6 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
   it('podApiAdding narrows what a conversion adds, and leaves a context without a PodApi as it is', () => {
     expect(podApiAdding(A, 'env').podApi).to.deep.equal({ ...API, adds: 'env' });
     const bare = tenantContext('aaaaaa', kindScope());
-    expect(podApiAdding(bare, 'none')).to.equal(bare);
+    expect(podApiAdding(bare, 'env')).to.equal(bare);
   });
 });

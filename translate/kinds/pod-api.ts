@@ -146,8 +146,12 @@ function up(ctx: TenantContext, holder: Json, namespace: unknown): void {
   const spec = holder.spec;
   if (!isObject(spec)) return;
   const api = ctx.podApi;
-  if (api && api.adds !== 'none' && spec.automountServiceAccountToken !== false && Array.isArray(spec.containers))
+  // Whether anything here is the gateway's to undo when the pod is read.
+  let converted = false;
+  if (api && spec.automountServiceAccountToken !== false && Array.isArray(spec.containers)) {
     pointAtGateway(holder, spec, api);
+    converted = true;
+  }
   let caRead = false;
   for (const projected of projectedSources(spec)) {
     projected.sources = projected.sources.map((source: unknown) => {
@@ -158,6 +162,7 @@ function up(ctx: TenantContext, holder: Json, namespace: unknown): void {
           typeof token.audience === 'string' && token.audience !== ''
             ? prefixed.up(ctx, token.audience)
             : GATEWAY_AUDIENCE;
+        converted = true;
       }
       // The cluster's CA is no use against the gateway: the gateway's, when it says which.
       if (!api || !isObject(source.configMap) || source.configMap.name !== ROOT_CA) return source;
@@ -166,9 +171,13 @@ function up(ctx: TenantContext, holder: Json, namespace: unknown): void {
     });
   }
   if (caRead) setAnnotation(holder, CA_ANNOTATION, api!.caPem);
-  for (const ref of fieldRefs(spec)) if (ref.fieldPath === NAMESPACE_FIELD) ref.fieldPath = NAMESPACE_ANNOTATION_FIELD;
-  // On every pod the gateway writes, read or not: it also tells a list's text that the item needs converting whole.
-  if (typeof namespace === 'string') setAnnotation(holder, NAMESPACE_ANNOTATION, namespace);
+  for (const ref of fieldRefs(spec))
+    if (ref.fieldPath === NAMESPACE_FIELD) {
+      ref.fieldPath = NAMESPACE_ANNOTATION_FIELD;
+      converted = true;
+    }
+  // Read or not, it also tells a list's text that the item is to be converted whole (translate/list-text.ts).
+  if (converted && typeof namespace === 'string') setAnnotation(holder, NAMESPACE_ANNOTATION, namespace);
 }
 
 /** The projected `kube-root-ca.crt`: its `ca.crt` key (the only one it has), from the gateway's CA annotation. */
@@ -377,8 +386,9 @@ export function podApiAt(path: readonly string[], mode: 'pod' | 'template'): Con
     },
     down: (ctx, node) => {
       const holder = child(node, path);
-      if (holder) down(ctx, holder, mode);
-      unmanage(ctx, node.metadata, path, mode);
+      const shown = ctx.appliedRecord ? 'template' : mode;
+      if (holder) down(ctx, holder, shown);
+      unmanage(ctx, node.metadata, path, shown);
       return true;
     },
   };
