@@ -252,6 +252,10 @@ describe('docs: the README runs as written on a fresh copy, in one terminal', fu
       'foofoo rollout status deployment/web': (output) =>
         expect(output).to.match(/^deployment "web" successfully rolled out\n$/m),
       'foofoo get deployment web': (output) => expect(output).to.match(/^web\s+1\/1\s+1\s+1\s+\d+s$/m),
+      'foofoo exec deploy/web -- env | grep KUBERNETES_SERVICE_HOST': (output) =>
+        expect(output).to.equal('KUBERNETES_SERVICE_HOST=127.0.0.1\n'),
+      'foofoo exec deploy/web -- cat /var/run/secrets/kubernetes.io/serviceaccount/namespace': (output) =>
+        expect(output).to.equal('default'),
       'foofoo explain deployment.spec.replicas': (output) => {
         expect(output).to.match(/^GROUP:\s+apps$/m);
         expect(output).to.match(/^FIELD: replicas <integer>$/m);
