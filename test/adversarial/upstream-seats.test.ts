@@ -47,7 +47,10 @@ describe("adversarial: one tenant cannot hold a cluster's capacity (upstream sea
   let victim: ApiClient;
 
   before(async () => {
-    stage = await startStage('upstream-seats');
+    // The hog's queued lists must still be queued when they are counted, however long a busy machine
+    // takes to answer the lists before them: a wait limit past the test's own length (its 15 s default
+    // once refused one queued list before the count).
+    stage = await startStage('upstream-seats', { gateway: { upstreamSeats: { tenantQueueWaitMs: 600_000 } } });
     ({ admin } = stage);
     const hogTenant = await stage.tenant('hogger');
     hog = { api: await ApiClient.load(hogTenant.kubeconfigPath), kubeconfig: hogTenant.kubeconfig };
