@@ -33,15 +33,15 @@ import type { Convertor } from './convertor.js';
 import type { PodApi, TenantContext } from '../context.js';
 import { GATEWAY_AUDIENCE } from './token-request.js';
 
-export const NAMESPACE_ANNOTATION = 'paddock.io/namespace';
-export const CA_ANNOTATION = 'paddock.io/api-ca';
-export const ENDPOINT_ANNOTATION = 'paddock.io/api-endpoint';
+const NAMESPACE_ANNOTATION = 'paddock.io/namespace';
+const CA_ANNOTATION = 'paddock.io/api-ca';
+const ENDPOINT_ANNOTATION = 'paddock.io/api-endpoint';
 const OWN_ANNOTATIONS = [NAMESPACE_ANNOTATION, CA_ANNOTATION, ENDPOINT_ANNOTATION];
 
-export const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
+const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
 /** The volume added here; named as kube names its own (a prefix and five characters of its alphabet's letters). */
-export const ADDED_TOKEN_VOLUME = `${TOKEN_VOLUME_PREFIX}pddck`;
+const ADDED_TOKEN_VOLUME = `${TOKEN_VOLUME_PREFIX}pddck`;
 const ROOT_CA = 'kube-root-ca.crt';
 const CA_KEY = 'ca.crt';
 const NAMESPACE_FIELD = 'metadata.namespace';
@@ -74,7 +74,7 @@ function parseEndpoint(text: string): Endpoint | undefined {
 }
 
 /** The variables the kubelet gives a container for the `kubernetes` Service, for the gateway. */
-export function serviceVariables(host: string, port: number): { name: string; value: string }[] {
+function serviceVariables(host: string, port: number): { name: string; value: string }[] {
   const url = `tcp://${endpointOf({ host, port })}`;
   return [
     { name: 'KUBERNETES_SERVICE_HOST', value: host },
