@@ -32,6 +32,7 @@ export const ON_TOP = ['bench', 'test'];
 export const TRANSLATE_MAY_IMPORT = [
   'apiserver/api-version.ts',
   'apiserver/go-json/marshal.ts',
+  'apiserver/host-port.ts',
   'apiserver/json.ts',
   'apiserver/openapi/v3.ts',
   'apiserver/protobuf/schema.ts',

@@ -5,11 +5,12 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Server } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { hostPort, parseHostPort } from './host-port.js';
 
 export function parseListen(listen: string): { host: string; port: number } {
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(listen);
-  if (!match) throw new Error(`--listen must be HOST:PORT, got ${JSON.stringify(listen)}`);
-  return { host: match[1] ?? match[2], port: Number(match[3]) };
+  const parsed = parseHostPort(listen);
+  if (!parsed) throw new Error(`--listen must be HOST:PORT, got ${JSON.stringify(listen)}`);
+  return parsed;
 }
 
 /** Resolves once the server listens; rejects when it cannot (the port is taken, say). */
@@ -25,7 +26,7 @@ export function listenOn(server: Server, host: string, port: number): Promise<vo
 
 /** `https://host:port`, an IPv6 host in brackets. */
 export function httpsUrl(host: string, port: number): string {
-  return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return `https://${hostPort(host, port)}`;
 }
 
 /**

@@ -185,9 +185,8 @@ function itemDown(
 ): { end: number; text: string | null } {
   if (shape && scanner.text.charCodeAt(start) === 123) {
     const shadow = readShadow(scanner, start, shape);
-    const typeKey = `${groupOfApiVersion(type.apiVersion)}/${type.kind}`;
-    const marks = WHOLE_WHEN_TEXT.get(typeKey);
-    if (!WHOLE_WHEN.get(typeKey)?.(shadow.object) && !(marks && marked(scanner, marks, start, shadow.end))) {
+    const marks = WHOLE_WHEN_TEXT.get(`${groupOfApiVersion(type.apiVersion)}/${type.kind}`);
+    if (!marks || !marked(scanner, marks, start, shadow.end)) {
       if (!objectDownInPlace(ctx, shadow.object, type)) return { end: shadow.end, text: null };
       const text = writeShadow(scanner.text, shadow, shadow.object);
       if (text !== null) return { end: shadow.end, text };
@@ -228,11 +227,9 @@ function rowDown(
   const shadow = readShadow(scanner, start, wantsNoObject ? ROW_SHAPE_NO_OBJECT : ROW_SHAPE);
   const object = shadow.object.object;
   // A row of a pod or template the gateway pointed at itself: its managedFields are converted (kinds/pod-api.ts).
-  const pointed =
-    !wantsNoObject &&
-    POD_KINDS.has(`${rowKind.group}/${rowKind.kind}`) &&
-    marked(scanner, [POD_API_MARK], start, shadow.end);
-  if (wantsNoObject || (object?.kind === 'PartialObjectMetadata' && !pointed)) {
+  const marks = WHOLE_WHEN_TEXT.get(`${rowKind.group}/${rowKind.kind}`);
+  const whole = !wantsNoObject && marks !== undefined && marked(scanner, marks, start, shadow.end);
+  if (wantsNoObject || (object?.kind === 'PartialObjectMetadata' && !whole)) {
     const down = convert(shadow.object);
     if (!down) return { end: shadow.end, text: null };
     const text = writeShadow(scanner.text, shadow, down);
@@ -253,24 +250,19 @@ const DOWN_ONLY: ReadonlyMap<string, string[]> = new Map([
   ['/Event', ['message']],
   ['events.k8s.io/Event', ['note']],
 ]);
-/**
- * Items a rule reads more of than their shadow holds, told by what it holds: `kube-root-ca.crt`
- * shows the gateway's CA in its `data` (kinds/pod-api.ts), which no other ConfigMap's is parsed for.
- */
-const WHOLE_WHEN: ReadonlyMap<string, (shadow: Record<string, any>) => boolean> = new Map([
-  ['/ConfigMap', (shadow) => shadow.metadata?.name === 'kube-root-ca.crt'],
-]);
 /** In the annotations' keys of what the gateway points at itself, and in managers' records of them. */
 const POD_API_MARK = 'paddock.io/';
 /**
- * Items a rule reads more of than any table, told by their text: a pod or template the gateway
- * wrote (its annotations), whose conversion (kinds/pod-api.ts) reaches its env, volumes, mounts and
- * managedFields. One made upstream directly is not (its projected tokens' audiences, which only
- * a tenant's own token could have written there, are shown as stored).
+ * Items a rule reads more of than their shadow holds, told by their text: a pod or template the
+ * gateway wrote (its annotations), whose conversion (kinds/pod-api.ts) reaches its env, volumes,
+ * mounts and managedFields; `kube-root-ca.crt`, which shows the gateway's CA in its `data`, which
+ * no other ConfigMap's is parsed for. A pod made upstream directly is not (its projected tokens'
+ * audiences, which only a tenant's own token could have written there, are shown as stored).
  */
-const WHOLE_WHEN_TEXT: ReadonlyMap<string, readonly string[]> = new Map(
-  [...POD_KINDS].map((kind) => [kind, [POD_API_MARK]]),
-);
+const WHOLE_WHEN_TEXT: ReadonlyMap<string, readonly string[]> = new Map([
+  ...[...POD_KINDS].map((kind): [string, string[]] => [kind, [POD_API_MARK]]),
+  ['/ConfigMap', ['"kube-root-ca.crt"']],
+]);
 /** Per scanner and mark, where the mark is next found (-1: nowhere after), so a list is searched once, not once an item. */
 const nextMarks = new WeakMap<JsonScanner, Map<string, { from: number; at: number }>>();
 

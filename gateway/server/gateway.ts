@@ -330,7 +330,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     stops.push(closeServer);
     const actualPort = (server.address() as { port: number }).port;
     if (!options.advertiseAddress) address = `${host}:${actualPort}`;
-    podApi = podApiAt(parseListen(address), ca.certPem);
+    podApi = podApiOf(parseListen(address), ca.certPem);
     const url = httpsUrl(parseListen(address).host, parseListen(address).port);
 
     const adminCertificate = await ca.issueClientCertificate({
@@ -429,6 +429,6 @@ async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Reco
 }
 
 /** The gateway as the tenants' pods reach it (translate/kinds/pod-api.ts): at its advertised address, trusted by its CA. */
-function podApiAt({ host, port }: { host: string; port: number }, caPem: string): PodApi {
+function podApiOf({ host, port }: { host: string; port: number }, caPem: string): PodApi {
   return { host, port, caPem, adds: 'all', ...(isIP(host) ? { ip: host } : {}) };
 }

@@ -40,7 +40,8 @@ export function all(...convertors: Convertor[]): Convertor {
   };
 }
 
-function child(node: Json, path: readonly string[]): Json | undefined {
+/** The object at `path` under `node`, when there is one. */
+export function objectAt(node: Json, path: readonly string[]): Json | undefined {
   let current: unknown = node;
   for (const key of path) current = isObject(current) ? current[key] : undefined;
   return isObject(current) ? current : undefined;
@@ -50,11 +51,11 @@ function child(node: Json, path: readonly string[]): Json | undefined {
 export function at(path: readonly string[], convertor: Convertor): Convertor {
   return {
     up: (ctx, node) => {
-      const target = child(node, path);
+      const target = objectAt(node, path);
       if (target) convertor.up(ctx, target);
     },
     down: (ctx, node) => {
-      const target = child(node, path);
+      const target = objectAt(node, path);
       return target ? convertor.down(ctx, target) : true;
     },
   };
@@ -76,7 +77,7 @@ export function optional(key: string, convertor: Convertor): Convertor {
 /** Every object of the array at `path`; down, foreign elements are dropped and never fail the holder. */
 export function each(path: readonly string[], convertor: Convertor): Convertor {
   const arrayAt = (node: Json): unknown[] | undefined => {
-    const holder = child(node, path.slice(0, -1));
+    const holder = objectAt(node, path.slice(0, -1));
     const array = holder?.[path[path.length - 1]];
     return Array.isArray(array) ? array : undefined;
   };

@@ -27,9 +27,9 @@
  * namespace's `kube-root-ca.crt`, which kube's publisher fills with the cluster's CA, holds the
  * gateway's (rootCaConvertor).
  */
+import { hostPort, parseHostPort } from '../../apiserver/host-port.js';
 import { isObject, type Json } from '../../apiserver/json.js';
-import { prefixed } from './convertor.js';
-import type { Convertor } from './convertor.js';
+import { objectAt, prefixed, type Convertor } from './convertor.js';
 import type { PodApi, TenantContext } from '../context.js';
 import { GATEWAY_AUDIENCE } from './token-request.js';
 
@@ -61,21 +61,11 @@ const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
 /** Every list of containers, for the downward API's fields (ephemeral containers have env too). */
 const ALL_CONTAINER_LISTS = [...CONTAINER_LISTS, 'ephemeralContainers'] as const;
 
-/** `host:port`, an IPv6 host in brackets. */
-function endpointOf(api: Pick<PodApi, 'host' | 'port'>): string {
-  return `${api.host.includes(':') ? `[${api.host}]` : api.host}:${api.port}`;
-}
-
 type Endpoint = { host: string; port: number };
-
-function parseEndpoint(text: string): Endpoint | undefined {
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(text);
-  return match ? { host: match[1] ?? match[2], port: Number(match[3]) } : undefined;
-}
 
 /** The variables the kubelet gives a container for the `kubernetes` Service, for the gateway. */
 function serviceVariables(host: string, port: number): { name: string; value: string }[] {
-  const url = `tcp://${endpointOf({ host, port })}`;
+  const url = `tcp://${hostPort(host, port)}`;
   return [
     { name: 'KUBERNETES_SERVICE_HOST', value: host },
     { name: 'KUBERNETES_SERVICE_PORT', value: String(port) },
@@ -219,7 +209,7 @@ function pointAtGateway(holder: Json, spec: Json, api: PodApi): void {
     const own = new Set(objects(env).map((entry) => entry.name));
     env.push(...variables.filter((variable) => !own.has(variable.name)));
   }
-  setAnnotation(holder, ENDPOINT_ANNOTATION, endpointOf(api));
+  setAnnotation(holder, ENDPOINT_ANNOTATION, hostPort(api.host, api.port));
   if (api.adds === 'env') return;
   if (api.ip !== undefined) {
     const aliases = Array.isArray(spec.hostAliases) ? spec.hostAliases : (spec.hostAliases = []);
@@ -235,20 +225,18 @@ function pointAtGateway(holder: Json, spec: Json, api: PodApi): void {
   }
 }
 
-/** `mode`: a pod shows the token volume as kube's admission adds it; a template, as written, shows none. */
-function down(ctx: TenantContext, holder: Json, mode: 'pod' | 'template'): Endpoint | undefined {
-  const annotations = holder.metadata?.annotations;
-  let endpoint: Endpoint | undefined;
-  if (isObject(annotations)) {
-    const recorded = annotations[ENDPOINT_ANNOTATION];
-    if (typeof recorded === 'string') endpoint = parseEndpoint(recorded);
-    if (OWN_ANNOTATIONS.some((key) => key in annotations)) {
-      for (const key of OWN_ANNOTATIONS) delete annotations[key];
-      if (Object.keys(annotations).length === 0) delete holder.metadata.annotations;
-    }
-  }
+/** A pod shows the token volume as kube's admission adds it; a template, as written, shows none. */
+type Mode = 'pod' | 'template';
+
+/** The object itself is the pod (an empty path), or it holds a pod template there. */
+const modeAt = (path: readonly string[]): Mode => (path.length === 0 ? 'pod' : 'template');
+
+function down(ctx: TenantContext, holder: Json, mode: Mode): void {
+  const recorded = holder.metadata?.annotations?.[ENDPOINT_ANNOTATION];
+  const endpoint = typeof recorded === 'string' ? parseHostPort(recorded) : undefined;
+  if (isObject(holder.metadata)) dropOwnAnnotations(holder.metadata);
   const spec = holder.spec;
-  if (!isObject(spec)) return endpoint;
+  if (!isObject(spec)) return;
   for (const ref of fieldRefs(spec)) if (ref.fieldPath === NAMESPACE_ANNOTATION_FIELD) ref.fieldPath = NAMESPACE_FIELD;
   for (const projected of projectedSources(spec)) {
     projected.sources = projected.sources.map((source: unknown) => {
@@ -264,11 +252,18 @@ function down(ctx: TenantContext, holder: Json, mode: 'pod' | 'template'): Endpo
     });
   }
   if (endpoint) unpoint(spec, endpoint, mode);
-  return endpoint;
+}
+
+/** The gateway's annotations taken out of `metadata`, and its annotations when none is left. */
+function dropOwnAnnotations(metadata: Json): void {
+  const annotations = metadata.annotations;
+  if (!isObject(annotations) || !OWN_ANNOTATIONS.some((key) => key in annotations)) return;
+  for (const key of OWN_ANNOTATIONS) delete annotations[key];
+  if (Object.keys(annotations).length === 0) delete metadata.annotations;
 }
 
 /** What pointAtGateway added, found by the address it recorded, taken out. */
-function unpoint(spec: Json, endpoint: Endpoint, mode: 'pod' | 'template'): void {
+function unpoint(spec: Json, endpoint: Endpoint, mode: Mode): void {
   const variables = serviceVariables(endpoint.host, endpoint.port);
   const added = (entry: unknown) =>
     isObject(entry) &&
@@ -312,11 +307,11 @@ const SERVICE_VARIABLE =
  * values: the gateway's annotations, the `kubernetes` variables, the gateway's host alias and, in a
  * template, the token volume it adds and the mount of it.
  */
-function unmanage(ctx: TenantContext, metadata: unknown, path: readonly string[], mode: 'pod' | 'template'): void {
+function unmanage(ctx: TenantContext, metadata: unknown, path: readonly string[], mode: Mode): void {
   const entries = isObject(metadata) ? metadata.managedFields : undefined;
   if (!Array.isArray(entries)) return;
   for (const entry of objects(entries)) {
-    const holder = child(entry, ['fieldsV1', ...path.map((key) => `f:${key}`)]);
+    const holder = objectAt(entry, ['fieldsV1', ...path.map((key) => `f:${key}`)]);
     if (!holder) continue;
     const annotations = holder['f:metadata']?.['f:annotations'];
     if (isObject(annotations)) {
@@ -347,11 +342,8 @@ function unmanage(ctx: TenantContext, metadata: unknown, path: readonly string[]
  * of what the gateway added.
  */
 export function podMetadataDown(ctx: TenantContext, metadata: Json, path: readonly string[]): void {
-  if (path.length === 0 && isObject(metadata.annotations)) {
-    for (const key of OWN_ANNOTATIONS) delete metadata.annotations[key];
-    if (Object.keys(metadata.annotations).length === 0) delete metadata.annotations;
-  }
-  unmanage(ctx, metadata, path, path.length === 0 ? 'pod' : 'template');
+  if (path.length === 0) dropOwnAnnotations(metadata);
+  unmanage(ctx, metadata, path, modeAt(path));
 }
 
 /** The members of the fields set at `key` that `drop` picks taken out, and the set when nothing of it is left. */
@@ -368,25 +360,19 @@ function prune(node: Json, key: string): void {
   if (isObject(set) && Object.keys(set).every((member) => member === '.')) delete node[key];
 }
 
-function child(node: Json, path: readonly string[]): Json | undefined {
-  let current: unknown = node;
-  for (const key of path) current = isObject(current) ? current[key] : undefined;
-  return isObject(current) ? current : undefined;
-}
-
 /**
  * The pod (`path` empty) or pod template at `path` of an object, pointed at the gateway up and
  * shown as written down; the namespace is the object's own.
  */
-export function podApiAt(path: readonly string[], mode: 'pod' | 'template'): Convertor {
+export function podApiAt(path: readonly string[]): Convertor {
   return {
     up: (ctx, node) => {
-      const holder = child(node, path);
+      const holder = objectAt(node, path);
       if (holder) up(ctx, holder, node.metadata?.namespace);
     },
     down: (ctx, node) => {
-      const holder = child(node, path);
-      const shown = ctx.appliedRecord ? 'template' : mode;
+      const holder = objectAt(node, path);
+      const shown = ctx.appliedRecord ? 'template' : modeAt(path);
       if (holder) down(ctx, holder, shown);
       unmanage(ctx, node.metadata, path, shown);
       return true;

@@ -18,48 +18,54 @@ const podSpec = all(
   each(['volumes'], at(['ephemeral', 'volumeClaimTemplate', 'spec'], persistentVolumeClaimSpec)),
 );
 
-/** The pod at `path` (the object itself when empty) or the pod template there. */
-const podAt = (path: readonly string[], mode: 'pod' | 'template') =>
-  all(at([...path, 'spec'], podSpec), podApiAt(path, mode));
+/** Where each kind holds its pod template (a Pod is one itself: the empty path). */
+const POD: readonly string[] = [];
+const POD_TEMPLATE = ['template'];
+const WORKLOAD_TEMPLATE = ['spec', 'template'];
+const CRON_JOB_TEMPLATE = ['spec', 'jobTemplate', 'spec', 'template'];
+const REVISION_TEMPLATE = ['data', 'spec', 'template'];
 
-export const podConvertor = podAt([], 'pod');
-
-/** Where each kind that is or holds a pod has it (`group/Kind` → the path of the pod or its template; empty: the object is the pod). */
+/** Where each kind that is or holds a pod has it (`group/Kind` → the path of the pod or its template). */
 export const POD_PATHS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['/Pod', []],
-  ['/PodTemplate', ['template']],
-  ['/ReplicationController', ['spec', 'template']],
-  ['apps/Deployment', ['spec', 'template']],
-  ['apps/ReplicaSet', ['spec', 'template']],
-  ['apps/DaemonSet', ['spec', 'template']],
-  ['apps/StatefulSet', ['spec', 'template']],
-  ['apps/ControllerRevision', ['data', 'spec', 'template']],
-  ['batch/Job', ['spec', 'template']],
-  ['batch/CronJob', ['spec', 'jobTemplate', 'spec', 'template']],
+  ['/Pod', POD],
+  ['/PodTemplate', POD_TEMPLATE],
+  ['/ReplicationController', WORKLOAD_TEMPLATE],
+  ['apps/Deployment', WORKLOAD_TEMPLATE],
+  ['apps/ReplicaSet', WORKLOAD_TEMPLATE],
+  ['apps/DaemonSet', WORKLOAD_TEMPLATE],
+  ['apps/StatefulSet', WORKLOAD_TEMPLATE],
+  ['apps/ControllerRevision', REVISION_TEMPLATE],
+  ['batch/Job', WORKLOAD_TEMPLATE],
+  ['batch/CronJob', CRON_JOB_TEMPLATE],
 ]);
 
 /** The kinds the gateway points at itself (pod-api.ts). */
 export const POD_KINDS: ReadonlySet<string> = new Set(POD_PATHS.keys());
 
+/** The pod or the pod template at `path`: its spec's references, and pointed at the gateway. */
+const podAt = (path: readonly string[]) => all(at([...path, 'spec'], podSpec), podApiAt(path));
+
+export const podConvertor = podAt(POD);
+
 /** core PodTemplate. */
-export const podTemplateConvertor = podAt(['template'], 'template');
+export const podTemplateConvertor = podAt(POD_TEMPLATE);
 
 /** ReplicationController, Deployment, ReplicaSet, DaemonSet, Job. */
-export const workloadConvertor = podAt(['spec', 'template'], 'template');
+export const workloadConvertor = podAt(WORKLOAD_TEMPLATE);
 
 export const statefulSetConvertor = all(
   workloadConvertor,
   each(['spec', 'volumeClaimTemplates'], at(['spec'], persistentVolumeClaimSpec)),
 );
 
-export const cronJobConvertor = podAt(['spec', 'jobTemplate', 'spec', 'template'], 'template');
+export const cronJobConvertor = podAt(CRON_JOB_TEMPLATE);
 
 /**
  * apps ControllerRevision: a StatefulSet's or DaemonSet's pod template as its controller recorded
  * it in `data` (a patch `{"spec":{"template":…}}`), which `kubectl rollout history` prints and
  * `rollout undo` sends back to the owner as a patch: converted as the owner's template is.
  */
-export const controllerRevisionConvertor = podAt(['data', 'spec', 'template'], 'template');
+export const controllerRevisionConvertor = podAt(REVISION_TEMPLATE);
 
 const TENANT_CLASS = "must name one of the tenant's classes (its name carries the tenant prefix)";
 
@@ -70,13 +76,13 @@ const podSpecInvariants = (path: readonly string[]): Invariant[] => [
   ...ephemeralVolumeInvariants(path),
 ];
 
-export const podInvariants = podSpecInvariants(['spec']);
-export const podTemplateInvariants = podSpecInvariants(['template', 'spec']);
-export const workloadInvariants = podSpecInvariants(['spec', 'template', 'spec']);
+export const podInvariants = podSpecInvariants([...POD, 'spec']);
+export const podTemplateInvariants = podSpecInvariants([...POD_TEMPLATE, 'spec']);
+export const workloadInvariants = podSpecInvariants([...WORKLOAD_TEMPLATE, 'spec']);
 export const statefulSetInvariants = [
   ...workloadInvariants,
   ...persistentVolumeClaimSpecInvariants(['spec', 'volumeClaimTemplates', EACH, 'spec']),
 ];
-export const cronJobInvariants = podSpecInvariants(['spec', 'jobTemplate', 'spec', 'template', 'spec']);
+export const cronJobInvariants = podSpecInvariants([...CRON_JOB_TEMPLATE, 'spec']);
 /** The StatefulSet controller creates pods of a revision's template. */
-export const controllerRevisionInvariants = podSpecInvariants(['data', 'spec', 'template', 'spec']);
+export const controllerRevisionInvariants = podSpecInvariants([...REVISION_TEMPLATE, 'spec']);
