@@ -223,6 +223,7 @@ function memberOf<S extends ClusterState>(
     labels: cluster.metadata.labels ?? {},
     client: connection.admin,
     cluster,
+    podApi: () => connection.podApiNow(),
     connection,
     state,
     upgradeTarget: target,

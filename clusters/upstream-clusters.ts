@@ -1,5 +1,6 @@
 import type { RestClient } from '../apiserver/client/rest-client.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
+import type { PodApi } from '../translate/context.js';
 
 /** An upstream Kubernetes cluster the gateway places tenants on. */
 export interface UpstreamCluster {
@@ -8,4 +9,6 @@ export interface UpstreamCluster {
   client: RestClient;
   /** The Cluster object as last seen: what placement reads (labels, location, taints, Ready). */
   cluster: ApiObject;
+  /** Where the tenants' pods on the cluster reach the gateway, once it says (translate/kinds/pod-api.ts). */
+  podApi?(): PodApi | undefined;
 }

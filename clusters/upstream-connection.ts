@@ -201,6 +201,11 @@ export class UpstreamConnection implements ClusterConnection {
     return { 'accept-encoding': 'identity', ...headers, ...this.authorization };
   }
 
+  /** Where the tenants' pods on this cluster reach the gateway now, if it says. */
+  podApiNow(): PodApi | undefined {
+    return this.podApi();
+  }
+
   /** The scope of upstream resources, keyed by upstream group. */
   async scope(): Promise<UpstreamScope> {
     if (Date.now() - this.fetchedAt > 30_000) await this.refresh();

@@ -46,6 +46,11 @@ export const SERVE = {
       value: 'HOST:PORT',
       help: 'What tenant kubeconfigs point at (a load balancer in front of replicas); the listen address if absent.',
     },
+    'advertise-service': {
+      type: 'string',
+      value: 'NAMESPACE/NAME',
+      help: "A Service on each cluster that the cluster's pods reach the gateway by (its ClusterIP); where a cluster has none, the advertised address.",
+    },
     'data-dir': {
       type: 'string',
       default: '.paddock',

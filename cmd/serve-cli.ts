@@ -132,6 +132,7 @@ export async function serve(args: string[]): Promise<number> {
     const gateway = await startGateway({
       listen: values.listen,
       advertiseAddress: values['advertise-address'],
+      advertiseService: values['advertise-service'],
       dataDir,
       etcdEndpoints,
       etcdPrefix: values['etcd-prefix'],

@@ -89,9 +89,10 @@ export class TenantFailover {
     if (!target) throw new Error(`no Ready cluster the tenant tolerates and its affinity allows, besides ${from}`);
     // Recorded first: deleting the tenant purges every cluster recorded (tenants/tenant-space-clusters.ts).
     await recordSpaceCluster(this.options.tenants, tenantId, target.name);
-    await ensureTenantSpace(target.client, tenantId);
+    const api = target.podApi?.();
+    await ensureTenantSpace(target.client, tenantId, api);
     // What making the space just made answers 409 to a replay: not sent (a third of a move's requests).
-    const made = tenantSpaceObjects(tenantId);
+    const made = tenantSpaceObjects(tenantId, api);
     const steps = replayPlan(tenantId, this.sources(from, tenantId)).filter(
       (step) => !made.has(`${step.resource.resource}/${step.namespace}/${step.name}`),
     );

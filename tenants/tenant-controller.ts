@@ -316,7 +316,7 @@ export class TenantController {
         throw err;
       }
     }
-    await ensureTenantSpace(cluster.client, name);
+    await ensureTenantSpace(cluster.client, name, cluster.podApi?.());
     if (needsCertificate) {
       const issued = await this.options.ca.issueClientCertificate({
         commonName: tenantAdminUser(name),

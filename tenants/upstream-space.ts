@@ -4,6 +4,7 @@ import { addPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
 import { storedBindingsNamespace, storedBindingUp } from '../translate/kinds/stored-cluster-role-binding.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
+import { kubernetesServiceObjects, type ApiAddress } from './kubernetes-service.js';
 import { applyGrants, desiredGrants, type UpstreamApi } from './tenant-grants.js';
 import type { TenantSpaceView } from './tenant-space-informers.js';
 
@@ -21,7 +22,7 @@ export function tenantAdminUser(tenantId: string): string {
 }
 
 /** What ensureTenantSpace makes, as `resource/namespace/name` (namespace '' for cluster-scoped): a replay need not send them again. */
-export function tenantSpaceObjects(tenantId: string): Set<string> {
+export function tenantSpaceObjects(tenantId: string, api?: ApiAddress): Set<string> {
   const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
   const made = new Set(namespaces.map((name) => `namespaces//${name}`));
   made.add(`clusterroles//${adminRole(tenantId).metadata.name}`);
@@ -29,6 +30,7 @@ export function tenantSpaceObjects(tenantId: string): Set<string> {
   made.add(`rolebindings/${stored.metadata.namespace}/${stored.metadata.name}`);
   for (const grant of desiredGrants(tenantId, [adminBinding(tenantId)], namespaces).values())
     made.add(`rolebindings/${grant.metadata.namespace}/${grant.metadata.name}`);
+  for (const { key } of kubernetesServiceObjects(tenantId, api)) made.add(key);
   return made;
 }
 
@@ -37,10 +39,11 @@ export function tenantSpaceObjects(tenantId: string): Set<string> {
  * cluster-admin ClusterRole, a dormant binding of it to User `<tid>-admin` (the tenant's own
  * administrator; stored as a RoleBinding in its kube-system, as all its ClusterRoleBindings are:
  * translate/kinds/stored-cluster-role-binding.ts), and the grants that binding means in each
- * namespace (tenant-grants.ts). Every step tolerates "already exists", so running it again
- * finishes what a crash interrupted.
+ * namespace (tenant-grants.ts), and, given where its pods reach the gateway, the `kubernetes`
+ * Service and EndpointSlice of its `default` namespace (kubernetes-service.ts). Every step
+ * tolerates "already exists", so running it again finishes what a crash interrupted.
  */
-export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): Promise<void> {
+export async function ensureTenantSpace(client: UpstreamApi, tenantId: string, api?: ApiAddress): Promise<void> {
   const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
   // Nothing here depends on anything else here (a binding may name a role not yet made), so all of it goes at once.
   await Promise.all([
@@ -52,15 +55,16 @@ export async function ensureTenantSpace(client: UpstreamApi, tenantId: string): 
   // Only the admin binding's grants: listing the cluster's bindings for each new tenant would make
   // creating the 10,000th tenant cost as many reads; anything else is the heal pass's.
   const grants = desiredGrants(tenantId, [adminBinding(tenantId)], namespaces);
-  await Promise.all(
-    [...grants.values()].map((grant) =>
+  await Promise.all([
+    ...[...grants.values()].map((grant) =>
       create(
         client,
         `${RBAC_V1}/namespaces/${grant.metadata.namespace}/rolebindings`,
         grant as { metadata: { name: string } },
       ),
     ),
-  );
+    ...kubernetesServiceObjects(tenantId, api).map(({ collection, object }) => create(client, collection, object)),
+  ]);
 }
 
 /**

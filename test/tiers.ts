@@ -105,6 +105,7 @@ export const NOT_UNIT: TierManifest = {
     'gateway/python-client',
     'gateway/serve-command',
     'gateway/service-account-tokens-e2e',
+    'gateway/advertised-service',
     'gateway/service-endpoints',
     'gateway/tenant-cache-budget',
     'gateway/tenant-cache-reads',

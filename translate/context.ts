@@ -42,6 +42,11 @@ export interface PodApi {
    * stored one).
    */
   adds: 'all' | 'env';
+  /**
+   * false when the pod's ServiceAccount turns `automountServiceAccountToken` off and the pod says
+   * nothing (read by gateway/proxy/pod-account.ts): no token volume, as kube's admission adds none.
+   */
+  tokenVolume?: false;
 }
 
 /** The context with what a conversion up may add to a pod narrowed (PodApi.adds). */

@@ -7,7 +7,7 @@ import {
   nestedDeeperThan,
   readBody,
 } from '../../apiserver/handlers/http-io.js';
-import { TranslationError } from '../../translate/context.js';
+import { TranslationError, type TenantContext } from '../../translate/context.js';
 import { patchUp, type PatchBodyType } from '../../translate/patch.js';
 import { protobufFieldsOf } from '../../translate/kinds/kind-records.js';
 import { POD_KINDS } from '../../translate/kinds/pod-spec.js';
@@ -16,6 +16,7 @@ import { storedObjectUp } from '../../translate/stored-object.js';
 import { writeBodyType } from '../../translate/write-body.js';
 import { parseJson } from './answer-down.js';
 import type { WriteRequest } from './checked-write.js';
+import { podAccountContext } from './pod-account.js';
 import type { TenantRequest } from '../server/tenant-request.js';
 
 const PATCH_TYPES = new Set([
@@ -38,21 +39,24 @@ export function readRequestBody(r: TenantRequest): Promise<Buffer> {
 
 /**
  * A write's body converted up and set as the request's upstream body; returns the write as
- * checked-write.ts checks it.
+ * checked-write.ts checks it. A pod or template is converted in the light of its ServiceAccount
+ * (pod-account.ts).
  */
-export function writeUp(r: TenantRequest, raw: Buffer): WriteRequest {
+export async function writeUp(r: TenantRequest, raw: Buffer): Promise<WriteRequest> {
   let contentType = contentTypeOf(r);
   if (contentType === PROTOBUF && goesUpAsJson(r)) {
     raw = Buffer.from(JSON.stringify(decodeObjectBody(raw, PROTOBUF)));
     contentType = 'application/json';
   }
+  const parsed = contentType === PROTOBUF ? undefined : jsonBodyOf(r, raw);
+  const ctx = parsed === undefined ? r.ctx : await podAccountContext(r, contentType, parsed);
   const converted = r.metrics.time('up', () =>
-    contentType === PROTOBUF ? protobufUp(r, raw) : jsonBodyUp(r, contentType, raw),
+    contentType === PROTOBUF ? protobufUp(r, raw) : jsonBodyUp(r, ctx, contentType, parsed),
   );
   const body = Buffer.isBuffer(converted) ? converted : JSON.stringify(converted);
   r.body = body;
   r.headers['content-type'] = contentType;
-  return { ctx: r.ctx, t: r.t, method: r.method, query: r.t.query, contentType, body, converted };
+  return { ctx, t: r.t, method: r.method, query: r.t.query, contentType, body, converted };
 }
 
 /**
@@ -98,8 +102,8 @@ function protobufUp(r: TenantRequest, raw: Buffer): Buffer {
   return up;
 }
 
-function jsonBodyUp(r: TenantRequest, contentType: string, raw: Buffer): unknown {
-  const { t } = r;
+/** A JSON body parsed, within kube's depth. */
+function jsonBodyOf(r: TenantRequest, raw: Buffer): unknown {
   const text = raw.toString('utf8');
   if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
     throw new TranslationError(
@@ -112,12 +116,17 @@ function jsonBodyUp(r: TenantRequest, contentType: string, raw: Buffer): unknown
   if (parsed === undefined) throw new TranslationError(400, 'BadRequest', 'the request body is not valid JSON');
   // The tenant's own name (before the prefix goes on): what its audit event names.
   if (r.method === 'POST') noteRequestObjectName(r.req, parsed);
+  return parsed;
+}
+
+function jsonBodyUp(r: TenantRequest, ctx: TenantContext, contentType: string, parsed: unknown): unknown {
+  const { t } = r;
   const type = writeBodyType(t);
   if (!type) return parsed;
   if (r.method === 'PATCH') {
     if (!PATCH_TYPES.has(contentType)) throw unsupportedPatch();
     const namespace = t.namespaced ? t.info.namespace : undefined;
-    return patchUp(r.ctx, contentType as PatchBodyType, parsed, type.apiVersion, type.kind, namespace);
+    return patchUp(ctx, contentType as PatchBodyType, parsed, type.apiVersion, type.kind, namespace);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new TranslationError(400, 'BadRequest', 'the body of the request must be a JSON object');
@@ -133,7 +142,7 @@ function jsonBodyUp(r: TenantRequest, contentType: string, raw: Buffer): unknown
   }
   // Converted and checked as whatever the URL writes, whatever kind the body says it is.
   return storedObjectUp(
-    r.ctx,
+    ctx,
     { group: type.group, kind: type.kind, name: t.info.name },
     { ...object, apiVersion: object.apiVersion ?? type.apiVersion, kind: object.kind ?? type.kind },
   );

@@ -9,6 +9,7 @@ import { customResourcePrinter } from '../../apiserver/table/printers/custom-res
 import { printerFor, type Printer } from '../../apiserver/table/printers-by-resource.js';
 import type { Strategy } from '../../apiserver/registry/strategy.js';
 import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
+import { parseServiceReference } from '../../clusters/advertised-service.js';
 import { clusterPrinter } from '../../clusters/cluster-printer.js';
 import { registerClusters, type UpstreamRegistration } from '../../clusters/cluster-registration.js';
 import { CLUSTER_RESOURCE, clusterStrategy } from '../../clusters/cluster-resource.js';
@@ -75,6 +76,14 @@ export interface GatewayOptions {
   listen: string;
   /** host:port clients reach this replica (or the load balancer) at; default: the listen address. */
   advertiseAddress?: string;
+  /**
+   * `namespace/name` of a Service on each cluster that its pods reach the gateway by
+   * (`--advertise-service`, clusters/advertised-service.ts); where a cluster has none, pods are
+   * given the advertised address.
+   */
+  advertiseService?: string;
+  /** How often each cluster's advertised Service is looked up (default 30 s). */
+  advertiseServicePeriodMs?: number;
   dataDir: string;
   etcdEndpoints?: string[];
   etcdPrefix?: string;
@@ -207,6 +216,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     let address = options.advertiseAddress ?? options.listen;
     /** Where the tenants' pods reach the gateway: the advertised address, once the gateway listens. */
     let podApi: PodApi | undefined = undefined;
+    const advertiseService = options.advertiseService ? parseServiceReference(options.advertiseService) : undefined;
+    /** Where the pods of a cluster's tenants reach the gateway: its advertised Service, else the advertised address. */
+    const podApiOn = (cluster: string): PodApi | undefined => {
+      const service = clusters.get(cluster)?.state.advertisedService?.address();
+      return podApi && service ? podApiOf(service, ca.certPem) : podApi;
+    };
+    /** Set once the server listens: issues the serving certificate again for the addresses the clusters' Services give. */
+    let servingNamesChanged = () => {};
     let version = FALLBACK_VERSION as Record<string, string>;
     const api = new ApiServer({
       store,
@@ -238,9 +255,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
             (level, ms, executed) => metrics.seatWaited(name, level, ms, executed),
           ),
           (resource) => metrics.upstreamWatchOpened(name, resource),
-          () => podApi,
+          () => podApiOn(name),
         ),
-      (connection) => new GatewayClusterState(connection),
+      (connection) =>
+        new GatewayClusterState(
+          connection,
+          advertiseService && {
+            service: advertiseService,
+            periodMs: options.advertiseServicePeriodMs,
+            onChange: () => servingNamesChanged(),
+          },
+        ),
     );
     metrics.followFlowControl(() =>
       clusters.list().flatMap((m) => m.connection.seats.state().map((level) => ({ cluster: m.name, ...level }))),
@@ -316,13 +341,37 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
 
     const advertised = parseListen(address);
-    const serving = await ca.issueServingCertificate({
-      hosts: [...new Set([advertised.host, host, '127.0.0.1', 'localhost', ...IN_CLUSTER_NAMES])],
-    });
+    // What the serving certificate names: every address clients and pods are given, as kube-apiserver's names the kubernetes Service's IP.
+    const servingHosts = () => [
+      ...new Set([
+        advertised.host,
+        host,
+        '127.0.0.1',
+        'localhost',
+        ...IN_CLUSTER_NAMES,
+        ...clusters
+          .list()
+          .flatMap((member) => member.state.advertisedService?.address()?.host ?? [])
+          .sort(),
+      ]),
+    ];
+    let servedHosts = servingHosts();
+    const serving = await ca.issueServingCertificate({ hosts: servedHosts });
     const server = createServer(
       { key: serving.keyPem, cert: serving.certPem, ca: trustedCas, requestCert: true, rejectUnauthorized: false },
       (req, res) => pipeline.handle(req, res),
     );
+    let reissuing = Promise.resolve();
+    servingNamesChanged = () => {
+      reissuing = reissuing.then(async () => {
+        const hosts = servingHosts();
+        if (hosts.join() === servedHosts.join()) return;
+        servedHosts = hosts;
+        const next = await ca.issueServingCertificate({ hosts });
+        server.setSecureContext({ key: next.keyPem, cert: next.certPem, ca: trustedCas });
+      });
+    };
+    servingNamesChanged();
 
     const closeServer = closer(server);
     server.on('upgrade', (req, socket, head) => pipeline.upgrade(req, socket, head));
@@ -428,7 +477,7 @@ async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Reco
   return res?.status === 200 && res.body?.minor ? res.body : FALLBACK_VERSION;
 }
 
-/** The gateway as the tenants' pods reach it (translate/kinds/pod-api.ts): at its advertised address, trusted by its CA. */
+/** The gateway as the tenants' pods reach it (translate/kinds/pod-api.ts): at the address given, trusted by its CA. */
 function podApiOf({ host, port }: { host: string; port: number }, caPem: string): PodApi {
   return { host, port, caPem, adds: 'all', ...(isIP(host) ? { ip: host } : {}) };
 }

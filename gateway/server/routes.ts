@@ -288,7 +288,7 @@ function forwarded(serve: (r: TenantRequest) => Promise<void>): (r: TenantReques
 
 async function write(r: TenantRequest): Promise<void> {
   const raw = await readRequestBody(r);
-  return forwardRequest(r, writeUp(r, raw));
+  return forwardRequest(r, await writeUp(r, raw));
 }
 
 /** An access review about a resource is answered by the gateway's own decision; any other is forwarded as a write. */
@@ -300,7 +300,7 @@ async function review(r: TenantRequest): Promise<void> {
     (await answerAccessReview(r.req, r.res, r.ctx, r.identity, r.cluster.requestAuthorizer, reviewKind(r)!, asked))
   )
     return;
-  return forwardRequest(r, writeUp(r, raw));
+  return forwardRequest(r, await writeUp(r, raw));
 }
 
 function reviewKind(r: TenantRequest): 'SelfSubjectAccessReview' | 'SubjectAccessReview' | undefined {

@@ -1,12 +1,13 @@
 /**
  * What the gateway keeps per cluster beside its connection (clusters/upstream-connection.ts, the
  * transport): the shared informers every consumer of this replica reads the cluster through, the
- * tenants' namespace index, the authorizers of tenants' requests and the converted watch lines of
- * tenants' watches. The cluster roster makes one with each connection it makes (its `attach`,
+ * tenants' namespace index, the authorizers of tenants' requests, the converted watch lines of
+ * tenants' watches, and the Service its pods reach the gateway by when the admin names one. The cluster roster makes one with each connection it makes (its `attach`,
  * given by gateway/server/gateway.ts) and stops it before that connection closes, so a cluster
  * given new credentials gets all of it anew.
  */
 import type { RestClient } from '../../apiserver/client/rest-client.js';
+import { AdvertisedService, type ServiceReference } from '../../clusters/advertised-service.js';
 import type { ClusterState } from '../../clusters/cluster-roster.js';
 import type { UpstreamConnection } from '../../clusters/upstream-connection.js';
 import { cachedObjectInformers, type CachedObjectInformers } from '../../search/cached-object-informers.js';
@@ -31,9 +32,17 @@ export class GatewayClusterState implements ClusterState {
   readonly authorizer: TenantAuthorizer;
   /** Converted watch lines shared by the tenants' object watches on this cluster. */
   readonly watchLines = new WatchLineMemo();
+  /** The Service the admin names on the cluster for its pods to reach the gateway by, if it names one (`--advertise-service`). */
+  readonly advertisedService: AdvertisedService | undefined;
   private requests: RequestAuthorizer | undefined;
 
-  constructor(readonly connection: UpstreamConnection) {
+  constructor(
+    readonly connection: UpstreamConnection,
+    advertise?: { service: ServiceReference; periodMs?: number; onChange(): void },
+  ) {
+    this.advertisedService =
+      advertise &&
+      new AdvertisedService(connection.admin, advertise.service, () => advertise.onChange(), advertise.periodMs);
     this.informers = cachedObjectInformers(connection.name, connection.admin);
     this.rbac = new RbacChangeFeed(this.informers);
     this.authorizer = new TenantAuthorizer(connection.admin, this.rbac);
@@ -59,6 +68,7 @@ export class GatewayClusterState implements ClusterState {
   }
 
   stop(): void {
+    this.advertisedService?.stop();
     this.requests?.stop();
     this.namespaceIndex.stop();
     this.informers.stop();

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { waitUntil } from '../support/eventually.js';
+import { eventually, waitUntil } from '../support/eventually.js';
 import type { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
@@ -105,5 +105,68 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
     );
     await other.ok(['run', 'web', '--image=nginx', '-n', 'default']);
     expect((await other.run(['exec', 'web', '--', 'ls', '/tmp'])).stdout).to.equal('');
+  });
+
+  it("mounts no token where the pod's ServiceAccount turns automount off and the pod says nothing, as kube's admission", async () => {
+    await tenant.ok(['create', 'namespace', 'quiet']);
+    await tenant.ok(['create', 'serviceaccount', 'quiet', '-n', 'quiet']);
+    await tenant.ok([
+      'patch',
+      'serviceaccount',
+      'quiet',
+      '-n',
+      'quiet',
+      '-p',
+      '{"automountServiceAccountToken":false}',
+    ]);
+    const pod = (name: string, automount?: boolean) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'quiet' },
+        spec: {
+          serviceAccountName: 'quiet',
+          ...(automount === undefined ? {} : { automountServiceAccountToken: automount }),
+          containers: [{ name: 'app', image: 'nginx' }],
+        },
+      });
+    await writeFile(path.join(local, 'silent.json'), pod('silent'));
+    await writeFile(path.join(local, 'asks.json'), pod('asks', true));
+    await tenant.ok(['create', '-f', path.join(local, 'silent.json')]);
+    await tenant.ok(['apply', '--server-side', '-f', path.join(local, 'asks.json')]);
+    await writeFile(
+      path.join(local, 'deployment.json'),
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'quiet', namespace: 'quiet' },
+        spec: {
+          selector: { matchLabels: { app: 'quiet' } },
+          template: { metadata: { labels: { app: 'quiet' } }, spec: JSON.parse(pod('x')).spec },
+        },
+      }),
+    );
+    await tenant.ok(['apply', '-f', path.join(local, 'deployment.json')]);
+
+    const upstream = async (path: string) => (await stage.member.request('GET', path)).body as Record<string, any>;
+    const silent = await upstream('/api/v1/namespaces/podfls-quiet/pods/silent');
+    expect(silent.spec.volumes ?? []).to.deep.equal([]);
+    expect(silent.spec.containers[0].volumeMounts ?? []).to.deep.equal([]);
+    // Still pointed at the gateway: only the token is left out.
+    expect(silent.spec.containers[0].env.map((e: { name: string }) => e.name)).to.include('KUBERNETES_SERVICE_HOST');
+    expect((await tenant.run(['exec', 'silent', '-n', 'quiet', '--', 'ls', TOKEN_DIR])).code).not.to.equal(0);
+    const asks = await upstream('/api/v1/namespaces/podfls-quiet/pods/asks');
+    expect(asks.spec.volumes.map((v: { name: string }) => v.name)).to.deep.equal(['kube-api-access-pddck']);
+    // A workload's template likewise, and so the pods made from it.
+    const deployment = await upstream('/apis/apps/v1/namespaces/podfls-quiet/deployments/quiet');
+    expect(deployment.spec.template.spec.volumes ?? []).to.deep.equal([]);
+    await eventually(
+      async () =>
+        (await stage.member.request('GET', '/api/v1/namespaces/podfls-quiet/pods?labelSelector=app%3Dquiet')).body,
+      (list: any) => {
+        expect(list.items).to.have.length(1);
+        expect(list.items[0].spec.volumes ?? []).to.deep.equal([]);
+      },
+    );
   });
 });

@@ -17,10 +17,11 @@
  * - **Where the API is** (when the gateway says, PodApi): every container and init container is
  *   given the `kubernetes` Service's variables for the gateway's address (the container's own
  *   win, as with the kubelet's), `hostAliases` name the gateway's IP `kubernetes.default.svc…`,
- *   and, unless the pod turns automount off, the `kube-api-access-*` volume kube's ServiceAccount
- *   admission would add is added here (in kube's form, so the three rules above convert it),
- *   mounted as kube mounts it; the upstream's admission then adds none of its own (it keeps a
- *   `kube-api-access-*` volume it finds). ENDPOINT_ANNOTATION records the address.
+ *   and, unless the pod or its account (PodApi.tokenVolume) turns automount off, the
+ *   `kube-api-access-*` volume kube's ServiceAccount admission would add is added here (in kube's
+ *   form, so the three rules above convert it), mounted as kube mounts it; the upstream's
+ *   admission then adds none of its own (it keeps a `kube-api-access-*` volume it finds).
+ *   ENDPOINT_ANNOTATION records the address.
  *
  * Down, all of it is undone: a pod reads back as written, with the token volume as kube's
  * admission would have added it; a template reads back as written, without it. And each
@@ -215,6 +216,7 @@ function pointAtGateway(holder: Json, spec: Json, api: PodApi): void {
     const aliases = Array.isArray(spec.hostAliases) ? spec.hostAliases : (spec.hostAliases = []);
     aliases.push({ ip: api.ip, hostnames: [...IN_CLUSTER_NAMES] });
   }
+  if (api.tokenVolume === false) return;
   const volumes = Array.isArray(spec.volumes) ? spec.volumes : (spec.volumes = []);
   let volume = objects(volumes).find((v) => typeof v.name === 'string' && v.name.startsWith(TOKEN_VOLUME_PREFIX));
   if (!volume) volumes.push((volume = kubeTokenVolume(ADDED_TOKEN_VOLUME)));

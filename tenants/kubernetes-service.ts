@@ -1,0 +1,72 @@
+/**
+ * The tenant's own `kubernetes` Service and EndpointSlice in its `default` namespace, as
+ * kube-apiserver's reconciler makes them on a cluster (labels `component: apiserver` and
+ * `provider: kubernetes`, no selector, port `https` 443 → the API's port; the slice labelled with
+ * the Service's name), naming where the tenant's pods reach its API: the gateway (PodApi). The
+ * cluster gives the Service a ClusterIP of its own. The slice holds an address kube's validation
+ * accepts, an IP that is not loopback, link-local or unspecified, or a DNS name (addressType
+ * FQDN); a gateway that pods reach at no such address (a loopback one, as in tests) gets the
+ * Service alone.
+ */
+import { isIP } from 'node:net';
+import { isEndpointIp } from '../apiserver/validation/endpoint-address.js';
+import { addPrefix, tenantPrefix, type PodApi } from '../translate/context.js';
+
+const NAME = 'kubernetes';
+const PORT_NAME = 'https';
+
+/** Where the tenant's pods reach the gateway, as much of PodApi as the objects name. */
+export type ApiAddress = Pick<PodApi, 'host' | 'port'>;
+
+/** One object to make: its collection's path upstream and the object, in the tenant's space. */
+export interface SpaceObject {
+  /** `resource/namespace/name`, as tenantSpaceObjects lists what a space holds. */
+  key: string;
+  collection: string;
+  object: { metadata: { name: string; namespace: string; [field: string]: unknown }; [field: string]: unknown };
+}
+
+/** The Service and, when the address allows one, the EndpointSlice; none without an address. */
+export function kubernetesServiceObjects(tenantId: string, api: ApiAddress | undefined): SpaceObject[] {
+  if (!api) return [];
+  const namespace = addPrefix(tenantPrefix(tenantId), 'default');
+  const objects: SpaceObject[] = [
+    {
+      key: `services/${namespace}/${NAME}`,
+      collection: `/api/v1/namespaces/${namespace}/services`,
+      object: {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: NAME, namespace, labels: { component: 'apiserver', provider: 'kubernetes' } },
+        spec: {
+          type: 'ClusterIP',
+          ports: [{ name: PORT_NAME, port: 443, protocol: 'TCP', targetPort: api.port }],
+          sessionAffinity: 'None',
+        },
+      },
+    },
+  ];
+  const addressType = endpointAddressType(api.host);
+  if (addressType)
+    objects.push({
+      key: `endpointslices/${namespace}/${NAME}`,
+      collection: `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`,
+      object: {
+        apiVersion: 'discovery.k8s.io/v1',
+        kind: 'EndpointSlice',
+        metadata: { name: NAME, namespace, labels: { 'kubernetes.io/service-name': NAME } },
+        addressType,
+        endpoints: [{ addresses: [api.host], conditions: { ready: true } }],
+        ports: [{ name: PORT_NAME, port: api.port, protocol: 'TCP' }],
+      },
+    });
+  return objects;
+}
+
+/** The EndpointSlice addressType that can hold `host`, or undefined when none can. */
+function endpointAddressType(host: string): 'IPv4' | 'IPv6' | 'FQDN' | undefined {
+  const family = isIP(host);
+  if (family === 0) return 'FQDN';
+  if (!isEndpointIp(host)) return undefined;
+  return family === 4 ? 'IPv4' : 'IPv6';
+}
