@@ -100,13 +100,9 @@ export class TenantFailover {
       tenantId,
       this.options.cachedStores(from).map((store) => store.resource),
     );
-    const outcome = await replayOnCluster(
-      target.client,
-      tenantContext(tenantId, kinds),
-      steps,
-      this.options.clock,
-      this.options.log,
-    );
+    // Pods and templates replayed are pointed at the gateway as the tenant's own writes are on the new cluster.
+    const ctx = { ...tenantContext(tenantId, kinds), ...(api ? { podApi: api } : {}) };
+    const outcome = await replayOnCluster(target.client, ctx, steps, this.options.clock, this.options.log);
     const replayComplete = outcome.refused.length === 0 && outcome.skipped.length === 0;
     await mutate(
       this.options.tenants,

@@ -116,6 +116,18 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
           ['/api/v1/namespaces/default/configmaps', { metadata: { name: 'settings' }, data: { owner: id } }],
           ['/api/v1/namespaces/app/configmaps', { metadata: { name: 'state' }, data: { step: '1' } }],
           ['/api/v1/namespaces/app/secrets', { metadata: { name: 'token' }, stringData: { token: `t-${id}` } }],
+          [
+            '/apis/batch/v1/namespaces/app/cronjobs',
+            {
+              metadata: { name: 'nightly' },
+              spec: {
+                schedule: '0 0 * * *',
+                jobTemplate: {
+                  spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'job', image: 'op' }] } } },
+                },
+              },
+            },
+          ],
           ...(WITH_CUSTOM.includes(id)
             ? ([
                 [
@@ -263,8 +275,26 @@ describe('eviction: tenants move off a failed cluster at the set rate, with thei
         `${id} gadgets`,
       ).to.deep.equal([200, [['g1', id]]]);
     }
+    // A workload replayed is pointed at the gateway on its new cluster, as the tenant's own writes are there.
+    const moved = members.get(await clusterOf(ids[3]))!;
+    const upstream = RestClient.fromKubeconfig(await readFile(moved.kubeconfigPath, 'utf8'));
+    const cronJob = await upstream.request('GET', `/apis/batch/v1/namespaces/${ids[3]}-app/cronjobs/nightly`);
+    upstream.close();
+    const template = cronJob.body?.spec?.jobTemplate?.spec?.template;
+    expect(template?.spec?.automountServiceAccountToken).to.equal(false);
+    expect(template?.spec?.volumes?.map((v: Json) => v.name)).to.deep.equal(['kube-api-access-pddck']);
+    expect(template?.spec?.containers?.[0]?.env?.[0]).to.deep.equal({
+      name: 'KUBERNETES_SERVICE_HOST',
+      value: '127.0.0.1',
+    });
     const kubectl = await Kubectl.create(tenants.get(ids[3])!.kubeconfigPath);
     try {
+      // And reads back as written.
+      const own = JSON.parse(await kubectl.ok(['get', 'cronjob', 'nightly', '-n', 'app', '-o', 'json']));
+      const spec = own.spec.jobTemplate.spec.template.spec;
+      expect([spec.automountServiceAccountToken, spec.volumes, spec.hostAliases, spec.containers[0].env]).to.deep.equal(
+        [undefined, undefined, undefined, undefined],
+      );
       expect(await kubectl.ok(['get', 'namespaces', 'app', '-o', 'name'])).to.equal('namespace/app\n');
       expect(await kubectl.ok(['get', 'configmap', 'state', '-n', 'app', '-o', 'jsonpath={.data.step}'])).to.equal('1');
       expect(await kubectl.ok(['get', 'widgets', '-n', 'app', '-o', 'name'])).to.equal('widget.example.com/w1\n');

@@ -169,4 +169,47 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
       },
     );
   });
+
+  it("never lets the cluster mount a token of its own, which its API would accept, whatever a patch does to the gateway's", async () => {
+    await tenant.ok(['create', 'deployment', 'bare', '--image=nginx', '-n', 'default']);
+    const patch = (type: string, body: unknown) =>
+      tenant.run(['patch', 'deployment', 'bare', '-n', 'default', '--type', type, '-p', JSON.stringify(body)]);
+    const spec = '/spec/template/spec';
+    // The gateway's volume taken out; then each way to unset the field that keeps the cluster's admission from adding its own.
+    expect(
+      (
+        await patch('json', [
+          { op: 'remove', path: `${spec}/volumes` },
+          { op: 'remove', path: `${spec}/containers/0/volumeMounts` },
+        ])
+      ).code,
+    ).to.equal(0);
+    expect(
+      (await patch('merge', { spec: { template: { spec: { automountServiceAccountToken: null } } } })).code,
+    ).to.equal(0);
+    const moved = await patch('json', [
+      { op: 'copy', from: '/spec/paused', path: `${spec}/automountServiceAccountToken` },
+    ]);
+    expect((await patch('json', [{ op: 'remove', path: `${spec}/automountServiceAccountToken` }])).code).to.equal(0);
+    expect(moved.stderr).to.include('automountServiceAccountToken');
+    const deployment = (await stage.member.request('GET', '/apis/apps/v1/namespaces/podfls-default/deployments/bare'))
+      .body as Record<string, any>;
+    expect(deployment.spec.template.spec.automountServiceAccountToken).to.equal(false);
+    expect(deployment.spec.template.spec.volumes).to.equal(undefined);
+    // The tenant reads its template as it wrote it.
+    const own = JSON.parse(await tenant.ok(['get', 'deployment', 'bare', '-n', 'default', '-o', 'json']));
+    expect(own.spec.template.spec.automountServiceAccountToken).to.equal(undefined);
+
+    await tenant.ok(['delete', 'pods', '-l', 'app=bare', '-n', 'default', '--wait=false']);
+    await eventually(
+      async () =>
+        (await stage.member.request('GET', '/api/v1/namespaces/podfls-default/pods?labelSelector=app%3Dbare')).body,
+      (list: any) => {
+        const live = list.items.filter((pod: any) => !pod.metadata.deletionTimestamp);
+        expect(live).to.have.length(1);
+        // No token at all, rather than one for the cluster's own audience.
+        expect(live[0].spec.volumes ?? []).to.deep.equal([]);
+      },
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { POD_KINDS } from '../../translate/kinds/pod-spec.js';
 import { expect } from 'chai';
 import { tenantContext, TranslationError } from '../../translate/context.js';
 import { EACH, violations } from '../../translate/kinds/invariants.js';
@@ -612,8 +613,12 @@ describe('translate: isolation invariants (kinds/invariants.ts, kinds/kind-recor
         const fields = protobufFieldsOf(apiVersion, kind);
         expect(fields, kind).not.to.equal(undefined);
         const paths = protobufPaths(fields!);
-        for (const invariant of invariantsOf(A, group, kind))
+        for (const invariant of invariantsOf(A, group, kind)) {
+          // Pods and templates go up as JSON only (body-up.ts, protobuf-body.ts refuses them): their
+          // automount invariant, a boolean, has no protobuf table to name it.
+          if (POD_KINDS.has(`${group}/${kind}`) && invariant.path.at(-1) === 'automountServiceAccountToken') continue;
           expect(covers(paths, invariant.path), `${kind} ${invariant.path.join('.')}`).to.equal(true);
+        }
       }
     });
   });

@@ -114,6 +114,7 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       expect(up.metadata.annotations).to.deep.equal({
         team: 'blue',
         'paddock.io/api-endpoint': '10.0.0.7:6443',
+        'paddock.io/automount': 'unset',
         'paddock.io/api-ca': CA,
         'paddock.io/namespace': 'dev',
       });
@@ -175,7 +176,12 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       off.metadata.annotations['paddock.io/api-ca'] = 'a CA of the tenant’s choosing';
       off.metadata.annotations['paddock.io/namespace'] = 'kube-system';
       const upOff = objectUp(A, off);
-      expect(upOff.metadata.annotations).to.deep.equal({ team: 'blue' });
+      expect(upOff.metadata.annotations).to.deep.equal({
+        team: 'blue',
+        'paddock.io/automount': 'false',
+        'paddock.io/namespace': 'dev',
+      });
+      expect(upOff.spec.automountServiceAccountToken).to.equal(false);
       expect(upOff.spec.volumes).to.deep.equal([{ name: 'own', emptyDir: {} }]);
       expect(upOff.spec.containers[0].env).to.deep.equal([{ name: 'KUBERNETES_SERVICE_HOST', value: 'mine.example' }]);
       expect(upOff.spec.hostAliases).to.equal(undefined);
@@ -255,8 +261,88 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       const field = "metadata.annotations['paddock.io/namespace']";
       expect(up.spec.containers[0].env[0].valueFrom.fieldRef.fieldPath).to.equal(field);
       expect(up.spec.volumes[1].downwardAPI.items[0].fieldRef.fieldPath).to.equal(field);
-      expect(up.metadata.annotations).to.deep.equal({ 'paddock.io/namespace': 'dev' });
+      expect(up.metadata.annotations).to.deep.equal({ 'paddock.io/automount': 'false', 'paddock.io/namespace': 'dev' });
       expect(objectDown(A, up)).to.deep.equal(withReferences());
+    });
+  });
+
+  describe('automountServiceAccountToken upstream: always false, the tenant’s own recorded', () => {
+    const pod = (automount?: boolean | null): Json => {
+      const p = tenantPod();
+      if (automount !== undefined) p.spec.automountServiceAccountToken = automount;
+      return p;
+    };
+    for (const [own, recorded, mounted] of [
+      [undefined, 'unset', true],
+      [true, 'true', true],
+      [false, 'false', false],
+    ] as const) {
+      it(`${String(own)}: false upstream, "${recorded}" recorded, ${mounted ? 'the gateway’s volume' : 'no volume'}, and reads back as written`, () => {
+        const up = objectUp(A, pod(own));
+        expect(up.spec.automountServiceAccountToken).to.equal(false);
+        expect(up.metadata.annotations['paddock.io/automount']).to.equal(recorded);
+        expect(up.spec.volumes.some((v: Json) => v.name === 'kube-api-access-pddck')).to.equal(mounted);
+        const down = objectDown(A, up)!;
+        expect(down.spec.automountServiceAccountToken).to.equal(own);
+        expect(down.metadata.annotations).to.deep.equal({ team: 'blue' });
+      });
+    }
+
+    it('no volume where the pod’s account turns it off (PodApi.tokenVolume), still false upstream', () => {
+      const quiet = { ...A, podApi: { ...API, tokenVolume: false as const } };
+      const up = objectUp(quiet, pod());
+      expect(up.spec.automountServiceAccountToken).to.equal(false);
+      expect(up.spec.volumes).to.deep.equal([{ name: 'own', emptyDir: {} }]);
+      expect(up.spec.hostAliases).to.have.length(1);
+      expect(objectDown(A, up)!.spec.automountServiceAccountToken).to.equal(undefined);
+    });
+
+    it('a merge patch that sets it, or nulls it, sends false and records the tenant’s; one that says nothing sends nothing', () => {
+      const patch = (spec: Json) =>
+        patchUp(
+          A,
+          'application/merge-patch+json',
+          { spec: { template: { spec } } },
+          'apps/v1',
+          'Deployment',
+          'dev',
+        ) as Json;
+      expect(patch({ automountServiceAccountToken: true }).spec.template).to.deep.equal({
+        metadata: { annotations: { 'paddock.io/automount': 'true', 'paddock.io/namespace': 'dev' } },
+        spec: { automountServiceAccountToken: false },
+      });
+      expect(patch({ automountServiceAccountToken: null }).spec.template.metadata.annotations).to.include({
+        'paddock.io/automount': 'unset',
+      });
+      expect(patch({ nodeName: 'n1' }).spec.template).to.deep.equal({ spec: { nodeName: 'n1' } });
+    });
+
+    it('a strategic merge patch that replaces the spec makes it whole: false, the volume and the record', () => {
+      const up = patchUp(
+        A,
+        'application/strategic-merge-patch+json',
+        { spec: { template: { spec: { $patch: 'replace', containers: [{ name: 'main', image: 'op' }] } } } },
+        'apps/v1',
+        'Deployment',
+        'dev',
+      ) as Json;
+      const template = up.spec.template;
+      expect(template.spec.automountServiceAccountToken).to.equal(false);
+      expect(template.spec.volumes).to.deep.equal([gatewayTokenVolume('kube-api-access-pddck')]);
+      expect(template.metadata.annotations['paddock.io/automount']).to.equal('unset');
+    });
+
+    it('a record of the field by a manager goes where the tenant left it unset', () => {
+      const up = objectUp(A, pod());
+      up.metadata.managedFields = [
+        {
+          manager: 'kubectl',
+          operation: 'Update',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:spec': { 'f:automountServiceAccountToken': {}, 'f:nodeName': {} } },
+        },
+      ];
+      expect(objectDown(A, up)!.metadata.managedFields[0].fieldsV1).to.deep.equal({ 'f:spec': { 'f:nodeName': {} } });
     });
   });
 

@@ -31,13 +31,18 @@
 import { hostPort, parseHostPort } from '../../apiserver/host-port.js';
 import { isObject, type Json } from '../../apiserver/json.js';
 import { objectAt, prefixed, type Convertor } from './convertor.js';
+import type { Invariant } from './invariants.js';
 import type { PodApi, TenantContext } from '../context.js';
 import { GATEWAY_AUDIENCE } from './token-request.js';
 
 const NAMESPACE_ANNOTATION = 'paddock.io/namespace';
 const CA_ANNOTATION = 'paddock.io/api-ca';
 const ENDPOINT_ANNOTATION = 'paddock.io/api-endpoint';
-const OWN_ANNOTATIONS = [NAMESPACE_ANNOTATION, CA_ANNOTATION, ENDPOINT_ANNOTATION];
+/** The tenant's own `automountServiceAccountToken`: `true`, `false`, or UNSET. */
+const AUTOMOUNT_ANNOTATION = 'paddock.io/automount';
+const UNSET = 'unset';
+const OWN_ANNOTATIONS = [NAMESPACE_ANNOTATION, CA_ANNOTATION, ENDPOINT_ANNOTATION, AUTOMOUNT_ANNOTATION];
+const AUTOMOUNT = 'automountServiceAccountToken';
 
 const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
 const TOKEN_VOLUME_PREFIX = 'kube-api-access-';
@@ -130,17 +135,27 @@ function setAnnotation(holder: Json, key: string, value: string): void {
   holder.metadata.annotations[key] = value;
 }
 
-function up(ctx: TenantContext, holder: Json, namespace: unknown): void {
+function up(ctx: TenantContext, holder: Json, namespace: unknown, replaced: boolean): void {
   const annotations = holder.metadata?.annotations;
   // Only the gateway writes these: a tenant's own would point its pods' files elsewhere.
   if (isObject(annotations)) for (const key of OWN_ANNOTATIONS) delete annotations[key];
   const spec = holder.spec;
   if (!isObject(spec)) return;
-  const api = ctx.podApi;
+  // A strategic merge patch's `$patch: replace` on the way to the spec makes the spec whole.
+  const api = ctx.podApi && replaced ? { ...ctx.podApi, adds: 'all' as const } : ctx.podApi;
   // Whether anything here is the gateway's to undo when the pod is read.
   let converted = false;
-  if (api && spec.automountServiceAccountToken !== false && Array.isArray(spec.containers)) {
+  const own: unknown = spec[AUTOMOUNT];
+  if (api && own !== false && Array.isArray(spec.containers)) {
     pointAtGateway(holder, spec, api);
+    converted = true;
+  }
+  // The cluster's admission never mounts a token of its own, which its API would accept: only the
+  // gateway's volume gives a pod a token. A patch that says nothing keeps the stored false (the
+  // invariant automountInvariant makes sure of it whatever the patch).
+  if (api && (api.adds === 'all' || AUTOMOUNT in spec)) {
+    setAnnotation(holder, AUTOMOUNT_ANNOTATION, typeof own === 'boolean' ? String(own) : UNSET);
+    spec[AUTOMOUNT] = false;
     converted = true;
   }
   let caRead = false;
@@ -236,9 +251,12 @@ const modeAt = (path: readonly string[]): Mode => (path.length === 0 ? 'pod' : '
 function down(ctx: TenantContext, holder: Json, mode: Mode): void {
   const recorded = holder.metadata?.annotations?.[ENDPOINT_ANNOTATION];
   const endpoint = typeof recorded === 'string' ? parseHostPort(recorded) : undefined;
+  const automount = automountOf(holder);
   if (isObject(holder.metadata)) dropOwnAnnotations(holder.metadata);
   const spec = holder.spec;
   if (!isObject(spec)) return;
+  if (automount === UNSET) delete spec[AUTOMOUNT];
+  else if (automount !== undefined) spec[AUTOMOUNT] = automount === 'true';
   for (const ref of fieldRefs(spec)) if (ref.fieldPath === NAMESPACE_ANNOTATION_FIELD) ref.fieldPath = NAMESPACE_FIELD;
   for (const projected of projectedSources(spec)) {
     projected.sources = projected.sources.map((source: unknown) => {
@@ -254,6 +272,12 @@ function down(ctx: TenantContext, holder: Json, mode: Mode): void {
     });
   }
   if (endpoint) unpoint(spec, endpoint, mode);
+}
+
+/** The tenant's own automountServiceAccountToken as the gateway recorded it, if it did. */
+function automountOf(holder: Json): string | undefined {
+  const recorded: unknown = holder.metadata?.annotations?.[AUTOMOUNT_ANNOTATION];
+  return recorded === 'true' || recorded === 'false' || recorded === UNSET ? recorded : undefined;
 }
 
 /** The gateway's annotations taken out of `metadata`, and its annotations when none is left. */
@@ -306,10 +330,17 @@ const SERVICE_VARIABLE =
 /**
  * Each manager's record (managedFields' fieldsV1) of the fields the gateway added at the pod or
  * template at `path` taken out: the tenant wrote none of them. Told by name, as a record holds no
- * values: the gateway's annotations, the `kubernetes` variables, the gateway's host alias and, in a
- * template, the token volume it adds and the mount of it.
+ * values: the gateway's annotations, the `kubernetes` variables, the gateway's host alias,
+ * `automountServiceAccountToken` where the tenant left it unset and, in a template, the token
+ * volume it adds and the mount of it.
  */
-function unmanage(ctx: TenantContext, metadata: unknown, path: readonly string[], mode: Mode): void {
+function unmanage(
+  ctx: TenantContext,
+  metadata: unknown,
+  path: readonly string[],
+  mode: Mode,
+  automount?: string,
+): void {
   const entries = isObject(metadata) ? metadata.managedFields : undefined;
   if (!Array.isArray(entries)) return;
   for (const entry of objects(entries)) {
@@ -332,6 +363,7 @@ function unmanage(ctx: TenantContext, metadata: unknown, path: readonly string[]
           dropKeys(container, 'f:volumeMounts', (key) => key === keyed({ mountPath: TOKEN_MOUNT_PATH }));
       }
     }
+    if (automount === UNSET) delete spec[`f:${AUTOMOUNT}`];
     const ip = ctx.podApi?.ip;
     if (ip !== undefined) dropKeys(spec, 'f:hostAliases', (key) => key === keyed({ ip }));
     if (mode === 'template') dropKeys(spec, 'f:volumes', (key) => key === keyed({ name: ADDED_TOKEN_VOLUME }));
@@ -367,18 +399,36 @@ function prune(node: Json, key: string): void {
  * shown as written down; the namespace is the object's own.
  */
 export function podApiAt(path: readonly string[]): Convertor {
+  const specPath = [...path, 'spec'];
   return {
     up: (ctx, node) => {
       const holder = objectAt(node, path);
-      if (holder) up(ctx, holder, node.metadata?.namespace);
+      const replaced = specPath.some((_, i) => objectAt(node, specPath.slice(0, i + 1))?.$patch === 'replace');
+      if (holder) up(ctx, holder, node.metadata?.namespace, replaced || node.$patch === 'replace');
     },
     down: (ctx, node) => {
       const holder = objectAt(node, path);
       const shown = ctx.appliedRecord ? 'template' : modeAt(path);
+      const automount = holder && automountOf(holder);
       if (holder) down(ctx, holder, shown);
-      unmanage(ctx, node.metadata, path, shown);
+      unmanage(ctx, node.metadata, path, shown, automount);
       return true;
     },
+  };
+}
+
+/**
+ * Upstream, a pod or template the gateway points keeps `automountServiceAccountToken: false`, so
+ * the cluster's admission never mounts a token its API accepts, whatever a patch does to the
+ * gateway's volume (removes it, moves a value onto the field, nulls it, replaces the spec): a
+ * patch's dry-run result that says otherwise is written with false (gateway/proxy/checked-write.ts).
+ */
+export function automountInvariant(specPath: readonly string[]): Invariant {
+  return {
+    path: [...specPath, AUTOMOUNT],
+    must: 'must stay false upstream: the gateway mounts the token',
+    holds: (ctx, value) => !ctx.podApi || value === false,
+    normalize: () => false,
   };
 }
 

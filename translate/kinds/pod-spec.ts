@@ -10,7 +10,7 @@ import {
   persistentVolumeClaimSpecInvariants,
 } from './storage.js';
 import { all, at, each, prefixed, stringAt } from './convertor.js';
-import { podApiAt } from './pod-api.js';
+import { automountInvariant, podApiAt } from './pod-api.js';
 
 const podSpec = all(
   stringAt('priorityClassName', prefixed),
@@ -74,6 +74,7 @@ const podSpecInvariants = (path: readonly string[]): Invariant[] => [
   ruled([...path, 'priorityClassName'], prefixed, TENANT_CLASS),
   ruled([...path, 'runtimeClassName'], prefixed, TENANT_CLASS),
   ...ephemeralVolumeInvariants(path),
+  automountInvariant(path),
 ];
 
 export const podInvariants = podSpecInvariants([...POD, 'spec']);
