@@ -353,10 +353,17 @@ function kindsFor(t: Pick<Tenant, 'other' | 'token' | 'nsPool' | 'names'>): Kind
           },
         },
       }),
-      patch: (v) => ({ spec: { replicas: v % 3 } }),
+      // Some patches would let the cluster mount its own token: the field unset, the gateway's volume gone.
+      patch: (v) => ({
+        spec: {
+          replicas: v % 3,
+          ...(v % 4 === 0 ? { template: { spec: { automountServiceAccountToken: null } } } : {}),
+        },
+      }),
       ops: (v) => [
         { op: 'replace', path: '/spec/replicas', value: v % 4 },
         { op: 'replace', path: '/spec/template/spec/containers/0/env', value: [{ name: 'V', value: String(v) }] },
+        ...(v % 4 === 1 ? [{ op: 'remove', path: '/spec/template/spec/automountServiceAccountToken' }] : []),
       ],
     },
     {
@@ -925,6 +932,18 @@ describe('gateway: tenant isolation under random operations (property)', functio
             allowed: [...allowedFor('write', e.state, k), 415],
           },
         ];
+        if (k.key === 'deployments')
+          attacks.push({
+            type: 'application/strategic-merge-patch+json',
+            body: {
+              spec: {
+                template: {
+                  spec: { $patch: 'replace', containers: [{ name: 'app', image: `registry.example/${t.token}:2` }] },
+                },
+              },
+            },
+            allowed: allowedFor('write', e.state, k),
+          });
         const attack = attacks[op.v % attacks.length];
         const res = await call(t, 'PATCH', path, attack.body, { 'Content-Type': attack.type });
         if (!expectStatus(t, where, res, attack.allowed)) break;
@@ -1892,6 +1911,14 @@ describe('gateway: tenant isolation under random operations (property)', functio
       expect(res.status, path).to.equal(200);
       for (const item of res.body.items as Json[]) {
         const m = item.metadata;
+        // Made with the tenant's space, not by the tenant (tenants/kubernetes-service.ts).
+        if (path === '/api/v1/services' && m.name === 'kubernetes') continue;
+        // Whatever patches did, the cluster's admission never mounts its own token into a tenant's pods.
+        if (path === '/apis/apps/v1/deployments')
+          expect(
+            item.spec.template.spec.automountServiceAccountToken,
+            `${m.namespace}/${m.name} (${seedNote})`,
+          ).to.equal(false);
         // Of RoleBindings, only those the tenants' ClusterRoleBindings are stored as (grants are never shown).
         if (path.endsWith('/v1/rolebindings') && !String(m.name).startsWith('paddock.clusterrolebinding:')) continue;
         if (path.endsWith('/v1/clusterrolebindings'))
