@@ -10,6 +10,7 @@ import { printerFor, type Printer } from '../../apiserver/table/printers-by-reso
 import type { Strategy } from '../../apiserver/registry/strategy.js';
 import type { ResourceInfo } from '../../apiserver/resources/resource-info.js';
 import { parseServiceReference } from '../../clusters/advertised-service.js';
+import { ServingCertificate } from './serving-certificate.js';
 import { clusterPrinter } from '../../clusters/cluster-printer.js';
 import { registerClusters, type UpstreamRegistration } from '../../clusters/cluster-registration.js';
 import { CLUSTER_RESOURCE, clusterStrategy } from '../../clusters/cluster-resource.js';
@@ -222,8 +223,20 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const service = clusters.get(cluster)?.state.advertisedService?.address();
       return podApi && service ? podApiOf(service, ca.certPem) : podApi;
     };
-    /** Set once the server listens: issues the serving certificate again for the addresses the clusters' Services give. */
-    let servingNamesChanged = () => {};
+    // Issued again whenever a cluster's advertised Service gives a new address.
+    const serving = new ServingCertificate(ca, trustedCas, () => [
+      ...new Set([
+        parseListen(address).host,
+        host,
+        '127.0.0.1',
+        'localhost',
+        ...IN_CLUSTER_NAMES,
+        ...clusters
+          .list()
+          .flatMap((member) => member.state.advertisedService?.address()?.host ?? [])
+          .sort(),
+      ]),
+    ]);
     let version = FALLBACK_VERSION as Record<string, string>;
     const api = new ApiServer({
       store,
@@ -263,7 +276,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           advertiseService && {
             service: advertiseService,
             periodMs: options.advertiseServicePeriodMs,
-            onChange: () => servingNamesChanged(),
+            onChange: () => serving.namesChanged(),
           },
         ),
     );
@@ -340,38 +353,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       maxRequestBytes: options.maxRequestBytes,
     });
 
-    const advertised = parseListen(address);
-    // What the serving certificate names: every address clients and pods are given, as kube-apiserver's names the kubernetes Service's IP.
-    const servingHosts = () => [
-      ...new Set([
-        advertised.host,
-        host,
-        '127.0.0.1',
-        'localhost',
-        ...IN_CLUSTER_NAMES,
-        ...clusters
-          .list()
-          .flatMap((member) => member.state.advertisedService?.address()?.host ?? [])
-          .sort(),
-      ]),
-    ];
-    let servedHosts = servingHosts();
-    const serving = await ca.issueServingCertificate({ hosts: servedHosts });
     const server = createServer(
-      { key: serving.keyPem, cert: serving.certPem, ca: trustedCas, requestCert: true, rejectUnauthorized: false },
+      { ...(await serving.first()), ca: trustedCas, requestCert: true, rejectUnauthorized: false },
       (req, res) => pipeline.handle(req, res),
     );
-    let reissuing = Promise.resolve();
-    servingNamesChanged = () => {
-      reissuing = reissuing.then(async () => {
-        const hosts = servingHosts();
-        if (hosts.join() === servedHosts.join()) return;
-        servedHosts = hosts;
-        const next = await ca.issueServingCertificate({ hosts });
-        server.setSecureContext({ key: next.keyPem, cert: next.certPem, ca: trustedCas });
-      });
-    };
-    servingNamesChanged();
+    serving.serve(server);
 
     const closeServer = closer(server);
     server.on('upgrade', (req, socket, head) => pipeline.upgrade(req, socket, head));
