@@ -4,6 +4,7 @@ import { podApiAdding, tenantContext, type PodApi, type TenantContext } from '..
 import { collectionDown } from '../../translate/list-text.js';
 import { objectDown, objectUp } from '../../translate/objects.js';
 import { patchUp } from '../../translate/patch.js';
+import { checkStored, normalizedStored } from '../../translate/stored-object.js';
 import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
 import { kindScope } from '../support/kind-scope.js';
 
@@ -330,6 +331,32 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
       expect(template.spec.automountServiceAccountToken).to.equal(false);
       expect(template.spec.volumes).to.deep.equal([gatewayTokenVolume('kube-api-access-pddck')]);
       expect(template.metadata.annotations['paddock.io/automount']).to.equal('unset');
+    });
+
+    it('is an invariant of a pod spec that is there: a result without it is stored with false, an object with no pod spec as it is', () => {
+      const unset = deployment({
+        metadata: { labels: { app: 'op' } },
+        spec: { containers: [{ name: 'm', image: 'op' }] },
+      });
+      // As the upstream's dry run answers it: in the tenant's namespace there.
+      unset.metadata.namespace = 'aaaaaa-dev';
+      const normalized = normalizedStored(A, { group: 'apps', kind: 'Deployment' }, unset);
+      expect(normalized?.spec.template.spec.automountServiceAccountToken).to.equal(false);
+      const revision = {
+        apiVersion: 'apps/v1',
+        kind: 'ControllerRevision',
+        metadata: { name: 'r' },
+        revision: 1,
+        data: { blob: 'x' },
+      };
+      expect(() => checkStored(A, { group: 'apps', kind: 'ControllerRevision' }, revision)).not.to.throw();
+      expect(() =>
+        checkStored(
+          A,
+          { group: 'apps', kind: 'ControllerRevision' },
+          { ...revision, data: { spec: { template: { spec: {} } } } },
+        ),
+      ).to.throw('automountServiceAccountToken');
     });
 
     it('a record of the field by a manager goes where the tenant left it unset', () => {

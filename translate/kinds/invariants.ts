@@ -26,6 +26,8 @@ export interface Invariant {
    * gateway always adds, a scope it always sets); the gateway may then store that instead.
    */
   normalize?(ctx: TenantContext, value: unknown): unknown;
+  /** Checked only where the object that holds the field is there (a field of a pod spec an object may not have). */
+  whereHeld?: boolean;
 }
 
 /** A value that breaks an invariant, found at `field` (the path in the tenant's terms, `webhooks[0].clientConfig.url`). */
@@ -57,9 +59,16 @@ export function absent(path: readonly string[], must: string): Invariant {
 export function violations(ctx: TenantContext, object: Json, invariants: readonly Invariant[]): Violation[] {
   const found: Violation[] = [];
   for (const invariant of invariants) {
-    visit(object, invariant.path, '', (value, field) => {
-      if (!invariant.holds(ctx, value)) found.push({ field, invariant });
-    });
+    visit(
+      object,
+      invariant.path,
+      '',
+      (value, field) => {
+        if (!invariant.holds(ctx, value)) found.push({ field, invariant });
+      },
+      undefined,
+      invariant.whereHeld,
+    );
   }
   return found;
 }
@@ -71,11 +80,18 @@ export function violations(ctx: TenantContext, object: Json, invariants: readonl
 export function normalize(ctx: TenantContext, object: Json, invariants: readonly Invariant[]): Violation[] {
   const left: Violation[] = [];
   for (const invariant of invariants) {
-    visit(object, invariant.path, '', (value, field, set) => {
-      if (invariant.holds(ctx, value)) return;
-      if (invariant.normalize) set(invariant.normalize(ctx, value));
-      else left.push({ field, invariant });
-    });
+    visit(
+      object,
+      invariant.path,
+      '',
+      (value, field, set) => {
+        if (invariant.holds(ctx, value)) return;
+        if (invariant.normalize) set(invariant.normalize(ctx, value));
+        else left.push({ field, invariant });
+      },
+      undefined,
+      invariant.whereHeld,
+    );
   }
   return left;
 }
@@ -84,7 +100,8 @@ type Visitor = (value: unknown, field: string, set: (value: unknown) => void) =>
 
 /**
  * Calls `visitor` for the value at each place `path` reaches. A missing object on the way is an
- * absent value (so a required field is still seen missing); a missing array has no elements.
+ * absent value (so a required field is still seen missing), unless `whereHeld`, when the field's
+ * own holder must be there; a missing array has no elements.
  */
 function visit(
   node: unknown,
@@ -92,21 +109,30 @@ function visit(
   field: string,
   visitor: Visitor,
   set: (value: unknown) => void = () => {},
+  whereHeld = false,
 ): void {
   if (path.length === 0) return visitor(node, field, set);
+  if (whereHeld && path.length === 1 && node === undefined) return;
   const [step, ...rest] = path as [string, ...string[]];
   if (step === EACH) {
     if (Array.isArray(node))
       node.forEach((element, index) =>
-        visit(element, rest, `${field}[${index}]`, visitor, (value) => (node[index] = value)),
+        visit(element, rest, `${field}[${index}]`, visitor, (value) => (node[index] = value), whereHeld),
       );
     return;
   }
   if (node !== undefined && !isObject(node)) return;
   const name = field ? `${field}.${step}` : step;
   const holder = node;
-  visit(holder?.[step], rest, name, visitor, (value) => {
-    if (holder) holder[step] = value;
-    else set({ [step]: value });
-  });
+  visit(
+    holder?.[step],
+    rest,
+    name,
+    visitor,
+    (value) => {
+      if (holder) holder[step] = value;
+      else set({ [step]: value });
+    },
+    whereHeld,
+  );
 }

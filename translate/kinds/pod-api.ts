@@ -429,6 +429,7 @@ export function automountInvariant(specPath: readonly string[]): Invariant {
     must: 'must stay false upstream: the gateway mounts the token',
     holds: (ctx, value) => !ctx.podApi || value === false,
     normalize: () => false,
+    whereHeld: true,
   };
 }
 
