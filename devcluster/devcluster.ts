@@ -49,7 +49,7 @@ import { CronJobController } from './controllers/cronjob-controller.js';
 import { SimulatedNode, simulatedNodeName } from './simulated-node.js';
 import { SimulatedScheduler } from './simulated-scheduler.js';
 import { WorkloadControllers } from './controllers/workload-controllers.js';
-import { allocateServiceIp } from './service-ips.js';
+import { ServiceIpAllocator } from './service-ips.js';
 import { devclusterStrategies } from './strategies.js';
 import { serviceAccountAdmission } from './service-account-admission.js';
 import { ContainerFilesystems } from './container-files/container-filesystems.js';
@@ -178,7 +178,7 @@ export async function startDevCluster(options: DevClusterOptions): Promise<DevCl
       strategyFor: devclusterStrategies(
         catalog,
         onCrd,
-        (): Promise<string> => allocateServiceIp(() => serviceIpsInUse(api)),
+        new ServiceIpAllocator(() => serviceIpsInUse(api)),
         {
           scheduler,
           admit: (pod) => admitPod(pod),

@@ -8,6 +8,7 @@ import { applyDefaults } from './defaults.js';
 import { prepareJobForCreate } from './job-selector.js';
 import type { SimulatedScheduler } from './simulated-scheduler.js';
 import { runningPodStatus } from './simulated-pod-status.js';
+import type { ServiceIpAllocator } from './service-ips.js';
 
 /** What the devcluster does around a pod's writes, beyond defaults: admission, scheduling, the kubelet's cleanup. */
 export interface PodHooks {
@@ -32,7 +33,7 @@ export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io
 export function devclusterStrategies(
   catalog: ResourceCatalog,
   onCrdChange: (crd: ApiObject, deleted: boolean) => void,
-  allocateServiceIp: () => Promise<string>,
+  serviceIps: ServiceIpAllocator,
   pods: PodHooks,
   /** A ServiceAccount was deleted: its tokens stop authenticating. */
   serviceAccountDeleted: (account: ApiObject) => void,
@@ -95,7 +96,8 @@ export function devclusterStrategies(
           object.status = { loadBalancer: {} };
           const spec = object.spec;
           if (spec.type === 'ExternalName') return;
-          if (spec.clusterIP === undefined || spec.clusterIP === '') spec.clusterIP = await allocateServiceIp();
+          if (spec.clusterIP === undefined || spec.clusterIP === '') spec.clusterIP = await serviceIps.allocate();
+          else if (spec.clusterIP !== 'None') await serviceIps.reserve(spec.clusterIP);
           spec.clusterIPs ??= [spec.clusterIP];
           if (spec.clusterIP !== 'None') {
             spec.ipFamilies ??= ['IPv4'];

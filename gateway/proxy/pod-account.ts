@@ -9,6 +9,7 @@
  * admission when they are made). Patches other than an apply add no volume (PodApi.adds).
  */
 import { isObject } from '../../apiserver/json.js';
+import { isDNS1123Subdomain } from '../../apiserver/validation/names.js';
 import { addPrefix, type TenantContext } from '../../translate/context.js';
 import { objectAt } from '../../translate/kinds/convertor.js';
 import { POD_PATHS } from '../../translate/kinds/pod-spec.js';
@@ -32,7 +33,8 @@ export async function podAccountContext(
   const spec = objectAt(parsed, [...path, 'spec']);
   if (!spec || typeof spec.automountServiceAccountToken === 'boolean') return ctx;
   const account = spec.serviceAccountName || spec.serviceAccount || 'default';
-  if (typeof account !== 'string') return ctx;
+  // A name kube would refuse is not looked up: the cluster refuses the pod.
+  if (typeof account !== 'string' || isDNS1123Subdomain(account).length > 0) return ctx;
   const res = await r.upstream.admin.request(
     'GET',
     `/api/v1/namespaces/${encodeURIComponent(addPrefix(ctx, t.info.namespace))}/serviceaccounts/${encodeURIComponent(account)}`,
