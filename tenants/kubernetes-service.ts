@@ -14,6 +14,8 @@ import { addPrefix, tenantPrefix, type PodApi } from '../translate/context.js';
 
 const NAME = 'kubernetes';
 const PORT_NAME = 'https';
+/** Their managedFields name the manager kube's reconciler writes them as. */
+const AS_KUBE = '?fieldManager=kube-apiserver';
 
 /** Where the tenant's pods reach the gateway, as much of PodApi as the objects name. */
 export type ApiAddress = Pick<PodApi, 'host' | 'port'>;
@@ -33,7 +35,7 @@ export function kubernetesServiceObjects(tenantId: string, api: ApiAddress | und
   const objects: SpaceObject[] = [
     {
       key: `services/${namespace}/${NAME}`,
-      collection: `/api/v1/namespaces/${namespace}/services`,
+      collection: `/api/v1/namespaces/${namespace}/services${AS_KUBE}`,
       object: {
         apiVersion: 'v1',
         kind: 'Service',
@@ -50,7 +52,7 @@ export function kubernetesServiceObjects(tenantId: string, api: ApiAddress | und
   if (addressType)
     objects.push({
       key: `endpointslices/${namespace}/${NAME}`,
-      collection: `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`,
+      collection: `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices${AS_KUBE}`,
       object: {
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',

@@ -74,8 +74,12 @@ describe("gateway: a tenant's Endpoints and EndpointSlices, written upstream by 
     expect(listed).to.match(
       /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nservice\/kubernetes\s+ClusterIP\s+10\.\d+\.\d+\.\d+\s+<none>\s+443\/TCP\s+\S+\n$/,
     );
-    const own = JSON.parse(await stage.tenants[1].kubectl.ok(['get', 'service', 'kubernetes', '-o', 'json']));
+    const own = JSON.parse(
+      await stage.tenants[1].kubectl.ok(['get', 'service', 'kubernetes', '-o', 'json', '--show-managed-fields']),
+    );
     expect(own.metadata.labels).to.deep.equal({ component: 'apiserver', provider: 'kubernetes' });
+    expect(own.metadata.managedFields.map((entry: Json) => entry.manager)).to.deep.equal(['kube-apiserver']);
+    expect(own.metadata.managedFields.map((entry: Json) => entry.manager)).to.deep.equal(['kube-apiserver']);
     expect(own.spec.ports).to.deep.equal([
       { name: 'https', port: 443, protocol: 'TCP', targetPort: Number(new URL(stage.gateway.url).port) },
     ]);

@@ -39,11 +39,13 @@ describe("tenants: the tenant's kubernetes Service and EndpointSlice, and the ad
     expect(kinds('127.0.0.1')).to.deep.equal(['services/abcdef-default/kubernetes Service']);
     expect(kubernetesServiceObjects('abcdef', undefined)).to.deep.equal([]);
     const [service, slice] = kubernetesServiceObjects('abcdef', { host: '10.1.2.3', port: 6443 });
-    expect(service.collection).to.equal('/api/v1/namespaces/abcdef-default/services');
+    expect(service.collection).to.equal('/api/v1/namespaces/abcdef-default/services?fieldManager=kube-apiserver');
     expect((service.object.spec as any).ports).to.deep.equal([
       { name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 },
     ]);
-    expect(slice.collection).to.equal('/apis/discovery.k8s.io/v1/namespaces/abcdef-default/endpointslices');
+    expect(slice.collection).to.equal(
+      '/apis/discovery.k8s.io/v1/namespaces/abcdef-default/endpointslices?fieldManager=kube-apiserver',
+    );
     expect(slice.object.ports).to.deep.equal([{ name: 'https', port: 6443, protocol: 'TCP' }]);
   });
 
