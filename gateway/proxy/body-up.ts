@@ -16,7 +16,7 @@ import { storedObjectUp } from '../../translate/stored-object.js';
 import { writeBodyType } from '../../translate/write-body.js';
 import { parseJson } from './answer-down.js';
 import type { WriteRequest } from './checked-write.js';
-import { podAccountContext } from './pod-account.js';
+import { accountTokenCheck, podAccountContext } from './pod-account.js';
 import type { TenantRequest } from '../server/tenant-request.js';
 
 const PATCH_TYPES = new Set([
@@ -56,7 +56,8 @@ export async function writeUp(r: TenantRequest, raw: Buffer): Promise<WriteReque
   const body = Buffer.isBuffer(converted) ? converted : JSON.stringify(converted);
   r.body = body;
   r.headers['content-type'] = contentType;
-  return { ctx, t: r.t, method: r.method, query: r.t.query, contentType, body, converted };
+  const tokenCheck = accountTokenCheck(r, contentType, raw);
+  return { ctx, t: r.t, method: r.method, query: r.t.query, contentType, body, converted, tokenCheck };
 }
 
 /**

@@ -34,6 +34,7 @@ import type { TranslatedRequest } from '../../translate/request.js';
 import { checkStored, normalizedStored, patchNeedsDryRun, type StoredType } from '../../translate/stored-object.js';
 import { writeBodyType } from '../../translate/write-body.js';
 import type { OwnerCheck } from './owner-lookup.js';
+import type { TokenCheck } from './pod-account.js';
 import type { UpstreamResponse } from '../../clusters/cluster-connection.js';
 
 /** Sends one request upstream as the tenant, with the request's headers (and another content type where given). */
@@ -56,6 +57,8 @@ export interface WriteRequest {
   body: string | Buffer;
   /** The same body parsed (JSON bodies). */
   converted: unknown;
+  /** A patch that names a pod's ServiceAccount: its result set right for the account's token (pod-account.ts). */
+  tokenCheck?: TokenCheck;
 }
 
 /** Rounds of dry run and write before a patch whose object keeps changing is answered 409. */
@@ -97,8 +100,9 @@ export async function checkedWrite(
       typeof result.metadata?.resourceVersion === 'string' && result.metadata.resourceVersion !== ''
         ? result.metadata.resourceVersion
         : undefined;
-    const normalized =
+    const checked =
       request.contentType === APPLY ? (checkStored(ctx, type, result), undefined) : normalizedStored(ctx, type, result);
+    const normalized = (await request.tokenCheck?.(checked ?? result)) ?? checked;
     // A patch that does not name them leaves the stored owner references as they are.
     if (namesOwners) await checkOwners(normalized ?? result, dryText);
     let written: UpstreamResponse;

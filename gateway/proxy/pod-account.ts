@@ -8,10 +8,11 @@
  * there leaves the mount on (kube refuses such a pod; a template's pods meet the cluster's own
  * admission when they are made). Patches other than an apply add no volume (PodApi.adds).
  */
-import { isObject } from '../../apiserver/json.js';
+import { isObject, type Json } from '../../apiserver/json.js';
 import { isDNS1123Subdomain } from '../../apiserver/validation/names.js';
 import { addPrefix, type TenantContext } from '../../translate/context.js';
 import { objectAt } from '../../translate/kinds/convertor.js';
+import { recordedAutomount, setGatewayToken } from '../../translate/kinds/pod-api.js';
 import { POD_PATHS } from '../../translate/kinds/pod-spec.js';
 import { writeBodyType } from '../../translate/write-body.js';
 import type { TenantRequest } from '../server/tenant-request.js';
@@ -33,12 +34,44 @@ export async function podAccountContext(
   const spec = objectAt(parsed, [...path, 'spec']);
   if (!spec || typeof spec.automountServiceAccountToken === 'boolean') return ctx;
   const account = spec.serviceAccountName || spec.serviceAccount || 'default';
-  // A name kube would refuse is not looked up: the cluster refuses the pod.
-  if (typeof account !== 'string' || isDNS1123Subdomain(account).length > 0) return ctx;
+  if (typeof account !== 'string' || (await accountMounts(r, account))) return ctx;
+  return { ...ctx, podApi: { ...ctx.podApi, tokenVolume: false } };
+}
+
+/**
+ * A patch other than an apply that names a pod's or template's ServiceAccount (`kubectl set
+ * serviceaccount`): its dry-run result given the gateway's token volume, or relieved of it, as
+ * the new account (and the tenant's own automountServiceAccountToken) call for; undefined when it
+ * is right already. checked-write.ts then writes that result instead of the patch.
+ */
+export function accountTokenCheck(r: TenantRequest, contentType: string, raw: Buffer): TokenCheck | undefined {
+  const { ctx, t } = r;
+  if (!ctx.podApi || r.method !== 'PATCH' || contentType === APPLY || !t.namespaced || !t.info.namespace) return;
+  const type = writeBodyType(t);
+  const path = type && POD_PATHS.get(`${type.group}/${type.kind}`);
+  if (!path || !raw.includes('"serviceAccount')) return;
+  const namespace = t.info.namespace;
+  return async (result) => {
+    const copy = structuredClone(result);
+    const holder = objectAt(copy, path);
+    const spec = holder?.spec;
+    if (!holder || !isObject(spec)) return undefined;
+    const own = recordedAutomount(holder);
+    if (own === 'unrecorded') return undefined;
+    const wanted = own ?? (await accountMounts(r, String(spec.serviceAccountName || 'default')));
+    return setGatewayToken(ctx, holder, wanted, namespace) ? copy : undefined;
+  };
+}
+
+/** A patch's dry-run result, set right for its account; undefined when it is right. */
+export type TokenCheck = (result: Json) => Promise<Json | undefined>;
+
+/** Whether kube's admission mounts a token for `account` in the request's namespace: unless it says false. */
+async function accountMounts(r: TenantRequest, account: string): Promise<boolean> {
+  if (isDNS1123Subdomain(account).length > 0) return true;
   const res = await r.upstream.admin.request(
     'GET',
-    `/api/v1/namespaces/${encodeURIComponent(addPrefix(ctx, t.info.namespace))}/serviceaccounts/${encodeURIComponent(account)}`,
+    `/api/v1/namespaces/${encodeURIComponent(addPrefix(r.ctx, r.t.info.namespace))}/serviceaccounts/${encodeURIComponent(account)}`,
   );
-  if (res.status !== 200 || res.body?.automountServiceAccountToken !== false) return ctx;
-  return { ...ctx, podApi: { ...ctx.podApi, tokenVolume: false } };
+  return !(res.status === 200 && res.body?.automountServiceAccountToken === false);
 }

@@ -168,6 +168,33 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
         expect(list.items[0].spec.volumes ?? []).to.deep.equal([]);
       },
     );
+    // Moved to an account that mounts (`kubectl set serviceaccount`, a patch), and back: the token follows the account.
+    await tenant.ok(['create', 'serviceaccount', 'talks', '-n', 'quiet']);
+    const tokenVolumes = async () =>
+      (
+        (await upstream('/apis/apps/v1/namespaces/podfls-quiet/deployments/quiet')).spec.template.spec.volumes ?? []
+      ).map((v: { name: string }) => v.name);
+    await tenant.ok(['set', 'serviceaccount', 'deployment/quiet', 'talks', '-n', 'quiet']);
+    expect(await tokenVolumes()).to.deep.equal(['kube-api-access-pddck']);
+    const moved = JSON.parse(await tenant.ok(['get', 'deployment', 'quiet', '-n', 'quiet', '-o', 'json']));
+    expect(moved.spec.template.spec).to.include({ serviceAccountName: 'talks' });
+    expect(moved.spec.template.spec.volumes).to.equal(undefined);
+    // Its new pods have the files, for the gateway: its CA, the namespace's own name.
+    let talking = '';
+    await eventually(
+      async () =>
+        (await stage.member.request('GET', '/api/v1/namespaces/podfls-quiet/pods?labelSelector=app%3Dquiet')).body,
+      (list: any) => {
+        const pod = list.items.find((p: any) => p.spec.serviceAccountName === 'talks' && !p.metadata.deletionTimestamp);
+        expect(pod?.spec.volumes?.map((v: { name: string }) => v.name)).to.deep.equal(['kube-api-access-pddck']);
+        talking = pod.metadata.name;
+      },
+    );
+    const read = (file: string) => tenant.ok(['exec', talking, '-n', 'quiet', '--', 'cat', `${TOKEN_DIR}/${file}`]);
+    expect(await read('namespace')).to.equal('quiet');
+    expect(await read('ca.crt')).to.equal(gatewayCa);
+    await tenant.ok(['set', 'serviceaccount', 'deployment/quiet', 'quiet', '-n', 'quiet']);
+    expect(await tokenVolumes()).to.deep.equal([]);
   });
 
   it("never lets the cluster mount a token of its own, which its API would accept, whatever a patch does to the gateway's", async () => {

@@ -6,6 +6,7 @@ import { objectDown, objectUp } from '../../translate/objects.js';
 import { patchUp } from '../../translate/patch.js';
 import { checkStored, normalizedStored } from '../../translate/stored-object.js';
 import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
+import { setGatewayToken } from '../../translate/kinds/pod-api.js';
 import { kindScope } from '../support/kind-scope.js';
 
 type Json = Record<string, any>;
@@ -357,6 +358,29 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
           { ...revision, data: { spec: { template: { spec: {} } } } },
         ),
       ).to.throw('automountServiceAccountToken');
+    });
+
+    it('setGatewayToken gives a template the gateway’s volume, as up would, or takes it away, and leaves a tenant’s own alone', () => {
+      const quiet = { ...A, podApi: { ...API, tokenVolume: false as const } };
+      const without = objectUp(quiet, deployment({ metadata: {}, spec: { containers: [{ name: 'm', image: 'op' }] } }));
+      const withIt = objectUp(A, deployment({ metadata: {}, spec: { containers: [{ name: 'm', image: 'op' }] } }));
+      const given = structuredClone(without);
+      expect(setGatewayToken(A, given.spec.template, true, 'dev')).to.equal(true);
+      expect(given.spec.template.spec.volumes).to.deep.equal(withIt.spec.template.spec.volumes);
+      expect(given.spec.template.spec.containers[0].volumeMounts).to.deep.equal(
+        withIt.spec.template.spec.containers[0].volumeMounts,
+      );
+      expect(given.spec.template.metadata.annotations).to.include({
+        'paddock.io/api-ca': CA,
+        'paddock.io/namespace': 'dev',
+      });
+      expect(setGatewayToken(A, given.spec.template, true, 'dev')).to.equal(false);
+      expect(setGatewayToken(A, given.spec.template, false, 'dev')).to.equal(true);
+      expect(given.spec.template.spec.volumes).to.equal(undefined);
+      expect(given.spec.template.spec.containers[0].volumeMounts).to.equal(undefined);
+      const own = structuredClone(without);
+      own.spec.template.spec.volumes = [{ name: 'kube-api-access-mine', emptyDir: {} }];
+      expect(setGatewayToken(A, own.spec.template, true, 'dev')).to.equal(false);
     });
 
     it('a record of the field by a manager goes where the tenant left it unset', () => {

@@ -445,3 +445,45 @@ export const rootCaConvertor: Convertor = {
     return true;
   },
 };
+
+/**
+ * The gateway's token volume given to, or taken from, the pod or template `holder` (upstream, as a
+ * patch's dry run answers it) so that it has one exactly when `wanted`; true when it changed. A
+ * patch that moves a template to another ServiceAccount (`kubectl set serviceaccount`) is set
+ * right by it, as kube's admission would mount or not for the new account. `namespace` is the
+ * tenant's name of the holder's namespace.
+ */
+export function setGatewayToken(ctx: TenantContext, holder: Json, wanted: boolean, namespace: string): boolean {
+  const spec = holder.spec;
+  if (!ctx.podApi || !isObject(spec) || !Array.isArray(spec.containers)) return false;
+  const volumes = objects(spec.volumes);
+  const has = volumes.some((volume) => volume.name === ADDED_TOKEN_VOLUME);
+  if (has === wanted) return false;
+  if (!wanted) {
+    dropWhere(spec, 'volumes', (volume) => isObject(volume) && volume.name === ADDED_TOKEN_VOLUME);
+    for (const container of containersOf(spec))
+      dropWhere(container, 'volumeMounts', (mount) => isObject(mount) && mount.name === ADDED_TOKEN_VOLUME);
+    return true;
+  }
+  // Another token volume of kube's name is the tenant's own: kube's admission would mount that one.
+  if (volumes.some((volume) => typeof volume.name === 'string' && volume.name.startsWith(TOKEN_VOLUME_PREFIX)))
+    return false;
+  // The volume as `up` converts it (its audience, the CA and namespace from the annotations it sets).
+  const probe: Json = { metadata: {}, spec: { volumes: [kubeTokenVolume(ADDED_TOKEN_VOLUME)] } };
+  up({ ...ctx, podApi: { ...ctx.podApi, adds: 'all' } }, probe, namespace, false);
+  spec.volumes = [...(Array.isArray(spec.volumes) ? spec.volumes : []), probe.spec.volumes[0]];
+  for (const container of containersOf(spec)) {
+    const mounts = Array.isArray(container.volumeMounts) ? container.volumeMounts : (container.volumeMounts = []);
+    if (!objects(mounts).some((mount) => mount.mountPath === TOKEN_MOUNT_PATH))
+      mounts.push({ name: ADDED_TOKEN_VOLUME, readOnly: true, mountPath: TOKEN_MOUNT_PATH });
+  }
+  for (const key of [CA_ANNOTATION, NAMESPACE_ANNOTATION])
+    setAnnotation(holder, key, String(probe.metadata.annotations[key]));
+  return true;
+}
+
+/** The tenant's own `automountServiceAccountToken` of an upstream pod or template, as the gateway recorded it. */
+export function recordedAutomount(holder: Json): boolean | undefined | 'unrecorded' {
+  const recorded = automountOf(holder);
+  return recorded === undefined ? 'unrecorded' : recorded === UNSET ? undefined : recorded === 'true';
+}
