@@ -49,7 +49,7 @@ export function accountTokenCheck(r: TenantRequest, contentType: string, raw: Bu
   if (!ctx.podApi || r.method !== 'PATCH' || contentType === APPLY || !t.namespaced || !t.info.namespace) return;
   const type = writeBodyType(t);
   const path = type && POD_PATHS.get(`${type.group}/${type.kind}`);
-  if (!path || !raw.includes('"serviceAccount')) return;
+  if (!path || !raw.includes('serviceAccount')) return;
   const namespace = t.info.namespace;
   return async (result) => {
     const copy = structuredClone(result);

@@ -195,6 +195,19 @@ describe("gateway: a tenant's namespace defaults and pod files, as on a cluster 
     expect(await read('ca.crt')).to.equal(gatewayCa);
     await tenant.ok(['set', 'serviceaccount', 'deployment/quiet', 'quiet', '-n', 'quiet']);
     expect(await tokenVolumes()).to.deep.equal([]);
+    // A JSON patch of the name does the same.
+    await tenant.ok([
+      'patch',
+      'deployment',
+      'quiet',
+      '-n',
+      'quiet',
+      '--type',
+      'json',
+      '-p',
+      '[{"op":"replace","path":"/spec/template/spec/serviceAccountName","value":"talks"}]',
+    ]);
+    expect(await tokenVolumes()).to.deep.equal(['kube-api-access-pddck']);
   });
 
   it("never lets the cluster mount a token of its own, which its API would accept, whatever a patch does to the gateway's", async () => {
