@@ -6,7 +6,8 @@
  * pod's namespace, and converts it without the volume when the account turns automount off. One
  * GET as the gateway per such write (kube's admission reads its informer); an account that is not
  * there leaves the mount on (kube refuses such a pod; a template's pods meet the cluster's own
- * admission when they are made). Patches other than an apply add no volume (PodApi.adds).
+ * admission when they are made). Other patches add no volume (PodApi.adds); one that names the
+ * account has its result set right for it after its dry run (accountTokenCheck).
  */
 import { isObject, type Json } from '../../apiserver/json.js';
 import { isDNS1123Subdomain } from '../../apiserver/validation/names.js';
