@@ -358,6 +358,14 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
           { ...revision, data: { spec: { template: { spec: {} } } } },
         ),
       ).to.throw('automountServiceAccountToken');
+      // A pod cannot change its volumes or this field once made: one made before the rule keeps what it has.
+      const made = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p', namespace: 'aaaaaa-dev' },
+        spec: { containers: [] },
+      };
+      expect(normalizedStored(A, { group: '', kind: 'Pod' }, made)).to.equal(undefined);
     });
 
     it('setGatewayToken gives a template the gateway’s volume, as up would, or takes it away, and leaves a tenant’s own alone', () => {

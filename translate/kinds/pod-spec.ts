@@ -74,16 +74,25 @@ const podSpecInvariants = (path: readonly string[]): Invariant[] => [
   ruled([...path, 'priorityClassName'], prefixed, TENANT_CLASS),
   ruled([...path, 'runtimeClassName'], prefixed, TENANT_CLASS),
   ...ephemeralVolumeInvariants(path),
+];
+
+/**
+ * A template's, and that its pods get no token of the cluster's (automountInvariant). A pod's own
+ * volumes and automountServiceAccountToken cannot change once it is made, so no patch of a pod
+ * can take the gateway's token away, and one made before the rule keeps what it has.
+ */
+const templateInvariants = (path: readonly string[]): Invariant[] => [
+  ...podSpecInvariants(path),
   automountInvariant(path),
 ];
 
 export const podInvariants = podSpecInvariants([...POD, 'spec']);
-export const podTemplateInvariants = podSpecInvariants([...POD_TEMPLATE, 'spec']);
-export const workloadInvariants = podSpecInvariants([...WORKLOAD_TEMPLATE, 'spec']);
+export const podTemplateInvariants = templateInvariants([...POD_TEMPLATE, 'spec']);
+export const workloadInvariants = templateInvariants([...WORKLOAD_TEMPLATE, 'spec']);
 export const statefulSetInvariants = [
   ...workloadInvariants,
   ...persistentVolumeClaimSpecInvariants(['spec', 'volumeClaimTemplates', EACH, 'spec']),
 ];
-export const cronJobInvariants = podSpecInvariants([...CRON_JOB_TEMPLATE, 'spec']);
+export const cronJobInvariants = templateInvariants([...CRON_JOB_TEMPLATE, 'spec']);
 /** The StatefulSet controller creates pods of a revision's template. */
-export const controllerRevisionInvariants = podSpecInvariants([...REVISION_TEMPLATE, 'spec']);
+export const controllerRevisionInvariants = templateInvariants([...REVISION_TEMPLATE, 'spec']);
