@@ -3,8 +3,14 @@
  * and what a URL or a pod's `tcp://` variable holds. Pure, so translate/ reads it too.
  */
 
+/** A host (an IP or a DNS name, without brackets) and a port. */
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
 /** The host (without brackets) and port of `HOST:PORT`; undefined for any other text. */
-export function parseHostPort(text: string): { host: string; port: number } | undefined {
+export function parseHostPort(text: string): HostPort | undefined {
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(text);
   return match ? { host: match[1] ?? match[2], port: Number(match[3]) } : undefined;
 }

@@ -9,15 +9,10 @@
  * advertised address stands.
  */
 import type { RestClient } from '../apiserver/client/rest-client.js';
+import type { HostPort } from '../apiserver/host-port.js';
 import { logger } from '../log/log.js';
 
 const log = logger('advertised-service');
-
-/** An address in the cluster's network. */
-export interface ServiceAddress {
-  host: string;
-  port: number;
-}
 
 /** `namespace/name`, as the flag takes it. */
 export interface ServiceReference {
@@ -33,7 +28,7 @@ export function parseServiceReference(text: string): ServiceReference {
 }
 
 /** The address a Service gives pods, or undefined when it gives none. */
-export function serviceAddress(service: Record<string, any> | undefined): ServiceAddress | undefined {
+export function serviceAddress(service: Record<string, any> | undefined): HostPort | undefined {
   const ip = service?.spec?.clusterIP;
   const ports: Record<string, any>[] = service?.spec?.ports ?? [];
   const port = ports.find((p) => p.name === 'https') ?? ports[0];
@@ -42,7 +37,7 @@ export function serviceAddress(service: Record<string, any> | undefined): Servic
 }
 
 export class AdvertisedService {
-  private current: ServiceAddress | undefined;
+  private current: HostPort | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -55,8 +50,8 @@ export class AdvertisedService {
     this.lookUp();
   }
 
-  /** The address now, if the cluster has the Service. */
-  address(): ServiceAddress | undefined {
+  /** The address now, if the cluster has the Service: the same object until it changes. */
+  address(): HostPort | undefined {
     return this.current;
   }
 
@@ -86,7 +81,7 @@ export class AdvertisedService {
     if (!this.stopped) this.timer = setTimeout(() => this.lookUp(), this.periodMs).unref();
   }
 
-  private set(address: ServiceAddress | undefined): void {
+  private set(address: HostPort | undefined): void {
     if (address?.host === this.current?.host && address?.port === this.current?.port) return;
     this.current = address;
     this.onChange();

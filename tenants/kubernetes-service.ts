@@ -10,15 +10,13 @@
  */
 import { isIP } from 'node:net';
 import { isEndpointIp } from '../apiserver/validation/endpoint-address.js';
-import { addPrefix, tenantPrefix, type PodApi } from '../translate/context.js';
+import type { HostPort } from '../apiserver/host-port.js';
+import { addPrefix, tenantPrefix } from '../translate/context.js';
 
 const NAME = 'kubernetes';
 const PORT_NAME = 'https';
 /** Their managedFields name the manager kube's reconciler writes them as. */
 const AS_KUBE = '?fieldManager=kube-apiserver';
-
-/** Where the tenant's pods reach the gateway, as much of PodApi as the objects name. */
-export type ApiAddress = Pick<PodApi, 'host' | 'port'>;
 
 /** One object to make: its collection's path upstream and the object, in the tenant's space. */
 export interface SpaceObject {
@@ -29,7 +27,7 @@ export interface SpaceObject {
 }
 
 /** The Service and, when the address allows one, the EndpointSlice; none without an address. */
-export function kubernetesServiceObjects(tenantId: string, api: ApiAddress | undefined): SpaceObject[] {
+export function kubernetesServiceObjects(tenantId: string, api: HostPort | undefined): SpaceObject[] {
   if (!api) return [];
   const namespace = addPrefix(tenantPrefix(tenantId), 'default');
   const objects: SpaceObject[] = [

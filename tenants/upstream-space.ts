@@ -4,7 +4,8 @@ import { addPrefix, stripPrefix, tenantPrefix } from '../translate/context.js';
 import { dormantRoleName } from '../translate/kinds/rbac.js';
 import { storedBindingsNamespace, storedBindingUp } from '../translate/kinds/stored-cluster-role-binding.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
-import { kubernetesServiceObjects, type ApiAddress } from './kubernetes-service.js';
+import type { HostPort } from '../apiserver/host-port.js';
+import { kubernetesServiceObjects } from './kubernetes-service.js';
 import { applyGrants, desiredGrants, type UpstreamApi } from './tenant-grants.js';
 import type { TenantSpaceView } from './tenant-space-informers.js';
 
@@ -22,7 +23,7 @@ export function tenantAdminUser(tenantId: string): string {
 }
 
 /** What ensureTenantSpace makes, as `resource/namespace/name` (namespace '' for cluster-scoped): a replay need not send them again. */
-export function tenantSpaceObjects(tenantId: string, api?: ApiAddress): Set<string> {
+export function tenantSpaceObjects(tenantId: string, api?: HostPort): Set<string> {
   const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
   const made = new Set(namespaces.map((name) => `namespaces//${name}`));
   made.add(`clusterroles//${adminRole(tenantId).metadata.name}`);
@@ -43,7 +44,7 @@ export function tenantSpaceObjects(tenantId: string, api?: ApiAddress): Set<stri
  * Service and EndpointSlice of its `default` namespace (kubernetes-service.ts). Every step
  * tolerates "already exists", so running it again finishes what a crash interrupted.
  */
-export async function ensureTenantSpace(client: UpstreamApi, tenantId: string, api?: ApiAddress): Promise<void> {
+export async function ensureTenantSpace(client: UpstreamApi, tenantId: string, api?: HostPort): Promise<void> {
   const namespaces = TENANT_NAMESPACES.map((namespace) => addPrefix(tenantPrefix(tenantId), namespace));
   // Nothing here depends on anything else here (a binding may name a role not yet made), so all of it goes at once.
   await Promise.all([

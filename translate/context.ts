@@ -1,3 +1,4 @@
+import type { HostPort } from '../apiserver/host-port.js';
 import { BUILTIN_API_GROUPS } from '../apiserver/resources/builtin-groups.js';
 
 export { groupOfApiVersion } from '../apiserver/api-version.js';
@@ -28,10 +29,8 @@ export interface TenantContext extends TenantPrefix {
 }
 
 /** The gateway as a tenant's pods reach it, and what a conversion up may add to a pod to point it there. */
-export interface PodApi {
-  /** An address in the cluster's network: an IP or a DNS name. */
-  host: string;
-  port: number;
+export interface PodApi extends HostPort {
+  /** `host` and `port`: an address in the cluster's network, its host an IP or a DNS name. */
   /** `host` when it is an IP address: what `hostAliases` can name. */
   ip?: string;
   /** The CA that signed the gateway's serving certificate, PEM. */

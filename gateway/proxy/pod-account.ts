@@ -29,8 +29,7 @@ export async function podAccountContext(
   const { ctx, t } = r;
   if (!ctx.podApi || !t.namespaced || !t.info.namespace) return ctx;
   if (!(r.method === 'POST' || r.method === 'PUT' || (r.method === 'PATCH' && contentType === APPLY))) return ctx;
-  const type = writeBodyType(t);
-  const path = type && POD_PATHS.get(`${type.group}/${type.kind}`);
+  const path = podPathOf(r);
   if (!path || !isObject(parsed)) return ctx;
   const spec = objectAt(parsed, [...path, 'spec']);
   if (!spec || typeof spec.automountServiceAccountToken === 'boolean') return ctx;
@@ -48,8 +47,7 @@ export async function podAccountContext(
 export function accountTokenCheck(r: TenantRequest, contentType: string, raw: Buffer): TokenCheck | undefined {
   const { ctx, t } = r;
   if (!ctx.podApi || r.method !== 'PATCH' || contentType === APPLY || !t.namespaced || !t.info.namespace) return;
-  const type = writeBodyType(t);
-  const path = type && POD_PATHS.get(`${type.group}/${type.kind}`);
+  const path = podPathOf(r);
   if (!path || !raw.includes('serviceAccount')) return;
   const namespace = t.info.namespace;
   return async (result) => {
@@ -62,6 +60,12 @@ export function accountTokenCheck(r: TenantRequest, contentType: string, raw: Bu
     const wanted = own ?? (await accountMounts(r, String(spec.serviceAccountName || 'default')));
     return setGatewayToken(ctx, holder, wanted, namespace) ? copy : undefined;
   };
+}
+
+/** Where the kind the request writes holds its pod or template (pod-spec.ts POD_PATHS); undefined for any other kind. */
+function podPathOf(r: TenantRequest): readonly string[] | undefined {
+  const type = writeBodyType(r.t);
+  return type && POD_PATHS.get(`${type.group}/${type.kind}`);
 }
 
 /** A patch's dry-run result, set right for its account; undefined when it is right. */

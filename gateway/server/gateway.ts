@@ -2,6 +2,7 @@ import { createServer } from 'node:https';
 import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import type { HostPort } from '../../apiserver/host-port.js';
 import { closer, httpsUrl, listenOn, parseListen } from '../../apiserver/listening.js';
 import { ApiServer } from '../../apiserver/api-server.js';
 import { ResourceCatalog } from '../../apiserver/catalog.js';
@@ -218,10 +219,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     /** Where the tenants' pods reach the gateway: the advertised address, once the gateway listens. */
     let podApi: PodApi | undefined = undefined;
     const advertiseService = options.advertiseService ? parseServiceReference(options.advertiseService) : undefined;
+    /** Each advertised Service's address as pods are given it: read on every pod conversion, made once per address. */
+    const servicePodApis = new WeakMap<HostPort, PodApi>();
     /** Where the pods of a cluster's tenants reach the gateway: its advertised Service, else the advertised address. */
     const podApiOn = (cluster: string): PodApi | undefined => {
       const service = clusters.get(cluster)?.state.advertisedService?.address();
-      return podApi && service ? podApiOf(service, ca.certPem) : podApi;
+      if (!podApi || !service) return podApi;
+      let made = servicePodApis.get(service);
+      if (!made) servicePodApis.set(service, (made = podApiOf(service, ca.certPem)));
+      return made;
     };
     // Issued again whenever a cluster's advertised Service gives a new address.
     const serving = new ServingCertificate(ca, trustedCas, () => [
@@ -464,6 +470,6 @@ async function upstreamVersion(cluster: ClusterMember | undefined): Promise<Reco
 }
 
 /** The gateway as the tenants' pods reach it (translate/kinds/pod-api.ts): at the address given, trusted by its CA. */
-function podApiOf({ host, port }: { host: string; port: number }, caPem: string): PodApi {
+function podApiOf({ host, port }: HostPort, caPem: string): PodApi {
   return { host, port, caPem, adds: 'all', ...(isIP(host) ? { ip: host } : {}) };
 }

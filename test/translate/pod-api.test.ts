@@ -433,32 +433,19 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
     });
 
     it('reads back exactly as written, in every kind that holds one', () => {
+      // A kind that holds its template at spec.template.
+      const workload = (apiVersion: string, kind: string): Json => ({
+        apiVersion,
+        kind,
+        metadata: { name: kind.toLowerCase(), namespace: 'dev' },
+        spec: { template: template() },
+      });
       const kinds: Json[] = [
         deployment(template()),
-        {
-          apiVersion: 'apps/v1',
-          kind: 'StatefulSet',
-          metadata: { name: 's', namespace: 'dev' },
-          spec: { template: template() },
-        },
-        {
-          apiVersion: 'apps/v1',
-          kind: 'DaemonSet',
-          metadata: { name: 'd', namespace: 'dev' },
-          spec: { template: template() },
-        },
-        {
-          apiVersion: 'apps/v1',
-          kind: 'ReplicaSet',
-          metadata: { name: 'r', namespace: 'dev' },
-          spec: { template: template() },
-        },
-        {
-          apiVersion: 'batch/v1',
-          kind: 'Job',
-          metadata: { name: 'j', namespace: 'dev' },
-          spec: { template: template() },
-        },
+        workload('apps/v1', 'StatefulSet'),
+        workload('apps/v1', 'DaemonSet'),
+        workload('apps/v1', 'ReplicaSet'),
+        workload('batch/v1', 'Job'),
         {
           apiVersion: 'batch/v1',
           kind: 'CronJob',
@@ -466,12 +453,7 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
           spec: { schedule: '* * * * *', jobTemplate: { spec: { template: template() } } },
         },
         { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 't', namespace: 'dev' }, template: template() },
-        {
-          apiVersion: 'v1',
-          kind: 'ReplicationController',
-          metadata: { name: 'rc', namespace: 'dev' },
-          spec: { template: template() },
-        },
+        workload('v1', 'ReplicationController'),
       ];
       for (const object of kinds) {
         const up = objectUp(A, object);

@@ -28,7 +28,7 @@
  * namespace's `kube-root-ca.crt`, which kube's publisher fills with the cluster's CA, holds the
  * gateway's (rootCaConvertor).
  */
-import { hostPort, parseHostPort } from '../../apiserver/host-port.js';
+import { hostPort, parseHostPort, type HostPort } from '../../apiserver/host-port.js';
 import { isObject, type Json } from '../../apiserver/json.js';
 import { objectAt, prefixed, type Convertor } from './convertor.js';
 import type { Invariant } from './invariants.js';
@@ -66,8 +66,6 @@ const CA_ANNOTATION_FIELD = annotationField(CA_ANNOTATION);
 const CONTAINER_LISTS = ['initContainers', 'containers'] as const;
 /** Every list of containers, for the downward API's fields (ephemeral containers have env too). */
 const ALL_CONTAINER_LISTS = [...CONTAINER_LISTS, 'ephemeralContainers'] as const;
-
-type Endpoint = { host: string; port: number };
 
 /** The variables the kubelet gives a container for the `kubernetes` Service, for the gateway. */
 function serviceVariables(host: string, port: number): { name: string; value: string }[] {
@@ -235,10 +233,15 @@ function pointAtGateway(holder: Json, spec: Json, api: PodApi): void {
   const volumes = Array.isArray(spec.volumes) ? spec.volumes : (spec.volumes = []);
   let volume = objects(volumes).find((v) => typeof v.name === 'string' && v.name.startsWith(TOKEN_VOLUME_PREFIX));
   if (!volume) volumes.push((volume = kubeTokenVolume(ADDED_TOKEN_VOLUME)));
+  mountToken(spec, String(volume.name));
+}
+
+/** The token volume `name` mounted as kube's admission mounts it: in every container without a mount at the path. */
+function mountToken(spec: Json, name: string): void {
   for (const container of containersOf(spec)) {
     const mounts = Array.isArray(container.volumeMounts) ? container.volumeMounts : (container.volumeMounts = []);
     if (!objects(mounts).some((mount) => mount.mountPath === TOKEN_MOUNT_PATH))
-      mounts.push({ name: volume.name, readOnly: true, mountPath: TOKEN_MOUNT_PATH });
+      mounts.push({ name, readOnly: true, mountPath: TOKEN_MOUNT_PATH });
   }
 }
 
@@ -289,7 +292,7 @@ function dropOwnAnnotations(metadata: Json): void {
 }
 
 /** What pointAtGateway added, found by the address it recorded, taken out. */
-function unpoint(spec: Json, endpoint: Endpoint, mode: Mode): void {
+function unpoint(spec: Json, endpoint: HostPort, mode: Mode): void {
   const variables = serviceVariables(endpoint.host, endpoint.port);
   const added = (entry: unknown) =>
     isObject(entry) &&
@@ -472,11 +475,7 @@ export function setGatewayToken(ctx: TenantContext, holder: Json, wanted: boolea
   const probe: Json = { metadata: {}, spec: { volumes: [kubeTokenVolume(ADDED_TOKEN_VOLUME)] } };
   up({ ...ctx, podApi: { ...ctx.podApi, adds: 'all' } }, probe, namespace, false);
   spec.volumes = [...(Array.isArray(spec.volumes) ? spec.volumes : []), probe.spec.volumes[0]];
-  for (const container of containersOf(spec)) {
-    const mounts = Array.isArray(container.volumeMounts) ? container.volumeMounts : (container.volumeMounts = []);
-    if (!objects(mounts).some((mount) => mount.mountPath === TOKEN_MOUNT_PATH))
-      mounts.push({ name: ADDED_TOKEN_VOLUME, readOnly: true, mountPath: TOKEN_MOUNT_PATH });
-  }
+  mountToken(spec, ADDED_TOKEN_VOLUME);
   for (const key of [CA_ANNOTATION, NAMESPACE_ANNOTATION])
     setAnnotation(holder, key, String(probe.metadata.annotations[key]));
   return true;
