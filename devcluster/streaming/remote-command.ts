@@ -43,6 +43,14 @@ const STREAM_CREATION_TIMEOUT_MS = 30_000;
  * closing first could drop frames spdystream has queued but not delivered. This is the backstop.
  */
 const CLIENT_CLOSE_GRACE_MS = 10_000;
+/**
+ * On a WebSocket, the process starts this long after the upgrade. kube-apiserver answers the
+ * upgrade before it dials the kubelet, so a real process's first output comes a round trip and a
+ * runtime's exec later. kubectl before 1.33 registers its channels only after the upgrade
+ * returns and drops a message for one not yet registered ("Unknown stream id 1, discarding
+ * message", kubernetes#131189): a process that answered at once lost its output under load.
+ */
+const WEBSOCKET_PROCESS_START_MS = 100;
 
 interface RemoteCommandRequest {
   mode: 'exec' | 'attach';
@@ -161,13 +169,18 @@ function streamOverWebSocket(ws: WebSocket, protocol: string, request: RemoteCom
     },
     signal: abort.signal,
   };
-  detach(
-    run(request, io).then((status) => {
-      send(Channel.Error, JSON.stringify(status));
-      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-    }),
-    'exec over WebSocket',
+  const start = setTimeout(
+    () =>
+      detach(
+        run(request, io).then((status) => {
+          send(Channel.Error, JSON.stringify(status));
+          if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+        }),
+        'exec over WebSocket',
+      ),
+    WEBSOCKET_PROCESS_START_MS,
   );
+  ws.on('close', () => clearTimeout(start));
 }
 
 /** The streams kubectl opens for a request, as the kubelet expects them. */

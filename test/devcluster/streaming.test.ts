@@ -402,6 +402,23 @@ describe('devcluster streaming subresources', function () {
       ]);
     });
 
+    it('starts the process a moment after the upgrade, so a client that registers its channels late (kubectl < 1.33) loses nothing', async () => {
+      const client = openChannels(
+        server,
+        '/api/v1/namespaces/default/pods/p/exec?command=echo&command=hi&stdout=true',
+        'v5.channel.k8s.io',
+      );
+      const [response] = (await once(client.ws, 'upgrade')) as [IncomingMessage];
+      expect(response.statusCode).to.equal(101);
+      // What kubectl 1.32 would have discarded: anything before its channels exist.
+      const registering = 50;
+      await sleep(registering);
+      const early = client.messages.length;
+      await client.closed;
+      expect(early, `messages within ${registering} ms of the upgrade`).to.equal(0);
+      expect(client.messages.map((m) => m.channel)).to.deep.equal([1, 3]);
+    });
+
     it('reports a non-zero exit as kube’s NonZeroExitCode Status', async () => {
       const client = openChannels(
         server,
