@@ -46,6 +46,7 @@ export const NOT_UNIT: TierManifest = {
     'search/cache-response',
     'search/search-cache-readiness',
     'search/unreachable-cluster-cache',
+    'support/free-port',
     'tenants/tenant-space-informers',
   ],
   e2e: [
