@@ -3,7 +3,6 @@
  * stop that closes every connection.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
-import type { Server } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { hostPort, parseHostPort } from './host-port.js';
 
@@ -13,8 +12,18 @@ export function parseListen(listen: string): { host: string; port: number } {
   return parsed;
 }
 
+/**
+ * How long a kept-alive connection may sit idle: kube-apiserver's (its secure serving's
+ * IdleTimeout, 90 s, matching Go's default transport, client-go's). Node's default, 5 s, closed
+ * connections under clients that were about to reuse them: a request sent as the server closed
+ * its connection fails with ECONNRESET, and clients send a POST again only when they know it
+ * was not read.
+ */
+export const IDLE_CONNECTION_TIMEOUT_MS = 90_000;
+
 /** Resolves once the server listens; rejects when it cannot (the port is taken, say). */
-export function listenOn(server: Server, host: string, port: number): Promise<void> {
+export function listenOn(server: HttpServer, host: string, port: number): Promise<void> {
+  server.keepAliveTimeout = IDLE_CONNECTION_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -1,5 +1,7 @@
 /**
- * A replica's drain and the keep-alive connections idle when it starts (server-drain.ts): a
+ * How long the gateway and the devcluster keep an idle connection (kube-apiserver's 90 s,
+ * apiserver/listening.ts), and a replica's drain and the keep-alive connections idle when it
+ * starts (server-drain.ts): a
  * client sending its next request just after the listener closed is answered, with
  * `Connection: close`, rather than finding its connection cut under the request (a writer behind
  * HAProxy between two creates got a hang-up for a POST the replica never read).
@@ -7,6 +9,7 @@
 import { expect } from 'chai';
 import type { Gateway } from '../../gateway/server/gateway.js';
 import { ApiClient } from '../support/api-client.js';
+import { RestClient } from '../../apiserver/client/rest-client.js';
 import { sleep } from '../support/eventually.js';
 import { startStage, type Stage } from '../support/stage.js';
 
@@ -22,6 +25,22 @@ describe('gateway: a drain and the connections idle when it starts', function ()
   });
   after(async () => {
     await stage?.stop();
+  });
+
+  it('keeps an idle connection 90 s, as kube-apiserver does, and says so to the clients that read Keep-Alive', async () => {
+    const upstream = RestClient.fromKubeconfig(stage.upstreamKubeconfig);
+    try {
+      for (const [server, client] of [
+        ['gateway', admin],
+        ['devcluster', upstream],
+      ] as const) {
+        const answer = await client.request('GET', '/version');
+        expect(answer.status, server).to.equal(200);
+        expect(answer.headers['keep-alive'], server).to.equal('timeout=90');
+      }
+    } finally {
+      upstream.close();
+    }
   });
 
   it('answers a request sent on an idle keep-alive connection after the listener closed, and closes the connection after it', async () => {
