@@ -13,7 +13,7 @@ import { isEndpointIp } from '../apiserver/validation/endpoint-address.js';
 import type { HostPort } from '../apiserver/host-port.js';
 import { addPrefix, tenantPrefix } from '../translate/context.js';
 
-const NAME = 'kubernetes';
+export const KUBERNETES_SERVICE = 'kubernetes';
 const PORT_NAME = 'https';
 /** Their managedFields name the manager kube's reconciler writes them as. */
 const AS_KUBE = '?fieldManager=kube-apiserver';
@@ -26,18 +26,23 @@ export interface SpaceObject {
   object: { metadata: { name: string; namespace: string; [field: string]: unknown }; [field: string]: unknown };
 }
 
+/** Where the tenant's `kubernetes` Service is: its `default` namespace upstream. */
+export function kubernetesServiceNamespace(tenantId: string): string {
+  return addPrefix(tenantPrefix(tenantId), 'default');
+}
+
 /** The Service and, when the address allows one, the EndpointSlice; none without an address. */
 export function kubernetesServiceObjects(tenantId: string, api: HostPort | undefined): SpaceObject[] {
   if (!api) return [];
-  const namespace = addPrefix(tenantPrefix(tenantId), 'default');
+  const namespace = kubernetesServiceNamespace(tenantId);
   const objects: SpaceObject[] = [
     {
-      key: `services/${namespace}/${NAME}`,
+      key: `services/${namespace}/${KUBERNETES_SERVICE}`,
       collection: `/api/v1/namespaces/${namespace}/services${AS_KUBE}`,
       object: {
         apiVersion: 'v1',
         kind: 'Service',
-        metadata: { name: NAME, namespace, labels: { component: 'apiserver', provider: 'kubernetes' } },
+        metadata: { name: KUBERNETES_SERVICE, namespace, labels: { component: 'apiserver', provider: 'kubernetes' } },
         spec: {
           type: 'ClusterIP',
           ports: [{ name: PORT_NAME, port: 443, protocol: 'TCP', targetPort: api.port }],
@@ -49,12 +54,12 @@ export function kubernetesServiceObjects(tenantId: string, api: HostPort | undef
   const addressType = endpointAddressType(api.host);
   if (addressType)
     objects.push({
-      key: `endpointslices/${namespace}/${NAME}`,
+      key: `endpointslices/${namespace}/${KUBERNETES_SERVICE}`,
       collection: `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices${AS_KUBE}`,
       object: {
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',
-        metadata: { name: NAME, namespace, labels: { 'kubernetes.io/service-name': NAME } },
+        metadata: { name: KUBERNETES_SERVICE, namespace, labels: { 'kubernetes.io/service-name': KUBERNETES_SERVICE } },
         addressType,
         endpoints: [{ addresses: [api.host], conditions: { ready: true } }],
         ports: [{ name: PORT_NAME, port: api.port, protocol: 'TCP' }],

@@ -219,7 +219,7 @@ export class TenantController {
             );
             marked.clear();
             if (!tenants.length) return;
-            await healTenantSpaces(cluster.client, spaces, tenants).catch((err: Error) => {
+            await healTenantSpaces(cluster.client, spaces, tenants, cluster.podApi?.()).catch((err: Error) => {
               for (const name of tenants) marked.add(name);
               log.warn(`healing on ${cluster.name}`, { cluster: cluster.name, error: err.message });
             });

@@ -2,8 +2,8 @@
  * What tenants' spaces are made of on one cluster, followed through the cluster's shared informers
  * (the connection's, search/cached-object-informers.ts; the search cache, the namespace index and
  * the RBAC change feed read the same ones): the ClusterRoles (their names), the
- * ClusterRoleBindings, the tenant-labelled Namespaces and the grant RoleBindings, each indexed by
- * tenant. Every change is told by the tenant it belongs to, a deletion as such, so the tenant
+ * ClusterRoleBindings, the tenant-labelled Namespaces, the grant RoleBindings and each tenant's
+ * `kubernetes` Service (tenants/kubernetes-service.ts), each indexed by tenant. Every change is told by the tenant it belongs to, a deletion as such, so the tenant
  * controller heals just the tenants something happened to. What a heal reads beyond the metadata
  * (a binding's roleRef and subjects, a namespace's deletionTimestamp) is parsed from the held
  * text of the tenant's few objects when it asks.
@@ -29,7 +29,8 @@ import {
 } from '../informer/tenant-index.js';
 import { GRANT_NAME_PREFIX } from '../translate/kinds/rbac.js';
 import { clusterRoleBindingsStoredAs } from '../translate/kinds/stored-cluster-role-binding.js';
-import { hasPrefix, tenantPrefix } from '../translate/context.js';
+import { hasPrefix, namespaceTenantId, tenantPrefix } from '../translate/context.js';
+import { KUBERNETES_SERVICE, kubernetesServiceNamespace } from './kubernetes-service.js';
 
 /** The reads of a cluster's tenant spaces the heal pass makes. */
 export interface TenantSpaceView {
@@ -42,12 +43,25 @@ export interface TenantSpaceView {
   namespacesOf(tenantId: string): string[];
   /** The tenant's grant RoleBindings, keyed `<namespace>/<name>`. */
   grantsOf(tenantId: string): Map<string, Json>;
+  /** Whether the tenant's `default` namespace holds its `kubernetes` Service. */
+  hasKubernetesService(tenantId: string): boolean;
 }
 
 /** `deleted`: the change was a deletion, which the controller heals at once; others wait for its next pass. */
 export type TenantSpaceChange = (tenantId: string, deleted: boolean) => void;
 
 const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces', namespaced: false } as const;
+const SERVICES = { group: '', version: 'v1', resource: 'services', namespaced: true } as const;
+
+const KUBERNETES_SERVICE_INDEX = 'tenant-kubernetes-service';
+
+/** A tenant's `kubernetes` Service, under its tenant; every other Service in no set. */
+function byKubernetesService(obj: CachedObject): string[] {
+  const { name, namespace } = obj.metadata;
+  if (name !== KUBERNETES_SERVICE || !namespace) return [];
+  const tenantId = namespaceTenantId(namespace);
+  return tenantId !== undefined && namespace === kubernetesServiceNamespace(tenantId) ? [tenantId] : [];
+}
 const rbac = (resource: string, namespaced: boolean) =>
   ({ group: 'rbac.authorization.k8s.io', version: 'v1', resource, namespaced }) as const;
 
@@ -113,6 +127,7 @@ export class TenantSpaceInformers implements TenantSpaceView {
     STORED_BINDING_INDEX,
     byStoredBindingLabel,
   );
+  private readonly kubernetesServices = new Followed(SERVICES, KUBERNETES_SERVICE_INDEX, byKubernetesService);
 
   constructor(
     private readonly informers: CachedObjectInformers,
@@ -120,7 +135,14 @@ export class TenantSpaceInformers implements TenantSpaceView {
   ) {}
 
   private get all(): Followed[] {
-    return [this.clusterRoles, this.clusterRoleBindings, this.namespaces, this.grants, this.storedBindings];
+    return [
+      this.clusterRoles,
+      this.clusterRoleBindings,
+      this.namespaces,
+      this.grants,
+      this.storedBindings,
+      this.kubernetesServices,
+    ];
   }
 
   run(): void {
@@ -155,6 +177,10 @@ export class TenantSpaceInformers implements TenantSpaceView {
       .filter((namespace) => hasPrefix(tenant, namespace.metadata.name))
       .filter((namespace) => !parsedObject(namespace).metadata?.deletionTimestamp)
       .map((namespace) => namespace.metadata.name);
+  }
+
+  hasKubernetesService(tenantId: string): boolean {
+    return this.kubernetesServices.of(tenantId).length > 0;
   }
 
   grantsOf(tenantId: string): Map<string, Json> {

@@ -5,7 +5,7 @@ import { dormantRoleName } from '../translate/kinds/rbac.js';
 import { storedBindingsNamespace, storedBindingUp } from '../translate/kinds/stored-cluster-role-binding.js';
 import { TENANT_LABEL } from '../translate/kinds/tenant-label.js';
 import type { HostPort } from '../apiserver/host-port.js';
-import { kubernetesServiceObjects } from './kubernetes-service.js';
+import { kubernetesServiceNamespace, kubernetesServiceObjects } from './kubernetes-service.js';
 import { applyGrants, desiredGrants, type UpstreamApi } from './tenant-grants.js';
 import type { TenantSpaceView } from './tenant-space-informers.js';
 
@@ -137,12 +137,17 @@ export function adminBinding(tenantId: string) {
  * is made again, a ClusterRoleBinding of the tenant's still at the cluster scope (made before they
  * were stored as RoleBindings) is moved to where they are stored, a live binding of the tenant's
  * (made before bindings were dormant) is made dormant, and every tenant's grants are made right.
+ * Given where its pods reach
+ * the gateway (`api`), a tenant's `kubernetes` Service that is not there is made again, with its
+ * EndpointSlice, as kube-apiserver's reconciler makes its own again (and a tenant made before
+ * they were has them).
  * Returns how many writes it made.
  */
 export async function healTenantSpaces(
   client: UpstreamApi,
   view: TenantSpaceView,
   tenantIds: readonly string[],
+  api?: HostPort,
 ): Promise<number> {
   const counts = await Promise.all(
     tenantIds.map(async (tenantId) => {
@@ -179,6 +184,13 @@ export async function healTenantSpaces(
         desiredGrants(tenantId, own, view.namespacesOf(tenantId)),
         view.grantsOf(tenantId),
       );
+      // In a default namespace being deleted it would only be refused.
+      if (
+        !view.hasKubernetesService(tenantId) &&
+        view.namespacesOf(tenantId).includes(kubernetesServiceNamespace(tenantId))
+      )
+        for (const { collection, object } of kubernetesServiceObjects(tenantId, api))
+          if (await create(client, collection, object)) writes++;
       return writes;
     }),
   );

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { eventually } from '../support/eventually.js';
+import { eventually, waitUntil } from '../support/eventually.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
 
 type Json = Record<string, any>;
@@ -79,7 +79,6 @@ describe("gateway: a tenant's Endpoints and EndpointSlices, written upstream by 
     );
     expect(own.metadata.labels).to.deep.equal({ component: 'apiserver', provider: 'kubernetes' });
     expect(own.metadata.managedFields.map((entry: Json) => entry.manager)).to.deep.equal(['kube-apiserver']);
-    expect(own.metadata.managedFields.map((entry: Json) => entry.manager)).to.deep.equal(['kube-apiserver']);
     expect(own.spec.ports).to.deep.equal([
       { name: 'https', port: 443, protocol: 'TCP', targetPort: Number(new URL(stage.gateway.url).port) },
     ]);
@@ -91,5 +90,29 @@ describe("gateway: a tenant's Endpoints and EndpointSlices, written upstream by 
     expect((upstream.body as Json).spec.clusterIP).to.equal(own.spec.clusterIP);
     const other = await stage.tenants[1].kubectl.run(['get', 'endpointslices', '-A']);
     expect(other.stderr).to.equal('No resources found\n');
+  });
+
+  it('a kubernetes Service deleted, by the tenant or behind its back, is made again, as kube-apiserver makes its own again', async () => {
+    const kubectl = stage.tenants[0].kubectl;
+    const serviceOf = async () => {
+      const got = await kubectl.run(['get', 'service', 'kubernetes', '-o', 'json']);
+      return got.code === 0 ? (JSON.parse(got.stdout) as Json) : undefined;
+    };
+    const first = await serviceOf();
+    expect(first, 'the Service made with the tenant').to.not.equal(undefined);
+    await kubectl.ok(['delete', 'service', 'kubernetes']);
+    const again = await waitUntil('the Service made again', async () => {
+      const service = await serviceOf();
+      return service && service.metadata.uid !== first!.metadata.uid && service;
+    });
+    expect(again.metadata.labels).to.deep.equal({ component: 'apiserver', provider: 'kubernetes' });
+    expect(again.spec.ports).to.deep.equal(first!.spec.ports);
+    // Deleted upstream, as for a tenant made before tenants had one.
+    const path = `/api/v1/namespaces/${IDS[0]}-default/services/kubernetes`;
+    expect((await stage.member.request('DELETE', path)).status).to.equal(200);
+    await waitUntil('the Service made again upstream', async () => {
+      const service = await serviceOf();
+      return service && service.metadata.uid !== again.metadata.uid;
+    });
   });
 });

@@ -65,7 +65,7 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
     try {
       await waitUntil('the informers are current', () => spaces.isCurrent());
       const listed = client.lists;
-      expect(listed, 'one list per collection').to.equal(4);
+      expect(listed, 'one list per collection').to.equal(5);
 
       await make('/api/v1/namespaces', { metadata: { name: 'inf111-default', labels: { [TENANT_LABEL]: 'inf111' } } });
       // Labelled with inf111's id but named under inf222's prefix: neither tenant's namespace.
@@ -89,10 +89,20 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
         metadata: { ...grant.metadata, name: 'someone-elses' },
       });
 
+      const service = { metadata: { name: 'kubernetes' }, spec: { ports: [{ port: 443, targetPort: 6443 }] } };
+      await make('/api/v1/namespaces/inf111-default/services', service);
+      // Named so in a namespace other than the tenant's default: not its kubernetes Service.
+      await make('/api/v1/namespaces/inf111-kube-system/services', service);
+      await make('/api/v1/namespaces/inf222-stray/services', service);
+
       await waitUntil(
-        'the view holds the grants and the bindings',
-        () => spaces.grantsOf('inf111').size === 1 && spaces.clusterRoleBindingsOf('inf111').length === 1,
+        'the view holds the grants, the bindings and the Service',
+        () =>
+          spaces.grantsOf('inf111').size === 1 &&
+          spaces.clusterRoleBindingsOf('inf111').length === 1 &&
+          spaces.hasKubernetesService('inf111'),
       );
+      expect(spaces.hasKubernetesService('inf222')).to.equal(false);
       expect(spaces.hasClusterRole('inf111-cluster-admin')).to.equal(true);
       expect(spaces.hasClusterRole('inf222-cluster-admin')).to.equal(false);
       expect(spaces.namespacesOf('inf111').sort()).to.deep.equal(['inf111-default', 'inf111-kube-system']);
@@ -118,6 +128,12 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
       expect(deleted.status).to.equal(200);
       await waitUntil('the deletion is told', () => changes.includes('inf111 deleted'));
       expect(spaces.hasClusterRole('inf111-cluster-admin')).to.equal(false);
+
+      changes.length = 0;
+      const serviceDeleted = await admin.request('DELETE', '/api/v1/namespaces/inf111-default/services/kubernetes');
+      expect(serviceDeleted.status).to.equal(200);
+      await waitUntil('the Service\u2019s deletion is told', () => changes.includes('inf111 deleted'));
+      expect(spaces.hasKubernetesService('inf111')).to.equal(false);
 
       // A namespace being deleted is no longer one to grant in.
       const terminating = await admin.request('DELETE', '/api/v1/namespaces/inf111-default');

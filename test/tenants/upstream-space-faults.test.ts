@@ -28,6 +28,7 @@ describe('tenants: healing on a cluster that resets its connections', () => {
         unstoredClusterRoleBindingsOf: () => [],
         namespacesOf: (tenantId) => [`${tenantId}-default`, `${tenantId}-kube-system`],
         grantsOf: () => new Map(),
+        hasKubernetesService: () => true,
       };
       let failure: Error | undefined;
       await healTenantSpaces(resetting, view, ['alice1', 'bob222']).catch((err: Error) => (failure = err));
