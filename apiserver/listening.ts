@@ -4,9 +4,9 @@
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { hostPort, parseHostPort } from './host-port.js';
+import { hostPort, parseHostPort, type HostPort } from './host-port.js';
 
-export function parseListen(listen: string): { host: string; port: number } {
+export function parseListen(listen: string): HostPort {
   const parsed = parseHostPort(listen);
   if (!parsed) throw new Error(`--listen must be HOST:PORT, got ${JSON.stringify(listen)}`);
   return parsed;

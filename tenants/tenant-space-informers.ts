@@ -3,8 +3,9 @@
  * (the connection's, search/cached-object-informers.ts; the search cache, the namespace index and
  * the RBAC change feed read the same ones): the ClusterRoles (their names), the
  * ClusterRoleBindings, the tenant-labelled Namespaces, the grant RoleBindings and each tenant's
- * `kubernetes` Service (tenants/kubernetes-service.ts), each indexed by tenant. Every change is told by the tenant it belongs to, a deletion as such, so the tenant
- * controller heals just the tenants something happened to. What a heal reads beyond the metadata
+ * `kubernetes` Service (tenants/kubernetes-service.ts), each indexed by tenant. Every change is
+ * told by the tenant it belongs to, a deletion as such, so the tenant controller heals just the
+ * tenants something happened to. What a heal reads beyond the metadata
  * (a binding's roleRef and subjects, a namespace's deletionTimestamp) is parsed from the held
  * text of the tenant's few objects when it asks.
  *

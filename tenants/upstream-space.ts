@@ -179,16 +179,10 @@ export async function healTenantSpaces(
         own[index] = await makeDormant(client, tenantId, binding, role);
         writes++;
       }
-      writes += await applyGrants(
-        client,
-        desiredGrants(tenantId, own, view.namespacesOf(tenantId)),
-        view.grantsOf(tenantId),
-      );
+      const namespaces = view.namespacesOf(tenantId);
+      writes += await applyGrants(client, desiredGrants(tenantId, own, namespaces), view.grantsOf(tenantId));
       // In a default namespace being deleted it would only be refused.
-      if (
-        !view.hasKubernetesService(tenantId) &&
-        view.namespacesOf(tenantId).includes(kubernetesServiceNamespace(tenantId))
-      )
+      if (!view.hasKubernetesService(tenantId) && namespaces.includes(kubernetesServiceNamespace(tenantId)))
         for (const { collection, object } of kubernetesServiceObjects(tenantId, api))
           if (await create(client, collection, object)) writes++;
       return writes;
