@@ -4,8 +4,13 @@ export { issueClientCertificate, issueServingCertificate } from './issue.js';
 export type { ClientCertificateOptions, IssuedCertificate, ServingCertificateOptions } from './issue.js';
 export { canonicalSerial, identityFromPeerCertificate } from './identity.js';
 export type { ClientIdentity } from './identity.js';
-export { parseKubeconfig, parseServerCredentials, renderKubeconfig } from './kubeconfig.js';
-export type { KubeconfigOptions, ParsedKubeconfig, ServerCredentials } from './kubeconfig.js';
+export { kubeconfigDocument, parseKubeconfig, parseServerCredentials, renderKubeconfig } from './kubeconfig.js';
+export type {
+  KubeconfigDocumentOptions,
+  KubeconfigOptions,
+  ParsedKubeconfig,
+  ServerCredentials,
+} from './kubeconfig.js';
 export { exportPrivateKeyPem, generateKeyPair, importPrivateKeyPem } from './keys.js';
 export type { KeyAlgorithm } from './keys.js';
 export { parseCaBundle } from './trusted-cas.js';

@@ -42,19 +42,29 @@ export interface ServerCredentials {
 
 /** A kubeconfig with one cluster, user and context, credentials inline so the file stands alone. */
 export function renderKubeconfig(options: KubeconfigOptions): string {
-  const base64 = (pem: string) => Buffer.from(pem, 'utf8').toString('base64');
+  const { certPem, keyPem, token, ...rest } = options;
+  const user: Record<string, string> = {};
+  if (certPem) user['client-certificate-data'] = base64(certPem);
+  if (keyPem) user['client-key-data'] = base64(keyPem);
+  if (token) user.token = token;
+  return stringify(kubeconfigDocument({ ...rest, user }));
+}
+
+/** What `kubeconfigDocument` lays out: a kubeconfig's options with its user entry as written. */
+export type KubeconfigDocumentOptions = Omit<KubeconfigOptions, 'certPem' | 'keyPem' | 'token'> & {
+  user: Record<string, string>;
+};
+
+/** The object a kubeconfig's YAML is written from, in the order kubectl writes its fields. */
+export function kubeconfigDocument(options: KubeconfigDocumentOptions): Record<string, unknown> {
   const cluster: Record<string, unknown> = { server: options.server };
   if (options.caPem) cluster['certificate-authority-data'] = base64(options.caPem);
   if (options.insecureSkipTlsVerify) cluster['insecure-skip-tls-verify'] = true;
-  const user: Record<string, unknown> = {};
-  if (options.certPem) user['client-certificate-data'] = base64(options.certPem);
-  if (options.keyPem) user['client-key-data'] = base64(options.keyPem);
-  if (options.token) user.token = options.token;
-  return stringify({
+  return {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: options.clusterName, cluster }],
-    users: [{ name: options.userName, user }],
+    users: [{ name: options.userName, user: options.user }],
     contexts: [
       {
         name: options.contextName,
@@ -67,7 +77,11 @@ export function renderKubeconfig(options: KubeconfigOptions): string {
     ],
     'current-context': options.contextName,
     preferences: {},
-  });
+  };
+}
+
+function base64(pem: string): string {
+  return Buffer.from(pem, 'utf8').toString('base64');
 }
 
 interface NamedEntry {

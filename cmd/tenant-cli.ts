@@ -3,7 +3,8 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { RestClient, type RestResponse } from '../apiserver/client/rest-client.js';
 import { humanDuration } from '../apiserver/table/duration.js';
-import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_GROUP, TENANT_VERSION } from '../tenants/tenant-resource.js';
+import { ROTATE_ANNOTATION, TENANT_GROUP, TENANT_VERSION } from '../tenants/tenant-resource.js';
+import { KUBECONFIG_ANNOTATION } from '../tenants/tenant-kubeconfig.js';
 import { TENANT_HELP, TENANT_VERBS, TIMEOUT_FLAG, tenantVerbHelp } from './cli-commands.js';
 import { parseVerb, printColumns } from './cli-usage.js';
 

@@ -2,14 +2,20 @@ import { mutate, removeFinalizer } from '../apiserver/registry/object-mutation.j
 import type { GenericRegistry } from '../apiserver/registry/generic-registry.js';
 import type { ApiObject } from '../apiserver/registry/object-store.js';
 import { ApiError } from '../apiserver/status.js';
-import { renderKubeconfig, type CertificateAuthority } from '../certs/index.js';
+import type { CertificateAuthority } from '../certs/index.js';
 import { ElectedRunner } from '../store/elected-runner.js';
 import { isStoreError, type Store } from '../store/index.js';
 import { WatchLoop } from '../store/watch-loop.js';
 import { clusterReadyStatus } from '../clusters/cluster-resource.js';
 import { placeTenant } from './placement.js';
 import { TenantsPerCluster } from './tenants-per-cluster.js';
-import { KUBECONFIG_ANNOTATION, ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
+import { ROTATE_ANNOTATION, TENANT_FINALIZER } from './tenant-resource.js';
+import {
+  CREDENTIALS_ANNOTATION,
+  credentialsAnnotation,
+  KUBECONFIG_ANNOTATION,
+  storedCredentials,
+} from './tenant-kubeconfig.js';
 import { TENANTS_PREFIX } from './tenant-roster.js';
 import type { UpstreamCluster } from '../clusters/upstream-clusters.js';
 import { TenantSpaceInformers } from './tenant-space-informers.js';
@@ -37,10 +43,6 @@ export interface TenantControllerOptions {
   /** Calls the listener whenever a cluster changes (its Ready condition, taints, labels); returns how to stop. */
   onClustersChange?: (listener: () => void) => () => void;
   ca: CertificateAuthority;
-  /** The CAs tenant kubeconfigs trust the server by: the signing CA, and any the gateway also trusts while the CA is rotated. */
-  kubeconfigCaPem: string;
-  /** The gateway URL written into tenant kubeconfigs. */
-  server: string;
   keyAlgorithm: 'ecdsa' | 'rsa';
   certificateValidityDays: number;
   /** Who this replica is, in the election. */
@@ -285,12 +287,17 @@ export class TenantController {
     const status = { ...(tenant.status ?? {}) };
     const annotations = { ...(tenant.metadata.annotations ?? {}) };
     const rotation: string | undefined = annotations[ROTATE_ANNOTATION];
+    const credentials = storedCredentials(annotations);
+    // A kubeconfig an earlier version stored becomes the certificate and key it holds.
+    const legacy = annotations[KUBECONFIG_ANNOTATION] !== undefined;
+    if (legacy) {
+      delete annotations[KUBECONFIG_ANNOTATION];
+      if (credentials) annotations[CREDENTIALS_ANNOTATION] = credentialsAnnotation(credentials);
+    }
     const needsCertificate =
-      !status.certificateSerials?.length ||
-      !annotations[KUBECONFIG_ANNOTATION] ||
-      (rotation !== undefined && rotation !== status.rotation);
+      !status.certificateSerials?.length || !credentials || (rotation !== undefined && rotation !== status.rotation);
     const cluster = await this.clusterFor(tenant);
-    if (status.phase === 'Active' && !needsCertificate && cluster?.name === status.cluster) return false;
+    if (status.phase === 'Active' && !needsCertificate && !legacy && cluster?.name === status.cluster) return false;
     if (!cluster) {
       return this.writeStatus(
         tenant,
@@ -326,17 +333,7 @@ export class TenantController {
       });
       status.certificateSerials = [issued.serial];
       if (rotation !== undefined) status.rotation = rotation;
-      annotations[KUBECONFIG_ANNOTATION] = Buffer.from(
-        renderKubeconfig({
-          clusterName: 'paddock',
-          server: this.options.server,
-          caPem: this.options.kubeconfigCaPem,
-          userName: name,
-          certPem: issued.certPem,
-          keyPem: issued.keyPem,
-          contextName: `${name}@paddock`,
-        }),
-      ).toString('base64');
+      annotations[CREDENTIALS_ANNOTATION] = credentialsAnnotation(issued);
     }
     return this.writeStatus(
       tenant,

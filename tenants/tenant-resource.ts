@@ -4,6 +4,12 @@ import type { ResourceInfo } from '../apiserver/resources/resource-info.js';
 import { forbidden, type Cause } from '../apiserver/validation/cause.js';
 import type { PrinterColumn } from '../apiserver/table/printers/custom-resource.js';
 import { addPrefix, tenantPrefix } from '../translate/context.js';
+import {
+  CREDENTIALS_ANNOTATION,
+  KUBECONFIG_ANNOTATION,
+  storedCredentials,
+  type TenantKubeconfigs,
+} from './tenant-kubeconfig.js';
 import { spaceClustersOf } from './tenant-space-clusters.js';
 
 /**
@@ -18,7 +24,6 @@ import { spaceClustersOf } from './tenant-space-clusters.js';
 export const TENANT_GROUP = 'tenant.kubezoo.io';
 export const TENANT_VERSION = 'v1alpha1';
 export const TENANT_FINALIZER = 'kubezoo.io/tenant';
-export const KUBECONFIG_ANNOTATION = 'kubezoo.io/tenant.kubeconfig.base64';
 /** Set (to any new value) to have the controller issue a new certificate and revoke the old ones. */
 export const ROTATE_ANNOTATION = 'kubezoo.io/tenant.rotate';
 
@@ -243,33 +248,68 @@ export function validateTenant(tenant: ApiObject): Cause[] {
  * New tenants start Pending with the finalizer that keeps them until their upstream objects are
  * gone; status is the controller's (the status subresource keeps clients off it).
  */
-export const tenantStrategy: Strategy = {
-  prepareForCreate: (tenant) => {
-    tenant.metadata.finalizers = [...new Set([...(tenant.metadata.finalizers ?? []), TENANT_FINALIZER])];
-    tenant.status = { phase: 'Pending' };
-  },
-  validateName: validateTenantName,
-  // Reserved ids are refused at create only, so a tenant made before an id was reserved stays manageable.
-  validate: (tenant, previous) => {
-    const reserved = previous ? null : reservedTenantId(String(tenant.metadata.name ?? ''));
-    return [
-      ...(reserved
-        ? [
-            {
-              reason: 'FieldValueInvalid' as const,
-              field: 'metadata.name',
-              message: `Invalid value: ${JSON.stringify(tenant.metadata.name)}: ${reserved}`,
-            },
-          ]
-        : []),
-      ...validateTenant(tenant),
-      ...(previous ? finalizerRemovalCauses(tenant, previous) : []),
-    ];
-  },
-  beginDeletion: (tenant) => {
-    tenant.status = { ...(tenant.status ?? {}), phase: 'Terminating' };
-  },
-};
+/**
+ * The Tenant's strategy. Its certificate and key are the tenant controller's to write (through the
+ * store, not this API): a client's create or update never sets or drops them, and every answer
+ * shows the kubeconfig made from them (`kubeconfigs`, known once the gateway listens) instead.
+ */
+export function tenantStrategy(kubeconfigs: () => TenantKubeconfigs | undefined): Strategy {
+  return {
+    prepareForCreate: (tenant) => {
+      tenant.metadata.finalizers = [...new Set([...(tenant.metadata.finalizers ?? []), TENANT_FINALIZER])];
+      tenant.status = { phase: 'Pending' };
+      keepServerAnnotations(tenant, undefined);
+    },
+    prepareForUpdate: keepServerAnnotations,
+    validateName: validateTenantName,
+    // Reserved ids are refused at create only, so a tenant made before an id was reserved stays manageable.
+    validate: (tenant, previous) => {
+      const reserved = previous ? null : reservedTenantId(String(tenant.metadata.name ?? ''));
+      return [
+        ...(reserved
+          ? [
+              {
+                reason: 'FieldValueInvalid' as const,
+                field: 'metadata.name',
+                message: `Invalid value: ${JSON.stringify(tenant.metadata.name)}: ${reserved}`,
+              },
+            ]
+          : []),
+        ...validateTenant(tenant),
+        ...(previous ? finalizerRemovalCauses(tenant, previous) : []),
+      ];
+    },
+    beginDeletion: (tenant) => {
+      tenant.status = { ...(tenant.status ?? {}), phase: 'Terminating' };
+    },
+    decorate: (tenant) => {
+      const annotations: Record<string, string> | undefined = tenant.metadata.annotations;
+      if (annotations?.[CREDENTIALS_ANNOTATION] === undefined) return tenant;
+      const { [CREDENTIALS_ANNOTATION]: _stored, ...shown } = annotations;
+      const credentials = storedCredentials(annotations);
+      const renderer = kubeconfigs();
+      if (credentials && renderer)
+        shown[KUBECONFIG_ANNOTATION] = renderer.annotation(String(tenant.metadata.name), credentials);
+      return { ...tenant, metadata: { ...tenant.metadata, annotations: shown } };
+    },
+  };
+}
+
+/**
+ * The certificate and key (and a kubeconfig stored by an earlier version, until the controller
+ * moves it) stay as stored: what a client sends in their place, the kubeconfig it read included,
+ * is not kept.
+ */
+function keepServerAnnotations(tenant: ApiObject, previous: ApiObject | undefined): void {
+  const kept = { ...tenant.metadata.annotations };
+  for (const key of [CREDENTIALS_ANNOTATION, KUBECONFIG_ANNOTATION]) {
+    const stored = previous?.metadata.annotations?.[key];
+    if (stored === undefined) delete kept[key];
+    else kept[key] = stored;
+  }
+  if (Object.keys(kept).length) tenant.metadata.annotations = kept;
+  else delete tenant.metadata.annotations;
+}
 
 /**
  * The finalizer goes only when the tenant's space is gone from every cluster it was on: taken off

@@ -112,8 +112,14 @@ export class GenericRegistry {
     return this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
   }
 
-  /** The object as served at this resource's version. */
+  /** The object as answered at this resource's version: served, with what the strategy adds to answers. */
   present(object: ApiObject): ApiObject {
+    const served = this.served(object);
+    return this.strategy.decorate ? this.strategy.decorate(served) : served;
+  }
+
+  /** The object at this resource's version, as patches apply to it and ownership is compared. */
+  private served(object: ApiObject): ApiObject {
     let served = object;
     if (this.conversion) {
       served = this.conversion.fromStorage(object, this.info.version);
@@ -257,7 +263,7 @@ export class GenericRegistry {
       try {
         patched = applyPatch(
           type,
-          this.present(current.object),
+          this.served(current.object),
           patch,
           { group: this.info.group, version: this.info.version, kind: this.info.kind },
           this.info.builtin,
@@ -318,7 +324,7 @@ export class GenericRegistry {
       if (requested && current && requested !== current.object.metadata.resourceVersion) throw conflict(this.gr, name);
       let next: ApiObject;
       try {
-        next = serverSideApply(current && this.present(current.object), applied, {
+        next = serverSideApply(current && this.served(current.object), applied, {
           manager: options.manager,
           force: options.force,
           apiVersion: this.apiVersion(),
@@ -483,7 +489,7 @@ export class GenericRegistry {
       });
     }
     const unchanged = { ...next, metadata: { ...meta, resourceVersion: previous.metadata.resourceVersion } };
-    if (isDeepStrictEqual(unchanged, this.present(previous)) || isDeepStrictEqual(unchanged, previous))
+    if (isDeepStrictEqual(unchanged, this.served(previous)) || isDeepStrictEqual(unchanged, previous))
       return this.present(previous);
     const updated = await this.objects.update(next, current.revision);
     this.strategy.afterWrite?.(updated.object, false);
@@ -495,7 +501,7 @@ export class GenericRegistry {
     // Fields are owned at the version the manager wrote: compared as served there. Status is
     // kube's reset field of a write to the object itself: it cannot change it, so never owns it.
     const served = (object: ApiObject) => {
-      const at = this.conversion ? this.present(object) : object;
+      const at = this.conversion ? this.served(object) : object;
       if (!this.hasStatus || subresource === 'status') return at;
       const { status: _status, ...rest } = at;
       return rest as ApiObject;

@@ -29,6 +29,11 @@ export interface Strategy {
   deleteGracefully?(object: ApiObject): boolean;
   /** Changes made when graceful deletion begins (a namespace turns Terminating). */
   beginDeletion?(object: ApiObject): void;
+  /**
+   * kube's Store.Decorator: what every answer holds besides what is stored (never what a patch
+   * applies to, nor what is compared or stored). Returns a new object; the one given is shared.
+   */
+  decorate?(object: ApiObject): ApiObject;
   /** Called after every committed write of this kind (CRDs register their resources). */
   afterWrite?(object: ApiObject, deleted: boolean): void;
 }

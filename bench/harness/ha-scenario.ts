@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { openStore } from '../../store/index.js';
-import { KUBECONFIG_ANNOTATION } from '../../tenants/tenant-resource.js';
+import { KUBECONFIG_ANNOTATION } from '../../tenants/tenant-kubeconfig.js';
 import type { HaStage } from './ha-stage.js';
 import { sleep } from './sleep.js';
 

@@ -22,6 +22,7 @@ import { renderKubeconfig } from '../../certs/index.js';
 import { openStore, privateDataDir, writePrivateFile, type EtcdTls, type Store } from '../../store/index.js';
 import { TenantController } from '../../tenants/tenant-controller.js';
 import { TenantRoster } from '../../tenants/tenant-roster.js';
+import { TenantKubeconfigs } from '../../tenants/tenant-kubeconfig.js';
 import { TENANT_PRINTER_COLUMNS, TENANT_RESOURCE, tenantStrategy } from '../../tenants/tenant-resource.js';
 import { Authenticator } from '../auth/authenticate.js';
 import { clientCertificates } from '../auth/client-certificate.js';
@@ -208,9 +209,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       SECRET_RESOURCE,
       RESOURCE_REGISTRY_RESOURCE,
     ]);
+    /** What tenant kubeconfigs are read as: made once the gateway's URL is known. */
+    let tenantKubeconfigs: TenantKubeconfigs | undefined = undefined;
     // The kinds the gateway serves from its store, with their strategies and Table printers.
     const ownKinds = new Map<ResourceInfo, { strategy: Strategy; printer: Printer }>([
-      [TENANT_RESOURCE, { strategy: tenantStrategy, printer: customResourcePrinter(TENANT_PRINTER_COLUMNS) }],
+      [
+        TENANT_RESOURCE,
+        { strategy: tenantStrategy(() => tenantKubeconfigs), printer: customResourcePrinter(TENANT_PRINTER_COLUMNS) },
+      ],
       [CLUSTER_RESOURCE, { strategy: clusterStrategy, printer: clusterPrinter }],
       [SECRET_RESOURCE, { strategy: clusterSecretStrategy, printer: printerFor('', 'secrets') }],
       [RESOURCE_REGISTRY_RESOURCE, { strategy: resourceRegistryStrategy, printer: RESOURCE_REGISTRY_PRINTER }],
@@ -373,6 +379,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (!options.advertiseAddress) address = `${host}:${actualPort}`;
     podApi = podApiOf(parseListen(address), ca.certPem);
     const url = httpsUrl(parseListen(address).host, parseListen(address).port);
+    tenantKubeconfigs = new TenantKubeconfigs({ server: url, caPem: trustedCas.join('') });
 
     const adminCertificate = await ca.issueClientCertificate({
       commonName: 'admin',
@@ -399,8 +406,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       clusters: () => clusters.list(),
       onClustersChange: (listener) => clusters.onChange(listener),
       ca,
-      kubeconfigCaPem: trustedCas.join(''),
-      server: url,
       keyAlgorithm: options.keyAlgorithm ?? 'ecdsa',
       certificateValidityDays: options.tenantCertValidityDays ?? 365,
       identity: electionIdentity,

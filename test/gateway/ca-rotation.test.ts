@@ -2,7 +2,7 @@
  * Rotating the CA without cutting tenants off (docs/operations.md, "Rotating the CA"), with the
  * real kubectl, over one replica restarted at each step on the same store and address:
  *
- *   1. `--ca-cert old --trusted-ca-file new`: kubeconfigs issued now trust both CAs;
+ *   1. `--ca-cert old --trusted-ca-file new`: kubeconfigs read now trust both CAs;
  *   2. `--ca-cert new --trusted-ca-file old`: the new CA signs the server, and certificates the old
  *      one signed still get in, so the kubeconfigs of step 1 keep working untouched;
  *   3. `--ca-cert new`: the old CA is no longer trusted; tenants have been issued new certificates.
@@ -62,6 +62,16 @@ describe('gateway: rotating the CA with --trusted-ca-file, tenants never cut off
     kubectls.push(k);
     return k;
   };
+  /** The tenant's kubeconfig as the replica answers it now. */
+  const tenantKubeconfig = async () => {
+    const admin = await ApiClient.load(gateway!.adminKubeconfigPath);
+    try {
+      const tenant = (await admin.request('GET', `${TENANTS}/${ID}`)).body;
+      return Buffer.from(tenant.metadata.annotations['kubezoo.io/tenant.kubeconfig.base64'], 'base64').toString();
+    } finally {
+      admin.close();
+    }
+  };
   /** Has the tenant's certificate re-issued and returns its new kubeconfig. */
   const rotate = async (token: string) => {
     const admin = await ApiClient.load(gateway!.adminKubeconfigPath);
@@ -120,6 +130,10 @@ describe('gateway: rotating the CA with --trusted-ca-file, tenants never cut off
     expect(await (await kubectl(before, 'tenant-before')).ok(['get', 'namespaces', '-o', 'name'])).to.contain(
       'namespace/default',
     );
+    // Read again, the tenant's kubeconfig trusts both already, with the certificate it had: it is made when read.
+    const reread = await tenantKubeconfig();
+    expect(trustedBy(reread).map((pem) => `${pem}\n`)).to.deep.equal([pems.old, pems.new]);
+    expect(parseKubeconfig(reread).certPem).to.equal(parseKubeconfig(before).certPem);
     const bundled = await rotate('step-1');
     expect(trustedBy(bundled).map((pem) => `${pem}\n`)).to.deep.equal([pems.old, pems.new]);
     expect(trustedBy(await readFile(gateway!.adminKubeconfigPath, 'utf8'))).to.have.length(2);

@@ -4,10 +4,15 @@ import { X509Certificate } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { parseKubeconfig } from '../../certs/index.js';
+import { parseKubeconfig, renderKubeconfig } from '../../certs/index.js';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { startGateway, type Gateway } from '../../gateway/server/gateway.js';
 import { EtcdStore } from '../../store/etcd/etcd-store.js';
+import type { Store } from '../../store/index.js';
+import {
+  CREDENTIALS_ANNOTATION as CREDENTIALS,
+  KUBECONFIG_ANNOTATION as KUBECONFIG,
+} from '../../tenants/tenant-kubeconfig.js';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { ApiClient } from '../support/api-client.js';
 import { killAndWait, startEtcd, type EtcdServer } from '../support/etcd-server.js';
@@ -76,6 +81,8 @@ for (const backend of ['embedded', 'etcd'] as const) {
     let cleanups: (() => Promise<void>)[] = [];
     let admin: Kubectl;
     let upstreamKubectl: Kubectl;
+    /** The store the replicas share, read and written beneath their API. */
+    let store: Store;
     let counter = 0;
 
     before(async () => {
@@ -92,10 +99,14 @@ for (const backend of ['embedded', 'etcd'] as const) {
           upstreams: [{ name: 'member1', kubeconfig: await readFile(upstream.kubeconfigPath, 'utf8') }],
         });
         replicas = [{ url: gateway.url, adminKubeconfig: gateway.adminKubeconfigPath, stop: () => gateway.stop() }];
+        store = gateway.store;
       } else {
         const dirs = [await makeTempDir('replica-a'), await makeTempDir('replica-b')];
         cleanups.push(...dirs.map((d) => d.remove));
         replicas = await Promise.all(dirs.map((d) => spawnReplica(d.dir, etcd!.endpoint, upstream.kubeconfigPath)));
+        const client = new EtcdStore({ endpoints: [etcd!.endpoint], prefix: '/gateway' });
+        cleanups.push(() => client.close());
+        store = client;
       }
       admin = await Kubectl.create(replicas[0].adminKubeconfig);
       upstreamKubectl = await Kubectl.create(upstream.kubeconfigPath);
@@ -221,6 +232,80 @@ for (const backend of ['embedded', 'etcd'] as const) {
       }
       const role = JSON.parse(await upstreamKubectl.ok(['get', 'clusterrole', `${id}-cluster-admin`, '-o', 'json']));
       expect(role.rules[0]).to.deep.include({ apiGroups: ['*'], resources: ['*'], verbs: ['*'] });
+    });
+
+    it("stores the tenant's certificate and key, not its kubeconfig: every read answers the kubeconfig, no client's copy is stored, and one stored before is moved", async () => {
+      const id = nextId();
+      await createActive(id);
+      const key = `/registry/tenant.kubezoo.io/tenants/${id}`;
+      const held = async () => {
+        const kv = (await store.get(key))!;
+        return { object: JSON.parse(kv.value), revision: kv.modRevision };
+      };
+      const { object: stored } = await held();
+      const kubeconfig = parseKubeconfig(await tenantKubeconfig(id));
+      expect(stored.metadata.annotations).to.not.have.property(KUBECONFIG);
+      expect(stored.metadata.annotations[CREDENTIALS]).to.equal(kubeconfig.certPem + kubeconfig.keyPem);
+      expect(JSON.stringify(stored).length, 'the stored Tenant').to.be.lessThan(2500);
+
+      // Get, list and watch answer the kubeconfig, and none of them the stored credentials.
+      const api = await ApiClient.load(otherReplica().adminKubeconfig);
+      try {
+        const listed = (await api.request('GET', TENANTS)).body.items.find((t: any) => t.metadata.name === id);
+        const watched = await api.request(
+          'GET',
+          `${TENANTS}?watch=true&fieldSelector=metadata.name%3D${id}&timeoutSeconds=1`,
+        );
+        const event = JSON.parse(watched.text.split('\n')[0]);
+        // Each replica answers its own address where no --advertise-address names one for all.
+        for (const answered of [listed, event.object]) {
+          expect(answered.metadata.annotations).to.not.have.property(CREDENTIALS);
+          expect(
+            parseKubeconfig(Buffer.from(answered.metadata.annotations[KUBECONFIG], 'base64').toString()),
+          ).to.deep.equal({ ...kubeconfig, server: otherReplica().url });
+        }
+
+        // A client's kubeconfig or credentials are not stored: what is read stays the tenant's own.
+        await admin.ok(['annotate', 'tenant', id, `${KUBECONFIG}=Zm9v`, 'team=a', '--overwrite']);
+        const patched = await api.request(
+          'PATCH',
+          `${TENANTS}/${id}`,
+          { metadata: { annotations: { [CREDENTIALS]: 'sent' } } },
+          { 'content-type': 'application/merge-patch+json' },
+        );
+        expect(patched.status, patched.text).to.equal(200);
+        const replaced = JSON.parse(await admin.ok(['get', 'tenant', id, '-o', 'json']));
+        await admin.ok(['replace', '-f', '-'], JSON.stringify(replaced));
+        const { object: after } = await held();
+        expect(after.metadata.annotations).to.not.have.property(KUBECONFIG);
+        expect(after.metadata.annotations.team).to.equal('a');
+        expect(after.metadata.annotations[CREDENTIALS]).to.equal(stored.metadata.annotations[CREDENTIALS]);
+        expect(parseKubeconfig(await tenantKubeconfig(id))).to.deep.equal(kubeconfig);
+      } finally {
+        api.close();
+      }
+
+      // A Tenant as an earlier version stored it, its kubeconfig in the annotation: moved, with no new certificate.
+      const { object: current, revision } = await held();
+      const { [CREDENTIALS]: _credentials, ...annotations } = current.metadata.annotations;
+      const legacy = renderKubeconfig({
+        clusterName: 'paddock',
+        server: replicas[0].url,
+        caPem: kubeconfig.caPem,
+        userName: id,
+        certPem: kubeconfig.certPem,
+        keyPem: kubeconfig.keyPem,
+        contextName: `${id}@paddock`,
+      });
+      annotations[KUBECONFIG] = Buffer.from(legacy).toString('base64');
+      await store.update(key, JSON.stringify({ ...current, metadata: { ...current.metadata, annotations } }), revision);
+      const moved = await waitUntil('the stored kubeconfig moved', async () => {
+        const { object } = await held();
+        return object.metadata.annotations[KUBECONFIG] === undefined ? object : undefined;
+      });
+      expect(moved.metadata.annotations[CREDENTIALS]).to.equal(kubeconfig.certPem + kubeconfig.keyPem);
+      expect(moved.status.certificateSerials).to.deep.equal(current.status.certificateSerials);
+      expect(parseKubeconfig(await tenantKubeconfig(id))).to.deep.equal(kubeconfig);
     });
 
     it('refuses invalid tenant ids with 422 and kubectl-friendly causes', async () => {
