@@ -99,7 +99,7 @@ export class Reflector<T = Json> {
   /** A resync asked for and not yet listed: its waiters, and the abort of the watch it ends. */
   private resyncing: { done: Promise<boolean>; resolve: (listed: boolean) => void } | undefined;
   private watchEnding: AbortController | undefined;
-  private readonly transform: (obj: Json) => T;
+  private transform: (obj: Json) => T;
   private readonly backoff: () => number;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -115,6 +115,11 @@ export class Reflector<T = Json> {
     this.random = options.random ?? Math.random;
     const backoff = new ResettingBackoff(REFLECTOR_BACKOFF, REFLECTOR_BACKOFF_RESET_MS, this.now, this.random);
     this.backoff = options.backoff ?? (() => backoff.next());
+  }
+
+  /** Objects listed or watched from now on are held as `transform` makes them. */
+  setTransform(transform: (obj: Json) => T): void {
+    this.transform = transform;
   }
 
   /** Starts listing and watching, once. */

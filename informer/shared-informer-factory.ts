@@ -7,10 +7,14 @@
  *
  * What an object is held as is the factory's creator's to say (`transform`, per resource): the
  * gateway holds the multi-cluster cache's text form, so the cache's stores keep the very objects
- * the informer holds. An informer whose last handler or sink goes is stopped and dropped (its
- * objects with it); `stop` ends them all when the cluster's connection goes.
+ * the informer holds. Objects are held trimmed (the creator says of what: the gateway leaves out
+ * managedFields, which no controller reads) until a consumer that answers clients with them asks
+ * for them `whole`; the informer then lists again and holds them whole from then on. An informer
+ * whose last handler or sink goes is stopped and dropped (its objects with it); `stop` ends them
+ * all when the cluster's connection goes.
  */
 import type { Json } from '../apiserver/json.js';
+import { detach } from '../apiserver/process-faults.js';
 import type { ListerWatcher } from './list-watcher.js';
 import type { ReflectorOptions } from './reflector.js';
 import { SharedInformer } from './shared-informer.js';
@@ -29,8 +33,8 @@ export interface SharedInformerFactoryOptions<T> {
   cluster: string;
   /** Lists and watches one resource of the cluster, across namespaces and unfiltered. */
   listerWatcher(resource: InformerResource): ListerWatcher;
-  /** What an object of `resource` is held as. */
-  transform(resource: InformerResource): (obj: Json) => T;
+  /** What an object of `resource` is held as: `whole` as the cluster sent it, else trimmed for controllers. */
+  transform(resource: InformerResource, whole: boolean): (obj: Json) => T;
   /** Reflector settings besides the name and transform (page size, timeouts, backoff). */
   reflector?: Partial<Omit<ReflectorOptions<T>, 'name' | 'transform'>>;
 }
@@ -47,6 +51,8 @@ export function groupVersionPath({ group, version }: Pick<InformerResource, 'gro
 
 export class SharedInformerFactory<T extends NonNullable<unknown>> {
   private readonly informers = new Map<string, SharedInformer<T>>();
+  /** The informers holding objects whole. */
+  private readonly whole = new Set<string>();
   private stopped = false;
 
   constructor(private readonly options: SharedInformerFactoryOptions<T>) {}
@@ -55,18 +61,31 @@ export class SharedInformerFactory<T extends NonNullable<unknown>> {
     return this.options.cluster;
   }
 
-  /** The informer of `resource`, made and run on the first request. After `stop`, a stopped one (it never lists). */
-  informerFor(resource: InformerResource): SharedInformer<T> {
+  /**
+   * The informer of `resource`, made and run on the first request. After `stop`, a stopped one (it
+   * never lists). `whole`: the consumer answers clients with the objects, so they are held whole.
+   */
+  informerFor(resource: InformerResource, { whole = false }: { whole?: boolean } = {}): SharedInformer<T> {
     const key = informerKey(resource);
     const known = this.informers.get(key);
-    if (known) return known;
+    if (known) {
+      if (whole && !this.whole.has(key)) {
+        this.whole.add(key);
+        detach(
+          known.retransform(this.options.transform(resource, true)),
+          `${this.options.cluster} ${resource.resource}: held whole`,
+        );
+      }
+      return known;
+    }
     const informer: SharedInformer<T> = new SharedInformer<T>(this.options.listerWatcher(resource), {
       ...this.options.reflector,
       name: `${this.options.cluster} ${resource.resource}.${resource.group || 'core'}`,
-      transform: this.options.transform(resource),
+      transform: this.options.transform(resource, whole),
       onIdle: () => {
         if (this.informers.get(key) !== informer) return;
         this.informers.delete(key);
+        this.whole.delete(key);
         informer.stop();
       },
     });
@@ -75,6 +94,7 @@ export class SharedInformerFactory<T extends NonNullable<unknown>> {
       return informer;
     }
     this.informers.set(key, informer);
+    if (whole) this.whole.add(key);
     informer.run();
     return informer;
   }
@@ -89,5 +109,6 @@ export class SharedInformerFactory<T extends NonNullable<unknown>> {
     this.stopped = true;
     for (const informer of this.informers.values()) informer.stop();
     this.informers.clear();
+    this.whole.clear();
   }
 }

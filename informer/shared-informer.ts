@@ -15,7 +15,7 @@
  * order, on Node's one thread. A handler that throws is reported and the others still run.
  */
 import type { Json } from '../apiserver/json.js';
-import { reportFault } from '../apiserver/process-faults.js';
+import { detach, reportFault } from '../apiserver/process-faults.js';
 import { Indexer } from './indexer.js';
 import { metaNamespaceKeyFunc, type KeyFunc } from './key-func.js';
 import { Reflector, type ReflectorOptions, type ReflectorStats } from './reflector.js';
@@ -64,6 +64,8 @@ export class SharedInformer<T extends NonNullable<unknown> = Json> {
   private readonly sinks = new Set<ReflectorSink<T>>();
   private readonly keyFunc: KeyFunc<T>;
   private listed = false;
+  /** The relist that makes every held object anew after `retransform`, until it is in. */
+  private remaking: Promise<boolean> | undefined;
 
   constructor(
     listerWatcher: ListerWatcher,
@@ -121,6 +123,26 @@ export class SharedInformer<T extends NonNullable<unknown> = Json> {
   }
 
   /**
+   * Holds objects as `transform` makes them from now on, and lists again (resync) so that every
+   * object held is made anew; resolves as resync does. A sink added before that list is in gets
+   * it as its first `replace`, never the objects held now.
+   */
+  retransform(transform: (obj: Json) => T): Promise<boolean> {
+    this.reflector.setTransform(transform);
+    // Before the first list nothing is held: that list is made by the new transform.
+    if (!this.listed) return this.firstSync;
+    const remaking = this.reflector.resync();
+    this.remaking = remaking;
+    detach(
+      remaking.then(() => {
+        if (this.remaking === remaking) this.remaking = undefined;
+      }),
+      `informer ${this.options.name}: its relist after a new transform`,
+    );
+    return remaking;
+  }
+
+  /**
    * Adds indexes, filled from the objects already held. Consumers share an informer, so an index
    * already there under the same name with the same function is taken as it is; the same name
    * with another function is refused (the Indexer's conflict).
@@ -139,11 +161,12 @@ export class SharedInformer<T extends NonNullable<unknown> = Json> {
 
   /**
    * Passes every list, event and BOOKMARK on to `sink` in order, after the indexer has it; a sink
-   * added after the first list is first given a `replace` of what the indexer holds.
+   * added after the first list is first given a `replace` of what the indexer holds (or, while
+   * the informer lists again after `retransform`, of that list).
    */
   addSink(sink: ReflectorSink<T>): HandlerRegistration {
     this.sinks.add(sink);
-    if (this.listed)
+    if (this.listed && !this.remaking)
       this.call(sink, (s) => s.replace(this.store.list(), this.reflector.lastSyncResourceVersion()), 'a sink');
     return { remove: () => this.removed(this.sinks.delete(sink)) };
   }

@@ -142,7 +142,8 @@ export class CacheController {
   private startFeed(store: ClusterResourceStore): void {
     const informers = this.clusters.get(store.cluster)?.informers;
     if (!informers) return;
-    const informer = informers.informerFor(store.resource);
+    // The stores answer clients: their objects are held whole, managedFields and all.
+    const informer = informers.informerFor(store.resource, { whole: true });
     this.feeds.set(store, { store, informers, informer, subscription: informer.addSink(store) });
   }
 

@@ -119,9 +119,9 @@ describe('informer: the shared informer factory', () => {
     factory = new SharedInformerFactory<Json>({
       cluster: 'member1',
       listerWatcher: cluster,
-      transform: (resource) => (obj) => {
+      transform: (resource, whole) => (obj) => {
         transformed++;
-        return { ...obj, resource: resource.resource };
+        return { ...obj, resource: resource.resource, ...(whole ? { whole: true } : {}) };
       },
       reflector: { backoff: () => 10 },
     });
@@ -224,6 +224,35 @@ describe('informer: the shared informer factory', () => {
     expect(await informer.resync()).to.equal(true);
     expect(sink.calls.at(-1)).to.equal('replace a-x/one @2');
     expect(cluster(CONFIGMAPS).lists).to.equal(2);
+  });
+
+  it('holds objects trimmed until a consumer asks for them whole, then lists again; a sink added meanwhile gets only whole ones', async () => {
+    cluster(CONFIGMAPS).put('a-x', 'one');
+    const informer = factory.informerFor(CONFIGMAPS);
+    informer.addEventHandler({});
+    await informer.firstSync;
+    expect(informer.indexer.getByKey('a-x/one')).to.not.have.property('whole');
+    expect(factory.informerFor(CONFIGMAPS, { whole: true })).to.equal(informer);
+    const passed: Json[][] = [];
+    informer.addSink({ ...recordingSink(), replace: (items) => passed.push([...items]) });
+    await waitUntil('listed again', () => cluster(CONFIGMAPS).lists === 2 && passed.length === 1);
+    expect(passed[0].map((o) => o.whole)).to.deep.equal([true]);
+    expect(informer.indexer.getByKey('a-x/one')).to.include({ whole: true });
+    await waitUntil('the watch is open again', () => cluster(CONFIGMAPS).openWatches === 1);
+    cluster(CONFIGMAPS).put('a-x', 'two');
+    await waitUntil('the new object is held', () => informer.indexer.getByKey('a-x/two') !== undefined);
+    expect(informer.indexer.getByKey('a-x/two')).to.include({ whole: true });
+    // Whole stays whole: a consumer asking as controllers do lists nothing again.
+    factory.informerFor(CONFIGMAPS);
+    factory.informerFor(CONFIGMAPS, { whole: true });
+    expect(cluster(CONFIGMAPS).lists).to.equal(2);
+    // An informer first asked for whole lists once, whole.
+    cluster(ROLES).put('a-x', 'reader');
+    const roles = factory.informerFor(ROLES, { whole: true });
+    roles.addEventHandler({});
+    await roles.firstSync;
+    expect(roles.indexer.getByKey('a-x/reader')).to.include({ whole: true });
+    expect(cluster(ROLES).lists).to.equal(1);
   });
 
   it('stops an informer when its last consumer goes, and all of them with the factory', async () => {

@@ -54,6 +54,30 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
     expect(res.status, res.text).to.equal(201);
   }
 
+  it("holds the cluster's objects without managedFields for the controllers, and whole once the cache's stores ask", async () => {
+    const client = await counting();
+    const informers = cachedObjectInformers('member1', client);
+    try {
+      await make('/api/v1/namespaces', { metadata: { name: 'mfd111-default', labels: { [TENANT_LABEL]: 'mfd111' } } });
+      const resource = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
+      const informer = informers.informerFor(resource);
+      informer.addEventHandler({});
+      await informer.firstSync;
+      const held = () => JSON.parse(informer.indexer.getByKey('mfd111-default')!.text).metadata;
+      expect(held().labels).to.deep.equal({
+        'kubernetes.io/metadata.name': 'mfd111-default',
+        [TENANT_LABEL]: 'mfd111',
+      });
+      expect(held()).to.not.have.property('managedFields');
+      expect(informers.informerFor(resource, { whole: true })).to.equal(informer);
+      await waitUntil('held whole', () => held().managedFields !== undefined);
+      expect(held().managedFields.map((entry: any) => entry.operation)).to.deep.equal(['Update']);
+    } finally {
+      informers.stop();
+      client.close();
+    }
+  });
+
   it('tells each change by tenant, deletions as such, and answers from what it holds', async () => {
     const client = await counting();
     const changes: string[] = [];
