@@ -24,6 +24,8 @@ const SHARED_LIMIT = 10_000;
 const names = new SharedValues<string>(SHARED_LIMIT);
 const labelSets = new SharedValues<Readonly<Record<string, string>>>(SHARED_LIMIT);
 const fieldPathLists = new SharedValues<readonly string[]>(SHARED_LIMIT);
+/** Selectable fields' values as JSON array texts: every namespace's `["Active"]`, pods' of one node and phase. */
+const fieldValueLists = new SharedValues<string>(SHARED_LIMIT);
 /** Long `data` and annotation values (as JSON string literals) met recently, for objects that hold the same one. */
 const longValues = new SharedValues<string>(SHARED_LIMIT);
 /** The texts of `managedFields` entries on either side of their `time`, met recently. */
@@ -64,7 +66,7 @@ export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedO
     values.push(value);
   }
   const fieldPaths = fieldPathLists.shared(paths.join('\n'), () => Object.freeze(paths));
-  const fieldValues = values.some((value) => value !== '') ? flatString(JSON.stringify(values)) : undefined;
+  const fieldValues = values.some((value) => value !== '') ? sharedFieldValues(JSON.stringify(values)) : undefined;
   return new CachedObject(splicedText(cachedText(raw), raw), name, namespace, labels, fieldPaths, fieldValues);
 }
 
@@ -97,6 +99,10 @@ function splicedText(text: string, raw: Json): string | SplicedText {
   pieces.push(ownCopy(text.slice(from)));
   // A copy of exactly its length: the array grown by push has room for 17 (96 bytes more for 5 pieces).
   return pieces.slice();
+}
+
+function sharedFieldValues(text: string): string {
+  return fieldValueLists.shared(text, () => flatString(text));
 }
 
 function inPool(pool: SharedValues<string>, literal: string): { pool: SharedValues<string>; literal: string } {
