@@ -30,6 +30,10 @@ const fieldValueLists = new SharedValues<string>(SHARED_LIMIT);
 const longValues = new SharedValues<string>(SHARED_LIMIT);
 /** The texts of `managedFields` entries on either side of their `time`, met recently. */
 const managedFieldsPieces = new SharedValues<string>(SHARED_LIMIT);
+/** Short texts between those values, met recently (ownPiece). */
+const shortPieces = new SharedValues<string>(SHARED_LIMIT);
+/** The longest text between shared values that is looked up in `shortPieces`: a uid alone is 36. */
+const SHORT_PIECE = 80;
 
 /**
  * A value this long is worth holding once when another object holds it too: a CA bundle is 600
@@ -91,14 +95,25 @@ function splicedText(text: string, raw: Json): string | SplicedText {
     if (first) continue;
     const at = text.indexOf(literal, from);
     if (at < 0) continue;
-    // Copies, not slices: a slice would keep the whole text alive.
-    (pieces ??= []).push(ownCopy(text.slice(from, at)), shared);
+    (pieces ??= []).push(ownPiece(text.slice(from, at)), shared);
     from = at + literal.length;
   }
   if (!pieces) return text;
-  pieces.push(ownCopy(text.slice(from)));
+  pieces.push(ownPiece(text.slice(from)));
   // A copy of exactly its length: the array grown by push has room for 17 (96 bytes more for 5 pieces).
   return pieces.slice();
+}
+
+/**
+ * A text between shared values, held once when it is short: objects made alike in one second
+ * have the same (`},"creationTimestamp":"…","managedFields":[`, a `time`, the closing `}}`); a
+ * longer one holds a uid or a resourceVersion, and is the object's own. A copy, never a slice,
+ * which would keep the whole text alive.
+ */
+function ownPiece(piece: string): string {
+  // The copy is the pool's key too: the slice as a key would keep the whole text alive.
+  const copy = ownCopy(piece);
+  return copy.length <= SHORT_PIECE ? shortPieces.shared(copy, () => copy) : copy;
 }
 
 function sharedFieldValues(text: string): string {
