@@ -5,11 +5,12 @@
  * namespace index, the RBAC change feed, the tenant spaces) reads these same objects: what needs
  * more than the metadata parses the text of the few objects it looks at. Only the cache's stores
  * answer clients with them, so only theirs are held with their managedFields (whole); the others
- * are held without, as client-go's controllers trim their informers' objects (a managedFields
- * entry's own pieces cost a held Namespace or RoleBinding about 120 bytes of its 700).
+ * are held without, and without kubectl's last-applied record, as client-go's controllers trim
+ * their informers' objects (a managedFields entry's own pieces cost a held Namespace or
+ * RoleBinding about 120 bytes of its 700).
  */
 import type { RestClient } from '../apiserver/client/rest-client.js';
-import type { Json } from '../apiserver/json.js';
+import { isObject, type Json } from '../apiserver/json.js';
 import { RestListWatcher } from '../informer/rest-list-watcher.js';
 import { groupVersionPath, SharedInformerFactory } from '../informer/shared-informer-factory.js';
 import { dropManagedFields, type ReflectorOptions } from '../informer/reflector.js';
@@ -29,10 +30,27 @@ export function cachedObjectInformers(
       new RestListWatcher(client, { groupVersionPath: groupVersionPath(resource), resource: resource.resource }),
     transform: ({ group, resource, namespaced }, whole) => {
       const fieldsOf = selectableFieldsOf(group, resource, namespaced);
-      return whole ? (raw) => toCachedObject(raw, fieldsOf) : (raw) => toCachedObject(dropManagedFields(raw), fieldsOf);
+      return whole ? (raw) => toCachedObject(raw, fieldsOf) : (raw) => toCachedObject(trimmed(raw), fieldsOf);
     },
     reflector,
   });
+}
+
+/** kubectl's client-side apply record: a second copy of the object as its client last applied it. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * An object as the controllers read it: without its managedFields and the last-applied record
+ * kubectl apply leaves (a tenant's Roles and RoleBindings, written with `kubectl apply`, would
+ * hold themselves twice); no controller reads either.
+ */
+function trimmed(raw: Json): Json {
+  const annotations = isObject(raw.metadata) ? raw.metadata.annotations : undefined;
+  if (isObject(annotations) && LAST_APPLIED in annotations) {
+    delete annotations[LAST_APPLIED];
+    if (Object.keys(annotations).length === 0) delete raw.metadata.annotations;
+  }
+  return dropManagedFields(raw);
 }
 
 /** The object a cached object's text is, parsed (its kind and apiVersion are left out of the text). */

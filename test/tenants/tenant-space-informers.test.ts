@@ -54,11 +54,14 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
     expect(res.status, res.text).to.equal(201);
   }
 
-  it("holds the cluster's objects without managedFields for the controllers, and whole once the cache's stores ask", async () => {
+  it("holds the cluster's objects without managedFields and last-applied records for the controllers, and whole once the cache's stores ask", async () => {
     const client = await counting();
     const informers = cachedObjectInformers('member1', client);
     try {
-      await make('/api/v1/namespaces', { metadata: { name: 'mfd111-default', labels: { [TENANT_LABEL]: 'mfd111' } } });
+      const applied = 'kubectl.kubernetes.io/last-applied-configuration';
+      await make('/api/v1/namespaces', {
+        metadata: { name: 'mfd111-default', labels: { [TENANT_LABEL]: 'mfd111' }, annotations: { [applied]: '{}' } },
+      });
       const resource = { group: '', version: 'v1', resource: 'namespaces', namespaced: false };
       const informer = informers.informerFor(resource);
       informer.addEventHandler({});
@@ -69,9 +72,11 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
         [TENANT_LABEL]: 'mfd111',
       });
       expect(held()).to.not.have.property('managedFields');
+      expect(held()).to.not.have.property('annotations');
       expect(informers.informerFor(resource, { whole: true })).to.equal(informer);
       await waitUntil('held whole', () => held().managedFields !== undefined);
       expect(held().managedFields.map((entry: any) => entry.operation)).to.deep.equal(['Update']);
+      expect(held().annotations).to.deep.equal({ [applied]: '{}' });
     } finally {
       informers.stop();
       client.close();
