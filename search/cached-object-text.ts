@@ -27,6 +27,14 @@ const ANNOTATIONS = ',"annotations":{';
 
 /** The cached text of an object as a cluster sent it, in the layout above. */
 export function cachedText(raw: Json): string {
+  return cachedTextParts(raw).text;
+}
+
+/**
+ * `cachedText`, with how long its members after `metadata` are: the text ends with them and its
+ * closing brace (`{"metadata":{…},"roleRef":…,"subjects":[…]}`).
+ */
+export function cachedTextParts(raw: Json): { text: string; bodyLength: number } {
   const {
     metadata = {},
     kind: _kind,
@@ -38,7 +46,13 @@ export function cachedText(raw: Json): string {
   const { [CACHE_SOURCE_ANNOTATION]: _source, ...ownAnnotations } = (annotations ?? {}) as Record<string, string>;
   const version = typeof resourceVersion === 'string' ? resourceVersion : '';
   const kept = Object.keys(ownAnnotations).length > 0 ? { annotations: ownAnnotations } : {};
-  return flatString(JSON.stringify({ metadata: { resourceVersion: version, ...kept, ...meta }, ...body }));
+  // Written in two parts, the bytes JSON.stringify gives the whole: the body's length is then known.
+  const members = JSON.stringify(body).slice(1, -1);
+  const metaText = JSON.stringify({ resourceVersion: version, ...kept, ...meta });
+  return {
+    text: flatString(`{"metadata":${metaText}${members === '' ? '' : `,${members}`}}`),
+    bodyLength: members.length,
+  };
 }
 
 /** The object as its cluster answers it: the cached text with its kind and apiVersion in front. */

@@ -6,7 +6,7 @@
 import type { Json } from '../apiserver/json.js';
 import { selectableFields } from '../apiserver/selectors/selectable-fields.js';
 import { CachedObject, type SplicedText } from './cached-object.js';
-import { cachedText } from './cached-object-text.js';
+import { cachedTextParts } from './cached-object-text.js';
 import { flatString, ownCopy } from './flat-string.js';
 import { SharedValues } from './shared-values.js';
 
@@ -30,6 +30,13 @@ const fieldValueLists = new SharedValues<string>(SHARED_LIMIT);
 const longValues = new SharedValues<string>(SHARED_LIMIT);
 /** The texts of `managedFields` entries on either side of their `time`, met recently. */
 const managedFieldsPieces = new SharedValues<string>(SHARED_LIMIT);
+/**
+ * Bodies (what follows `metadata`) met recently, up to LONG_BODY long: fewer than the other pools
+ * hold, since a body no other object has is held here until the pool empties.
+ */
+const bodies = new SharedValues<string>(1_000);
+/** A longer body is a pod's or a workload's, rarely another's too. */
+const LONG_BODY = 512;
 /** Short texts between those values, met recently (ownPiece). */
 const shortPieces = new SharedValues<string>(SHARED_LIMIT);
 /** The longest text between shared values that is looked up in `shortPieces`: a uid alone is 36. */
@@ -71,23 +78,30 @@ export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedO
   }
   const fieldPaths = fieldPathLists.shared(paths.join('\n'), () => Object.freeze(paths));
   const fieldValues = values.some((value) => value !== '') ? sharedFieldValues(JSON.stringify(values)) : undefined;
-  return new CachedObject(splicedText(cachedText(raw), raw), name, namespace, labels, fieldPaths, fieldValues);
+  const { text, bodyLength } = cachedTextParts(raw);
+  return new CachedObject(splicedText(text, bodyLength, raw), name, namespace, labels, fieldPaths, fieldValues);
 }
 
 /**
- * The text, spliced around the long annotation and `data` values (a ConfigMap's or Secret's) and
- * the `managedFields` entries' texts beside their `time` that an object met before holds too, so
- * that it holds the pool's copy of each; whole when there is none. The first object to hold a value
- * keeps its text whole: a value no other object holds costs no splice.
+ * The text, spliced around the long annotation and `data` values (a ConfigMap's or Secret's), the
+ * `managedFields` entries' texts beside their `time`, and the members after `metadata` (a
+ * binding's roleRef and subjects, the same in each namespace of a tenant) that an object met
+ * before holds too, so that it holds the pool's copy of each; whole when there is none. The first
+ * object to hold a value keeps its text whole: a value no other object holds costs no splice.
  */
-function splicedText(text: string, raw: Json): string | SplicedText {
+function splicedText(text: string, bodyLength: number, raw: Json): string | SplicedText {
   let pieces: string[] | undefined;
   let from = 0;
-  // In the text's order: annotations, then managedFields (both in metadata), then `data`.
+  // In the text's order: annotations, then managedFields (both in metadata), then `data`'s values
+  // (a ConfigMap's or Secret's) or, for another kind, the body whole.
   const shareable = [
     ...longStrings(raw.metadata?.annotations).map((value) => inPool(longValues, JSON.stringify(value))),
     ...managedFieldsTexts(raw.metadata?.managedFields).map((piece) => inPool(managedFieldsPieces, piece)),
     ...longStrings(raw.data).map((value) => inPool(longValues, JSON.stringify(value))),
+    ...(raw.data === undefined && bodyLength >= LONG_VALUE && bodyLength <= LONG_BODY
+      ? // A copy: the pool's key, as a slice, would keep the whole text alive.
+        [inPool(bodies, ownCopy(text.slice(text.length - 1 - bodyLength, text.length - 1)))]
+      : []),
   ];
   for (const { pool, literal } of shareable) {
     let first = false;

@@ -139,6 +139,47 @@ describe('cache: CachedObject', () => {
     expect(typeof (short[1] as unknown as { body: unknown }).body, 'a short value is not worth it').to.equal('string');
   });
 
+  it("holds once the body a binding shares with others (the tenant's grant in each of its namespaces), and answers each whole", () => {
+    const bindingFields = selectableFieldsOf('rbac.authorization.k8s.io', 'rolebindings', true);
+    const grant = (tenant: string, namespace: string, resourceVersion: string) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: {
+        name: 'paddock:cluster-admin',
+        namespace: `${tenant}-${namespace}`,
+        resourceVersion,
+        uid: `uid-${tenant}-${namespace}`,
+        labels: { 'kubezoo.io/tenant': tenant },
+      },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `${tenant}-cluster-admin` },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: `${tenant}-admin` }],
+    });
+    const raws = [
+      grant('bdy111', 'default', '10'),
+      grant('bdy111', 'kube-system', '11'),
+      grant('bdy222', 'default', '12'),
+      grant('bdy111', 'kube-public', '13'),
+    ];
+    const cached = raws.map((raw) => toCachedObject(structuredClone(raw), bindingFields));
+    const bodies = cached.map((object) => (object as unknown as { body: string | string[] }).body);
+    const { metadata: _metadata, apiVersion: _apiVersion, kind: _kind, ...members } = raws[0];
+    const body = JSON.stringify(members).slice(1, -1);
+    expect(typeof bodies[0], 'the first holder keeps its text whole').to.equal('string');
+    expect(typeof bodies[2], "another tenant's grant: a body of its own").to.equal('string');
+    for (const spliced of [bodies[1], bodies[3]])
+      expect([...spliced])
+        .to.have.length(3)
+        .and.to.include(body);
+    const type = { kind: 'RoleBinding', apiVersion: 'rbac.authorization.k8s.io/v1' };
+    cached.forEach((object, i) => {
+      const whole = { text: cachedText(raws[i]) };
+      expect(object.text).to.equal(whole.text);
+      expect(answerText(object, type, 'c', '99')).to.equal(answerText(whole, type, 'c', '99'));
+      expect(object.metadata.resourceVersion).to.equal(raws[i].metadata.resourceVersion);
+      expect(object.metadata.uid).to.equal(raws[i].metadata.uid);
+    });
+  });
+
   it('objects of the same name in other namespaces share one copy of it', () => {
     const gc = collector();
     const configMapFields = selectableFieldsOf('', 'configmaps', true);
