@@ -122,10 +122,9 @@ function splicedText(text: string, bodyLength: number, raw: Json): string | Spli
  * A text between shared values, held once when it is short: objects made alike in one second
  * have the same (`},"creationTimestamp":"…","managedFields":[`, a `time`, the closing `}}`); a
  * longer one holds a uid or a resourceVersion, and is the object's own. A copy, never a slice,
- * which would keep the whole text alive.
+ * which would keep the whole text alive, held and as the pool's key alike.
  */
 function ownPiece(piece: string): string {
-  // The copy is the pool's key too: the slice as a key would keep the whole text alive.
   const copy = ownCopy(piece);
   return copy.length <= SHORT_PIECE ? shortPieces.shared(copy, () => copy) : copy;
 }

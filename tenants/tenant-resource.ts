@@ -245,13 +245,11 @@ export function validateTenant(tenant: ApiObject): Cause[] {
 }
 
 /**
- * New tenants start Pending with the finalizer that keeps them until their upstream objects are
- * gone; status is the controller's (the status subresource keeps clients off it).
- */
-/**
- * The Tenant's strategy. Its certificate and key are the tenant controller's to write (through the
- * store, not this API): a client's create or update never sets or drops them, and every answer
- * shows the kubeconfig made from them (`kubeconfigs`, known once the gateway listens) instead.
+ * The Tenant's strategy. New tenants start Pending with the finalizer that keeps them until their
+ * upstream objects are gone; status is the controller's (the status subresource keeps clients off
+ * it), and so are the certificate and key, written through the store, not this API: a client's
+ * create or update never sets or drops them, and every answer shows the kubeconfig made from them
+ * (`kubeconfigs`, known once the gateway listens) instead.
  */
 export function tenantStrategy(kubeconfigs: () => TenantKubeconfigs | undefined): Strategy {
   return {
