@@ -7,7 +7,7 @@ import { commandListText, type CommandSpec, type FlagSpec } from './cli-usage.js
 import { REQUEST_LOG_MODES } from '../gateway/observability/request-log.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../log/log.js';
 import { DEFAULT_TENANT_CACHE_MAX_BYTES } from '../gateway/cached/tenant-cache-budget.js';
-import { DEFAULT_FAILOVER_RESOURCES, DEFAULT_TENANT_CACHE } from '../gateway/cached/tenant-cached-resources.js';
+import { DEFAULT_FAILOVER_RESOURCES, DEFAULT_TENANT_CACHE } from '../gateway/cached/tenant-cache-defaults.js';
 import { DEFAULT_TENANT_LIMITS } from '../gateway/server/tenant-limits.js';
 import { DEFAULT_UPSTREAM_SEATS } from '../clusters/upstream-seats.js';
 

@@ -6,7 +6,8 @@
  * bundle every tenant shares, base64 inside base64: 3.1 KB of a Tenant's 4.2 (BENCHMARKS.md).
  */
 import { stringify } from 'yaml';
-import { kubeconfigDocument, parseKubeconfig } from '../certs/index.js';
+// Not the certs barrel: it loads X.509 and ASN.1 (0.4 s of CPU), and `paddock tenant` needs only this.
+import { kubeconfigDocument, parseKubeconfig } from '../certs/kubeconfig.js';
 
 /** The annotation a Tenant's kubeconfig is answered in (KubeZoo's). */
 export const KUBECONFIG_ANNOTATION = 'kubezoo.io/tenant.kubeconfig.base64';

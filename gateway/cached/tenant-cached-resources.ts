@@ -9,29 +9,6 @@ import { isObject } from '../../apiserver/json.js';
 import type { CacheResource } from '../../search/cluster-resource-store.js';
 import { isTenantId } from '../../tenants/tenant-resource.js';
 
-/** The reads most tools make: kubectl's, controllers' informers. */
-export const DEFAULT_TENANT_CACHE = 'pods,configmaps,secrets,services,deployments.apps';
-
-/**
- * What an evicted tenant's replay reads besides the tenant cache (eviction/tenant-replay.ts): its
- * CRDs and namespaces, which everything else needs, and what tenants commonly make. Cached only
- * while the taint manager may evict (`--enable-no-execute-taint-eviction`).
- */
-export const DEFAULT_FAILOVER_RESOURCES = [
-  'customresourcedefinitions.apiextensions.k8s.io',
-  'namespaces',
-  'serviceaccounts',
-  'persistentvolumeclaims',
-  'roles.rbac.authorization.k8s.io',
-  'rolebindings.rbac.authorization.k8s.io',
-  'statefulsets.apps',
-  'daemonsets.apps',
-  'jobs.batch',
-  'cronjobs.batch',
-  'ingresses.networking.k8s.io',
-  'networkpolicies.networking.k8s.io',
-].join(',');
-
 /**
  * The custom resource of a tenant's CRD (group `<tid>-…`), from the CRD as the cache holds it:
  * cached besides `--failover-resources` so that a tenant's custom objects are replayed after its

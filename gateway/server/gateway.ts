@@ -44,12 +44,8 @@ import { AdminRouter } from '../admin/admin-router.js';
 import { SearchCache } from '../search/search-cache.js';
 import { TenantCache } from '../cached/tenant-cache.js';
 import { DEFAULT_TENANT_CACHE_MAX_BYTES } from '../cached/tenant-cache-budget.js';
-import {
-  DEFAULT_FAILOVER_RESOURCES,
-  DEFAULT_TENANT_CACHE,
-  parseFailoverResources,
-  parseTenantCache,
-} from '../cached/tenant-cached-resources.js';
+import { parseFailoverResources, parseTenantCache } from '../cached/tenant-cached-resources.js';
+import { DEFAULT_FAILOVER_RESOURCES, DEFAULT_TENANT_CACHE } from '../cached/tenant-cache-defaults.js';
 import {
   RESOURCE_REGISTRY_PRINTER,
   RESOURCE_REGISTRY_RESOURCE,
