@@ -8,14 +8,8 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    // scripts/*.mjs run before anything is compiled (scripts/build.mjs builds dist/), and so does
-    // the layer rule's configuration: plain JavaScript outside tsconfig.json, checked with its
-    // default options.
     languageOptions: {
-      parserOptions: {
-        projectService: { allowDefaultProject: ['scripts/*.mjs', '.dependency-cruiser.mjs'] },
-        tsconfigRootDir: import.meta.dirname,
-      },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       // Objects here are Kubernetes JSON walked by path: typed as `any` on purpose at those seams
@@ -41,6 +35,13 @@ export default tseslint.config(
       '@typescript-eslint/prefer-promise-reject-errors': 'error',
       '@typescript-eslint/only-throw-error': 'error',
     },
+  },
+  {
+    // scripts/*.mjs run before anything is compiled (scripts/build.mjs builds dist/), and so does
+    // the layer rule's configuration: plain JavaScript outside tsconfig.json, linted without types.
+    // Typing them took a second TypeScript program of their own: 6 s of the 45 s run for 5 files.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
   },
   {
     // chai's property assertions (`expect(x).to.be.empty`) are expressions by design.
