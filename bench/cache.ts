@@ -46,8 +46,6 @@ import { printTable } from './table.js';
 
 const CLUSTERS = 3;
 const NAMESPACE = 'bench';
-/** Two turns per load: a 10k list takes a good part of a second. */
-const ROUNDS = 2;
 const PAGE = 500;
 /** With this long without an event after the last write, what has not come is missed. */
 const IDLE_MS = 10_000;
@@ -57,6 +55,8 @@ const TARGET_LARGEST_LIST_MS = 20_000;
 
 interface Sizes {
   pods: number;
+  /** Turns per list load (measureInTurns): two at full size, where a 10k list takes a good part of a second. */
+  rounds: number;
   lists: number;
   pagedLists: number;
   watch: WatchSize[];
@@ -72,6 +72,7 @@ interface WatchSize {
 
 const FULL: Sizes = {
   pods: 10_000,
+  rounds: 2,
   lists: 20,
   pagedLists: 10,
   watch: [
@@ -84,6 +85,7 @@ const FULL: Sizes = {
 };
 const QUICK: Sizes = {
   pods: 150,
+  rounds: 1,
   lists: 4,
   pagedLists: 2,
   watch: [{ load: 'steady', watchers: 10, writesPerSec: 60 }],
@@ -354,7 +356,7 @@ async function measureLists(
     `list ${sizes.pods} pods${suffix}`,
     loads,
     { concurrency: 1, warmup: 2, iterations },
-    ROUNDS,
+    sizes.rounds,
   );
   const [sum, parallel] = summaries.slice(2).map((s) => s.iteration);
   return loads.map((load, i) => {

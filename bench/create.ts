@@ -6,7 +6,7 @@
  * locally, a patch by an upstream dry run first.
  */
 import { measureBoth, roundsFor } from './harness/compare.js';
-import { withEnvironment, type BenchOptions, QUICK_RUN_MS } from './harness/environment.js';
+import { withEnvironment, type BenchOptions, QUICK_RUN_MS, QUICK_WARMUP } from './harness/environment.js';
 import { caseOf, report } from './harness/results.js';
 import { createBenchTenant } from './harness/tenant.js';
 
@@ -48,7 +48,7 @@ const deployment = (name: string) =>
 export async function benchCreate(options: BenchOptions): Promise<number> {
   const shape = {
     concurrency: CLIENTS,
-    warmup: options.quick ? 50 : 200,
+    warmup: options.quick ? QUICK_WARMUP : 200,
     durationMs: options.quick ? QUICK_RUN_MS : 8000,
   };
   const { result, run } = await withEnvironment(options, async (env) => {

@@ -8,7 +8,7 @@
  * sharing of a cluster"); before the seats, such lists held every pooled connection to the
  * cluster and the first tenant's requests waited until they timed out.
  */
-import { withEnvironment, type BenchOptions, QUICK_RUN_MS } from './harness/environment.js';
+import { withEnvironment, type BenchOptions, QUICK_RUN_MS, QUICK_WARMUP } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
 import { runLoad, summarize, type LoadRun } from './harness/load.js';
 import { caseOf, formatMs, formatRatio, progress, report, type CaseResult } from './harness/results.js';
@@ -47,7 +47,7 @@ const CASE = "forwarded GET of one tenant's own ServiceAccount";
 export async function benchFairShare(options: BenchOptions): Promise<number> {
   const shape = {
     concurrency: CLIENTS,
-    warmup: options.quick ? 50 : 200,
+    warmup: options.quick ? QUICK_WARMUP : 200,
     durationMs: options.quick ? QUICK_RUN_MS : 8000,
   };
   const rounds = options.quick ? 1 : ROUNDS;

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { measureSides, roundsFor, type Side } from './harness/compare.js';
-import { withEnvironment, type BenchOptions, QUICK_RUN_MS } from './harness/environment.js';
+import { withEnvironment, type BenchOptions, QUICK_RUN_MS, QUICK_WARMUP } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
 import { startHaproxyProcess } from './harness/haproxy.js';
 import { podName } from './harness/pods.js';
@@ -40,7 +40,7 @@ const PATHS = [
 export async function benchGet(options: BenchOptions): Promise<number> {
   const shape = (concurrency: number) => ({
     concurrency,
-    warmup: options.quick ? 50 : 500,
+    warmup: options.quick ? QUICK_WARMUP : 500,
     durationMs: options.quick ? QUICK_RUN_MS : 5000,
   });
   const { result, run } = await withEnvironment(options, async (env) => {

@@ -7,7 +7,13 @@
  * shown for scale.
  */
 import { readGatewayMetrics } from './harness/gateway-metrics.js';
-import { withEnvironment, type BenchEnvironment, type BenchOptions, QUICK_RUN_MS } from './harness/environment.js';
+import {
+  withEnvironment,
+  type BenchEnvironment,
+  type BenchOptions,
+  QUICK_RUN_MS,
+  QUICK_WARMUP,
+} from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
 import { runLoad, summarize } from './harness/load.js';
 import { podName } from './harness/pods.js';
@@ -39,7 +45,7 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
   const tenants = options.quick ? 100 : 10_000;
   const shape = {
     concurrency: CLIENTS,
-    warmup: options.quick ? 50 : 500,
+    warmup: options.quick ? QUICK_WARMUP : 500,
     durationMs: options.quick ? QUICK_RUN_MS : 5000,
   };
   const { result, run } = await withEnvironment(options, async (env) => {
