@@ -17,9 +17,9 @@ export interface BenchOptions {
 }
 
 /** How long a quick run measures a load: long enough to make its requests, too short to mean much. */
-export const QUICK_RUN_MS = 200;
+export const QUICK_RUN_MS = 100;
 /** Iterations a quick run warms a load up with: each side's connections open, its code paths run. */
-export const QUICK_WARMUP = 20;
+export const QUICK_WARMUP = 10;
 
 export interface BenchEnvironment {
   /** A temp dir for files such as tenant kubeconfigs. */
