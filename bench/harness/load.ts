@@ -1,11 +1,11 @@
 /**
  * The load generator as the benchmarks drive it: a spec goes to a separate node process
- * (load-worker.ts) on stdin, its summary comes back as JSON on stdout, so the client's own CPU
- * is never the benchmark process's (which holds fixtures and results).
+ * (load-worker.ts, kept between runs by load-worker-pool.ts) on stdin, its summary comes back as
+ * JSON on stdout, so the client's own CPU is never the benchmark process's (which holds fixtures
+ * and results).
  */
-import { LOAD_WORKER } from './locations.js';
+import { runInLoadWorker } from './load-worker-pool.js';
 import type { Target } from './target.js';
-import { runWorker } from './worker.js';
 
 /** One request; `{n}` in `path` and `body` becomes the iteration's number, unique within a load. */
 export interface RequestTemplate {
@@ -91,8 +91,7 @@ export async function runLoad(
   targets?: Target[],
 ): Promise<LoadRun> {
   const spec: LoadSpec = { ...target, ...shape, templates, targets };
-  // A cluster-wide list is hundreds of megabytes; checking its item count parses it once.
-  return runWorker<LoadRun>('load worker', LOAD_WORKER, spec, { nodeArgs: ['--max-old-space-size=8192'] });
+  return JSON.parse(await runInLoadWorker(spec)) as LoadRun;
 }
 
 /** Several runs of the same templates as one: their latencies pooled, their times added. */
