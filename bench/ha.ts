@@ -13,7 +13,7 @@ import { progress, saveResults } from './harness/results.js';
 import { printTable } from './table.js';
 
 export async function benchHa(options: BenchOptions): Promise<number> {
-  const phaseMs = options.quick ? 2000 : 5000;
+  const phaseMs = options.quick ? 1000 : 5000;
   progress(
     `three replicas behind HAProxy: ${phaseMs / 1000} s of load, the leader killed, ${phaseMs / 1000} s, another restarted, ${phaseMs / 1000} s`,
   );
