@@ -51,6 +51,24 @@ function testFiles(dir: string): string[] {
 }
 
 /**
+ * CPU seconds with their unit, `? CPU-s` when not known: on 2 busy cores the suite's length is
+ * its CPU time over two, and a file's wall time says as much about the files beside it.
+ */
+function cpuText(seconds: number | undefined, digits = 1): string {
+  return `${seconds === undefined ? '?' : seconds.toFixed(digits)} CPU-s`;
+}
+
+/** The CPU time of `results` together, undefined if any is unknown. */
+function cpuOf(results: FileResult[]): number | undefined {
+  let sum = 0;
+  for (const { cpuSeconds } of results) {
+    if (cpuSeconds === undefined) return undefined;
+    sum += cpuSeconds;
+  }
+  return sum;
+}
+
+/**
  * Writes the summary, `N passed, N failed` last, and exits once it is out, as mocha's --exit does:
  * a client library's reconnect timer left behind (etcd3 retries a watch for up to 30 s) must not
  * hold CI past the summary.
@@ -60,7 +78,7 @@ function finish({ passed, failed, pending }: Outcome, results: FileResult[] = []
   if (results.length > 1) {
     text += `slowest files:\n`;
     for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, SLOWEST))
-      text += `  ${r.seconds.toFixed(1).padStart(6)} s  ${manifestName(root, r.file)} (${r.tier})\n`;
+      text += `  ${r.seconds.toFixed(1).padStart(6)} s  ${cpuText(r.cpuSeconds).padStart(11)}  ${manifestName(root, r.file)} (${r.tier})\n`;
   }
   for (const tier of TIERS) {
     const ran = results.filter((r) => r.tier === tier);
@@ -70,8 +88,10 @@ function finish({ passed, failed, pending }: Outcome, results: FileResult[] = []
     const seconds = ran.reduce((sum, r) => sum + r.seconds, 0);
     text +=
       `${tier.padEnd(5)}  ${count('passed')} passed, ${count('failed') + pendingCount} failed ` +
-      `in ${ran.length} file(s), ${seconds.toFixed(0)} s of file time\n`;
+      `in ${ran.length} file(s), ${seconds.toFixed(0)} s of file time, ${cpuText(cpuOf(ran), 0)}\n`;
   }
+  if (results.length > 1)
+    text += `CPU time of the test processes and the programs they ran: ${cpuText(cpuOf(results), 0)}\n`;
   const failedFiles = results.filter((r) => r.outcome.failed > 0);
   for (const { file, failureText } of failedFiles)
     text += `--- why ${path.relative(process.cwd(), file)} failed:\n${failureText ?? ''}\n`;

@@ -25,6 +25,17 @@ export interface FileResult extends TestFile {
   seconds: number;
   /** What its process said of its failures (mocha's failure list, or the end of stderr), for a failed file. */
   failureText?: string;
+  /**
+   * CPU time of its process and the programs it waited for (cpu-seconds.ts); a batch's is shared
+   * among its files by their seconds. Undefined where it cannot be read.
+   */
+  cpuSeconds?: number;
+}
+
+/** What a test process writes to its report file. */
+export interface ProcessReport {
+  outcomes: Record<string, FileOutcome>;
+  cpuSeconds?: number;
 }
 
 interface PoolOptions {
@@ -40,8 +51,8 @@ export type Batch = TestFile[];
 let reportCount = 0;
 
 interface ProcessEnd {
-  /** Each file's outcome, or undefined when the process ended without its report. */
-  outcomes?: Record<string, FileOutcome>;
+  /** Each file's outcome and the CPU time, or undefined when the process ended without its report. */
+  report?: ProcessReport;
   seconds: number;
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -83,14 +94,14 @@ function runProcess(batch: Batch, reports: string, options: PoolOptions): Promis
       process.stdout.write(`\n=== ${names} (${batch[0].tier}, ${seconds.toFixed(1)} s)\n`);
       process.stdout.write(Buffer.concat(out));
       process.stderr.write(Buffer.concat(err));
-      let outcomes: Record<string, FileOutcome> | undefined;
+      let written: ProcessReport | undefined;
       try {
-        outcomes = JSON.parse(readFileSync(report, 'utf8')) as Record<string, FileOutcome>;
+        written = JSON.parse(readFileSync(report, 'utf8')) as ProcessReport;
       } catch {
         // No report: the process died before the run ended; whatever it did not finish is unknown.
       }
       resolve({
-        outcomes,
+        report: written,
         seconds,
         code,
         signal,
@@ -102,12 +113,23 @@ function runProcess(batch: Batch, reports: string, options: PoolOptions): Promis
 
 /** Runs a batch; one of several files whose process ends without a report runs again file by file. */
 async function runBatch(batch: Batch, reports: string, options: PoolOptions): Promise<FileResult[]> {
-  const { outcomes, seconds, code, signal, failureText } = await runProcess(batch, reports, options);
-  if (outcomes)
+  const { report, seconds, code, signal, failureText } = await runProcess(batch, reports, options);
+  if (report) {
+    const { outcomes, cpuSeconds } = report;
+    const ownSeconds = batch.reduce((sum, { file }) => sum + outcomes[file].seconds, 0);
     return batch.map(({ file, tier }) => {
       const { seconds: own, ...outcome } = outcomes[file];
-      return { file, tier, outcome, seconds: batch.length === 1 ? seconds : own, failureText };
+      const share = batch.length === 1 ? 1 : ownSeconds > 0 ? own / ownSeconds : 1 / batch.length;
+      return {
+        file,
+        tier,
+        outcome,
+        seconds: batch.length === 1 ? seconds : own,
+        failureText,
+        cpuSeconds: cpuSeconds === undefined ? undefined : cpuSeconds * share,
+      };
     });
+  }
   const names = batch.map(({ file }) => path.relative(process.cwd(), file));
   if (batch.length === 1) {
     const ended = `${names[0]}: the test process ended without a report (exit ${code}, signal ${signal})`;

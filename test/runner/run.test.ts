@@ -287,8 +287,10 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
     // The test that caught the failed start fails as well, and the other files of its batch still run.
     expect(r.stdout, shown(r)).to.match(/\d\) catches the failed start\n/);
     expect(r.stdout, shown(r)).to.contain('✔ computes');
-    expect(r.stdout, shown(r)).to.match(/\nunit {3}1 passed, 4 failed in 5 file\(s\), \d+ s of file time\n/);
-    expect(r.stdout, shown(r)).to.match(/\nstage {2}1 passed, 0 failed in 1 file\(s\), \d+ s of file time\n/);
+    expect(r.stdout, shown(r)).to.match(/\nunit {3}1 passed, 4 failed in 5 file\(s\), \d+ s of file time, \d+ CPU-s\n/);
+    expect(r.stdout, shown(r)).to.match(
+      /\nstage {2}1 passed, 0 failed in 1 file\(s\), \d+ s of file time, \d+ CPU-s\n/,
+    );
     for (const file of ['spawns', 'caught', 'listens', 'connects'])
       expect(r.stdout, shown(r)).to.match(new RegExp(`failures in 4 file[^]*\\S*/${file}\\.test\\.js\\n`));
     expect(r.last, shown(r)).to.equal('2 passed, 4 failed');
@@ -327,7 +329,8 @@ describe('test runner (dist/test/run.js): a run that did not run everything is n
     );
     // One job: the unit files in one batch, b (90 s last time) and a; then z (a jobs file: about 78 s).
     expect(processes, shown(r)).to.deep.equal(['b, a (unit)', 'z (jobs)']);
-    expect(r.stdout, shown(r)).to.match(/\nslowest files:\n( +[\d.]+ s {2}[abz] \((unit|jobs)\)\n){3}/);
+    expect(r.stdout, shown(r)).to.match(/\nslowest files:\n( +[\d.]+ s +[\d.]+ CPU-s {2}[abz] \((unit|jobs)\)\n){3}/);
+    expect(r.stdout, shown(r)).to.match(/\nCPU time of the test processes and the programs they ran: \d+ CPU-s\n/);
     expect(r.last, shown(r)).to.equal('3 passed, 0 failed');
     const recorded = JSON.parse(await readFile(path.join(scratch.dir, 'order', '.timings.json'), 'utf8'));
     expect(Object.keys(recorded).sort(), JSON.stringify(recorded)).to.deep.equal(['a', 'b', 'z']);
