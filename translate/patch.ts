@@ -1,6 +1,7 @@
 import { groupOfApiVersion, podApiAdding, TranslationError, type TenantContext } from './context.js';
 import { EACH, type Invariant } from './kinds/invariants.js';
 import { invariantsOf } from './kinds/kind-records.js';
+import { isGatewayAnnotation } from './kinds/pod-api.js';
 import { POD_PATHS } from './kinds/pod-spec.js';
 import { objectUp } from './objects.js';
 
@@ -18,9 +19,10 @@ export type PatchBodyType =
  *
  * What a patch cannot say by itself — what stays after a `remove`, what a `$patch: delete` or
  * `$retainKeys` leaves, what a merge with the stored object gives — the gateway checks on the
- * result (gateway/proxy/checked-write.ts). Only `copy` and `move` are refused here: they carry a stored
- * value from one place to another, unconverted, so one that reads or writes an
- * isolation-critical field is refused before anything is sent.
+ * result (gateway/proxy/checked-write.ts). Refused here: a `copy` or `move`, which carries a stored
+ * value from one place to another, unconverted, that reads or writes an isolation-critical
+ * field; and any operation on an annotation of a pod or template that only the gateway writes
+ * (kinds/pod-api.ts), which a whole object's conversion drops but an operation would name alone.
  */
 export function patchUp(
   ctx: TenantContext,
@@ -54,6 +56,7 @@ export function patchUp(
   }
   if (!Array.isArray(patch)) throw new TranslationError(400, 'BadRequest', 'a JSON patch must be a list of operations');
   checkCopiesAndMoves(patch, invariantsOf(ctx, groupOfApiVersion(apiVersion), kind), kind);
+  checkGatewayAnnotations(patch, POD_PATHS.get(`${groupOfApiVersion(apiVersion)}/${kind}`), kind);
   return patch.map((operation: unknown) => {
     if (!operation || typeof operation !== 'object') return operation;
     const op = operation as Record<string, unknown>;
@@ -101,6 +104,28 @@ export function checkCopiesAndMoves(patch: unknown[], invariants: readonly Invar
           `${kind}: the JSON patch operation "${op}" on ${pointer} is forbidden: it would carry an unconverted value into or out of ${field}, which the gateway keeps inside the tenant`,
         );
       }
+    }
+  }
+}
+
+/** Refuses an operation whose `path` or `from` is, or is inside, an annotation only the gateway writes on the pod or template at `podPath`. */
+function checkGatewayAnnotations(patch: unknown[], podPath: readonly string[] | undefined, kind: string): void {
+  if (!podPath) return;
+  const annotations = [...podPath, 'metadata', 'annotations'];
+  for (const operation of patch) {
+    if (!operation || typeof operation !== 'object') continue;
+    const { op, from, path } = operation as Record<string, unknown>;
+    for (const pointer of [from, path]) {
+      if (typeof pointer !== 'string') continue;
+      const segments = pointerSegments(pointer);
+      const key = segments[annotations.length];
+      if (key === undefined || !annotations.every((step, i) => segments[i] === step) || !isGatewayAnnotation(key))
+        continue;
+      throw new TranslationError(
+        403,
+        'Forbidden',
+        `${kind}: the JSON patch operation "${String(op)}" on ${pointer} is forbidden: the annotation ${key} is written by the gateway alone`,
+      );
     }
   }
 }

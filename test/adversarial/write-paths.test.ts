@@ -141,6 +141,29 @@ describe('adversarial: every write path keeps the isolation invariants', functio
     );
   });
 
+  it('JSON patch add: an annotation of a pod template that only the gateway writes is refused, the stored one kept', async () => {
+    const deployments = '/apis/apps/v1/namespaces/default/deployments';
+    await created(deployments, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'marked' },
+      spec: {
+        selector: { matchLabels: { app: 'marked' } },
+        template: { metadata: { labels: { app: 'marked' } }, spec: { containers: [{ name: 'm', image: 'nginx' }] } },
+      },
+    });
+    const upstream = `/apis/apps/v1/namespaces/alice1-default/deployments/marked`;
+    const before = (await upstreamObject(upstream)).spec.template.metadata.annotations;
+    const patched = await alice.request(
+      'PATCH',
+      `${deployments}/marked`,
+      [{ op: 'add', path: '/spec/template/metadata/annotations/paddock.io~1automount', value: 'true' }],
+      JSON_PATCH,
+    );
+    expectRefused(patched, 'paddock.io/automount');
+    expect((await upstreamObject(upstream)).spec.template.metadata.annotations).to.deep.equal(before);
+  });
+
   it('JSON patch move: a Namespace whose labels are moved away keeps its tenant label', async () => {
     await created('/api/v1/namespaces', {
       apiVersion: 'v1',

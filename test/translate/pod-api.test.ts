@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { goJsonMarshalUnstructured } from '../../apiserver/go-json/marshal.js';
-import { podApiAdding, tenantContext, type PodApi, type TenantContext } from '../../translate/context.js';
+import {
+  podApiAdding,
+  tenantContext,
+  TranslationError,
+  type PodApi,
+  type TenantContext,
+} from '../../translate/context.js';
 import { collectionDown } from '../../translate/list-text.js';
 import { objectDown, objectUp } from '../../translate/objects.js';
 import { patchUp } from '../../translate/patch.js';
@@ -317,6 +323,49 @@ describe('translate: pods pointed at the gateway (kinds/pod-api)', () => {
         'paddock.io/automount': 'unset',
       });
       expect(patch({ nodeName: 'n1' }).spec.template).to.deep.equal({ spec: { nodeName: 'n1' } });
+    });
+
+    it('a JSON patch operation on an annotation only the gateway writes is refused (403), on a pod or a template', () => {
+      const refusal = (kind: string, apiVersion: string, operation: Json) => {
+        try {
+          patchUp(A, 'application/json-patch+json', [operation], apiVersion, kind, 'dev');
+        } catch (err) {
+          return { code: (err as TranslationError).code, message: (err as Error).message };
+        }
+        return undefined;
+      };
+      const template = '/spec/template/metadata/annotations';
+      const cases: [Json, string, string][] = [
+        [{ op: 'add', path: `${template}/paddock.io~1automount`, value: 'true' }, 'automount', 'path'],
+        [{ op: 'replace', path: `${template}/paddock.io~1automount`, value: 'unset' }, 'automount', 'path'],
+        [{ op: 'remove', path: `${template}/paddock.io~1api-ca` }, 'api-ca', 'path'],
+        [{ op: 'test', path: `${template}/paddock.io~1namespace`, value: 'dev' }, 'namespace', 'path'],
+        [
+          { op: 'copy', from: `${template}/paddock.io~1api-endpoint`, path: `${template}/mine` },
+          'api-endpoint',
+          'from',
+        ],
+      ];
+      for (const [operation, key, where] of cases)
+        expect(refusal('Deployment', 'apps/v1', operation), JSON.stringify(operation)).to.deep.equal({
+          code: 403,
+          message: `Deployment: the JSON patch operation "${operation.op}" on ${operation[where]} is forbidden: the annotation paddock.io/${key} is written by the gateway alone`,
+        });
+      expect(
+        refusal('Pod', 'v1', { op: 'add', path: '/metadata/annotations/paddock.io~1automount', value: 'false' }),
+      ).to.include({ code: 403 });
+      // The tenant's own annotations, and the same key where no pod is, go up as they are.
+      expect(refusal('Deployment', 'apps/v1', { op: 'add', path: `${template}/team`, value: 'a' })).to.equal(undefined);
+      expect(
+        refusal('ConfigMap', 'v1', { op: 'add', path: '/metadata/annotations/paddock.io~1automount', value: 'x' }),
+      ).to.equal(undefined);
+      expect(
+        refusal('Deployment', 'apps/v1', {
+          op: 'add',
+          path: '/metadata/annotations/paddock.io~1automount',
+          value: 'x',
+        }),
+      ).to.equal(undefined);
     });
 
     it('a strategic merge patch that replaces the spec makes it whole: false, the volume and the record', () => {

@@ -42,6 +42,11 @@ const ENDPOINT_ANNOTATION = 'paddock.io/api-endpoint';
 const AUTOMOUNT_ANNOTATION = 'paddock.io/automount';
 const UNSET = 'unset';
 const OWN_ANNOTATIONS = [NAMESPACE_ANNOTATION, CA_ANNOTATION, ENDPOINT_ANNOTATION, AUTOMOUNT_ANNOTATION];
+
+/** Whether a pod's or template's annotation is one only the gateway writes (a tenant never sees them). */
+export function isGatewayAnnotation(key: string): boolean {
+  return OWN_ANNOTATIONS.includes(key);
+}
 const AUTOMOUNT = 'automountServiceAccountToken';
 
 const TOKEN_MOUNT_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
