@@ -12,7 +12,7 @@
  *   is sent with `dryRun=All`; its answer is the object as it would be stored, and it is checked.
  *   If it holds, the patch is sent for real with a resourceVersion precondition equal to the dry
  *   run's, so what is stored is exactly what was checked; if the object changed meanwhile (409),
- *   the whole round is tried again, a few times. If it does not hold but can be made to without
+ *   the whole round is tried again after a pause, a few times. If it does not hold but can be made to without
  *   guessing (a webhook's tenant requirement, a rule's scope, a Namespace's tenant label), the
  *   normalized dry-run result is written with a PUT carrying the same resourceVersion; anything
  *   else is 403 naming the fields.
@@ -27,6 +27,7 @@
  * result, which no patch could express.
  */
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isObject } from '../../apiserver/json.js';
 import { TranslationError, type TenantContext } from '../../translate/context.js';
 import { protobufBodyShadow } from '../../translate/protobuf-body.js';
@@ -61,8 +62,16 @@ export interface WriteRequest {
   tokenCheck?: TokenCheck;
 }
 
-/** Rounds of dry run and write before a patch whose object keeps changing is answered 409. */
-const ATTEMPTS = 4;
+/**
+ * Rounds of dry run and write before a patch whose object keeps changing is answered 409, and the
+ * pause before each round after the first. kube-apiserver applies a patch again on a conflict
+ * (5 times) within microseconds; a round here is two requests upstream, and a Deployment its
+ * controllers are still updating (just made, rolling out) changed under four rounds in a row
+ * (70 ms). The pauses, doubling and jittered as client-go's retry.DefaultBackoff, wait that out:
+ * 10 ms, then 20, … 640, about 1.3 s in all before the client gets its 409.
+ */
+const ATTEMPTS = 8;
+const FIRST_PAUSE_MS = 10;
 const APPLY = 'application/apply-patch+yaml';
 
 export async function checkedWrite(
@@ -89,6 +98,7 @@ export async function checkedWrite(
   const namesOwners = typeof body === 'string' && body.includes('ownerReferences');
   if (!patchNeedsDryRun(type) && !namesOwners) return send(t.info.verb, method, query, body);
   for (let attempt = 1; ; attempt++) {
+    if (attempt > 1) await pause(attempt);
     const dryQuery = new URLSearchParams(query);
     dryQuery.set('dryRun', 'All');
     const dry = await send('dryrun', method, dryQuery, body);
@@ -128,6 +138,14 @@ export async function checkedWrite(
     if (parseObject(text)?.reason !== 'Conflict' || (request.contentType === APPLY && !resourceVersion))
       return answered(written, text);
   }
+}
+
+/**
+ * The pause before round `attempt` (2 or more), up to a tenth longer, so that rounds do not keep
+ * step with a writer's.
+ */
+function pause(attempt: number): Promise<void> {
+  return sleep(FIRST_PAUSE_MS * 2 ** (attempt - 2) * (1 + Math.random() * 0.1));
 }
 
 /**

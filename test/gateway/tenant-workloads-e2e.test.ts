@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { RestClient } from '../../apiserver/client/rest-client.js';
 import { eventually } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
@@ -231,5 +232,42 @@ describe('gateway: workloads through a tenant kubeconfig (rollouts, history, und
     expect((await getJson(member, ['hpa', 'auto', '-n', `${PREFIX}autoscaled`])).metadata.namespace).to.equal(
       `${PREFIX}autoscaled`,
     );
+  });
+
+  it('a Deployment patched just after it is made, while its controllers still update it, is patched (no 409)', async () => {
+    // kube-apiserver applies a patch again on a conflict; the gateway's dry run and pinned write
+    // (gateway/proxy/checked-write.ts) took four rounds in a row that the controllers overtook.
+    const tenant = RestClient.fromKubeconfig(stage.tenants[0].kubeconfig);
+    try {
+      // Last in the file: the tests above count what the tenant's default namespace holds.
+      const deployments = '/apis/apps/v1/namespaces/default/deployments';
+      // Three of each: whether a patch meets the controllers' writes is a matter of milliseconds.
+      for (const [type, n] of ['application/json-patch+json', 'application/merge-patch+json'].flatMap((t) =>
+        [1, 2, 3].map((i) => [t, i] as const),
+      )) {
+        const name = `fresh-${type.split('/')[1].split('-')[0]}-${n}`;
+        const created = await tenant.request('POST', deployments, {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name },
+          spec: {
+            selector: { matchLabels: { app: name } },
+            template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+          },
+        });
+        expect(created.status, created.text).to.equal(201);
+        // A moment later: its controllers write its status, its ReplicaSet's and its Pod's.
+        await stage.member.request('GET', `/apis/apps/v1/namespaces/${PREFIX}default/deployments/${name}`);
+        const patch =
+          type === 'application/json-patch+json'
+            ? [{ op: 'add', path: '/spec/template/metadata/annotations', value: { team: 'a' } }]
+            : { spec: { template: { metadata: { annotations: { team: 'a' } } } } };
+        const patched = await tenant.request('PATCH', `${deployments}/${name}`, patch, { 'Content-Type': type });
+        expect(patched.status, `${type}: ${patched.text}`).to.equal(200);
+        expect(patched.body.spec.template.metadata.annotations).to.deep.equal({ team: 'a' });
+      }
+    } finally {
+      tenant.close();
+    }
   });
 });
