@@ -33,6 +33,11 @@ class LoadWorkerProcess {
     this.holdOpen(false);
   }
 
+  /** False once its process has ended or failed. */
+  get alive(): boolean {
+    return this.ended === undefined;
+  }
+
   /** Its run of `spec`: one JSON line. */
   run(spec: unknown): Promise<string> {
     if (this.ended) return Promise.reject(this.ended);
@@ -66,9 +71,11 @@ class LoadWorkerProcess {
 
 const idle: LoadWorkerProcess[] = [];
 
-/** Runs `spec` in an idle load worker, or a new one; a worker that failed is not used again. */
+/** Runs `spec` in an idle load worker, or a new one; a worker that failed or ended is not used again. */
 export async function runInLoadWorker(spec: unknown): Promise<string> {
-  const worker = idle.pop() ?? new LoadWorkerProcess();
+  let worker = idle.pop();
+  while (worker && !worker.alive) worker = idle.pop();
+  worker ??= new LoadWorkerProcess();
   const line = await worker.run(spec);
   idle.push(worker);
   return line;
