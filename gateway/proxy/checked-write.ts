@@ -12,10 +12,10 @@
  *   is sent with `dryRun=All`; its answer is the object as it would be stored, and it is checked.
  *   If it holds, the patch is sent for real with a resourceVersion precondition equal to the dry
  *   run's, so what is stored is exactly what was checked; if the object changed meanwhile (409),
- *   the whole round is tried again after a pause, a few times. If it does not hold but can be made to without
- *   guessing (a webhook's tenant requirement, a rule's scope, a Namespace's tenant label), the
- *   normalized dry-run result is written with a PUT carrying the same resourceVersion; anything
- *   else is 403 naming the fields.
+ *   the whole round is tried again after a pause, a few times. If it does not hold but can be
+ *   made to without guessing (a webhook's tenant requirement, a rule's scope, a Namespace's
+ *   tenant label), the normalized dry-run result is written with a PUT carrying the same
+ *   resourceVersion; anything else is 403 naming the fields.
  *
  * Both also check the object's new blocking owner references (owner-lookup.ts): a reference with
  * `blockOwnerDeletion` to no object of the tenant's is 403.

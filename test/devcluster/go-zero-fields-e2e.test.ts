@@ -10,17 +10,7 @@ import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js
 import { ApiClient } from '../support/api-client.js';
 import { Kubectl } from '../support/kubectl.js';
 import { makeTempDir } from '../support/temp-dir.js';
-import { getJson } from '../support/workloads.js';
-
-const deployment = (name: string) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name },
-  spec: {
-    selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
-  },
-});
+import { deployment, getJson } from '../support/workloads.js';
 
 describe("devcluster answers with Go's zero fields of built-in kinds, as kube-apiserver", function () {
   this.timeout(120_000);

@@ -3,7 +3,7 @@ import { RestClient } from '../../apiserver/client/rest-client.js';
 import { eventually } from '../support/eventually.js';
 import { Kubectl } from '../support/kubectl.js';
 import { startTwoTenants, type TwoTenants } from '../support/two-tenants.js';
-import { getJson, readyPods } from '../support/workloads.js';
+import { deployment, getJson, readyPods } from '../support/workloads.js';
 
 const TENANT = 'alice1';
 const PREFIX = `${TENANT}-`;
@@ -246,15 +246,7 @@ describe('gateway: workloads through a tenant kubeconfig (rollouts, history, und
         [1, 2, 3].map((i) => [t, i] as const),
       )) {
         const name = `fresh-${type.split('/')[1].split('-')[0]}-${n}`;
-        const created = await tenant.request('POST', deployments, {
-          apiVersion: 'apps/v1',
-          kind: 'Deployment',
-          metadata: { name },
-          spec: {
-            selector: { matchLabels: { app: name } },
-            template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
-          },
-        });
+        const created = await tenant.request('POST', deployments, deployment(name));
         expect(created.status, created.text).to.equal(201);
         // A moment later: its controllers write its status, its ReplicaSet's and its Pod's.
         await stage.member.request('GET', `/apis/apps/v1/namespaces/${PREFIX}default/deployments/${name}`);

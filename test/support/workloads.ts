@@ -3,6 +3,17 @@ import type { ApiClient, WatchStream } from './api-client.js';
 import { eventually } from './eventually.js';
 import type { Kubectl } from './kubectl.js';
 
+/** The smallest Deployment: one nginx container, its pods selected by `app: <name>`. */
+export const deployment = (name: string) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name },
+  spec: {
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+  },
+});
+
 /** What the workload tests read: objects through kubectl's JSON output. */
 export async function getJson(kubectl: Kubectl, args: string[]): Promise<any> {
   return JSON.parse(await kubectl.ok(['get', ...args, '-o', 'json']));
