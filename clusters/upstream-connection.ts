@@ -43,8 +43,11 @@ export class UpstreamConnection implements ClusterConnection {
   private readonly streams: Pool;
   private resources = new Map<string, ResourceEntry>();
   private kinds = new Map<string, boolean>();
+  /** When the discovery held now began to be read; 0 once it is invalidated. */
   private fetchedAt = 0;
-  private refreshing: Promise<void> | undefined;
+  /** Counts invalidations: a read that began before the latest one may miss what it was for. */
+  private generation = 0;
+  private refreshing: { promise: Promise<void>; generation: number } | undefined;
   private readonly documents = new Map<string, Promise<{ status: number; contentType: string; body: string }>>();
   /** The cluster as the gateway itself (no impersonation): grants, and requests the gateway authorized. */
   readonly admin: RestClient;
@@ -247,6 +250,7 @@ export class UpstreamConnection implements ClusterConnection {
 
   /** Forget discovery: a CRD was created, changed or deleted. */
   invalidate(): void {
+    this.generation++;
     this.fetchedAt = 0;
     this.documents.clear();
   }
@@ -264,14 +268,26 @@ export class UpstreamConnection implements ClusterConnection {
     await Promise.all([this.pool.destroy(), this.streams.destroy()]);
   }
 
-  /** Re-read discovery, at most once per `minAgeMs`. */
+  /**
+   * Re-read discovery, at most once per `minAgeMs` unless invalidated since. A read in flight that
+   * began before the latest invalidation is followed by another, so the caller sees the change.
+   */
   private refresh(minAgeMs = 0): Promise<void> {
     if (Date.now() - this.fetchedAt < minAgeMs) return Promise.resolve();
-    this.refreshing ??= this.readDiscovery().finally(() => (this.refreshing = undefined));
-    return this.refreshing;
+    const inFlight = this.refreshing;
+    if (inFlight?.generation === this.generation) return inFlight.promise;
+    const generation = this.generation;
+    const promise = (inFlight?.promise.catch(() => undefined) ?? Promise.resolve())
+      .then(() => this.readDiscovery(generation))
+      .finally(() => {
+        if (this.refreshing?.promise === promise) this.refreshing = undefined;
+      });
+    this.refreshing = { promise, generation };
+    return promise;
   }
 
-  private async readDiscovery(): Promise<void> {
+  private async readDiscovery(generation: number): Promise<void> {
+    const startedAt = Date.now();
     const getJson = async (path: string) => {
       const res = await this.request('GET', path, { accept: 'application/json' });
       const text = await res.body.text();
@@ -295,7 +311,8 @@ export class UpstreamConnection implements ClusterConnection {
     );
     this.resources = resources;
     this.kinds = kinds;
-    this.fetchedAt = Date.now();
+    // Invalidated while reading: what was read may predate the change, so the next lookup reads again.
+    this.fetchedAt = generation === this.generation ? startedAt : 0;
     this.documents.clear();
     this.contexts.clear();
   }

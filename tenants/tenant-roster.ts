@@ -32,6 +32,7 @@ interface TenantEntry {
 export class TenantRoster {
   private readonly tenants = new Map<string, TenantEntry>();
   private readonly listeners = new Set<(tenantId: string) => void>();
+  private readonly moveListeners = new Set<(tenantId: string, cluster: string) => void>();
   private readonly loop: WatchLoop;
 
   constructor(store: Store) {
@@ -42,14 +43,15 @@ export class TenantRoster {
         onList: (items) => {
           // A relist may have missed deletions and rotations: every tenant known before or now changed.
           const changed = new Set(this.tenants.keys());
+          const before = new Map(this.tenants);
           this.tenants.clear();
-          for (const kv of items) changed.add(this.observe(JSON.parse(kv.value) as ApiObject));
+          for (const kv of items) changed.add(this.observe(JSON.parse(kv.value) as ApiObject, before));
           for (const id of changed) this.changed(id);
         },
         onEvent: (event) => {
           const tenant = JSON.parse(event.value) as ApiObject;
           if (event.type === 'delete') this.tenants.delete(tenant.metadata.name);
-          else this.observe(tenant);
+          else this.observe(tenant, this.tenants);
           this.changed(tenant.metadata.name);
         },
       },
@@ -117,21 +119,36 @@ export class TenantRoster {
     return () => this.listeners.delete(listener);
   }
 
+  /** Calls `listener` when a tenant's cluster changes from one to another, `cluster` (a failover moved it); returns how to stop. */
+  onMove(listener: (tenantId: string, cluster: string) => void): () => void {
+    this.moveListeners.add(listener);
+    return () => this.moveListeners.delete(listener);
+  }
+
   private changed(tenantId: string): void {
-    for (const listener of this.listeners) {
+    this.tell(this.listeners, tenantId, (listener) => listener(tenantId));
+  }
+
+  private tell<L>(listeners: Set<L>, tenantId: string, call: (listener: L) => void): void {
+    for (const listener of listeners) {
       try {
-        listener(tenantId);
+        call(listener);
       } catch (err) {
         log.error(`a change listener failed for ${tenantId}`, { tenant: tenantId, error: errorText(err) });
       }
     }
   }
 
-  private observe(tenant: ApiObject): string {
+  /** Records the tenant as it is now; `before` holds it as it was. */
+  private observe(tenant: ApiObject, before: ReadonlyMap<string, TenantEntry>): string {
+    const cluster: string | undefined = tenant.status?.cluster;
+    const was = before.get(tenant.metadata.name)?.cluster;
+    if (cluster && was && was !== cluster)
+      this.tell(this.moveListeners, tenant.metadata.name, (listener) => listener(tenant.metadata.name, cluster));
     this.tenants.set(tenant.metadata.name, {
       active: tenant.status?.phase === 'Active' && !tenant.metadata.deletionTimestamp,
       serials: new Set((tenant.status?.certificateSerials ?? []) as string[]),
-      cluster: tenant.status?.cluster,
+      cluster,
       movingTo: movingTo(tenant),
       limits: tenantLimitOverrides(tenant),
       tolerations: Array.isArray(tenant.spec?.clusterTolerations) ? tenant.spec.clusterTolerations : [],

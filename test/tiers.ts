@@ -18,6 +18,7 @@ export const NOT_UNIT: TierManifest = {
     'adversarial/watch-hangups',
     'apiserver/json-answer-stream',
     'apiserver/rest-client-reused-connection',
+    'clusters/upstream-discovery',
     'devcluster/api-semantics',
     'devcluster/cluster-role-binding-walks',
     'devcluster/clusterrole-aggregation',

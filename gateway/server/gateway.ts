@@ -327,6 +327,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const openStreams = new OpenStreams(tenants);
     const unfollow = tenants.onChange((tenant) => openStreams.recheck(tenant));
     stops.push(async () => void unfollow());
+    // A failover replays the tenant's CRDs on its new cluster before recording the move: every replica reads discovery again.
+    const unfollowMoves = tenants.onMove((_tenant, cluster) => clusters.get(cluster)?.connection.invalidate());
+    stops.push(async () => void unfollowMoves());
 
     const drain = new ServerDrain();
     const health: HealthChecks = {
