@@ -23,7 +23,8 @@ import type { CachedObjectInformers } from '../search/cached-object-informers.js
 import { spaceClustersOf, withSpaceCluster } from './tenant-space-clusters.js';
 import { ensureTenantSpace, healTenantSpaces, removeTenantSpace, tenantAdminUser } from './upstream-space.js';
 import { detach } from '../apiserver/process-faults.js';
-import { errorMessage, logger } from '../log/log.js';
+import { errorMessage, errorText, logger } from '../log/log.js';
+import { syncKubernetesServices } from './kubernetes-service-sync.js';
 
 /** A cluster tenants are placed on, and the shared informers the gateway keeps of it. */
 export interface SpaceCluster extends UpstreamCluster {
@@ -80,6 +81,8 @@ export class TenantController {
   private readonly active = new Set<string>();
   /** Per cluster, the tenants whose space there is to be healed at the next pass. */
   private readonly toHeal = new Map<string, Set<string>>();
+  /** Per cluster, the address its tenants' `kubernetes` Services were last made to name by this leader. */
+  private readonly kubernetesServicesName = new Map<string, string>();
   /** Tenants not placed yet (no cluster qualified): looked at again whenever a cluster changes. */
   private readonly unplaced = new Set<string>();
   private readonly queue = new Set<string>();
@@ -173,6 +176,8 @@ export class TenantController {
    */
   private async healWhileLeading(signal: AbortSignal): Promise<void> {
     const interval = this.options.healIntervalMs ?? 3000;
+    // Another leader may have made them name another address meanwhile.
+    this.kubernetesServicesName.clear();
     let wake: (() => void) | undefined;
     let woken = false;
     const changed = (cluster: string) => (tenantId: string, deleted: boolean) => {
@@ -220,6 +225,7 @@ export class TenantController {
               (name) => this.active.has(name) && this.placed.get(name) === cluster.name,
             );
             marked.clear();
+            await this.syncKubernetesServices(cluster);
             if (!tenants.length) return;
             await healTenantSpaces(cluster.client, spaces, tenants, cluster.podApi?.()).catch((err: Error) => {
               for (const name of tenants) marked.add(name);
@@ -230,6 +236,29 @@ export class TenantController {
       }
     } finally {
       for (const { spaces } of informers.values()) spaces.stop();
+    }
+  }
+
+  /**
+   * When where the cluster's pods reach the gateway is not what this leader last made its tenants'
+   * `kubernetes` Services name (or it made none yet), they are made to name it (kubernetes-service-sync.ts).
+   */
+  private async syncKubernetesServices(cluster: SpaceCluster): Promise<void> {
+    const api = cluster.podApi?.();
+    if (!api) return;
+    const address = `${api.host}:${api.port}`;
+    if (this.kubernetesServicesName.get(cluster.name) === address) return;
+    const tenants = [...this.active].filter((name) => this.placed.get(name) === cluster.name);
+    try {
+      const writes = await syncKubernetesServices(cluster.client, tenants, api);
+      this.kubernetesServicesName.set(cluster.name, address);
+      if (writes)
+        log.info(`the tenants' kubernetes Services on ${cluster.name} name ${address}`, {
+          cluster: cluster.name,
+          writes,
+        });
+    } catch (err) {
+      log.warn(`updating the kubernetes Services on ${cluster.name}`, { cluster: cluster.name, error: errorText(err) });
     }
   }
 

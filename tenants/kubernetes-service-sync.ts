@@ -1,0 +1,89 @@
+/**
+ * Keeps the tenants' `kubernetes` Services and EndpointSlices on one cluster naming where its pods
+ * reach the gateway now. They are made with a tenant's space (upstream-space.ts); when that address
+ * changes (the `--advertise-service` Service got another ClusterIP or port, went or came back),
+ * those made before name the old one, which kube-apiserver's reconciler would not leave of its own.
+ * One list of each kind, by the labels kube's reconciler gives them, finds what differs: a Service
+ * gets its port again, a slice is made again (its addressType cannot change), or deleted where the
+ * address is one no slice can hold (kubernetes-service.ts).
+ */
+import type { HostPort } from '../apiserver/host-port.js';
+import { expectStatus, type RestResponse } from '../apiserver/client/rest-client.js';
+import { KUBERNETES_SERVICE, kubernetesServiceNamespace, kubernetesServiceObjects } from './kubernetes-service.js';
+import type { UpstreamApi } from './tenant-grants.js';
+
+type Json = Record<string, any>;
+
+const SERVICES = `/api/v1/services?labelSelector=${encodeURIComponent('component=apiserver,provider=kubernetes')}`;
+const SLICES = `/apis/discovery.k8s.io/v1/endpointslices?labelSelector=${encodeURIComponent(
+  `kubernetes.io/service-name=${KUBERNETES_SERVICE}`,
+)}`;
+
+/** Makes the `kubernetes` Service and slice of each of `tenantIds` that has the Service name `api`; returns how many writes it made. */
+export async function syncKubernetesServices(
+  client: UpstreamApi,
+  tenantIds: readonly string[],
+  api: HostPort,
+): Promise<number> {
+  const byNamespace = (res: RestResponse, what: string) =>
+    new Map<string, Json>(
+      (expectStatus(res, what, 200).body?.items ?? [])
+        .filter((object: Json) => object.metadata?.name === KUBERNETES_SERVICE)
+        .map((object: Json) => [object.metadata.namespace, object]),
+    );
+  const [services, slices] = await Promise.all([
+    client.request('GET', SERVICES).then((res) => byNamespace(res, 'listing the kubernetes Services')),
+    client.request('GET', SLICES).then((res) => byNamespace(res, 'listing the kubernetes EndpointSlices')),
+  ]);
+  let writes = 0;
+  for (const tenantId of tenantIds) {
+    const namespace = kubernetesServiceNamespace(tenantId);
+    const service = services.get(namespace);
+    // Without its Service the tenant's space is not made yet, or is healed whole (upstream-space.ts).
+    if (!service || service.metadata.deletionTimestamp) continue;
+    const [wanted, wantedSlice] = kubernetesServiceObjects(tenantId, api);
+    const wantedPorts = (wanted.object.spec as Json).ports as Json[];
+    if (!portsMatch(service.spec?.ports, wantedPorts)) {
+      service.spec.ports = wantedPorts;
+      const path = `/api/v1/namespaces/${namespace}/services/${KUBERNETES_SERVICE}`;
+      expectStatus(await client.request('PUT', path, service), `updating ${path}`, 200);
+      writes++;
+    }
+    const slice = slices.get(namespace);
+    if (slice && wantedSlice && sliceMatches(slice, wantedSlice.object)) continue;
+    const slicePath = `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`;
+    if (slice) {
+      const path = `${slicePath}/${KUBERNETES_SERVICE}`;
+      expectStatus(await client.request('DELETE', path), `deleting ${path}`, 200, 404);
+      writes++;
+    }
+    if (wantedSlice) {
+      expectStatus(
+        await client.request('POST', wantedSlice.collection, wantedSlice.object),
+        `creating ${slicePath}/${KUBERNETES_SERVICE}`,
+        201,
+        409,
+      );
+      writes++;
+    }
+  }
+  return writes;
+}
+
+function portsMatch(ports: Json[] | undefined, wanted: Json[]): boolean {
+  return (
+    Array.isArray(ports) &&
+    ports.length === wanted.length &&
+    ports.every((port, i) => port.name === wanted[i].name && port.targetPort === wanted[i].targetPort)
+  );
+}
+
+function sliceMatches(slice: Json, wanted: Json): boolean {
+  return (
+    slice.addressType === wanted.addressType &&
+    JSON.stringify(slice.endpoints?.map((e: Json) => e.addresses)) ===
+      JSON.stringify(wanted.endpoints.map((e: Json) => e.addresses)) &&
+    JSON.stringify(slice.ports?.map((p: Json) => [p.name, p.port])) ===
+      JSON.stringify(wanted.ports.map((p: Json) => [p.name, p.port]))
+  );
+}
