@@ -7,8 +7,9 @@
  * without --tier every tier runs. Unit files run under the unit guard (runner/unit-guard.ts): a
  * test that starts a process or opens a socket fails.
  *
- * Files run in parallel in processes of their own (PADDOCK_TEST_JOBS at a time, 3 by default:
- * most of a test's time is spent waiting on the servers it started, so 2 cores keep 3 files busy),
+ * Files run in parallel in processes of their own (PADDOCK_TEST_JOBS at a time; by default 3, as
+ * most of a test's time is spent waiting on the servers it started, so 2 cores keep 3 files busy,
+ * and up to 6 while cores stand idle: runner/idle-cores.ts),
  * unit files in a few batches, the longest first (runner/timings.ts). A process's output is
  * printed whole when it ends, so files do not interleave; a batch whose process dies runs again
  * one file at a time. The summary gives each tier's counts and the slowest files.
@@ -151,8 +152,15 @@ async function runAll(files: TestFile[], grep: string | undefined): Promise<void
     const refused = await loadFailure(files.map(({ file }) => file));
     if (refused !== undefined) return refuse(refused);
   }
-  const jobs = Number(process.env.PADDOCK_TEST_JOBS ?? 3);
-  const ran = await runFilesInParallel(schedule(root, files, jobs), { jobs, grep, execArgv: process.execArgv });
+  // PADDOCK_TEST_JOBS fixes how many files run at once; else 3, and up to 6 while cores stand idle.
+  const fixed = process.env.PADDOCK_TEST_JOBS ? Number(process.env.PADDOCK_TEST_JOBS) : undefined;
+  const jobs = fixed ?? 3;
+  const ran = await runFilesInParallel(schedule(root, files, jobs), {
+    jobs,
+    maxJobs: fixed ?? 6,
+    grep,
+    execArgv: process.execArgv,
+  });
   // Reported in the order of the files' paths, whichever order they ran in.
   const position = new Map(files.map(({ file }, index) => [file, index]));
   const results = ran.sort((a, b) => position.get(a.file)! - position.get(b.file)!);

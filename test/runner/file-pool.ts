@@ -1,7 +1,7 @@
 /**
- * Runs test files side by side in child processes (test-process.js), `jobs` at a time: each file
- * of the stage, e2e and jobs tiers in a process of its own, unit files in batches (a process per
- * file cost unit files four times their own CPU time). A process's output is held and printed
+ * Runs test files side by side in child processes (test-process.js), `jobs` at a time, or more while
+ * cores stand idle (idle-cores.ts): each file of the stage, e2e and jobs tiers in a process of its
+ * own, unit files in batches (a process per file cost unit files four times their own CPU time). A process's output is held and printed
  * whole when it ends.
  */
 import { spawn } from 'node:child_process';
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FileOutcome, Outcome } from './mocha-run.js';
 import type { Tier } from './tiers.js';
+import { IdleCores, startAnother } from './idle-cores.js';
 
 const TEST_PROCESS = fileURLToPath(new URL('./test-process.js', import.meta.url));
 
@@ -39,7 +40,9 @@ export interface ProcessReport {
 }
 
 interface PoolOptions {
+  /** The least files at once (while enough wait), and the most, started while cores stand idle. */
   jobs: number;
+  maxJobs: number;
   grep?: string;
   /** The parent's node flags (--enable-source-maps), passed on. */
   execArgv: string[];
@@ -144,17 +147,66 @@ async function runBatch(batch: Batch, reports: string, options: PoolOptions): Pr
   return results;
 }
 
-/** Runs every batch and answers the results of their files, in no particular order. */
+/** How often the pool reads the idle cores, and so how often it may start a file beyond its least. */
+const READ_IDLE_MS = 1000;
+
+/**
+ * Runs every batch and answers the results of their files, in no particular order: `jobs` at a
+ * time at least, and up to `maxJobs` while cores stand idle (idle-cores.ts).
+ */
 export async function runFilesInParallel(batches: Batch[], options: PoolOptions): Promise<FileResult[]> {
   const reports = mkdtempSync(path.join(os.tmpdir(), 'paddock-test-reports-'));
   const results: FileResult[] = [];
+  const idle = new IdleCores();
   let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < batches.length) results.push(...(await runBatch(batches[next++], reports, options)));
-  };
+  let running = 0;
+  let lastStart = 0;
+  let mostAtOnce = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const started: Promise<void>[] = [];
+  const failures: unknown[] = [];
   try {
-    await Promise.all(Array.from({ length: Math.max(1, options.jobs) }, worker));
+    await new Promise<void>((resolve) => {
+      const start = () => {
+        const batch = batches[next++];
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        lastStart = Date.now();
+        started.push(
+          runBatch(batch, reports, options)
+            .then(
+              (ran) => void results.push(...ran),
+              (err: unknown) => void failures.push(err),
+            )
+            .finally(() => {
+              running--;
+              fill();
+            }),
+        );
+      };
+      const state = (idleCores: number | undefined) => ({
+        running,
+        waiting: batches.length - next,
+        jobs: Math.max(1, options.jobs),
+        maxJobs: Math.max(1, options.jobs, options.maxJobs),
+        idleCores,
+        sinceStartMs: Date.now() - lastStart,
+      });
+      const fill = () => {
+        while (startAnother(state(undefined))) start();
+        if (next === batches.length && running === 0) resolve();
+      };
+      timer = setInterval(() => {
+        if (startAnother(state(idle.read()))) start();
+      }, READ_IDLE_MS);
+      fill();
+    });
+    await Promise.all(started);
+    if (failures.length) throw failures[0];
+    if (mostAtOnce > options.jobs)
+      process.stdout.write(`\nfiles at once: ${options.jobs}, up to ${mostAtOnce} while cores stood idle\n`);
   } finally {
+    clearInterval(timer);
     rmSync(reports, { recursive: true, force: true });
   }
   return results;
