@@ -147,8 +147,11 @@ async function runBatch(batch: Batch, reports: string, options: PoolOptions): Pr
   return results;
 }
 
-/** How often the pool reads the idle cores, and so how often it may start a file beyond its least. */
-const READ_IDLE_MS = 1000;
+/**
+ * How often the pool reads the idle cores, and so how often it may start a file beyond its least:
+ * a reading of 2 s, not a moment's pause of busy files, says whether a machine has room.
+ */
+const READ_IDLE_MS = 2000;
 
 /**
  * Runs every batch and answers the results of their files, in no particular order: `jobs` at a
