@@ -9,7 +9,12 @@
  */
 import type { HostPort } from '../apiserver/host-port.js';
 import { expectStatus, type RestResponse } from '../apiserver/client/rest-client.js';
-import { KUBERNETES_SERVICE, kubernetesServiceNamespace, kubernetesServiceObjects } from './kubernetes-service.js';
+import {
+  AS_KUBE,
+  KUBERNETES_SERVICE,
+  kubernetesServiceNamespace,
+  kubernetesServiceObjects,
+} from './kubernetes-service.js';
 import type { UpstreamApi } from './tenant-grants.js';
 
 type Json = Record<string, any>;
@@ -46,7 +51,8 @@ export async function syncKubernetesServices(
     if (!portsMatch(service.spec?.ports, wantedPorts)) {
       service.spec.ports = wantedPorts;
       const path = `/api/v1/namespaces/${namespace}/services/${KUBERNETES_SERVICE}`;
-      expectStatus(await client.request('PUT', path, service), `updating ${path}`, 200);
+      // Written as kube's reconciler writes its own, as the Service was made (kubernetes-service.ts).
+      expectStatus(await client.request('PUT', `${path}${AS_KUBE}`, service), `updating ${path}`, 200);
       writes++;
     }
     const slice = slices.get(namespace);

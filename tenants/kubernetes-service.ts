@@ -16,7 +16,7 @@ import { addPrefix, tenantPrefix } from '../translate/context.js';
 export const KUBERNETES_SERVICE = 'kubernetes';
 const PORT_NAME = 'https';
 /** Their managedFields name the manager kube's reconciler writes them as. */
-const AS_KUBE = '?fieldManager=kube-apiserver';
+export const AS_KUBE = '?fieldManager=kube-apiserver';
 
 /** One object to make: its collection's path upstream and the object, in the tenant's space. */
 export interface SpaceObject {

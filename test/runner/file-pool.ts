@@ -1,8 +1,8 @@
 /**
  * Runs test files side by side in child processes (test-process.js), `jobs` at a time, or more while
  * cores stand idle (idle-cores.ts): each file of the stage, e2e and jobs tiers in a process of its
- * own, unit files in batches (a process per file cost unit files four times their own CPU time). A process's output is held and printed
- * whole when it ends.
+ * own, unit files in batches (a process per file cost unit files four times their own CPU time).
+ * A process's output is held and printed whole when it ends.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

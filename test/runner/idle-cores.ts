@@ -54,8 +54,8 @@ export interface StartState {
 }
 
 /** Cores that must stand idle for one more file, over a reading at least this long after the last start. */
-export const IDLE_CORES_TO_START = 0.5;
-export const SETTLE_MS = 2000;
+const IDLE_CORES_TO_START = 0.5;
+const SETTLE_MS = 2000;
 
 /** Whether to start another file now. */
 export function startAnother(state: StartState): boolean {
