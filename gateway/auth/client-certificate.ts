@@ -19,10 +19,10 @@ import type { Authentication, CredentialKind, Identity, Refusal } from './authen
 
 /**
  * A connection's certificate cannot change, so it is decoded once per socket, not per request (it
- * was a tenth of a GET's CPU), into the identity every request on it shares; only the tenant's
- * admission is asked again per request.
+ * was a tenth of a GET's CPU), into the identity every request on it shares, or null for none (a
+ * token's connection); only the tenant's admission is asked again per request.
  */
-const bySocket = new WeakMap<TLSSocket, Identity | Refusal>();
+const bySocket = new WeakMap<TLSSocket, Identity | Refusal | null>();
 
 export function clientCertificates(tenants: TenantRoster): CredentialKind {
   return {
@@ -30,15 +30,15 @@ export function clientCertificates(tenants: TenantRoster): CredentialKind {
     authenticate(req: IncomingMessage): Authentication | undefined {
       const socket = req.socket as TLSSocket;
       let identity = bySocket.get(socket);
-      if (!identity) {
+      if (identity === undefined) {
         // Decoded once: each call decodes the certificate anew, with its three fingerprints.
         const peer = socket.getPeerCertificate();
         // Not `authorized` first: Node calls a resumed TLS 1.3 session authorized though it holds no
         // certificate (a resumption looks like PSK), and HAProxy resumes its health checks' sessions.
-        if (presentedNoCertificate(peer)) return undefined;
-        identity = certificateIdentity(socket, peer);
+        identity = presentedNoCertificate(peer) ? null : certificateIdentity(socket, peer);
         bySocket.set(socket, identity);
       }
+      if (identity === null) return undefined;
       if ('refused' in identity || identity.kind === 'admin') return identity;
       const refusal = tenants.refusal(identity.tenant, identity.serial);
       return refusal === null ? identity : { refused: refusal };

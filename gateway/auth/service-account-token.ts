@@ -14,11 +14,15 @@
  * Reviews are kept for a moment, keyed by the token's hash (REVIEW_TTL_MS from when they were
  * asked, never past the token's expiry), one at a time per token, so a client's burst costs one
  * review, and a deletion upstream is refused on every replica within that moment plus a review.
+ * A token in use is reviewed again RENEW_BEFORE_MS before its review runs out, while the standing
+ * one still answers: a busy client never waits for a review after its first, and no answer stands
+ * longer than it would without the renewal.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RestClient } from '../../apiserver/client/rest-client.js';
 import { isObject, type Json } from '../../apiserver/json.js';
+import { detach } from '../../apiserver/process-faults.js';
 import { isTenantId } from '../../tenants/tenant-resource.js';
 import type { TenantRoster } from '../../tenants/tenant-roster.js';
 import { namespaceTenantId } from '../../translate/context.js';
@@ -28,6 +32,8 @@ import type { Authentication, CredentialKind, Refusal, TenantIdentity } from './
 
 /** How long a review is kept: well inside the second a deletion must take to reach every replica. */
 export const REVIEW_TTL_MS = 500;
+/** Time enough for a review to come back before the standing one runs out. */
+const RENEW_BEFORE_MS = 100;
 const MAX_KEPT_REVIEWS = 10_000;
 const TOKEN_REVIEWS = '/apis/authentication.k8s.io/v1/tokenreviews';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -38,8 +44,12 @@ export type ClusterClientOf = (tenantId: string) => RestClient | undefined;
 interface KeptReview {
   /** Until when the review stands (ms); while it is asked, for as long as it takes. */
   until: number;
+  /** From when a request asks for the review again, answered meanwhile by this one; set once asked. */
+  renewAt: number;
   /** The tenant the token's claims name, whose state is checked on every request. */
   tenant: string;
+  /** When the token expires (ms), past which no review of it stands. */
+  expires: number;
   /** The review's answer, or the review under way, which every request with the token meanwhile waits for. */
   answer: Authentication | Promise<Authentication>;
 }
@@ -122,6 +132,15 @@ export function serviceAccountTokens(tenants: TenantRoster, clusterClientOf: Clu
       throw new Error(`TokenReview at the cluster of tenant ${tenant}: ${answer.status}`);
     return reviewedIdentity(tenant, isObject(answer.body) ? answer.body.status : undefined);
   };
+  /** The review asked now, kept once answered. */
+  const reviewAndKeep = async (key: string, token: string, tenant: string, expires: number) => {
+    const asked = Date.now();
+    const answer = await review(token, tenant);
+    const until = Math.min(asked + REVIEW_TTL_MS, expires);
+    if (kept.has(key) || kept.size < MAX_KEPT_REVIEWS)
+      kept.set(key, { until, renewAt: until - RENEW_BEFORE_MS, tenant, expires, answer });
+    return answer;
+  };
   return {
     name: 'ServiceAccount token',
     authenticate(req: IncomingMessage): Authentication | Promise<Authentication> | undefined {
@@ -137,21 +156,28 @@ export function serviceAccountTokens(tenants: TenantRoster, clusterClientOf: Clu
       if (tenant === undefined) return { refused: 'bearer token names no tenant namespace' };
       const refusal = tenants.refusal(tenant);
       if (refusal !== null) return { refused: refusal };
-      if (standing) return standing.answer;
+      if (standing) {
+        if (now >= standing.renewAt) {
+          // Once per review: a renewal that fails leaves the standing one to run out, and the
+          // request after it asks and waits, as a first one does, and sees the failure.
+          standing.renewAt = Infinity;
+          detach(
+            reviewAndKeep(key, token, tenant, standing.expires).catch(() => undefined),
+            'renewing a ServiceAccount token review',
+          );
+        }
+        return standing.answer;
+      }
       // One review per token at a time: the requests of a busy client all wait for it, rather than
       // each asking the cluster when the kept one runs out. It stands for REVIEW_TTL_MS from when it was asked.
-      const asked = review(token, tenant).then(
-        (answer) => {
-          kept.set(key, { until: Math.min(now + REVIEW_TTL_MS, expiryOf(claims)), tenant, answer });
-          return answer;
-        },
-        (err: unknown) => {
-          kept.delete(key);
-          throw err;
-        },
-      );
+      const expires = expiryOf(claims);
+      const asked = reviewAndKeep(key, token, tenant, expires).catch((err: unknown) => {
+        kept.delete(key);
+        throw err;
+      });
       if (kept.size >= MAX_KEPT_REVIEWS) for (const [k, v] of kept) if (v.until <= now) kept.delete(k);
-      if (kept.size < MAX_KEPT_REVIEWS) kept.set(key, { until: Infinity, tenant, answer: asked });
+      if (kept.size < MAX_KEPT_REVIEWS)
+        kept.set(key, { until: Infinity, renewAt: Infinity, tenant, expires, answer: asked });
       return asked;
     },
   };

@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { claimedTenant, reviewedIdentity } from '../../gateway/auth/service-account-token.js';
+import type { IncomingMessage } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RestClient } from '../../apiserver/client/rest-client.js';
+import {
+  claimedTenant,
+  REVIEW_TTL_MS,
+  reviewedIdentity,
+  serviceAccountTokens,
+} from '../../gateway/auth/service-account-token.js';
+import type { TenantRoster } from '../../tenants/tenant-roster.js';
 import { GATEWAY_AUDIENCE } from '../../translate/kinds/token-request.js';
 
 const token = (claims: unknown) =>
@@ -102,5 +111,67 @@ describe('gateway: ServiceAccount tokens, the claims and the review (service-acc
       it(`refuses ${name}`, () => {
         expect(reviewedIdentity('satokn', status)).to.have.property('refused').that.contains(reason);
       });
+  });
+
+  describe('kept reviews', () => {
+    const ci = token(kubeClaims('satokn-dev'));
+    const request = { headers: { authorization: `Bearer ${ci}` } } as IncomingMessage;
+    /**
+     * The cluster's TokenReviews, answered by `answer(n)` for the n-th (0 first): this is a test of
+     * when the gateway asks, which a real cluster answers too fast to hold.
+     */
+    function tokensAnsweredBy(answer: (n: number) => Promise<unknown>) {
+      const asked: number[] = [];
+      const cluster = {
+        request: async () => {
+          asked.push(Date.now());
+          return { status: 201, body: { status: await answer(asked.length - 1) } };
+        },
+      } as unknown as RestClient;
+      const tenants = { refusal: () => null } as unknown as TenantRoster;
+      return { tokens: serviceAccountTokens(tenants, () => cluster), asked };
+    }
+    const account = () => Promise.resolve(authenticated('system:serviceaccount:satokn-dev:ci'));
+
+    it('a token in steady use is reviewed again before its review runs out, and no request after the first waits', async () => {
+      const { tokens, asked } = tokensAnsweredBy(account);
+      expect(await tokens.authenticate(request)).to.have.property('user', 'system:serviceaccount:satokn-dev:ci');
+      const started = Date.now();
+      while (Date.now() - started < 3 * REVIEW_TTL_MS) {
+        const answer = tokens.authenticate(request);
+        expect(answer, `${Date.now() - started} ms after the first review`).not.to.be.instanceOf(Promise);
+        expect(answer).to.have.property('user', 'system:serviceaccount:satokn-dev:ci');
+        await sleep(10);
+      }
+      expect(asked.length).to.be.within(4, 8);
+    });
+
+    it('a renewal that finds the account gone refuses the token before the first review would have run out', async () => {
+      const { tokens, asked } = tokensAnsweredBy((n) =>
+        n === 0 ? account() : Promise.resolve({ authenticated: false, error: 'serviceaccounts "ci" not found' }),
+      );
+      await tokens.authenticate(request);
+      let answer = tokens.authenticate(request);
+      while (asked.length < 2) {
+        await sleep(10);
+        answer = tokens.authenticate(request);
+      }
+      expect(answer, 'the standing review answers while the renewal is asked').to.have.property('user');
+      await sleep(0);
+      expect(tokens.authenticate(request)).to.have.property('refused').that.contains('not found');
+      expect(Date.now() - asked[0]).to.be.below(REVIEW_TTL_MS);
+    });
+
+    it('no review stands past its time, when its renewal does not come back', async () => {
+      const { tokens, asked } = tokensAnsweredBy((n) => (n === 0 ? account() : new Promise(() => undefined)));
+      await tokens.authenticate(request);
+      while (Date.now() - asked[0] < REVIEW_TTL_MS) {
+        expect(tokens.authenticate(request)).to.have.property('user');
+        await sleep(10);
+      }
+      expect(asked.length, 'renewed once').to.equal(2);
+      expect(tokens.authenticate(request), 'waits for a review of its own').to.be.instanceOf(Promise);
+      expect(asked.length).to.equal(3);
+    });
   });
 });
