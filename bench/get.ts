@@ -6,11 +6,13 @@
  * forwards the request: HAProxy (harness/haproxy.ts) and a bare Node proxy built from what the
  * gateway is built from (harness/bare-proxy.ts). The gateway answers the GET from its cache (Pods
  * are among the resources it caches for tenants by default); a second gateway started with
- * `--tenant-cache ''` forwards it, as every gateway did before the cache.
+ * `--tenant-cache ''` forwards it, as every gateway did before the cache. The tenant's
+ * ServiceAccount token is measured against its certificate twice: in the same turns, and
+ * interleaved request by request, which leaves out the noise of turns a few seconds apart.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { measureSides, roundsFor, type Side } from './harness/compare.js';
+import { measureInterleaved, measureSides, roundsFor, type Side } from './harness/compare.js';
 import { withEnvironment, type BenchOptions, QUICK_RUN_MS, QUICK_WARMUP } from './harness/environment.js';
 import { UpstreamWriter } from './harness/fixtures.js';
 import { startHaproxyProcess } from './harness/haproxy.js';
@@ -36,6 +38,12 @@ const PATHS = [
   { label: 'gateway, from its cache, token', caseName: 'GET one pod, ServiceAccount token' },
   { label: 'gateway, from its cache, certificate + token-sized header', caseName: 'GET one pod, token-sized header' },
 ] as const;
+
+/**
+ * The token against the certificate request by request (compare.ts, measureInterleaved): the
+ * case's `direct` is the certificate's requests, its `gateway` the token's.
+ */
+const INTERLEAVED = 'GET one pod, ServiceAccount token and certificate interleaved';
 
 export async function benchGet(options: BenchOptions): Promise<number> {
   const shape = (concurrency: number) => ({
@@ -70,14 +78,16 @@ export async function benchGet(options: BenchOptions): Promise<number> {
       const tokenTarget = await serviceAccountTarget(tenant, 'bench');
       const tenantGet = [{ method: 'GET', path: `/api/v1/namespaces/default/pods/${podName(0)}` }];
       const upstreamGet = [{ method: 'GET', path: `/api/v1/namespaces/${TENANT}-default/pods/${podName(0)}` }];
+      const certificate: Side = { name: 'gateway', target: tenant.gateway, templates: tenantGet, pid: env.gateway.pid };
+      // The same reads with the tenant's other kind of credential: a ServiceAccount token, reviewed by the cluster.
+      const token: Side = { name: 'gateway, token', target: tokenTarget, templates: tenantGet, pid: env.gateway.pid };
       const sides: Side[] = [
         { name: 'direct', target: tenant.direct, templates: upstreamGet },
         { name: 'HAProxy', target: haproxy, templates: upstreamGet, pid: floors[0].pid },
         { name: 'bare Node proxy', target: bare, templates: upstreamGet, pid: floors[1].pid },
         { name: 'gateway, forwarded', target: forwardingTenant.gateway, templates: tenantGet, pid: forwarding.pid },
-        { name: 'gateway', target: tenant.gateway, templates: tenantGet, pid: env.gateway.pid },
-        // The same reads with the tenant's other kind of credential: a ServiceAccount token, reviewed by the cluster.
-        { name: 'gateway, token', target: tokenTarget, templates: tenantGet, pid: env.gateway.pid },
+        certificate,
+        token,
         // The certificate with a header as long as the token's: what the token's bytes alone cost, every hop of them.
         {
           name: 'gateway, padded',
@@ -95,6 +105,14 @@ export async function benchGet(options: BenchOptions): Promise<number> {
           roundsFor(options),
         );
         others.forEach((other, i) => cases.push(caseOf(PATHS[i].caseName, clients, direct, other)));
+        const [byCertificate, byToken] = await measureInterleaved(
+          `GET one pod, ${clients} client${clients === 1 ? '' : 's'}`,
+          certificate,
+          token,
+          shape(clients),
+          roundsFor(options),
+        );
+        cases.push(caseOf(INTERLEAVED, clients, byCertificate, byToken));
       }
       return cases;
     } finally {
@@ -135,26 +153,36 @@ function printPaths(name: string, quick: boolean, cases: CaseResult[]): void {
     rows,
   );
   process.stdout.write(
-    '\na ServiceAccount token against the certificate, the same gateway and reads (1.00x: no cost), and against the certificate with a header as long as the token:\n',
+    '\na ServiceAccount token against the certificate on the same gateway, both read from its cache (1.00x: no cost): interleaved, each client sending one request with each in turn; in turns, as in the table above; and against the certificate with a header as long as the token (in turns):\n',
   );
   printTable(
-    ['clients', 'p50 ratio', 'p99 ratio', 'req/s ratio', 'p50 vs padded', 'req/s vs padded'],
+    [
+      'clients',
+      'interleaved p50 ratio',
+      'interleaved p99 ratio',
+      'in turns p50 ratio',
+      'in turns req/s ratio',
+      'CPU µs/req ratio',
+      'p50 vs padded',
+    ],
     [...new Set(cases.map((c) => c.concurrency))].flatMap((clients) => {
-      const of = (caseName: string) => cases.find((c) => c.concurrency === clients && c.name === caseName)?.gateway;
-      const [certificate, token, padded] = [
-        of('GET one pod'),
-        of('GET one pod, ServiceAccount token'),
-        of('GET one pod, token-sized header'),
+      const of = (caseName: string) => cases.find((c) => c.concurrency === clients && c.name === caseName);
+      const [certificate, token, padded, interleaved] = [
+        of('GET one pod')?.gateway,
+        of('GET one pod, ServiceAccount token')?.gateway,
+        of('GET one pod, token-sized header')?.gateway,
+        of(INTERLEAVED),
       ];
-      if (!certificate || !token || !padded) return [];
+      if (!certificate || !token || !padded || !interleaved) return [];
       return [
         [
           String(clients),
+          formatRatio(interleaved.ratios.p50),
+          formatRatio(interleaved.ratios.p99),
           formatRatio(token.p50Ms / certificate.p50Ms),
-          formatRatio(token.p99Ms / certificate.p99Ms),
           formatRatio(certificate.throughputPerSec / token.throughputPerSec),
+          formatRatio(token.cpuUsPerRequest! / certificate.cpuUsPerRequest!),
           formatRatio(token.p50Ms / padded.p50Ms),
-          formatRatio(padded.throughputPerSec / token.throughputPerSec),
         ],
       ];
     }),

@@ -50,11 +50,7 @@ export async function measureSides(
   shape: LoadShape,
   rounds: number,
 ): Promise<LoadSummary[]> {
-  const part: LoadShape = {
-    ...shape,
-    ...(shape.iterations !== undefined ? { iterations: Math.ceil(shape.iterations / rounds) } : {}),
-    ...(shape.durationMs !== undefined ? { durationMs: shape.durationMs / rounds } : {}),
-  };
+  const part = shareOf(shape, rounds);
   const runs = sides.map((): LoadRun[] => []);
   const cpu = sides.map(() => ({ seconds: 0, requests: 0 }));
   const order = sides.map((_, i) => i);
@@ -74,6 +70,45 @@ export async function measureSides(
     ...summarize(sideRuns),
     ...(sides[i].pid === undefined ? {} : { cpuUsPerRequest: (cpu[i].seconds * 1e6) / cpu[i].requests }),
   }));
+}
+
+/**
+ * Two ways to the same server compared request by request: every client sends a's requests and
+ * b's in turn within each iteration, on a connection of each, a's first in even rounds and b's
+ * first in odd ones. Whatever else the machine does then falls on both alike, which runs in turns
+ * (measureSides) only spread over them: for two ways whose difference is smaller than that noise.
+ * Each side's summary holds its own requests' latencies; its throughput is half the iterations'.
+ */
+export async function measureInterleaved(
+  what: string,
+  a: Side,
+  b: Side,
+  shape: LoadShape,
+  rounds: number,
+): Promise<[LoadSummary, LoadSummary]> {
+  const part = shareOf(shape, rounds);
+  const runs: [LoadRun[], LoadRun[]] = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    const [first, second] = round % 2 === 0 ? [0, 1] : [1, 0];
+    const [x, y] = round % 2 === 0 ? [a, b] : [b, a];
+    progress(`${what}: ${x.name} and ${y.name} interleaved (${round + 1}/${rounds})`);
+    const run = await runLoad(x.target, [...x.templates, ...y.templates.map((t) => ({ ...t, target: 0 }))], part, [
+      y.target,
+    ]);
+    const count = x.templates.length;
+    runs[first].push({ ...run, iterationsMs: [], steps: run.steps.slice(0, count) });
+    runs[second].push({ ...run, iterationsMs: [], steps: run.steps.slice(count) });
+  }
+  return [summarize(runs[0]), summarize(runs[1])];
+}
+
+/** One round's share of a shape measured in `rounds` rounds: of its iterations or of its time. */
+function shareOf(shape: LoadShape, rounds: number): LoadShape {
+  return {
+    ...shape,
+    ...(shape.iterations !== undefined ? { iterations: Math.ceil(shape.iterations / rounds) } : {}),
+    ...(shape.durationMs !== undefined ? { durationMs: shape.durationMs / rounds } : {}),
+  };
 }
 
 /** Alternating runs per side for short requests; one suffices to check that a benchmark runs. */
@@ -101,7 +136,7 @@ export async function measureInTurns(
   shape: LoadShape,
   rounds: number,
 ): Promise<LoadSummary[]> {
-  const part: LoadShape = { ...shape, iterations: Math.ceil((shape.iterations ?? 1) / rounds) };
+  const part = shareOf(shape, rounds);
   const runs = loads.map((): LoadRun[] => []);
   for (let round = 0; round < rounds; round++) {
     const order = loads.map((_, i) => i);

@@ -112,7 +112,7 @@ class LoadRunner {
     const { method, body, contentType, accept, expectItems, target } = step.template;
     const fill = (text: string) => text.replaceAll('{n}', String(n));
     const headers: Record<string, string> = {
-      ...this.spec.headers,
+      ...(target === undefined ? this.spec : this.spec.targets![target]).headers,
       accept: accept ?? 'application/json',
       'accept-encoding': 'identity',
     };

@@ -17,7 +17,7 @@ export interface RequestTemplate {
   accept?: string;
   /** The first successful answer must hold exactly this many items (a list) or rows (a Table); of all pages with `pages`. */
   expectItems?: number;
-  /** Sent to `LoadSpec.targets[target]` instead of the spec's own target. */
+  /** Sent to `LoadSpec.targets[target]`, with its headers, instead of the spec's own target. */
   target?: number;
   /** A paged list (`limit` in `path`): each answer's `continue` is followed to the last page, and the latency is all pages'. */
   pages?: boolean;
