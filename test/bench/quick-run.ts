@@ -21,12 +21,21 @@ function requestCounts(
   return found;
 }
 
-/** The quick benchmark files, each a share of every benchmark that has a quick size (checked by quick-groups.test.ts). */
+/**
+ * The quick benchmark files, each a share of every benchmark that has a quick size but those a
+ * test runs already (QUICK_BY_TESTS); quick-groups.test.ts checks that each is in one place.
+ */
 export const QUICK_GROUPS = {
   requests: ['get', 'create', 'fair-share'],
   streams: ['watch', 'cache', 'eviction', 'memory'],
-  tenants: ['tenants', 'ha', 'list', 'tenant-list-all'],
+  tenants: ['tenants', 'list', 'tenant-list-all'],
 } as const;
+
+/**
+ * Benchmarks whose scenario a test runs and reports with the benchmark's own code: a quick run
+ * would start the same servers again for nothing the test does not check (`ha`: 16 CPU-s).
+ */
+export const QUICK_BY_TESTS: Record<string, string> = { ha: 'test/ha/ha-balancer.test.ts' };
 
 /**
  * CI runs every process benchmark at its quick size so that none can rot: each must run to the

@@ -7,8 +7,11 @@
  * at most once per connection it loses, and another replica's controller takes over.
  */
 import { expect } from 'chai';
+import { haReport } from '../../bench/ha.js';
 import { runHaScenario, type HaOutcome } from '../../bench/harness/ha-scenario.js';
 import { startHaStage, type HaStage } from '../../bench/harness/ha-stage.js';
+
+const ELECTION_TTL_SECONDS = 3;
 
 describe('ha: three replicas behind HAProxy, one killed and one restarted under load', function () {
   this.timeout(240_000);
@@ -17,7 +20,9 @@ describe('ha: three replicas behind HAProxy, one killed and one restarted under 
 
   before(async () => {
     // A short lease, so that the controllers move within the test: the default is 5 s too.
-    stage = await startHaStage({ serveArgs: ['--election-ttl', '3', '--shutdown-timeout', '10s'] });
+    stage = await startHaStage({
+      serveArgs: ['--election-ttl', String(ELECTION_TTL_SECONDS), '--shutdown-timeout', '10s'],
+    });
     outcome = await runHaScenario(stage, { phaseMs: 3000, writePauseMs: 20 });
   });
   after(async () => {
@@ -49,5 +54,20 @@ describe('ha: three replicas behind HAProxy, one killed and one restarted under 
   it("moves the controllers to another replica: a tenant made after the leader's kill turns Active", () => {
     expect(outcome.leaderAfter).to.not.equal(outcome.killedLeader);
     expect(outcome.controllerTakeoverMs).to.be.greaterThan(0);
+  });
+
+  // The `ha` benchmark's report, made from this run: CI runs no quick `ha` of its own (test/bench/quick-run.ts).
+  it('the `ha` benchmark reports this run as the tests see it: every client, nothing lost, missed or repeated', () => {
+    const report = haReport(outcome, ELECTION_TTL_SECONDS);
+    expect(report.failures).to.equal(0);
+    expect(report.results).to.include({ acknowledged: outcome.acknowledged.length, lost: 0, missed: 0, repeated: 0 });
+    for (const row of [
+      `writer 0 (creates)`,
+      `kubectl get`,
+      `${outcome.informerErrors} watch errors`,
+      `every writer succeeded again ${outcome.writerRecoveryMs} ms after the kill`,
+      `election lease ${ELECTION_TTL_SECONDS} s`,
+    ])
+      expect(report.text).to.contain(row);
   });
 });
