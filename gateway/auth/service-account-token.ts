@@ -22,7 +22,6 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RestClient } from '../../apiserver/client/rest-client.js';
 import { isObject, type Json } from '../../apiserver/json.js';
-import { detach } from '../../apiserver/process-faults.js';
 import { isTenantId } from '../../tenants/tenant-resource.js';
 import type { TenantRoster } from '../../tenants/tenant-roster.js';
 import { namespaceTenantId } from '../../translate/context.js';
@@ -158,13 +157,10 @@ export function serviceAccountTokens(tenants: TenantRoster, clusterClientOf: Clu
       if (refusal !== null) return { refused: refusal };
       if (standing) {
         if (now >= standing.renewAt) {
-          // Once per review: a renewal that fails leaves the standing one to run out, and the
+          // Once per review. A renewal that fails is dropped: the standing review runs out, and the
           // request after it asks and waits, as a first one does, and sees the failure.
           standing.renewAt = Infinity;
-          detach(
-            reviewAndKeep(key, token, tenant, standing.expires).catch(() => undefined),
-            'renewing a ServiceAccount token review',
-          );
+          reviewAndKeep(key, token, tenant, standing.expires).catch(() => undefined);
         }
         return standing.answer;
       }
