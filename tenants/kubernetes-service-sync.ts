@@ -9,15 +9,15 @@
  */
 import type { HostPort } from '../apiserver/host-port.js';
 import { expectStatus, type RestResponse } from '../apiserver/client/rest-client.js';
+import type { Json } from '../apiserver/json.js';
 import {
   AS_KUBE,
   KUBERNETES_SERVICE,
+  kubernetesServiceCollections,
   kubernetesServiceNamespace,
   kubernetesServiceObjects,
 } from './kubernetes-service.js';
 import type { UpstreamApi } from './tenant-grants.js';
-
-type Json = Record<string, any>;
 
 const SERVICES = `/api/v1/services?labelSelector=${encodeURIComponent('component=apiserver,provider=kubernetes')}`;
 const SLICES = `/apis/discovery.k8s.io/v1/endpointslices?labelSelector=${encodeURIComponent(
@@ -47,26 +47,26 @@ export async function syncKubernetesServices(
     // Without its Service the tenant's space is not made yet, or is healed whole (upstream-space.ts).
     if (!service || service.metadata.deletionTimestamp) continue;
     const [wanted, wantedSlice] = kubernetesServiceObjects(tenantId, api);
+    const collections = kubernetesServiceCollections(tenantId);
     const wantedPorts = (wanted.object.spec as Json).ports as Json[];
     if (!portsMatch(service.spec?.ports, wantedPorts)) {
       service.spec.ports = wantedPorts;
-      const path = `/api/v1/namespaces/${namespace}/services/${KUBERNETES_SERVICE}`;
+      const path = `${collections.services}/${KUBERNETES_SERVICE}`;
       // Written as kube's reconciler writes its own, as the Service was made (kubernetes-service.ts).
       expectStatus(await client.request('PUT', `${path}${AS_KUBE}`, service), `updating ${path}`, 200);
       writes++;
     }
     const slice = slices.get(namespace);
     if (slice && wantedSlice && sliceMatches(slice, wantedSlice.object)) continue;
-    const slicePath = `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`;
+    const slicePath = `${collections.slices}/${KUBERNETES_SERVICE}`;
     if (slice) {
-      const path = `${slicePath}/${KUBERNETES_SERVICE}`;
-      expectStatus(await client.request('DELETE', path), `deleting ${path}`, 200, 404);
+      expectStatus(await client.request('DELETE', slicePath), `deleting ${slicePath}`, 200, 404);
       writes++;
     }
     if (wantedSlice) {
       expectStatus(
         await client.request('POST', wantedSlice.collection, wantedSlice.object),
-        `creating ${slicePath}/${KUBERNETES_SERVICE}`,
+        `creating ${slicePath}`,
         201,
         409,
       );

@@ -31,14 +31,24 @@ export function kubernetesServiceNamespace(tenantId: string): string {
   return addPrefix(tenantPrefix(tenantId), 'default');
 }
 
+/** The collections upstream the tenant's `kubernetes` Service and EndpointSlice are in. */
+export function kubernetesServiceCollections(tenantId: string): { services: string; slices: string } {
+  const namespace = kubernetesServiceNamespace(tenantId);
+  return {
+    services: `/api/v1/namespaces/${namespace}/services`,
+    slices: `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices`,
+  };
+}
+
 /** The Service and, when the address allows one, the EndpointSlice; none without an address. */
 export function kubernetesServiceObjects(tenantId: string, api: HostPort | undefined): SpaceObject[] {
   if (!api) return [];
   const namespace = kubernetesServiceNamespace(tenantId);
+  const { services, slices } = kubernetesServiceCollections(tenantId);
   const objects: SpaceObject[] = [
     {
       key: `services/${namespace}/${KUBERNETES_SERVICE}`,
-      collection: `/api/v1/namespaces/${namespace}/services${AS_KUBE}`,
+      collection: `${services}${AS_KUBE}`,
       object: {
         apiVersion: 'v1',
         kind: 'Service',
@@ -55,7 +65,7 @@ export function kubernetesServiceObjects(tenantId: string, api: HostPort | undef
   if (addressType)
     objects.push({
       key: `endpointslices/${namespace}/${KUBERNETES_SERVICE}`,
-      collection: `/apis/discovery.k8s.io/v1/namespaces/${namespace}/endpointslices${AS_KUBE}`,
+      collection: `${slices}${AS_KUBE}`,
       object: {
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',
