@@ -9,7 +9,9 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // tsconfig.json's one program rather than the project service: the same types, and 7% less
+      // of the lint's CPU (48-52 s against 53-55 s for the whole tree, two runs each).
+      parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       // Objects here are Kubernetes JSON walked by path: typed as `any` on purpose at those seams
