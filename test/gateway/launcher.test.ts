@@ -1,7 +1,7 @@
 /**
  * bin/paddock, the `paddock` command: node with jemalloc preloaded when the system has it
- * (scripts/test.sh installs Debian's libjemalloc2), glibc's malloc with PADDOCK_MALLOC=system, and
- * the flags of PADDOCK_NODE_ARGS given to node. Read from the running process's own memory map.
+ * (scripts/test.sh installs Debian's libjemalloc2), glibc's malloc with PADDOCK_MALLOC=system, V8's
+ * heap allowed to grow by half past what it holds, and the flags of PADDOCK_NODE_ARGS given to node. Read from the running process's own memory map.
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
@@ -38,12 +38,17 @@ async function launched(env: Record<string, string>): Promise<{ maps: string; cm
 describe('bin/paddock: the launcher', function () {
   this.timeout(60_000);
 
-  it('runs node with jemalloc as its allocator, and node flags from PADDOCK_NODE_ARGS', async () => {
+  it('runs node with jemalloc as its allocator, its heap growing by half, and node flags from PADDOCK_NODE_ARGS after', async () => {
     const { maps, cmdline } = await launched({ PADDOCK_NODE_ARGS: '--max-old-space-size=3072 --no-warnings' });
     expect(maps).to.match(/libjemalloc\.so\.2/);
-    expect(cmdline.slice(1, 3)).to.deep.equal(['--max-old-space-size=3072', '--no-warnings']);
-    expect(cmdline[3]).to.match(/dist\/cmd\/cli\.js$/);
-    expect(cmdline[4]).to.equal('devcluster');
+    // V8 reads its flags in order: one of PADDOCK_NODE_ARGS overrides the launcher's own.
+    expect(cmdline.slice(1, 4)).to.deep.equal([
+      '--heap-growing-percent=50',
+      '--max-old-space-size=3072',
+      '--no-warnings',
+    ]);
+    expect(cmdline[4]).to.match(/dist\/cmd\/cli\.js$/);
+    expect(cmdline[5]).to.equal('devcluster');
   });
 
   it("keeps glibc's malloc with PADDOCK_MALLOC=system", async () => {
