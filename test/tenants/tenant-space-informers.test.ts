@@ -54,7 +54,7 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
     expect(res.status, res.text).to.equal(201);
   }
 
-  it("holds the cluster's objects without managedFields and last-applied records for the controllers, and whole once the cache's stores ask", async () => {
+  it("holds the cluster's objects without managedFields, last-applied records, creationTimestamp and generation for the controllers, and whole once the cache's stores ask", async () => {
     const client = await counting();
     const informers = cachedObjectInformers('member1', client);
     try {
@@ -73,10 +73,14 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
       });
       expect(held()).to.not.have.property('managedFields');
       expect(held()).to.not.have.property('annotations');
+      expect(held()).to.not.have.property('creationTimestamp');
+      expect(held()).to.not.have.property('generation');
+      expect(held().uid).to.be.a('string').that.is.not.empty;
       expect(informers.informerFor(resource, { whole: true })).to.equal(informer);
       await waitUntil('held whole', () => held().managedFields !== undefined);
       expect(held().managedFields.map((entry: any) => entry.operation)).to.deep.equal(['Update']);
       expect(held().annotations).to.deep.equal({ [applied]: '{}' });
+      expect(held().creationTimestamp).to.be.a('string');
     } finally {
       informers.stop();
       client.close();
