@@ -11,7 +11,9 @@ export function metaNamespaceKeyFunc(obj: unknown): string {
   const meta = objectMeta(obj);
   const name = typeof meta.name === 'string' ? meta.name : '';
   const namespace = namespaceOf(meta);
-  return namespace === '' ? name : `${namespace}/${name}`;
+  // Joined, not a template: a template makes a cons string, and a stored key held that 32-byte
+  // wrapper beside its flattened text for as long as its object (23 a tenant in the gateway).
+  return namespace === '' ? name : [namespace, name].join('/');
 }
 
 /** A key function's failure, with the object at fault (client-go's `KeyError`). */
