@@ -6,6 +6,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { IndexedStore } from '../../informer/indexed-store.js';
 import { Indexer } from '../../informer/indexer.js';
 import { KeyError, metaNamespaceKeyFunc } from '../../informer/key-func.js';
@@ -209,6 +211,58 @@ describe('cache: Indexer', () => {
         [{ metadata: { namespace: '', name: 'pv' } }, 'pv'],
       ];
       for (const [obj, key] of cases) expect(metaNamespaceKeyFunc(obj)).to.equal(key);
+    });
+
+    it('stores each key as one flat string: no cons string is left wrapped around a stored key', async () => {
+      const stored = 2000;
+      const objects = Array.from({ length: stored }, (_, i) => ({
+        metadata: { namespace: `tenant${String(i).padStart(4, '0')}-kube-node-lease`, name: 'kube-root-ca.crt' },
+      }));
+      // A worker's heap is small enough to read whole: its snapshot names every cons string in it.
+      // It stores the objects when told, between two snapshots, and stays up until the second.
+      const worker = new Worker(
+        `const { workerData, parentPort } = require('node:worker_threads');
+        import(workerData.indexer).then(({ Indexer }) => {
+          const indexer = new Indexer({});
+          globalThis.kept = indexer;
+          parentPort.on('message', () => {
+            for (const object of JSON.parse(workerData.objects)) indexer.add(object);
+            parentPort.postMessage(indexer.listKeys().length);
+          });
+          parentPort.postMessage('ready');
+        });`,
+        {
+          eval: true,
+          workerData: {
+            indexer: new URL('../../informer/indexer.js', import.meta.url).href,
+            objects: JSON.stringify(objects),
+          },
+        },
+      );
+      const consStrings = async () => {
+        let text = '';
+        for await (const chunk of await worker.getHeapSnapshot()) text += String(chunk);
+        const { snapshot, nodes } = JSON.parse(text) as {
+          snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+          nodes: number[];
+        };
+        const fields = snapshot.meta.node_fields.length;
+        const consType = snapshot.meta.node_types[0].indexOf('concatenated string');
+        let count = 0;
+        for (let i = 0; i < nodes.length; i += fields) if (nodes[i] === consType) count++;
+        return count;
+      };
+      try {
+        await once(worker, 'message');
+        const before = await consStrings();
+        worker.postMessage('store');
+        const [kept] = (await once(worker, 'message')) as [number];
+        expect(kept).to.equal(stored);
+        // A template's key left two a stored object (`${namespace}/` and the name after it).
+        expect((await consStrings()) - before).to.be.below(stored / 10);
+      } finally {
+        await worker.terminate();
+      }
     });
 
     it('refuses an object without metadata with a KeyError, and stores nothing', () => {
