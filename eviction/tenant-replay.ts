@@ -20,6 +20,7 @@
  *   volume and the annotations that record its binding.
  */
 import { isObject, type Json } from '../apiserver/json.js';
+import { storeKey } from '../informer/key-func.js';
 import { typeMetaOf, type CacheResource } from '../search/cluster-resource-store.js';
 import { hasPrefix, tenantPrefix } from '../translate/context.js';
 
@@ -165,7 +166,7 @@ function clearAllocations(resource: string, body: Json): void {
 }
 
 function keyOf(step: ReplayStep): string {
-  return step.namespace === '' ? step.name : `${step.namespace}/${step.name}`;
+  return storeKey(step.namespace, step.name);
 }
 
 /** By UTF-16 code units, as the cache orders its keys. */

@@ -9,11 +9,14 @@ export type KeyFunc<T> = (obj: T) => string;
 
 export function metaNamespaceKeyFunc(obj: unknown): string {
   const meta = objectMeta(obj);
-  const name = typeof meta.name === 'string' ? meta.name : '';
-  const namespace = namespaceOf(meta);
+  return storeKey(namespaceOf(meta), typeof meta.name === 'string' ? meta.name : '');
+}
+
+/** The key of the object `name` in `namespace` ('' or undefined: cluster-scoped), for a lookup as for storing. */
+export function storeKey(namespace: string | undefined, name: string): string {
   // Joined, not a template: a template makes a cons string, and a stored key held that 32-byte
   // wrapper beside its flattened text for as long as its object (23 a tenant in the gateway).
-  return namespace === '' ? name : [namespace, name].join('/');
+  return namespace ? [namespace, name].join('/') : name;
 }
 
 /** A key function's failure, with the object at fault (client-go's `KeyError`). */

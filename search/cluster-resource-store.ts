@@ -14,7 +14,7 @@ import type { CachedObject } from './cached-object.js';
 import type { TypeMeta } from './cached-object-text.js';
 import { EventWindow, type TooOld } from './event-window.js';
 import { Indexer } from '../informer/indexer.js';
-import { metaNamespaceKeyFunc } from '../informer/key-func.js';
+import { metaNamespaceKeyFunc, storeKey } from '../informer/key-func.js';
 import type { ReflectorSink } from '../informer/reflector-sink.js';
 import { atLeast } from '../informer/resource-version-order.js';
 import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
@@ -201,7 +201,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   /** The object under `<namespace>/<name>` (or `<name>`), if the store caches that namespace and has it. */
   get(namespace: string, name: string): CachedObject | undefined {
     if (!this.cachesNamespace(namespace)) return undefined;
-    return this.indexer.getByKey(this.resource.namespaced ? `${namespace}/${name}` : name);
+    return this.indexer.getByKey(storeKey(this.resource.namespaced ? namespace : '', name));
   }
 
   /**

@@ -11,6 +11,7 @@
  * holds that object.
  */
 import type { Json } from '../../apiserver/json.js';
+import { storeKey } from '../../informer/key-func.js';
 import { atLeast } from '../../informer/resource-version-order.js';
 
 export const RBAC_RESOURCES = ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'] as const;
@@ -47,7 +48,7 @@ export function rbacWritesOf(resource: RbacResource, key: string, answer: Json |
     return answer.items.map((item: Json) => {
       const { namespace, name, uid } = item?.metadata ?? {};
       return typeof name === 'string' && typeof uid === 'string' && uid !== ''
-        ? { resource, key: typeof namespace === 'string' && namespace ? `${namespace}/${name}` : name, deletedUid: uid }
+        ? { resource, key: storeKey(typeof namespace === 'string' ? namespace : '', name), deletedUid: uid }
         : undefined;
     });
   }

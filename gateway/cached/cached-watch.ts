@@ -28,6 +28,7 @@ import type {
   StoreSubscription,
   StoreWatcher,
 } from '../../search/cluster-resource-store.js';
+import { storeKey } from '../../informer/key-func.js';
 import { versionNumber } from '../../informer/resource-version-order.js';
 import { addPrefix } from '../../translate/context.js';
 import { cachedTableRow, includeObjectOf, tenantItemConverter, type CachedAnswerRequest } from './cached-item.js';
@@ -345,10 +346,7 @@ class WatchSet implements StoreWatcher {
 
   private inScope(object: CachedObject): boolean {
     const { keyPrefix, name, options } = this.scope;
-    const key =
-      object.metadata.namespace === undefined
-        ? object.metadata.name
-        : `${object.metadata.namespace}/${object.metadata.name}`;
+    const key = storeKey(object.metadata.namespace, object.metadata.name);
     if (!key.startsWith(keyPrefix)) return false;
     if (name !== '' && object.metadata.name !== name) return false;
     return selects(options, object);

@@ -5,6 +5,7 @@ import { parseJson } from './answer-down.js';
 import type { GatewayClusterState } from '../upstream/gateway-cluster-state.js';
 import { errorMessage, logger } from '../../log/log.js';
 import { parseRequestInfo } from '../../apiserver/request-info.js';
+import { storeKey } from '../../informer/key-func.js';
 import { isRbacResource, rbacWritesOf, type RbacWrite } from '../auth/rbac-writes.js';
 import { storedBindingsPath } from './stored-cluster-role-bindings.js';
 
@@ -52,8 +53,7 @@ function rbacWritesAt(ctx: TenantContext, answer: WriteAnswer): (RbacWrite | und
   const path = (storedBindingsPath(ctx, answer.path) ?? answer.path).split('?')[0];
   const info = parseRequestInfo('GET', path, new URLSearchParams());
   if (!info.isResourceRequest || !isRbacResource(info.resource)) return [undefined];
-  const key = info.namespace ? `${info.namespace}/${info.name}` : info.name;
-  return rbacWritesOf(info.resource, key, parseJson(answer.text) ?? undefined);
+  return rbacWritesOf(info.resource, storeKey(info.namespace, info.name), parseJson(answer.text) ?? undefined);
 }
 
 async function syncGrants(
