@@ -25,7 +25,12 @@ export function isGoPrintable(char: string): boolean {
   return PRINTABLE.test(char);
 }
 
+/** Printable ASCII but the quote and the backslash: what Go writes as it is. */
+const PLAIN = /^[ !#-[\]-~]*$/;
+
 export function goQuote(text: string): string {
+  // Names, paths and verbs are nearly always plain: one test instead of one a character.
+  if (PLAIN.test(text)) return `"${text}"`;
   let quoted = '"';
   for (const char of text) {
     const code = char.codePointAt(0)!;

@@ -78,8 +78,12 @@ export interface RulesReview {
 /** The group kube-apiserver's privileged-group authorizer allows everything, ahead of RBAC. */
 const SUPERUSER_GROUP = 'system:masters';
 
-/** Called with each rule that applies and what grants it; returning false stops the visit. */
-type RuleVisitor = (rule: PolicyRule, source: string) => boolean;
+/**
+ * Called with each rule that applies and what grants it; returning false stops the visit. The
+ * source is described only when asked (for the rule that grants), as kube's describer is a
+ * Stringer: every request as a bound user reaches a binding, few need its description.
+ */
+type RuleVisitor = (rule: PolicyRule, source: () => string) => boolean;
 
 /** Told how many ClusterRoleBindings each decision read: what every one of them costs every request (devcluster/cluster-role-binding-walks.ts). */
 export type ClusterRoleBindingsWalked = (count: number) => void;
@@ -95,7 +99,7 @@ export class RbacAuthorizer {
     let grantedBy: string | undefined;
     const errors = this.visit(attributes.user, attributes.namespace, (rule, source) => {
       if (!ruleAllows(attributes, rule)) return true;
-      grantedBy = source;
+      grantedBy = source();
       return false;
     });
     if (grantedBy !== undefined) return { allowed: true, reason: `RBAC: allowed by ${grantedBy}` };
@@ -256,7 +260,7 @@ function visitRulesFor(
         errors.push(rules);
         continue;
       }
-      const source = describeBinding(binding, bindingNamespace, subjects[subjectIndex]);
+      const source = () => describeBinding(binding, bindingNamespace, subjects[subjectIndex]);
       for (const rule of rules) if (!visit(rule, source)) return false;
     }
     return true;

@@ -17,6 +17,9 @@ const QUOTES: [string, string][] = [
   ['\x7f', String.raw`"\x7f"`],
   [' ', '" "'],
   ['~', '"~"'],
+  // Printable ASCII around the quote and the backslash, which the fast path must not pass.
+  ['[a]^{|}#!', '"[a]^{|}#!"'],
+  ['a]\\[b', String.raw`"a]\\[b"`],
   // Non-ASCII that IsPrint accepts stays as it is: letters, marks, symbols, astral ones too.
   ['\u263a', '"\u263a"'],
   ['é', '"é"'],
