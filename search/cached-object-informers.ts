@@ -7,7 +7,9 @@
  * answer clients with them, so only theirs are held with their managedFields (whole); the others
  * are held without, and without kubectl's last-applied record, their creationTimestamp and
  * generation, as client-go's controllers trim their informers' objects (a managedFields entry's
- * own pieces cost a held Namespace or RoleBinding about 120 bytes of its 700).
+ * own pieces cost a held Namespace or RoleBinding about 120 bytes of its 700). Their texts also
+ * leave out the name, namespace and labels, which the CachedObject holds anyway (about 110 bytes
+ * of a tenant's Namespace); parsedObject, their one reader, puts them back.
  */
 import type { RestClient } from '../apiserver/client/rest-client.js';
 import { isObject, type Json } from '../apiserver/json.js';
@@ -30,7 +32,9 @@ export function cachedObjectInformers(
       new RestListWatcher(client, { groupVersionPath: groupVersionPath(resource), resource: resource.resource }),
     transform: ({ group, resource, namespaced }, whole) => {
       const fieldsOf = selectableFieldsOf(group, resource, namespaced);
-      return whole ? (raw) => toCachedObject(raw, fieldsOf) : (raw) => toCachedObject(trimmed(raw), fieldsOf);
+      if (whole) return (raw) => toCachedObject(raw, fieldsOf);
+      const metadataOnly = group === '' && resource === 'namespaces';
+      return (raw) => toCachedObject(trimmed(raw, metadataOnly), fieldsOf, { withoutHeld: true });
     },
     reflector,
   });
@@ -46,8 +50,11 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
  * tenant's ten Namespaces, RoleBindings and ClusterRole); no controller reads any of them. The
  * uid stays: the RBAC change feed tells a deletion by it.
  */
-function trimmed(raw: Json): Json {
-  const metadata = raw.metadata;
+function trimmed(raw: Json, metadataOnly: boolean): Json {
+  // What the controllers read of a Namespace is its metadata (labels, deletionTimestamp): held as
+  // that alone, as client-go's metadata informers hold PartialObjectMetadata (64 bytes of each).
+  const object = metadataOnly ? { metadata: raw.metadata } : raw;
+  const metadata = object.metadata;
   if (isObject(metadata)) {
     delete metadata.creationTimestamp;
     delete metadata.generation;
@@ -57,10 +64,18 @@ function trimmed(raw: Json): Json {
       if (Object.keys(annotations).length === 0) delete metadata.annotations;
     }
   }
-  return dropManagedFields(raw);
+  return dropManagedFields(object);
 }
 
-/** The object a cached object's text is, parsed (its kind and apiVersion are left out of the text). */
+/**
+ * The object a cached object's text is, parsed (its kind and apiVersion are left out of the text),
+ * with the name, namespace and labels a controller's text leaves out put back from the object.
+ */
 export function parsedObject(object: CachedObject): Json {
-  return JSON.parse(object.text) as Json;
+  const parsed = JSON.parse(object.text) as Json;
+  const metadata: Json = (parsed.metadata ??= {});
+  if (object.name !== '') metadata.name ??= object.name;
+  if (object.namespace !== undefined) metadata.namespace ??= object.namespace;
+  if (object.labels !== undefined) metadata.labels ??= { ...object.labels };
+  return parsed;
 }

@@ -34,7 +34,10 @@ export function cachedText(raw: Json): string {
  * `cachedText`, with how long its members after `metadata` are: the text ends with them and its
  * closing brace (`{"metadata":{…},"roleRef":…,"subjects":[…]}`).
  */
-export function cachedTextParts(raw: Json): { text: string; bodyLength: number } {
+export function cachedTextParts(
+  raw: Json,
+  { withoutHeld = false }: { withoutHeld?: boolean } = {},
+): { text: string; bodyLength: number } {
   const {
     metadata = {},
     kind: _kind,
@@ -42,7 +45,9 @@ export function cachedTextParts(raw: Json): { text: string; bodyLength: number }
     ...body
   } = raw as { metadata?: Json; kind?: unknown; apiVersion?: unknown };
   // The annotation is the cache's to set; a copy from the cluster would be answered twice.
-  const { resourceVersion, annotations, ...meta } = metadata;
+  const { resourceVersion, annotations, ...others } = metadata;
+  // A text only parsedObject reads (cached-object-informers.ts) leaves out what its CachedObject holds.
+  const meta = withoutHeld ? withoutHeldMembers(others) : others;
   const { [CACHE_SOURCE_ANNOTATION]: _source, ...ownAnnotations } = (annotations ?? {}) as Record<string, string>;
   const version = typeof resourceVersion === 'string' ? resourceVersion : '';
   const kept = Object.keys(ownAnnotations).length > 0 ? { annotations: ownAnnotations } : {};
@@ -53,6 +58,12 @@ export function cachedTextParts(raw: Json): { text: string; bodyLength: number }
     text: flatString(`{"metadata":${metaText}${members === '' ? '' : `,${members}`}}`),
     bodyLength: members.length,
   };
+}
+
+/** Metadata less name, namespace and labels: the members a CachedObject holds as fields of its own. */
+function withoutHeldMembers(metadata: Json): Json {
+  const { name: _name, namespace: _namespace, labels: _labels, ...rest } = metadata;
+  return rest;
 }
 
 /** The object as its cluster answers it: the cached text with its kind and apiVersion in front. */

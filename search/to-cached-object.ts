@@ -60,7 +60,15 @@ export function selectableFieldsOf(group: string, resource: string, namespaced: 
   return (object) => selectableFields(group, resource, namespaced, object);
 }
 
-export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedObject {
+/**
+ * `withoutHeld`: the text leaves out the name, namespace and labels, which the object holds beside
+ * it; for objects only the gateway's own controllers read, through parsedObject (cached-object-informers.ts).
+ */
+export function toCachedObject(
+  raw: Json,
+  fieldsOf: SelectableFieldsOf,
+  { withoutHeld = false }: { withoutHeld?: boolean } = {},
+): CachedObject {
   const meta: Json = raw.metadata ?? {};
   const name = typeof meta.name === 'string' ? names.shared(meta.name, () => meta.name as string) : '';
   const namespace =
@@ -78,7 +86,7 @@ export function toCachedObject(raw: Json, fieldsOf: SelectableFieldsOf): CachedO
   }
   const fieldPaths = fieldPathLists.shared(paths.join('\n'), () => Object.freeze(paths));
   const fieldValues = values.some((value) => value !== '') ? sharedFieldValues(JSON.stringify(values)) : undefined;
-  const { text, bodyLength } = cachedTextParts(raw);
+  const { text, bodyLength } = cachedTextParts(raw, { withoutHeld });
   return new CachedObject(splicedText(text, bodyLength, raw), name, namespace, labels, fieldPaths, fieldValues);
 }
 

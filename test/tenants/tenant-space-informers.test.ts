@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
 import { startDevCluster, type DevCluster } from '../../devcluster/devcluster.js';
 import { parseKubeconfig } from '../../certs/index.js';
-import { cachedObjectInformers } from '../../search/cached-object-informers.js';
+import { cachedObjectInformers, parsedObject } from '../../search/cached-object-informers.js';
 import { TenantSpaceInformers } from '../../tenants/tenant-space-informers.js';
 import { adminBinding, storedAdminBinding } from '../../tenants/upstream-space.js';
 import { ApiClient } from '../support/api-client.js';
@@ -54,7 +54,7 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
     expect(res.status, res.text).to.equal(201);
   }
 
-  it("holds the cluster's objects without managedFields, last-applied records, creationTimestamp and generation for the controllers, and whole once the cache's stores ask", async () => {
+  it("holds the cluster's objects without managedFields, last-applied records, creationTimestamp and generation for the controllers, their texts without the name and labels held beside them (a Namespace's its metadata alone), and whole once the cache's stores ask", async () => {
     const client = await counting();
     const informers = cachedObjectInformers('member1', client);
     try {
@@ -67,20 +67,29 @@ describe('tenants: the heal pass\u2019s informers of a cluster', function () {
       informer.addEventHandler({});
       await informer.firstSync;
       const held = () => JSON.parse(informer.indexer.getByKey('mfd111-default')!.text).metadata;
-      expect(held().labels).to.deep.equal({
-        'kubernetes.io/metadata.name': 'mfd111-default',
-        [TENANT_LABEL]: 'mfd111',
-      });
+      // The name and labels the object holds beside its text are left out of it, and parsedObject puts them back.
+      expect(held()).to.not.have.property('name');
+      expect(held()).to.not.have.property('labels');
+      const labels = { 'kubernetes.io/metadata.name': 'mfd111-default', [TENANT_LABEL]: 'mfd111' };
+      const parsed = parsedObject(informer.indexer.getByKey('mfd111-default')!).metadata;
+      expect(parsed).to.include({ name: 'mfd111-default', resourceVersion: held().resourceVersion });
+      expect(parsed.labels).to.deep.equal(labels);
       expect(held()).to.not.have.property('managedFields');
       expect(held()).to.not.have.property('annotations');
       expect(held()).to.not.have.property('creationTimestamp');
       expect(held()).to.not.have.property('generation');
       expect(held().uid).to.be.a('string').that.is.not.empty;
+      // A Namespace is held as its metadata alone.
+      const heldObject = () => JSON.parse(informer.indexer.getByKey('mfd111-default')!.text);
+      expect(Object.keys(heldObject())).to.deep.equal(['metadata']);
       expect(informers.informerFor(resource, { whole: true })).to.equal(informer);
       await waitUntil('held whole', () => held().managedFields !== undefined);
       expect(held().managedFields.map((entry: any) => entry.operation)).to.deep.equal(['Update']);
       expect(held().annotations).to.deep.equal({ [applied]: '{}' });
       expect(held().creationTimestamp).to.be.a('string');
+      expect(held()).to.include({ name: 'mfd111-default' });
+      expect(held().labels).to.deep.equal(labels);
+      expect(heldObject().status).to.deep.equal({ phase: 'Active' });
     } finally {
       informers.stop();
       client.close();
