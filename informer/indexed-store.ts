@@ -84,7 +84,7 @@ export class IndexedStore<T extends NonNullable<unknown>> {
     this.indexes.addIndexers(newIndexers, this.items);
   }
 
-  private itemsOf(keys: ReadonlySet<string>): T[] {
+  private itemsOf(keys: Iterable<string>): T[] {
     const found: T[] = [];
     for (const key of keys) found.push(this.items.get(key)!);
     return found;

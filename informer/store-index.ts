@@ -7,7 +7,10 @@
  * long-running server must not go on with half-updated indexes. A value whose set empties is
  * removed, so that short-lived values do not pile up (kubernetes/kubernetes#84959). A value with
  * one key holds the key itself, not a set of one: most values here are one object's (a tenant's
- * namespace, a binding's name), and a Set costs some 200 bytes a value, a tenant's 0.8 KB.
+ * namespace, a binding's name), and a Set costs some 200 bytes a value, a tenant's 0.8 KB. A value
+ * with a few keys (a tenant's namespaces, its bindings) holds them in an array of exactly their
+ * number, made anew on each change (about 80 bytes for five, where a Set of five is 230); more
+ * than ARRAY_KEYS go in a Set, whose changes cost the same however many it holds.
  */
 import { goQuote } from '../apiserver/go-quote.js';
 
@@ -17,8 +20,13 @@ export type IndexFunc<T> = (obj: T) => readonly string[];
 /** Index functions by index name. */
 export type Indexers<T> = Readonly<Record<string, IndexFunc<T>>>;
 
-/** The keys of each value: the key alone while it is the only one. */
-type Index = Map<string, string | Set<string>>;
+/** A value's keys: the key alone while it is the only one, a few in an array never changed in place, more in a Set. */
+type Keys = string | readonly string[] | Set<string>;
+
+type Index = Map<string, Keys>;
+
+/** The most keys a value holds in an array. */
+const ARRAY_KEYS = 8;
 
 /** What one write does to one index: the values the key leaves and the values it joins. */
 interface IndexMove {
@@ -98,11 +106,10 @@ export class StoreIndex<T extends NonNullable<unknown>> {
     return keys;
   }
 
-  /** The keys under one value; a set of several is the index's own, not to be changed by the caller. */
-  keysByValue(indexName: string, indexedValue: string): ReadonlySet<string> {
+  /** The keys under one value; several are the index's own, not to be changed by the caller. */
+  keysByValue(indexName: string, indexedValue: string): Iterable<string> {
     this.indexFunc(indexName); // an unknown name is an error, as in client-go
-    const keys = this.indices.get(indexName)?.get(indexedValue);
-    return typeof keys === 'string' ? new Set([keys]) : (keys ?? new Set());
+    return keysOf(this.indices.get(indexName)?.get(indexedValue));
   }
 
   values(indexName: string): string[] {
@@ -139,15 +146,17 @@ function valuesOf<T>(name: string, indexFunc: IndexFunc<T>, key: string, obj: T)
   }
 }
 
-function keysOf(keys: string | Set<string> | undefined): Iterable<string> {
+function keysOf(keys: Keys | undefined): Iterable<string> {
   return keys === undefined ? NO_VALUES : typeof keys === 'string' ? [keys] : keys;
 }
 
 function addKey(index: Index, value: string, key: string): void {
   const keys = index.get(value);
   if (keys === undefined) index.set(value, key);
-  else if (typeof keys !== 'string') keys.add(key);
-  else if (keys !== key) index.set(value, new Set([keys, key]));
+  else if (typeof keys === 'string') {
+    if (keys !== key) index.set(value, [keys, key]);
+  } else if (keys instanceof Set) keys.add(key);
+  else if (!keys.includes(key)) index.set(value, keys.length < ARRAY_KEYS ? [...keys, key] : new Set([...keys, key]));
 }
 
 function deleteKey(index: Index, value: string, key: string): void {
@@ -157,7 +166,11 @@ function deleteKey(index: Index, value: string, key: string): void {
     if (keys === key) index.delete(value);
     return;
   }
-  keys.delete(key);
-  if (keys.size === 1) index.set(value, keys.values().next().value!);
-  else if (keys.size === 0) index.delete(value);
+  if (keys instanceof Set) {
+    if (keys.delete(key) && keys.size <= ARRAY_KEYS / 2) index.set(value, [...keys]);
+    return;
+  }
+  if (!keys.includes(key)) return;
+  const left = keys.filter((other) => other !== key);
+  index.set(value, left.length === 1 ? left[0] : left);
 }

@@ -504,6 +504,46 @@ describe('cache: Indexer', () => {
         { seed, numRuns: 300 },
       );
     });
+
+    it("with many keys under one value: a value's keys move between one key, an array and a Set as they come and go", () => {
+      const { seed, note } = testSeed(import.meta.url);
+      const names = Array.from({ length: 20 }, (_, i) => `pod-${i}`);
+      const nameArb = fc.constantFrom(...names);
+      // Adds that grow the value past an array's keys, then any mix, then deletions that empty it.
+      const opsArb = fc
+        .tuple(
+          fc.array(nameArb, { maxLength: 40 }),
+          fc.array(fc.record({ add: fc.boolean(), name: nameArb }), { maxLength: 60 }),
+          fc.shuffledSubarray(names, { minLength: names.length }),
+        )
+        .map(([adds, mixed, deletes]) => [
+          ...adds.map((name) => ({ add: true, name })),
+          ...mixed,
+          ...deletes.map((name) => ({ add: false, name })),
+        ]);
+      fc.assert(
+        fc.property(opsArb, (ops) => {
+          const indexer = new Indexer<Pod>({ [NAMESPACE_INDEX]: metaNamespaceIndexFunc });
+          const model = new Set<string>();
+          for (const { add, name } of ops) {
+            const pod = { metadata: { name, namespace: 'crowded' } };
+            if (add) {
+              indexer.add(pod);
+              model.add(`crowded/${name}`);
+            } else {
+              indexer.delete(pod);
+              model.delete(`crowded/${name}`);
+            }
+            const expected = [...model].sort();
+            expect(indexer.indexKeys(NAMESPACE_INDEX, 'crowded'), note).to.deep.equal(expected);
+            const found = indexer.byIndex(NAMESPACE_INDEX, 'crowded').map((obj) => metaNamespaceKeyFunc(obj));
+            expect(found.sort(), note).to.deep.equal(expected);
+            expect(indexer.listIndexFuncValues(NAMESPACE_INDEX), note).to.deep.equal(model.size ? ['crowded'] : []);
+          }
+        }),
+        { seed, numRuns: 200 },
+      );
+    });
   });
 });
 
