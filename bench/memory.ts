@@ -2,8 +2,9 @@
  * `memory`: the gateway's resident memory (RSS, from /proc) idle after it started, at its peak
  * under the `get` load (64 clients on one keep-alive connection each), once the load has ended,
  * and with 10,000 tenants registered (created through the admin API, 32 at a time: every one is
- * in the gateway's store, its registry and the tenant controller's view), read at once and again
- * once both servers are idle; the growth per 1,000 tenants is of the second. The memory is the
+ * in the gateway's store, its registry and the tenant controller's view), read at once, again
+ * once both servers are idle, and, in a full run, once V8 has settled after the load and after the
+ * tenants (untilV8Settled); the growth per 1,000 tenants is between the settled readings. The memory is the
  * gateway process's own, so there is no direct path to set it against; the devcluster's RSS is
  * shown for scale.
  */
@@ -80,6 +81,11 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
       note: `${formatPerSecond(get.throughputPerSec)} req/s, p50 ${formatMs(get.p50Ms)} ms, p99 ${formatMs(get.p99Ms)} ms; RSS read every 50 ms`,
     });
     await read('after the load');
+    // Each side of the growth is read at rest: once V8 has given back the young generation the load grew.
+    if (!options.quick) {
+      const settled = await untilV8Settled(env);
+      await read('and V8 settled', `${settled.toFixed(0)} s after the load`);
+    }
 
     // The measured tenant is one of them.
     const more = tenants - 1;
@@ -94,6 +100,10 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
     // and root CA ConfigMap, which the gateway's tenant cache holds): what a tenant costs is read after.
     const waited = await untilIdle(env);
     await read(`and both servers idle`, `${waited.toFixed(0)} s after the last creation`);
+    if (!options.quick) {
+      const settled = await untilV8Settled(env);
+      await read('and V8 settled', `${settled.toFixed(0)} s after both servers were idle`);
+    }
     const after = readings[readings.length - 1];
     const perThousand = ((after.gatewayRssBytes - before.gatewayRssBytes) / more) * 1000;
     const heapPerThousand = ((after.gatewayHeapUsedBytes - before.gatewayHeapUsedBytes) / more) * 1000;
@@ -171,6 +181,32 @@ async function untilIdle(env: BenchEnvironment): Promise<number> {
     await sleep(IDLE_POLL_MS);
     const after = await Promise.all(pids.map(cpuSeconds));
     if (after.every((seconds, i) => seconds - before[i] < (IDLE_SHARE * IDLE_POLL_MS) / 1000)) break;
+  }
+  return (Date.now() - started) / 1000;
+}
+
+/**
+ * V8's memory reducer shrinks the young generation back to its first 1 MiB semi-spaces, and
+ * compacts the old one, once the heap has stopped growing and allocation stays low (some 30-60 s
+ * after a load): until then the RSS holds up to 32 MiB of semi-spaces a load grew, which a reading
+ * before a load and one after would count or not by chance.
+ */
+const YOUNG_AT_REST_BYTES = 2 * 1024 * 1024;
+const SETTLE_POLL_MS = 5000;
+/** The reducer's collections follow one another within a few seconds of the young generation's shrinking. */
+const SETTLE_AFTER_MS = 10_000;
+const SETTLE_LIMIT_MS = 180_000;
+
+/** Waits until V8 has shrunk the gateway's young generation (or the limit passed), then for the reducer's last collections; the seconds it waited. */
+async function untilV8Settled(env: BenchEnvironment): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < SETTLE_LIMIT_MS) {
+    const metric = await readGatewayMetrics(env);
+    if (metric('paddock_nodejs_heap_space_size_total_bytes', 'space="new"') <= YOUNG_AT_REST_BYTES) {
+      await sleep(SETTLE_AFTER_MS);
+      break;
+    }
+    await sleep(SETTLE_POLL_MS);
   }
   return (Date.now() - started) / 1000;
 }
