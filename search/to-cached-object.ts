@@ -75,7 +75,7 @@ export function toCachedObject(
     typeof meta.namespace === 'string' && meta.namespace !== ''
       ? names.shared(meta.namespace, () => meta.namespace as string)
       : undefined;
-  const labels = sharedLabels(meta.labels);
+  const labels = sharedLabels(meta.labels, name);
   // A selector reads a missing field as "", and name and namespace are in metadata: neither is kept twice.
   const paths: string[] = [];
   const values: string[] = [];
@@ -186,12 +186,18 @@ export function fieldsForSelector(object: CachedObject): Record<string, string> 
  * The object's labels as one shared, frozen set; none when it has none. The copy is parsed from
  * the key rather than spread: once a process has made objects with thousands of different first
  * keys (records keyed by tenant or namespace), V8 gives every spread copy a hidden class of its own
- * (about 200 bytes beside the set), where JSON.parse still shares one per list of label keys.
+ * (about 200 bytes beside the set), where JSON.parse still shares one per list of label keys. A
+ * value that is the object's name (every Namespace's `kubernetes.io/metadata.name`) is the name's
+ * own string, not a second copy of it.
  */
-function sharedLabels(labels: unknown): Readonly<Record<string, string>> | undefined {
+function sharedLabels(labels: unknown, name: string): Readonly<Record<string, string>> | undefined {
   if (labels === null || typeof labels !== 'object' || Array.isArray(labels)) return undefined;
   const set = labels as Record<string, string>;
   if (Object.keys(set).length === 0) return undefined;
   const key = JSON.stringify(set);
-  return labelSets.shared(key, () => Object.freeze(JSON.parse(key) as Record<string, string>));
+  return labelSets.shared(key, () => {
+    const parsed = JSON.parse(key) as Record<string, string>;
+    for (const label in parsed) if (parsed[label] === name) parsed[label] = name;
+    return Object.freeze(parsed);
+  });
 }

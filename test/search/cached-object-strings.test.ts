@@ -1,0 +1,74 @@
+/**
+ * What cached objects hold, counted in a heap snapshot: strings the cluster's JSON repeats are
+ * held once. The objects are made in a worker, whose heap is small enough to read whole; a count
+ * of strings is exact where a heap's growth moves with the collector's timing.
+ */
+import { expect } from 'chai';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * How many strings `pattern` matches in the heap of a worker that made `count` cached objects,
+ * each of `raw(i)` (a JavaScript expression of `i`) and the resource's selectable fields, and keeps them.
+ */
+async function stringsHeld(resource: string, raw: string, count: number, pattern: RegExp): Promise<number> {
+  const worker = new Worker(
+    `const { workerData, parentPort } = require('node:worker_threads');
+    import(workerData.module).then(({ toCachedObject, selectableFieldsOf }) => {
+      const fields = selectableFieldsOf('', workerData.resource, workerData.resource !== 'namespaces');
+      globalThis.kept = Array.from({ length: workerData.count }, (_, i) => toCachedObject(${raw}, fields));
+      // Listening keeps the worker up until it is terminated: a snapshot of a worker ending crashes node.
+      parentPort.on('message', () => {});
+      parentPort.postMessage(globalThis.kept.length);
+    });`,
+    {
+      eval: true,
+      workerData: { module: new URL('../../search/to-cached-object.js', import.meta.url).href, resource, count },
+    },
+  );
+  try {
+    const [made] = (await once(worker, 'message')) as [number];
+    expect(made).to.equal(count);
+    let text = '';
+    for await (const chunk of await worker.getHeapSnapshot()) text += String(chunk);
+    const { snapshot, nodes, strings } = JSON.parse(text) as {
+      snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+      nodes: number[];
+      strings: string[];
+    };
+    const fields = snapshot.meta.node_fields.length;
+    const stringType = snapshot.meta.node_types[0].indexOf('string');
+    let found = 0;
+    for (let i = 0; i < nodes.length; i += fields)
+      if (nodes[i] === stringType && pattern.test(strings[nodes[i + 1]])) found++;
+    return found;
+  } finally {
+    await worker.terminate();
+  }
+}
+
+describe('cache: the strings cached objects hold', () => {
+  it('objects of the same name in other namespaces share one copy of it', async () => {
+    const name = 'shared-name-'.padEnd(60, 's');
+    const held = await stringsHeld(
+      'configmaps',
+      // Parsed, as from a cluster's answer: each object's name a string of its own until the pool shares it.
+      `JSON.parse('{"metadata":{"name":"${name}","namespace":"names-' + (i % 10) + '"}}')`,
+      2000,
+      new RegExp(`^${name}$`),
+    );
+    expect(held, 'one copy of the name (the pool may hold one more), not 2,000').to.be.at.most(2);
+  });
+
+  it("a label whose value is the object's name holds the name's string, not a second copy", async () => {
+    // As kube labels every Namespace with its name.
+    const held = await stringsHeld(
+      'namespaces',
+      `(({ name }) => ({ metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } }))({ name: 'labelled-' + String(i).padStart(5, '0') })`,
+      2000,
+      /^labelled-\d{5}$/,
+    );
+    // A label value parsed on its own would be a second string of each name: 4,000.
+    expect(held).to.equal(2000);
+  });
+});
