@@ -3,10 +3,11 @@
  * under the `get` load (64 clients on one keep-alive connection each), once the load has ended,
  * and with 10,000 tenants registered (created through the admin API, 32 at a time: every one is
  * in the gateway's store, its registry and the tenant controller's view), read at once, again
- * once both servers are idle, and, in a full run, once V8 has settled after the load and after the
- * tenants (untilV8Settled); the growth per 1,000 tenants is between the settled readings. The memory is the
- * gateway process's own, so there is no direct path to set it against; the devcluster's RSS is
- * shown for scale.
+ * once both servers are idle, and, in a full run, once V8 has settled after the load and after
+ * the tenants (untilV8Settled); the growth per 1,000 tenants is between the settled readings (in
+ * a quick run, between the reading after the load and the one once both servers are idle). The
+ * memory is the gateway process's own, so there is no direct path to set it against; the
+ * devcluster's RSS is shown for scale.
  */
 import { readGatewayMetrics } from './harness/gateway-metrics.js';
 import {
@@ -197,7 +198,10 @@ const SETTLE_POLL_MS = 5000;
 const SETTLE_AFTER_MS = 10_000;
 const SETTLE_LIMIT_MS = 180_000;
 
-/** Waits until V8 has shrunk the gateway's young generation (or the limit passed), then for the reducer's last collections; the seconds it waited. */
+/**
+ * Waits until V8 has shrunk the gateway's young generation (or the limit passed), then for the
+ * reducer's last collections; the seconds it waited.
+ */
 async function untilV8Settled(env: BenchEnvironment): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < SETTLE_LIMIT_MS) {
