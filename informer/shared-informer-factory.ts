@@ -15,6 +15,7 @@
  */
 import type { Json } from '../apiserver/json.js';
 import { detach } from '../apiserver/process-faults.js';
+import type { KeyFunc } from './key-func.js';
 import type { ListerWatcher } from './list-watcher.js';
 import type { ReflectorOptions } from './reflector.js';
 import { SharedInformer } from './shared-informer.js';
@@ -37,6 +38,8 @@ export interface SharedInformerFactoryOptions<T> {
   transform(resource: InformerResource, whole: boolean): (obj: Json) => T;
   /** Reflector settings besides the name and transform (page size, timeouts, backoff). */
   reflector?: Partial<Omit<ReflectorOptions<T>, 'name' | 'transform'>>;
+  /** The informers' key function, when an object knows its own key (metaNamespaceKeyFunc otherwise). */
+  keyFunc?: KeyFunc<T>;
 }
 
 /** `<group>/<version>/<resource>`. */
@@ -82,6 +85,7 @@ export class SharedInformerFactory<T extends NonNullable<unknown>> {
       ...this.options.reflector,
       name: `${this.options.cluster} ${resource.resource}.${resource.group || 'core'}`,
       transform: this.options.transform(resource, whole),
+      ...(this.options.keyFunc ? { keyFunc: this.options.keyFunc } : {}),
       onIdle: () => {
         if (this.informers.get(key) !== informer) return;
         this.informers.delete(key);

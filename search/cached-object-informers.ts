@@ -16,7 +16,7 @@ import { isObject, type Json } from '../apiserver/json.js';
 import { RestListWatcher } from '../informer/rest-list-watcher.js';
 import { groupVersionPath, SharedInformerFactory } from '../informer/shared-informer-factory.js';
 import { dropManagedFields, type ReflectorOptions } from '../informer/reflector.js';
-import type { CachedObject } from './cached-object.js';
+import { cachedObjectKey, type CachedObject } from './cached-object.js';
 import { selectableFieldsOf, toCachedObject } from './to-cached-object.js';
 
 export type CachedObjectInformers = SharedInformerFactory<CachedObject>;
@@ -37,6 +37,7 @@ export function cachedObjectInformers(
       return (raw) => toCachedObject(trimmed(raw, metadataOnly), fieldsOf, { withoutHeld: true });
     },
     reflector,
+    keyFunc: cachedObjectKey,
   });
 }
 

@@ -19,6 +19,8 @@
  * Everything here is read-only: label sets are shared between objects.
  */
 
+import { storeKey } from '../informer/key-func.js';
+
 /** Every cached text begins with this, then its resourceVersion as a JSON string. */
 export const CACHED_TEXT_HEAD = '{"metadata":{"resourceVersion":';
 
@@ -43,6 +45,12 @@ const NO_FIELDS: Record<string, string> = Object.freeze({});
 export type SplicedText = readonly string[];
 
 export class CachedObject implements CachedMetadata {
+  /**
+   * Its store key (informer/key-func.ts), made once: the informer and the cache store that hold
+   * it key it by this one string, where each made its own (about 56 bytes a namespaced object).
+   */
+  readonly key: string;
+
   constructor(
     /** The object's JSON, `kind` and `apiVersion` left out (cached-object-text.ts), whole or spliced. */
     private readonly body: string | SplicedText,
@@ -53,7 +61,9 @@ export class CachedObject implements CachedMetadata {
     private readonly fieldPaths: readonly string[],
     /** Their values in that order as a JSON array text ('' for a missing one); undefined when all are missing. */
     private readonly fieldValues: string | undefined,
-  ) {}
+  ) {
+    this.key = storeKey(namespace, name);
+  }
 
   /** The object's metadata as readers use it: the object itself (see above). */
   get metadata(): CachedMetadata {
@@ -91,6 +101,11 @@ export class CachedObject implements CachedMetadata {
     });
     return fields;
   }
+}
+
+/** The key function of every store of cached objects: the key each object made once. */
+export function cachedObjectKey(object: CachedObject): string {
+  return object.key;
 }
 
 /**

@@ -10,11 +10,11 @@
  * that made it. A relist (`replace` after the first) is compared with what was cached and reaches
  * watchers as the DELETED, ADDED and MODIFIED events that turn one into the other.
  */
-import type { CachedObject } from './cached-object.js';
+import { cachedObjectKey, type CachedObject } from './cached-object.js';
 import type { TypeMeta } from './cached-object-text.js';
 import { EventWindow, type TooOld } from './event-window.js';
 import { Indexer } from '../informer/indexer.js';
-import { metaNamespaceKeyFunc, storeKey } from '../informer/key-func.js';
+import { storeKey } from '../informer/key-func.js';
 import type { ReflectorSink } from '../informer/reflector-sink.js';
 import { atLeast } from '../informer/resource-version-order.js';
 import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
@@ -86,7 +86,7 @@ export interface StoreSubscription {
 
 export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   // No namespace index: a namespace's objects are a run of the sorted keys (inKeyOrder).
-  private readonly indexer = new Indexer<CachedObject>({ [TENANT_INDEX]: tenantIndexFunc });
+  private readonly indexer = new Indexer<CachedObject>({ [TENANT_INDEX]: tenantIndexFunc }, cachedObjectKey);
   private readonly window: EventWindow<StoreEvent>;
   private readonly watchers = new Set<StoreWatcher>();
   private readonly freshnessWaiters = new Set<{ target: string; reached: () => void }>();
@@ -152,7 +152,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
     }
     const before = this.version;
     const changes: Pick<StoreEvent, 'type' | 'object' | 'previous'>[] = [];
-    const incoming = new Map(kept.map((object) => [metaNamespaceKeyFunc(object), object]));
+    const incoming = new Map(kept.map((object) => [object.key, object]));
     for (const key of this.keys()) {
       if (!incoming.has(key)) changes.push({ type: 'DELETED', object: this.indexer.getByKey(key)! });
     }
@@ -180,7 +180,7 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
   }
 
   delete(object: CachedObject, resourceVersion: string): void {
-    const key = metaNamespaceKeyFunc(object);
+    const key = object.key;
     const cached = this.indexer.getByKey(key);
     this.version = resourceVersion;
     if (cached !== undefined) {

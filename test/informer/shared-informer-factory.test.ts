@@ -129,6 +129,27 @@ describe('informer: the shared informer factory', () => {
 
   afterEach(() => factory.stop());
 
+  it("keys its informers' objects by the key function it is given, as cached objects carry their own", async () => {
+    const keyed = new SharedInformerFactory<Json>({
+      cluster: 'member1',
+      listerWatcher: cluster,
+      transform: () => (obj) => ({ ...obj, key: `own:${obj.metadata.name}` }),
+      keyFunc: (obj) => obj.key,
+    });
+    try {
+      cluster(CONFIGMAPS).put('a-x', 'one');
+      const informer = keyed.informerFor(CONFIGMAPS);
+      informer.addEventHandler({});
+      await informer.firstSync;
+      await waitUntil('watching', () => cluster(CONFIGMAPS).openWatches === 1);
+      cluster(CONFIGMAPS).put('a-x', 'two');
+      await waitUntil('the watch brought two', () => informer.indexer.listKeys().length === 2);
+      expect(informer.indexer.listKeys().sort()).to.deep.equal(['own:one', 'own:two']);
+    } finally {
+      keyed.stop();
+    }
+  });
+
   it('makes one informer per resource, listed and watched once for every consumer', async () => {
     cluster(CONFIGMAPS).put('a-x', 'one');
     const first = factory.informerFor(CONFIGMAPS);

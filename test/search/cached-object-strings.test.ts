@@ -9,21 +9,35 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * How many strings `pattern` matches in the heap of a worker that made `count` cached objects,
- * each of `raw(i)` (a JavaScript expression of `i`) and the resource's selectable fields, and keeps them.
+ * each of `raw(i)` (a JavaScript expression of `i`) and the resource's selectable fields, kept
+ * them, and ran `then` (which may use Indexer, ClusterResourceStore and cachedObjectKey).
  */
-async function stringsHeld(resource: string, raw: string, count: number, pattern: RegExp): Promise<number> {
+async function stringsHeld(resource: string, raw: string, count: number, pattern: RegExp, then = ''): Promise<number> {
+  const module = (path: string) => new URL(`../../${path}`, import.meta.url).href;
   const worker = new Worker(
     `const { workerData, parentPort } = require('node:worker_threads');
-    import(workerData.module).then(({ toCachedObject, selectableFieldsOf }) => {
-      const fields = selectableFieldsOf('', workerData.resource, workerData.resource !== 'namespaces');
-      globalThis.kept = Array.from({ length: workerData.count }, (_, i) => toCachedObject(${raw}, fields));
-      // Listening keeps the worker up until it is terminated: a snapshot of a worker ending crashes node.
-      parentPort.on('message', () => {});
-      parentPort.postMessage(globalThis.kept.length);
-    });`,
+    Promise.all(workerData.modules.map((m) => import(m))).then(
+      ([{ toCachedObject, selectableFieldsOf }, { Indexer }, { ClusterResourceStore }, { cachedObjectKey }]) => {
+        const fields = selectableFieldsOf('', workerData.resource, workerData.resource !== 'namespaces');
+        globalThis.kept = Array.from({ length: workerData.count }, (_, i) => toCachedObject(${raw}, fields));
+        ${then}
+        // Listening keeps the worker up until it is terminated: a snapshot of a worker ending crashes node.
+        parentPort.on('message', () => {});
+        parentPort.postMessage(globalThis.kept.length);
+      },
+    );`,
     {
       eval: true,
-      workerData: { module: new URL('../../search/to-cached-object.js', import.meta.url).href, resource, count },
+      workerData: {
+        modules: [
+          'search/to-cached-object.js',
+          'informer/indexer.js',
+          'search/cluster-resource-store.js',
+          'search/cached-object.js',
+        ].map(module),
+        resource,
+        count,
+      },
     },
   );
   try {
@@ -48,6 +62,23 @@ async function stringsHeld(resource: string, raw: string, count: number, pattern
 }
 
 describe('cache: the strings cached objects hold', () => {
+  it('an informer and a cache store holding the same objects key them by one string each', async () => {
+    // As the connection's informer and the tenant cache's store of ConfigMaps both hold every one.
+    const held = await stringsHeld(
+      'configmaps',
+      `JSON.parse('{"metadata":{"name":"kube-root-ca.crt","namespace":"keyed-' + String(i).padStart(5, '0') + '"}}')`,
+      2000,
+      /^keyed-\d{5}\/kube-root-ca\.crt$/,
+      `const informer = new Indexer({}, cachedObjectKey);
+      const store = new ClusterResourceStore('member1', { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true });
+      for (const object of globalThis.kept) informer.add(object);
+      store.replace(globalThis.kept, '1');
+      globalThis.stores = [informer, store];`,
+    );
+    // Each keying its own would hold 4,000.
+    expect(held).to.equal(2000);
+  });
+
   it('objects of the same name in other namespaces share one copy of it', async () => {
     const name = 'shared-name-'.padEnd(60, 's');
     const held = await stringsHeld(
