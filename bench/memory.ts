@@ -3,8 +3,8 @@
  * under the `get` load (64 clients on one keep-alive connection each), once the load has ended,
  * and with 10,000 tenants registered (created through the admin API, 32 at a time: every one is
  * in the gateway's store, its registry and the tenant controller's view), read at once, again
- * once both servers are idle, and, in a full run, once V8 has settled after the load and after
- * the tenants (untilV8Settled); the growth per 1,000 tenants is between the settled readings (in
+ * once both servers are idle, and, in a full run, settled after the load and after the tenants (the
+ * lowest of 90 s of readings: settledReading); the growth per 1,000 tenants is between those (in
  * a quick run, between the reading after the load and the one once both servers are idle). The
  * memory is the gateway process's own, so there is no direct path to set it against; the
  * devcluster's RSS is shown for scale.
@@ -53,15 +53,20 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
   };
   const { result, run } = await withEnvironment(options, async (env) => {
     const readings: Reading[] = [];
+    const reading = async (name: string, note: string): Promise<Reading> => ({
+      name,
+      gatewayRssBytes: await rssBytes(env.gateway.pid),
+      ...(await gatewayHeap(env)),
+      devclusterRssBytes: await rssBytes(env.devcluster.pid),
+      note,
+    });
     const read = async (name: string, note = '') => {
       await sleep(SETTLE_MS);
-      readings.push({
-        name,
-        gatewayRssBytes: await rssBytes(env.gateway.pid),
-        ...(await gatewayHeap(env)),
-        devclusterRssBytes: await rssBytes(env.devcluster.pid),
-        note,
-      });
+      readings.push(await reading(name, note));
+    };
+    /** The lowest of the gateway's RSS readings at rest, polled for SETTLED_WINDOW_MS (settledReading). */
+    const readSettled = async (name: string, note: string) => {
+      readings.push(await settledReading(() => reading(name, note)));
     };
     await read('idle after start');
 
@@ -84,8 +89,7 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
     await read('after the load');
     // Each side of the growth is read at rest: once V8 has given back the young generation the load grew.
     if (!options.quick) {
-      const settled = await untilV8Settled(env);
-      await read('and V8 settled', `${settled.toFixed(0)} s after the load`);
+      await readSettled('and V8 settled', `the lowest RSS of ${SETTLED_WINDOW_MS / 1000} s after the load`);
     }
 
     // The measured tenant is one of them.
@@ -102,8 +106,10 @@ export async function benchMemory(options: BenchOptions): Promise<number> {
     const waited = await untilIdle(env);
     await read(`and both servers idle`, `${waited.toFixed(0)} s after the last creation`);
     if (!options.quick) {
-      const settled = await untilV8Settled(env);
-      await read('and V8 settled', `${settled.toFixed(0)} s after both servers were idle`);
+      await readSettled(
+        'and V8 settled',
+        `the lowest RSS of ${SETTLED_WINDOW_MS / 1000} s after both servers were idle`,
+      );
     }
     const after = readings[readings.length - 1];
     const perThousand = ((after.gatewayRssBytes - before.gatewayRssBytes) / more) * 1000;
@@ -187,32 +193,24 @@ async function untilIdle(env: BenchEnvironment): Promise<number> {
 }
 
 /**
- * V8's memory reducer shrinks the young generation back to its first 1 MiB semi-spaces, and
- * compacts the old one, once the heap has stopped growing and allocation stays low (some 30-60 s
- * after a load): until then the RSS holds up to 32 MiB of semi-spaces a load grew, which a reading
- * before a load and one after would count or not by chance.
+ * V8's memory reducer shrinks the young generation back to its first semi-spaces, and compacts the
+ * old one, once the heap has stopped growing and allocation stays low: 25-60 s after a load, in
+ * one or several collections. Until then the RSS holds up to 32 MiB of semi-spaces a load grew, and
+ * what the compaction gives back, which a single reading counted or not by chance.
  */
-const YOUNG_AT_REST_BYTES = 2 * 1024 * 1024;
-const SETTLE_POLL_MS = 5000;
-/** The reducer's collections follow one another within a few seconds of the young generation's shrinking. */
-const SETTLE_AFTER_MS = 10_000;
-const SETTLE_LIMIT_MS = 180_000;
+const SETTLED_WINDOW_MS = 90_000;
+const SETTLED_POLL_MS = 5000;
 
-/**
- * Waits until V8 has shrunk the gateway's young generation (or the limit passed), then for the
- * reducer's last collections; the seconds it waited.
- */
-async function untilV8Settled(env: BenchEnvironment): Promise<number> {
+/** Of readings taken every SETTLED_POLL_MS for SETTLED_WINDOW_MS, the one of the lowest gateway RSS. */
+async function settledReading(take: () => Promise<Reading>): Promise<Reading> {
   const started = Date.now();
-  while (Date.now() - started < SETTLE_LIMIT_MS) {
-    const metric = await readGatewayMetrics(env);
-    if (metric('paddock_nodejs_heap_space_size_total_bytes', 'space="new"') <= YOUNG_AT_REST_BYTES) {
-      await sleep(SETTLE_AFTER_MS);
-      break;
-    }
-    await sleep(SETTLE_POLL_MS);
+  let lowest = await take();
+  while (Date.now() - started < SETTLED_WINDOW_MS) {
+    await sleep(SETTLED_POLL_MS);
+    const next = await take();
+    if (next.gatewayRssBytes < lowest.gatewayRssBytes) lowest = next;
   }
-  return (Date.now() - started) / 1000;
+  return lowest;
 }
 
 /** Runs `body` while sampling both servers' RSS; their highest readings. */
