@@ -28,7 +28,6 @@ import type {
   StoreSubscription,
   StoreWatcher,
 } from '../../search/cluster-resource-store.js';
-import { storeKey } from '../../informer/key-func.js';
 import { versionNumber } from '../../informer/resource-version-order.js';
 import { addPrefix } from '../../translate/context.js';
 import { cachedTableRow, includeObjectOf, tenantItemConverter, type CachedAnswerRequest } from './cached-item.js';
@@ -346,8 +345,8 @@ class WatchSet implements StoreWatcher {
 
   private inScope(object: CachedObject): boolean {
     const { keyPrefix, name, options } = this.scope;
-    const key = storeKey(object.metadata.namespace, object.metadata.name);
-    if (!key.startsWith(keyPrefix)) return false;
+    // The key the object made once: building one for each event and watcher was work on the hot path.
+    if (!object.key.startsWith(keyPrefix)) return false;
     if (name !== '' && object.metadata.name !== name) return false;
     return selects(options, object);
   }
