@@ -16,6 +16,7 @@ import { type IndexFunc, type Indexers } from '../../informer/store-index.js';
 import { TENANT_INDEX, tenantIndexFunc } from '../../informer/tenant-index.js';
 import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import { testSeed } from '../support/seed.js';
+import { workerHeap } from '../support/worker-heap.js';
 
 interface Pod {
   metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
@@ -239,19 +240,7 @@ describe('cache: Indexer', () => {
           },
         },
       );
-      const consStrings = async () => {
-        let text = '';
-        for await (const chunk of await worker.getHeapSnapshot()) text += String(chunk);
-        const { snapshot, nodes } = JSON.parse(text) as {
-          snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-          nodes: number[];
-        };
-        const fields = snapshot.meta.node_fields.length;
-        const consType = snapshot.meta.node_types[0].indexOf('concatenated string');
-        let count = 0;
-        for (let i = 0; i < nodes.length; i += fields) if (nodes[i] === consType) count++;
-        return count;
-      };
+      const consStrings = async () => (await workerHeap(worker)).count('concatenated string');
       try {
         await once(worker, 'message');
         const before = await consStrings();

@@ -1,11 +1,11 @@
 /**
- * What cached objects hold, counted in a heap snapshot: strings the cluster's JSON repeats are
- * held once. The objects are made in a worker, whose heap is small enough to read whole; a count
- * of strings is exact where a heap's growth moves with the collector's timing.
+ * What cached objects hold, counted in a heap snapshot (support/worker-heap.ts): strings the
+ * cluster's JSON repeats are held once.
  */
 import { expect } from 'chai';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { workerHeap } from '../support/worker-heap.js';
 
 /**
  * How many strings `pattern` matches in the heap of a worker that made `count` cached objects,
@@ -21,8 +21,7 @@ async function stringsHeld(resource: string, raw: string, count: number, pattern
         const fields = selectableFieldsOf('', workerData.resource, workerData.resource !== 'namespaces');
         globalThis.kept = Array.from({ length: workerData.count }, (_, i) => toCachedObject(${raw}, fields));
         ${then}
-        // Listening keeps the worker up until it is terminated: a snapshot of a worker ending crashes node.
-        parentPort.on('message', () => {});
+        parentPort.on('message', () => {}); // up until terminated (support/worker-heap.ts)
         parentPort.postMessage(globalThis.kept.length);
       },
     );`,
@@ -43,19 +42,7 @@ async function stringsHeld(resource: string, raw: string, count: number, pattern
   try {
     const [made] = (await once(worker, 'message')) as [number];
     expect(made).to.equal(count);
-    let text = '';
-    for await (const chunk of await worker.getHeapSnapshot()) text += String(chunk);
-    const { snapshot, nodes, strings } = JSON.parse(text) as {
-      snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
-      nodes: number[];
-      strings: string[];
-    };
-    const fields = snapshot.meta.node_fields.length;
-    const stringType = snapshot.meta.node_types[0].indexOf('string');
-    let found = 0;
-    for (let i = 0; i < nodes.length; i += fields)
-      if (nodes[i] === stringType && pattern.test(strings[nodes[i + 1]])) found++;
-    return found;
+    return (await workerHeap(worker)).count('string', pattern);
   } finally {
     await worker.terminate();
   }
