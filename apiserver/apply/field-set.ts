@@ -45,7 +45,7 @@ export function itemElement(item: unknown, key: string | undefined): PathElement
   if (!isObject(item)) return null;
   const value = item[key];
   if (value === undefined || value === null || typeof value === 'object') return null;
-  return `k:${JSON.stringify({ [key]: value })}`;
+  return `k:{${JSON.stringify(key)}:${JSON.stringify(value)}}`;
 }
 
 /** The metadata of a list's items: their fields are the list's `fields`. */
@@ -99,12 +99,14 @@ export class FieldSet {
 
   insert(path: FieldPath): void {
     if (path.length === 0) return;
-    const parent = path.slice(0, -1).reduce<FieldSet>((node, element) => {
-      let child = node.children.get(element);
-      if (!child) node.children.set(element, (child = new FieldSet()));
-      return child;
-    }, this);
-    parent.members.add(path[path.length - 1]);
+    let children = this.children;
+    let members = this.members;
+    for (let i = 0; i < path.length - 1; i++) {
+      let child = children.get(path[i]);
+      if (!child) children.set(path[i], (child = new FieldSet()));
+      ({ children, members } = child);
+    }
+    members.add(path[path.length - 1]);
   }
 
   hasMember(element: PathElement): boolean {
@@ -169,25 +171,45 @@ export class FieldSet {
 
   toFieldsV1(): Json {
     const json: Json = {};
-    for (const element of sortElements([...new Set([...this.members, ...this.children.keys()])])) {
-      const child = this.children.get(element);
-      json[element] = child
-        ? this.members.has(element)
-          ? { '.': {}, ...child.toFieldsV1() }
-          : child.toFieldsV1()
-        : {};
-    }
+    this.writeFieldsV1(json);
     return json;
+  }
+
+  /** Into `json`, which may hold `"."` already: every element in order, an element both member and parent as `{".": {}, …}`. */
+  private writeFieldsV1(json: Json): void {
+    const elements = [...this.members];
+    for (const element of this.children.keys()) if (!this.members.has(element)) elements.push(element);
+    for (const element of sortElements(elements)) {
+      const child = this.children.get(element);
+      const inner: Json = child && this.members.has(element) ? { '.': {} } : {};
+      child?.writeFieldsV1(inner);
+      json[element] = inner;
+    }
   }
 }
 
 const EMPTY = new FieldSet();
-const ELEMENT_ORDER = ['f', 'k', 'v', 'i'];
+
+/** An element's place by its type: fields, keyed items, set items, indexes (anything else first). */
+function elementRank(element: PathElement): number {
+  switch (element.charCodeAt(0)) {
+    case 102: // f
+      return 0;
+    case 107: // k
+      return 1;
+    case 118: // v
+      return 2;
+    case 105: // i
+      return 3;
+    default:
+      return -1;
+  }
+}
 
 /** Fields first, then keyed items, set items and indexes, as structured-merge-diff orders them. */
 function sortElements(elements: PathElement[]): PathElement[] {
   return elements.sort((a, b) => {
-    const byType = ELEMENT_ORDER.indexOf(a[0]) - ELEMENT_ORDER.indexOf(b[0]);
+    const byType = elementRank(a) - elementRank(b);
     if (byType !== 0) return byType;
     if (a[0] === 'i') return Number(a.slice(2)) - Number(b.slice(2));
     return a < b ? -1 : a > b ? 1 : 0;
@@ -256,31 +278,85 @@ export function compareObjects(previous: unknown, next: unknown, meta: FieldPatc
   return result;
 }
 
+/** A value's children as compareAt walks them: a map's fields, a merged list's items; null for a leaf. */
+type Children =
+  | { map: Record<string, unknown>; meta: FieldPatchMeta | undefined }
+  | { items: Map<PathElement, unknown>; meta: FieldPatchMeta | undefined }
+  | null;
+
+/** What childrenOf finds, without the Map and the record per child it makes: this runs on every write. */
+function childrenForComparison(value: unknown, meta: FieldPatchMeta | undefined): Children {
+  if (isObject(value)) return { map: value, meta };
+  if (!Array.isArray(value)) return null;
+  const elements = listItemElements(value, meta);
+  if (!elements) return null;
+  return { items: new Map(elements.map((element, i) => [element, value[i]])), meta: itemMeta(meta) };
+}
+
+/** `path` is a stack compareAt pushes onto and pops: the sets copy the elements they insert, never the array. */
 function compareAt(
-  path: FieldPath,
+  path: PathElement[],
   previous: unknown,
   next: unknown,
   meta: FieldPatchMeta | undefined,
   result: Comparison,
 ): void {
-  const before = previous === undefined ? undefined : childrenOf(previous, meta);
-  const after = next === undefined ? undefined : childrenOf(next, meta);
+  const before = previous === undefined ? undefined : childrenForComparison(previous, meta);
+  const after = next === undefined ? undefined : childrenForComparison(next, meta);
   const sameShape =
     before !== null &&
     after !== null &&
     (previous === undefined || next === undefined || Array.isArray(previous) === Array.isArray(next));
   if (!sameShape) {
     // A leaf present on one side only was recorded as added or removed by its parent.
-    if (previous !== undefined && next !== undefined && !isDeepStrictEqual(previous, next))
-      result.modified.insert(path);
+    if (previous !== undefined && next !== undefined && !sameValue(previous, next)) result.modified.insert(path);
     return;
   }
-  for (const element of new Set([...(before?.keys() ?? []), ...(after?.keys() ?? [])])) {
-    const old = before?.get(element);
-    const now = after?.get(element);
-    const childPath = [...path, element];
-    if (!old) result.added.insert(childPath);
-    if (!now) result.removed.insert(childPath);
-    compareAt(childPath, old?.value, now?.value, (now ?? old)!.meta, result);
+  const visit = (
+    element: PathElement,
+    old: unknown,
+    now: unknown,
+    had: boolean,
+    has: boolean,
+    childMeta: FieldPatchMeta | undefined,
+  ) => {
+    path.push(element);
+    if (!had) result.added.insert(path);
+    if (!has) result.removed.insert(path);
+    compareAt(path, old, now, childMeta, result);
+    path.pop();
+  };
+  const sides = (before ?? after)!;
+  if ('map' in sides) {
+    const old = before && 'map' in before ? before.map : undefined;
+    const now = after && 'map' in after ? after.map : undefined;
+    const fields = meta?.fields;
+    if (old)
+      for (const name of Object.keys(old)) {
+        const has = now !== undefined && Object.hasOwn(now, name);
+        visit(`f:${name}`, old[name], has ? now[name] : undefined, true, has, fields?.[name]);
+      }
+    if (now)
+      for (const name of Object.keys(now))
+        if (old === undefined || !Object.hasOwn(old, name))
+          visit(`f:${name}`, undefined, now[name], false, true, fields?.[name]);
+    return;
   }
+  const old = before && 'items' in before ? before.items : undefined;
+  const now = after && 'items' in after ? after.items : undefined;
+  if (old)
+    for (const [element, item] of old) {
+      const has = now !== undefined && now.has(element);
+      visit(element, item, has ? now.get(element) : undefined, true, has, sides.meta);
+    }
+  if (now)
+    for (const [element, item] of now)
+      if (old === undefined || !old.has(element)) visit(element, undefined, item, false, true, sides.meta);
+}
+
+/** isDeepStrictEqual, without its setup for the scalars most leaves are (for them it is Object.is). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return (typeof a === 'object' && a !== null) || (typeof b === 'object' && b !== null)
+    ? isDeepStrictEqual(a, b)
+    : Object.is(a, b);
 }
