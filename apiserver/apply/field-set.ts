@@ -326,7 +326,9 @@ function compareAt(
     compareAt(path, old, now, childMeta, result);
     path.pop();
   };
-  const sides = (before ?? after)!;
+  // Neither side: a field both hold as `undefined` (an object built in code, not parsed).
+  const sides = before ?? after;
+  if (!sides) return;
   if ('map' in sides) {
     const old = before && 'map' in before ? before.map : undefined;
     const now = after && 'map' in after ? after.map : undefined;

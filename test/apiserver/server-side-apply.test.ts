@@ -141,6 +141,18 @@ describe('server-side apply: field sets and fieldsV1', () => {
     ]);
     expect(removed.paths()).to.deep.equal([['f:spec', 'f:paused']]);
   });
+
+  it('compares objects built in code: a field held as undefined on both sides is no change, on one side alone it is there', () => {
+    const meta = kindMeta('', 'Event');
+    const { added, modified, removed } = compareObjects(
+      { series: undefined, note: undefined, reason: 'Scheduled' },
+      { series: undefined, reason: 'Pulled', action: undefined },
+      meta,
+    );
+    expect(modified.paths()).to.deep.equal([['f:reason']]);
+    expect(added.paths()).to.deep.equal([['f:action']]);
+    expect(removed.paths()).to.deep.equal([['f:note']]);
+  });
 });
 
 describe('server-side apply: ownership, conflicts and merging', () => {
