@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { X509Certificate, createECDH, createPrivateKey, createPublicKey, randomBytes, sign, verify } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:https';
@@ -19,7 +19,7 @@ import {
   type IssuedCertificate,
   type KeyAlgorithm,
 } from '../../certs/index.js';
-import { x509 } from '../../certs/keys.js';
+import { encodedP256Keys, p256Keys, x509 } from '../../certs/keys.js';
 import { eventually } from '../support/eventually.js';
 import { makeTempDir } from '../support/temp-dir.js';
 import { KUBECTL_1_32 as KUBECTL } from '../support/kubectl.js';
@@ -195,6 +195,34 @@ describe('certs', () => {
       expect(canonicalSerial('0A1B')).to.equal('a1b');
       expect(canonicalSerial('00ff')).to.equal('ff');
       expect(canonicalSerial('00')).to.equal('0');
+    });
+  });
+
+  describe('P-256 keys', () => {
+    it('writes a key pair exactly as OpenSSL writes it, a scalar with leading zero bytes at its full 32 bytes', () => {
+      const scalars = [
+        randomBytes(32),
+        Buffer.concat([Buffer.alloc(1), randomBytes(31)]),
+        Buffer.concat([Buffer.alloc(2), randomBytes(30)]),
+      ];
+      for (const scalar of scalars) {
+        const ecdh = createECDH('prime256v1');
+        ecdh.setPrivateKey(scalar);
+        const { spki, keyPem } = encodedP256Keys(ecdh);
+        const key = createPrivateKey(keyPem);
+        expect(key.export({ type: 'pkcs8', format: 'pem' }), 'OpenSSL writes the same PKCS#8').to.equal(keyPem);
+        expect(createPublicKey(key).export({ type: 'spki', format: 'der' }), 'and the same SPKI').to.deep.equal(spki);
+        expect(Buffer.from(key.export({ format: 'jwk' }).d!, 'base64url')).to.deep.equal(scalar);
+      }
+    });
+
+    it('makes a new pair each time, whose private half signs what its public half verifies', () => {
+      const [first, second] = [p256Keys(), p256Keys()];
+      expect(first.spki.equals(second.spki)).to.equal(false);
+      const signature = sign('sha256', Buffer.from('tbs'), createPrivateKey(first.keyPem));
+      const publicKeyOf = (spki: Buffer) => createPublicKey({ key: spki, format: 'der', type: 'spki' });
+      expect(verify('sha256', Buffer.from('tbs'), publicKeyOf(first.spki), signature)).to.equal(true);
+      expect(verify('sha256', Buffer.from('tbs'), publicKeyOf(second.spki), signature)).to.equal(false);
     });
   });
 
