@@ -28,8 +28,17 @@ export function watchedResource(method: string, pathWithQuery: string): string |
   return isTenantGroup(info.group) ? CUSTOM_RESOURCES : `${info.resource}.${info.group}`;
 }
 
-/** Counts a watch the REST client opens, from its 200 answer until that answer closes, however it ends. */
-export function countRestWatch(opened: UpstreamWatchOpened, method: string, path: string, req: ClientRequest): void {
+/**
+ * Counts a watch the REST client opens, from its 200 answer until that answer closes, however it
+ * ends. A watch is a stream (`req`); a request read whole is none.
+ */
+export function countRestWatch(
+  opened: UpstreamWatchOpened,
+  method: string,
+  path: string,
+  req: ClientRequest | undefined,
+): void {
+  if (req === undefined) return;
   const resource = watchedResource(method, path);
   if (resource === undefined) return;
   req.once('response', (res) => {

@@ -23,8 +23,11 @@ class OneServerAgent extends Agent {
   }
 }
 
-/** Told of every request the client opens (to count the watches among them, say). */
-export type RequestObserver = (method: string, path: string, req: ClientRequest) => void;
+/**
+ * Told of every request the client sends (to count the watches among them, say): `req` is the
+ * node:https request of a stream (`open`), undefined for a request read whole.
+ */
+export type RequestObserver = (method: string, path: string, req: ClientRequest | undefined) => void;
 
 /** Request headers; a list goes as one line per value (`Impersonate-Group`, one per group). */
 export type RequestHeaders = Record<string, string | string[]>;
@@ -112,6 +115,7 @@ export class RestClient {
       const settled = () => {
         if (abort) signal?.removeEventListener('abort', abort);
       };
+      this.observe?.(method, path, undefined);
       this.pool ??= new Pool(this.server.origin, {
         connections: MAX_CONNECTIONS,
         connect: this.connect,
@@ -122,12 +126,7 @@ export class RestClient {
         {
           method,
           path,
-          headers: {
-            'Content-Type': 'application/json',
-            Accept: 'application/json',
-            ...headers,
-            ...this.authorization,
-          },
+          headers: requestHeaders(headers, this.authorization),
           body: payload,
         },
         {
@@ -186,6 +185,18 @@ class ClosedBeforeAnswer extends Error {
   constructor(override readonly cause: Error) {
     super(cause.message, { cause });
   }
+}
+
+/**
+ * JSON by default, the caller's headers over that, the credentials over both; by lowercase name,
+ * as node:https merged them: undici sends two spellings of one header as two headers (a PATCH's
+ * `content-type` beside the default `Content-Type` read as an unknown media type).
+ */
+function requestHeaders(headers: RequestHeaders, authorization: Record<string, string>): RequestHeaders {
+  const merged: RequestHeaders = { 'content-type': 'application/json', accept: 'application/json' };
+  for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(authorization)) merged[name.toLowerCase()] = value;
+  return merged;
 }
 
 /** What an aborted request rejects with: node's AbortError, which node:https requests rejected with. */

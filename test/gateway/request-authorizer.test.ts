@@ -327,7 +327,7 @@ describe('gateway: cached-read authorization (as the upstream would decide, kept
     await kubectlA().ok(['create', 'clusterrole', 'ns-lister', '--verb=list', '--resource=namespaces']);
     // Informers of their own whose RoleBinding watch the devcluster holds: they list, then see nothing more.
     const holding = RestClient.fromKubeconfig(stage.upstreamKubeconfig, (_method, _path, req) =>
-      req.setHeader('x-test-hold', '1'),
+      req?.setHeader('x-test-hold', '1'),
     );
     const lagging = cachedObjectInformers('member1', holding);
     const own = new RequestAuthorizer(cluster(holding, lagging));
