@@ -17,6 +17,7 @@ export const NOT_UNIT: TierManifest = {
     'adversarial/upstream-seats',
     'adversarial/watch-hangups',
     'apiserver/json-answer-stream',
+    'apiserver/rest-client-abort',
     'apiserver/rest-client-reused-connection',
     'clusters/upstream-discovery',
     'devcluster/api-semantics',

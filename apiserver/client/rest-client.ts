@@ -132,6 +132,8 @@ export class RestClient {
         {
           onRequestStart: (controller) => {
             if (!signal) return;
+            // Aborted while the request waited for a connection: no event comes for it now.
+            if (signal.aborted) return controller.abort(abortError(signal));
             abort = () => controller.abort(abortError(signal));
             signal.addEventListener('abort', abort, { once: true });
           },
