@@ -42,6 +42,13 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
   let admin: Kubectl;
   let adminB: Kubectl;
   let api: ApiClient;
+  /** Every kubectl the file makes, whose home directory goes when the file is done. */
+  const kubectls: Kubectl[] = [];
+  const newKubectl = async (kubeconfigPath: string) => {
+    const kubectl = await Kubectl.create(kubeconfigPath);
+    kubectls.push(kubectl);
+    return kubectl;
+  };
 
   before(async function () {
     ({ dir, remove } = await makeTempDir('clusters-as-objects'));
@@ -61,13 +68,14 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
       });
     replicaA = await replica('replica-a');
     replicaB = await replica('replica-b');
-    admin = await Kubectl.create(replicaA.adminKubeconfigPath);
-    adminB = await Kubectl.create(replicaB.adminKubeconfigPath);
+    admin = await newKubectl(replicaA.adminKubeconfigPath);
+    adminB = await newKubectl(replicaB.adminKubeconfigPath);
     api = await ApiClient.load(replicaA.adminKubeconfigPath);
   });
 
   after(async () => {
     api?.close();
+    await Promise.all(kubectls.map((kubectl) => kubectl.dispose()));
     await replicaA?.stop();
     await replicaB?.stop();
     await member2?.stop();
@@ -166,7 +174,7 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
     });
     const tenant = (await api.request('GET', '/apis/tenant.kubezoo.io/v1alpha1/tenants/clust2')).body;
     expect(tenant.status.cluster).to.equal('member2');
-    const kubectl = await Kubectl.create(kubeconfigPath);
+    const kubectl = await newKubectl(kubeconfigPath);
     await kubectl.ok(['create', 'configmap', 'placed', '--from-literal=where=member2']);
     const upstream = await ApiClient.load(member2.kubeconfigPath);
     try {
@@ -255,7 +263,7 @@ describe('clusters: Cluster objects registered with kubectl, followed by every r
     const { kubeconfigPath } = await createActiveTenant(api, 'bytokn', dir, {
       clusterAffinity: { clusterNames: ['viatoken'] },
     });
-    const kubectl = await Kubectl.create(kubeconfigPath);
+    const kubectl = await newKubectl(kubeconfigPath);
     await kubectl.ok(
       ['apply', '-f', '-'],
       JSON.stringify({
@@ -326,7 +334,7 @@ spec:
     } finally {
       tenantApi.close();
     }
-    const kubectl = await Kubectl.create(kubeconfigPath);
+    const kubectl = await newKubectl(kubeconfigPath);
     const denied = await kubectl.run(['get', 'secrets', '-n', 'karmada-cluster']);
     expect(denied.code).to.not.equal(0);
     expect(denied.stderr).to.include('secrets is forbidden');

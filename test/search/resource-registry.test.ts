@@ -95,6 +95,7 @@ describe('cache: the ResourceRegistry kind (search.karmada.io/v1alpha1) through 
   });
 
   after(async () => {
+    await kubectl?.dispose();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     await store.close();
