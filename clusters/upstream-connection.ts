@@ -10,6 +10,7 @@ import {
   type TenantContext,
 } from '../translate/context.js';
 import { RestClient } from '../apiserver/client/rest-client.js';
+import { dispatchWhole } from '../apiserver/client/whole-answer.js';
 import { readAhead } from './read-ahead.js';
 import { countRestWatch, countStreamedWatch, type UpstreamWatchOpened } from './upstream-watches.js';
 import { GATEWAY_CLAIM, UpstreamSeats, type SeatClaim } from './upstream-seats.js';
@@ -115,12 +116,7 @@ export class UpstreamConnection implements ClusterConnection {
     }
   }
 
-  /**
-   * A request whose answer is read whole (a get): through undici's `dispatch` with a handler that
-   * collects the chunks, without the body stream and its promise `request` makes for each answer:
-   * 10-16% less CPU per forwarded GET (BENCHMARKS.md, "GET through HAProxy, a bare Node proxy and
-   * the gateway"). It holds its seat until the answer is read.
-   */
+  /** A request whose answer is read whole (a get: whole-answer.ts), holding its seat until it is read. */
   async requestWhole(
     method: string,
     path: string,
@@ -130,44 +126,16 @@ export class UpstreamConnection implements ClusterConnection {
   ): Promise<WholeUpstreamResponse> {
     const seat = await this.seats.acquire(claim);
     try {
-      return await this.dispatchWhole(method, path, headers, body);
+      return await dispatchWhole(this.pool, {
+        method,
+        path,
+        headers: this.upstreamHeaders(headers),
+        body,
+        headersTimeout: this.timeoutMs,
+      });
     } finally {
       seat.release();
     }
-  }
-
-  private dispatchWhole(
-    method: string,
-    path: string,
-    headers: Record<string, string | string[]>,
-    body: string | Buffer | undefined,
-  ): Promise<WholeUpstreamResponse> {
-    return new Promise((resolve, reject) => {
-      let status = 0;
-      let answerHeaders: Record<string, string | string[] | undefined> = {};
-      const chunks: Buffer[] = [];
-      this.pool.dispatch(
-        {
-          method,
-          path,
-          headers: this.upstreamHeaders(headers),
-          body,
-          headersTimeout: this.timeoutMs,
-        },
-        {
-          // Its presence tells undici the handler speaks the controller API (the hooks below).
-          onRequestStart: () => undefined,
-          onResponseStart: (_controller, statusCode, responseHeaders) => {
-            status = statusCode;
-            answerHeaders = responseHeaders;
-          },
-          onResponseData: (_controller, chunk) => chunks.push(chunk),
-          onResponseEnd: () =>
-            resolve({ status, headers: answerHeaders, text: Buffer.concat(chunks).toString('utf8') }),
-          onResponseError: (_controller, err) => reject(err),
-        },
-      );
-    });
   }
 
   /** A long-lived response (watch, followed log, proxied workload), on the stream pool; its headers may come late (a log waits for its container). */

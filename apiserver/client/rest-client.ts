@@ -2,6 +2,7 @@ import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
 import { Pool } from 'undici';
 import { parseServerCredentials } from '../../certs/kubeconfig.js';
+import { dispatchWhole } from './whole-answer.js';
 
 export interface RestResponse {
   status: number;
@@ -98,61 +99,28 @@ export class RestClient {
     }
   }
 
-  private requestOnce(
+  private async requestOnce(
     method: string,
     path: string,
     body: unknown,
     headers: RequestHeaders,
     signal: AbortSignal | undefined,
   ): Promise<RestResponse> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(abortError(signal));
-      const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-      let status = 0;
-      let answerHeaders: IncomingHttpHeaders = {};
-      const chunks: Buffer[] = [];
-      let abort: (() => void) | undefined;
-      const settled = () => {
-        if (abort) signal?.removeEventListener('abort', abort);
-      };
-      this.observe?.(method, path, undefined);
-      this.pool ??= new Pool(this.server.origin, {
-        connections: MAX_CONNECTIONS,
-        connect: this.connect,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      });
-      this.pool.dispatch(
-        {
-          method,
-          path,
-          headers: requestHeaders(headers, this.authorization),
-          body: payload,
-        },
-        {
-          onRequestStart: (controller) => {
-            if (!signal) return;
-            // Aborted while the request waited for a connection: no event comes for it now.
-            if (signal.aborted) return controller.abort(abortError(signal));
-            abort = () => controller.abort(abortError(signal));
-            signal.addEventListener('abort', abort, { once: true });
-          },
-          onResponseStart: (_controller, statusCode, responseHeaders) => {
-            status = statusCode;
-            answerHeaders = responseHeaders;
-          },
-          onResponseData: (_controller, chunk) => chunks.push(chunk),
-          onResponseEnd: () => {
-            settled();
-            resolve(restResponse(status, answerHeaders, Buffer.concat(chunks).toString('utf8')));
-          },
-          onResponseError: (_controller, err) => {
-            settled();
-            reject(status === 0 && !signal?.aborted && isSocketError(err) ? new ClosedBeforeAnswer(err) : err);
-          },
-        },
-      );
+    this.observe?.(method, path, undefined);
+    this.pool ??= new Pool(this.server.origin, {
+      connections: MAX_CONNECTIONS,
+      connect: this.connect,
+      headersTimeout: 0,
+      bodyTimeout: 0,
     });
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const answer = await dispatchWhole(
+      this.pool,
+      { method, path, headers: requestHeaders(headers, this.authorization), body: payload },
+      signal,
+      (err, answered) => (!answered && !signal?.aborted && isSocketError(err) ? new ClosedBeforeAnswer(err) : err),
+    );
+    return restResponse(answer.status, answer.headers, answer.text);
   }
 
   /** A request whose response the caller reads as a stream (watches); `signal` aborts it. */
@@ -199,13 +167,6 @@ function requestHeaders(headers: RequestHeaders, authorization: Record<string, s
   for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
   for (const [name, value] of Object.entries(authorization)) merged[name.toLowerCase()] = value;
   return merged;
-}
-
-/** What an aborted request rejects with: node's AbortError, which node:https requests rejected with. */
-function abortError(signal: AbortSignal): Error {
-  const err = new Error('The operation was aborted', { cause: signal.reason });
-  err.name = 'AbortError';
-  return err;
 }
 
 /** The connection ended or failed under the request (undici's SocketError, or the socket's own error). */

@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
-import { RestClient } from '../../apiserver/client/rest-client.js';
-import { createCertificateAuthority } from '../../certs/index.js';
+import type { RestClient } from '../../apiserver/client/rest-client.js';
+import { startRestClientServer } from '../support/rest-client-server.js';
 import { eventually } from '../support/eventually.js';
 
 /** More requests than the client keeps connections for: the rest wait for one. */
@@ -12,29 +9,20 @@ const CONNECTIONS = 64;
 
 /** A server that holds every request it is sent until told to answer: requests pile up in the client. */
 describe('REST client: a request aborted by its signal', function () {
-  let server: Server;
+  let stop: (() => Promise<void>) | undefined;
   let client: RestClient;
   const seen: string[] = [];
   const held: ServerResponse[] = [];
 
   before(async () => {
-    const ca = await createCertificateAuthority({ commonName: 'abort-ca' });
-    const serving = await ca.issueServingCertificate({ hosts: ['127.0.0.1'] });
-    server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+    ({ client, stop } = await startRestClientServer((req, res) => {
       seen.push(req.url ?? '');
       req.resume();
       held.push(res);
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    client = new RestClient(new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), {
-      ca: ca.certPem,
-    });
+    }));
   });
   after(async () => {
-    client?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await stop?.();
   });
   beforeEach(() => {
     seen.length = 0;

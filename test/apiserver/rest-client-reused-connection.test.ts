@@ -1,9 +1,6 @@
 import { expect } from 'chai';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { RestClient } from '../../apiserver/client/rest-client.js';
-import { createCertificateAuthority } from '../../certs/index.js';
+import type { RestClient } from '../../apiserver/client/rest-client.js';
+import { startRestClientServer } from '../support/rest-client-server.js';
 
 /**
  * A server whose idle timeout closes a kept-alive connection just as the client sends its next
@@ -15,14 +12,12 @@ function idle(): Promise<void> {
 }
 
 describe('REST client: a kept-alive connection the server closes as a request goes out', function () {
-  let server: Server;
+  let stop: (() => Promise<void>) | undefined;
   let client: RestClient;
   const seen: string[] = [];
 
   before(async () => {
-    const ca = await createCertificateAuthority({ commonName: 'reused-connection-ca' });
-    const serving = await ca.issueServingCertificate({ hosts: ['127.0.0.1'] });
-    server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+    ({ client, stop } = await startRestClientServer((req, res) => {
       const socket = req.socket as typeof req.socket & { answered?: number };
       socket.answered = (socket.answered ?? 0) + 1;
       seen.push(`${req.method} ${socket.answered}`);
@@ -32,17 +27,10 @@ describe('REST client: a kept-alive connection the server closes as a request go
       }
       req.resume();
       req.on('end', () => res.end(JSON.stringify({ method: req.method })));
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    client = new RestClient(new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), {
-      ca: ca.certPem,
-    });
+    }));
   });
   after(async () => {
-    client?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    await stop?.();
   });
   beforeEach(() => {
     client.close();
