@@ -12,12 +12,13 @@ export const TENANTS_PREFIX = '/registry/tenant.kubezoo.io/tenants/';
 
 interface TenantEntry {
   active: boolean;
-  serials: Set<string>;
+  /** One or two (while a rotation's old certificate is still accepted): a Set of them weighed 150 bytes a tenant. */
+  serials: readonly string[];
   cluster: string | undefined;
   /** Clusters a failover is moving the tenant to (tenant-space-clusters.ts, movingTo). */
-  movingTo: string[];
+  movingTo: readonly string[];
   limits: TenantLimitOverrides | undefined;
-  tolerations: ClusterToleration[];
+  tolerations: readonly ClusterToleration[];
   /** Whether the tenant has eviction tasks in its status (eviction/tenant-failover.ts settles them). */
   evicting: boolean;
 }
@@ -29,6 +30,13 @@ interface TenantEntry {
  * Listeners hear of every change to a tenant, so that what a certificate opened earlier (open
  * streams) can be checked again at once.
  */
+/** What most tenants hold in their lists: one array for them all, not an empty one each. */
+const NONE: readonly never[] = Object.freeze([]);
+
+function orNone<T>(list: T[]): readonly T[] {
+  return list.length ? list : NONE;
+}
+
 export class TenantRoster {
   private readonly tenants = new Map<string, TenantEntry>();
   private readonly listeners = new Set<(tenantId: string) => void>();
@@ -72,7 +80,7 @@ export class TenantRoster {
     const tenant = this.tenants.get(tenantId);
     if (!tenant) return `tenant ${tenantId} does not exist`;
     if (!tenant.active) return `tenant ${tenantId} is not active`;
-    if (serial !== undefined && !tenant.serials.has(serial))
+    if (serial !== undefined && !tenant.serials.includes(serial))
       return `certificate ${serial} of tenant ${tenantId} is not (or no longer) valid`;
     return null;
   }
@@ -147,11 +155,11 @@ export class TenantRoster {
       this.tell(this.moveListeners, tenant.metadata.name, (listener) => listener(tenant.metadata.name, cluster));
     this.tenants.set(tenant.metadata.name, {
       active: tenant.status?.phase === 'Active' && !tenant.metadata.deletionTimestamp,
-      serials: new Set((tenant.status?.certificateSerials ?? []) as string[]),
+      serials: Array.isArray(tenant.status?.certificateSerials) ? (tenant.status.certificateSerials as string[]) : NONE,
       cluster,
-      movingTo: movingTo(tenant),
+      movingTo: orNone(movingTo(tenant)),
       limits: tenantLimitOverrides(tenant),
-      tolerations: Array.isArray(tenant.spec?.clusterTolerations) ? tenant.spec.clusterTolerations : [],
+      tolerations: Array.isArray(tenant.spec?.clusterTolerations) ? tenant.spec.clusterTolerations : NONE,
       evicting: Array.isArray(tenant.status?.evictionTasks) && tenant.status.evictionTasks.length > 0,
     });
     return tenant.metadata.name;
