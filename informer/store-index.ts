@@ -156,7 +156,8 @@ function addKey(index: Index, value: string, key: string): void {
   else if (typeof keys === 'string') {
     if (keys !== key) index.set(value, [keys, key]);
   } else if (keys instanceof Set) keys.add(key);
-  else if (!keys.includes(key)) index.set(value, keys.length < ARRAY_KEYS ? [...keys, key] : new Set([...keys, key]));
+  // concat makes an array of exactly its length; a spread or a push leaves room for 17 (200 bytes a value).
+  else if (!keys.includes(key)) index.set(value, keys.length < ARRAY_KEYS ? keys.concat(key) : new Set([...keys, key]));
 }
 
 function deleteKey(index: Index, value: string, key: string): void {
@@ -170,7 +171,8 @@ function deleteKey(index: Index, value: string, key: string): void {
     if (keys.delete(key) && keys.size <= ARRAY_KEYS / 2) index.set(value, [...keys]);
     return;
   }
-  if (!keys.includes(key)) return;
-  const left = keys.filter((other) => other !== key);
+  const at = keys.indexOf(key);
+  if (at < 0) return;
+  const left = keys.slice(0, at).concat(keys.slice(at + 1));
   index.set(value, left.length === 1 ? left[0] : left);
 }
