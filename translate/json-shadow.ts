@@ -8,11 +8,26 @@
  * unexpected throws, so the caller can fall back to a full parse.
  */
 
-/** Which members to read: a leaf takes the whole value; an object shape descends; an array shape descends into each element. */
+/**
+ * Which members to read: a leaf takes the whole value; an object shape descends into the members
+ * it names (`names[k]`'s shape is `children[k]`); an array shape descends into each element.
+ */
 export type ShapeNode =
-  { kind: 'leaf' } | { kind: 'object'; fields: ReadonlyMap<string, ShapeNode> } | { kind: 'array'; each: ShapeNode };
+  | { kind: 'leaf' }
+  | { kind: 'object'; names: readonly string[]; children: readonly ShapeNode[] }
+  | { kind: 'array'; each: ShapeNode };
 
 export const LEAF: ShapeNode = { kind: 'leaf' };
+
+/** The shape of an object that reads these members. */
+export function objectShape(members: readonly (readonly [string, ShapeNode])[]): ShapeNode & { kind: 'object' } {
+  return { kind: 'object', names: members.map(([name]) => name), children: members.map(([, child]) => child) };
+}
+
+/** Each member of an object shape, as objectShape took them. */
+export function membersOf(shape: ShapeNode & { kind: 'object' }): [string, ShapeNode][] {
+  return shape.names.map((name, k) => [name, shape.children[k]]);
+}
 
 /**
  * Text the scanner did not expect. Thrown as control flow — the caller falls back to a full
@@ -45,9 +60,16 @@ interface Leaf {
   primitive: unknown;
 }
 
-/** What was read of one object or array: its members (or elements) that are leaves or containers read further. */
+/**
+ * What was read of one object or array: its members (or elements) that are leaves or containers
+ * read further. An object's members are by their index in its shape (`members[k]` is what was read
+ * of `shape.names[k]`), in an array of exactly the shape's length: a Map each weighed 160 bytes,
+ * and the allocations of a conversion's shadow cost the gateway more in collections than in the
+ * reading (BENCHMARKS.md, "Translating a forwarded GET").
+ */
 type Skeleton =
-  { kind: 'object'; members: Map<string, Skeleton | Leaf> } | { kind: 'array'; elements: (Skeleton | Leaf)[] };
+  | { kind: 'object'; shape: ShapeNode & { kind: 'object' }; members: (Skeleton | Leaf | undefined)[] }
+  | { kind: 'array'; elements: (Skeleton | Leaf)[] };
 
 /** The shadow of one JSON object and what is needed to write its changes back. */
 export interface Shadow {
@@ -177,7 +199,16 @@ export class JsonScanner {
 }
 
 /** The shadow of the object at `start`, reading only what `shape` names. */
-export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode & { kind: 'object' }): Shadow {
+export function readShadow(
+  scanner: JsonScanner,
+  start: number,
+  shape: ShapeNode & { kind: 'object' },
+  /**
+   * The object's end, when the text is this one object: its reading stops once it has read every
+   * member the shape names, and the rest is kept as it came (a pod's status, a quarter of it).
+   */
+  knownEnd = -1,
+): Shadow {
   const text = scanner.text;
   /** The leaf at valueStart, its value stored at into[key]. */
   const leafAt = (
@@ -200,41 +231,50 @@ export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode
     node: ShapeNode & { kind: 'object' },
     into: Record<string, any>,
     skeleton: Skeleton & { kind: 'object' },
+    /** The object's end, when known: no member after the shape's last need be read. */
+    objectEnd = -1,
   ): number => {
     scanner.expect(at, OPEN_BRACE);
     let i = scanner.ws(at + 1);
     if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
     let commaBefore = -1;
+    let unread = node.names.length;
     for (;;) {
       scanner.expect(i, QUOTE);
       const keyEnd = scanner.skipString(i);
-      const key = scanner.stringAt(i, keyEnd);
+      const field = fieldOf(text, node, i, keyEnd);
       let j = scanner.ws(keyEnd);
       scanner.expect(j, COLON);
       const valueStart = scanner.ws(j + 1);
-      const child = node.fields.get(key);
       let end: number;
       let leaf: Leaf | undefined;
+      // A key written twice counts once: reading stops only once every member has been read.
+      const first = field >= 0 && skeleton.members[field] === undefined;
       const c = text.charCodeAt(valueStart);
-      if (!child) end = scanner.skipValue(valueStart);
-      else if (child.kind === 'object' && c === OPEN_BRACE) {
-        const inner: Skeleton & { kind: 'object' } = { kind: 'object', members: new Map() };
-        skeleton.members.set(key, inner);
-        end = readObject(valueStart, child, (into[key] = {}), inner);
-      } else if (child.kind === 'array' && c === OPEN_BRACKET) {
-        const inner: Skeleton & { kind: 'array' } = { kind: 'array', elements: [] };
-        skeleton.members.set(key, inner);
-        end = readArray(valueStart, child, (into[key] = []), inner);
-      } else {
-        leaf = leafAt(valueStart, i, commaBefore, into, key);
-        skeleton.members.set(key, leaf);
-        end = leaf.valueEnd;
+      if (field < 0) end = scanner.skipValue(valueStart);
+      else {
+        const key = node.names[field];
+        const child = node.children[field];
+        if (child.kind === 'object' && c === OPEN_BRACE) {
+          const inner = objectSkeleton(child);
+          skeleton.members[field] = inner;
+          end = readObject(valueStart, child, (into[key] = {}), inner);
+        } else if (child.kind === 'array' && c === OPEN_BRACKET) {
+          const inner: Skeleton & { kind: 'array' } = { kind: 'array', elements: [] };
+          skeleton.members[field] = inner;
+          end = readArray(valueStart, child, (into[key] = []), inner);
+        } else {
+          leaf = leafAt(valueStart, i, commaBefore, into, key);
+          skeleton.members[field] = leaf;
+          end = leaf.valueEnd;
+        }
       }
       j = scanner.ws(end);
       const after = text.charCodeAt(j);
       if (after === CLOSE_BRACE) return j + 1;
       if (after !== COMMA) throw new ShadowError(`expected , or } at ${j}`);
       if (leaf) leaf.commaAfter = j;
+      if (first && --unread === 0 && objectEnd >= 0) return objectEnd;
       commaBefore = j;
       i = scanner.ws(j + 1);
     }
@@ -248,7 +288,7 @@ export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode
     scanner.elements(at, (index, valueStart) => {
       const child = node.each;
       if (child.kind === 'object' && text.charCodeAt(valueStart) === OPEN_BRACE) {
-        const inner: Skeleton & { kind: 'object' } = { kind: 'object', members: new Map() };
+        const inner = objectSkeleton(child);
         skeleton.elements.push(inner);
         return readObject(valueStart, child, (into[index] = {}) as Record<string, any>, inner);
       }
@@ -256,10 +296,29 @@ export function readShadow(scanner: JsonScanner, start: number, shape: ShapeNode
       skeleton.elements.push(leaf);
       return leaf.valueEnd;
     });
-  const skeleton: Skeleton & { kind: 'object' } = { kind: 'object', members: new Map() };
+  const skeleton = objectSkeleton(shape);
   const object: Record<string, any> = {};
-  const end = readObject(start, shape, object, skeleton);
+  const end = readObject(start, shape, object, skeleton, knownEnd);
   return { object, skeleton, start, end };
+}
+
+function objectSkeleton(shape: ShapeNode & { kind: 'object' }): Skeleton & { kind: 'object' } {
+  return { kind: 'object', shape, members: new Array<Skeleton | Leaf | undefined>(shape.names.length) };
+}
+
+/**
+ * Which of the shape's members the key between the quotes at `start` and `end - 1` names, or -1:
+ * compared in place, as most keys name none and slicing each cost more than reading the rest.
+ */
+function fieldOf(text: string, node: ShapeNode & { kind: 'object' }, start: number, end: number): number {
+  const { names } = node;
+  const length = end - start - 2;
+  for (let k = 0; k < names.length; k++)
+    if (names[k].length === length && text.startsWith(names[k], start + 1)) return k;
+  // A key written with escapes is longer than what it says (kube writes none in a name a shape reads).
+  for (let c = start + 1; c < end - 1; c++)
+    if (text.charCodeAt(c) === BACKSLASH) return names.indexOf(JSON.parse(text.slice(start, end)) as string);
+  return -1;
 }
 
 /**
@@ -299,8 +358,16 @@ function collectSplices(
     return true;
   }
   const object = converted as Record<string, unknown>;
-  for (const key in object) if (!skeleton.members.has(key)) return false;
-  for (const [key, child] of skeleton.members) if (!visit(text, child, object[key], splices)) return false;
+  const { names } = skeleton.shape;
+  const { members } = skeleton;
+  for (const key in object) {
+    const field = names.indexOf(key);
+    if (field < 0 || members[field] === undefined) return false;
+  }
+  for (let field = 0; field < names.length; field++) {
+    const child = members[field];
+    if (child !== undefined && !visit(text, child, object[names[field]], splices)) return false;
+  }
   return true;
 }
 

@@ -7,7 +7,7 @@
  * (its conversion changed its shape) is parsed in full.
  */
 import { apiVersionDown, groupOfApiVersion, type TenantContext } from './context.js';
-import { JsonScanner, LEAF, readShadow, writeShadow, type ShapeNode } from './json-shadow.js';
+import { JsonScanner, LEAF, membersOf, objectShape, readShadow, writeShadow, type ShapeNode } from './json-shadow.js';
 import { objectDownInPlace, type TypeMeta } from './objects.js';
 import { protobufFieldsOf } from './kinds/kind-records.js';
 import { POD_KINDS } from './kinds/pod-spec.js';
@@ -146,11 +146,18 @@ export function objectTextDown(ctx: TenantContext, text: string): string | null 
     if (!type || type.kind === 'Status' || type.kind === 'Table' || type.kind.endsWith('List')) return undefined;
     const shape = shapeOfKind(type.apiVersion, type.kind);
     if (!shape) return undefined;
-    const { end, text: down } = itemDown(ctx, scanner, start, type, shape);
+    const { end, text: down } = itemDown(ctx, scanner, start, type, shape, true);
     return scanner.ws(end) === text.length ? down : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Where the text's object ends, when it ends with its closing brace (and whitespace); -1 otherwise. */
+function lastBrace(text: string): number {
+  let end = text.length;
+  while (end > 0 && ' \n\r\t'.includes(text[end - 1])) end--;
+  return text.charCodeAt(end - 1) === 125 ? end : -1;
 }
 
 /** `kind` and `apiVersion` when they are the object's first two members. */
@@ -182,11 +189,13 @@ function itemDown(
   start: number,
   type: TypeMeta,
   shape: ObjectShape | undefined,
+  /** The text is this one object: its marks are looked for once, without keeping where they were. */
+  alone = false,
 ): { end: number; text: string | null } {
   if (shape && scanner.text.charCodeAt(start) === 123) {
-    const shadow = readShadow(scanner, start, shape);
+    const shadow = readShadow(scanner, start, shape, alone ? lastBrace(scanner.text) : -1);
     const marks = WHOLE_WHEN_TEXT.get(`${groupOfApiVersion(type.apiVersion)}/${type.kind}`);
-    if (!marks || !marked(scanner, marks, start, shadow.end)) {
+    if (!marks || !marked(scanner, marks, start, shadow.end, alone)) {
       if (!objectDownInPlace(ctx, shadow.object, type)) return { end: shadow.end, text: null };
       const text = writeShadow(scanner.text, shadow, shadow.object);
       if (text !== null) return { end: shadow.end, text };
@@ -202,7 +211,7 @@ function itemDown(
 
 const ROW_SHAPE: ObjectShape = objectShape([
   ['cells', LEAF],
-  ['object', objectShape([['kind', LEAF], ['apiVersion', LEAF], ...shapeOfFields(METADATA).fields])],
+  ['object', objectShape([['kind', LEAF], ['apiVersion', LEAF], ...membersOf(shapeOfFields(METADATA))])],
 ]);
 /** Without the object, the row's object is a leaf: the conversion replaces it with null. */
 const ROW_SHAPE_NO_OBJECT: ObjectShape = objectShape([
@@ -267,7 +276,14 @@ const WHOLE_WHEN_TEXT: ReadonlyMap<string, readonly string[]> = new Map([
 const nextMarks = new WeakMap<JsonScanner, Map<string, { from: number; at: number }>>();
 
 /** Whether one of `marks` is in the text between `start` and `end`. */
-function marked(scanner: JsonScanner, marks: readonly string[], start: number, end: number): boolean {
+function marked(scanner: JsonScanner, marks: readonly string[], start: number, end: number, alone = false): boolean {
+  if (alone) {
+    for (const mark of marks) {
+      const at = scanner.text.indexOf(mark, start);
+      if (at !== -1 && at < end) return true;
+    }
+    return false;
+  }
   let found = nextMarks.get(scanner);
   if (!found) nextMarks.set(scanner, (found = new Map()));
   return marks.some((mark) => {
@@ -305,7 +321,7 @@ function shapeOfKind(apiVersion: string, kind: string): ObjectShape | undefined 
     else {
       const shape = shapeOfFields(fields);
       const extra: [string, ShapeNode][] = (DOWN_ONLY.get(typeKey) ?? []).map((name) => [name, LEAF]);
-      shapes.set(key, objectShape([...shape.fields, ...extra, ['apiVersion', LEAF], ['kind', LEAF]]));
+      shapes.set(key, objectShape([...membersOf(shape), ...extra, ['apiVersion', LEAF], ['kind', LEAF]]));
     }
   }
   return shapes.get(key);
@@ -322,8 +338,4 @@ function shapeOfFields(fields: MessageFields): ObjectShape {
   };
   for (const rule of Object.values(fields)) add(rule);
   return objectShape(members);
-}
-
-function objectShape(members: [string, ShapeNode][]): ObjectShape {
-  return { kind: 'object', fields: new Map(members) };
 }

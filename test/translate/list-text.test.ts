@@ -359,6 +359,18 @@ describe('translate: lists and Tables converted from their text', () => {
     ).to.equal(null);
   });
 
+  it("a single object's reading stops after the last member its conversion reads; a key written twice counts once", () => {
+    // The status is never read (its bytes, spacing included, come through as they were), but a
+    // repeated kind must not end the reading before the spec, whose priority class is converted.
+    const text =
+      '{"kind":"Pod","apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"aaaaaa-x"},' +
+      '"spec":{"priorityClassName":"aaaaaa-high"},"status":{"phase":  "Running"}}';
+    expect(objectTextDown(ctx, text)).to.equal(
+      '{"kind":"Pod","apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"x"},' +
+        '"spec":{"priorityClassName":"high"},"status":{"phase":  "Running"}}',
+    );
+  });
+
   it('bytes the conversion does not touch are kept exactly as they came', () => {
     const upstream =
       '{"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"c","namespace":"aaaaaa-x"},"data":{"html":"\\u003cb\\u003e","n":  1.50}}]}';

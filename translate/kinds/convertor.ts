@@ -32,11 +32,19 @@ export const prefixed: StringRule = {
   down: (ctx, value) => (value === '' ? value : stripPrefix(ctx, value)),
 };
 
-/** Every convertor in order; down stops at the first that finds the node foreign. */
+/**
+ * Every convertor in order; down stops at the first that finds the node foreign. Loops, not
+ * callbacks: down runs for every object a tenant reads, and each callback was an allocation.
+ */
 export function all(...convertors: Convertor[]): Convertor {
   return {
-    up: (ctx, node) => convertors.forEach((convertor) => convertor.up(ctx, node)),
-    down: (ctx, node) => convertors.every((convertor) => convertor.down(ctx, node)),
+    up: (ctx, node) => {
+      for (const convertor of convertors) convertor.up(ctx, node);
+    },
+    down: (ctx, node) => {
+      for (const convertor of convertors) if (!convertor.down(ctx, node)) return false;
+      return true;
+    },
   };
 }
 
@@ -76,19 +84,23 @@ export function optional(key: string, convertor: Convertor): Convertor {
 
 /** Every object of the array at `path`; down, foreign elements are dropped and never fail the holder. */
 export function each(path: readonly string[], convertor: Convertor): Convertor {
+  const holderPath = path.slice(0, -1);
+  const key = path[path.length - 1];
   const arrayAt = (node: Json): unknown[] | undefined => {
-    const holder = objectAt(node, path.slice(0, -1));
-    const array = holder?.[path[path.length - 1]];
+    const array = objectAt(node, holderPath)?.[key];
     return Array.isArray(array) ? array : undefined;
   };
   return {
-    up: (ctx, node) => arrayAt(node)?.forEach((element) => isObject(element) && convertor.up(ctx, element)),
+    up: (ctx, node) => {
+      for (const element of arrayAt(node) ?? []) if (isObject(element)) convertor.up(ctx, element);
+    },
     down: (ctx, node) => {
       const array = arrayAt(node);
-      if (array) {
-        const kept = array.filter((element) => !isObject(element) || convertor.down(ctx, element));
-        array.splice(0, array.length, ...kept);
-      }
+      if (!array) return true;
+      // Kept in place, without a second array: most arrays keep every element.
+      let kept = 0;
+      for (const element of array) if (!isObject(element) || convertor.down(ctx, element)) array[kept++] = element;
+      array.length = kept;
       return true;
     },
   };

@@ -102,34 +102,48 @@ function kubeTokenVolume(name: string, expirationSeconds = 3607): Json {
   };
 }
 
-const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isObject) : []);
+/**
+ * The objects of an array. These helpers run on every pod a tenant reads, where most lists are
+ * absent from what is read: they make an array only when they find something.
+ */
+const objects = (value: unknown): Json[] =>
+  Array.isArray(value) ? (value.every(isObject) ? value : value.filter(isObject)) : [];
 
 function containersOf(spec: Json, lists: readonly string[] = CONTAINER_LISTS): Json[] {
-  return lists.flatMap((list) => objects(spec[list]));
+  let found: Json[] = [];
+  for (const list of lists) {
+    const containers = objects(spec[list]);
+    if (containers.length) found = found.length ? found.concat(containers) : containers;
+  }
+  return found;
 }
 
 /** Every downward-API field reference of the pod spec: env's and volumes' (projected ones too). */
 function fieldRefs(spec: Json): Json[] {
   const refs: Json[] = [];
-  for (const container of containersOf(spec, ALL_CONTAINER_LISTS))
-    for (const entry of objects(container.env))
-      if (isObject(entry.valueFrom) && isObject(entry.valueFrom.fieldRef)) refs.push(entry.valueFrom.fieldRef);
-  const items = (downward: unknown) =>
-    isObject(downward)
-      ? objects(downward.items).flatMap((item) => (isObject(item.fieldRef) ? [item.fieldRef] : []))
-      : [];
+  for (const list of ALL_CONTAINER_LISTS)
+    for (const container of objects(spec[list]))
+      for (const entry of objects(container.env))
+        if (isObject(entry.valueFrom) && isObject(entry.valueFrom.fieldRef)) refs.push(entry.valueFrom.fieldRef);
   for (const volume of objects(spec.volumes)) {
-    refs.push(...items(volume.downwardAPI));
+    itemRefs(volume.downwardAPI, refs);
     if (isObject(volume.projected))
-      for (const source of objects(volume.projected.sources)) refs.push(...items(source.downwardAPI));
+      for (const source of objects(volume.projected.sources)) itemRefs(source.downwardAPI, refs);
   }
   return refs;
 }
 
+/** A downwardAPI's items' field references, added to `refs`. */
+function itemRefs(downward: unknown, refs: Json[]): void {
+  if (!isObject(downward)) return;
+  for (const item of objects(downward.items)) if (isObject(item.fieldRef)) refs.push(item.fieldRef);
+}
+
 function projectedSources(spec: Json): Json[] {
-  return objects(spec.volumes).flatMap((volume) =>
-    isObject(volume.projected) && Array.isArray(volume.projected.sources) ? [volume.projected] : [],
-  );
+  const found: Json[] = [];
+  for (const volume of objects(spec.volumes))
+    if (isObject(volume.projected) && Array.isArray(volume.projected.sources)) found.push(volume.projected);
+  return found;
 }
 
 function setAnnotation(holder: Json, key: string, value: string): void {
@@ -351,8 +365,9 @@ function unmanage(
 ): void {
   const entries = isObject(metadata) ? metadata.managedFields : undefined;
   if (!Array.isArray(entries)) return;
+  const recordPath = ['fieldsV1', ...path.map((key) => `f:${key}`)];
   for (const entry of objects(entries)) {
-    const holder = objectAt(entry, ['fieldsV1', ...path.map((key) => `f:${key}`)]);
+    const holder = objectAt(entry, recordPath);
     if (!holder) continue;
     const annotations = holder['f:metadata']?.['f:annotations'];
     if (isObject(annotations)) {
