@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import * as der from './der.js';
 import { canonicalSerial } from './identity.js';
 import { generateEncodedKeys, x509, type CryptoKey, type KeyAlgorithm } from './keys.js';
+import { pemOf } from './pem.js';
 
 /** crypto.sign with a callback: signs on the thread pool, off the event loop. */
 const signAsync = promisify(sign);
@@ -160,7 +161,7 @@ async function issue(
   );
   const certificate = der.sequence(tbs, signer.algorithm, der.bitString(await signed(signer, tbs)));
   return {
-    certPem: pem(certificate, 'CERTIFICATE'),
+    certPem: pemOf(certificate, 'CERTIFICATE'),
     keyPem,
     serial: canonicalSerial(serial),
     // As the certificate holds it: whole seconds.
@@ -170,11 +171,6 @@ async function issue(
 
 function extension(oid: string, critical: boolean, value: Buffer): Buffer {
   return der.sequence(der.objectIdentifier(oid), ...(critical ? [der.TRUE] : []), der.octetString(value));
-}
-
-function pem(bytes: Buffer, label: string): string {
-  const lines = bytes.toString('base64').match(/.{1,64}/g) ?? [];
-  return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 
 /**

@@ -8,13 +8,14 @@
 import { stringify } from 'yaml';
 // Not the certs barrel: it loads X.509 and ASN.1 (0.4 s of CPU), and `paddock tenant` needs only this.
 import { kubeconfigDocument, parseKubeconfig } from '../certs/kubeconfig.js';
+import { pemBlock, pemOf } from '../certs/pem.js';
 
 /** The annotation a Tenant's kubeconfig is answered in (KubeZoo's). */
 export const KUBECONFIG_ANNOTATION = 'kubezoo.io/tenant.kubeconfig.base64';
 
 /**
- * Where the Tenant stores its client certificate and key: one PEM bundle, the certificate first.
- * Never answered: reads show the kubeconfig instead.
+ * Where the Tenant stores its client certificate and key (credentialsAnnotation). Never answered:
+ * reads show the kubeconfig instead.
  */
 export const CREDENTIALS_ANNOTATION = 'paddock.io/tenant.credentials';
 
@@ -36,15 +37,40 @@ const USER_TOKEN = 'PADDOCKTENANTUSER';
 
 const END_CERTIFICATE = '-----END CERTIFICATE-----\n';
 
-/** The stored form of a tenant's credentials: its certificate's PEM, then its key's. */
+/**
+ * The stored form of a tenant's credentials: the certificate's and the key's bytes in base64,
+ * `<certificate>.<key>`, which read back as the same PEM texts (PEM's armour and line breaks, as
+ * the JSON of every stored Tenant escapes them, were about 140 bytes of each Tenant in every replica's
+ * memory). Credentials whose PEM would not read back the same (another key format) stay a PEM
+ * bundle, the certificate first, as an earlier version stored every one.
+ */
 export function credentialsAnnotation({ certPem, keyPem }: TenantCredentials): string {
+  const cert = pemBlock(certPem);
+  const key = pemBlock(keyPem);
+  if (
+    cert?.label === CERTIFICATE &&
+    key?.label === PRIVATE_KEY &&
+    pemOf(Buffer.from(cert.base64, 'base64'), CERTIFICATE) === certPem &&
+    pemOf(Buffer.from(key.base64, 'base64'), PRIVATE_KEY) === keyPem
+  )
+    return `${cert.base64}.${key.base64}`;
   return `${certPem.endsWith('\n') ? certPem : `${certPem}\n`}${keyPem}`;
 }
+
+const CERTIFICATE = 'CERTIFICATE';
+const PRIVATE_KEY = 'PRIVATE KEY';
+const COMPACT = /^([A-Za-z0-9+/]+=*)\.([A-Za-z0-9+/]+=*)$/;
 
 /** The credentials a Tenant holds: stored, or inside a kubeconfig stored by an earlier version. */
 export function storedCredentials(annotations: Record<string, string> | undefined): TenantCredentials | undefined {
   const bundle = annotations?.[CREDENTIALS_ANNOTATION];
   if (bundle !== undefined) {
+    const compact = COMPACT.exec(bundle);
+    if (compact)
+      return {
+        certPem: pemOf(Buffer.from(compact[1], 'base64'), CERTIFICATE),
+        keyPem: pemOf(Buffer.from(compact[2], 'base64'), PRIVATE_KEY),
+      };
     const end = bundle.indexOf(END_CERTIFICATE);
     if (end < 0) return undefined;
     const split = end + END_CERTIFICATE.length;

@@ -12,6 +12,7 @@ import type { Store } from '../../store/index.js';
 import {
   CREDENTIALS_ANNOTATION as CREDENTIALS,
   KUBECONFIG_ANNOTATION as KUBECONFIG,
+  storedCredentials,
 } from '../../tenants/tenant-kubeconfig.js';
 import { RestClient } from '../../apiserver/client/rest-client.js';
 import { ApiClient } from '../support/api-client.js';
@@ -24,6 +25,8 @@ import { makeTempDir } from '../support/temp-dir.js';
 const cli = fileURLToPath(new URL('../../cmd/cli.js', import.meta.url));
 const TENANTS = '/apis/tenant.kubezoo.io/v1alpha1/tenants';
 const WHOAMI = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
+/** A stored Tenant's JSON, its credentials included: about 1,910 characters; 2,050 when they were PEM. */
+const STORED_TENANT_LIMIT = 2000;
 
 const tenantYaml = (id: string) =>
   `apiVersion: tenant.kubezoo.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ${id}\nspec:\n  id: 1\n`;
@@ -245,8 +248,13 @@ for (const backend of ['embedded', 'etcd'] as const) {
       const { object: stored } = await held();
       const kubeconfig = parseKubeconfig(await tenantKubeconfig(id));
       expect(stored.metadata.annotations).to.not.have.property(KUBECONFIG);
-      expect(stored.metadata.annotations[CREDENTIALS]).to.equal(kubeconfig.certPem + kubeconfig.keyPem);
-      expect(JSON.stringify(stored).length, 'the stored Tenant').to.be.lessThan(2500);
+      // Stored as their bytes in base64, without PEM's armour and line breaks.
+      expect(stored.metadata.annotations[CREDENTIALS]).to.not.include('-----');
+      expect(storedCredentials(stored.metadata.annotations)).to.deep.equal({
+        certPem: kubeconfig.certPem,
+        keyPem: kubeconfig.keyPem,
+      });
+      expect(JSON.stringify(stored).length, 'the stored Tenant').to.be.lessThan(STORED_TENANT_LIMIT);
 
       // Get, list and watch answer the kubeconfig, and none of them the stored credentials.
       const api = await ApiClient.load(otherReplica().adminKubeconfig);
@@ -303,7 +311,7 @@ for (const backend of ['embedded', 'etcd'] as const) {
         const { object } = await held();
         return object.metadata.annotations[KUBECONFIG] === undefined ? object : undefined;
       });
-      expect(moved.metadata.annotations[CREDENTIALS]).to.equal(kubeconfig.certPem + kubeconfig.keyPem);
+      expect(moved.metadata.annotations[CREDENTIALS]).to.equal(stored.metadata.annotations[CREDENTIALS]);
       expect(moved.status.certificateSerials).to.deep.equal(current.status.certificateSerials);
       expect(parseKubeconfig(await tenantKubeconfig(id))).to.deep.equal(kubeconfig);
     });

@@ -45,10 +45,24 @@ describe('tenants: kubeconfigs rendered on read from the stored certificate and 
     });
   }
 
-  it('stores the certificate and key as one PEM bundle and reads them back, and reads a kubeconfig stored before', () => {
-    const bundle = credentialsAnnotation(credentials);
-    expect(bundle).to.equal(credentials.certPem + credentials.keyPem);
+  it('stores the certificate and key as their bytes in base64 and reads back the same PEM; reads what was stored before', () => {
+    const stored = credentialsAnnotation(credentials);
+    const der = (pem: string) => pem.replace(/-----[A-Z ]+-----|\n/g, '');
+    expect(stored).to.equal(`${der(credentials.certPem)}.${der(credentials.keyPem)}`);
+    expect(storedCredentials({ [CREDENTIALS_ANNOTATION]: stored })).to.deep.equal(credentials);
+    // A PEM bundle, as an earlier version stored every one.
+    const bundle = credentials.certPem + credentials.keyPem;
     expect(storedCredentials({ [CREDENTIALS_ANNOTATION]: bundle })).to.deep.equal(credentials);
+    // PEM that would not read back the same (lines of 76, another key type) is stored as it is.
+    const lines76 = der(credentials.certPem)
+      .match(/.{1,76}/g)!
+      .join('\n');
+    const wide = { ...credentials, certPem: `-----BEGIN CERTIFICATE-----\n${lines76}\n-----END CERTIFICATE-----\n` };
+    const ecKey = { ...credentials, keyPem: credentials.keyPem.replaceAll('PRIVATE KEY', 'EC PRIVATE KEY') };
+    for (const other of [wide, ecKey]) {
+      expect(credentialsAnnotation(other)).to.equal(other.certPem + other.keyPem);
+      expect(storedCredentials({ [CREDENTIALS_ANNOTATION]: credentialsAnnotation(other) })).to.deep.equal(other);
+    }
     const legacy = Buffer.from(kubeconfigs.text('abc123', credentials)).toString('base64');
     expect(storedCredentials({ [KUBECONFIG_ANNOTATION]: legacy })).to.deep.equal(credentials);
     expect(storedCredentials({ [KUBECONFIG_ANNOTATION]: 'bm90IGEga3ViZWNvbmZpZw==' })).to.equal(undefined);
