@@ -1,9 +1,10 @@
 /**
  * One member cluster × one resource in the multi-cluster cache: the objects its cluster's shared
  * informer of the resource lists and watches (it is a ReflectorSink the informer passes every
- * list, event and BOOKMARK to; the objects are the informer's own, not copies), indexed by namespace and tenant, the
- * version they are at, and a window of recent events for watches (karmada-search keeps a kube
- * watch cache, a `Cacher`, per cluster and resource; this is its in-memory part).
+ * list, event and BOOKMARK to; the objects are the informer's own, not copies) in key order (a
+ * namespace's or a tenant's objects are a run of it), the version they are at, and a window of
+ * recent events for watches (karmada-search keeps a kube watch cache, a `Cacher`, per cluster and
+ * resource; this is its in-memory part).
  *
  * Only the namespaces the store caches are kept: an object of another namespace moves the version
  * on and is otherwise ignored. Watchers get every change in order, synchronously from the write
@@ -17,7 +18,6 @@ import { Indexer } from '../informer/indexer.js';
 import { storeKey } from '../informer/key-func.js';
 import type { ReflectorSink } from '../informer/reflector-sink.js';
 import { atLeast } from '../informer/resource-version-order.js';
-import { TENANT_INDEX, tenantIndexFunc } from '../informer/tenant-index.js';
 
 /**
  * Events a watch can resume after, per store. kube's watch cache starts at 100 and grows to
@@ -85,8 +85,8 @@ export interface StoreSubscription {
 }
 
 export class ClusterResourceStore implements ReflectorSink<CachedObject> {
-  // No namespace index: a namespace's objects are a run of the sorted keys (inKeyOrder).
-  private readonly indexer = new Indexer<CachedObject>({ [TENANT_INDEX]: tenantIndexFunc }, cachedObjectKey);
+  // No index: a namespace's objects are a run of the sorted keys (inKeyOrder), and so are a tenant's (withKeyPrefix).
+  private readonly indexer = new Indexer<CachedObject>({}, cachedObjectKey);
   private readonly window: EventWindow<StoreEvent>;
   private readonly watchers = new Set<StoreWatcher>();
   private readonly freshnessWaiters = new Set<{ target: string; reached: () => void }>();
@@ -227,11 +227,6 @@ export class ClusterResourceStore implements ReflectorSink<CachedObject> {
       const object = this.indexer.getByKey(key);
       if (object !== undefined) yield [key, object];
     }
-  }
-
-  /** The objects labelled for one tenant (the tenant index). */
-  byTenant(tenant: string): CachedObject[] {
-    return this.indexer.byIndex(TENANT_INDEX, tenant);
   }
 
   /** Whether a watch could resume from `resourceVersion` now; TooOld when the window no longer reaches it. */

@@ -7,7 +7,6 @@ import { expect } from 'chai';
 import { answerText, CACHE_SOURCE_ANNOTATION, objectText } from '../../search/cached-object-text.js';
 import { ClusterResourceStore, type StoreEvent, type StoreWatcher } from '../../search/cluster-resource-store.js';
 import { selectableFieldsOf, toCachedObject } from '../../search/to-cached-object.js';
-import { TENANT_LABEL } from '../../translate/kinds/tenant-label.js';
 import { NODES, PODS, node, pod, rawPod } from '../support/cached-objects.js';
 
 const POD_TYPE = { kind: 'Pod', apiVersion: 'v1' };
@@ -65,22 +64,6 @@ describe('cache: ClusterResourceStore', () => {
     expect(store.textBytes).to.equal(weight(bigger));
     store.replace([], '5');
     expect(store.textBytes).to.equal(0);
-  });
-
-  it('indexes objects by tenant label', () => {
-    const store = new ClusterResourceStore('c1', PODS);
-    store.replace(
-      [pod('a', { labels: { [TENANT_LABEL]: 't1' } }), pod('b', { labels: { [TENANT_LABEL]: 't2' } }), pod('c')],
-      '1',
-    );
-    store.update(pod('c', { resourceVersion: '2', labels: { [TENANT_LABEL]: 't1' } }), '2');
-    expect(
-      store
-        .byTenant('t1')
-        .map((object) => object.metadata.name)
-        .sort(),
-    ).to.deep.equal(['a', 'c']);
-    expect(store.byTenant('t3')).to.deep.equal([]);
   });
 
   it('a cluster-scoped store keys objects by name and caches every "namespace"', () => {
