@@ -12,7 +12,7 @@ export const TENANTS_PREFIX = '/registry/tenant.kubezoo.io/tenants/';
 
 interface TenantEntry {
   active: boolean;
-  /** One or two (while a rotation's old certificate is still accepted): a Set of one weighed about 230 bytes a tenant. */
+  /** One, or two while a rotation's old certificate is still accepted: a Set of one weighed about 230 bytes. */
   serials: readonly string[];
   cluster: string | undefined;
   /** Clusters a failover is moving the tenant to (tenant-space-clusters.ts, movingTo). */

@@ -154,7 +154,7 @@ export class Mvcc {
       let keep = versions.length - 1;
       while (keep > 0 && versions[keep].modRevision > revision) keep--;
       if (keep > 0) {
-        // Shortening the length, unlike a splice, gives back the room pushes made (17 versions' worth, 130 bytes a key).
+        // Shortening the length, unlike a splice, gives back the room pushes made (17 versions, 130 bytes a key).
         versions.copyWithin(0, keep);
         versions.length -= keep;
       }
