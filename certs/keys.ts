@@ -11,6 +11,7 @@ import {
   webcrypto,
 } from 'node:crypto';
 import { bitString, element, explicit, objectIdentifier, octetString, sequence } from './der.js';
+import { pemOf } from './pem.js';
 
 x509.cryptoProvider.set(webcrypto);
 
@@ -81,14 +82,14 @@ export function encodedP256Keys(ecdh: ECDH): EncodedKeyPair {
   const pkcs8 = sequence(version(0), P256_ALGORITHM, octetString(ecPrivateKey));
   return {
     spki: sequence(P256_ALGORITHM, bitString(point)),
-    keyPem: `${x509.PemConverter.encode(pkcs8, 'PRIVATE KEY')}\n`,
+    keyPem: pemOf(pkcs8, 'PRIVATE KEY'),
   };
 }
 
 /** PKCS#8 ("BEGIN PRIVATE KEY"), which both Node and Go's tls.X509KeyPair read. */
 export async function exportPrivateKeyPem(key: CryptoKey): Promise<string> {
   const der = await webcrypto.subtle.exportKey('pkcs8', key);
-  return `${x509.PemConverter.encode(der, 'PRIVATE KEY')}\n`;
+  return pemOf(Buffer.from(der), 'PRIVATE KEY');
 }
 
 /**
